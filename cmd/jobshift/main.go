@@ -1,0 +1,70 @@
+// Command jobshift runs OpenPAI and Kubeflow training jobs, unchanged, on
+// Nomad, Slurm or the local machine.
+//
+// The CLI is thin: each sub-command lives in its own file, registers itself
+// with register() and turns flags into library calls.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "0.1.0-dev"
+
+// command is one sub-command. run gets the arguments after the command name
+// and returns the process exit code.
+type command struct {
+	synopsis string
+	run      func(args []string, stdout, stderr io.Writer) int
+}
+
+var commands = map[string]command{}
+
+func register(name, synopsis string, run func(args []string, stdout, stderr io.Writer) int) {
+	commands[name] = command{synopsis: synopsis, run: run}
+}
+
+func main() {
+	os.Exit(realMain(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func realMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return 1
+		}
+		return 0
+	}
+	if args[0] == "-v" || args[0] == "-version" || args[0] == "--version" {
+		args = []string{"version"}
+	}
+	c, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "jobshift: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 1
+	}
+	return c.run(args[1:], stdout, stderr)
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "Usage: jobshift <command> [options] [args]")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Runs OpenPAI (v1 JSON, v2 YAML) and Kubeflow (TFJob, PyTorchJob) jobs, unchanged,")
+	fmt.Fprintln(w, "on the local machine, Nomad or Slurm.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Commands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "    %-12s %s\n", n, commands[n].synopsis)
+	}
+}

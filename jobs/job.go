@@ -1,0 +1,287 @@
+package jobs
+
+// Format names the input format a job was read from.
+type Format string
+
+const (
+	FormatPAIv1      Format = "pai-v1"     // OpenPAI v1 job config JSON
+	FormatPAIv2      Format = "pai-v2"     // OpenPAI protocol v2 YAML
+	FormatTFJob      Format = "tfjob"      // Kubeflow TFJob, every API generation
+	FormatPyTorchJob Format = "pytorchjob" // Kubeflow PyTorchJob
+	FormatMPIJob     Format = "mpijob"     // recognised, not supported yet
+)
+
+// Contract names. A contract is the set of environment variables one source
+// platform gave each task (see translate/contract).
+const (
+	ContractPAI     = "pai"      // OpenPAI k8s era (spec/pai.md §3.1)
+	ContractPAIYarn = "pai-yarn" // extra v0.11–v0.14 names for v1 JSON jobs (§3.2)
+	ContractLeinao  = "leinao"   // LeinaoPAI dialect (§3.4)
+	ContractTF      = "tf"       // Kubeflow TFJob v1.9 TF_CONFIG
+	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
+	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
+)
+
+// Job is the neutral description of one distributed job.
+type Job struct {
+	Name    string `json:"name"`
+	NamePos Pos    `json:"namePos"`
+	Source  Source `json:"source"`
+
+	// Roles in source order (PAI: taskRoles order; Kubeflow: the operator's
+	// replica-type order is NOT used, the file's order is). Contracts that
+	// list roles use this order.
+	Roles []*Role `json:"roles"`
+
+	Completion Completion `json:"completion"`
+	Retry      Retry      `json:"retry"`
+
+	// Parameters are PAI v2 `parameters` after -var overrides (already
+	// substituted into commands by the reader; kept for explain).
+	Parameters map[string]any `json:"parameters,omitempty"`
+	// Secrets are PAI v2 `secrets`. They never appear in generated artifacts
+	// in plain text and are not serialised by explain -format json.
+	Secrets map[string]any `json:"-"`
+	// SecretNames lists the top-level secret keys (what explain may show).
+	SecretNames []string `json:"secretNames,omitempty"`
+
+	// Contracts the job expects by default (its source format's).
+	Contracts []string `json:"contracts"`
+
+	// VirtualCluster is PAI's virtualCluster / defaults.virtualCluster.
+	VirtualCluster string `json:"virtualCluster,omitempty"`
+	// Priority is a source priority hint (PAI hived jobPriorityClass mapped
+	// to its number, Kubeflow schedulingPolicy.priorityClass is kept as text
+	// in PriorityClass).
+	Priority      *int   `json:"priority,omitempty"`
+	PriorityClass string `json:"priorityClass,omitempty"`
+
+	// PAI v1 paths, kept because the pai-yarn contract exports them.
+	DataDir   string `json:"dataDir,omitempty"`
+	OutputDir string `json:"outputDir,omitempty"`
+	CodeDir   string `json:"codeDir,omitempty"`
+
+	// Extras the readers recognised (PAI v2 extras; unknown ones are warned).
+	Extras Extras `json:"extras,omitempty"`
+}
+
+// Source records where a job came from.
+type Source struct {
+	Format  Format `json:"format"`
+	Version string `json:"version,omitempty"` // apiVersion, protocolVersion, PAI era
+	Kind    string `json:"kind,omitempty"`    // Kubernetes kind as written (TfJob, TFJob, ...)
+	Path    string `json:"path"`              // file path, or "-" for stdin
+	Dialect string `json:"dialect,omitempty"` // "leinao" for the LeinaoPAI dialect
+}
+
+// Role is one task role (PAI) or replica type (Kubeflow).
+type Role struct {
+	Name string `json:"name"`
+	Pos  Pos    `json:"pos"`
+
+	// ReplicaType is the normalised Kubeflow replica type (chief, master,
+	// ps, worker, evaluator); empty for PAI roles.
+	ReplicaType string `json:"replicaType,omitempty"`
+
+	Instances    int `json:"instances"`
+	InstancesPos Pos `json:"instancesPos"`
+
+	Image     string     `json:"image,omitempty"`
+	ImagePos  Pos        `json:"imagePos"`
+	ImageAuth *ImageAuth `json:"imageAuth,omitempty"`
+
+	Command    Command   `json:"command"`
+	WorkingDir string    `json:"workingDir,omitempty"`
+	Env        []EnvVar  `json:"env,omitempty"`
+	Resources  Resources `json:"resources"`
+	Ports      []Port    `json:"ports,omitempty"`
+	Volumes    []Volume  `json:"volumes,omitempty"`
+
+	// MinFailed / MinSucceeded are PAI's per-role completion counters after
+	// the era's defaults were applied (spec/pai.md §4.1): nil = null in a v1
+	// JSON file (rule disabled, YARN exports an empty string), -1 = disabled
+	// (k8s), n ≥ 1 = the threshold. Kubeflow roles leave both nil.
+	MinFailed       *int `json:"minFailed"`
+	MinSucceeded    *int `json:"minSucceeded"`
+	MinFailedPos    Pos  `json:"minFailedPos"`
+	MinSucceededPos Pos  `json:"minSucceededPos"`
+
+	// TaskRetryCount is PAI v2 taskRetryCount (only effective when
+	// Job.Retry.GangAllocation is false).
+	TaskRetryCount int `json:"taskRetryCount,omitempty"`
+	// RestartPolicy is the Kubeflow replica restartPolicy (Never, OnFailure,
+	// Always, ExitCode); empty for PAI roles.
+	RestartPolicy string `json:"restartPolicy,omitempty"`
+	// NprocPerNode is PyTorchJob nprocPerNode (0 = not set, means 1).
+	NprocPerNode int `json:"nprocPerNode,omitempty"`
+
+	// Prerequisites names PAI v2 prerequisites this role uses (runtime
+	// plugins etc.), for explain and warnings.
+	Prerequisites []string `json:"prerequisites,omitempty"`
+}
+
+// CommandKind says how the source platform ran the command.
+type CommandKind string
+
+const (
+	// CommandEval: PAI v1 — one bash line run as `eval <command> || exit $?`.
+	CommandEval CommandKind = "eval"
+	// CommandBashScript: PAI v2 — the rendered commands, one per line, in a
+	// bash script under `set -o errexit -o nounset -o pipefail`.
+	CommandBashScript CommandKind = "bash-script"
+	// CommandArgv: Kubeflow — container command (replaces ENTRYPOINT) and
+	// args (replace CMD), no shell involved.
+	CommandArgv CommandKind = "argv"
+)
+
+// Command is what a task runs.
+type Command struct {
+	Kind CommandKind `json:"kind"`
+	// Script is the eval line (CommandEval) or the script body
+	// (CommandBashScript), exactly as the platform would have run it.
+	Script string `json:"script,omitempty"`
+	// Command and Args are the Kubeflow container command and args.
+	// An empty Command means "the image's ENTRYPOINT".
+	Command []string `json:"command,omitempty"`
+	Args    []string `json:"args,omitempty"`
+	Pos     Pos      `json:"pos"`
+}
+
+// EnvVar is one environment variable the user set.
+type EnvVar struct {
+	Name  string `json:"name"`
+	Value string `json:"value"`
+	Pos   Pos    `json:"pos"`
+}
+
+// Resources are per-instance resources.
+type Resources struct {
+	CPUMilli  int64 `json:"cpuMilli"`  // CPU in millicores (PAI cpuNumber 4 → 4000)
+	MemoryMiB int64 `json:"memoryMiB"` // memory in MiB
+	ShmMiB    int64 `json:"shmMiB"`    // /dev/shm size in MiB (PAI shmMB)
+	// ShmSet reports whether the user wrote shmMB (PAI_RESOURCE shows 0
+	// when absent although the container gets 512).
+	ShmSet  bool   `json:"shmSet,omitempty"`
+	GPU     int    `json:"gpu"`
+	GPUType string `json:"gpuType,omitempty"` // PAI gpuType, hived skuType, node selector hint
+	// Extended holds other extended resources (rdma/hca, hugepages ...).
+	Extended map[string]int64 `json:"extended,omitempty"`
+	Pos      Pos              `json:"pos"`
+}
+
+// Port is a labelled group of ports every instance of a role gets.
+type Port struct {
+	Label string `json:"label"`
+	Count int    `json:"count"`
+	// BeginAt is PAI v1 beginAt: 0 = the scheduler picks; >0 = the fixed
+	// range [BeginAt, BeginAt+Count-1].
+	BeginAt int `json:"beginAt,omitempty"`
+	// Implicit marks ports the platform added (PAI http/ssh, Kubeflow's
+	// default tfjob-port 2222 / pytorchjob-port 23456).
+	Implicit bool `json:"implicit,omitempty"`
+	Pos      Pos  `json:"pos"`
+}
+
+// Volume is a mount the user asked for. Readers record it; drivers decide
+// whether they can provide it (hostPath can, PVC cannot).
+type Volume struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"` // hostPath, emptyDir, pvc, nfs, storage, ...
+	Source    string `json:"source,omitempty"`
+	MountPath string `json:"mountPath"`
+	ReadOnly  bool   `json:"readOnly,omitempty"`
+	Pos       Pos    `json:"pos"`
+}
+
+// ImageAuth is registry credentials (PAI v1 authFile path or v2 auth).
+// Secret-bearing values may still contain unresolved <% $secrets.x %>.
+type ImageAuth struct {
+	Registry string `json:"registry,omitempty"`
+	Username string `json:"username,omitempty"`
+	Password string `json:"-"`
+	AuthFile string `json:"authFile,omitempty"`
+}
+
+// CompletionKind selects the rule family the completion engine applies.
+type CompletionKind string
+
+const (
+	CompletionPAI     CompletionKind = "pai"     // per-role minFailed/minSucceeded
+	CompletionTF      CompletionKind = "tf"      // chief/master, worker-0, AllWorkers
+	CompletionPyTorch CompletionKind = "pytorch" // master decides
+)
+
+// Completion is the job-level part of the completion policy; PAI's per-role
+// counters live on Role.
+type Completion struct {
+	Kind CompletionKind `json:"kind"`
+	// SuccessPolicy is TFJob successPolicy ("" = default, "AllWorkers").
+	SuccessPolicy string `json:"successPolicy,omitempty"`
+	// EnableDynamicWorker is TFJob enableDynamicWorker.
+	EnableDynamicWorker bool `json:"enableDynamicWorker,omitempty"`
+	Pos                 Pos  `json:"pos"`
+}
+
+// Retry is the retry policy.
+type Retry struct {
+	// PAI: jobRetryCount (v2) / retryCount (v1): -2 always retry (not
+	// fancy), -1 retry on any failure, n ≥ 0 retry up to n times.
+	JobRetryCount int `json:"jobRetryCount"`
+	// Fancy is PAI's fancyRetryPolicy (exit-code classes), true unless -2.
+	Fancy bool `json:"fancy,omitempty"`
+	// GangAllocation is PAI extras.gangAllocation (default true).
+	GangAllocation bool `json:"gangAllocation"`
+
+	// Kubeflow runPolicy.
+	BackoffLimit          *int   `json:"backoffLimit,omitempty"`
+	ActiveDeadlineSeconds *int64 `json:"activeDeadlineSeconds,omitempty"`
+	CleanPodPolicy        string `json:"cleanPodPolicy,omitempty"`
+	TTLSecondsAfterFinish *int   `json:"ttlSecondsAfterFinished,omitempty"`
+	Pos                   Pos    `json:"pos"`
+}
+
+// Extras are recognised PAI v2 extras and similar platform hints.
+type Extras struct {
+	RuntimePlugins []RuntimePlugin `json:"runtimePlugins,omitempty"`
+	// HivedSKU maps role → hived skuType.
+	HivedSKU map[string]string `json:"hivedSku,omitempty"`
+	// ElasticPolicy is PyTorchJob elasticPolicy, kept verbatim.
+	ElasticPolicy map[string]any `json:"elasticPolicy,omitempty"`
+}
+
+// RuntimePlugin is one PAI runtime plugin (ssh, tensorboard, cmd, git, ...).
+type RuntimePlugin struct {
+	Plugin        string         `json:"plugin"`
+	Parameters    map[string]any `json:"parameters,omitempty"`
+	FailurePolicy string         `json:"failurePolicy,omitempty"`
+	TaskRoles     []string       `json:"taskRoles,omitempty"`
+	Pos           Pos            `json:"pos"`
+}
+
+// Role returns the role called name, or nil.
+func (j *Job) Role(name string) *Role {
+	for _, r := range j.Roles {
+		if r.Name == name {
+			return r
+		}
+	}
+	return nil
+}
+
+// TaskCount is the number of tasks over all roles.
+func (j *Job) TaskCount() int {
+	n := 0
+	for _, r := range j.Roles {
+		n += r.Instances
+	}
+	return n
+}
+
+// PortCount is the number of ports one instance of r needs.
+func (r *Role) PortCount() int {
+	n := 0
+	for _, p := range r.Ports {
+		n += p.Count
+	}
+	return n
+}

@@ -1,0 +1,17 @@
+package jobs
+
+// ReadOptions are the user's choices that affect how a file is read.
+type ReadOptions struct {
+	// Path is the name diagnostics use ("-" for standard input).
+	Path string
+	// Vars are -var key=value overrides for PAI v2 parameters.
+	Vars map[string]string
+	// Secrets, when non-nil, are PAI v2 secrets from a -secrets FILE; they
+	// take precedence over a secrets document in the job file.
+	Secrets map[string]any
+	// Dialect forces a dialect ("leinao"); empty means detect.
+	Dialect string
+	// Lossy turns "dropping this changes what the job does" errors into
+	// warnings.
+	Lossy bool
+}

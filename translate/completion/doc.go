@@ -1,0 +1,5 @@
+// Package completion decides, from each task's state, whether a job attempt
+// is still running, has succeeded or has failed, which tasks to stop, and
+// whether to retry — by the rules of the platform the job was written for.
+// Pure functions; every driver uses them.
+package completion
