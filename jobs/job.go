@@ -285,3 +285,9 @@ func (r *Role) PortCount() int {
 	}
 	return n
 }
+
+// TaskRef names one task: a role and a 0-based index.
+type TaskRef struct {
+	Role  string `json:"role"`
+	Index int    `json:"index"`
+}

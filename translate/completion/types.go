@@ -1,5 +1,7 @@
 package completion
 
+import "github.com/jobshift/jobshift/jobs"
+
 // State is one task's state as a driver observed it.
 type State string
 
@@ -17,10 +19,7 @@ const (
 func (s State) Terminal() bool { return s == Succeeded || s == Failed || s == Stopped }
 
 // TaskRef names one task: a role and a 0-based index.
-type TaskRef struct {
-	Role  string `json:"role"`
-	Index int    `json:"index"`
-}
+type TaskRef = jobs.TaskRef
 
 // Task is the observed state of one task of the current attempt.
 type Task struct {
