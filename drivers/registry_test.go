@@ -19,7 +19,7 @@ func (fakeDriver) Submit(context.Context, *translate.Plan) (Handle, error) {
 	return Handle{}, ErrUnsupported
 }
 func (fakeDriver) Watch(context.Context, Handle) (<-chan Event, error) { return nil, ErrUnsupported }
-func (fakeDriver) Stop(context.Context, Handle) error                 { return ErrUnsupported }
+func (fakeDriver) Stop(context.Context, Handle) error                  { return ErrUnsupported }
 func (fakeDriver) Logs(context.Context, Handle, LogOptions) (io.ReadCloser, error) {
 	return nil, ErrUnsupported
 }
