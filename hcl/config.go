@@ -1,7 +1,39 @@
 package hcl
 
+import (
+	hcl2 "github.com/hashicorp/hcl/v2"
+)
+
 // Config is the site config (jobshift.hcl). The zero Config is valid: every
 // field has a default a driver applies.
+//
+// An example file:
+//
+//	nomad {
+//	  address     = "http://nomad.example:4646"
+//	  datacenters = ["dc1"]
+//	  driver      = "docker"
+//	}
+//	slurm {
+//	  partition = "gpu"
+//	  layout    = "auto"      # auto | het | packed
+//	  container = "apptainer" # none | apptainer | pyxis
+//	}
+//	# Pull images of a dead registry from a mirror; "*" in replace stands
+//	# for the text the single "*" of the pattern matched.
+//	image "10.11.3.8:5000/*" { replace = "registry.example/mirror/*" }
+//	role "ps" { driver = "raw_exec" }
+//	role "*"  { env = { NCCL_DEBUG = "INFO" } }
+//	gpu_type "titanxp" { model = "TITAN Xp" }
+//	gpu_type "*"       { min_memory_mib = 11000 }
+//	plugins { dirs = ["/opt/jobshift/plugins"], allowed = ["jobshift-driver-*"] }
+//
+// Rule precedence (image, role and gpu_type rules): the FIRST rule in file
+// order whose pattern matches wins, as a whole; rules are not merged. Write
+// specific patterns before general ones. A rule that can never win (same
+// pattern as an earlier rule, or after a catch-all "*") is reported as a
+// warning. Patterns are github.com/ryanuber/go-glob globs: "*" matches any
+// run of characters (including "/" and ":"), everything else is literal.
 type Config struct {
 	// Path is the file the config was read from ("" = none found).
 	Path string
@@ -12,6 +44,9 @@ type Config struct {
 	Images   []ImageRule
 	Roles    []RoleRule
 	GPUTypes []GPUTypeRule
+
+	// Plugins is the `plugins {}` block (nil = none).
+	Plugins *PluginsConfig
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.
@@ -24,7 +59,9 @@ type NomadConfig struct {
 	Priority       int
 	Driver         string // docker (default), raw_exec, exec, podman
 	CPUMHzPerCore  int
-	BarrierTimeout string
+	BarrierTimeout string // a Go duration ("90s", "5m")
+
+	Range hcl2.Range `json:"-"` // where the block is, for drivers' diagnostics
 }
 
 // SlurmConfig is the `slurm {}` block; drivers/slurm documents its fields.
@@ -32,23 +69,42 @@ type SlurmConfig struct {
 	Partition  string
 	Account    string
 	QOS        string
-	TimeLimit  string
+	TimeLimit  string // Slurm --time syntax ("90", "2:00:00", "1-12", "UNLIMITED")
 	Layout     string // auto (default), het, packed
 	Container  string // none (default), apptainer, pyxis
 	GPURequest string // gpus-per-task (default), gres
 	PortBase   int
 	Address    string // nodeaddr (default), hostname
+
+	Range hcl2.Range `json:"-"`
 }
 
-// ImageRule rewrites or annotates images whose name matches Pattern.
+// ImageRule rewrites images whose name matches Pattern.
 type ImageRule struct {
 	Pattern string
-	Replace string // image to use instead ("" = keep)
+	// Replace is the image to use instead ("" = keep). When Replace holds a
+	// "*", the pattern has exactly one "*" and Replace's "*" is substituted
+	// with the text it matched (registry mirrors).
+	Replace string
+
+	Range hcl2.Range `json:"-"` // the block header, for diagnostics
 }
 
 // RoleRule applies settings to roles whose name matches Pattern.
 type RoleRule struct {
 	Pattern string
+	// Driver overrides nomad.driver for matching roles ("" = keep).
+	Driver string
+	// Env are extra environment variables. A variable the job itself sets
+	// is never overridden (nothing the user wrote is altered); the clash is
+	// a warning.
+	Env map[string]string
+	// CPUMilli, MemoryMiB, ShmMiB replace the role's request when > 0.
+	CPUMilli  int64
+	MemoryMiB int64
+	ShmMiB    int64
+
+	Range hcl2.Range `json:"-"`
 }
 
 // GPUTypeRule maps a source GPU type/SKU matching Pattern to constraints.
@@ -56,4 +112,15 @@ type GPUTypeRule struct {
 	Pattern      string
 	Model        string // Nomad device model / Slurm GRES type
 	MinMemoryMiB int
+
+	Range hcl2.Range `json:"-"`
+}
+
+// PluginsConfig is the `plugins {}` block: where external
+// jobshift-driver-* binaries are looked up and which may be loaded.
+type PluginsConfig struct {
+	Dirs    []string // searched in order
+	Allowed []string // glob patterns over the binary's base name; empty = none allowed
+
+	Range hcl2.Range `json:"-"`
 }

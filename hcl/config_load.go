@@ -1,0 +1,75 @@
+package hcl
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+)
+
+// ConfigFileName is the site config's file name.
+const ConfigFileName = "jobshift.hcl"
+
+// ConfigEnv names the environment variable holding a site config path.
+const ConfigEnv = "JOBSHIFT_CONFIG"
+
+// LoadConfig finds, reads and parses the site config. Lookup order, first
+// hit wins (files are not merged):
+//
+//  1. explicitPath (the -config flag): must exist;
+//  2. $JOBSHIFT_CONFIG: must exist;
+//  3. ./jobshift.hcl;
+//  4. $XDG_CONFIG_HOME/jobshift/jobshift.hcl, where XDG_CONFIG_HOME
+//     defaults to ~/.config.
+//
+// When none exists the result is the zero Config (Path ""), which is
+// valid. The returned Config is never nil.
+func LoadConfig(explicitPath string) (*Config, hcl2.Diagnostics) {
+	return loadConfig(explicitPath, os.Getenv, os.UserHomeDir)
+}
+
+func loadConfig(explicit string, getenv func(string) string, home func() (string, error)) (*Config, hcl2.Diagnostics) {
+	path, must, origin := explicit, true, "-config"
+	if path == "" {
+		path, origin = getenv(ConfigEnv), "$"+ConfigEnv
+	}
+	if path == "" {
+		must = false
+		path = ConfigFileName
+		if _, err := os.Stat(path); err != nil {
+			path = ""
+			dir := getenv("XDG_CONFIG_HOME")
+			if dir == "" {
+				if h, err := home(); err == nil && h != "" {
+					dir = filepath.Join(h, ".config")
+				}
+			}
+			if dir != "" {
+				path = filepath.Join(dir, "jobshift", ConfigFileName)
+			}
+		}
+	}
+	if path == "" {
+		return &Config{}, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		if !must && errors.Is(err, fs.ErrNotExist) {
+			return &Config{}, nil
+		}
+		return &Config{}, hcl2.Diagnostics{{Severity: hcl2.DiagError,
+			Summary: "Cannot read site config",
+			Detail:  fmt.Sprintf("%v (named by %s). Fix the path or unset it.", err, originOr(origin, must))}}
+	}
+	return ParseConfig(src, path)
+}
+
+func originOr(origin string, must bool) string {
+	if must {
+		return origin
+	}
+	return "the default lookup"
+}

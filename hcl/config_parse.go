@@ -1,0 +1,364 @@
+package hcl
+
+import (
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/gohcl"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// Enumerated values, first = default.
+var (
+	NomadDrivers     = []string{"docker", "raw_exec", "exec", "podman"}
+	SlurmLayouts     = []string{"auto", "het", "packed"}
+	SlurmContainers  = []string{"none", "apptainer", "pyxis"}
+	SlurmGPURequests = []string{"gpus-per-task", "gres"}
+	SlurmAddresses   = []string{"nodeaddr", "hostname"}
+)
+
+// The file's schema. Unknown blocks and attributes are errors at their
+// position (hcl reports them), so a typo never silently does nothing.
+var (
+	rootSchema = &hcl2.BodySchema{Blocks: []hcl2.BlockHeaderSchema{
+		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"},
+		{Type: "image", LabelNames: []string{"pattern"}},
+		{Type: "role", LabelNames: []string{"pattern"}},
+		{Type: "gpu_type", LabelNames: []string{"pattern"}},
+	}}
+	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
+		"driver", "cpu_mhz_per_core", "barrier_timeout")
+	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
+		"gpu_request", "port_base", "address")
+	imageSchema   = attrs("replace")
+	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib")
+	gpuTypeSchema = attrs("model", "min_memory_mib")
+	pluginsSchema = attrs("dirs", "allowed")
+)
+
+func attrs(names ...string) *hcl2.BodySchema {
+	s := &hcl2.BodySchema{}
+	for _, n := range names {
+		s.Attributes = append(s.Attributes, hcl2.AttributeSchema{Name: n})
+	}
+	return s
+}
+
+// ParseConfig parses a jobshift.hcl file. It returns a Config (never nil,
+// possibly partial) and every problem found, each at its position.
+func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
+	cfg := &Config{Path: filename}
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
+	if diags.HasErrors() {
+		return cfg, diags
+	}
+	content, d := f.Body.Content(rootSchema)
+	diags = append(diags, d...)
+	seen := map[string]hcl2.Range{}
+	for _, b := range content.Blocks {
+		switch b.Type {
+		case "nomad", "slurm", "plugins":
+			if prev, dup := seen[b.Type]; dup {
+				diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagError,
+					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
+					Detail:  fmt.Sprintf("Only one %s {} block is allowed; the first is at %s. Merge the two.", b.Type, at(prev)),
+					Subject: b.DefRange.Ptr()})
+				continue
+			}
+			seen[b.Type] = b.DefRange
+		}
+		switch b.Type {
+		case "nomad":
+			cfg.Nomad, d = decodeNomad(b)
+		case "slurm":
+			cfg.Slurm, d = decodeSlurm(b)
+		case "plugins":
+			cfg.Plugins, d = decodePlugins(b)
+		case "image":
+			var r *ImageRule
+			r, d = decodeImage(b)
+			if r != nil {
+				cfg.Images = append(cfg.Images, *r)
+			}
+		case "role":
+			var r *RoleRule
+			r, d = decodeRole(b)
+			if r != nil {
+				cfg.Roles = append(cfg.Roles, *r)
+			}
+		case "gpu_type":
+			var r *GPUTypeRule
+			r, d = decodeGPUType(b)
+			if r != nil {
+				cfg.GPUTypes = append(cfg.GPUTypes, *r)
+			}
+		}
+		diags = append(diags, d...)
+	}
+	diags = append(diags, shadowed(cfg)...)
+	// Report in file order, as a person reads the file.
+	sort.SliceStable(diags, func(i, j int) bool { return before(diags[i], diags[j]) })
+	return cfg, diags
+}
+
+// decoder collects the attributes of one block and the diagnostics of
+// decoding them, so that every bad value is reported, not just the first.
+type decoder struct {
+	attrs hcl2.Attributes
+	diags hcl2.Diagnostics
+}
+
+func newDecoder(b *hcl2.Block, schema *hcl2.BodySchema) *decoder {
+	c, diags := b.Body.Content(schema)
+	return &decoder{attrs: c.Attributes, diags: diags}
+}
+
+func (d *decoder) decode(name string, dst any) *hcl2.Attribute {
+	a := d.attrs[name]
+	if a == nil {
+		return nil
+	}
+	// Evaluate first so that a function call or variable is reported once,
+	// not once more as "unsuitable value" by the conversion.
+	if _, diags := a.Expr.Value(nil); diags.HasErrors() {
+		d.diags = append(d.diags, diags...)
+		return nil
+	}
+	if diags := gohcl.DecodeExpression(a.Expr, nil, dst); diags.HasErrors() {
+		d.diags = append(d.diags, diags...)
+		return nil
+	}
+	return a
+}
+
+func (d *decoder) str(name string, dst *string) { d.decode(name, dst) }
+
+func (d *decoder) list(name string, dst *[]string) { d.decode(name, dst) }
+
+func (d *decoder) errAt(a *hcl2.Attribute, summary, detail string, args ...any) {
+	d.diags = append(d.diags, &hcl2.Diagnostic{Severity: hcl2.DiagError, Summary: summary,
+		Detail: fmt.Sprintf(detail, args...), Subject: a.Expr.Range().Ptr()})
+}
+
+func (d *decoder) enum(name string, dst *string, allowed []string) {
+	var v string
+	a := d.decode(name, &v)
+	if a == nil {
+		return
+	}
+	for _, ok := range allowed {
+		if v == ok {
+			*dst = v
+			return
+		}
+	}
+	d.errAt(a, fmt.Sprintf("Invalid %s", name), "%q is not one of %s.", v, quoteList(allowed))
+}
+
+// integer decodes a whole number in [min, max].
+func (d *decoder) integer(name string, dst *int64, min, max int64) {
+	var v float64
+	a := d.decode(name, &v)
+	if a == nil {
+		return
+	}
+	if v != math.Trunc(v) || v < float64(min) || v > float64(max) {
+		d.errAt(a, fmt.Sprintf("Invalid %s", name), "%s must be a whole number from %d to %d, got %v.", name, min, max, v)
+		return
+	}
+	*dst = int64(v)
+}
+
+func (d *decoder) intField(name string, dst *int, min, max int64) {
+	var v int64
+	d.integer(name, &v, min, max)
+	if v != 0 {
+		*dst = int(v)
+	}
+}
+
+func decodeNomad(b *hcl2.Block) (*NomadConfig, hcl2.Diagnostics) {
+	d := newDecoder(b, nomadSchema)
+	n := &NomadConfig{Range: b.DefRange}
+	d.str("address", &n.Address)
+	d.str("region", &n.Region)
+	d.str("namespace", &n.Namespace)
+	d.list("datacenters", &n.Datacenters)
+	d.str("node_pool", &n.NodePool)
+	d.intField("priority", &n.Priority, 1, 100) // Nomad's accepted job priority range
+	d.enum("driver", &n.Driver, NomadDrivers)
+	d.intField("cpu_mhz_per_core", &n.CPUMHzPerCore, 1, 1_000_000)
+	var timeout string
+	if a := d.decode("barrier_timeout", &timeout); a != nil {
+		if t, err := time.ParseDuration(timeout); err != nil || t <= 0 {
+			d.errAt(a, "Invalid barrier_timeout", "%q is not a positive duration; write it like \"90s\" or \"5m\".", timeout)
+		} else {
+			n.BarrierTimeout = timeout
+		}
+	}
+	return n, d.diags
+}
+
+// slurmTime is the syntax of sbatch --time (man sbatch): "minutes",
+// "minutes:seconds", "hours:minutes:seconds", "days-hours",
+// "days-hours:minutes", "days-hours:minutes:seconds", or UNLIMITED/INFINITE.
+var slurmTime = regexp.MustCompile(`^(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|UNLIMITED|INFINITE)$`)
+
+func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
+	d := newDecoder(b, slurmSchema)
+	s := &SlurmConfig{Range: b.DefRange}
+	d.str("partition", &s.Partition)
+	d.str("account", &s.Account)
+	d.str("qos", &s.QOS)
+	var limit string
+	if a := d.decode("time_limit", &limit); a != nil {
+		if slurmTime.MatchString(limit) {
+			s.TimeLimit = limit
+		} else {
+			d.errAt(a, "Invalid time_limit", "%q is not a Slurm time limit; write minutes (\"90\"), \"HH:MM:SS\", \"D-HH:MM:SS\" or \"UNLIMITED\".", limit)
+		}
+	}
+	d.enum("layout", &s.Layout, SlurmLayouts)
+	d.enum("container", &s.Container, SlurmContainers)
+	d.enum("gpu_request", &s.GPURequest, SlurmGPURequests)
+	d.intField("port_base", &s.PortBase, 1024, 65535)
+	d.enum("address", &s.Address, SlurmAddresses)
+	return s, d.diags
+}
+
+func decodePlugins(b *hcl2.Block) (*PluginsConfig, hcl2.Diagnostics) {
+	d := newDecoder(b, pluginsSchema)
+	p := &PluginsConfig{Range: b.DefRange}
+	d.list("dirs", &p.Dirs)
+	d.list("allowed", &p.Allowed)
+	return p, d.diags
+}
+
+func label(b *hcl2.Block) (string, hcl2.Diagnostics) {
+	if b.Labels[0] == "" {
+		return "", hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Empty pattern",
+			Detail:  fmt.Sprintf("A %s rule needs a pattern; use \"*\" to match everything.", b.Type),
+			Subject: b.LabelRanges[0].Ptr()}}
+	}
+	return b.Labels[0], nil
+}
+
+func decodeImage(b *hcl2.Block) (*ImageRule, hcl2.Diagnostics) {
+	pat, diags := label(b)
+	d := newDecoder(b, imageSchema)
+	d.diags = append(diags, d.diags...)
+	r := &ImageRule{Pattern: pat, Range: b.DefRange}
+	if a := d.decode("replace", &r.Replace); a != nil {
+		switch n := strings.Count(r.Replace, "*"); {
+		case n > 1:
+			d.errAt(a, "Invalid replace", "replace may hold at most one \"*\" (the text the pattern's \"*\" matched); %q has %d.", r.Replace, n)
+		case n == 1 && strings.Count(pat, "*") != 1:
+			d.errAt(a, "Invalid replace", "A \"*\" in replace stands for what the pattern's single \"*\" matched, but pattern %q has %d; write a pattern with exactly one \"*\" or a literal replace.", pat, strings.Count(pat, "*"))
+		}
+	}
+	if pat == "" {
+		return nil, d.diags
+	}
+	return r, d.diags
+}
+
+// envName is what a POSIX shell accepts as a variable name; anything else
+// could not be exported to a task on every target.
+var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func decodeRole(b *hcl2.Block) (*RoleRule, hcl2.Diagnostics) {
+	pat, diags := label(b)
+	d := newDecoder(b, roleSchema)
+	d.diags = append(diags, d.diags...)
+	r := &RoleRule{Pattern: pat, Range: b.DefRange}
+	d.enum("driver", &r.Driver, NomadDrivers)
+	if a := d.attrs["env"]; a != nil {
+		v, diags := a.Expr.Value(nil)
+		switch {
+		case diags.HasErrors():
+			d.diags = append(d.diags, diags...)
+		case v.IsNull() || !v.IsKnown() || !(v.Type().IsObjectType() || v.Type().IsMapType()):
+			d.errAt(a, "Invalid env", "env is a map of names to strings, like env = { NCCL_DEBUG = \"INFO\" }.")
+		default:
+			r.Env = map[string]string{}
+			m := v.AsValueMap()
+			for _, k := range sortedKeys(m) {
+				v := m[k]
+				if !envName.MatchString(k) {
+					d.errAt(a, "Invalid env name", "%q is not a valid environment variable name (letters, digits, _; not starting with a digit).", k)
+					continue
+				}
+				if v.IsNull() || !v.Type().Equals(cty.String) {
+					d.errAt(a, "Invalid env value", "The value of %s must be a string; quote it.", k)
+					continue
+				}
+				r.Env[k] = v.AsString()
+			}
+		}
+	}
+	var cores float64
+	if a := d.decode("cpu", &cores); a != nil {
+		if cores <= 0 || cores > 1e6 {
+			d.errAt(a, "Invalid cpu", "cpu is a number of cores greater than 0 (\"0.5\" = 500 millicores), got %v.", cores)
+		} else {
+			r.CPUMilli = int64(math.Round(cores * 1000))
+		}
+	}
+	d.integer("memory_mib", &r.MemoryMiB, 1, 1<<40)
+	d.integer("shm_mib", &r.ShmMiB, 1, 1<<40)
+	if pat == "" {
+		return nil, d.diags
+	}
+	return r, d.diags
+}
+
+func decodeGPUType(b *hcl2.Block) (*GPUTypeRule, hcl2.Diagnostics) {
+	pat, diags := label(b)
+	d := newDecoder(b, gpuTypeSchema)
+	d.diags = append(diags, d.diags...)
+	r := &GPUTypeRule{Pattern: pat, Range: b.DefRange}
+	d.str("model", &r.Model)
+	d.intField("min_memory_mib", &r.MinMemoryMiB, 1, 1<<30)
+	if pat == "" {
+		return nil, d.diags
+	}
+	return r, d.diags
+}
+
+func sortedKeys(m map[string]cty.Value) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func quoteList(vs []string) string {
+	q := make([]string, len(vs))
+	for i, v := range vs {
+		q[i] = fmt.Sprintf("%q", v)
+	}
+	return strings.Join(q, ", ")
+}
+
+func before(a, b *hcl2.Diagnostic) bool {
+	if a.Subject == nil || b.Subject == nil {
+		return a.Subject == nil && b.Subject != nil
+	}
+	if a.Subject.Start.Line != b.Subject.Start.Line {
+		return a.Subject.Start.Line < b.Subject.Start.Line
+	}
+	return a.Subject.Start.Column < b.Subject.Start.Column
+}
+
+// at prints a range the way jobshift prints positions: line:col.
+func at(r hcl2.Range) string {
+	return fmt.Sprintf("line %d, column %d", r.Start.Line, r.Start.Column)
+}

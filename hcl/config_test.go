@@ -1,0 +1,232 @@
+package hcl
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	hcl2 "github.com/hashicorp/hcl/v2"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// renderConfigResult is what a golden file holds: every diagnostic (with
+// position) and then the decoded config as JSON.
+func renderConfigResult(cfg *Config, diags hcl2.Diagnostics) string {
+	var b strings.Builder
+	for _, d := range diags {
+		pos := "-"
+		if d.Subject != nil {
+			pos = fmt.Sprintf("%s:%d:%d", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
+		}
+		sev := "error"
+		if d.Severity == hcl2.DiagWarning {
+			sev = "warning"
+		}
+		fmt.Fprintf(&b, "%s: %s: %s\n    %s\n", pos, sev, d.Summary, d.Detail)
+	}
+	c := *cfg
+	c.Path = filepath.Base(c.Path)
+	js, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	b.Write(js)
+	b.WriteString("\n")
+	return b.String()
+}
+
+func TestParseConfigGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/config/*.hcl")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no testdata: %v", err)
+	}
+	for _, f := range files {
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, diags := ParseConfig(src, f)
+			if cfg == nil {
+				t.Fatal("ParseConfig returned a nil Config")
+			}
+			for _, d := range diags {
+				if d.Subject == nil || d.Subject.Start.Line < 1 {
+					t.Errorf("diagnostic without a position: %s", d.Summary)
+				}
+			}
+			got := renderConfigResult(cfg, diags)
+			golden := strings.TrimSuffix(f, ".hcl") + ".golden"
+			if *update {
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("%s mismatch (-want +got):\n%s", golden, diff)
+			}
+		})
+	}
+}
+
+func mustParse(t *testing.T, src string) *Config {
+	t.Helper()
+	cfg, diags := ParseConfig([]byte(src), "t.hcl")
+	if diags.HasErrors() {
+		t.Fatalf("parse: %s", diags.Error())
+	}
+	return cfg
+}
+
+// First match in file order wins, even when a later pattern is "more
+// specific": that is the documented precedence.
+func TestRulePrecedence(t *testing.T) {
+	cfg := mustParse(t, `
+role "work*" { driver = "exec" }
+role "worker" { driver = "raw_exec" }
+role "*" { driver = "docker" }
+image "openpai/*" { replace = "mirror.example/openpai/*" }
+image "openpai/standard:*" { replace = "never" }
+image "*:latest" { replace = "pinned:1" }
+image "docker.io/*/x" { replace = "r/*/x" }
+gpu_type "titan*" { model = "TITAN" }
+gpu_type "*" { model = "any" }
+`)
+	roles := map[string]string{"worker": "exec", "workers": "exec", "ps": "docker", "": "docker"}
+	gotRoles := map[string]string{}
+	for name := range roles {
+		gotRoles[name] = cfg.Role(name).Driver
+	}
+	if diff := cmp.Diff(roles, gotRoles); diff != "" {
+		t.Errorf("role driver (-want +got):\n%s", diff)
+	}
+	images := map[string]string{
+		"openpai/standard:python_3.6": "mirror.example/openpai/standard:python_3.6",
+		"ubuntu:latest":               "pinned:1",
+		"ubuntu:16.04":                "ubuntu:16.04", // no rule
+		"docker.io/library/x":         "r/library/x",
+		"docker.io/a/b/x":             "r/a/b/x", // "*" crosses "/"
+	}
+	gotImages := map[string]string{}
+	for img := range images {
+		gotImages[img] = cfg.Image(img).Rewrite(img)
+	}
+	if diff := cmp.Diff(images, gotImages); diff != "" {
+		t.Errorf("image rewrite (-want +got):\n%s", diff)
+	}
+	gpus := map[string]string{"titanxp": "TITAN", "v100": "any"}
+	gotGPUs := map[string]string{}
+	for g := range gpus {
+		gotGPUs[g] = cfg.GPUType(g).Model
+	}
+	if diff := cmp.Diff(gpus, gotGPUs); diff != "" {
+		t.Errorf("gpu_type (-want +got):\n%s", diff)
+	}
+}
+
+func TestNilConfigLookups(t *testing.T) {
+	var c *Config
+	if c.Image("x") != nil || c.Role("x") != nil || c.GPUType("x") != nil || c.PluginAllowed("x") {
+		t.Error("a nil Config must match nothing")
+	}
+	if got := (*ImageRule)(nil).Rewrite("img"); got != "img" {
+		t.Errorf("nil rule rewrote image to %q", got)
+	}
+}
+
+func TestPluginAllowed(t *testing.T) {
+	cfg := mustParse(t, `plugins { allowed = ["jobshift-driver-*", "exact"] }`)
+	want := map[string]bool{"jobshift-driver-k8s": true, "exact": true, "jobshift-other": false, "exact2": false}
+	got := map[string]bool{}
+	for n := range want {
+		got[n] = cfg.PluginAllowed(n)
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if (&Config{}).PluginAllowed("jobshift-driver-k8s") {
+		t.Error("no plugins block must allow nothing")
+	}
+}
+
+func TestLoadConfigLookup(t *testing.T) {
+	dir := t.TempDir()
+	write := func(rel, src string) string {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	explicit := write("explicit.hcl", `slurm { partition = "explicit" }`)
+	envFile := write("env.hcl", `slurm { partition = "env" }`)
+	write("cwd/jobshift.hcl", `slurm { partition = "cwd" }`)
+	write("home/.config/jobshift/jobshift.hcl", `slurm { partition = "home" }`)
+	write("xdg/jobshift/jobshift.hcl", `slurm { partition = "xdg" }`)
+	write("empty/.keep", "")
+
+	type env struct{ explicit, jobshiftConfig, cwd, xdg string }
+	cases := map[string]struct {
+		in   env
+		want string // partition, "" = zero config
+		err  bool
+	}{
+		"explicit wins":           {env{explicit, envFile, "cwd", ""}, "explicit", false},
+		"env var next":            {env{"", envFile, "cwd", ""}, "env", false},
+		"then ./jobshift.hcl":     {env{"", "", "cwd", ""}, "cwd", false},
+		"then ~/.config":          {env{"", "", "empty", ""}, "home", false},
+		"XDG_CONFIG_HOME honored": {env{"", "", "empty", filepath.Join(dir, "xdg")}, "xdg", false},
+		"missing explicit errors": {env{filepath.Join(dir, "nope.hcl"), "", "cwd", ""}, "", true},
+		"missing env errors":      {env{"", filepath.Join(dir, "nope.hcl"), "cwd", ""}, "", true},
+		"none found is zero":      {env{"", "", "empty", filepath.Join(dir, "nowhere")}, "", false},
+	}
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			if err := os.Chdir(filepath.Join(dir, tc.in.cwd)); err != nil {
+				t.Fatal(err)
+			}
+			getenv := func(k string) string {
+				switch k {
+				case ConfigEnv:
+					return tc.in.jobshiftConfig
+				case "XDG_CONFIG_HOME":
+					return tc.in.xdg
+				}
+				return ""
+			}
+			home := func() (string, error) { return filepath.Join(dir, "home"), nil }
+			cfg, diags := loadConfig(tc.in.explicit, getenv, home)
+			if cfg == nil {
+				t.Fatal("nil config")
+			}
+			if diags.HasErrors() != tc.err {
+				t.Fatalf("errors = %v, want %v: %s", diags.HasErrors(), tc.err, diags.Error())
+			}
+			got := ""
+			if cfg.Slurm != nil {
+				got = cfg.Slurm.Partition
+			}
+			if got != tc.want {
+				t.Errorf("partition = %q, want %q (path %q)", got, tc.want, cfg.Path)
+			}
+		})
+	}
+}

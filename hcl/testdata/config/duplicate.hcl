@@ -1,0 +1,2 @@
+slurm { partition = "a" }
+slurm { partition = "b" }

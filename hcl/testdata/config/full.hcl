@@ -1,0 +1,51 @@
+# Every field, all valid.
+nomad {
+  address          = "http://nomad.example:4646"
+  region           = "global"
+  namespace        = "ml"
+  datacenters      = ["dc1", "dc2"]
+  node_pool        = "gpu"
+  priority         = 70
+  driver           = "podman"
+  cpu_mhz_per_core = 2400
+  barrier_timeout  = "5m"
+}
+
+slurm {
+  partition   = "gpu"
+  account     = "ml-team"
+  qos         = "normal"
+  time_limit  = "1-12:00:00"
+  layout      = "packed"
+  container   = "apptainer"
+  gpu_request = "gres"
+  port_base   = 20000
+  address     = "hostname"
+}
+
+image "10.11.3.8:5000/*" {
+  replace = "registry.example/mirror/*"
+}
+image "openpai/*" {}
+
+role "ps" {
+  driver     = "raw_exec"
+  cpu        = 0.5
+  memory_mib = 2048
+}
+role "*" {
+  env     = { NCCL_DEBUG = "INFO", OMP_NUM_THREADS = "4" }
+  shm_mib = 1024
+}
+
+gpu_type "titanxp" {
+  model = "NVIDIA TITAN Xp"
+}
+gpu_type "*" {
+  min_memory_mib = 11000
+}
+
+plugins {
+  dirs    = ["/opt/jobshift/plugins"]
+  allowed = ["jobshift-driver-*"]
+}

@@ -1,0 +1,4 @@
+nomad {
+  address = env("NOMAD_ADDR")
+  region  = var.region
+}

@@ -1,0 +1,3 @@
+nomad {
+  address = "http://x
+}

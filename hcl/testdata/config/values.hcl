@@ -1,0 +1,15 @@
+nomad {
+  driver           = "java"
+  priority         = 101
+  cpu_mhz_per_core = 0
+  barrier_timeout  = "soon"
+  datacenters      = "dc1"
+}
+slurm {
+  layout      = "hetero"
+  container   = "docker"
+  gpu_request = "gpus"
+  address     = "ip"
+  port_base   = 80
+  time_limit  = "2h"
+}
