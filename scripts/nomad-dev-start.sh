@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# Start (or reuse) a single-node Nomad dev agent for jobshift's integration tests.
+#
+#   scripts/nomad-dev-start.sh        # prints NOMAD_ADDR=http://127.0.0.1:<port>
+#   scripts/nomad-dev-stop.sh         # stops exactly the agent this script started (PID file)
+#
+# The agent: server+client in one process (-dev), HTTP/RPC/serf bound to 127.0.0.1, raw_exec
+# enabled, the Docker driver (when a daemon answers), the fake GPU device plugin
+# (integration/fakegpu, NOMAD_DEV_GPUS devices, default 4), cloud env fingerprinters denied
+# (AWS_CA_BUNDLE etc. make the AWS fingerprinter fail agent start-up, spec/nomad.md §4).
+#
+# Task addresses: the client's network_interface is docker0 when it exists, else lo. Both are
+# host-only; docker0 is needed so that containers in Docker's bridge network can reach their
+# peers' published ports (a container's 127.0.0.1 is its own). Override with NOMAD_DEV_IFACE.
+#
+# State lives under ${JOBSHIFT_CACHE:-<repo>/.cache}/nomad/dev: agent.hcl, data/, nomad.pid,
+# agent.log, addr (the NOMAD_ADDR). A running agent with a live PID file is reused.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${JOBSHIFT_CACHE:-$repo/.cache}
+dev=$cache/nomad/dev
+port=${NOMAD_DEV_PORT:-24646}
+gpus=${NOMAD_DEV_GPUS:-4}
+nomad=${NOMAD_BIN:-$cache/nomad/bin/nomad}
+if [[ ! -x $nomad ]]; then
+	nomad=$(command -v nomad || true)
+fi
+[[ -n $nomad && -x $nomad ]] || { echo "nomad-dev-start: no nomad binary; run scripts/install-nomad.sh" >&2; exit 1; }
+
+addr=http://127.0.0.1:$port
+mkdir -p "$dev/plugins"
+
+if [[ -f $dev/nomad.pid ]] && kill -0 "$(cat "$dev/nomad.pid")" 2>/dev/null; then
+	if curl -sf "$addr/v1/agent/health" >/dev/null; then
+		echo "NOMAD_ADDR=$addr"
+		exit 0
+	fi
+fi
+
+# Build the fake GPU plugin (its own module) when missing or older than its source.
+plugin=$dev/plugins/fake-gpu
+src=$repo/integration/fakegpu
+if [[ ! -x $plugin || -n $(find "$src" -newer "$plugin" -name '*.go' -o -newer "$plugin" -name go.mod | head -1) ]]; then
+	(cd "$src" && CGO_ENABLED=0 go build -o "$plugin.tmp" . && mv "$plugin.tmp" "$plugin")
+fi
+
+iface=${NOMAD_DEV_IFACE:-}
+if [[ -z $iface ]]; then
+	if ip link show docker0 >/dev/null 2>&1; then iface=docker0; else iface=lo; fi
+fi
+
+docker_block=""
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+	# The capabilities OpenPAI gave its containers (SYS_ADMIN, IPC_LOCK, DAC_READ_SEARCH) must
+	# be allowed for jobs to add them; volumes for hostPath mounts.
+	docker_block='plugin "docker" {
+  config {
+    allow_caps = ["audit_write", "chown", "dac_override", "fowner", "fsetid", "kill", "mknod",
+      "net_bind_service", "setfcap", "setgid", "setpcap", "setuid", "sys_chroot",
+      "sys_admin", "ipc_lock", "dac_read_search", "net_raw"]
+    volumes { enabled = true }
+    gc { image = false }
+  }
+}'
+fi
+
+cat > "$dev/agent.hcl" <<HCL
+bind_addr  = "127.0.0.1"
+data_dir   = "$dev/data"
+plugin_dir = "$dev/plugins"
+log_level  = "INFO"
+ports {
+  http = $port
+  rpc  = $((port + 1))
+  serf = $((port + 2))
+}
+client {
+  network_interface = "$iface"
+  options = {
+    "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
+  }
+}
+plugin "raw_exec" {
+  config { enabled = true }
+}
+plugin "fake-gpu" {
+  config {
+    count      = $gpus
+    model      = "FakeH100"
+    memory_mib = 81920
+  }
+}
+$docker_block
+HCL
+
+rm -rf "$dev/data"
+nohup "$nomad" agent -dev -config="$dev/agent.hcl" >"$dev/agent.log" 2>&1 &
+echo $! >"$dev/nomad.pid"
+echo "$addr" >"$dev/addr"
+
+# Ready = the local node is "ready" with raw_exec healthy and the GPUs fingerprinted.
+for _ in $(seq 1 120); do
+	if ! kill -0 "$(cat "$dev/nomad.pid")" 2>/dev/null; then
+		echo "nomad-dev-start: agent exited; see $dev/agent.log" >&2
+		tail -20 "$dev/agent.log" >&2
+		exit 1
+	fi
+	node=$(curl -sf "$addr/v1/nodes?resources=true" 2>/dev/null || true)
+	if [[ $node == *'"Status":"ready"'* && $node == *'"raw_exec":{'*'"Healthy":true'* &&
+		($gpus == 0 || $node == *FakeH100*) ]]; then
+		echo "NOMAD_ADDR=$addr"
+		exit 0
+	fi
+	sleep 0.5
+done
+echo "nomad-dev-start: agent not ready after 60s; see $dev/agent.log" >&2
+exit 1
