@@ -114,6 +114,10 @@ type Role struct {
 	RestartPolicy string `json:"restartPolicy,omitempty"`
 	// NprocPerNode is PyTorchJob nprocPerNode (0 = not set, means 1).
 	NprocPerNode int `json:"nprocPerNode,omitempty"`
+	// NprocPerNodeSpec is PyTorchJob spec.nprocPerNode as written ("auto",
+	// "cpu", "gpu" or an integer); "" = not set (the operator's v1.7+
+	// default is "auto" unless elasticPolicy.nProcPerNode is set).
+	NprocPerNodeSpec string `json:"nprocPerNodeSpec,omitempty"`
 
 	// Prerequisites names PAI v2 prerequisites this role uses (runtime
 	// plugins etc.), for explain and warnings.
@@ -179,7 +183,12 @@ type Port struct {
 	// Implicit marks ports the platform added (PAI http/ssh, Kubeflow's
 	// default tfjob-port 2222 / pytorchjob-port 23456).
 	Implicit bool `json:"implicit,omitempty"`
-	Pos      Pos  `json:"pos"`
+	// Number is the port number the source declared (Kubeflow containerPort,
+	// or the operator default 2222 / 23456). On Kubernetes every pod had its
+	// own IP, so the number was fixed; drivers that share hosts may allocate
+	// another one and the contract then carries the real one. 0 = none.
+	Number int `json:"number,omitempty"`
+	Pos    Pos `json:"pos"`
 }
 
 // Volume is a mount the user asked for. Readers record it; drivers decide
