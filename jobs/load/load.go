@@ -1,0 +1,116 @@
+// Package load reads any job file jobshift understands: it detects the
+// format from the content (not the file name) and hands the bytes to the
+// reader of that format (jobs/pai or jobs/kubeflow).
+package load
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/jobs/pai"
+)
+
+// Stdin is the path that means "read standard input".
+const Stdin = "-"
+
+// InternalErrorSummary is the summary of the diagnostic a reader panic
+// becomes: a bug in jobshift, never the user's fault.
+const InternalErrorSummary = "Internal error while reading the job"
+
+// Formats is the user-facing list of what jobshift reads.
+const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
+	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob)"
+
+// stdin is replaced by tests.
+var stdin io.Reader = os.Stdin
+
+// Load reads the job file at path ("-" = standard input).
+func Load(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
+	if opts.Path == "" {
+		opts.Path = path
+	}
+	var src []byte
+	var err error
+	if path == Stdin {
+		src, err = io.ReadAll(stdin)
+	} else {
+		src, err = os.ReadFile(path)
+	}
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read job file",
+			Detail: fmt.Sprintf("%v.", err), Subject: &hcl.Range{Filename: opts.Path}}}
+	}
+	return Read(src, opts)
+}
+
+// Read reads a job from src; opts.Path names it in diagnostics.
+func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnostics) {
+	det := Detect(src, opts.Path)
+	read := readerFor(det)
+	if read == nil {
+		return nil, hcl.Diagnostics{undetected(det, opts.Path)}
+	}
+	if det.Family == FamilyKubeflow && opts.Dialect != "" {
+		diags = append(diags, jobs.Warnf(det.Pos, "Dialect ignored",
+			"-dialect %s applies to OpenPAI v1 job files; this is a Kubeflow %s.", opts.Dialect, det.Kind))
+	}
+	defer func() {
+		// A reader bug must not crash the CLI; it becomes a diagnostic
+		// that asks for a bug report (and fails the corpus sweep test).
+		if r := recover(); r != nil {
+			job = nil
+			diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: InternalErrorSummary,
+				Detail: fmt.Sprintf("The %s reader crashed: %v. This is a jobshift bug; please report it with the file.\n%s",
+					det.Family, r, firstLines(string(debug.Stack()), 12)),
+				Subject: &hcl.Range{Filename: opts.Path, Start: hcl.Pos{Line: 1, Column: 1, Byte: 0}, End: hcl.Pos{Line: 1, Column: 1, Byte: 0}}})
+		}
+	}()
+	j, d := read(src, opts)
+	diags = append(diags, d...)
+	if j == nil && !diags.HasErrors() {
+		diags = append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: 1, Col: 1}, InternalErrorSummary,
+			"The %s reader returned no job and no error. This is a jobshift bug; please report it with the file.", det.Family))
+	}
+	return j, diags
+}
+
+func readerFor(det Detection) func([]byte, jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
+	switch det.Family {
+	case FamilyPAI:
+		return pai.Read
+	case FamilyKubeflow:
+		return kubeflow.Read
+	}
+	return nil
+}
+
+func undetected(det Detection, path string) *hcl.Diagnostic {
+	switch {
+	case det.Empty:
+		return jobs.Errorf(det.Pos, "No job in file",
+			"The file is empty or holds only comments. jobshift reads %s.", Formats)
+	case det.Kind != "":
+		api := ""
+		if det.APIVersion != "" {
+			api = " (" + det.APIVersion + ")"
+		}
+		return jobs.Errorf(det.Pos, "Not a training job jobshift reads",
+			"This is a Kubernetes %s%s. jobshift reads %s.", det.Kind, api, Formats)
+	}
+	return jobs.Errorf(det.Pos, "Unknown job format",
+		"None of the keys jobshift looks for is at the top level (protocolVersion, kind/apiVersion, jobName, taskRoles). jobshift reads %s.", Formats)
+}
+
+func firstLines(s string, n int) string {
+	lines := strings.SplitN(s, "\n", n+1)
+	if len(lines) > n {
+		lines = lines[:n]
+	}
+	return strings.Join(lines, "\n")
+}
