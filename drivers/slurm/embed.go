@@ -1,0 +1,11 @@
+package slurm
+
+import _ "embed"
+
+// The shell that runs inside the allocation. Kept as real .sh files (not Go
+// strings) so shellcheck and the dash/bash differential tests read exactly
+// what gets embedded into every batch script.
+var (
+	//go:embed sh/hostlist.sh
+	shHostlist string
+)
