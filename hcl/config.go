@@ -37,6 +37,10 @@ import (
 type Config struct {
 	// Path is the file the config was read from ("" = none found).
 	Path string
+	// Source is the file's text as read (nil for a config built in code).
+	// Plugins receive it and parse it again, so that every source range
+	// survives the trip to another process.
+	Source []byte `json:"-"`
 
 	Nomad *NomadConfig
 	Slurm *SlurmConfig

@@ -53,7 +53,7 @@ func attrs(names ...string) *hcl2.BodySchema {
 // ParseConfig parses a jobshift.hcl file. It returns a Config (never nil,
 // possibly partial) and every problem found, each at its position.
 func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
-	cfg := &Config{Path: filename}
+	cfg := &Config{Path: filename, Source: append([]byte(nil), src...)}
 	f, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
 	if diags.HasErrors() {
 		return cfg, diags

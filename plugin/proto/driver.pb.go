@@ -222,9 +222,15 @@ type Plan struct {
 	Job       *Job                   `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"`
 	Contracts []string               `protobuf:"bytes,2,rep,name=contracts,proto3" json:"contracts,omitempty"`
 	User      string                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
-	// JSON encoding of jobshift's site config model (hcl.Config).
+	// JSON encoding of jobshift's site config model (hcl.Config), for a
+	// config built in code.
 	SiteConfigJson []byte            `protobuf:"bytes,4,opt,name=site_config_json,json=siteConfigJson,proto3" json:"site_config_json,omitempty"`
 	Options        map[string]string `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// The site config file as the operator wrote it (jobshift.hcl) and its
+	// path. When present, the receiver parses it again instead of using
+	// site_config_json, so every source range survives.
+	SiteConfigHcl  []byte `protobuf:"bytes,6,opt,name=site_config_hcl,json=siteConfigHcl,proto3" json:"site_config_hcl,omitempty"`
+	SiteConfigPath string `protobuf:"bytes,7,opt,name=site_config_path,json=siteConfigPath,proto3" json:"site_config_path,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -292,6 +298,20 @@ func (x *Plan) GetOptions() map[string]string {
 		return x.Options
 	}
 	return nil
+}
+
+func (x *Plan) GetSiteConfigHcl() []byte {
+	if x != nil {
+		return x.SiteConfigHcl
+	}
+	return nil
+}
+
+func (x *Plan) GetSiteConfigPath() string {
+	if x != nil {
+		return x.SiteConfigPath
+	}
+	return ""
 }
 
 type Pos struct {
@@ -649,31 +669,32 @@ func (x *Source) GetDialect() string {
 }
 
 type Role struct {
-	state           protoimpl.MessageState `protogen:"open.v1"`
-	Name            string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Pos             *Pos                   `protobuf:"bytes,2,opt,name=pos,proto3" json:"pos,omitempty"`
-	ReplicaType     string                 `protobuf:"bytes,3,opt,name=replica_type,json=replicaType,proto3" json:"replica_type,omitempty"`
-	Instances       int32                  `protobuf:"varint,4,opt,name=instances,proto3" json:"instances,omitempty"`
-	InstancesPos    *Pos                   `protobuf:"bytes,5,opt,name=instances_pos,json=instancesPos,proto3" json:"instances_pos,omitempty"`
-	Image           string                 `protobuf:"bytes,6,opt,name=image,proto3" json:"image,omitempty"`
-	ImagePos        *Pos                   `protobuf:"bytes,7,opt,name=image_pos,json=imagePos,proto3" json:"image_pos,omitempty"`
-	ImageAuth       *ImageAuth             `protobuf:"bytes,8,opt,name=image_auth,json=imageAuth,proto3" json:"image_auth,omitempty"`
-	Command         *Command               `protobuf:"bytes,9,opt,name=command,proto3" json:"command,omitempty"`
-	WorkingDir      string                 `protobuf:"bytes,10,opt,name=working_dir,json=workingDir,proto3" json:"working_dir,omitempty"`
-	Env             []*EnvVar              `protobuf:"bytes,11,rep,name=env,proto3" json:"env,omitempty"`
-	Resources       *Resources             `protobuf:"bytes,12,opt,name=resources,proto3" json:"resources,omitempty"`
-	Ports           []*Port                `protobuf:"bytes,13,rep,name=ports,proto3" json:"ports,omitempty"`
-	Volumes         []*Volume              `protobuf:"bytes,14,rep,name=volumes,proto3" json:"volumes,omitempty"`
-	MinFailed       *OptionalInt           `protobuf:"bytes,15,opt,name=min_failed,json=minFailed,proto3" json:"min_failed,omitempty"`
-	MinSucceeded    *OptionalInt           `protobuf:"bytes,16,opt,name=min_succeeded,json=minSucceeded,proto3" json:"min_succeeded,omitempty"`
-	MinFailedPos    *Pos                   `protobuf:"bytes,17,opt,name=min_failed_pos,json=minFailedPos,proto3" json:"min_failed_pos,omitempty"`
-	MinSucceededPos *Pos                   `protobuf:"bytes,18,opt,name=min_succeeded_pos,json=minSucceededPos,proto3" json:"min_succeeded_pos,omitempty"`
-	TaskRetryCount  int32                  `protobuf:"varint,19,opt,name=task_retry_count,json=taskRetryCount,proto3" json:"task_retry_count,omitempty"`
-	RestartPolicy   string                 `protobuf:"bytes,20,opt,name=restart_policy,json=restartPolicy,proto3" json:"restart_policy,omitempty"`
-	NprocPerNode    int32                  `protobuf:"varint,21,opt,name=nproc_per_node,json=nprocPerNode,proto3" json:"nproc_per_node,omitempty"`
-	Prerequisites   []string               `protobuf:"bytes,22,rep,name=prerequisites,proto3" json:"prerequisites,omitempty"`
-	unknownFields   protoimpl.UnknownFields
-	sizeCache       protoimpl.SizeCache
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Name             string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Pos              *Pos                   `protobuf:"bytes,2,opt,name=pos,proto3" json:"pos,omitempty"`
+	ReplicaType      string                 `protobuf:"bytes,3,opt,name=replica_type,json=replicaType,proto3" json:"replica_type,omitempty"`
+	Instances        int32                  `protobuf:"varint,4,opt,name=instances,proto3" json:"instances,omitempty"`
+	InstancesPos     *Pos                   `protobuf:"bytes,5,opt,name=instances_pos,json=instancesPos,proto3" json:"instances_pos,omitempty"`
+	Image            string                 `protobuf:"bytes,6,opt,name=image,proto3" json:"image,omitempty"`
+	ImagePos         *Pos                   `protobuf:"bytes,7,opt,name=image_pos,json=imagePos,proto3" json:"image_pos,omitempty"`
+	ImageAuth        *ImageAuth             `protobuf:"bytes,8,opt,name=image_auth,json=imageAuth,proto3" json:"image_auth,omitempty"`
+	Command          *Command               `protobuf:"bytes,9,opt,name=command,proto3" json:"command,omitempty"`
+	WorkingDir       string                 `protobuf:"bytes,10,opt,name=working_dir,json=workingDir,proto3" json:"working_dir,omitempty"`
+	Env              []*EnvVar              `protobuf:"bytes,11,rep,name=env,proto3" json:"env,omitempty"`
+	Resources        *Resources             `protobuf:"bytes,12,opt,name=resources,proto3" json:"resources,omitempty"`
+	Ports            []*Port                `protobuf:"bytes,13,rep,name=ports,proto3" json:"ports,omitempty"`
+	Volumes          []*Volume              `protobuf:"bytes,14,rep,name=volumes,proto3" json:"volumes,omitempty"`
+	MinFailed        *OptionalInt           `protobuf:"bytes,15,opt,name=min_failed,json=minFailed,proto3" json:"min_failed,omitempty"`
+	MinSucceeded     *OptionalInt           `protobuf:"bytes,16,opt,name=min_succeeded,json=minSucceeded,proto3" json:"min_succeeded,omitempty"`
+	MinFailedPos     *Pos                   `protobuf:"bytes,17,opt,name=min_failed_pos,json=minFailedPos,proto3" json:"min_failed_pos,omitempty"`
+	MinSucceededPos  *Pos                   `protobuf:"bytes,18,opt,name=min_succeeded_pos,json=minSucceededPos,proto3" json:"min_succeeded_pos,omitempty"`
+	TaskRetryCount   int32                  `protobuf:"varint,19,opt,name=task_retry_count,json=taskRetryCount,proto3" json:"task_retry_count,omitempty"`
+	RestartPolicy    string                 `protobuf:"bytes,20,opt,name=restart_policy,json=restartPolicy,proto3" json:"restart_policy,omitempty"`
+	NprocPerNode     int32                  `protobuf:"varint,21,opt,name=nproc_per_node,json=nprocPerNode,proto3" json:"nproc_per_node,omitempty"`
+	Prerequisites    []string               `protobuf:"bytes,22,rep,name=prerequisites,proto3" json:"prerequisites,omitempty"`
+	NprocPerNodeSpec string                 `protobuf:"bytes,23,opt,name=nproc_per_node_spec,json=nprocPerNodeSpec,proto3" json:"nproc_per_node_spec,omitempty"`
+	unknownFields    protoimpl.UnknownFields
+	sizeCache        protoimpl.SizeCache
 }
 
 func (x *Role) Reset() {
@@ -858,6 +879,13 @@ func (x *Role) GetPrerequisites() []string {
 		return x.Prerequisites
 	}
 	return nil
+}
+
+func (x *Role) GetNprocPerNodeSpec() string {
+	if x != nil {
+		return x.NprocPerNodeSpec
+	}
+	return ""
 }
 
 type ImageAuth struct {
@@ -1189,6 +1217,7 @@ type Port struct {
 	BeginAt       int32                  `protobuf:"varint,3,opt,name=begin_at,json=beginAt,proto3" json:"begin_at,omitempty"`
 	Implicit      bool                   `protobuf:"varint,4,opt,name=implicit,proto3" json:"implicit,omitempty"`
 	Pos           *Pos                   `protobuf:"bytes,5,opt,name=pos,proto3" json:"pos,omitempty"`
+	Number        int32                  `protobuf:"varint,6,opt,name=number,proto3" json:"number,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1256,6 +1285,13 @@ func (x *Port) GetPos() *Pos {
 		return x.Pos
 	}
 	return nil
+}
+
+func (x *Port) GetNumber() int32 {
+	if x != nil {
+		return x.Number
+	}
+	return 0
 }
 
 type Volume struct {
@@ -2530,13 +2566,15 @@ const file_driver_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\";\n" +
 	"\vPlanRequest\x12,\n" +
-	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\x8a\x02\n" +
+	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\xdc\x02\n" +
 	"\x04Plan\x12)\n" +
 	"\x03job\x18\x01 \x01(\v2\x17.jobshift.plugin.v1.JobR\x03job\x12\x1c\n" +
 	"\tcontracts\x18\x02 \x03(\tR\tcontracts\x12\x12\n" +
 	"\x04user\x18\x03 \x01(\tR\x04user\x12(\n" +
 	"\x10site_config_json\x18\x04 \x01(\fR\x0esiteConfigJson\x12?\n" +
-	"\aoptions\x18\x05 \x03(\v2%.jobshift.plugin.v1.Plan.OptionsEntryR\aoptions\x1a:\n" +
+	"\aoptions\x18\x05 \x03(\v2%.jobshift.plugin.v1.Plan.OptionsEntryR\aoptions\x12&\n" +
+	"\x0fsite_config_hcl\x18\x06 \x01(\fR\rsiteConfigHcl\x12(\n" +
+	"\x10site_config_path\x18\a \x01(\tR\x0esiteConfigPath\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"?\n" +
@@ -2573,7 +2611,7 @@ const file_driver_proto_rawDesc = "" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x12\x12\n" +
 	"\x04kind\x18\x03 \x01(\tR\x04kind\x12\x12\n" +
 	"\x04path\x18\x04 \x01(\tR\x04path\x12\x18\n" +
-	"\adialect\x18\x05 \x01(\tR\adialect\"\x9e\b\n" +
+	"\adialect\x18\x05 \x01(\tR\adialect\"\xcd\b\n" +
 	"\x04Role\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12)\n" +
 	"\x03pos\x18\x02 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12!\n" +
@@ -2600,7 +2638,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x10task_retry_count\x18\x13 \x01(\x05R\x0etaskRetryCount\x12%\n" +
 	"\x0erestart_policy\x18\x14 \x01(\tR\rrestartPolicy\x12$\n" +
 	"\x0enproc_per_node\x18\x15 \x01(\x05R\fnprocPerNode\x12$\n" +
-	"\rprerequisites\x18\x16 \x03(\tR\rprerequisites\"|\n" +
+	"\rprerequisites\x18\x16 \x03(\tR\rprerequisites\x12-\n" +
+	"\x13nproc_per_node_spec\x18\x17 \x01(\tR\x10nprocPerNodeSpec\"|\n" +
 	"\tImageAuth\x12\x1a\n" +
 	"\bregistry\x18\x01 \x01(\tR\bregistry\x12\x1a\n" +
 	"\busername\x18\x02 \x01(\tR\busername\x12\x1a\n" +
@@ -2631,13 +2670,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x03pos\x18\b \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x1a;\n" +
 	"\rExtendedEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"\x94\x01\n" +
+	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\"\xac\x01\n" +
 	"\x04Port\x12\x14\n" +
 	"\x05label\x18\x01 \x01(\tR\x05label\x12\x14\n" +
 	"\x05count\x18\x02 \x01(\x05R\x05count\x12\x19\n" +
 	"\bbegin_at\x18\x03 \x01(\x05R\abeginAt\x12\x1a\n" +
 	"\bimplicit\x18\x04 \x01(\bR\bimplicit\x12)\n" +
-	"\x03pos\x18\x05 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xaf\x01\n" +
+	"\x03pos\x18\x05 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x16\n" +
+	"\x06number\x18\x06 \x01(\x05R\x06number\"\xaf\x01\n" +
 	"\x06Volume\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +

@@ -1,0 +1,110 @@
+package plugin
+
+import (
+	"context"
+	"io"
+
+	"github.com/jobshift/jobshift/drivers"
+	pb "github.com/jobshift/jobshift/plugin/proto"
+	"google.golang.org/grpc/metadata"
+)
+
+// logChunkSize bounds one Logs message; gRPC's default limit is 4 MiB.
+const logChunkSize = 32 << 10
+
+// acceptedKey marks, in a streaming call's header, that the driver accepted
+// the call; an error before any event arrives as the status instead. This is
+// how Watch and Logs return their errors from the call, not the stream.
+const acceptedKey = "jobshift-accepted"
+
+func acceptedHeader() metadata.MD { return metadata.Pairs(acceptedKey, "1") }
+
+// grpcServer serves a drivers.Driver over gRPC (the plugin side).
+type grpcServer struct {
+	pb.UnimplementedDriverServer
+	impl    drivers.Driver
+	version string
+}
+
+func (s *grpcServer) Info(context.Context, *pb.InfoRequest) (*pb.InfoResponse, error) {
+	return &pb.InfoResponse{Name: s.impl.Name(), Version: s.version}, nil
+}
+
+func (s *grpcServer) Render(ctx context.Context, req *pb.PlanRequest) (*pb.RenderResponse, error) {
+	p, err := PlanFromPB(req.Plan)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	a, err := s.impl.Render(ctx, p)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	return artifactToPB(a), nil
+}
+
+func (s *grpcServer) Submit(ctx context.Context, req *pb.PlanRequest) (*pb.SubmitResponse, error) {
+	p, err := PlanFromPB(req.Plan)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	h, err := s.impl.Submit(ctx, p)
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	return &pb.SubmitResponse{Handle: handleToPB(h)}, nil
+}
+
+func (s *grpcServer) Watch(req *pb.HandleRequest, stream pb.Driver_WatchServer) error {
+	ch, err := s.impl.Watch(stream.Context(), handleFromPB(req.Handle))
+	if err != nil {
+		return errorToStatus(err)
+	}
+	if err := stream.SendHeader(acceptedHeader()); err != nil {
+		return err
+	}
+	for e := range ch {
+		if err := stream.Send(eventToPB(e)); err != nil {
+			// The host went away; drain so the driver's sender never blocks.
+			go func() {
+				for range ch {
+				}
+			}()
+			return err
+		}
+	}
+	return nil
+}
+
+func (s *grpcServer) Stop(ctx context.Context, req *pb.HandleRequest) (*pb.StopResponse, error) {
+	if err := s.impl.Stop(ctx, handleFromPB(req.Handle)); err != nil {
+		return nil, errorToStatus(err)
+	}
+	return &pb.StopResponse{}, nil
+}
+
+func (s *grpcServer) Logs(req *pb.LogsRequest, stream pb.Driver_LogsServer) error {
+	rc, err := s.impl.Logs(stream.Context(), handleFromPB(req.Handle),
+		drivers.LogOptions{Task: taskRefFromPB(req.Task), Stderr: req.Stderr, Follow: req.Follow})
+	if err != nil {
+		return errorToStatus(err)
+	}
+	defer rc.Close()
+	if err := stream.SendHeader(acceptedHeader()); err != nil {
+		return err
+	}
+	buf := make([]byte, logChunkSize)
+	for {
+		n, rerr := rc.Read(buf)
+		if n > 0 {
+			if err := stream.Send(&pb.LogChunk{Data: append([]byte(nil), buf[:n]...)}); err != nil {
+				return err
+			}
+		}
+		if rerr == io.EOF {
+			return nil
+		}
+		if rerr != nil {
+			return errorToStatus(rerr)
+		}
+	}
+}

@@ -1,0 +1,39 @@
+package plugin
+
+import (
+	"context"
+
+	goplugin "github.com/hashicorp/go-plugin"
+	"github.com/jobshift/jobshift/drivers"
+	pb "github.com/jobshift/jobshift/plugin/proto"
+	"google.golang.org/grpc"
+)
+
+// GRPCDriverPlugin is the go-plugin Plugin for drivers: on the plugin side
+// Impl is served; on the host side the dispensed value is a *GRPCClient.
+type GRPCDriverPlugin struct {
+	goplugin.NetRPCUnsupportedPlugin
+	Impl    drivers.Driver
+	Version string
+}
+
+var _ goplugin.GRPCPlugin = (*GRPCDriverPlugin)(nil)
+
+func (p *GRPCDriverPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
+	pb.RegisterDriverServer(s, &grpcServer{impl: p.Impl, version: p.Version})
+	return nil
+}
+
+func (p *GRPCDriverPlugin) GRPCClient(ctx context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return newGRPCClient(ctx, pb.NewDriverClient(c))
+}
+
+// Serve runs d as a plugin on this process's stdio; it returns when the host
+// goes away. Call it from main() of a jobshift-driver-<name> binary.
+func Serve(d drivers.Driver, version string) {
+	goplugin.Serve(&goplugin.ServeConfig{
+		HandshakeConfig:  Handshake,
+		VersionedPlugins: pluginSets(&GRPCDriverPlugin{Impl: d, Version: version}),
+		GRPCServer:       goplugin.DefaultGRPCServer,
+	})
+}

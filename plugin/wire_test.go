@@ -1,0 +1,99 @@
+package plugin
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// TestJobRoundTrip fails when a field is added to the job model (or the
+// site config) without a counterpart in the wire form.
+func TestJobRoundTrip(t *testing.T) {
+	var job jobs.Job
+	fill(&job)
+	// A config built in code has no source and no ranges; it travels as JSON.
+	var site hcl.Config
+	fill(&site)
+	site.Source = nil
+	clearRanges(&site)
+	plan := &translate.Plan{Job: &job, Contracts: []string{"pai", "tf"}, User: "alice~'$(x)", Site: &site,
+		Options: map[string]string{"layout": "packed"}}
+	wire, err := PlanToPB(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := PlanFromPB(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(plan, back); diff != "" {
+		t.Errorf("plan changed on the wire (-sent +received):\n%s", diff)
+	}
+}
+
+// TestCommandNilVersusEmpty: an absent Kubeflow command (use the image's
+// ENTRYPOINT) must not turn into an explicitly empty one, or vice versa.
+func TestCommandNilVersusEmpty(t *testing.T) {
+	cases := map[string]jobs.Command{
+		"absent":        {Kind: jobs.CommandArgv},
+		"empty command": {Kind: jobs.CommandArgv, Command: []string{}, Args: []string{}},
+		"args only":     {Kind: jobs.CommandArgv, Args: []string{"--x", ""}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			job := &jobs.Job{Roles: []*jobs.Role{{Name: "w", Command: c}}}
+			w, err := JobToPB(job)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := JobFromPB(w)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(job, back); diff != "" {
+				t.Errorf("(-sent +received):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestSiteConfigFromFile: a config read from a file travels as its text and
+// is parsed again, so every range (and so every diagnostic position) is kept.
+func TestSiteConfigFromFile(t *testing.T) {
+	src := []byte(`nomad {
+  address     = "http://127.0.0.1:4646"
+  datacenters = ["dc1", "dc2"]
+  driver      = "raw_exec"
+}
+slurm {
+  partition = "gpu"
+  layout    = "packed"
+}
+image "10.11.3.8:5000/*" { replace = "registry.example/mirror/*" }
+role "ps" { driver = "raw_exec" }
+gpu_type "titanxp" { model = "TITAN Xp" }
+plugins { dirs = ["/opt/jobshift/plugins"] }
+`)
+	site, diags := hcl.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan := &translate.Plan{Job: &jobs.Job{Name: "j"}, Site: site}
+	wire, err := PlanToPB(plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := PlanFromPB(wire)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(site, back.Site); diff != "" {
+		t.Errorf("site config changed on the wire (-sent +received):\n%s", diff)
+	}
+	if back.Site.Nomad == nil || back.Site.Nomad.Range.Start.Line != 1 {
+		t.Errorf("nomad block range lost: %+v", back.Site.Nomad)
+	}
+}
