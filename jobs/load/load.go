@@ -80,15 +80,16 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 	return j, diags
 }
 
-func readerFor(det Detection) func([]byte, jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
-	switch det.Family {
-	case FamilyPAI:
-		return pai.Read
-	case FamilyKubeflow:
-		return kubeflow.Read
-	}
-	return nil
+type reader func([]byte, jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics)
+
+// readers maps a family to its reader (a variable so tests can check the
+// panic guard with a reader that panics).
+var readers = map[Family]reader{
+	FamilyPAI:      pai.Read,
+	FamilyKubeflow: kubeflow.Read,
 }
+
+func readerFor(det Detection) reader { return readers[det.Family] }
 
 func undetected(det Detection, path string) *hcl.Diagnostic {
 	switch {
