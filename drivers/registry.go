@@ -55,10 +55,18 @@ func Lookup(name string) (Constructor, bool) {
 	return c, ok
 }
 
+// External, when set, is asked for drivers that are not built in. The CLI
+// sets it to package plugin's loader of jobshift-driver-<name> executables
+// (drivers cannot import plugin: plugin imports drivers).
+var External func(name string, cfg Config) (Driver, error)
+
 // New builds the driver registered under name. An unknown name yields an
 // error wrapping ErrUnavailable that lists the known drivers.
 func New(name string, cfg Config) (Driver, error) {
 	c, ok := Lookup(name)
+	if !ok && External != nil {
+		return External(name, cfg)
+	}
 	if !ok {
 		return nil, fmt.Errorf("driver %q is not available (built-in drivers: %v): %w", name, Names(), ErrUnavailable)
 	}
