@@ -232,13 +232,13 @@ func TestDecidingRoles(t *testing.T) {
 		// marketplace-style: ps disabled both ways never ends the job early.
 		"PAI: role with both counters disabled is left out": {
 			paiV2(paiRole("ps", 1, ip(-1), ip(-1)), paiRole("worker", 2, ip(1), ip(2))), []string{"worker"}},
-		"PAI v1 nulls": {paiV1(paiRole("ps", 1, nil, nil), paiRole("worker", 2, nil, ip(2))), []string{"worker"}},
+		"PAI v1 nulls":                       {paiV1(paiRole("ps", 1, nil, nil), paiRole("worker", 2, nil, ip(2))), []string{"worker"}},
 		"TF: every role (any failure fails)": {tfFull(), []string{"chief", "ps", "worker", "evaluator"}},
 		"TF dynamic worker with chief: workers out": {
 			with(tfFull(), func(j *jobs.Job) { j.Completion.EnableDynamicWorker = true }), []string{"chief", "ps", "evaluator"}},
 		"TF dynamic worker without chief: workers decide success": {
 			with(tfNoChief(), func(j *jobs.Job) { j.Completion.EnableDynamicWorker = true }), []string{"ps", "worker"}},
-		"PyTorch: every role": {ptJob(kfRole("master", 1, ""), kfRole("worker", 2, "")), []string{"master", "worker"}},
+		"PyTorch: every role":     {ptJob(kfRole("master", 1, ""), kfRole("worker", 2, "")), []string{"master", "worker"}},
 		"zero instances left out": {tfJob(kfRole("chief", 0, ""), kfRole("worker", 1, "")), []string{"worker"}},
 		"nil job":                 {nil, nil},
 	}
