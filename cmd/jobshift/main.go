@@ -33,6 +33,10 @@ func main() {
 }
 
 func realMain(args []string, stdout, stderr io.Writer) int {
+	defer cleanupPlugins()
+	if name, ok := servedDriverName(os.Args[0]); ok && len(args) == 0 {
+		return servePlugin(name, "", stderr)
+	}
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
