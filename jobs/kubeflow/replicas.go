@@ -1,0 +1,148 @@
+package kubeflow
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"gopkg.in/yaml.v3"
+)
+
+// replicaSet describes the map form of replica specs (TFJob v1alpha2 … v1,
+// PyTorchJob v1alpha2 … v1): the field name, the canonical type names by
+// lower-cased key, and what happens to other keys.
+type replicaSet struct {
+	field          string            // "tfReplicaSpecs" / "pytorchReplicaSpecs"
+	canonical      map[string]string // lower-cased key → canonical type
+	unknownIsError bool              // PyTorch's webhook rejects other keys; TFJob's does not
+	defaultRestart string            // restartPolicy default of the kind
+	fl             *flavour
+}
+
+// replicaSpecFields are the keys of a ReplicaSpec; finding one directly
+// under the replica map means the user forgot the replica type key.
+var replicaSpecFields = map[string]bool{"replicas": true, "template": true, "restartPolicy": true}
+
+// replicaMap reads the map form. Keys match the canonical types without
+// regard to case (the operator's setTypeNameToCamelCase); roles are named by
+// the lower-cased type, as in pod names and TF_CONFIG, in file order.
+func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
+	f := spec.field(rs.field)
+	if isNull(f.val) {
+		at := f.key
+		if at == nil {
+			at = spec.node
+		}
+		r.errorf(at, "Missing "+rs.field, "spec.%s is required: it maps replica types (%s) to replica specs.", rs.field, typeList(rs.canonical))
+		return
+	}
+	m := r.mapOf(f.val, "spec."+rs.field)
+	var misplaced []string
+	for _, fl := range m.fields {
+		if replicaSpecFields[fl.key.Value] {
+			misplaced = append(misplaced, fl.key.Value)
+		}
+	}
+	if len(misplaced) > 0 {
+		r.errorf(f.key, "Replica type missing", "spec.%s maps a replica type (%s) to a replica spec, but here it holds replica-spec fields (%s) directly, so the operator sees no valid replica. Indent them under a type, for example `Worker:`.", rs.field, typeList(rs.canonical), strings.Join(misplaced, ", "))
+	}
+	seen := map[string]*yaml.Node{}
+	for _, fl := range m.fields {
+		key := fl.key.Value
+		if replicaSpecFields[key] {
+			continue
+		}
+		canon, known := rs.canonical[strings.ToLower(key)]
+		if !known {
+			if rs.unknownIsError {
+				r.errorf(fl.key, "Unknown replica type", "%q is not a replica type of this kind; use one of %s. The operator rejects the job.", key, typeList(rs.canonical))
+				continue
+			}
+			canon = key
+			r.warnf(fl.key, "Unknown replica type", "%q is not one of %s. Kubeflow accepts it and lists it as %q in TF_CONFIG; check the spelling.", key, typeList(rs.canonical), strings.ToLower(key))
+		}
+		name := strings.ToLower(canon)
+		if prev, dup := seen[name]; dup {
+			r.errorf(fl.key, "Replica type given twice", "%q and %q (line %d) are the same replica type once case is ignored; the operator keeps only one. Merge them.", key, prev.Value, prev.Line)
+			continue
+		}
+		seen[name] = fl.key
+		role := &jobs.Role{Name: name, ReplicaType: name, Pos: r.pos(fl.key), Instances: 1}
+		where := fmt.Sprintf("spec.%s.%s", rs.field, key)
+		spec := r.mapOf(fl.val, where)
+		r.instances(role, spec.field("replicas"), where)
+		role.RestartPolicy = rs.defaultRestart
+		if rp := spec.get("restartPolicy"); rp != nil {
+			if v, ok := r.restartPolicy(rp, where+".restartPolicy", true); ok {
+				role.RestartPolicy = v
+			}
+		}
+		tmpl := spec.field("template")
+		if tmpl.val == nil {
+			r.errorf(fl.key, "Missing template", "%s has no template; add template.spec.containers with a container named %q.", where, rs.fl.container)
+		} else if tr := r.podTemplate(role, tmpl.val, rs.fl, where+".template", nil); tr != nil {
+			r.warnf(tr, "Template restartPolicy ignored", "The replica's restartPolicy (%s) overrides the pod template's; the operator ignores this one. Set restartPolicy on the replica spec instead.", role.RestartPolicy)
+		}
+		if lf := spec.field("tfReplicaType"); lf.val != nil {
+			spec.used["tfReplicaType"] = true
+			r.warnf(lf.key, "Leftover v1alpha1 field", "tfReplicaType belongs to the v1alpha1 list form; in %s the map key (%s) is the type. Remove it.", job.Source.Version, key)
+		}
+		spec.warnUnknown()
+		job.Roles = append(job.Roles, role)
+	}
+	if len(job.Roles) == 0 && len(misplaced) == 0 {
+		r.errorf(f.key, "No replicas", "spec.%s has no replica types; add at least one of %s.", rs.field, typeList(rs.canonical))
+	}
+}
+
+func typeList(canon map[string]string) string {
+	order := []string{"chief", "master", "ps", "worker", "evaluator"}
+	var out []string
+	for _, k := range order {
+		if v, ok := canon[k]; ok {
+			out = append(out, v)
+		}
+	}
+	return strings.Join(out, ", ")
+}
+
+// instances reads replicas (default 1, as every operator defaults it).
+func (r *reader) instances(role *jobs.Role, f field, where string) {
+	if f.val == nil {
+		return
+	}
+	role.InstancesPos = r.pos(f.val)
+	if v, ok := r.nonNegative(f.val, where+".replicas"); ok {
+		if v > 100000 {
+			r.errorf(f.val, "Too many replicas", "%s.replicas is %d; jobshift accepts at most 100000 tasks per role.", where, v)
+			return
+		}
+		role.Instances = int(v)
+		if v == 0 {
+			r.warnf(f.val, "No instances", "%s.replicas is 0: this replica type starts no task.", where)
+		}
+	}
+}
+
+// restartPolicy validates a restart policy. ExitCode exists only at the
+// replica level (the operator turns it into pod policy Never).
+func (r *reader) restartPolicy(n *yaml.Node, where string, replicaLevel bool) (string, bool) {
+	v, ok := r.str(n, where)
+	if !ok {
+		return "", false
+	}
+	switch v {
+	case "Never", "OnFailure", "Always":
+		return v, true
+	case "ExitCode":
+		if replicaLevel {
+			return v, true
+		}
+	}
+	allowed := "Never, OnFailure, Always"
+	if replicaLevel {
+		allowed += ", ExitCode"
+	}
+	r.errorf(n, "Invalid restartPolicy", "%s is %q; it must be one of %s.", where, v, allowed)
+	return "", false
+}
