@@ -1,0 +1,81 @@
+package nomad
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// barrier is the prestart task of every group: it exits 0 once every
+// role/index of this job has its group services registered, so the main
+// task's env template (rendered only after prestart tasks finish) sees the
+// whole topology. Group services are registered before any task of an
+// alloc runs (spec/nomad.md §2), so a placed peer is visible at once.
+//
+// The template re-renders on every registration change (wait 0s: the
+// default 5 s quiescence would add 5 s to every start) and writes READY or
+// the list of missing tasks; the shell loop only watches the file.
+// "Registered right now" is the test, so a peer that already finished and
+// deregistered keeps the barrier waiting: the timeout ends that, and any
+// job that cannot be fully placed, with a message saying who was missing.
+func (r *renderer) barrier(role *jobs.Role, driver string, all []Service) *api.Task {
+	limit := int(r.set.BarrierTimeout.Seconds() * 5) // polls of 0.2 s
+	script := fmt.Sprintf(`n=0
+while ! grep -qx READY "$NOMAD_TASK_DIR/barrier" 2>/dev/null; do
+  n=$((n+1))
+  if [ "$n" -gt %d ]; then
+    echo "jobshift: barrier timeout: after %s not every task of job %s was placed and registered; still missing:$(sed -n 's/^WAITING//p' "$NOMAD_TASK_DIR/barrier" 2>/dev/null). Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config." >&2
+    exit 1
+  fi
+  sleep 0.2
+done
+`, limit, r.set.BarrierTimeout, r.jobID, r.jobID)
+	t := &api.Task{
+		Name:      BarrierTask,
+		Driver:    driver,
+		Lifecycle: &api.TaskLifecycle{Hook: "prestart", Sidecar: false},
+		Resources: &api.Resources{CPU: new(20), MemoryMB: new(32)},
+		Templates: []*api.Template{{
+			EmbeddedTmpl: new(barrierTemplate(r.plan.Job, all)),
+			DestPath:     new("local/barrier"),
+			ChangeMode:   new("noop"),
+			Wait:         &api.WaitConfig{Min: durationPtr(0), Max: durationPtr(0)},
+		}},
+	}
+	switch driver {
+	case "docker", "podman":
+		// The role's own image: no other image is known to exist (no
+		// registry may be reachable), and every image has /bin/sh.
+		t.Config = map[string]any{"image": r.image(role), "entrypoint": []string{"/bin/sh"}, "args": []string{"-c", script}}
+		if driver == "podman" {
+			t.Config = map[string]any{"image": r.image(role), "entrypoint": "/bin/sh", "args": []string{"-c", script}}
+		}
+	default:
+		t.Config = map[string]any{"command": "/bin/sh", "args": []string{"-c", script}}
+	}
+	return t
+}
+
+// barrierTemplate renders READY when every service of every role has an
+// instance with tag idx-<i> for each i < instances, registered by this job;
+// else "WAITING role-i ...".
+func barrierTemplate(job *jobs.Job, all []Service) string {
+	var b strings.Builder
+	b.WriteString("{{- $job := env \"NOMAD_JOB_ID\" -}}\n{{- $missing := \"\" -}}\n")
+	for k, s := range all {
+		role := job.Role(s.Role)
+		if role == nil {
+			continue
+		}
+		fmt.Fprintf(&b, "{{- $s%d := nomadService %s -}}\n", k, quoteTemplateString(s.Name))
+		fmt.Fprintf(&b, "{{- range $i := loop %d -}}{{- $tag := printf \"idx-%%d\" $i -}}{{- $found := false -}}"+
+			"{{- range $s%d -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}"+
+			"{{- if not $found -}}{{- $missing = printf \"%%s %%s-%%d\" $missing %s $i -}}{{- end -}}{{- end -}}\n",
+			role.Instances, k, quoteTemplateString(s.Role))
+	}
+	b.WriteString("{{ if eq $missing \"\" }}READY{{ else }}WAITING{{ $missing }}{{ end }}\n")
+	return b.String()
+}

@@ -1,0 +1,276 @@
+// Package nomad runs jobshift jobs on HashiCorp Nomad: it renders a job as
+// a sparse api.Job (and HCL2), submits it, watches it, and enforces the
+// source platform's completion rules, which Nomad lacks.
+package nomad
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+	hcl2 "github.com/hashicorp/hcl/v2"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// Meta keys jobshift puts on every job it renders. The controller finds
+// jobshift jobs by MetaVersion and rebuilds the completion policy from
+// MetaPolicy.
+const (
+	MetaVersion = "jobshift_version"
+	MetaFormat  = "jobshift_format"
+	MetaName    = "jobshift_name"
+	MetaSource  = "jobshift_source"
+	MetaPolicy  = "jobshift_policy"
+	MetaAttempt = "jobshift_attempt"
+	MetaRole    = "jobshift_role" // group meta
+)
+
+// Task names inside each group.
+const (
+	BarrierTask = "jobshift-barrier"
+	MainTask    = "main"
+)
+
+// Version is recorded in job meta (set by the CLI from its own version).
+var Version = "0.1.0-dev"
+
+// renderer builds one api.Job.
+type renderer struct {
+	plan     *translate.Plan
+	set      settings
+	contract Contract
+	jobID    string
+	diags    hcl2.Diagnostics
+}
+
+// BuildJob renders p as a sparse (not canonicalised) api.Job: only what
+// jobshift decides is set, Nomad applies its own defaults on submit.
+func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
+	set, diags := newSettings(p.Site)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	if c == nil {
+		c = contractImpl{}
+	}
+	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags}
+	job := r.job()
+	if r.diags.HasErrors() {
+		return nil, r.diags
+	}
+	return job, r.diags
+}
+
+// JobIDFor is the Nomad job ID of a plan: Options["id"] when given, else
+// derived from the job name.
+func JobIDFor(p *translate.Plan) string {
+	if id := p.Options["id"]; id != "" {
+		return JobID(id)
+	}
+	return JobID(p.Job.Name)
+}
+
+func (r *renderer) errorf(pos jobs.Pos, summary, format string, args ...any) {
+	r.diags = append(r.diags, jobs.Errorf(pos, summary, format, args...))
+}
+
+func (r *renderer) job() *api.Job {
+	j := r.plan.Job
+	job := &api.Job{
+		ID:   new(r.jobID),
+		Name: new(r.jobID),
+		Type: new("batch"),
+		Meta: map[string]string{
+			MetaVersion: Version,
+			MetaFormat:  string(j.Source.Format),
+			MetaName:    j.Name,
+			MetaAttempt: "0",
+		},
+	}
+	if j.Source.Path != "" && j.Source.Path != "-" {
+		job.Meta[MetaSource] = j.Source.Path
+	}
+	if pol, err := json.Marshal(PolicyOf(j)); err == nil {
+		job.Meta[MetaPolicy] = string(pol)
+	}
+	if r.set.Region != "" {
+		job.Region = new(r.set.Region)
+	}
+	if r.set.Namespace != "" {
+		job.Namespace = new(r.set.Namespace)
+	}
+	if len(r.set.Datacenters) > 0 {
+		job.Datacenters = r.set.Datacenters
+	}
+	if r.set.NodePool != "" {
+		job.NodePool = new(r.set.NodePool)
+	}
+	if r.set.Priority > 0 {
+		job.Priority = new(r.set.Priority)
+	}
+
+	services, err := r.contract.Services(r.plan, r.jobID)
+	if err != nil {
+		r.errorf(j.NamePos, "Cannot render the environment contract", "%v", err)
+		return nil
+	}
+	byRole := map[string][]Service{}
+	for _, s := range services {
+		byRole[s.Role] = append(byRole[s.Role], s)
+	}
+	seen := map[string]string{}
+	for _, role := range j.Roles {
+		g := r.group(role, byRole[role.Name], services)
+		if g == nil {
+			continue
+		}
+		if other, dup := seen[*g.Name]; dup {
+			r.errorf(role.Pos, "Role names collide on Nomad", "Roles %q and %q both become task group %q (Nomad group names keep only [A-Za-z0-9_.-]); rename one of them.", other, role.Name, *g.Name)
+			continue
+		}
+		seen[*g.Name] = role.Name
+		job.TaskGroups = append(job.TaskGroups, g)
+	}
+	return job
+}
+
+func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
+	driver := r.set.Driver
+	if rule := r.plan.Site.Role(role.Name); rule != nil && rule.Driver != "" {
+		driver = rule.Driver
+	}
+	g := &api.TaskGroup{
+		Name:  new(groupName(role.Name)),
+		Count: new(role.Instances),
+		Meta:  map[string]string{MetaRole: role.Name},
+		// A replaced alloc gets new ports while its peers keep the old
+		// ones, so a failure fails the attempt and retries are whole-job
+		// (as on OpenPAI with gang allocation).
+		RestartPolicy:    &api.RestartPolicy{Attempts: new(0), Mode: new("fail")},
+		ReschedulePolicy: &api.ReschedulePolicy{Attempts: new(0), Unlimited: new(false)},
+	}
+	net := r.network(role, own, driver)
+	if net != nil {
+		g.Networks = []*api.NetworkResource{net}
+	}
+	for _, s := range own {
+		g.Services = append(g.Services, &api.Service{
+			Name:      s.Name,
+			PortLabel: s.PortLabel,
+			Tags:      s.Tags,
+			Provider:  "nomad",
+		})
+	}
+	if r.plan.Job.TaskCount() > 1 {
+		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
+	}
+	main := r.mainTask(role, driver, net)
+	if main == nil {
+		return nil
+	}
+	g.Tasks = append(g.Tasks, main)
+	return g
+}
+
+// network declares one dynamic port per label the role's services use. The
+// LeinaoPAI dialect's containers bind fixed ports 10001..; on Docker in
+// bridge mode each maps to a dynamic host port (`to`).
+func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.NetworkResource {
+	var labels []string
+	seen := map[string]bool{}
+	for _, s := range own {
+		if s.PortLabel != "" && !seen[s.PortLabel] {
+			seen[s.PortLabel] = true
+			labels = append(labels, s.PortLabel)
+		}
+	}
+	if len(labels) == 0 {
+		return nil
+	}
+	leinao := r.plan.Job.Source.Dialect == "leinao"
+	if leinao && driver != "docker" && driver != "podman" {
+		r.errorf(role.Pos, "LeinaoPAI ports need a container driver",
+			"Role %q is a LeinaoPAI job: every container binds the fixed ports %s and peers reach them through the port map. "+
+				"Driver %q shares the host's network, so two tasks on one node would collide; set nomad.driver = \"docker\" "+
+				"(or a role rule with driver = \"docker\") in the site config.", role.Name, leinaoPorts(len(labels)), driver)
+		return nil
+	}
+	n := &api.NetworkResource{}
+	for i, l := range labels {
+		p := api.Port{Label: l}
+		if leinao {
+			p.To = LeinaoBasePort + i
+		}
+		n.DynamicPorts = append(n.DynamicPorts, p)
+	}
+	return n
+}
+
+// LeinaoBasePort is the first fixed container port of a LeinaoPAI task.
+const LeinaoBasePort = 10001
+
+func leinaoPorts(n int) string {
+	return fmt.Sprintf("%d–%d", LeinaoBasePort, LeinaoBasePort+n-1)
+}
+
+// resources maps the role's request. CPU: MHz when the site says how many
+// MHz a core is, else exclusive whole cores.
+func (r *renderer) resources(role *jobs.Role) *api.Resources {
+	res := &api.Resources{}
+	cpu, mem := role.Resources.CPUMilli, role.Resources.MemoryMiB
+	if rule := r.plan.Site.Role(role.Name); rule != nil {
+		if rule.CPUMilli > 0 {
+			cpu = rule.CPUMilli
+		}
+		if rule.MemoryMiB > 0 {
+			mem = rule.MemoryMiB
+		}
+	}
+	if cpu > 0 {
+		if r.set.CPUMHzPerCore > 0 {
+			res.CPU = new(int(max(1, (cpu*int64(r.set.CPUMHzPerCore)+999)/1000)))
+		} else {
+			res.Cores = new(int((cpu + 999) / 1000))
+		}
+	}
+	if mem > 0 {
+		res.MemoryMB = new(int(mem))
+	}
+	if n := role.Resources.GPU; n > 0 {
+		d := &api.RequestedDevice{Name: "nvidia/gpu", Count: new(uint64(n))}
+		if t := role.Resources.GPUType; t != "" {
+			if rule := r.plan.Site.GPUType(t); rule != nil {
+				if rule.Model != "" {
+					d.Constraints = append(d.Constraints, &api.Constraint{LTarget: "${device.model}", RTarget: rule.Model, Operand: "="})
+				}
+				if rule.MinMemoryMiB > 0 {
+					d.Constraints = append(d.Constraints, &api.Constraint{LTarget: "${device.attr.memory}", RTarget: fmt.Sprintf("%d MiB", rule.MinMemoryMiB), Operand: ">="})
+				}
+			}
+		}
+		res.Devices = []*api.RequestedDevice{d}
+	}
+	return res
+}
+
+// sortedKeys returns m's keys in order (stable output).
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func durationPtr(d time.Duration) *time.Duration { return &d }
+
+// quoteTemplateString makes s a Go template string literal.
+func quoteTemplateString(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s) + `"`
+}

@@ -1,0 +1,58 @@
+package nomad
+
+import (
+	"fmt"
+	"time"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+
+	"github.com/jobshift/jobshift/hcl"
+)
+
+// Defaults for the site config's `nomad {}` block.
+const (
+	DefaultDriver         = "docker"
+	DefaultBarrierTimeout = 10 * time.Minute
+)
+
+// settings are the site config's nomad block with defaults applied.
+type settings struct {
+	Region, Namespace, NodePool string
+	Datacenters                 []string
+	Priority                    int
+	Driver                      string
+	// CPUMHzPerCore > 0: CPU is reserved in MHz (cores × this); 0: whole
+	// cores are reserved with `cores` (exclusive, like a k8s CPU limit
+	// rounded up).
+	CPUMHzPerCore  int
+	BarrierTimeout time.Duration
+}
+
+func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
+	s := settings{Driver: DefaultDriver, BarrierTimeout: DefaultBarrierTimeout}
+	if site == nil || site.Nomad == nil {
+		return s, nil
+	}
+	n := site.Nomad
+	s.Region, s.Namespace, s.NodePool = n.Region, n.Namespace, n.NodePool
+	s.Datacenters = append([]string(nil), n.Datacenters...)
+	s.Priority = n.Priority
+	if n.Driver != "" {
+		s.Driver = n.Driver
+	}
+	s.CPUMHzPerCore = n.CPUMHzPerCore
+	if n.BarrierTimeout != "" {
+		d, err := time.ParseDuration(n.BarrierTimeout)
+		if err != nil || d <= 0 {
+			r := n.Range
+			return s, hcl2.Diagnostics{{
+				Severity: hcl2.DiagError,
+				Summary:  "Invalid barrier_timeout",
+				Detail:   fmt.Sprintf("nomad.barrier_timeout = %q is not a positive Go duration; write e.g. \"90s\" or \"10m\".", n.BarrierTimeout),
+				Subject:  &r,
+			}}
+		}
+		s.BarrierTimeout = d
+	}
+	return s, nil
+}

@@ -1,0 +1,225 @@
+package nomad
+
+import (
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// ErrNoEntrypoint: a Kubeflow container relies on its image's ENTRYPOINT
+// but its args cannot be passed through Nomad unchanged.
+var ErrNoEntrypoint = errors.New("no command and args that Nomad would rewrite")
+
+// How the source platforms ran commands (same as drivers/local):
+// PAI v1 evaluated the line once in bash; PAI v2 ran the commands as a bash
+// script under errexit/nounset/pipefail; Kubeflow ran argv directly.
+const (
+	pai1Eval     = `eval "$1" || exit $?`
+	pai1EvalFile = `eval "$(cat "$1")" || exit $?`
+	pai2Prelude  = "set -o errexit -o nounset -o pipefail\n"
+)
+
+// OpenPAI gave its containers these capabilities (spec/pai.md §2.3).
+var paiCaps = []string{"SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"}
+
+// userCommand is how the main task starts the user's command: argv for the
+// driver, and possibly a file the command is delivered in.
+//
+// Nomad rewrites `${name}` in driver config and env values at run time
+// whenever name is a variable of the task (helper/args), with no escape. A
+// command or argument containing such a pattern therefore never goes into
+// the config: it travels in a template file instead, written with
+// consul-template's base64Decode so no delimiter in it can be interpreted,
+// and the config only names the file (`${NOMAD_TASK_DIR}` is the one
+// interpolation jobshift itself relies on).
+type userCommand struct {
+	argv []string
+	file *api.Template
+}
+
+func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error) {
+	c := role.Command
+	switch c.Kind {
+	case jobs.CommandEval:
+		if !interpolated(c.Script) {
+			return &userCommand{argv: []string{"bash", "-c", pai1Eval, "_", c.Script}}, nil
+		}
+		return &userCommand{
+			argv: []string{"bash", "-c", pai1EvalFile, "_", "${NOMAD_TASK_DIR}/jobshift-command"},
+			file: fileTemplate("local/jobshift-command", c.Script),
+		}, nil
+	case jobs.CommandBashScript:
+		if !interpolated(c.Script) {
+			return &userCommand{argv: []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}}, nil
+		}
+		// bash FILE: $0 is the file's path, so name it user.sh like PAI.
+		return &userCommand{
+			argv: []string{"bash", "${NOMAD_TASK_DIR}/user.sh"},
+			file: fileTemplate("local/user.sh", pai2Prelude+c.Script),
+		}, nil
+	case jobs.CommandArgv:
+		argv := append(append([]string(nil), c.Command...), c.Args...)
+		clean := true
+		for _, a := range argv {
+			if interpolated(a) {
+				clean = false
+			}
+		}
+		if clean {
+			if len(c.Command) == 0 && !container {
+				return nil, fmt.Errorf("%w: role %q has no `command`, so it runs the ENTRYPOINT of image %q, which only a container driver can run; add `command:` or use nomad.driver = \"docker\"", ErrNoEntrypoint, role.Name, role.Image)
+			}
+			return &userCommand{argv: argv}, nil
+		}
+		if len(c.Command) == 0 {
+			return nil, fmt.Errorf("%w: role %q runs its image's ENTRYPOINT with arguments containing ${...}, which Nomad would replace; add the entrypoint as `command:` so jobshift can deliver the arguments unchanged", ErrNoEntrypoint, role.Name)
+		}
+		return &userCommand{
+			argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-argv.sh"},
+			file: fileTemplate("local/jobshift-argv.sh", "exec "+shellQuoteAll(argv)+"\n"),
+		}, nil
+	}
+	return nil, fmt.Errorf("role %q: unknown command kind %q", role.Name, c.Kind)
+}
+
+// fileTemplate writes content to dest byte for byte: the template is one
+// base64Decode call, so neither consul-template delimiters nor HCL or
+// Nomad interpolation in content matter.
+func fileTemplate(dest, content string) *api.Template {
+	return &api.Template{
+		EmbeddedTmpl: new(`{{ base64Decode "` + base64.StdEncoding.EncodeToString([]byte(content)) + `" }}`),
+		DestPath:     new(dest),
+		ChangeMode:   new("noop"),
+		Once:         new(true),
+		Perms:        new("0755"),
+	}
+}
+
+func shellQuoteAll(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return strings.Join(q, " ")
+}
+
+func (r *renderer) image(role *jobs.Role) string {
+	img := role.Image
+	if rule := r.plan.Site.Image(img); rule != nil {
+		img = rule.Rewrite(img)
+	}
+	return img
+}
+
+func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource) *api.Task {
+	container := driver == "docker" || driver == "podman"
+	uc, err := r.command(role, container)
+	if err != nil {
+		r.errorf(role.Command.Pos, "Command cannot run on Nomad", "%v", err)
+		return nil
+	}
+	if container && r.image(role) == "" {
+		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
+		return nil
+	}
+	t := &api.Task{Name: MainTask, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
+
+	// The environment: the role's own variables (those Nomad would rewrite
+	// go through the template), the contract, GPU visibility.
+	var tmpl strings.Builder
+	rule := r.plan.Site.Role(role.Name)
+	userSet := map[string]bool{}
+	for _, e := range role.Env {
+		userSet[e.Name] = true
+		if interpolated(e.Value) {
+			fmt.Fprintf(&tmpl, "%s={{ base64Decode %q | toJSON }}\n", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value)))
+			continue
+		}
+		t.Env[e.Name] = e.Value
+	}
+	if rule != nil {
+		for _, k := range sortedKeys(rule.Env) {
+			if !userSet[k] && !interpolated(rule.Env[k]) {
+				t.Env[k] = rule.Env[k]
+			}
+		}
+	}
+	if !container {
+		if role.Resources.GPU > 0 {
+			// NVIDIA_VISIBLE_DEVICES is only honoured by the NVIDIA
+			// container runtime; plain processes need CUDA's variable.
+			tmpl.WriteString("CUDA_VISIBLE_DEVICES={{ env \"NVIDIA_VISIBLE_DEVICES\" }}\n")
+		} else if !userSet["CUDA_VISIBLE_DEVICES"] {
+			// A CPU-only container saw no GPU; neither does this process.
+			t.Env["CUDA_VISIBLE_DEVICES"] = ""
+		}
+	}
+	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID)
+	if err != nil {
+		r.errorf(role.Pos, "Cannot render the environment contract", "%v", err)
+		return nil
+	}
+	tmpl.WriteString(contractText)
+	if len(t.Env) == 0 {
+		t.Env = nil
+	}
+	t.Templates = append(t.Templates, &api.Template{
+		EmbeddedTmpl: new(tmpl.String()),
+		DestPath:     new("secrets/jobshift.env"),
+		Envvars:      new(true),
+		// Rendered once, after the barrier: peers coming and going later
+		// must not restart or re-environment a running task.
+		Once:       new(true),
+		ChangeMode: new("noop"),
+	})
+	if uc.file != nil {
+		t.Templates = append(t.Templates, uc.file)
+	}
+
+	switch driver {
+	case "docker":
+		cfg := map[string]any{"image": r.image(role), "cap_add": paiCaps}
+		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv {
+			cfg["entrypoint"] = uc.argv[:1]
+			cfg["args"] = uc.argv[1:]
+		} else if len(uc.argv) > 0 {
+			cfg["args"] = uc.argv
+		}
+		if net != nil && r.plan.Job.Source.Dialect == "leinao" {
+			var labels []string
+			for _, p := range net.DynamicPorts {
+				labels = append(labels, p.Label)
+			}
+			cfg["ports"] = labels // Docker's bridge network, published on the node's address
+		} else {
+			cfg["network_mode"] = "host" // as OpenPAI and Kubeflow hostNetwork jobs ran
+		}
+		if shm := role.Resources.ShmMiB; shm > 0 {
+			cfg["shm_size"] = shm * 1024 * 1024
+		}
+		if role.WorkingDir != "" {
+			cfg["work_dir"] = role.WorkingDir
+		}
+		t.Config = cfg
+	case "podman":
+		cfg := map[string]any{"image": r.image(role), "network_mode": "host", "cap_add": paiCaps}
+		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv {
+			cfg["entrypoint"] = uc.argv[:1]
+			cfg["args"] = uc.argv[1:]
+		} else {
+			cfg["args"] = uc.argv
+		}
+		if role.WorkingDir != "" {
+			cfg["working_dir"] = role.WorkingDir
+		}
+		t.Config = cfg
+	default: // raw_exec, exec
+		t.Config = map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
+	}
+	return t
+}

@@ -1,0 +1,274 @@
+package hcl
+
+import (
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
+
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/hcl/v2/hclwrite"
+	"github.com/hashicorp/nomad/api"
+	"github.com/zclconf/go-cty/cty"
+)
+
+// NomadJobHCL writes job as an HCL2 jobspec that `nomad job run` accepts
+// and that Nomad's parser (jobspec2, /v1/jobs/parse) reads back to the same
+// api.Job. Nomad has no encoder (spec/nomad.md §6), so this walks the api
+// types by their `hcl` struct tags — the same tags jobspec2 decodes with —
+// which keeps the output in step with the api module. Only set fields are
+// written: the job should be sparse, Nomad fills in its defaults.
+//
+// Strings go through hclwrite's literal encoding (`${` → `$${`, `%{` →
+// `%%{`, quotes and control characters escaped), so nothing a user wrote is
+// interpreted by HCL. Template bodies that are whole lines are written as
+// heredocs with the same two escapes, for readability.
+func NomadJobHCL(job *api.Job) ([]byte, error) {
+	if job == nil || job.ID == nil || *job.ID == "" {
+		return nil, fmt.Errorf("nomad job has no ID")
+	}
+	f := hclwrite.NewEmptyFile()
+	b := f.Body().AppendNewBlock("job", []string{*job.ID}).Body()
+	if err := writeStruct(b, reflect.ValueOf(job).Elem(), map[string]bool{"id": true}); err != nil {
+		return nil, err
+	}
+	if job.Name != nil && *job.Name == *job.ID {
+		b.RemoveAttribute("name") // the default; keep the file minimal
+	}
+	return hclwrite.Format(f.Bytes()), nil
+}
+
+var durationType = reflect.TypeOf(time.Duration(0))
+
+type hclField struct {
+	name  string
+	kind  string // "attr", "block", "label"
+	value reflect.Value
+}
+
+func fieldsOf(v reflect.Value) []hclField {
+	var out []hclField
+	t := v.Type()
+	for i := 0; i < t.NumField(); i++ {
+		sf := t.Field(i)
+		tag, ok := sf.Tag.Lookup("hcl")
+		if !ok || !sf.IsExported() {
+			continue
+		}
+		name, opt, _ := strings.Cut(tag, ",")
+		kind := "attr"
+		switch opt {
+		case "block":
+			kind = "block"
+		case "label":
+			kind = "label"
+		case "remain":
+			continue
+		}
+		out = append(out, hclField{name: name, kind: kind, value: v.Field(i)})
+	}
+	return out
+}
+
+// writeStruct writes v's set attributes first, then its blocks, each in
+// struct order (the order of Nomad's own documentation examples).
+func writeStruct(b *hclwrite.Body, v reflect.Value, skip map[string]bool) error {
+	fields := fieldsOf(v)
+	for _, f := range fields {
+		if f.kind != "attr" || skip[f.name] || isUnset(f.value) {
+			continue
+		}
+		if err := writeAttr(b, f.name, f.value); err != nil {
+			return err
+		}
+	}
+	for _, f := range fields {
+		if f.kind != "block" || skip[f.name] || isUnset(f.value) {
+			continue
+		}
+		if err := writeBlocks(b, f.name, f.value); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// isUnset: nil pointers, empty slices and maps, and zero plain values.
+// A pointer to a zero value is set (attempts = 0 is a decision).
+func isUnset(v reflect.Value) bool {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return v.IsNil()
+	case reflect.Slice, reflect.Map:
+		return v.Len() == 0
+	}
+	return v.IsZero()
+}
+
+func writeAttr(b *hclwrite.Body, name string, v reflect.Value) error {
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	if name == "data" && v.Kind() == reflect.String {
+		if toks := heredoc(v.String()); toks != nil {
+			b.SetAttributeRaw(name, toks)
+			return nil
+		}
+	}
+	cv, err := ctyOf(v)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	b.SetAttributeValue(name, cv)
+	return nil
+}
+
+func writeBlocks(b *hclwrite.Body, name string, v reflect.Value) error {
+	for v.Kind() == reflect.Pointer {
+		v = v.Elem()
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		for i := 0; i < v.Len(); i++ {
+			if err := writeBlocks(b, name, v.Index(i)); err != nil {
+				return err
+			}
+		}
+		return nil
+	case reflect.Map:
+		return writeMapBlock(b, name, v)
+	case reflect.Struct:
+		var labels []string
+		for _, f := range fieldsOf(v) {
+			if f.kind == "label" {
+				lv := f.value
+				for lv.Kind() == reflect.Pointer {
+					lv = lv.Elem()
+				}
+				labels = append(labels, lv.String())
+			}
+		}
+		nb := b.AppendNewBlock(name, labels).Body()
+		return writeStruct(nb, v, nil)
+	}
+	return fmt.Errorf("%s: cannot write %s as a block", name, v.Kind())
+}
+
+// writeMapBlock writes meta/env/config. Keys that are not HCL identifiers
+// (env names with dots, for instance) cannot be block attributes; jobspec2
+// also accepts `name = { "k" = "v" }`, which takes any key.
+func writeMapBlock(b *hclwrite.Body, name string, v reflect.Value) error {
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	allIdent := true
+	for _, k := range keys {
+		if !hclsyntax.ValidIdentifier(k) {
+			allIdent = false
+		}
+	}
+	if !allIdent && name != "config" {
+		obj := map[string]cty.Value{}
+		for _, k := range keys {
+			cv, err := ctyOf(v.MapIndex(reflect.ValueOf(k)))
+			if err != nil {
+				return fmt.Errorf("%s.%s: %w", name, k, err)
+			}
+			obj[k] = cv
+		}
+		b.SetAttributeValue(name, cty.ObjectVal(obj))
+		return nil
+	}
+	nb := b.AppendNewBlock(name, nil).Body()
+	for _, k := range keys {
+		if !hclsyntax.ValidIdentifier(k) {
+			return fmt.Errorf("%s: key %q is not an HCL identifier", name, k)
+		}
+		if err := writeAttr(nb, k, v.MapIndex(reflect.ValueOf(k))); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func ctyOf(v reflect.Value) (cty.Value, error) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return cty.NullVal(cty.DynamicPseudoType), nil
+		}
+		v = v.Elem()
+	}
+	if v.Type() == durationType {
+		return cty.StringVal(time.Duration(v.Int()).String()), nil
+	}
+	switch v.Kind() {
+	case reflect.String:
+		return cty.StringVal(v.String()), nil
+	case reflect.Bool:
+		return cty.BoolVal(v.Bool()), nil
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return cty.NumberIntVal(v.Int()), nil
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return cty.NumberUIntVal(v.Uint()), nil
+	case reflect.Float32, reflect.Float64:
+		return cty.NumberFloatVal(v.Float()), nil
+	case reflect.Slice:
+		if v.Len() == 0 {
+			return cty.ListValEmpty(cty.String), nil
+		}
+		vals := make([]cty.Value, v.Len())
+		for i := range vals {
+			cv, err := ctyOf(v.Index(i))
+			if err != nil {
+				return cty.NilVal, err
+			}
+			vals[i] = cv
+		}
+		return cty.TupleVal(vals), nil
+	case reflect.Map:
+		obj := map[string]cty.Value{}
+		for _, k := range v.MapKeys() {
+			cv, err := ctyOf(v.MapIndex(k))
+			if err != nil {
+				return cty.NilVal, err
+			}
+			obj[k.String()] = cv
+		}
+		return cty.ObjectVal(obj), nil
+	}
+	return cty.NilVal, fmt.Errorf("unsupported value of kind %s", v.Kind())
+}
+
+// heredoc returns `<<EOT ... EOT` tokens for s, or nil when s is not a
+// good heredoc (empty, or not ending in a newline: a heredoc always does).
+// Inside a heredoc only `${` and `%{` are special.
+func heredoc(s string) hclwrite.Tokens {
+	if s == "" || !strings.HasSuffix(s, "\n") || strings.ContainsAny(s, "\r\x00") {
+		return nil
+	}
+	lines := map[string]bool{}
+	for _, l := range strings.Split(s, "\n") {
+		lines[strings.TrimSpace(l)] = true
+	}
+	delim := "EOT"
+	for i := 1; lines[delim]; i++ {
+		delim = fmt.Sprintf("EOT%d", i)
+	}
+	body := strings.NewReplacer("${", "$${", "%{", "%%{").Replace(s)
+	return hclwrite.Tokens{
+		{Type: hclsyntax.TokenOHeredoc, Bytes: []byte("<<" + delim + "\n")},
+		{Type: hclsyntax.TokenStringLit, Bytes: []byte(body)},
+		{Type: hclsyntax.TokenCHeredoc, Bytes: []byte(delim)},
+	}
+}
+
+// ParseNomadJobHCLSyntax checks that src is syntactically valid HCL (the
+// full decode is Nomad's; tests use the agent's /v1/jobs/parse).
+func ParseNomadJobHCLSyntax(src []byte, filename string) hcl2.Diagnostics {
+	_, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
+	return diags
+}
