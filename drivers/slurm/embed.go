@@ -9,3 +9,8 @@ var (
 	//go:embed sh/hostlist.sh
 	shHostlist string
 )
+
+var (
+	//go:embed sh/decide.sh
+	shDecide string
+)

@@ -1,0 +1,151 @@
+package slurm
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+func intp(n int) *int { return &n }
+
+// decideJobs are job shapes covering every rule family of the engine.
+func decideJobs() map[string]*jobs.Job {
+	role := func(name, rt string, n int) *jobs.Role {
+		return &jobs.Role{Name: name, ReplicaType: rt, Instances: n}
+	}
+	pai := func(roles ...*jobs.Role) *jobs.Job {
+		return &jobs.Job{Name: "p", Source: jobs.Source{Format: jobs.FormatPAIv2}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}, Roles: roles}
+	}
+	withMin := func(r *jobs.Role, f, s *int) *jobs.Role { r.MinFailed, r.MinSucceeded = f, s; return r }
+	tf := func(mod func(*jobs.Job), roles ...*jobs.Role) *jobs.Job {
+		j := &jobs.Job{Name: "t", Source: jobs.Source{Format: jobs.FormatTFJob}, Completion: jobs.Completion{Kind: jobs.CompletionTF}, Roles: roles}
+		if mod != nil {
+			mod(j)
+		}
+		return j
+	}
+	pt := func(mod func(*jobs.Job), roles ...*jobs.Role) *jobs.Job {
+		j := &jobs.Job{Name: "y", Source: jobs.Source{Format: jobs.FormatPyTorchJob}, Completion: jobs.Completion{Kind: jobs.CompletionPyTorch}, Roles: roles}
+		if mod != nil {
+			mod(j)
+		}
+		return j
+	}
+	return map[string]*jobs.Job{
+		"pai ps/worker default": pai(withMin(role("ps", "", 2), intp(1), nil), withMin(role("worker", "", 2), intp(1), intp(2))),
+		"pai minSucceeded 1":    pai(withMin(role("ps", "", 1), intp(1), nil), withMin(role("worker", "", 3), intp(2), intp(1))),
+		"pai disabled rules":    pai(withMin(role("a", "", 2), nil, nil), withMin(role("b", "", 1), intp(-1), intp(-1))),
+		"tf chief":              tf(nil, role("chief", "chief", 1), role("ps", "ps", 1), role("worker", "worker", 2), role("evaluator", "evaluator", 1)),
+		"tf workers":            tf(nil, role("ps", "ps", 2), role("worker", "worker", 3)),
+		"tf all workers":        tf(func(j *jobs.Job) { j.Completion.SuccessPolicy = "AllWorkers" }, role("ps", "ps", 1), role("worker", "worker", 3)),
+		"tf dynamic":            tf(func(j *jobs.Job) { j.Completion.EnableDynamicWorker = true }, role("chief", "chief", 1), role("worker", "worker", 2)),
+		"tf backoff always": tf(func(j *jobs.Job) { j.Retry.BackoffLimit = intp(3) }, role("ps", "ps", 1),
+			&jobs.Role{Name: "worker", ReplicaType: "worker", Instances: 2, RestartPolicy: "Always"}),
+		"tf backoff exitcode": tf(func(j *jobs.Job) { j.Retry.BackoffLimit = intp(1) },
+			&jobs.Role{Name: "Worker", ReplicaType: "worker", Instances: 3, RestartPolicy: "ExitCode"}),
+		"pytorch master":  pt(nil, role("master", "master", 1), role("worker", "worker", 3)),
+		"pytorch workers": pt(nil, role("worker", "worker", 3)),
+		"pytorch elastic": pt(func(j *jobs.Job) { j.Extras.ElasticPolicy = map[string]any{"minReplicas": 1} }, role("worker", "worker", 3)),
+		"pytorch backoff": pt(func(j *jobs.Job) { j.Retry.BackoffLimit = intp(2) }, role("master", "master", 1), role("worker", "worker", 2)),
+		"generic":         {Name: "g", Roles: []*jobs.Role{role("a", "", 2), role("b", "", 1)}},
+	}
+}
+
+type endEvent struct {
+	role, index int
+	ok          bool
+	code        int
+}
+
+// TestShellDecideMatchesGo runs decide.sh under dash and bash on random
+// sequences of task ends and requires the Go engine's phase, exit code and
+// triggering task.
+func TestShellDecideMatchesGo(t *testing.T) {
+	codes := []int{1, 2, 137, 143, 255}
+	for name, job := range decideJobs() {
+		t.Run(name, func(t *testing.T) {
+			r := rand.New(rand.NewSource(int64(len(name))))
+			var seqs [][]endEvent
+			for n := 0; n < 40; n++ {
+				var all []endEvent
+				for ri, role := range job.Roles {
+					for i := 0; i < role.Instances; i++ {
+						ev := endEvent{role: ri, index: i, ok: r.Intn(3) != 0}
+						if !ev.ok {
+							ev.code = codes[r.Intn(len(codes))]
+						}
+						all = append(all, ev)
+					}
+				}
+				r.Shuffle(len(all), func(i, j int) { all[i], all[j] = all[j], all[i] })
+				seqs = append(seqs, all[:r.Intn(len(all)+1)])
+			}
+			// one shell run per shell: each sequence as one argument
+			var args []string
+			for _, s := range seqs {
+				var parts []string
+				for _, e := range s {
+					st := "f"
+					if e.ok {
+						st = "s"
+					}
+					parts = append(parts, fmt.Sprintf("%d:%d:%s:%d", e.role, e.index, st, e.code))
+				}
+				args = append(args, strings.Join(parts, " "))
+			}
+			script := decideData(job) + `
+for seq in "$@"; do
+	js_decide_init
+	for ev in $seq; do
+		IFS=: read -r R I S C <<EOF2
+$ev
+EOF2
+		js_end "$R" "$I" "$S" "$C"
+	done
+	echo "$_jsh_phase $_jsh_vcode $_jsh_vtrig"
+done`
+			for _, sh := range shells {
+				out, code := runSh(t, sh, shDecide, script, args...)
+				if code != 0 {
+					t.Fatalf("%s exited %d", sh, code)
+				}
+				got := lines(out)
+				if len(got) != len(seqs) {
+					t.Fatalf("%s: %d results for %d sequences:\n%s", sh, len(got), len(seqs), out)
+				}
+				for k, s := range seqs {
+					var tasks []completion.Task
+					for n, e := range s {
+						st := completion.Failed
+						if e.ok {
+							st = completion.Succeeded
+						}
+						tasks = append(tasks, completion.Task{TaskRef: jobs.TaskRef{Role: job.Roles[e.role].Name, Index: e.index},
+							State: st, ExitCode: e.code, Seq: int64(n + 1)})
+					}
+					v := completion.Decide(job, tasks)
+					want := fmt.Sprintf("%s %d", v.Phase, v.ExitCode)
+					if v.Trigger != nil && v.Phase != completion.PhaseRunning {
+						ri := -1
+						for x, role := range job.Roles {
+							if role.Name == v.Trigger.Role {
+								ri = x
+							}
+						}
+						want += fmt.Sprintf(" %d %d", ri, v.Trigger.Index)
+					} else {
+						want += " "
+					}
+					if d := cmp.Diff(want, got[k]); d != "" {
+						t.Errorf("%s: sequence %q (-go +sh):\n%s\nGo reason: %s", sh, args[k], d, v.Reason)
+					}
+				}
+			}
+		})
+	}
+}

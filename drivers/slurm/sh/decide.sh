@@ -1,0 +1,206 @@
+# The completion decision (translate/completion.Decide) in POSIX sh.
+#
+# Decide replays task ends in the order they were observed and applies the
+# platform's rules after each one; the first rule that fires is the verdict.
+# js_end is that replay step: call it once per task end, in observed order
+# (ties: role order, then index), and stop once _jsh_phase is not "running".
+# Rules and messages follow translate/completion (pai.go, kubeflow.go,
+# decide.go); decide_test.go runs this file under dash and bash against the Go
+# engine on tables of task outcomes.
+#
+# Static data the batch script defines (rendered from the job):
+#   _jsh_kind        pai | tf | pytorch | generic
+#   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
+#   _jsh_n_R         instances of role R
+#   _jsh_rt_R        Kubeflow replica type of role R (lower case)
+#   _jsh_minf_R      PAI minFailed of role R (0 = rule disabled)
+#   _jsh_mins_R      PAI minSucceeded of role R (0 = rule disabled)
+#   _jsh_pol_R       Kubeflow restartPolicy of role R (Never, OnFailure, ...)
+#   _jsh_bl          1 when Kubeflow backoffLimit is set
+#   _jsh_dynworker   1 with TFJob enableDynamicWorker
+#   _jsh_allworkers  1 with TFJob successPolicy AllWorkers
+#   _jsh_elastic     1 when PyTorchJob elasticPolicy is set
+# Verdict: _jsh_phase (running|succeeded|failed), _jsh_vcode, _jsh_vwhy,
+# _jsh_vtrig ("R I" of the deciding task).
+
+js_decide_init() {
+	_jsh_phase=running
+	_jsh_vcode=0
+	_jsh_vwhy=
+	_jsh_vtrig=
+	_jsh_nended=0
+	_jsh_total=0
+	_d_r=0
+	while [ "$_d_r" -lt "$_jsh_nroles" ]; do
+		eval "_d_n=\$_jsh_n_$_d_r"
+		eval "_jsh_ns_$_d_r=0 _jsh_nf_$_d_r=0"
+		_d_i=0
+		while [ "$_d_i" -lt "$_d_n" ]; do
+			eval "_jsh_st_${_d_r}_$_d_i=p _jsh_rc_${_d_r}_$_d_i=0"
+			_d_i=$((_d_i + 1))
+		done
+		_jsh_total=$((_jsh_total + _d_n))
+		_d_r=$((_d_r + 1))
+	done
+}
+
+# js_end R I STATE CODE: task I of role R ended; STATE is s (succeeded) or f
+# (failed). Applies the rules; sets _jsh_phase when one fires.
+js_end() {
+	[ "$_jsh_phase" = running ] || return 0
+	eval "_e_old=\$_jsh_st_${1}_$2"
+	[ "$_e_old" = p ] || return 0 # replayed already
+	eval "_jsh_st_${1}_$2=$3 _jsh_rc_${1}_$2=$4"
+	if [ "$3" = s ]; then
+		eval "_jsh_ns_$1=\$((_jsh_ns_$1 + 1))"
+	else
+		eval "_jsh_nf_$1=\$((_jsh_nf_$1 + 1))"
+	fi
+	_jsh_nended=$((_jsh_nended + 1))
+	case $_jsh_kind in
+	pai) js_rule_pai "$@" ;;
+	tf) js_rule_tf "$@" ;;
+	pytorch) js_rule_pytorch "$@" ;;
+	esac
+	[ "$_jsh_phase" = running ] || return 0
+	[ "$_jsh_nended" -eq "$_jsh_total" ] || return 0
+	case $_jsh_kind in
+	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
+	tf | pytorch) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
+	*) js_all_ended_generic "$1" "$2" ;;
+	esac
+}
+
+js_verdict() {
+	_jsh_phase=$1
+	_jsh_vcode=$2
+	_jsh_vtrig="$3 $4"
+	_jsh_vwhy=$5
+}
+
+# js_failcode CODE: a failed verdict's code is the trigger's, never 0.
+js_failcode() {
+	if [ "$1" = 0 ]; then echo 1; else echo "$1"; fi
+}
+
+js_all_ended_generic() {
+	_g_r=0
+	while [ "$_g_r" -lt "$_jsh_nroles" ]; do
+		eval "_g_n=\$_jsh_n_$_g_r"
+		_g_i=0
+		while [ "$_g_i" -lt "$_g_n" ]; do
+			eval "_g_s=\$_jsh_st_${_g_r}_$_g_i _g_c=\$_jsh_rc_${_g_r}_$_g_i"
+			if [ "$_g_s" = f ]; then
+				js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "every task ended; a task failed"
+				return 0
+			fi
+			_g_i=$((_g_i + 1))
+		done
+		_g_r=$((_g_r + 1))
+	done
+	js_verdict succeeded 0 "$1" "$2" "every task succeeded"
+}
+
+js_rule_pai() {
+	eval "_p_minf=\$_jsh_minf_$1 _p_mins=\$_jsh_mins_$1 _p_nf=\$_jsh_nf_$1 _p_ns=\$_jsh_ns_$1"
+	if [ "$3" = f ] && [ "$_p_minf" -ge 1 ] && [ "$_p_nf" -ge "$_p_minf" ]; then
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "FailedTaskCount $_p_nf has reached MinFailedTaskCount $_p_minf"
+	elif [ "$3" = s ] && [ "$_p_mins" -ge 1 ] && [ "$_p_ns" -ge "$_p_mins" ]; then
+		js_verdict succeeded 0 "$1" "$2" "SucceededTaskCount $_p_ns has reached MinSucceededTaskCount $_p_mins"
+	fi
+}
+
+# js_restartable POLICY STATE CODE (Kubeflow restartPolicy).
+js_restartable() {
+	case $1 in
+	Always) return 0 ;;
+	OnFailure) [ "$2" = f ] ;;
+	ExitCode) [ "$2" = f ] && [ "$3" -ge 128 ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# js_kf_failure R I STATE CODE IGNORE: the failure rules TFJob and PyTorchJob
+# share (backoff limit, then a failed replica).
+js_kf_failure() {
+	eval "_k_pol=\$_jsh_pol_$1"
+	if [ "$_jsh_bl" = 1 ] && js_restartable "$_k_pol" "$3" "$4"; then
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "BackoffLimitExceeded"
+		return 0
+	fi
+	if [ "$3" = f ] && [ "$5" != 1 ]; then
+		eval "_k_rt=\$_jsh_rt_$1"
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "a $_k_rt replica failed"
+		return 0
+	fi
+	return 1
+}
+
+# js_all_succeeded TYPE...: every task of roles of these replica types has
+# succeeded (so far). _a_any is set to 1 when such tasks exist.
+js_all_succeeded() {
+	_a_all=1
+	_a_any=0
+	_a_r=0
+	while [ "$_a_r" -lt "$_jsh_nroles" ]; do
+		eval "_a_rt=\$_jsh_rt_$_a_r _a_n=\$_jsh_n_$_a_r _a_ns=\$_jsh_ns_$_a_r"
+		for _a_t in "$@"; do
+			if [ "$_a_rt" = "$_a_t" ] && [ "$_a_n" -gt 0 ]; then
+				_a_any=1
+				[ "$_a_ns" -eq "$_a_n" ] || _a_all=0
+			fi
+		done
+		_a_r=$((_a_r + 1))
+	done
+	[ "$_a_any" = 1 ] && [ "$_a_all" = 1 ]
+}
+
+js_rule_tf() {
+	eval "_t_rt=\$_jsh_rt_$1"
+	_t_ign=0
+	[ "$_jsh_dynworker" = 1 ] && [ "$_t_rt" = worker ] && _t_ign=1
+	js_kf_failure "$1" "$2" "$3" "$4" "$_t_ign" && return 0
+	[ "$3" = s ] || return 0
+	if js_all_succeeded chief master; then
+		js_verdict succeeded 0 "$1" "$2" "every Chief/Master replica succeeded"
+		return 0
+	fi
+	[ "$_a_any" = 1 ] && return 0
+	if js_all_succeeded worker; then
+		js_verdict succeeded 0 "$1" "$2" "every Worker replica succeeded"
+		return 0
+	fi
+	[ "$_a_any" = 0 ] && return 0
+	[ "$_jsh_allworkers" = 1 ] && return 0
+	# worker 0: task 0 of the first role of type worker
+	_t_r=0
+	while [ "$_t_r" -lt "$_jsh_nroles" ]; do
+		eval "_t_x=\$_jsh_rt_$_t_r _t_n=\$_jsh_n_$_t_r"
+		if [ "$_t_x" = worker ] && [ "$_t_n" -gt 0 ]; then
+			eval "_t_s=\$_jsh_st_${_t_r}_0 _t_c=\$_jsh_rc_${_t_r}_0"
+			if [ "$_t_s" = s ] && [ "$_t_c" = 0 ]; then
+				js_verdict succeeded 0 "$1" "$2" "Worker 0 succeeded"
+			fi
+			return 0
+		fi
+		_t_r=$((_t_r + 1))
+	done
+}
+
+js_rule_pytorch() {
+	js_kf_failure "$1" "$2" "$3" "$4" 0 && return 0
+	[ "$3" = s ] || return 0
+	if js_all_succeeded master; then
+		js_verdict succeeded 0 "$1" "$2" "the Master succeeded"
+		return 0
+	fi
+	[ "$_a_any" = 1 ] && return 0
+	if js_all_succeeded worker; then
+		js_verdict succeeded 0 "$1" "$2" "every Worker succeeded"
+		return 0
+	fi
+	eval "_y_rt=\$_jsh_rt_$1"
+	if [ "$_jsh_elastic" = 1 ] && [ "$_y_rt" = worker ]; then
+		js_verdict succeeded 0 "$1" "$2" "a Worker succeeded and elasticPolicy is set"
+	fi
+}
