@@ -1,0 +1,303 @@
+package pai
+
+import (
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"gopkg.in/yaml.v3"
+)
+
+// Prerequisites, deployments and the rendering of commands (spec/pai.md
+// §2.1, §2.2).
+
+const runtimePluginPrefix = "com.microsoft.pai.runtimeplugin."
+
+type prereq struct {
+	name, typ string
+	node      *yaml.Node
+	kvs       []ykv
+	value     map[string]any // the whole object, as $data/$script/$output
+	uses      []string       // roles listing it in their prerequisites
+}
+
+var prereqBaseKeys = map[string]bool{
+	"protocolVersion": true, "name": true, "version": true, "contributor": true, "description": true, "type": true, "uri": true,
+}
+
+func (r *v2reader) prerequisites(n *yaml.Node) {
+	r.prereqs = map[string]map[string]*prereq{"dockerimage": {}, "script": {}, "output": {}, "data": {}}
+	r.names = map[string]bool{}
+	if n == nil {
+		return
+	}
+	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		r.errorf(r.pos(n), "Invalid prerequisites", "prerequisites must be a non-empty list, not %s.", kindName(n))
+		return
+	}
+	for _, item := range n.Content {
+		item = resolve(item)
+		kvs, ok := r.mapping(item, "a prerequisite")
+		if !ok {
+			continue
+		}
+		p := &prereq{node: item, kvs: kvs}
+		for _, key := range []string{"name", "type"} {
+			if get(kvs, key) == nil {
+				r.errorf(r.pos(item), "Prerequisite without "+key, "Every prerequisite needs %q.", key)
+			}
+		}
+		if v := get(kvs, "name"); v != nil {
+			p.name, _ = r.str(v, "prerequisite name")
+		}
+		if v := get(kvs, "type"); v != nil {
+			if p.typ, ok = r.str(v, "prerequisite type"); ok && r.prereqs[p.typ] == nil {
+				r.errorf(r.pos(v), "Unknown prerequisite type", "type %q must be dockerimage, script, output or data.", p.typ)
+				continue
+			}
+		}
+		if v := get(kvs, "protocolVersion"); v != nil {
+			r.protocolVersion(v)
+		}
+		r.version(get(kvs, "version"))
+		for _, key := range []string{"contributor", "description"} {
+			if v := get(kvs, key); v != nil {
+				r.str(v, key)
+			}
+		}
+		r.prereqShape(p)
+		if p.name == "" || p.typ == "" {
+			continue
+		}
+		if r.prereqs[p.typ][p.name] != nil {
+			r.errorf(r.pos(get(kvs, "name")), "Duplicate prerequisite", "There are two %s prerequisites named %q; OpenPAI refused that. Rename one.", p.typ, p.name)
+			continue
+		}
+		p.value, _ = yamlValue(item).(map[string]any)
+		r.prereqs[p.typ][p.name] = p
+		r.names[p.name] = true
+	}
+}
+
+// prereqShape checks the per-type rules: dockerimage has a string uri, an
+// optional auth and nothing else; data has a list uri; script and output a
+// string uri; the last three may carry plugin keys.
+func (r *v2reader) prereqShape(p *prereq) {
+	uri := get(p.kvs, "uri")
+	switch p.typ {
+	case "dockerimage":
+		for _, kv := range p.kvs {
+			if !prereqBaseKeys[kv.Key] && kv.Key != "auth" {
+				r.lossyf(kv.KeyPos, "Unknown field", "%q is not a field of a dockerimage prerequisite; OpenPAI refused it.", kv.Key)
+			}
+		}
+		if uri == nil {
+			r.errorf(r.pos(p.node), "Docker image without uri", "dockerimage prerequisite %q needs `uri`, the image to pull.", p.name)
+		} else {
+			r.str(uri, "uri")
+		}
+		if a := get(p.kvs, "auth"); a != nil {
+			if akvs, ok := r.mapping(a, "auth"); ok {
+				for _, kv := range akvs {
+					r.str(kv.Val, "auth."+kv.Key)
+				}
+			}
+		}
+	case "data":
+		if uri != nil && (uri.Kind != yaml.SequenceNode) {
+			r.errorf(r.pos(uri), "Invalid data uri", "The uri of a data prerequisite is a list of strings, not %s.", kindName(uri))
+		} else if uri != nil {
+			for _, u := range uri.Content {
+				r.str(u, "uri entry")
+			}
+		}
+	case "script", "output":
+		if uri != nil {
+			r.str(uri, "uri")
+		}
+	}
+	if pl := get(p.kvs, "plugin"); pl != nil {
+		r.str(pl, "plugin")
+	}
+}
+
+// reference resolves a role's dockerImage/data/output/script value.
+func (r *v2reader) reference(n *yaml.Node, typ, field string) *prereq {
+	name, ok := r.str(n, field)
+	if !ok {
+		return nil
+	}
+	p := r.prereqs[typ][name]
+	if p == nil {
+		r.errorf(r.pos(n), "Unknown prerequisite", "%s names %q, but no %s prerequisite has that name; OpenPAI refused such jobs. Declare it under prerequisites or fix the name.", field, name, typ)
+	}
+	return p
+}
+
+// deployments reads `deployments` and `defaults`, keeping the deployment
+// defaults.deployment selects.
+func (r *v2reader) deployments(n, defaults *yaml.Node) {
+	byName := map[string][]ykv{}
+	if n != nil {
+		if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+			r.errorf(r.pos(n), "Invalid deployments", "deployments must be a non-empty list, not %s.", kindName(n))
+		} else {
+			for _, item := range n.Content {
+				r.deployment(item, byName)
+			}
+		}
+	}
+	if defaults == nil {
+		return
+	}
+	kvs, ok := r.mapping(defaults, "defaults")
+	if !ok {
+		return
+	}
+	for _, kv := range kvs {
+		switch kv.Key {
+		case "virtualCluster":
+			if s, ok := r.str(kv.Val, "defaults.virtualCluster"); ok {
+				r.job.VirtualCluster = s
+			}
+		case "deployment":
+			name, ok := r.str(kv.Val, "defaults.deployment")
+			if !ok {
+				continue
+			}
+			roles, found := byName[name]
+			if !found {
+				r.errorf(r.pos(kv.Val), "Unknown deployment", "defaults.deployment names %q, but no deployment has that name; OpenPAI refused such jobs.", name)
+				continue
+			}
+			r.deploy = map[string]*yaml.Node{}
+			for _, rkv := range roles {
+				r.deploy[rkv.Key] = resolve(rkv.Val)
+			}
+		default:
+			r.warnf(kv.KeyPos, "Unknown default ignored", "defaults.%s has no meaning to OpenPAI or jobshift.", kv.Key)
+		}
+	}
+}
+
+func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
+	kvs, ok := r.mapping(item, "a deployment")
+	if !ok {
+		return
+	}
+	name, rolesNode := get(kvs, "name"), get(kvs, "taskRoles")
+	if name == nil || rolesNode == nil {
+		r.errorf(r.pos(item), "Incomplete deployment", "A deployment needs `name` and `taskRoles`.")
+		return
+	}
+	s, ok := r.str(name, "deployment name")
+	if !ok {
+		return
+	}
+	if !v2NameRe.MatchString(s) {
+		r.errorf(r.pos(name), "Invalid deployment name", "Deployment name %q may only contain letters, digits, '_' and '-'.", s)
+	}
+	if _, dup := byName[s]; dup {
+		r.errorf(r.pos(name), "Duplicate deployment", "Two deployments are named %q; OpenPAI refused that.", s)
+		return
+	}
+	roles, ok := r.mapping(rolesNode, "deployment taskRoles")
+	if !ok {
+		return
+	}
+	if len(roles) == 0 {
+		r.errorf(r.pos(rolesNode), "Empty deployment", "Deployment %q lists no task roles.", s)
+	}
+	for _, rkv := range roles {
+		if !v2RoleRe.MatchString(rkv.Key) {
+			r.errorf(rkv.KeyPos, "Invalid task role name", "%q is not a valid task role name (letters, digits, '_', not starting with a digit).", rkv.Key)
+		}
+		entry, ok := r.mapping(rkv.Val, "a deployment task role")
+		if !ok {
+			continue
+		}
+		for _, e := range entry {
+			if e.Key != "preCommands" && e.Key != "postCommands" {
+				r.lossyf(e.KeyPos, "Unknown field", "%q is not a field of a deployment task role (preCommands, postCommands).", e.Key)
+				continue
+			}
+			r.stringList(e.Val, e.Key)
+		}
+	}
+	byName[s] = roles
+}
+
+// stringList checks a non-empty list of strings.
+func (r *v2reader) stringList(n *yaml.Node, field string) ([]*yaml.Node, bool) {
+	n = resolve(n)
+	if n == nil || n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
+		r.errorf(r.pos(n), "Invalid "+field, "%s must be a non-empty list of strings, not %s.", field, kindName(n))
+		return nil, false
+	}
+	ok := true
+	items := make([]*yaml.Node, 0, len(n.Content))
+	for _, c := range n.Content {
+		c = resolve(c)
+		if _, isStr := r.str(c, field+" entry"); !isStr {
+			ok = false
+		}
+		items = append(items, c)
+	}
+	return items, ok
+}
+
+// entrypoint builds a role's script as protocolRender did: deployment
+// preCommands ++ commands ++ postCommands, each trimmed, joined by "\n",
+// rendered with $parameters/$script/$output/$data, and trimmed.
+func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string]any) (string, bool) {
+	var items []*yaml.Node
+	if d := r.deploy[role]; d != nil {
+		dkvs, _ := pairs(d, r.file)
+		if pre := get(dkvs, "preCommands"); pre != nil {
+			items = append(items, pre.Content...)
+		}
+		items = append(items, commands...)
+		if post := get(dkvs, "postCommands"); post != nil {
+			items = append(items, post.Content...)
+		}
+	} else {
+		items = commands
+	}
+	var b strings.Builder
+	starts := make([]int, len(items))
+	for i, it := range items {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		starts[i] = b.Len()
+		b.WriteString(jsTrim(resolve(it).Value))
+	}
+	out, err := render(b.String(), ctx)
+	if err != nil {
+		at := items[0]
+		for i := range items {
+			if starts[i] <= err.Offset {
+				at = items[i]
+			}
+		}
+		r.errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI's renderer refused this command; write a literal \"<%%\" some other way (e.g. '<''%%').", err.Msg)
+		return "", false
+	}
+	return out, true
+}
+
+// checkLeftovers warns about <% %> references the renderer wrote back:
+// $secrets ones the runtime renders later (they must name a secret), and
+// any other one, which the task's bash would see literally.
+func (r *v2reader) checkLeftovers(script string, at jobs.Pos, role string) {
+	for _, m := range leftoverRe.FindAllStringSubmatch(script, -1) {
+		path := m[1]
+		if name, ok := strings.CutPrefix(path, "$secrets."); ok {
+			name, _, _ = strings.Cut(name, ".")
+			if _, found := r.job.Secrets[name]; !found {
+				r.warnf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q; give it in a secrets document or with -secrets FILE.", role, path, name)
+			}
+			continue
+		}
+		r.warnf(at, "Unresolved reference", "Role %q refers to <%% %s %%>, which names nothing; OpenPAI left it in the command as written, so bash will see it literally. Declare it or fix the name.", role, path)
+	}
+}
