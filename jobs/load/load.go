@@ -27,8 +27,9 @@ const InternalErrorSummary = "Internal error while reading the job"
 const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
 	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob)"
 
-// stdin is replaced by tests.
-var stdin io.Reader = os.Stdin
+// StdinReader is what path "-" reads (a variable so that tests of the
+// CLI can feed standard input in-process).
+var StdinReader io.Reader = os.Stdin
 
 // Load reads the job file at path ("-" = standard input).
 func Load(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
@@ -38,7 +39,7 @@ func Load(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	var src []byte
 	var err error
 	if path == Stdin {
-		src, err = io.ReadAll(stdin)
+		src, err = io.ReadAll(StdinReader)
 	} else {
 		src, err = os.ReadFile(path)
 	}

@@ -118,8 +118,8 @@ func TestLoadFileAndStdin(t *testing.T) {
 	if err := os.WriteFile(f, []byte(`{"jobName":"a"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	stdin = strings.NewReader(`{"jobName":"b"}`)
-	defer func() { stdin = os.Stdin }()
+	StdinReader = strings.NewReader(`{"jobName":"b"}`)
+	defer func() { StdinReader = os.Stdin }()
 	if _, diags := Load(f, jobs.ReadOptions{}); diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}

@@ -1,0 +1,382 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"unicode/utf8"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+const explainHelp = `
+Usage: jobshift explain [options] FILE
+
+  Reads one job file and shows what jobshift understood: roles, instances,
+  images, commands, resources, ports, the completion and retry policies,
+  the contracts (environment) tasks will get, and every warning. The site
+  config's rules are applied (rewritten images, role overrides). FILE "-"
+  reads standard input.
+
+  -format json prints the job model (after the site rules) as JSON instead.
+  -env prints, for a sample topology (or -topology FILE), every environment
+  variable each task would get from the job's contracts.
+
+Examples:
+
+  jobshift explain job.json
+  jobshift explain -contract tf job.json
+  jobshift explain -format json tfjob.yaml | jq .roles
+  jobshift explain -env -topology topo.json job.yaml
+`
+
+func init() {
+	register("explain", "Show what jobshift understood of a job file", runExplain)
+}
+
+func runExplain(args []string, stdout, stderr io.Writer) int {
+	var jf jobFlags
+	fs := newFlagSet("explain", explainHelp, stderr)
+	jf.register(fs)
+	format := fs.String("format", "table", "Output format: \"table\" or \"json\".")
+	env := fs.Bool("env", false, "Print the environment every task would get (sample topology unless -topology).")
+	topology := fs.String("topology", "", "JSON `file` of a contract.Topology for -env (hosts and ports of every task).")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
+		fs.Usage()
+		return 1
+	}
+	if *format != "table" && *format != "json" {
+		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
+		return 1
+	}
+	if diags := jf.check(); len(diags) > 0 {
+		printDiags(stderr, diags)
+		if diags.HasErrors() {
+			return 1
+		}
+	}
+	cfg, diags := jf.siteConfig()
+	if diags.HasErrors() {
+		printDiags(stderr, diags)
+		return 1
+	}
+	_, plan, d := jf.loadPlan(fs.Arg(0), cfg)
+	diags = append(diags, d...)
+	if plan == nil || diags.HasErrors() {
+		printDiags(stderr, diags)
+		return 1
+	}
+	switch {
+	case *env:
+		printDiags(stderr, diags)
+		return explainEnv(plan, *topology, stdout, stderr)
+	case *format == "json":
+		printDiags(stderr, diags)
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(plan.Job); err != nil {
+			fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
+			return 1
+		}
+		return 0
+	}
+	explainTable(stdout, plan)
+	if len(diags) > 0 {
+		fmt.Fprintln(stdout, "\nWarnings:")
+		var b strings.Builder
+		printDiags(&b, diags)
+		fmt.Fprint(stdout, indent(b.String(), "  "))
+	}
+	return 0
+}
+
+func explainTable(w io.Writer, plan *translate.Plan) {
+	job := plan.Job
+	src := string(job.Source.Format)
+	if job.Source.Version != "" {
+		src += " " + job.Source.Version
+	}
+	if job.Source.Kind != "" {
+		src += " (kind " + job.Source.Kind + ")"
+	}
+	if job.Source.Dialect != "" {
+		src += " (" + job.Source.Dialect + " dialect)"
+	}
+	site := plan.Site.Path
+	if site == "" {
+		site = "(none)"
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintf(tw, "Job:\t%s\n", job.Name)
+	fmt.Fprintf(tw, "Source:\t%s, %s\n", src, job.Source.Path)
+	fmt.Fprintf(tw, "Site config:\t%s\n", site)
+	fmt.Fprintf(tw, "User:\t%s\n", plan.User)
+	fmt.Fprintf(tw, "Contracts:\t%s\n", orNone(strings.Join(plan.Contracts, ", ")))
+	fmt.Fprintf(tw, "Tasks:\t%d\n", job.TaskCount())
+	tw.Flush()
+
+	fmt.Fprintln(w)
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "ROLE\tINSTANCES\tIMAGE\tCPU\tMEMORY\tSHM\tGPU\tPORTS")
+	for _, r := range job.Roles {
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Instances, orDash(r.Image),
+			cores(r.Resources.CPUMilli), mib(r.Resources.MemoryMiB), shm(r.Resources), gpu(r.Resources), ports(r.Ports))
+	}
+	tw.Flush()
+
+	fmt.Fprintln(w, "\nCommands:")
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, r := range job.Roles {
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.Command.Kind, shorten(commandText(r.Command), 72))
+	}
+	tw.Flush()
+
+	if extra := roleExtras(job); extra != "" {
+		fmt.Fprintln(w, "\nRole details:")
+		fmt.Fprint(w, extra)
+	}
+
+	fmt.Fprintln(w, "\nCompletion:")
+	fmt.Fprint(w, completion(job))
+	fmt.Fprintln(w, "\nRetries:")
+	fmt.Fprint(w, retries(job))
+	if len(job.Parameters) > 0 || len(job.SecretNames) > 0 {
+		fmt.Fprintln(w, "\nParameters and secrets:")
+		keys := make([]string, 0, len(job.Parameters))
+		for k := range job.Parameters {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			fmt.Fprintf(w, "  %s = %s\n", k, shorten(fmt.Sprint(job.Parameters[k]), 60))
+		}
+		if len(job.SecretNames) > 0 {
+			fmt.Fprintf(w, "  secrets: %s (values hidden)\n", strings.Join(job.SecretNames, ", "))
+		}
+	}
+}
+
+// roleExtras lists what the table has no column for: env, volumes,
+// extended resources, working dir, prerequisites.
+func roleExtras(job *jobs.Job) string {
+	var b strings.Builder
+	for _, r := range job.Roles {
+		var parts []string
+		if r.WorkingDir != "" {
+			parts = append(parts, "workingDir "+r.WorkingDir)
+		}
+		if len(r.Env) > 0 {
+			names := make([]string, len(r.Env))
+			for i, e := range r.Env {
+				names[i] = e.Name
+			}
+			parts = append(parts, "env "+strings.Join(names, ","))
+		}
+		for _, v := range r.Volumes {
+			parts = append(parts, fmt.Sprintf("volume %s (%s) at %s", v.Name, v.Kind, v.MountPath))
+		}
+		if len(r.Resources.Extended) > 0 {
+			keys := make([]string, 0, len(r.Resources.Extended))
+			for k := range r.Resources.Extended {
+				keys = append(keys, fmt.Sprintf("%s=%d", k, r.Resources.Extended[k]))
+			}
+			sort.Strings(keys)
+			parts = append(parts, "resources "+strings.Join(keys, ","))
+		}
+		if len(r.Prerequisites) > 0 {
+			parts = append(parts, "prerequisites "+strings.Join(r.Prerequisites, ","))
+		}
+		if len(parts) > 0 {
+			fmt.Fprintf(&b, "  %s: %s\n", r.Name, strings.Join(parts, "; "))
+		}
+	}
+	return b.String()
+}
+
+func completion(job *jobs.Job) string {
+	var b strings.Builder
+	switch job.Completion.Kind {
+	case jobs.CompletionPAI:
+		b.WriteString("  OpenPAI: the job fails when minFailed tasks of a role have failed, succeeds when\n" +
+			"  minSucceeded tasks of a role have succeeded (-1 or null: rule off), else ends when all tasks have.\n")
+		for _, r := range job.Roles {
+			fmt.Fprintf(&b, "    %s: minFailed %s, minSucceeded %s\n", r.Name, optInt(r.MinFailed), optInt(r.MinSucceeded))
+		}
+	case jobs.CompletionTF:
+		rule := "succeeds when the chief/master succeeds (else worker 0)"
+		if job.Completion.SuccessPolicy == "AllWorkers" {
+			rule = "succeeds when all workers succeed (successPolicy AllWorkers)"
+		}
+		fmt.Fprintf(&b, "  TFJob: %s; fails when any replica fails for good\n", rule)
+		if job.Completion.EnableDynamicWorker {
+			b.WriteString("  enableDynamicWorker: true\n")
+		}
+	case jobs.CompletionPyTorch:
+		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
+	default:
+		fmt.Fprintf(&b, "  %s\n", orNone(string(job.Completion.Kind)))
+	}
+	return b.String()
+}
+
+func retries(job *jobs.Job) string {
+	var b strings.Builder
+	r := job.Retry
+	if job.Completion.Kind == jobs.CompletionPAI {
+		what := fmt.Sprintf("up to %d times on failure", r.JobRetryCount)
+		switch r.JobRetryCount {
+		case -1:
+			what = "on any failure, without limit"
+		case -2:
+			what = "always, even after success"
+		case 0:
+			what = "none for failures of unknown cause"
+		}
+		if r.Fancy {
+			what += "; transient failures always retried, permanent ones never"
+		}
+		fmt.Fprintf(&b, "  job retries: %s (jobRetryCount %d)\n", what, r.JobRetryCount)
+		fmt.Fprintf(&b, "  gang allocation: %v\n", r.GangAllocation)
+		for _, role := range job.Roles {
+			if role.TaskRetryCount > 0 {
+				fmt.Fprintf(&b, "  %s: taskRetryCount %d\n", role.Name, role.TaskRetryCount)
+			}
+		}
+		return b.String()
+	}
+	for _, role := range job.Roles {
+		fmt.Fprintf(&b, "  %s: restartPolicy %s\n", role.Name, orDash(role.RestartPolicy))
+	}
+	if r.BackoffLimit != nil {
+		fmt.Fprintf(&b, "  backoffLimit: %d\n", *r.BackoffLimit)
+	}
+	if r.ActiveDeadlineSeconds != nil {
+		fmt.Fprintf(&b, "  activeDeadlineSeconds: %d\n", *r.ActiveDeadlineSeconds)
+	}
+	if r.CleanPodPolicy != "" {
+		fmt.Fprintf(&b, "  cleanPodPolicy: %s\n", r.CleanPodPolicy)
+	}
+	if r.TTLSecondsAfterFinish != nil {
+		fmt.Fprintf(&b, "  ttlSecondsAfterFinished: %d\n", *r.TTLSecondsAfterFinish)
+	}
+	return b.String()
+}
+
+func commandText(c jobs.Command) string {
+	if c.Kind == jobs.CommandArgv {
+		argv := append(append([]string(nil), c.Command...), c.Args...)
+		if len(c.Command) == 0 {
+			argv = append([]string{"<image entrypoint>"}, argv...)
+		}
+		return strings.Join(argv, " ")
+	}
+	return c.Script
+}
+
+// shorten puts s on one line (a line break shows as ⏎) and cuts it to n
+// characters.
+func shorten(s string, n int) string {
+	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")), " ")
+	if utf8.RuneCountInString(s) <= n {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:n-1]) + "…"
+}
+
+func cores(milli int64) string {
+	if milli == 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(milli)/1000, 'f', -1, 64)
+}
+
+func mib(m int64) string {
+	if m == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%d MiB", m)
+}
+
+func shm(r jobs.Resources) string {
+	if !r.ShmSet && r.ShmMiB == 0 {
+		return "-"
+	}
+	return mib(r.ShmMiB)
+}
+
+func gpu(r jobs.Resources) string {
+	s := strconv.Itoa(r.GPU)
+	if r.GPUType != "" {
+		s += " " + r.GPUType
+	}
+	return s
+}
+
+// ports prints "label" or "label×count", with the fixed number or range
+// when the source gave one and "*" for ports the platform added.
+func ports(ps []jobs.Port) string {
+	if len(ps) == 0 {
+		return "-"
+	}
+	parts := make([]string, len(ps))
+	for i, p := range ps {
+		s := p.Label
+		if p.Count != 1 {
+			s += fmt.Sprintf("×%d", p.Count)
+		}
+		switch {
+		case p.BeginAt > 0 && p.Count > 1:
+			s += fmt.Sprintf("@%d-%d", p.BeginAt, p.BeginAt+p.Count-1)
+		case p.BeginAt > 0:
+			s += fmt.Sprintf("@%d", p.BeginAt)
+		case p.Number > 0:
+			s += fmt.Sprintf(":%d", p.Number)
+		}
+		if p.Implicit {
+			s += "*"
+		}
+		parts[i] = s
+	}
+	return strings.Join(parts, " ")
+}
+
+func optInt(p *int) string {
+	if p == nil {
+		return "null"
+	}
+	return strconv.Itoa(*p)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func indent(s, prefix string) string {
+	lines := strings.SplitAfter(s, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = prefix + l
+		}
+	}
+	return strings.Join(lines, "")
+}

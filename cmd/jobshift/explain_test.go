@@ -1,0 +1,166 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+func intp(i int) *int { return &i }
+
+// Hand-built jobs, so the table's rendering is tested whatever the readers
+// currently produce.
+func explainJobs() map[string]*translate.Plan {
+	paiJob := &jobs.Job{
+		Name:   "tensorflow-distributed-001",
+		Source: jobs.Source{Format: jobs.FormatPAIv1, Path: "job.json", Dialect: "leinao"},
+		Roles: []*jobs.Role{
+			{Name: "ps", Instances: 2, Image: "10.11.3.8:5000/pai-images/pai.run.deepo:v1.1",
+				Command:   jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --job_name=ps --task_index=$PAI_TASK_INDEX"},
+				Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 8192, GPU: 0},
+				Ports:     []jobs.Port{{Label: "leinao", Count: 3, Implicit: true}},
+				MinFailed: intp(1), MinSucceeded: nil},
+			{Name: "worker", Instances: 2, Image: "10.11.3.8:5000/pai-images/pai.run.deepo:v1.1",
+				Command:    jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --job_name=worker --task_index=$PAI_TASK_INDEX --data_dir=/gdata/MNIST --train_steps=20000"},
+				Resources:  jobs.Resources{CPUMilli: 500, MemoryMiB: 8192, ShmMiB: 64, ShmSet: true, GPU: 1, GPUType: "titanxp", Extended: map[string]int64{"rdma/hca": 1}},
+				Ports:      []jobs.Port{{Label: "grpc", Count: 2, BeginAt: 5000}, {Label: "ssh", Count: 1, Implicit: true}},
+				Env:        []jobs.EnvVar{{Name: "A", Value: "1"}},
+				WorkingDir: "/work",
+				MinFailed:  intp(1), MinSucceeded: intp(-1), TaskRetryCount: 2},
+		},
+		Completion:  jobs.Completion{Kind: jobs.CompletionPAI},
+		Retry:       jobs.Retry{JobRetryCount: -2, GangAllocation: true},
+		Parameters:  map[string]any{"epochs": 10, "script": "line one\nline two"},
+		SecretNames: []string{"registry"},
+	}
+	tfJob := &jobs.Job{
+		Name:   "dist-mnist",
+		Source: jobs.Source{Format: jobs.FormatTFJob, Version: "kubeflow.org/v1", Kind: "TFJob", Path: "-"},
+		Roles: []*jobs.Role{
+			{Name: "Chief", ReplicaType: "chief", Instances: 1, Image: "tf:2", RestartPolicy: "Never",
+				Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"python", "train.py"}, Args: []string{"--steps", "10"}},
+				Ports:   []jobs.Port{{Label: "tfjob-port", Count: 1, Number: 2222, Implicit: true}}},
+			{Name: "Worker", ReplicaType: "worker", Instances: 3, Image: "tf:2", RestartPolicy: "ExitCode",
+				Command:   jobs.Command{Kind: jobs.CommandArgv, Args: []string{"--steps", "10"}},
+				Resources: jobs.Resources{CPUMilli: 4000, MemoryMiB: 4096, GPU: 2},
+				Volumes:   []jobs.Volume{{Name: "data", Kind: "hostPath", Source: "/data", MountPath: "/mnt"}}},
+		},
+		Completion: jobs.Completion{Kind: jobs.CompletionTF, SuccessPolicy: "AllWorkers"},
+		Retry:      jobs.Retry{BackoffLimit: intp(3), CleanPodPolicy: "None"},
+	}
+	return map[string]*translate.Plan{
+		"explain-table-pai": {Job: paiJob, Contracts: []string{"pai", "pai-yarn", "leinao"}, User: "tester", Site: &hcl.Config{Path: "site.hcl"}},
+		"explain-table-tf":  {Job: tfJob, Contracts: []string{"tf"}, User: "tester", Site: &hcl.Config{}},
+	}
+}
+
+func TestExplainTable(t *testing.T) {
+	for name, plan := range explainJobs() {
+		t.Run(name, func(t *testing.T) {
+			var b bytes.Buffer
+			explainTable(&b, plan)
+			checkGolden(t, name, b.String())
+		})
+	}
+}
+
+func TestShorten(t *testing.T) {
+	cases := map[string]struct {
+		in   string
+		n    int
+		want string
+	}{
+		"short":     {"echo hi", 10, "echo hi"},
+		"newlines":  {"a\n  b\n", 20, "a ⏎ b"},
+		"cut":       {"abcdefghij", 5, "abcd…"},
+		"cut runes": {"ééééé", 3, "éé…"},
+	}
+	for name, tc := range cases {
+		if got := shorten(tc.in, tc.n); got != tc.want {
+			t.Errorf("%s: shorten(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
+		}
+	}
+}
+
+// corpusFile returns <repo root>/../shared/corpus/rel, skipping the test
+// when the corpus is absent.
+func corpusFile(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus file absent: %v", err)
+	}
+	return p
+}
+
+// Issue 2, "done means": explain on the LeinaoPAI distributed example shows
+// roles ps and worker, 2 instances each, and the file's GPU counts (ps 0,
+// worker 1: "gpuNumber" in the file).
+func TestExplainLeinaoDistributed(t *testing.T) {
+	isolate(t)
+	path := corpusFile(t, "pai-v1/feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
+	var out, errb bytes.Buffer
+	code := realMain([]string{"explain", path}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s%s", code, out.String(), errb.String())
+	}
+	rows := map[string][]string{}
+	inTable := false
+	for _, line := range strings.Split(out.String(), "\n") {
+		f := strings.Fields(line)
+		switch {
+		case len(f) > 0 && f[0] == "ROLE":
+			inTable = true
+		case len(f) == 0:
+			inTable = false
+		case inTable:
+			rows[f[0]] = f
+		}
+	}
+	want := map[string]struct{ instances, gpu string }{"ps": {"2", "0"}, "worker": {"2", "1"}}
+	if len(rows) != len(want) {
+		t.Errorf("roles %v, want ps and worker\n%s", rows, out.String())
+	}
+	for role, w := range want {
+		f := rows[role]
+		// ROLE INSTANCES IMAGE CPU MEMORY(2 fields) SHM... GPU: find GPU
+		// as the column under the GPU header instead of by index.
+		if len(f) < 2 || f[1] != w.instances {
+			t.Errorf("%s: row %v, want %s instances", role, f, w.instances)
+			continue
+		}
+		if got := column(out.String(), "GPU", role); got != w.gpu {
+			t.Errorf("%s: GPU %q, want %q\n%s", role, got, w.gpu, out.String())
+		}
+	}
+}
+
+// column returns the first word in the row of role under the header word
+// col of the role table (tabwriter aligns columns by character offset).
+func column(table, col, role string) string {
+	lines := strings.Split(table, "\n")
+	for i, l := range lines {
+		if !strings.HasPrefix(l, "ROLE") {
+			continue
+		}
+		off := strings.Index(l, " "+col+" ") + 1
+		if off == 0 {
+			return ""
+		}
+		for _, r := range lines[i+1:] {
+			if strings.TrimSpace(r) == "" {
+				return ""
+			}
+			if f := strings.Fields(r); f[0] == role && len(r) > off {
+				return strings.Fields(r[off:])[0]
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,8 @@
+nomad {
+  driver = "java"
+}
+slurm {
+  layuot = "het"
+}
+role "*" {}
+role "ps" {}
