@@ -57,7 +57,7 @@ type decided struct {
 }
 
 func rulesFor(job *jobs.Job) rules {
-	switch kindOf(job) {
+	switch KindOf(job) {
 	case jobs.CompletionPAI:
 		return paiRules{}
 	case jobs.CompletionTF:
@@ -68,9 +68,9 @@ func rulesFor(job *jobs.Job) rules {
 	return genericRules{}
 }
 
-// kindOf is the job's completion kind, inferred from its format when the
-// reader left it empty.
-func kindOf(job *jobs.Job) jobs.CompletionKind {
+// KindOf is the job's completion kind, inferred from its format when the
+// reader left it empty ("" for formats without rules: generic rules apply).
+func KindOf(job *jobs.Job) jobs.CompletionKind {
 	if job.Completion.Kind != "" {
 		return job.Completion.Kind
 	}

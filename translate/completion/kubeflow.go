@@ -50,13 +50,13 @@ func displayType(rt string) string {
 	return rt
 }
 
-// restartPolicy is the role's restartPolicy, or the kind's default when the
+// RestartPolicyOf is the role's restartPolicy, or the kind's default when the
 // reader left it empty: Never for TFJob (§1.3), OnFailure for PyTorchJob (§4.1).
-func restartPolicy(job *jobs.Job, r *jobs.Role) string {
+func RestartPolicyOf(job *jobs.Job, r *jobs.Role) string {
 	if r.RestartPolicy != "" {
 		return r.RestartPolicy
 	}
-	if kindOf(job) == jobs.CompletionPyTorch {
+	if KindOf(job) == jobs.CompletionPyTorch {
 		return RestartOnFailure
 	}
 	return RestartNever
@@ -90,7 +90,7 @@ func keepOnDone(job *jobs.Job) bool { return strings.EqualFold(job.Retry.CleanPo
 func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, bool) {
 	role := a.roles[t.Role]
 	rt := replicaType(role)
-	if bl := a.job.Retry.BackoffLimit; bl != nil && restartable(restartPolicy(a.job, role), t.State, t.ExitCode) {
+	if bl := a.job.Retry.BackoffLimit; bl != nil && restartable(RestartPolicyOf(a.job, role), t.State, t.ExitCode) {
 		// A task the policy restarts is only reported terminal once
 		// TaskRestart refused: the backoff limit is reached (§1.4, §1.5:
 		// all pods are deleted, cleanPodPolicy is not consulted).

@@ -8,9 +8,11 @@ import "fmt"
 // is checked: failed rule first, then succeeded rule, then "all completed".
 type paiRules struct{}
 
-// threshold is a counter as stored on jobs.Role: enabled iff set and ≥ 1
-// (nil = null in v1 JSON, -1 on k8s: disabled).
-func threshold(p *int) (int, bool) {
+// Threshold reads a PAI counter (Role.MinFailed, Role.MinSucceeded) as
+// stored on jobs.Role: enabled iff set and ≥ 1 (nil = null in v1 JSON, -1
+// on k8s: disabled; 0 cannot survive the readers' defaults and is treated
+// as disabled, like FC's "< 1").
+func Threshold(p *int) (int, bool) {
 	if p == nil || *p < 1 {
 		return 0, false
 	}
@@ -21,7 +23,7 @@ func (paiRules) onEnd(a *attempt, t Task) (decided, bool) {
 	role := a.roles[t.Role]
 	switch t.State {
 	case Failed:
-		if min, ok := threshold(role.MinFailed); ok {
+		if min, ok := Threshold(role.MinFailed); ok {
 			if n := a.count(t.Role, Failed); n >= min {
 				reason := fmt.Sprintf("FailedTaskCount %d has reached MinFailedTaskCount %d in TaskRole [%s]: Triggered by Task [%s][%d]: exit code %d",
 					n, min, t.Role, t.Role, t.Index, t.ExitCode)
@@ -32,7 +34,7 @@ func (paiRules) onEnd(a *attempt, t Task) (decided, bool) {
 			}
 		}
 	case Succeeded:
-		if min, ok := threshold(role.MinSucceeded); ok {
+		if min, ok := Threshold(role.MinSucceeded); ok {
 			if n := a.count(t.Role, Succeeded); n >= min {
 				return decided{Verdict: Verdict{Phase: PhaseSucceeded, Trigger: refOf(t),
 					Reason: fmt.Sprintf("SucceededTaskCount %d has reached MinSucceededTaskCount %d in TaskRole [%s]: Triggered by Task [%s][%d]",

@@ -25,7 +25,7 @@ func JobRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 		return RetryDecision{Reason: "the attempt has not ended"}
 	case v.Phase == PhaseStopped:
 		return RetryDecision{Reason: "the job was stopped"}
-	case kindOf(job) != jobs.CompletionPAI:
+	case KindOf(job) != jobs.CompletionPAI:
 		return RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}
 	}
 	max := job.Retry.JobRetryCount
@@ -89,7 +89,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 	if r == nil {
 		return RetryDecision{Reason: fmt.Sprintf("no role %q", role)}
 	}
-	switch kindOf(job) {
+	switch KindOf(job) {
 	case jobs.CompletionPAI:
 		if job.Retry.GangAllocation {
 			return RetryDecision{Reason: "gang allocation: tasks are never retried alone (taskRetryCount needs extras.gangAllocation false)"}
@@ -99,7 +99,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 		}
 		return normalOrFancy(r.TaskRetryCount, true, exitCode, PAIEra(job), restartsSoFar, "taskRetryCount")
 	case jobs.CompletionTF, jobs.CompletionPyTorch:
-		pol := restartPolicy(job, r)
+		pol := RestartPolicyOf(job, r)
 		s := Succeeded
 		if exitCode != 0 {
 			s = Failed
@@ -122,7 +122,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 // t's own Restarts (PAI) or the sum over tasks (Kubeflow).
 func RestartsSoFar(job *jobs.Job, t TaskRef, tasks []Task) int {
 	n := 0
-	k := kindOf(job)
+	k := KindOf(job)
 	for _, x := range tasks {
 		if k == jobs.CompletionTF || k == jobs.CompletionPyTorch || x.TaskRef == t {
 			n += x.Restarts
@@ -171,7 +171,7 @@ func DecidingRoles(job *jobs.Job) []string {
 		return nil
 	}
 	var out []string
-	k := kindOf(job)
+	k := KindOf(job)
 	hasChief := false
 	for _, r := range job.Roles {
 		if r != nil && r.Instances > 0 {
@@ -186,8 +186,8 @@ func DecidingRoles(job *jobs.Job) []string {
 		}
 		switch k {
 		case jobs.CompletionPAI:
-			_, f := threshold(r.MinFailed)
-			_, s := threshold(r.MinSucceeded)
+			_, f := Threshold(r.MinFailed)
+			_, s := Threshold(r.MinSucceeded)
 			if !f && !s {
 				continue
 			}
