@@ -101,15 +101,19 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 
 func explainTable(w io.Writer, plan *translate.Plan) {
 	job := plan.Job
-	src := string(job.Source.Format)
+	var about []string
 	if job.Source.Version != "" {
-		src += " " + job.Source.Version
+		about = append(about, "version "+job.Source.Version)
 	}
 	if job.Source.Kind != "" {
-		src += " (kind " + job.Source.Kind + ")"
+		about = append(about, "kind "+job.Source.Kind)
 	}
 	if job.Source.Dialect != "" {
-		src += " (" + job.Source.Dialect + " dialect)"
+		about = append(about, job.Source.Dialect+" dialect")
+	}
+	src := string(job.Source.Format)
+	if len(about) > 0 {
+		src += " (" + strings.Join(about, ", ") + ")"
 	}
 	site := plan.Site.Path
 	if site == "" {
@@ -232,7 +236,7 @@ func retries(job *jobs.Job) string {
 	var b strings.Builder
 	r := job.Retry
 	if job.Completion.Kind == jobs.CompletionPAI {
-		what := fmt.Sprintf("up to %d times on failure", r.JobRetryCount)
+		what := fmt.Sprintf("up to %s on failure", plural(r.JobRetryCount, "time"))
 		switch r.JobRetryCount {
 		case -1:
 			what = "on any failure, without limit"

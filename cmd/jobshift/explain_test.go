@@ -100,8 +100,8 @@ func corpusFile(t *testing.T, rel string) string {
 }
 
 // Issue 2, "done means": explain on the LeinaoPAI distributed example shows
-// roles ps and worker, 2 instances each, and the file's GPU counts (ps 0,
-// worker 1: "gpuNumber" in the file).
+// roles ps and worker, 2 instances each, and the file's GPU counts
+// ("gpuNumber": 0 for ps at line 11, 2 for worker at line 19).
 func TestExplainLeinaoDistributed(t *testing.T) {
 	isolate(t)
 	path := corpusFile(t, "pai-v1/feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
@@ -123,14 +123,14 @@ func TestExplainLeinaoDistributed(t *testing.T) {
 			rows[f[0]] = f
 		}
 	}
-	want := map[string]struct{ instances, gpu string }{"ps": {"2", "0"}, "worker": {"2", "1"}}
+	want := map[string]struct{ instances, gpu string }{"ps": {"2", "0"}, "worker": {"2", "2"}}
 	if len(rows) != len(want) {
 		t.Errorf("roles %v, want ps and worker\n%s", rows, out.String())
 	}
 	for role, w := range want {
 		f := rows[role]
-		// ROLE INSTANCES IMAGE CPU MEMORY(2 fields) SHM... GPU: find GPU
-		// as the column under the GPU header instead of by index.
+		// MEMORY and GPU cells hold spaces, so GPU is read as the column
+		// under its header, not by field index.
 		if len(f) < 2 || f[1] != w.instances {
 			t.Errorf("%s: row %v, want %s instances", role, f, w.instances)
 			continue
