@@ -51,15 +51,19 @@ func displayType(rt string) string {
 }
 
 // RestartPolicyOf is the role's restartPolicy, or the kind's default when the
-// reader left it empty: Never for TFJob (§1.3), OnFailure for PyTorchJob (§4.1).
+// reader left it empty: Never for TFJob (§1.3), OnFailure for PyTorchJob
+// (§4.1); "" for other kinds.
 func RestartPolicyOf(job *jobs.Job, r *jobs.Role) string {
 	if r.RestartPolicy != "" {
 		return r.RestartPolicy
 	}
-	if KindOf(job) == jobs.CompletionPyTorch {
+	switch KindOf(job) {
+	case jobs.CompletionPyTorch:
 		return RestartOnFailure
+	case jobs.CompletionTF:
+		return RestartNever
 	}
-	return RestartNever
+	return "" // PAI roles have no restartPolicy
 }
 
 // retryableExitCode: training-operator ≥ v1.5 IsRetryableExitCode — every
