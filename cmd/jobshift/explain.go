@@ -94,7 +94,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stdout, "\nWarnings:")
 		var b strings.Builder
 		printDiags(&b, diags)
-		fmt.Fprint(stdout, indent(b.String(), "  "))
+		fmt.Fprint(stdout, indentLines(b.String(), "  "))
 	}
 	return 0
 }
@@ -124,7 +124,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 	fmt.Fprintf(tw, "Source:\t%s, %s\n", src, job.Source.Path)
 	fmt.Fprintf(tw, "Site config:\t%s\n", site)
 	fmt.Fprintf(tw, "User:\t%s\n", plan.User)
-	fmt.Fprintf(tw, "Contracts:\t%s\n", orNone(strings.Join(plan.Contracts, ", ")))
+	fmt.Fprintf(tw, "Contracts:\t%s\n", fmtNone(strings.Join(plan.Contracts, ", ")))
 	fmt.Fprintf(tw, "Tasks:\t%d\n", job.TaskCount())
 	tw.Flush()
 
@@ -132,27 +132,27 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "ROLE\tINSTANCES\tIMAGE\tCPU\tMEMORY\tSHM\tGPU\tPORTS")
 	for _, r := range job.Roles {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Instances, orDash(r.Image),
-			cores(r.Resources.CPUMilli), mib(r.Resources.MemoryMiB), shm(r.Resources), gpu(r.Resources), ports(r.Ports))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\n", r.Name, r.Instances, fmtDash(r.Image),
+			fmtCores(r.Resources.CPUMilli), fmtMiB(r.Resources.MemoryMiB), fmtShm(r.Resources), fmtGPU(r.Resources), fmtPorts(r.Ports))
 	}
 	tw.Flush()
 
 	fmt.Fprintln(w, "\nCommands:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range job.Roles {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.Command.Kind, shorten(commandText(r.Command), 72))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.Command.Kind, oneLine(explainCommand(r.Command), 72))
 	}
 	tw.Flush()
 
-	if extra := roleExtras(job); extra != "" {
+	if extra := explainRoleExtras(job); extra != "" {
 		fmt.Fprintln(w, "\nRole details:")
 		fmt.Fprint(w, extra)
 	}
 
 	fmt.Fprintln(w, "\nCompletion:")
-	fmt.Fprint(w, completion(job))
+	fmt.Fprint(w, explainCompletion(job))
 	fmt.Fprintln(w, "\nRetries:")
-	fmt.Fprint(w, retries(job))
+	fmt.Fprint(w, explainRetries(job))
 	if len(job.Parameters) > 0 || len(job.SecretNames) > 0 {
 		fmt.Fprintln(w, "\nParameters and secrets:")
 		keys := make([]string, 0, len(job.Parameters))
@@ -161,7 +161,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %s = %s\n", k, shorten(fmt.Sprint(job.Parameters[k]), 60))
+			fmt.Fprintf(w, "  %s = %s\n", k, oneLine(fmt.Sprint(job.Parameters[k]), 60))
 		}
 		if len(job.SecretNames) > 0 {
 			fmt.Fprintf(w, "  secrets: %s (values hidden)\n", strings.Join(job.SecretNames, ", "))
@@ -171,7 +171,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 
 // roleExtras lists what the table has no column for: env, volumes,
 // extended resources, working dir, prerequisites.
-func roleExtras(job *jobs.Job) string {
+func explainRoleExtras(job *jobs.Job) string {
 	var b strings.Builder
 	for _, r := range job.Roles {
 		var parts []string
@@ -206,14 +206,14 @@ func roleExtras(job *jobs.Job) string {
 	return b.String()
 }
 
-func completion(job *jobs.Job) string {
+func explainCompletion(job *jobs.Job) string {
 	var b strings.Builder
 	switch job.Completion.Kind {
 	case jobs.CompletionPAI:
 		b.WriteString("  OpenPAI: the job fails when minFailed tasks of a role have failed, succeeds when\n" +
 			"  minSucceeded tasks of a role have succeeded (-1 or null: rule off), else ends when all tasks have.\n")
 		for _, r := range job.Roles {
-			fmt.Fprintf(&b, "    %s: minFailed %s, minSucceeded %s\n", r.Name, optInt(r.MinFailed), optInt(r.MinSucceeded))
+			fmt.Fprintf(&b, "    %s: minFailed %s, minSucceeded %s\n", r.Name, fmtOptInt(r.MinFailed), fmtOptInt(r.MinSucceeded))
 		}
 	case jobs.CompletionTF:
 		rule := "succeeds when the chief/master succeeds (else worker 0)"
@@ -227,16 +227,16 @@ func completion(job *jobs.Job) string {
 	case jobs.CompletionPyTorch:
 		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
 	default:
-		fmt.Fprintf(&b, "  %s\n", orNone(string(job.Completion.Kind)))
+		fmt.Fprintf(&b, "  %s\n", fmtNone(string(job.Completion.Kind)))
 	}
 	return b.String()
 }
 
-func retries(job *jobs.Job) string {
+func explainRetries(job *jobs.Job) string {
 	var b strings.Builder
 	r := job.Retry
 	if job.Completion.Kind == jobs.CompletionPAI {
-		what := fmt.Sprintf("up to %s on failure", plural(r.JobRetryCount, "time"))
+		what := fmt.Sprintf("up to %s on failure", nWords(r.JobRetryCount, "time"))
 		switch r.JobRetryCount {
 		case -1:
 			what = "on any failure, without limit"
@@ -258,7 +258,7 @@ func retries(job *jobs.Job) string {
 		return b.String()
 	}
 	for _, role := range job.Roles {
-		fmt.Fprintf(&b, "  %s: restartPolicy %s\n", role.Name, orDash(role.RestartPolicy))
+		fmt.Fprintf(&b, "  %s: restartPolicy %s\n", role.Name, fmtDash(role.RestartPolicy))
 	}
 	if r.BackoffLimit != nil {
 		fmt.Fprintf(&b, "  backoffLimit: %d\n", *r.BackoffLimit)
@@ -275,7 +275,7 @@ func retries(job *jobs.Job) string {
 	return b.String()
 }
 
-func commandText(c jobs.Command) string {
+func explainCommand(c jobs.Command) string {
 	if c.Kind == jobs.CommandArgv {
 		argv := append(append([]string(nil), c.Command...), c.Args...)
 		if len(c.Command) == 0 {
@@ -288,7 +288,7 @@ func commandText(c jobs.Command) string {
 
 // shorten puts s on one line (a line break shows as ⏎) and cuts it to n
 // characters.
-func shorten(s string, n int) string {
+func oneLine(s string, n int) string {
 	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s
@@ -297,28 +297,28 @@ func shorten(s string, n int) string {
 	return string(r[:n-1]) + "…"
 }
 
-func cores(milli int64) string {
+func fmtCores(milli int64) string {
 	if milli == 0 {
 		return "-"
 	}
 	return strconv.FormatFloat(float64(milli)/1000, 'f', -1, 64)
 }
 
-func mib(m int64) string {
+func fmtMiB(m int64) string {
 	if m == 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%d MiB", m)
 }
 
-func shm(r jobs.Resources) string {
+func fmtShm(r jobs.Resources) string {
 	if !r.ShmSet && r.ShmMiB == 0 {
 		return "-"
 	}
-	return mib(r.ShmMiB)
+	return fmtMiB(r.ShmMiB)
 }
 
-func gpu(r jobs.Resources) string {
+func fmtGPU(r jobs.Resources) string {
 	s := strconv.Itoa(r.GPU)
 	if r.GPUType != "" {
 		s += " " + r.GPUType
@@ -328,7 +328,7 @@ func gpu(r jobs.Resources) string {
 
 // ports prints "label" or "label×count", with the fixed number or range
 // when the source gave one and "*" for ports the platform added.
-func ports(ps []jobs.Port) string {
+func fmtPorts(ps []jobs.Port) string {
 	if len(ps) == 0 {
 		return "-"
 	}
@@ -354,28 +354,28 @@ func ports(ps []jobs.Port) string {
 	return strings.Join(parts, " ")
 }
 
-func optInt(p *int) string {
+func fmtOptInt(p *int) string {
 	if p == nil {
 		return "null"
 	}
 	return strconv.Itoa(*p)
 }
 
-func orDash(s string) string {
+func fmtDash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
 }
 
-func orNone(s string) string {
+func fmtNone(s string) string {
 	if s == "" {
 		return "(none)"
 	}
 	return s
 }
 
-func indent(s, prefix string) string {
+func indentLines(s, prefix string) string {
 	lines := strings.SplitAfter(s, "\n")
 	for i, l := range lines {
 		if l != "" {

@@ -12,7 +12,7 @@ import (
 	"github.com/jobshift/jobshift/translate"
 )
 
-func intp(i int) *int { return &i }
+func exIntp(i int) *int { return &i }
 
 // Hand-built jobs, so the table's rendering is tested whatever the readers
 // currently produce.
@@ -25,14 +25,14 @@ func explainJobs() map[string]*translate.Plan {
 				Command:   jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --job_name=ps --task_index=$PAI_TASK_INDEX"},
 				Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 8192, GPU: 0},
 				Ports:     []jobs.Port{{Label: "leinao", Count: 3, Implicit: true}},
-				MinFailed: intp(1), MinSucceeded: nil},
+				MinFailed: exIntp(1), MinSucceeded: nil},
 			{Name: "worker", Instances: 2, Image: "10.11.3.8:5000/pai-images/pai.run.deepo:v1.1",
 				Command:    jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --job_name=worker --task_index=$PAI_TASK_INDEX --data_dir=/gdata/MNIST --train_steps=20000"},
 				Resources:  jobs.Resources{CPUMilli: 500, MemoryMiB: 8192, ShmMiB: 64, ShmSet: true, GPU: 1, GPUType: "titanxp", Extended: map[string]int64{"rdma/hca": 1}},
 				Ports:      []jobs.Port{{Label: "grpc", Count: 2, BeginAt: 5000}, {Label: "ssh", Count: 1, Implicit: true}},
 				Env:        []jobs.EnvVar{{Name: "A", Value: "1"}},
 				WorkingDir: "/work",
-				MinFailed:  intp(1), MinSucceeded: intp(-1), TaskRetryCount: 2},
+				MinFailed:  exIntp(1), MinSucceeded: exIntp(-1), TaskRetryCount: 2},
 		},
 		Completion:  jobs.Completion{Kind: jobs.CompletionPAI},
 		Retry:       jobs.Retry{JobRetryCount: -2, GangAllocation: true},
@@ -52,7 +52,7 @@ func explainJobs() map[string]*translate.Plan {
 				Volumes:   []jobs.Volume{{Name: "data", Kind: "hostPath", Source: "/data", MountPath: "/mnt"}}},
 		},
 		Completion: jobs.Completion{Kind: jobs.CompletionTF, SuccessPolicy: "AllWorkers"},
-		Retry:      jobs.Retry{BackoffLimit: intp(3), CleanPodPolicy: "None"},
+		Retry:      jobs.Retry{BackoffLimit: exIntp(3), CleanPodPolicy: "None"},
 	}
 	return map[string]*translate.Plan{
 		"explain-table-pai": {Job: paiJob, Contracts: []string{"pai", "pai-yarn", "leinao"}, User: "tester", Site: &hcl.Config{Path: "site.hcl"}},
@@ -70,7 +70,7 @@ func TestExplainTable(t *testing.T) {
 	}
 }
 
-func TestShorten(t *testing.T) {
+func TestOneLine(t *testing.T) {
 	cases := map[string]struct {
 		in   string
 		n    int
@@ -82,8 +82,8 @@ func TestShorten(t *testing.T) {
 		"cut runes": {"ééééé", 3, "éé…"},
 	}
 	for name, tc := range cases {
-		if got := shorten(tc.in, tc.n); got != tc.want {
-			t.Errorf("%s: shorten(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
+		if got := oneLine(tc.in, tc.n); got != tc.want {
+			t.Errorf("%s: oneLine(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
 		}
 	}
 }
@@ -135,7 +135,7 @@ func TestExplainLeinaoDistributed(t *testing.T) {
 			t.Errorf("%s: row %v, want %s instances", role, f, w.instances)
 			continue
 		}
-		if got := column(out.String(), "GPU", role); got != w.gpu {
+		if got := tableColumn(out.String(), "GPU", role); got != w.gpu {
 			t.Errorf("%s: GPU %q, want %q\n%s", role, got, w.gpu, out.String())
 		}
 	}
@@ -143,7 +143,7 @@ func TestExplainLeinaoDistributed(t *testing.T) {
 
 // column returns the first word in the row of role under the header word
 // col of the role table (tabwriter aligns columns by character offset).
-func column(table, col, role string) string {
+func tableColumn(table, col, role string) string {
 	lines := strings.Split(table, "\n")
 	for i, l := range lines {
 		if !strings.HasPrefix(l, "ROLE") {

@@ -183,7 +183,7 @@ func printDiags(w io.Writer, diags hcl2.Diagnostics) {
 }
 
 // count returns the number of errors and warnings.
-func count(diags hcl2.Diagnostics) (errs, warns int) {
+func countDiags(diags hcl2.Diagnostics) (errs, warns int) {
 	for _, d := range diags {
 		if d.Severity == hcl2.DiagError {
 			errs++

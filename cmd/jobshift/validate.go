@@ -69,16 +69,16 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fs.Args() {
 		job, _, diags := jf.loadPlan(path, cfg)
 		printDiags(stderr, diags)
-		errs, warns := count(diags)
+		errs, warns := countDiags(diags)
 		if errs > 0 {
 			failed = true
-			fmt.Fprintf(stdout, "%s: %s, %s\n", path, plural(errs, "error"), plural(warns, "warning"))
+			fmt.Fprintf(stdout, "%s: %s, %s\n", path, nWords(errs, "error"), nWords(warns, "warning"))
 			continue
 		}
 		fmt.Fprintf(stdout, "%s: valid %s job %q: %s, %s", path, job.Source.Format, job.Name,
-			plural(len(job.Roles), "role"), plural(job.TaskCount(), "task"))
+			nWords(len(job.Roles), "role"), nWords(job.TaskCount(), "task"))
 		if warns > 0 {
-			fmt.Fprintf(stdout, ", %s", plural(warns, "warning"))
+			fmt.Fprintf(stdout, ", %s", nWords(warns, "warning"))
 		}
 		fmt.Fprintln(stdout)
 	}
@@ -88,7 +88,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	return 0
 }
 
-func plural(n int, word string) string {
+func nWords(n int, word string) string {
 	if n == 1 {
 		return fmt.Sprintf("1 %s", word)
 	}
