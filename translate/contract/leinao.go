@@ -1,0 +1,28 @@
+package contract
+
+import "strconv"
+
+// leinao is the LeinaoPAI dialect (spec/pai.md §3.4, seed 000): every
+// container had three ports, 10001–10003 inside, mapped to random host
+// ports; the topology carries the host ports under LeinaoLabel in that
+// order. Role names are used as given.
+func (b *builder) leinao() {
+	j, k := b.job, b.self
+	r := j.Roles[k]
+	b.set("PAI_CURRENT_CONTAINER_IP", addr(k, self))
+	b.setLit("PAI_CURRENT_TASK_ROLE_NAME", r.Name)
+	b.setLit("PAI_CURRENT_TASK_ROLE_TASK_COUNT", strconv.Itoa(r.Instances))
+	// Not in the README table, but the seed's own job passes
+	// --task_index=$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX.
+	b.set("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX", index(0))
+	b.set("PAI_TASK_INDEX", index(0))
+	for n, in := range leinaoInternal {
+		b.set("PAI_PORT_MAP_"+strconv.Itoa(in), port(k, self, LeinaoLabel, n))
+	}
+	for rk, rr := range j.Roles {
+		for i := range rr.Instances {
+			b.set("PAI_PORT_LIST_"+rr.Name+"_"+strconv.Itoa(i), cat(addr(rk, i), lit(","), ports(rk, i, LeinaoLabel)))
+		}
+		b.set("PAI_TASK_ROLE_"+rr.Name+"_HOST_LIST", join(rr.Instances, ",", func(i int) expr { return addr(rk, i) }))
+	}
+}

@@ -1,0 +1,300 @@
+package contract
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// Shell renders the contract of every task of the job as one POSIX sh
+// script (dash, bash, busybox sh; only shell builtins and `env`) for
+// targets where addresses and ports are known only at run time (Slurm).
+//
+// Usage, in the task's working directory:
+//
+//	sh contract.sh utility [argument...]
+//
+// The script reads the topology from its environment, checks it, exports
+// every contract variable, removes its input variables, exports
+// PAI_WORK_DIR=$(pwd) when a pai contract applies (see NeedsWorkDir), and
+// execs the utility: directly, or through `env -- NAME=VALUE ... utility`
+// when some names are not shell identifiers (PAI v1 role names with '.' or
+// '~'; only env can place such names in an environment). The utility must
+// not contain '='. On bad input it writes "jobshift contract: ..." to
+// stderr and exits 2 without running the utility.
+//
+// Input (all decimal numbers without leading zeros; k = role position in
+// the job, i = task index, l = position of a port label in PortLabels(job,
+// k, opts)):
+//
+//	JS_NROLES              number of roles (must equal the job's)
+//	JS_R<k>_N              instances of role k (must equal the job's)
+//	JS_R<k>_ADDR_<i>       address of task i of role k ([A-Za-z0-9.:_-]+)
+//	JS_R<k>_PORT_<l>_<i>   the ports of label l of that task, comma-separated,
+//	                       exactly as many as the label's count (1..65535)
+//	JS_SELF_ROLE           k of the task running the script
+//	JS_SELF_INDEX          i of the task running the script
+//	JS_SELF_PROCESS        optional: "ps" for a UAI node's parameter server
+//	                       (see Processes), empty or unset otherwise
+//
+// Job-static values (user, job and role names, counts, resources) are baked
+// in, single-quoted.
+func Shell(job *jobs.Job, opts Options) (string, error) {
+	type variant struct {
+		k    int
+		proc string
+		p    *program
+	}
+	var vs []variant
+	procs := Processes(job, opts)
+	for k := range job.Roles {
+		for _, proc := range procs {
+			o := opts
+			o.Process = proc
+			p, err := build(job, k, o)
+			if err != nil {
+				return "", err
+			}
+			vs = append(vs, variant{k, proc, p})
+		}
+	}
+	if len(vs) == 0 {
+		_, err := build(job, 0, opts)
+		if err == nil {
+			err = fail(ErrJob, job.NamePos, "Job has no roles", "A job needs at least one role.")
+		}
+		return "", err
+	}
+	// Variables with the same, self-independent value in every variant are
+	// computed once, before the per-task part.
+	common := map[string]string{}
+	for _, d := range vs[0].p.defs {
+		if !d.val.usesSelf() {
+			common[d.name] = d.val.key()
+		}
+	}
+	for _, v := range vs[1:] {
+		seen := map[string]bool{}
+		for _, d := range v.p.defs {
+			if c, ok := common[d.name]; ok && c == d.val.key() {
+				seen[d.name] = true
+			}
+		}
+		for n := range common {
+			if !seen[n] {
+				delete(common, n)
+			}
+		}
+	}
+
+	c := &shc{job: job, opts: opts}
+	w := &c.out
+	w.WriteString(shellPrelude)
+	c.inputs()
+	odd := false
+	for _, d := range vs[0].p.defs {
+		if _, ok := common[d.name]; ok {
+			odd = c.assign(d, -1) || odd
+		}
+	}
+	fmt.Fprintf(w, "case \"$JS_SELF_ROLE:${JS_SELF_PROCESS-}\" in\n")
+	for _, v := range vs {
+		fmt.Fprintf(w, "%d:%s)\n", v.k, v.proc)
+		c.selfPreamble(v.k)
+		for _, d := range v.p.defs {
+			if _, ok := common[d.name]; !ok {
+				odd = c.assign(d, v.k) || odd
+			}
+		}
+		w.WriteString(";;\n")
+	}
+	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
+	c.unsetInputs()
+	if NeedsWorkDir(job, opts) {
+		w.WriteString("PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n")
+	}
+	if odd {
+		w.WriteString("exec env -- \"$@\"\n")
+	} else {
+		w.WriteString("exec \"$@\"\n")
+	}
+	return w.String(), nil
+}
+
+const shellPrelude = `#!/bin/sh
+# jobshift environment contract (generated; see translate/contract.Shell).
+_js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
+_js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
+[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
+case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
+_js_addr() {
+	eval "_js_v=\${JS_R$1_ADDR_$2-}"
+	case $_js_v in ''|*[!A-Za-z0-9.:_-]*) _js_die "JS_R$1_ADDR_$2: not an address: '$_js_v'" ;; esac
+}
+_js_ports() {
+	eval "_js_v=\${JS_R$1_PORT_$2_$3-}"
+	case $_js_v in ''|*[!0-9,]*|,*|*,|*,,*) _js_die "JS_R$1_PORT_$2_$3: not a comma-separated port list: '$_js_v'" ;; esac
+	_js_rest=$_js_v,
+	_js_n=0
+	while [ -n "$_js_rest" ]; do
+		_js_p=${_js_rest%%,*}
+		_js_rest=${_js_rest#*,}
+		{ _js_num "$_js_p" && [ "$_js_p" -ge 1 ] && [ "$_js_p" -le 65535 ]; } || _js_die "JS_R$1_PORT_$2_$3: $_js_p is not a port"
+		eval "_js_p_$1_$2_$3_$_js_n=\$_js_p"
+		_js_n=$((_js_n + 1))
+	done
+	[ "$_js_n" -eq "$4" ] || _js_die "JS_R$1_PORT_$2_$3 has $_js_n ports, the job wants $4"
+}
+_js_role() {
+	eval "_js_v=\${JS_R$1_N-}"
+	{ _js_num "$_js_v" && [ "$_js_v" -eq "$2" ]; } || _js_die "JS_R$1_N is '$_js_v', the job's role $1 has $2 instances"
+	_js_i=0
+	while [ "$_js_i" -lt "$2" ]; do
+		_js_addr "$1" "$_js_i"
+		_js_l=0
+		for _js_c in $3; do
+			_js_ports "$1" "$_js_l" "$_js_i" "$_js_c"
+			_js_l=$((_js_l + 1))
+		done
+		_js_i=$((_js_i + 1))
+	done
+}
+`
+
+// shc compiles programs to sh.
+type shc struct {
+	job  *jobs.Job
+	opts Options
+	out  strings.Builder
+	tmp  int
+}
+
+// label is the position of label in PortLabels(job, k).
+func (c *shc) label(k int, label string) int {
+	for l, p := range PortLabels(c.job, k, c.opts) {
+		if p.Label == label {
+			return l
+		}
+	}
+	panic("contract: label " + label + " not in PortLabels") // build guarantees it
+}
+
+func (c *shc) inputs() {
+	w := &c.out
+	fmt.Fprintf(w, "{ _js_num \"${JS_NROLES-}\" && [ \"$JS_NROLES\" -eq %d ]; } || _js_die \"JS_NROLES is '${JS_NROLES-}', the job has %d roles\"\n", len(c.job.Roles), len(c.job.Roles))
+	fmt.Fprintf(w, "{ _js_num \"${JS_SELF_ROLE-}\" && _js_num \"${JS_SELF_INDEX-}\"; } || _js_die \"JS_SELF_ROLE and JS_SELF_INDEX must be numbers\"\n")
+	for k, r := range c.job.Roles {
+		var counts []string
+		for _, p := range PortLabels(c.job, k, c.opts) {
+			counts = append(counts, strconv.Itoa(p.Count))
+		}
+		fmt.Fprintf(w, "_js_role %d %d '%s'\n", k, r.Instances, strings.Join(counts, " "))
+	}
+}
+
+// selfPreamble checks JS_SELF_INDEX for role k and copies the task's own
+// address and ports into _js_sa / _js_sp_<l>[_<n>].
+func (c *shc) selfPreamble(k int) {
+	w := &c.out
+	fmt.Fprintf(w, "[ \"$JS_SELF_INDEX\" -lt %d ] || _js_die \"JS_SELF_INDEX $JS_SELF_INDEX: role %d has %d instances\"\n", c.job.Roles[k].Instances, k, c.job.Roles[k].Instances)
+	fmt.Fprintf(w, "eval \"_js_sa=\\${JS_R%d_ADDR_$JS_SELF_INDEX}\"\n", k)
+	for l, p := range PortLabels(c.job, k, c.opts) {
+		fmt.Fprintf(w, "eval \"_js_sp_%d=\\${JS_R%d_PORT_%d_$JS_SELF_INDEX}\"\n", l, k, l)
+		for n := range p.Count {
+			fmt.Fprintf(w, "eval \"_js_sp_%d_%d=\\${_js_p_%d_%d_${JS_SELF_INDEX}_%d}\"\n", l, n, k, l, n)
+		}
+	}
+}
+
+// assign writes d; it reports whether d's name needs `env` (not a shell
+// identifier).
+func (c *shc) assign(d def, k int) bool {
+	word := c.word(d.val)
+	if isShellName(d.name) {
+		fmt.Fprintf(&c.out, "%s=%s\nexport %s\n", d.name, word, d.name)
+		return false
+	}
+	fmt.Fprintf(&c.out, "set -- %s%s \"$@\"\n", shQuote(d.name+"="), word)
+	return true
+}
+
+// word compiles e to one sh word (no field splitting, no globbing).
+func (c *shc) word(e expr) string {
+	if len(e) == 0 {
+		return "''"
+	}
+	var b strings.Builder
+	for _, p := range e {
+		switch p.kind {
+		case pLit:
+			b.WriteString(shQuote(p.lit))
+		case pAddr:
+			if p.idx == self {
+				b.WriteString(`"${_js_sa}"`)
+			} else {
+				fmt.Fprintf(&b, `"${JS_R%d_ADDR_%d}"`, p.role, p.idx)
+			}
+		case pPorts:
+			l := c.label(p.role, p.label)
+			if p.idx == self {
+				fmt.Fprintf(&b, `"${_js_sp_%d}"`, l)
+			} else {
+				fmt.Fprintf(&b, `"${JS_R%d_PORT_%d_%d}"`, p.role, l, p.idx)
+			}
+		case pPort, pHost:
+			l := c.label(p.role, p.label)
+			a, v := fmt.Sprintf(`"${JS_R%d_ADDR_%d}"`, p.role, p.idx), fmt.Sprintf(`"${_js_p_%d_%d_%d_%d}"`, p.role, l, p.idx, p.n)
+			if p.idx == self {
+				a, v = `"${_js_sa}"`, fmt.Sprintf(`"${_js_sp_%d_%d}"`, l, p.n)
+			}
+			if p.kind == pPort {
+				b.WriteString(v)
+			} else {
+				// Addresses are checked to need no JSON escaping.
+				b.WriteString(`'"'` + a + `':'` + v + `'"'`)
+			}
+		case pIndex:
+			if p.off == 0 {
+				b.WriteString(`"${JS_SELF_INDEX}"`)
+			} else {
+				fmt.Fprintf(&b, `"$((JS_SELF_INDEX + (%d)))"`, p.off)
+			}
+		case pCond:
+			c.tmp++
+			t := fmt.Sprintf("_js_c%d", c.tmp)
+			fmt.Fprintf(&c.out, "if [ \"$JS_SELF_INDEX\" -eq 0 ]; then %s=%s; else %s=%s; fi\n", t, c.word(p.a), t, c.word(p.b))
+			fmt.Fprintf(&b, `"${%s}"`, t)
+		}
+	}
+	return b.String()
+}
+
+func (c *shc) unsetInputs() {
+	w := &c.out
+	w.WriteString("unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS\n")
+	for k, r := range c.job.Roles {
+		fmt.Fprintf(w, "unset JS_R%d_N\n_js_i=0\nwhile [ \"$_js_i\" -lt %d ]; do\n\tunset JS_R%d_ADDR_$_js_i", k, r.Instances, k)
+		for l := range PortLabels(c.job, k, c.opts) {
+			fmt.Fprintf(w, " JS_R%d_PORT_%d_$_js_i", k, l)
+		}
+		w.WriteString("\n\t_js_i=$((_js_i + 1))\ndone\n")
+	}
+}
+
+// usesSelf reports whether e depends on which task evaluates it.
+func (e expr) usesSelf() bool {
+	for _, p := range e {
+		if p.idx == self && p.kind != pLit && p.kind != pIndex && p.kind != pCond {
+			return true
+		}
+		if p.kind == pIndex || p.kind == pCond {
+			return true
+		}
+	}
+	return false
+}
+
+// key is a canonical text of e, to compare definitions.
+func (e expr) key() string { return fmt.Sprintf("%v", e) }

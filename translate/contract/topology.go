@@ -1,0 +1,143 @@
+package contract
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// Topology is where every task of a job runs: one RoleTopology per job role,
+// in job order.
+type Topology struct{ Roles []RoleTopology }
+
+// RoleTopology is one role's tasks, in index order.
+type RoleTopology struct {
+	Name  string
+	Tasks []TaskTopology
+}
+
+// TaskTopology is one task's address and its host ports: port label → the
+// label's ports (as many as PortLabels says).
+type TaskTopology struct {
+	Addr  string
+	Ports map[string][]int
+}
+
+// LeinaoLabel is the port label under which a task's three LeinaoPAI host
+// ports (mapped to the container's 10001, 10002, 10003) are in a topology.
+const LeinaoLabel = "leinao"
+
+// leinaoInternal are the container ports LeinaoPAI mapped.
+var leinaoInternal = []int{10001, 10002, 10003}
+
+// PortLabels lists the port labels a topology must give every task of role
+// k, in order, with their counts: the role's ports as declared, plus
+// LeinaoLabel ×3 when the leinao contract applies and the role does not
+// declare it. The Shell input (JS_R<k>_PORT_<l>_<i>) and the Nomad services
+// number labels by their position in this list.
+func PortLabels(job *jobs.Job, k int, opts Options) []jobs.Port {
+	r := job.Roles[k]
+	out := slices.Clone(r.Ports)
+	cs, err := contracts(job, opts)
+	if err == nil && has(cs, jobs.ContractLeinao) && findPort(r, LeinaoLabel) == nil {
+		out = append(out, jobs.Port{Label: LeinaoLabel, Count: len(leinaoInternal), Implicit: true})
+	}
+	return out
+}
+
+func findPort(r *jobs.Role, label string) *jobs.Port {
+	for i := range r.Ports {
+		if r.Ports[i].Label == label {
+			return &r.Ports[i]
+		}
+	}
+	return nil
+}
+
+// SampleTopology is a deterministic topology for explain, for the job's
+// default contracts: see SampleTopologyFor.
+func SampleTopology(job *jobs.Job) Topology { return SampleTopologyFor(job, Options{}) }
+
+// SampleTopologyFor is a deterministic topology: the n-th task over all
+// roles (from 0) gets address 10.0.0.<n+1> (10.0.<n/250>.<n%250+1> past 250
+// tasks) and ports from 20000 upwards in PortLabels order.
+func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
+	var t Topology
+	n, p := 0, 20000
+	for k, r := range job.Roles {
+		rt := RoleTopology{Name: r.Name}
+		labels := PortLabels(job, k, opts)
+		for range r.Instances {
+			tt := TaskTopology{Addr: sampleAddr(n), Ports: map[string][]int{}}
+			n++
+			for _, l := range labels {
+				for range l.Count {
+					tt.Ports[l.Label] = append(tt.Ports[l.Label], p)
+					p++
+				}
+			}
+			rt.Tasks = append(rt.Tasks, tt)
+		}
+		t.Roles = append(t.Roles, rt)
+	}
+	return t
+}
+
+func sampleAddr(n int) string {
+	if n < 250 {
+		return fmt.Sprintf("10.0.0.%d", n+1)
+	}
+	return fmt.Sprintf("10.0.%d.%d", n/250, n%250+1)
+}
+
+// validAddr is what every rendering can carry unescaped: IPv4/IPv6
+// literals and host names.
+func validAddr(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == ':' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+func checkTopology(job *jobs.Job, topo Topology, opts Options) error {
+	bad := func(format string, args ...any) error {
+		return fail(ErrTopology, job.NamePos, "Topology does not match the job", format, args...)
+	}
+	if len(topo.Roles) != len(job.Roles) {
+		return bad("the job has %d roles, the topology %d.", len(job.Roles), len(topo.Roles))
+	}
+	for k, r := range job.Roles {
+		rt := topo.Roles[k]
+		if rt.Name != r.Name {
+			return bad("role %d is %q in the job and %q in the topology.", k, r.Name, rt.Name)
+		}
+		if len(rt.Tasks) != r.Instances {
+			return bad("role %q has %d instances, the topology %d tasks.", r.Name, r.Instances, len(rt.Tasks))
+		}
+		labels := PortLabels(job, k, opts)
+		for i, t := range rt.Tasks {
+			if !validAddr(t.Addr) {
+				return bad("task %s-%d has address %q; an address is letters, digits, '.', ':', '-' and '_'.", r.Name, i, t.Addr)
+			}
+			for _, l := range labels {
+				ps := t.Ports[l.Label]
+				if len(ps) != l.Count {
+					return bad("task %s-%d has %d ports of label %q, the job wants %d.", r.Name, i, len(ps), l.Label, l.Count)
+				}
+				for _, p := range ps {
+					if p < 1 || p > 65535 {
+						return bad("task %s-%d: port %d of label %q is not a TCP port.", r.Name, i, p, l.Label)
+					}
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -1,0 +1,62 @@
+package contract
+
+import "github.com/jobshift/jobshift/jobs"
+
+// uai is UCloud UAI Train's TF_CONFIG (seed 002). A UAI job is one role of
+// N nodes, all running the same image and entrypoint; every node runs a
+// parameter-server process and a training process, told apart only by
+// TF_CONFIG. The cluster is
+//
+//	master: [node0:port-worker]
+//	ps:     [node0:port-ps, ..., nodeN-1:port-ps]
+//	worker: [node1:port-worker, ..., nodeN-1:port-worker]
+//
+// How the seed's task list is read: the seed shows node 0 running
+// {"type":"ps","index":0} and {"type":"worker","index":0} and says "the
+// other nodes likewise". Taken literally, node 0's training task would be
+// worker 0, which the cluster lists as node 1, and node N-1 would be worker
+// N-1, which does not exist. The only reading consistent with the cluster
+// (and with the seed's remark that master is the chief) is: node 0's
+// training task is {"type":"master","index":0}, node i ≥ 1's is
+// {"type":"worker","index":i-1}, and node i's ps process is
+// {"type":"ps","index":i}. jobshift implements that reading.
+//
+// Ports: each node needs two, port-ps and port-worker. They are the first
+// two declared (non-implicit) port slots of the role in declaration order:
+// the first is port-ps, the second port-worker (so `portList: [{label: uai,
+// portNumber: 2}]` or two labels both work). A one-node job gets no
+// TF_CONFIG (UAI ran the same code as single-node training) and no ps
+// process. The JSON is compact with sorted keys, like the tf contract; UAI's
+// own byte layout is not documented.
+func (b *builder) uai() {
+	j := b.job
+	r := j.Roles[0]
+	if r.Instances < 2 {
+		return
+	}
+	sl := declaredSlots(r)
+	ps, wk := sl[0], sl[1]
+	cluster := cat(
+		lit(`{"cluster":{"master":[`), host(0, 0, wk.label, wk.n),
+		lit(`],"ps":[`), join(r.Instances, ",", func(i int) expr { return host(0, i, ps.label, ps.n) }),
+		lit(`],"worker":[`), join(r.Instances-1, ",", func(i int) expr { return host(0, i+1, wk.label, wk.n) }),
+		lit(`]},"task":`))
+	var task expr
+	if b.opts.Process == ProcessPS {
+		task = cat(lit(`{"type":"ps","index":`), index(0), lit(`}`))
+	} else {
+		task = cond(lit(`{"type":"master","index":0}`), cat(lit(`{"type":"worker","index":`), index(-1), lit(`}`)))
+	}
+	b.set("TF_CONFIG", cat(cluster, task, lit(`,"environment":"cloud"}`)))
+}
+
+func checkUAI(j *jobs.Job, bad func(jobs.Pos, string, string, ...any)) {
+	if len(j.Roles) != 1 {
+		bad(j.NamePos, "UAI Train jobs have one role", "The uai contract describes a single-role job of N nodes; this job has %d roles.", len(j.Roles))
+		return
+	}
+	r := j.Roles[0]
+	if r.Instances > 1 && len(declaredSlots(r)) < 2 {
+		bad(r.Pos, "UAI Train needs two ports per node", "Role %q declares %d ports; a UAI node serves a parameter server and a training task, so declare two (e.g. portList [{label: uai, portNumber: 2}]).", r.Name, len(declaredSlots(r)))
+	}
+}
