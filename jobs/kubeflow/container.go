@@ -61,7 +61,16 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 	}
 
 	env := r.env(role, c, fl, where)
-	lookup := func(name string) (string, bool) { v, ok := env[name]; return v, ok }
+	// The operator appends its variables after the user's env, so for
+	// command and args their names resolve to the operator's values, which
+	// are only known at run time.
+	lookup := func(name string) (string, bool) {
+		if fl.ownsEnv(name) {
+			return "", false
+		}
+		v, ok := env[name]
+		return v, ok
+	}
 
 	cmdF, argF := c.field("command"), c.field("args")
 	role.Command = jobs.Command{Kind: jobs.CommandArgv}
@@ -104,8 +113,11 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 		r.lossyf(vd.key, "Block device dropped", "%s.volumeDevices attaches raw block devices; jobshift cannot provide them.", where)
 	}
 	for _, f := range c.fields {
-		if why, ok := containerFieldWarnings[f.key.Value]; ok && !isFalse(f.val) {
+		if why, ok := containerFieldWarnings[f.key.Value]; ok {
 			c.used[f.key.Value] = true
+			if isFalse(f.val) {
+				continue
+			}
 			r.warnf(f.key, "Container setting ignored: "+f.key.Value, "%s.%s is ignored: %s.", where, f.key.Value, why)
 		}
 	}
@@ -298,15 +310,24 @@ func (r *reader) resources(role *jobs.Role, f field, where string) {
 		}
 	}
 	for _, name := range names {
-		src, which := limits, "limits"
-		if _, ok := limits.index[name]; !ok {
-			src, which = requests, "requests"
+		// Both values are checked (Kubernetes rejects a bad request even
+		// when a limit is given); the limit is used when it is valid.
+		var q *big.Rat
+		var vn *yaml.Node
+		for _, src := range []struct {
+			m     *mapping
+			which string
+		}{{requests, "requests"}, {limits, "limits"}} {
+			if n := src.m.get(name); n != nil {
+				if v, ok := r.quantity(n, fmt.Sprintf("%s.resources.%s[%s]", where, src.which, name)); ok {
+					q, vn = v, n
+				}
+			}
 		}
-		vn := src.get(name)
-		q, ok := r.quantity(vn, fmt.Sprintf("%s.resources.%s[%s]", where, which, name))
-		if !ok {
+		if q == nil {
 			continue
 		}
+		ok := true
 		switch {
 		case name == "cpu":
 			role.Resources.CPUMilli, ok = ceilInt64(q, scaleMilli)

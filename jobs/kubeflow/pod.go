@@ -143,8 +143,11 @@ func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, 
 	c := r.container(role, containers[chosen], fl, fmt.Sprintf("%s.spec.containers[%d]", where, chosen), contractPort)
 	r.mounts(role, c, volumes)
 	for _, f := range ps.fields {
-		if why, ok := podFieldWarnings[f.key.Value]; ok && !isFalse(f.val) {
+		if why, ok := podFieldWarnings[f.key.Value]; ok {
 			ps.used[f.key.Value] = true
+			if isFalse(f.val) {
+				continue // hostNetwork: false, affinity: {} change nothing
+			}
 			r.warnf(f.key, "Pod setting ignored: "+f.key.Value, "%s.spec.%s is ignored: %s.", where, f.key.Value, why)
 		}
 	}

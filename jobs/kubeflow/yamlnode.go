@@ -313,7 +313,7 @@ func (r *reader) parseDocuments(src []byte) ([]*yaml.Node, bool) {
 		}
 		if err != nil {
 			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: errLine(err), Col: 1},
-				"Invalid YAML", "%s. Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again.", strings.TrimPrefix(err.Error(), "yaml: ")))
+				"Invalid YAML", "%s. Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again.", lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")))
 			return docs, false
 		}
 		if len(docs) > 10000 {
@@ -326,7 +326,7 @@ func (r *reader) parseDocuments(src []byte) ([]*yaml.Node, bool) {
 	}
 }
 
-var lineRE = regexp.MustCompile(`line (\d+)`)
+var lineRE = regexp.MustCompile(`line (\d+): `)
 
 // errLine extracts the line yaml.v3 puts into its error text (1 when it
 // names none).
