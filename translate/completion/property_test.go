@@ -178,3 +178,65 @@ func TestDecideNoPanic(t *testing.T) {
 		t.Errorf("Decide(empty job) = %+v", v)
 	}
 }
+
+// TestRetryBounds replays long runs of failures with random exit codes and
+// checks the limits hold: a PAI job with jobRetryCount n ≥ 0 gets at most n
+// counted retries and only transient codes are retried uncounted; a
+// Kubeflow job with backoffLimit B restarts at most max(B-1, 0) times in all
+// (spec/kubeflow.md §1.4); a PAI task with taskRetryCount n at most n
+// counted restarts.
+func TestRetryBounds(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	codes := []int{1, 2, 127, 128, 130, 132, 134, 137, 139, 141, 143, 193, 196, 255}
+	for iter := 0; iter < 2000; iter++ {
+		n := r.IntN(4)
+		job := with(paiV2(paiRole("worker", 1, ip(1), ip(1))), func(j *jobs.Job) { j.Retry.JobRetryCount = n })
+		if r.IntN(2) == 0 {
+			job.Source.Format = jobs.FormatPAIv1
+		}
+		counted := 0
+		for step := 0; step < 50; step++ {
+			code := codes[r.IntN(len(codes))]
+			d := JobRetry(job, failedWith(code), counted)
+			class := ClassifyPAIExit(PAIExitCode(code, PAIEra(job)), PAIEra(job))
+			if d.Retry && !d.Counted && class != Transient {
+				t.Fatalf("uncounted retry of a %s code %d: %+v", class, code, d)
+			}
+			if class == Permanent && d.Retry {
+				t.Fatalf("permanent code %d retried: %+v", code, d)
+			}
+			if d.Counted {
+				counted++
+			}
+			if counted > n {
+				t.Fatalf("jobRetryCount %d: %d counted retries", n, counted)
+			}
+		}
+
+		b := r.IntN(5)
+		kf := with(tfJob(kfRole("worker", 2, []string{RestartOnFailure, RestartAlways, RestartExitCode}[r.IntN(3)])),
+			func(j *jobs.Job) { j.Retry.BackoffLimit = ip(b) })
+		total := 0
+		for step := 0; step < 50; step++ {
+			if TaskRestart(kf, "worker", codes[r.IntN(len(codes))], total) {
+				total++
+			}
+		}
+		if limit := max(b-1, 0); total > limit {
+			t.Fatalf("backoffLimit %d: %d restarts, want at most %d", b, total, limit)
+		}
+
+		task := paiRole("worker", 1, ip(1), ip(1))
+		task.TaskRetryCount = n
+		nogang := with(paiV2(task), func(j *jobs.Job) { j.Retry.GangAllocation = false })
+		counted = 0
+		for step := 0; step < 50; step++ {
+			if d := TaskRestartDecision(nogang, "worker", codes[r.IntN(len(codes))], counted); d.Counted {
+				counted++
+			}
+		}
+		if counted > n {
+			t.Fatalf("taskRetryCount %d: %d counted restarts", n, counted)
+		}
+	}
+}
