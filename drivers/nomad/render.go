@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hashicorp/nomad/api"
 	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"

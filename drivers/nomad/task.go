@@ -46,21 +46,21 @@ func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error
 	c := role.Command
 	switch c.Kind {
 	case jobs.CommandEval:
-		if !interpolated(c.Script) {
+		if !interpolated(c.Script) && !r.secretRefs(c.Script) {
 			return &userCommand{argv: []string{"bash", "-c", pai1Eval, "_", c.Script}}, nil
 		}
 		return &userCommand{
 			argv: []string{"bash", "-c", pai1EvalFile, "_", "${NOMAD_TASK_DIR}/jobshift-command"},
-			file: fileTemplate("local/jobshift-command", c.Script),
+			file: r.fileTemplate("local/jobshift-command", c.Script),
 		}, nil
 	case jobs.CommandBashScript:
-		if !interpolated(c.Script) {
+		if !interpolated(c.Script) && !r.secretRefs(c.Script) {
 			return &userCommand{argv: []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}}, nil
 		}
 		// bash FILE: $0 is the file's path, so name it user.sh like PAI.
 		return &userCommand{
 			argv: []string{"bash", "${NOMAD_TASK_DIR}/user.sh"},
-			file: fileTemplate("local/user.sh", pai2Prelude+c.Script),
+			file: r.fileTemplate("local/user.sh", pai2Prelude+c.Script),
 		}, nil
 	case jobs.CommandArgv:
 		argv := append(append([]string(nil), c.Command...), c.Args...)
@@ -81,18 +81,26 @@ func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error
 		}
 		return &userCommand{
 			argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-argv.sh"},
-			file: fileTemplate("local/jobshift-argv.sh", "exec "+shellQuoteAll(argv)+"\n"),
+			file: r.fileTemplate("local/jobshift-argv.sh", "exec "+shellQuoteAll(argv)+"\n"),
 		}, nil
 	}
 	return nil, fmt.Errorf("role %q: unknown command kind %q", role.Name, c.Kind)
 }
 
-// fileTemplate writes content to dest byte for byte: the template is one
-// base64Decode call, so neither consul-template delimiters nor HCL or
-// Nomad interpolation in content matter.
-func fileTemplate(dest, content string) *api.Template {
+// secretRefs: the job has secrets and s refers to them (PAI v2).
+func (r *renderer) secretRefs(s string) bool { return len(r.plan.Job.Secrets) > 0 && hasSecretRefs(s) }
+
+// fileTemplate writes content to dest byte for byte: the template is
+// base64Decode calls, so neither consul-template delimiters nor HCL or
+// Nomad interpolation in content matter; secret references are read from
+// the job's variable.
+func (r *renderer) fileTemplate(dest, content string) *api.Template {
+	data := `{{ base64Decode "` + base64.StdEncoding.EncodeToString([]byte(content)) + `" }}`
+	if r.secretRefs(content) {
+		data = secretTemplate(content, r.jobID)
+	}
 	return &api.Template{
-		EmbeddedTmpl: new(`{{ base64Decode "` + base64.StdEncoding.EncodeToString([]byte(content)) + `" }}`),
+		EmbeddedTmpl: new(data),
 		DestPath:     new(dest),
 		ChangeMode:   new("noop"),
 		Once:         new(true),

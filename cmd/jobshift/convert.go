@@ -1,0 +1,100 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/jobshift/jobshift/drivers"
+	_ "github.com/jobshift/jobshift/drivers/nomad" // registers -to nomad, nomad-json
+)
+
+func init() {
+	register("convert", "Print the job as the target would run it (Nomad HCL2 or JSON, sbatch script, ...)", runConvert)
+}
+
+const convertHelp = `
+Usage: jobshift convert -to TARGET [options] FILE
+
+  Translates an OpenPAI or Kubeflow job into what TARGET runs, without
+  submitting anything, and prints it (or writes it with -o).
+
+  Targets: nomad (HCL2 for 'nomad job run'), nomad-json (API JSON for
+  'nomad job run -json'), slurm (an sbatch script), or any driver name.
+
+Examples:
+  jobshift convert -to nomad job.yaml > job.nomad.hcl && nomad job run job.nomad.hcl
+  jobshift convert -to nomad-json job.json | nomad job run -json -
+`
+
+
+func runConvert(args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet("convert", convertHelp, stderr)
+	var jf jobFlags
+	jf.register(fs)
+	to := fs.String("to", "nomad", "Target `driver`.")
+	outDir := fs.String("o", "", "Write the files into `dir` instead of printing the main one.")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "jobshift convert: want exactly one job FILE (see jobshift convert -h)")
+		return 1
+	}
+	cfg, diags := jf.siteConfig()
+	if diags.HasErrors() {
+		printDiags(stderr, diags)
+		return 1
+	}
+	_, plan, d := jf.loadPlan(fs.Arg(0), cfg)
+	diags = append(diags, d...)
+	printDiags(stderr, diags)
+	if plan == nil || diags.HasErrors() {
+		return 1
+	}
+	drv, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+		return 1
+	}
+	art, err := drv.Render(context.Background(), plan)
+	if err != nil {
+		var de interface{ DiagList() []string }
+		if errors.As(err, &de) {
+			for _, s := range de.DiagList() {
+				fmt.Fprintln(stderr, s)
+			}
+		} else {
+			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+		}
+		return 1
+	}
+	if *outDir == "" {
+		if len(art.Files) > 0 {
+			_, _ = stdout.Write(art.Files[0].Data)
+		}
+		for _, f := range art.Files[1:] {
+			fmt.Fprintf(stderr, "jobshift convert: %s not printed (use -o DIR to write every file)\n", f.Name)
+		}
+		return 0
+	}
+	if err := os.MkdirAll(*outDir, 0o755); err != nil {
+		fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+		return 1
+	}
+	for _, f := range art.Files {
+		mode := os.FileMode(f.Mode)
+		if mode == 0 {
+			mode = 0o644
+		}
+		p := *outDir + "/" + f.Name
+		if err := os.WriteFile(p, f.Data, mode); err != nil {
+			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+			return 1
+		}
+		fmt.Fprintln(stdout, p)
+	}
+	return 0
+}

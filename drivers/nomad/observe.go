@@ -1,0 +1,101 @@
+package nomad
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// allocIndex parses the index from an alloc name "<job>.<group>[<i>]".
+func allocIndex(name string) (int, bool) {
+	i := strings.LastIndexByte(name, '[')
+	if i < 0 || !strings.HasSuffix(name, "]") {
+		return 0, false
+	}
+	n, err := strconv.Atoi(name[i+1 : len(name)-1])
+	return n, err == nil
+}
+
+// observed is one task as seen in its allocation.
+type observed struct {
+	completion.Task
+	AllocID string
+	Message string
+}
+
+// observe maps the allocations of one job version to tasks. stopping holds
+// the tasks jobshift asked to stop: their end is Stopped, not a failure.
+func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopping map[jobs.TaskRef]bool) []observed {
+	roleOf := map[string]string{}
+	for _, r := range pol.Roles {
+		roleOf[r.Group] = r.Name
+	}
+	var out []observed
+	for _, a := range allocs {
+		if a.JobVersion != version {
+			continue
+		}
+		role, ok := roleOf[a.TaskGroup]
+		idx, ok2 := allocIndex(a.Name)
+		if !ok || !ok2 {
+			continue
+		}
+		ref := jobs.TaskRef{Role: role, Index: idx}
+		o := observed{Task: completion.Task{TaskRef: ref, State: completion.Pending}, AllocID: a.ID}
+		main := a.TaskStates[MainTask]
+		barrier := a.TaskStates[BarrierTask]
+		switch {
+		case main != nil && main.State == "dead" && !main.StartedAt.IsZero():
+			o.State, o.ExitCode, o.Seq = completion.Succeeded, 0, main.FinishedAt.UnixNano()
+			if code, msg, ok := lastExit(main); ok {
+				o.ExitCode, o.Message = code, msg
+			}
+			if main.Failed || o.ExitCode != 0 {
+				o.State = completion.Failed
+				if o.ExitCode == 0 {
+					o.ExitCode = 1
+				}
+			}
+		case main != nil && main.State == "running":
+			o.State = completion.Running
+		case barrier != nil && barrier.State == "dead" && barrier.Failed:
+			// The rendezvous failed (timeout): the task never ran.
+			o.State, o.Seq = completion.Failed, barrier.FinishedAt.UnixNano()
+			o.ExitCode, o.Message, _ = lastExit(barrier)
+			if o.ExitCode == 0 {
+				o.ExitCode = 1
+			}
+			o.Message = "rendezvous failed: " + o.Message
+		case a.ClientStatus == "failed" || a.ClientStatus == "lost":
+			o.State, o.ExitCode, o.Seq = completion.Failed, 1, a.ModifyTime
+			o.Message = "allocation " + a.ClientStatus + ": " + a.ClientDescription
+		case a.ClientStatus == "complete" || (main != nil && main.State == "dead"):
+			// Ended before the main task started (stopped while pending).
+			o.State, o.Seq = completion.Stopped, a.ModifyTime
+		}
+		if stopping[ref] && (o.State == completion.Failed || o.State == completion.Succeeded) && a.DesiredStatus == "stop" {
+			// Killed by jobshift (SIGINT/SIGKILL): neither outcome.
+			o.State = completion.Stopped
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// lastExit finds the exit code of the task's last Terminated event.
+func lastExit(ts *api.TaskState) (int, string, bool) {
+	for i := len(ts.Events) - 1; i >= 0; i-- {
+		e := ts.Events[i]
+		if e.Type == api.TaskTerminated {
+			return e.ExitCode, e.DisplayMessage, true
+		}
+		if e.Type == api.TaskDriverFailure || e.Type == api.TaskFailedValidation || e.Type == api.TaskSetupFailure || e.Type == "Template failed" {
+			return 1, e.Type + ": " + e.DisplayMessage, true
+		}
+	}
+	return 0, "", false
+}

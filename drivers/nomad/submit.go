@@ -1,0 +1,112 @@
+package nomad
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// ErrPlacement: the cluster cannot place every task of the job now.
+var ErrPlacement = errors.New("the job cannot be placed")
+
+// Submit plans the job (placement failures are reported before anything
+// is submitted: Nomad would otherwise place part of it and queue the rest),
+// stores PAI v2 secrets as a Nomad Variable, and registers the job with its
+// HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
+func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
+	job, diags := BuildJob(p, d.contract)
+	if diags.HasErrors() {
+		return drivers.Handle{}, &DiagError{diags}
+	}
+	c, err := d.Client()
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	wo := (&api.WriteOptions{}).WithContext(ctx)
+	if err := d.plan(ctx, c, job); err != nil {
+		return drivers.Handle{}, err
+	}
+	if err := d.putSecrets(ctx, c, job, p); err != nil {
+		return drivers.Handle{}, err
+	}
+	src, err := jhcl.NomadJobHCL(job)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	_, _, err = c.Jobs().RegisterOpts(job, &api.RegisterOptions{
+		Submission: &api.JobSubmission{Source: string(src), Format: "hcl2"},
+	}, wo)
+	if err != nil {
+		return drivers.Handle{}, fmt.Errorf("registering job %s: %w", *job.ID, unavailable(err))
+	}
+	return d.handle(job), nil
+}
+
+func (d *Driver) handle(job *api.Job) drivers.Handle {
+	h := drivers.Handle{Driver: TargetHCL, ID: *job.ID, Meta: map[string]string{}}
+	if job.Namespace != nil {
+		h.Meta["namespace"] = *job.Namespace
+	}
+	if job.Region != nil {
+		h.Meta["region"] = *job.Region
+	}
+	return h
+}
+
+// plan runs Jobs().Plan: FailedTGAllocs names the groups that would not be
+// placed and why (it is racy — the cluster can change before the register —
+// which the gang timeout of Watch covers).
+func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job) error {
+	resp, _, err := c.Jobs().Plan(job, false, (&api.WriteOptions{}).WithContext(ctx))
+	if err != nil {
+		return fmt.Errorf("planning job %s: %w", *job.ID, unavailable(err))
+	}
+	if len(resp.FailedTGAllocs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %s", ErrPlacement, placementReport(resp.FailedTGAllocs))
+}
+
+// placementReport explains failed placements in Nomad's own words.
+func placementReport(failed map[string]*api.AllocationMetric) string {
+	var parts []string
+	for _, g := range sortedKeys(failed) {
+		m := failed[g]
+		var why []string
+		for _, k := range sortedKeys(m.DimensionExhausted) {
+			why = append(why, fmt.Sprintf("%s exhausted on %d node(s)", k, m.DimensionExhausted[k]))
+		}
+		for _, k := range sortedKeys(m.ConstraintFiltered) {
+			why = append(why, fmt.Sprintf("constraint %s filtered %d node(s)", k, m.ConstraintFiltered[k]))
+		}
+		for _, k := range sortedKeys(m.ClassExhausted) {
+			why = append(why, fmt.Sprintf("class %s exhausted on %d node(s)", k, m.ClassExhausted[k]))
+		}
+		if m.NodesAvailable != nil && len(m.NodesAvailable) == 0 {
+			why = append(why, "no node is available in the job's datacenters/node pool")
+		}
+		if len(why) == 0 {
+			why = append(why, fmt.Sprintf("%d of %d node(s) evaluated, none fits", m.NodesFiltered+m.NodesExhausted, m.NodesEvaluated))
+		}
+		sort.Strings(why)
+		parts = append(parts, fmt.Sprintf("group %q: %d task(s) unplaced: %s", g, m.CoalescedFailures+1, strings.Join(why, "; ")))
+	}
+	return strings.Join(parts, "; ") + ". Free resources (or ask for fewer) and submit again."
+}
+
+// unavailable marks connection errors so callers can tell "no cluster".
+func unavailable(err error) error {
+	s := err.Error()
+	if strings.Contains(s, "connection refused") || strings.Contains(s, "no such host") || strings.Contains(s, "dial ") {
+		return fmt.Errorf("%v: %w", err, drivers.ErrUnavailable)
+	}
+	return err
+}

@@ -1,0 +1,246 @@
+package nomad
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// ErrNotJobshift: the Nomad job was not rendered by jobshift (no policy).
+var ErrNotJobshift = errors.New("not a jobshift job")
+
+// Watch follows a job with blocking queries on its allocations and enforces
+// its source platform's completion rules, which Nomad lacks: when a rule
+// fires the job is stopped (parameter servers never exit by themselves),
+// the verdict is recorded (Nomad's `dead` says nothing about success),
+// and a failed attempt is retried as a whole, per the job's retry policy,
+// by registering it again. A job that is still not fully placed after the
+// gang timeout is stopped: Nomad places what fits and queues the rest,
+// so two half-placed jobs could otherwise wait on each other forever.
+func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
+	w, err := d.newWatcher(ctx, h.ID)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan drivers.Event, 64)
+	go func() {
+		defer close(out)
+		w.run(ctx, out)
+	}()
+	return out, nil
+}
+
+type watcher struct {
+	d        *Driver
+	c        *api.Client
+	id       string
+	pol      Policy
+	job      *jobs.Job
+	attempt  int
+	retries  int
+	version  uint64
+	start    time.Time
+	gang     time.Duration
+	last     map[jobs.TaskRef]observed
+	stopping map[jobs.TaskRef]bool
+	verdict  *completion.Verdict
+}
+
+func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
+	c, err := d.Client()
+	if err != nil {
+		return nil, err
+	}
+	info, _, err := c.Jobs().Info(id, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		if strings.Contains(err.Error(), "404") {
+			return nil, fmt.Errorf("nomad job %q: %w", id, drivers.ErrNotFound)
+		}
+		return nil, fmt.Errorf("nomad job %q: %w", id, unavailable(err))
+	}
+	pol, ok := ParsePolicy(info.Meta)
+	if !ok {
+		return nil, fmt.Errorf("nomad job %q: %w (no %s meta)", id, ErrNotJobshift, MetaPolicy)
+	}
+	set, _ := newSettings(d.cfg.Site)
+	w := &watcher{d: d, c: c, id: id, pol: pol, job: pol.Job(), gang: set.BarrierTimeout,
+		last: map[jobs.TaskRef]observed{}, stopping: map[jobs.TaskRef]bool{}}
+	w.attempt, _ = strconv.Atoi(info.Meta[MetaAttempt])
+	w.retries, _ = strconv.Atoi(info.Meta[metaRetries])
+	w.version = *info.Version
+	w.start = time.Unix(0, *info.SubmitTime)
+	return w, nil
+}
+
+// metaRetries counts the counted retries so far (PAI transient retries do
+// not count), carried in meta so a restarted controller resumes correctly.
+const metaRetries = "jobshift_retries"
+
+func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.Event) {
+	e.Time = time.Now()
+	e.Attempt = w.attempt
+	select {
+	case out <- e:
+	case <-ctx.Done():
+	}
+}
+
+func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
+	var index uint64
+	for ctx.Err() == nil {
+		q := (&api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second}).WithContext(ctx)
+		allocs, meta, err := w.c.Jobs().Allocations(w.id, true, q)
+		if err != nil {
+			if ctx.Err() != nil {
+				return
+			}
+			w.emit(ctx, out, drivers.Event{Message: "nomad: " + err.Error()})
+			time.Sleep(time.Second)
+			continue
+		}
+		index = meta.LastIndex
+		if res, done := w.step(ctx, out, allocs); done {
+			w.emit(ctx, out, drivers.Event{Final: res, Message: res.Reason})
+			return
+		}
+	}
+}
+
+// step digests one allocation snapshot; done when the job is over.
+func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*api.AllocationListStub) (*drivers.Result, bool) {
+	obs := observe(w.pol, allocs, w.version, w.stopping)
+	var tasks []completion.Task
+	live := 0
+	for _, o := range obs {
+		prev, seen := w.last[o.TaskRef]
+		if !seen || prev.State != o.State {
+			ref := o.TaskRef
+			w.emit(ctx, out, drivers.Event{Task: &ref, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
+		}
+		w.last[o.TaskRef] = o
+		tasks = append(tasks, o.Task)
+		if !o.State.Terminal() {
+			live++
+		}
+	}
+
+	if w.verdict == nil {
+		v := completion.Decide(w.job, tasks)
+		if dl, ok := completion.Deadline(w.job); ok && !v.Phase.Done() && time.Since(w.start) > dl {
+			v = completion.DeadlineVerdict(w.job, tasks)
+		}
+		if !v.Phase.Done() && len(obs) < w.job.TaskCount() && time.Since(w.start) > w.gang {
+			v = completion.Verdict{Phase: completion.PhaseFailed, ExitCode: 1, Reason: fmt.Sprintf(
+				"gang timeout: only %d of %d tasks were placed within %s (Nomad places what fits and queues the rest); the job was stopped so its allocations do not hold resources another job waits for",
+				len(obs), w.job.TaskCount(), w.gang)}
+		}
+		if v.Phase.Done() {
+			w.verdict = &v
+			for _, r := range v.Stop {
+				w.stopping[r] = true
+			}
+			w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason)})
+			if _, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+				w.emit(ctx, out, drivers.Event{Message: "stopping: " + err.Error()})
+			}
+		} else if allStopped(obs, w.job.TaskCount()) {
+			// Stopped from outside (jobshift stop, nomad job stop).
+			v := completion.Verdict{Phase: completion.PhaseStopped, ExitCode: 1, Reason: "the job was stopped"}
+			w.verdict = &v
+		}
+	}
+	if w.verdict == nil || live > 0 || w.pendingAllocs(allocs) {
+		return nil, false
+	}
+
+	// Every allocation of this attempt has ended.
+	v := *w.verdict
+	rd := completion.JobRetry(w.job, v, w.retries)
+	if rd.Retry {
+		if err := w.retry(ctx, rd); err == nil {
+			w.emit(ctx, out, drivers.Event{Message: "retrying: " + rd.Reason})
+			return nil, false
+		} else {
+			v.Reason += "; retry failed: " + err.Error()
+		}
+	}
+	res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.attempt + 1}
+	w.record(ctx, res)
+	return res, true
+}
+
+// pendingAllocs: an allocation of this version has not reached a client
+// terminal status yet (its tasks may be dead while the alloc is stopping).
+func (w *watcher) pendingAllocs(allocs []*api.AllocationListStub) bool {
+	for _, a := range allocs {
+		if a.JobVersion == w.version && a.ClientStatus != "complete" && a.ClientStatus != "failed" && a.ClientStatus != "lost" {
+			return true
+		}
+	}
+	return false
+}
+
+func allStopped(obs []observed, total int) bool {
+	if len(obs) == 0 {
+		return false
+	}
+	for _, o := range obs {
+		if o.State != completion.Stopped {
+			return false
+		}
+	}
+	return true
+}
+
+// retry registers the job again (a new version) with the attempt counted
+// in meta; the allocations of the old version have all ended.
+func (w *watcher) retry(ctx context.Context, rd completion.RetryDecision) error {
+	job, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	if rd.Counted {
+		w.retries++
+	}
+	w.attempt++
+	job.Meta[MetaAttempt] = strconv.Itoa(w.attempt)
+	job.Meta[metaRetries] = strconv.Itoa(w.retries)
+	job.Stop = new(false)
+	if _, _, err := w.c.Jobs().Register(job, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+		return err
+	}
+	info, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	w.version = *info.Version
+	w.start = time.Unix(0, *info.SubmitTime)
+	w.verdict = nil
+	w.last = map[jobs.TaskRef]observed{}
+	w.stopping = map[jobs.TaskRef]bool{}
+	return nil
+}
+
+// ResultPath is the Nomad Variable holding a finished job's verdict.
+func ResultPath(jobID string) string { return "jobshift/results/" + jobID }
+
+// record stores the verdict, which `jobshift status` reads later.
+func (w *watcher) record(ctx context.Context, res *drivers.Result) {
+	v := &api.Variable{Path: ResultPath(w.id), Items: api.VariableItems{
+		"phase":    string(res.Phase),
+		"exitCode": strconv.Itoa(res.ExitCode),
+		"reason":   res.Reason,
+		"attempts": strconv.Itoa(res.Attempts),
+		"version":  strconv.FormatUint(w.version, 10),
+	}}
+	_, _, _ = w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx))
+}
