@@ -25,7 +25,7 @@ func Decide(job *jobs.Job, tasks []Task) Verdict {
 	a := newAttempt(job, tasks)
 	r := rulesFor(job)
 	for _, ref := range a.endOrder() {
-		a.ended[ref] = true
+		a.end(ref)
 		if v, ok := r.onEnd(a, a.tasks[ref]); ok {
 			return a.finish(v)
 		}
@@ -33,11 +33,7 @@ func Decide(job *jobs.Job, tasks []Task) Verdict {
 			return a.finish(r.onAllEnded(a, a.tasks[ref]))
 		}
 	}
-	ended := 0
-	for range a.ended {
-		ended++
-	}
-	return Verdict{Phase: PhaseRunning, Reason: fmt.Sprintf("%d of %d tasks ended", ended, len(a.order))}
+	return Verdict{Phase: PhaseRunning, Reason: fmt.Sprintf("%d of %d tasks ended", len(a.ended), len(a.order))}
 }
 
 // rules is one platform's completion rules.
@@ -91,21 +87,23 @@ type attempt struct {
 	order []TaskRef        // every task of the job, role order then index
 	tasks map[TaskRef]Task // observed state (missing tasks: Pending)
 	ended map[TaskRef]bool // replayed so far
-	rank  map[string]int   // role name → position in job.Roles
 	roles map[string]*jobs.Role
+	// counts[role][state]: replayed tasks of role in state; kept as the
+	// replay goes so each rule check is O(roles), not O(tasks).
+	counts map[string]map[State]int
 }
 
 func newAttempt(job *jobs.Job, tasks []Task) *attempt {
 	a := &attempt{job: job, tasks: map[TaskRef]Task{}, ended: map[TaskRef]bool{},
-		rank: map[string]int{}, roles: map[string]*jobs.Role{}}
-	for i, r := range job.Roles {
+		roles: map[string]*jobs.Role{}, counts: map[string]map[State]int{}}
+	for _, r := range job.Roles {
 		if r == nil {
 			continue
 		}
 		if _, dup := a.roles[r.Name]; dup {
 			continue
 		}
-		a.rank[r.Name], a.roles[r.Name] = i, r
+		a.roles[r.Name], a.counts[r.Name] = r, map[State]int{}
 		for k := 0; k < r.Instances; k++ {
 			ref := TaskRef{Role: r.Name, Index: k}
 			a.order = append(a.order, ref)
@@ -139,24 +137,20 @@ func (a *attempt) endOrder() []TaskRef {
 
 func (a *attempt) allEnded() bool { return len(a.ended) == len(a.order) }
 
-// count is how many replayed tasks of role are in state s.
-func (a *attempt) count(role string, s State) int {
-	n := 0
-	for ref := range a.ended {
-		if ref.Role == role && a.tasks[ref].State == s {
-			n++
-		}
-	}
-	return n
+// end replays the end of task ref.
+func (a *attempt) end(ref TaskRef) {
+	a.ended[ref] = true
+	a.counts[ref.Role][a.tasks[ref].State]++
 }
+
+// count is how many replayed tasks of role are in state s.
+func (a *attempt) count(role string, s State) int { return a.counts[role][s] }
 
 // countAll is how many replayed tasks are in state s.
 func (a *attempt) countAll(s State) int {
 	n := 0
-	for ref := range a.ended {
-		if a.tasks[ref].State == s {
-			n++
-		}
+	for _, c := range a.counts {
+		n += c[s]
 	}
 	return n
 }

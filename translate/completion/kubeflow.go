@@ -124,12 +124,12 @@ func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, boo
 // is in types succeeded (replayed so far), and whether there is any such task.
 func (a *attempt) allSucceeded(types ...string) (all, any bool) {
 	all = true
-	for _, ref := range a.order {
-		rt := replicaType(a.roles[ref.Role])
+	for name, r := range a.roles {
+		rt := replicaType(r)
 		for _, want := range types {
-			if rt == want {
+			if rt == want && r.Instances > 0 {
 				any = true
-				if !a.ended[ref] || a.tasks[ref].State != Succeeded {
+				if a.count(name, Succeeded) != r.Instances {
 					all = false
 				}
 			}
