@@ -1,16 +1,161 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode"
 
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
-// explainEnv prints the environment of every task. The contract engine
-// (translate/contract) is not in the tree yet, so this reports that
-// plainly instead of printing anything made up.
+// explainEnv prints, for every task (and, for UAI, every process of a
+// task), the environment the plan's contracts give it on a topology: the
+// sample one (contract.SampleTopologyFor) or the JSON file topologyFile.
+// The values come from the contract oracle, contract.Eval, the same code
+// the drivers are tested against.
 func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Writer) int {
-	fmt.Fprintln(stderr, "jobshift explain: -env is not available yet: the contract engine (translate/contract) is not built")
-	return 1
+	job := plan.Job
+	if len(plan.Contracts) == 0 {
+		// contract.Options treats an empty list as "the job's defaults",
+		// so "-contract =" must stop here.
+		fmt.Fprintln(stdout, "No contracts: tasks get no platform environment variables.")
+		return 0
+	}
+	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	if diags := contract.Check(job, opts); len(diags) > 0 {
+		printDiags(stderr, diags)
+		if diags.HasErrors() {
+			return 1
+		}
+	}
+	topo := contract.SampleTopologyFor(job, opts)
+	where := "sample topology"
+	if topologyFile != "" {
+		t, diags := readTopology(topologyFile)
+		if diags.HasErrors() {
+			printDiags(stderr, diags)
+			return 1
+		}
+		topo, where = t, topologyFile
+	}
+	fmt.Fprintf(stdout, "Environment from contracts %s, user %s, on the %s.\n", strings.Join(plan.Contracts, ", "), plan.User, where)
+	processes := contract.Processes(job, opts)
+	for k, r := range job.Roles {
+		for i := 0; i < r.Instances; i++ {
+			for _, proc := range processes {
+				popts := opts
+				popts.Process = proc
+				env, err := contract.Eval(job, topo, jobs.TaskRef{Role: r.Name, Index: i}, popts)
+				if err != nil {
+					var ce *contract.Error
+					if errors.As(err, &ce) {
+						printDiags(stderr, ce.Diags)
+					} else {
+						fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
+					}
+					return 1
+				}
+				fmt.Fprintf(stdout, "\n# %s-%d%s%s\n", r.Name, i, procLabel(proc), taskWhere(topo, k, i))
+				for _, v := range env {
+					fmt.Fprintf(stdout, "%s=%s\n", v.Name, printable(v.Value))
+				}
+			}
+		}
+	}
+	return 0
+}
+
+func procLabel(proc string) string {
+	if proc == contract.ProcessMain {
+		return ""
+	}
+	return " (" + proc + " process)"
+}
+
+// taskWhere describes task i of role k: its address and ports.
+func taskWhere(topo contract.Topology, k, i int) string {
+	if k >= len(topo.Roles) || i >= len(topo.Roles[k].Tasks) {
+		return ""
+	}
+	t := topo.Roles[k].Tasks[i]
+	labels := make([]string, 0, len(t.Ports))
+	for l := range t.Ports {
+		labels = append(labels, l)
+	}
+	sort.Strings(labels)
+	var ps []string
+	for _, l := range labels {
+		nums := make([]string, len(t.Ports[l]))
+		for j, p := range t.Ports[l] {
+			nums[j] = strconv.Itoa(p)
+		}
+		ps = append(ps, l+"="+strings.Join(nums, ","))
+	}
+	s := " on " + t.Addr
+	if len(ps) > 0 {
+		s += ", ports " + strings.Join(ps, " ")
+	}
+	return s
+}
+
+// printable quotes a value only when printing it raw would be ambiguous
+// (line breaks, control characters, surrounding spaces).
+func printable(v string) string {
+	if strings.TrimSpace(v) != v {
+		return strconv.Quote(v)
+	}
+	for _, r := range v {
+		if !unicode.IsPrint(r) {
+			return strconv.Quote(v)
+		}
+	}
+	return v
+}
+
+// readTopology reads a JSON contract.Topology:
+//
+//	{"Roles": [{"Name": "ps", "Tasks": [{"Addr": "10.0.0.1", "Ports": {"ssh": [22]}}]}]}
+func readTopology(path string) (contract.Topology, hcl2.Diagnostics) {
+	var t contract.Topology
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return t, hcl2.Diagnostics{cmdError("Cannot read topology file", "%v.", err)}
+	}
+	dec := json.NewDecoder(bytes.NewReader(src))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&t); err != nil {
+		off := int(dec.InputOffset())
+		var se *json.SyntaxError
+		var te *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &se):
+			off = int(se.Offset)
+		case errors.As(err, &te):
+			off = int(te.Offset)
+		}
+		line, col := lineCol(src, off)
+		return t, hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Invalid topology file",
+			Detail:  fmt.Sprintf("%v. A topology is JSON like {\"Roles\": [{\"Name\": \"worker\", \"Tasks\": [{\"Addr\": \"10.0.0.1\", \"Ports\": {\"http\": [8080]}}]}]}, one role per job role in job order.", err),
+			Subject: &hcl2.Range{Filename: path, Start: hcl2.Pos{Line: line, Column: col, Byte: off}, End: hcl2.Pos{Line: line, Column: col, Byte: off}}}}
+	}
+	return t, nil
+}
+
+func lineCol(src []byte, off int) (int, int) {
+	if off > len(src) {
+		off = len(src)
+	}
+	line := 1 + bytes.Count(src[:off], []byte("\n"))
+	col := off - bytes.LastIndexByte(src[:off], '\n')
+	return line, col
 }

@@ -164,3 +164,65 @@ func tableColumn(table, col, role string) string {
 	}
 	return ""
 }
+
+// -env evaluates the contracts on a topology file: values come from it.
+func TestExplainEnvTopology(t *testing.T) {
+	isolate(t)
+	out, code := runCLI(t, []string{"explain", "-env", "-contract", "tf", "-topology", "testdata/cli/topology.json", "testdata/cli/pai-v1.json"}, "")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	env := map[string]map[string]string{} // task → name → value
+	task := ""
+	for _, line := range strings.Split(out, "\n") {
+		if strings.HasPrefix(line, "# ") {
+			task = strings.Fields(line)[1]
+			env[task] = map[string]string{}
+			continue
+		}
+		if name, value, ok := strings.Cut(line, "="); ok && task != "" {
+			env[task][name] = value
+		}
+	}
+	want := map[string]map[string]string{
+		"ps-0":     {"PAI_CURRENT_TASK_ROLE_NAME": "ps", "PAI_HOST_IP_ps_0": "node-a", "PAI_worker_2_grpc_PORT": "5003"},
+		"worker-2": {"PAI_TASK_INDEX": "2", "PAI_CONTAINER_HOST_IP": "node-d", "PAI_PORT_LIST_worker_1_grpc": "5002"},
+	}
+	for task, vars := range want {
+		for name, value := range vars {
+			if got := env[task][name]; got != value {
+				t.Errorf("%s: %s=%q, want %q", task, name, got, value)
+			}
+		}
+	}
+	if len(env) != 4 {
+		t.Errorf("%d tasks printed, want 4", len(env))
+	}
+	for task, vars := range env {
+		if _, ok := vars["TF_CONFIG"]; !ok {
+			t.Errorf("%s: no TF_CONFIG although -contract tf", task)
+		}
+	}
+}
+
+func TestExplainEnvErrors(t *testing.T) {
+	cases := map[string]struct {
+		args []string
+		want string
+	}{
+		"bad topology json":   {[]string{"-topology", "testdata/cli/topology-bad.json"}, "testdata/cli/topology-bad.json:2:38: error: Invalid topology file"},
+		"topology mismatch":   {[]string{"-topology", "testdata/cli/topology-short.json"}, "error: Topology does not match the job"},
+		"missing topology":    {[]string{"-topology", "testdata/cli/nope.json"}, "error: Cannot read topology file"},
+		"no contracts at all": {[]string{"-contract", "="}, "No contracts: tasks get no platform environment variables."},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			isolate(t)
+			args := append(append([]string{"explain", "-env"}, tc.args...), "testdata/cli/pai-v1.json")
+			out, _ := runCLI(t, args, "")
+			if !strings.Contains(out, tc.want) {
+				t.Errorf("output lacks %q:\n%s", tc.want, out)
+			}
+		})
+	}
+}
