@@ -1,0 +1,108 @@
+package hcl
+
+import (
+	"math/rand"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2/hclsyntax"
+	"github.com/hashicorp/nomad/api"
+)
+
+// hostile are strings that HCL, Nomad interpolation or consul-template
+// would interpret if they were not escaped.
+var hostile = []string{
+	`${NOMAD_ALLOC_INDEX}`, `$${x}`, `%{ if true }x%{ endif }`, `%%{`, `{{ env "HOME" }}`, `}}{{`,
+	`"quoted"`, `back\slash\n`, "new\nline", "tab\there", `'single'`, `$HOME`, "EOT", "EOT\n",
+	"trailing\n", "", " ", "ünïcödé ☃", `<% $secrets.x %>`, "\\${", "${", "%{", "$", "%",
+}
+
+func attrString(t *testing.T, body *hclsyntax.Body, path ...string) string {
+	t.Helper()
+	for _, p := range path[:len(path)-1] {
+		var next *hclsyntax.Body
+		for _, b := range body.Blocks {
+			if b.Type == p {
+				next = b.Body
+				break
+			}
+		}
+		if next == nil {
+			t.Fatalf("no block %q", p)
+		}
+		body = next
+	}
+	a := body.Attributes[path[len(path)-1]]
+	if a == nil {
+		t.Fatalf("no attribute %v", path)
+	}
+	v, diags := a.Expr.Value(&hcl2.EvalContext{})
+	if diags.HasErrors() {
+		t.Fatalf("%v: %s", path, diags.Error())
+	}
+	return v.AsString()
+}
+
+// TestNomadJobHCLStringsRoundTrip: every string (quoted or heredoc) reads
+// back from the HCL byte for byte.
+func TestNomadJobHCLStringsRoundTrip(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	cases := map[string]string{}
+	for i, s := range hostile {
+		cases["fixed-"+string(rune('a'+i))] = s
+	}
+	for i := 0; i < 300; i++ {
+		var b strings.Builder
+		for n := rng.Intn(6); n >= 0; n-- {
+			b.WriteString(hostile[rng.Intn(len(hostile))])
+		}
+		cases["random-"+time.Duration(i).String()] = b.String()
+	}
+	for name, s := range cases {
+		job := &api.Job{ID: new("j"), TaskGroups: []*api.TaskGroup{{Name: new("g"), Tasks: []*api.Task{{
+			Name: "t", Driver: "raw_exec",
+			Config:    map[string]any{"command": s, "args": []string{s, "x"}},
+			Env:       map[string]string{"E": s},
+			Templates: []*api.Template{{EmbeddedTmpl: new(s), DestPath: new("local/x")}},
+		}}}}}
+		src, err := NomadJobHCL(job)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		f, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl2.InitialPos)
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s\n%s", name, diags.Error(), src)
+		}
+		body := f.Body.(*hclsyntax.Body)
+		for _, path := range [][]string{
+			{"job", "group", "task", "config", "command"},
+			{"job", "group", "task", "env", "E"},
+			{"job", "group", "task", "template", "data"},
+		} {
+			if got := attrString(t, body, path...); got != s {
+				t.Errorf("%s %v: %s", name, path, cmp.Diff(s, got))
+			}
+		}
+	}
+}
+
+func TestNomadJobHCLNonIdentifierKeys(t *testing.T) {
+	job := &api.Job{ID: new("j"), Meta: map[string]string{"a.b": "1", "ok": "2"}}
+	src, err := NomadJobHCL(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "job \"j\" {\n  meta = {\n    \"a.b\" = \"1\"\n    ok    = \"2\"\n  }\n}\n"
+	if diff := cmp.Diff(want, string(src)); diff != "" {
+		t.Error(diff)
+	}
+}
+
+func TestNomadJobHCLNoID(t *testing.T) {
+	if _, err := NomadJobHCL(&api.Job{}); err == nil {
+		t.Error("want an error for a job without ID")
+	}
+}
