@@ -140,7 +140,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 	fmt.Fprintln(w, "\nCommands:")
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, r := range job.Roles {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.Command.Kind, oneLine(explainCommand(r.Command), 72))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", r.Name, r.Command.Kind, squeezeLine(explainCommand(r.Command), 72))
 	}
 	tw.Flush()
 
@@ -161,7 +161,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			fmt.Fprintf(w, "  %s = %s\n", k, oneLine(fmt.Sprint(job.Parameters[k]), 60))
+			fmt.Fprintf(w, "  %s = %s\n", k, squeezeLine(fmt.Sprint(job.Parameters[k]), 60))
 		}
 		if len(job.SecretNames) > 0 {
 			fmt.Fprintf(w, "  secrets: %s (values hidden)\n", strings.Join(job.SecretNames, ", "))
@@ -286,9 +286,9 @@ func explainCommand(c jobs.Command) string {
 	return c.Script
 }
 
-// shorten puts s on one line (a line break shows as ⏎) and cuts it to n
+// squeezeLine puts s on one line (a line break shows as ⏎) and cuts it to n
 // characters.
-func oneLine(s string, n int) string {
+func squeezeLine(s string, n int) string {
 	s = strings.Join(strings.Fields(strings.ReplaceAll(strings.TrimSpace(s), "\n", " ⏎ ")), " ")
 	if utf8.RuneCountInString(s) <= n {
 		return s

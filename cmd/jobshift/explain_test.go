@@ -70,7 +70,7 @@ func TestExplainTable(t *testing.T) {
 	}
 }
 
-func TestOneLine(t *testing.T) {
+func TestSqueezeLine(t *testing.T) {
 	cases := map[string]struct {
 		in   string
 		n    int
@@ -82,8 +82,8 @@ func TestOneLine(t *testing.T) {
 		"cut runes": {"ééééé", 3, "éé…"},
 	}
 	for name, tc := range cases {
-		if got := oneLine(tc.in, tc.n); got != tc.want {
-			t.Errorf("%s: oneLine(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
+		if got := squeezeLine(tc.in, tc.n); got != tc.want {
+			t.Errorf("%s: squeezeLine(%q, %d) = %q, want %q", name, tc.in, tc.n, got, tc.want)
 		}
 	}
 }
