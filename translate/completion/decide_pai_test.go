@@ -174,3 +174,42 @@ func TestDecidePAI(t *testing.T) {
 		})
 	}
 }
+
+// Jobs of a kind without rules (MPIJob is recognised, not supported): the
+// job waits for every task; any failure fails it (README "Other kinds").
+func TestDecideGeneric(t *testing.T) {
+	mpi := func() *jobs.Job {
+		return &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob},
+			Roles: []*jobs.Role{{Name: "launcher", Instances: 1}, {Name: "worker", Instances: 2}}}
+	}
+	cases := map[string]struct {
+		tasks []Task
+		want  Verdict
+	}{
+		"a failure does not end it early": {
+			tasks: []Task{run("launcher", 0), tk("worker", 0, Failed, 3, 1), run("worker", 1)},
+			want:  Verdict{Phase: PhaseRunning, Reason: "1 of 3 tasks ended"},
+		},
+		"all ended, one failed": {
+			tasks: []Task{tk("launcher", 0, Succeeded, 0, 3), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Failed, 3, 2)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 3, Trigger: refp("worker", 1),
+				Reason: "every task ended; worker-1 failed with exit code 3"},
+		},
+		"all succeeded": {
+			tasks: []Task{tk("launcher", 0, Succeeded, 0, 3), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2)},
+			want:  Verdict{Phase: PhaseSucceeded, Trigger: refp("launcher", 0), Reason: "every task succeeded"},
+		},
+		"stopped": {
+			tasks: []Task{tk("launcher", 0, Stopped, 143, 3), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Failed, 3, 2)},
+			want: Verdict{Phase: PhaseStopped, ExitCode: 143,
+				Reason: "stopped: every task ended, 1 of them stopped by jobshift, before any completion rule fired"},
+		},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if diff := cmp.Diff(c.want, Decide(mpi(), c.tasks)); diff != "" {
+				t.Errorf("Decide (-want +got):\n%s", diff)
+			}
+		})
+	}
+}

@@ -22,7 +22,10 @@ func randomJob(r *rand.Rand) *jobs.Job {
 	}
 	policies := []string{"", RestartNever, RestartOnFailure, RestartAlways, RestartExitCode}
 	var j *jobs.Job
-	switch r.IntN(4) {
+	switch r.IntN(5) {
+	case 4: // a kind without rules
+		j = &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob},
+			Roles: []*jobs.Role{{Name: "launcher", Instances: 1}, {Name: "worker", Instances: r.IntN(3)}}}
 	case 0, 1:
 		var roles []*jobs.Role
 		for i := 0; i < 1+r.IntN(3); i++ {
@@ -45,7 +48,7 @@ func randomJob(r *rand.Rand) *jobs.Job {
 		if r.IntN(2) == 0 {
 			j.Completion.SuccessPolicy = "AllWorkers"
 		}
-	default:
+	case 3:
 		var roles []*jobs.Role
 		if r.IntN(3) > 0 {
 			roles = append(roles, kfRole("master", 1, policies[r.IntN(len(policies))]))

@@ -25,8 +25,10 @@ func JobRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 		return RetryDecision{Reason: "the attempt has not ended"}
 	case v.Phase == PhaseStopped:
 		return RetryDecision{Reason: "the job was stopped"}
-	case KindOf(job) != jobs.CompletionPAI:
+	case KindOf(job) == jobs.CompletionTF, KindOf(job) == jobs.CompletionPyTorch:
 		return RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}
+	case KindOf(job) != jobs.CompletionPAI:
+		return RetryDecision{Reason: "this job kind has no retry policy"}
 	}
 	max := job.Retry.JobRetryCount
 	if max == -2 {
