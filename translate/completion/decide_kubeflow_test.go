@@ -172,6 +172,15 @@ func TestDecideTFJob(t *testing.T) {
 				Reason: "BackoffLimitExceeded: TFJob mnist has failed because it has reached the specified backoff limit 3 (task worker-0 ended with exit code 1 and was not restarted)",
 				Stop:   []TaskRef{ref("ps", 0), ref("worker", 1)}},
 		},
+		// §1.4 Always restarts even after exit 0, so a PS reported
+		// Succeeded under Always means the backoff limit refused it.
+		"Always: a success past the backoff limit fails": {
+			job:   with(tfJob(kfRole("ps", 1, RestartAlways), kfRole("worker", 1, "")), func(j *jobs.Job) { j.Retry.BackoffLimit = ip(1) }),
+			tasks: []Task{tk("ps", 0, Succeeded, 0, 1), run("worker", 0)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 1, Trigger: refp("ps", 0),
+				Reason: "BackoffLimitExceeded: TFJob mnist has failed because it has reached the specified backoff limit 1 (task ps-0 ended with exit code 0 and was not restarted)",
+				Stop:   []TaskRef{ref("worker", 0)}},
+		},
 		// §1.4 ExitCode: 1–127 are permanent ⇒ plain failure (not backoff).
 		"ExitCode policy, permanent code": {
 			job:   with(tfJob(kfRole("worker", 2, RestartExitCode)), func(j *jobs.Job) { j.Retry.BackoffLimit = ip(3) }),
