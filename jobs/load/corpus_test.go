@@ -63,7 +63,7 @@ func expectFailure(rel string) (string, bool) {
 	return why, ok
 }
 
-type tally struct{ ok, warned, failed int }
+type tally struct{ ok, warned, failed, lossy int }
 
 // TestCorpusSweep reads every file of the shared corpus. Every file must
 // give a job or located errors, never a panic; the files known to be
@@ -79,7 +79,6 @@ func TestCorpusSweep(t *testing.T) {
 	}
 	counts := map[string]*tally{}
 	var failures []string
-	seen := map[string]bool{}
 	for _, folder := range folders {
 		if !folder.IsDir() {
 			continue
@@ -99,8 +98,19 @@ func TestCorpusSweep(t *testing.T) {
 			switch {
 			case diags.HasErrors():
 				c.failed++
-				seen[rel] = true
-				failures = append(failures, fmt.Sprintf("%s: %s", rel, firstError(diags)))
+				// -lossy may only turn "dropped content" errors into
+				// warnings: an invalid file stays invalid.
+				lj, ld := Load(path, jobs.ReadOptions{Lossy: true})
+				checkLocated(t, rel, ld)
+				lossy := ""
+				if !ld.HasErrors() && lj != nil {
+					c.lossy++
+					lossy = " (converts with -lossy)"
+					if mustErr {
+						t.Errorf("%s: reads without error with -lossy, but it must fail (%s)", rel, why)
+					}
+				}
+				failures = append(failures, fmt.Sprintf("%s: %s%s", rel, firstError(diags), lossy))
 			case job == nil:
 				t.Errorf("%s: no job and no error", rel)
 			default:
@@ -120,7 +130,7 @@ func TestCorpusSweep(t *testing.T) {
 		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%-12s %9s %14s %7s\n", "folder", "converted", "with warnings", "failed")
+	fmt.Fprintf(&b, "\n%-12s %9s %14s %7s %23s\n", "folder", "converted", "with warnings", "failed", "of which ok with -lossy")
 	names := make([]string, 0, len(counts))
 	for n := range counts {
 		names = append(names, n)
@@ -129,10 +139,10 @@ func TestCorpusSweep(t *testing.T) {
 	var total tally
 	for _, n := range names {
 		c := counts[n]
-		fmt.Fprintf(&b, "%-12s %9d %14d %7d\n", n, c.ok, c.warned, c.failed)
-		total.ok, total.warned, total.failed = total.ok+c.ok, total.warned+c.warned, total.failed+c.failed
+		fmt.Fprintf(&b, "%-12s %9d %14d %7d %23d\n", n, c.ok, c.warned, c.failed, c.lossy)
+		total.ok, total.warned, total.failed, total.lossy = total.ok+c.ok, total.warned+c.warned, total.failed+c.failed, total.lossy+c.lossy
 	}
-	fmt.Fprintf(&b, "%-12s %9d %14d %7d\n", "total", total.ok, total.warned, total.failed)
+	fmt.Fprintf(&b, "%-12s %9d %14d %7d %23d\n", "total", total.ok, total.warned, total.failed, total.lossy)
 	b.WriteString("\nfailed files (first error):\n")
 	for _, f := range failures {
 		fmt.Fprintf(&b, "  %s\n", f)
