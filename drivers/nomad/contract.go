@@ -18,6 +18,9 @@ type Service struct {
 	Name      string   // Nomad service name (valid, ≤ 63 characters)
 	PortLabel string   // a port label of the role's group network ("" = none)
 	Tags      []string // must include "idx-${NOMAD_ALLOC_INDEX}"
+	// To is the fixed port inside the task's container the label maps to
+	// (LeinaoPAI's 10001..10003); 0 = the task binds the host port itself.
+	To int
 }
 
 // Contract is what Render needs from translate/contract. It is an interface

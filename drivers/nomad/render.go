@@ -177,45 +177,47 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	return g
 }
 
-// network declares one dynamic port per label the role's services use. The
-// LeinaoPAI dialect's containers bind fixed ports 10001..; on Docker in
-// bridge mode each maps to a dynamic host port (`to`).
+// network declares one dynamic port per label the role's services use. A
+// label with a fixed container port (LeinaoPAI's 10001..) needs a container
+// in a bridge network: Docker maps each to a dynamic host port (`to`).
 func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.NetworkResource {
-	var labels []string
-	seen := map[string]bool{}
-	for _, s := range own {
-		if s.PortLabel != "" && !seen[s.PortLabel] {
-			seen[s.PortLabel] = true
-			labels = append(labels, s.PortLabel)
-		}
-	}
-	if len(labels) == 0 {
-		return nil
-	}
-	leinao := r.plan.Job.Source.Dialect == "leinao"
-	if leinao && driver != "docker" && driver != "podman" {
-		r.errorf(role.Pos, "LeinaoPAI ports need a container driver",
-			"Role %q is a LeinaoPAI job: every container binds the fixed ports %s and peers reach them through the port map. "+
-				"Driver %q shares the host's network, so two tasks on one node would collide; set nomad.driver = \"docker\" "+
-				"(or a role rule with driver = \"docker\") in the site config.", role.Name, leinaoPorts(len(labels)), driver)
-		return nil
-	}
 	n := &api.NetworkResource{}
-	for i, l := range labels {
-		p := api.Port{Label: l}
-		if leinao {
-			p.To = LeinaoBasePort + i
+	seen := map[string]bool{}
+	var fixed []int
+	for _, s := range own {
+		if s.PortLabel == "" || seen[s.PortLabel] {
+			continue
 		}
-		n.DynamicPorts = append(n.DynamicPorts, p)
+		seen[s.PortLabel] = true
+		n.DynamicPorts = append(n.DynamicPorts, api.Port{Label: s.PortLabel, To: s.To})
+		if s.To > 0 {
+			fixed = append(fixed, s.To)
+		}
+	}
+	if len(n.DynamicPorts) == 0 {
+		return nil
+	}
+	if len(fixed) > 0 && driver != "docker" {
+		r.errorf(role.Pos, "Fixed container ports need the docker driver",
+			"Role %q binds the fixed ports %v inside its container (LeinaoPAI) and its peers reach them through the port map. "+
+				"Driver %q shares the host's network, so two tasks on one node would collide and the port map would be wrong; "+
+				"set nomad.driver = \"docker\" (or a role rule with driver = \"docker\") in the site config.", role.Name, fixed, driver)
+		return nil
 	}
 	return n
 }
 
-// LeinaoBasePort is the first fixed container port of a LeinaoPAI task.
-const LeinaoBasePort = 10001
-
-func leinaoPorts(n int) string {
-	return fmt.Sprintf("%d–%d", LeinaoBasePort, LeinaoBasePort+n-1)
+// bridged reports whether the role's ports are mapped into a container.
+func bridged(net *api.NetworkResource) bool {
+	if net == nil {
+		return false
+	}
+	for _, p := range net.DynamicPorts {
+		if p.To > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // resources maps the role's request. CPU: MHz when the site says how many

@@ -198,7 +198,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		} else if len(uc.argv) > 0 {
 			cfg["args"] = uc.argv
 		}
-		if net != nil && r.plan.Job.Source.Dialect == "leinao" {
+		if bridged(net) {
 			var labels []string
 			for _, p := range net.DynamicPorts {
 				labels = append(labels, p.Label)

@@ -1,0 +1,67 @@
+package nomad
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// fixtureContract is a TEST-ONLY stand-in for translate/contract's Nomad
+// rendering, so Render's own decisions can be tested alone: one service per
+// role and port label, and a template that exports JS_HOSTS_<role> =
+// "addr:port,..." in index order, built the way spec/nomad.md §2 shows.
+type fixtureContract struct{}
+
+func fixtureLabel(l string) string { return unsafeService.ReplaceAllString(strings.ToLower(l), "_") }
+
+func (fixtureContract) Services(p *translate.Plan, jobID string) ([]Service, error) {
+	var out []Service
+	for _, r := range p.Job.Roles {
+		for _, port := range r.Ports {
+			for i := 0; i < port.Count; i++ {
+				l := fmt.Sprintf("%s_%d", fixtureLabel(port.Label), i)
+				out = append(out, Service{Role: r.Name, Name: ServiceName(jobID, r.Name, l), PortLabel: l,
+					Tags: []string{"idx-${NOMAD_ALLOC_INDEX}"}})
+			}
+		}
+	}
+	return out, nil
+}
+
+func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID string) (string, error) {
+	svcs, _ := c.Services(p, jobID)
+	var b strings.Builder
+	seen := map[string]bool{}
+	for k, s := range svcs {
+		if seen[s.Role] {
+			continue
+		}
+		seen[s.Role] = true
+		n := p.Job.Role(s.Role).Instances
+		fmt.Fprintf(&b, "{{- $h := \"\" -}}{{- $all := nomadService %q -}}{{- range $i := loop %d -}}{{- range $all -}}"+
+			"{{- if and (eq .JobID (env \"NOMAD_JOB_ID\")) (.Tags | contains (printf \"idx-%%d\" $i)) -}}"+
+			"{{- if ne $h \"\" }}{{ $h = printf \"%%s,\" $h }}{{ end -}}{{- $h = printf \"%%s%%s:%%d\" $h .Address .Port -}}"+
+			"{{- end -}}{{- end -}}{{- end }}\nJS_HOSTS_%s={{ $h }}\n", s.Name, n, strings.ToUpper(fixtureLabel(s.Role)))
+		_ = k
+	}
+	b.WriteString("JS_ROLE=" + role.Name + "\nJS_INDEX={{ env \"NOMAD_ALLOC_INDEX\" }}\n")
+	return b.String(), nil
+}
+
+// psWorker is a PAI v1-shaped ps×2/worker×2 job with a port per role.
+func psWorker(name, cmd string) *jobs.Job {
+	one := 1
+	mk := func(role string, ms *int) *jobs.Role {
+		return &jobs.Role{Name: role, Instances: 2, Image: "img",
+			Command:      jobs.Command{Kind: jobs.CommandEval, Script: cmd},
+			Resources:    jobs.Resources{CPUMilli: 1000, MemoryMiB: 256},
+			Ports:        []jobs.Port{{Label: "SynPort", Count: 1}},
+			MinSucceeded: ms, MinFailed: &one}
+	}
+	neg := -1
+	return &jobs.Job{Name: name, Source: jobs.Source{Format: jobs.FormatPAIv1, Path: "job.json"},
+		Roles:      []*jobs.Role{mk("ps", &neg), mk("worker", nil)},
+		Completion: jobs.Completion{Kind: jobs.CompletionPAI}}
+}

@@ -1,0 +1,192 @@
+job "x-y-z" {
+  type        = "batch"
+  datacenters = ["dc1"]
+  group "ps" {
+    count = 2
+    task "jobshift-barrier" {
+      driver = "raw_exec"
+      lifecycle {
+        hook = "prestart"
+      }
+      config {
+        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 600 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.2\ndone\n"]
+        command = "/bin/sh"
+      }
+      resources {
+        cpu    = 20
+        memory = 32
+      }
+      template {
+        destination = "local/barrier"
+        data        = <<EOT
+{{- $job := env "NOMAD_JOB_ID" -}}
+{{- $missing := "" -}}
+{{- $s0 := nomadService "x-y-z-ps-synport-0" -}}
+{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s0 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "ps" $i -}}{{- end -}}{{- end -}}
+{{- $s1 := nomadService "x-y-z-worker-synport-0" -}}
+{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s1 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "worker" $i -}}{{- end -}}{{- end -}}
+{{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
+EOT
+        change_mode = "noop"
+        wait {
+          min = "0s"
+          max = "0s"
+        }
+      }
+    }
+    task "main" {
+      driver = "raw_exec"
+      config {
+        args    = ["-c", "eval \"$(cat \"$1\")\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
+        command = "bash"
+      }
+      env {
+        CUDA_VISIBLE_DEVICES = ""
+      }
+      resources {
+        cpu    = 100
+        memory = 256
+      }
+      template {
+        destination = "secrets/jobshift.env"
+        data        = <<EOT
+{{- $h := "" -}}{{- $all := nomadService "x-y-z-ps-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
+JS_HOSTS_PS={{ $h }}
+{{- $h := "" -}}{{- $all := nomadService "x-y-z-worker-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
+JS_HOSTS_WORKER={{ $h }}
+JS_ROLE=ps
+JS_INDEX={{ env "NOMAD_ALLOC_INDEX" }}
+EOT
+        change_mode = "noop"
+        once        = true
+        env         = true
+      }
+      template {
+        destination = "local/jobshift-command"
+        data        = "{{ base64Decode \"ZWNobyAke0hPTUV9ICd7eyAieCIgfX0nICV7eH0=\" }}"
+        change_mode = "noop"
+        once        = true
+        perms       = "0755"
+      }
+    }
+    restart {
+      attempts = 0
+      mode     = "fail"
+    }
+    reschedule {
+      attempts  = 0
+      unlimited = false
+    }
+    network {
+      port "synport_0" {
+      }
+    }
+    meta {
+      jobshift_role = "ps"
+    }
+    service {
+      name     = "x-y-z-ps-synport-0"
+      tags     = ["idx-$${NOMAD_ALLOC_INDEX}"]
+      port     = "synport_0"
+      provider = "nomad"
+    }
+  }
+  group "worker" {
+    count = 2
+    task "jobshift-barrier" {
+      driver = "raw_exec"
+      lifecycle {
+        hook = "prestart"
+      }
+      config {
+        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 600 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.2\ndone\n"]
+        command = "/bin/sh"
+      }
+      resources {
+        cpu    = 20
+        memory = 32
+      }
+      template {
+        destination = "local/barrier"
+        data        = <<EOT
+{{- $job := env "NOMAD_JOB_ID" -}}
+{{- $missing := "" -}}
+{{- $s0 := nomadService "x-y-z-ps-synport-0" -}}
+{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s0 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "ps" $i -}}{{- end -}}{{- end -}}
+{{- $s1 := nomadService "x-y-z-worker-synport-0" -}}
+{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s1 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "worker" $i -}}{{- end -}}{{- end -}}
+{{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
+EOT
+        change_mode = "noop"
+        wait {
+          min = "0s"
+          max = "0s"
+        }
+      }
+    }
+    task "main" {
+      driver = "raw_exec"
+      config {
+        args    = ["-c", "eval \"$(cat \"$1\")\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
+        command = "bash"
+      }
+      env {
+        CUDA_VISIBLE_DEVICES = ""
+      }
+      resources {
+        cpu    = 100
+        memory = 256
+      }
+      template {
+        destination = "secrets/jobshift.env"
+        data        = <<EOT
+{{- $h := "" -}}{{- $all := nomadService "x-y-z-ps-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
+JS_HOSTS_PS={{ $h }}
+{{- $h := "" -}}{{- $all := nomadService "x-y-z-worker-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
+JS_HOSTS_WORKER={{ $h }}
+JS_ROLE=worker
+JS_INDEX={{ env "NOMAD_ALLOC_INDEX" }}
+EOT
+        change_mode = "noop"
+        once        = true
+        env         = true
+      }
+      template {
+        destination = "local/jobshift-command"
+        data        = "{{ base64Decode \"ZWNobyAke0hPTUV9ICd7eyAieCIgfX0nICV7eH0=\" }}"
+        change_mode = "noop"
+        once        = true
+        perms       = "0755"
+      }
+    }
+    restart {
+      attempts = 0
+      mode     = "fail"
+    }
+    reschedule {
+      attempts  = 0
+      unlimited = false
+    }
+    network {
+      port "synport_0" {
+      }
+    }
+    meta {
+      jobshift_role = "worker"
+    }
+    service {
+      name     = "x-y-z-worker-synport-0"
+      tags     = ["idx-$${NOMAD_ALLOC_INDEX}"]
+      port     = "synport_0"
+      provider = "nomad"
+    }
+  }
+  meta {
+    jobshift_attempt = "0"
+    jobshift_format  = "pai-v1"
+    jobshift_name    = "x y/z"
+    jobshift_policy  = "{\"name\":\"x y/z\",\"format\":\"pai-v1\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"ps\",\"group\":\"ps\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":-1},{\"name\":\"worker\",\"group\":\"worker\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":null}]}"
+    jobshift_source  = "job.json"
+    jobshift_version = "0.1.0-dev"
+  }
+}
