@@ -1,0 +1,260 @@
+package contract
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// NomadService is one group service the Nomad driver must register
+// (spec/nomad.md §1 Service, §2): one per role and port slot, so that each
+// registration carries one port (Nomad-native registrations keep only
+// Address, Port and Tags). A role without ports gets one address-only
+// service (PortLabel ""; its group still needs a `network {}` block, whose
+// IP Nomad then registers).
+type NomadService struct {
+	Role      string   // the jobs.Role name
+	Name      string   // valid Nomad service name, ≤ 63 characters, unique in the job
+	PortLabel string   // Nomad port label to declare in the group network ("" = none)
+	Label     string   // the job's port label this service carries ("" = none)
+	Ordinal   int      // which port of Label (0-based)
+	Tags      []string // ["idx-${NOMAD_ALLOC_INDEX}"]: the index travels in a tag
+	Provider  string   // "nomad"
+}
+
+// IndexTag is the tag every service registers with; Nomad interpolates it
+// per allocation (idx-0, idx-1, ...).
+const IndexTag = "idx-${NOMAD_ALLOC_INDEX}"
+
+// NomadServices lists the services for the job's default contracts; see
+// NomadServicesFor.
+func NomadServices(job *jobs.Job, jobID string) []NomadService {
+	return NomadServicesFor(job, jobID, Options{})
+}
+
+// NomadServicesFor lists, role by role in job order, every service the
+// Nomad driver must register for the contracts opts selects (the ports
+// follow PortLabels). The Nomad port labels are [a-z0-9_] (they become
+// NOMAD_PORT_<label>); dynamic ports: `network { port "<PortLabel>" {} }`.
+func NomadServicesFor(job *jobs.Job, jobID string, opts Options) []NomadService {
+	var out []NomadService
+	for k, r := range job.Roles {
+		labels := PortLabels(job, k, opts)
+		used := map[string]bool{}
+		n := 0
+		for l, p := range labels {
+			for o := range p.Count {
+				pl := sanitize(p.Label, '_')
+				if pl == "" {
+					pl = "port"
+				}
+				if p.Count > 1 {
+					pl += "_" + strconv.Itoa(o)
+				}
+				if used[pl] {
+					pl += "_l" + strconv.Itoa(l)
+				}
+				used[pl] = true
+				out = append(out, NomadService{Role: r.Name, PortLabel: pl, Label: p.Label, Ordinal: o,
+					Name: jobID + "-" + r.Name + "-" + p.Label + "-" + strconv.Itoa(o)})
+				n++
+			}
+		}
+		if n == 0 {
+			out = append(out, NomadService{Role: r.Name, Name: jobID + "-" + r.Name})
+		}
+	}
+	seen := map[string]int{}
+	for i := range out {
+		out[i].Tags = []string{IndexTag}
+		out[i].Provider = "nomad"
+		out[i].Name = serviceName(out[i].Name)
+		seen[out[i].Name]++
+	}
+	for i := range out {
+		if seen[out[i].Name] > 1 { // only possible after sanitising; make unique
+			out[i].Name = hashedName(out[i].Name, fmt.Sprintf("%s\x00%s\x00%d", out[i].Role, out[i].Label, out[i].Ordinal))
+		}
+	}
+	return out
+}
+
+// sanitize lower-cases s and turns every run of characters outside
+// [a-z0-9] into one sep; sep is trimmed from both ends.
+func sanitize(s string, sep byte) string {
+	var b strings.Builder
+	for _, c := range []byte(strings.ToLower(s)) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteByte(c)
+		} else if n := b.Len(); n > 0 && b.String()[n-1] != sep {
+			b.WriteByte(sep)
+		}
+	}
+	return strings.Trim(b.String(), string(sep))
+}
+
+// serviceName makes raw a Nomad service name
+// (^[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$); a name that had to change or is
+// too long gets a hash of raw so distinct raws stay distinct.
+func serviceName(raw string) string {
+	s := sanitize(raw, '-')
+	if s == raw && len(s) <= 63 {
+		return s
+	}
+	return hashedName(s, raw)
+}
+
+func hashedName(s, raw string) string {
+	h := sha256.Sum256([]byte(raw))
+	suffix := hex.EncodeToString(h[:4])
+	if len(s) > 54 {
+		s = strings.TrimRight(s[:54], "-")
+	}
+	if s == "" {
+		return "js-" + suffix
+	}
+	return s + "-" + suffix
+}
+
+// NomadTemplate renders the contract of role (for every task of it) as
+// consul-template text for a template with env = true (spec/nomad.md §2).
+// It reads the registrations of NomadServicesFor(job, jobID, opts) of this
+// job (JobID = NOMAD_JOB_ID), orders them by their idx-<n> tag, and writes
+// NAME="value" lines with value as a JSON string, which Nomad's env parser
+// (go-envparse) decodes byte for byte. Static values are template string
+// literals inside actions, so "{{" or "}}" in them are plain text. If a
+// registration is missing when it renders, it writes a line without '='
+// that makes Nomad fail the task ("error parsing env template") instead of
+// starting it with a wrong environment. Nomad reads env files line by line
+// with a 64 KiB limit per line; a value longer than that cannot travel.
+func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (string, error) {
+	k := roleIndex(job, role)
+	if k < 0 {
+		return "", fail(ErrJob, job.NamePos, "Unknown role", "The job has no role %q.", role)
+	}
+	p, err := build(job, k, opts)
+	if err != nil {
+		return "", err
+	}
+	var badNames []string
+	for _, d := range p.defs {
+		if !isEnvparseName(d.name) {
+			badNames = append(badNames, d.name)
+		}
+	}
+	if len(badNames) > 0 {
+		return "", fail(ErrTarget, job.Roles[k].Pos, "Variable names Nomad cannot carry",
+			"Nomad's env templates accept names of [A-Za-z0-9_./] only; the contract needs %s. Rename the role or port label (OpenPAI v1 allowed '~'), or run the job on Slurm or locally.", strings.Join(badNames, ", "))
+	}
+	t := &tmpl{svc: map[[3]string]int{}, opts: opts}
+	for n, s := range NomadServicesFor(job, jobID, opts) {
+		t.svc[[3]string{s.Role, s.Label, strconv.Itoa(s.Ordinal)}] = n
+		if s.Label == "" {
+			t.svc[[3]string{s.Role, "", ""}] = n
+		}
+		if s.Label != "" && s.Ordinal == 0 {
+			if _, ok := t.svc[[3]string{s.Role, "", ""}]; !ok {
+				t.svc[[3]string{s.Role, "", ""}] = n
+			}
+		}
+		t.names = append(t.names, s.Name)
+		t.roles = append(t.roles, roleIndex(job, s.Role))
+	}
+	w := &t.out
+	w.WriteString("{{- $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- $job := env \"NOMAD_JOB_ID\" -}}\n")
+	for n, name := range t.names {
+		fmt.Fprintf(w, "{{- range $s := nomadService %s }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print \"%d/\" .) $s }}{{ end }}{{ end }}{{ end -}}\n", tmplString(name), n)
+		cnt := job.Roles[t.roles[n]].Instances
+		fmt.Fprintf(w, "{{- range $i := loop %d }}{{ if not (scratch.Key (print \"%d/idx-\" $i)) }}jobshift-contract: service %s has no registration with tag idx-{{ $i }}\n{{ end }}{{ end -}}\n", cnt, n, name)
+		if t.roles[n] == k {
+			fmt.Fprintf(w, "{{- $self%d := scratch.Get (print \"%d/idx-\" $me) -}}\n", n, n)
+		}
+	}
+	for _, d := range p.defs {
+		v := t.value(job, d.val)
+		fmt.Fprintf(w, "%s={{ %s | toJSON }}\n", d.name, v)
+	}
+	return w.String(), nil
+}
+
+type tmpl struct {
+	out   strings.Builder
+	svc   map[[3]string]int // role, label, ordinal → service number
+	names []string
+	roles []int
+	tmp   int
+	opts  Options
+}
+
+// reg is the template expression of the registration of task (k, i) for
+// port slot (label, n); label "" means any (the address).
+func (t *tmpl) reg(job *jobs.Job, k, i int, label string, n int) string {
+	key := [3]string{job.Roles[k].Name, label, strconv.Itoa(n)}
+	if label == "" {
+		key = [3]string{job.Roles[k].Name, "", ""}
+	}
+	s := t.svc[key]
+	if i == self {
+		return fmt.Sprintf("$self%d", s)
+	}
+	return fmt.Sprintf("(scratch.Get \"%d/idx-%d\")", s, i)
+}
+
+// value compiles e to a template pipeline producing a string.
+func (t *tmpl) value(job *jobs.Job, e expr) string {
+	var f strings.Builder
+	var args []string
+	for _, p := range e {
+		switch p.kind {
+		case pLit:
+			f.WriteString("%s")
+			args = append(args, tmplString(p.lit))
+		case pAddr:
+			f.WriteString("%s")
+			args = append(args, t.reg(job, p.role, p.idx, "", 0)+".Address")
+		case pPorts:
+			cnt := 0
+			for _, l := range PortLabels(job, p.role, t.opts) {
+				if l.Label == p.label {
+					cnt = l.Count
+				}
+			}
+			for n := range cnt {
+				if n > 0 {
+					f.WriteString(",")
+				}
+				f.WriteString("%d")
+				args = append(args, t.reg(job, p.role, p.idx, p.label, n)+".Port")
+			}
+		case pPort:
+			f.WriteString("%d")
+			args = append(args, t.reg(job, p.role, p.idx, p.label, p.n)+".Port")
+		case pHost:
+			r := t.reg(job, p.role, p.idx, p.label, p.n)
+			f.WriteString("%s")
+			args = append(args, fmt.Sprintf("(toJSON (printf \"%%s:%%d\" %s.Address %s.Port))", r, r))
+		case pIndex:
+			if p.off == 0 {
+				f.WriteString("%s")
+				args = append(args, "$me")
+			} else {
+				f.WriteString("%d")
+				args = append(args, fmt.Sprintf("(add %d (parseInt $me))", p.off))
+			}
+		case pCond:
+			t.tmp++
+			c := fmt.Sprintf("$c%d", t.tmp)
+			fmt.Fprintf(&t.out, "{{- %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.a), c, t.value(job, p.b))
+			f.WriteString("%s")
+			args = append(args, c)
+		}
+	}
+	if len(args) == 0 {
+		return `""`
+	}
+	return "(printf " + strconv.Quote(f.String()) + " " + strings.Join(args, " ") + ")"
+}
