@@ -9,7 +9,7 @@ import (
 )
 
 // Read reads an OpenPAI job file, v1 JSON or v2 YAML, told apart by
-// content: a file whose first meaningful character is '{' and that parses
+// content: a file whose first meaningful character is '{' or '[' and that parses
 // as a JSON object without protocolVersion is v1; anything else is read as
 // protocol v2 YAML. It returns the job only when there are no errors; the
 // diagnostics carry file:line:col.
@@ -26,8 +26,8 @@ var (
 )
 
 // isV1 reports whether src is JSON-looking with v1 content: it starts with
-// '{' (after a BOM, blanks and comments) and does not hold protocolVersion
-// as a key of its root object.
+// '{' or '[' (after a BOM, blanks and comments) and does not hold
+// protocolVersion as a key of its root object.
 func isV1(src []byte) bool {
 	s := bytes.TrimPrefix(src, []byte("\xEF\xBB\xBF"))
 	for {
@@ -48,7 +48,7 @@ func isV1(src []byte) bool {
 		}
 		break
 	}
-	if len(s) == 0 || s[0] != '{' {
+	if len(s) == 0 || (s[0] != '{' && s[0] != '[') {
 		return false
 	}
 	root, _ := parseJSON(src, "")

@@ -54,9 +54,6 @@ func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 	var tmp int64
 	if p, ok := intField("taskNumber", &tmp, 0, "the number of instances"); ok {
 		role.Instances, role.InstancesPos = int(tmp), p
-		if tmp == 0 {
-			r.warnf(p, "Task role with no instances", "taskNumber is 0, so role %q runs no task. OpenPAI's docs require at least 1.", role.Name)
-		}
 	}
 	if _, ok := intField("cpuNumber", &tmp, 0, "CPUs per instance"); ok {
 		role.Resources.CPUMilli = tmp * 1000
@@ -78,13 +75,13 @@ func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 	}
 	role.MinFailed, role.MinFailedPos = r.minCount(n, "minFailedTaskCount", role, role.MinFailed)
 	role.MinSucceeded, role.MinSucceededPos = r.minCount(n, "minSucceededTaskCount", role, nil)
+	r.checkMinTaskNumber(role)
 	role.Ports = r.ports(n.get("portList"))
 	return role, n.get("minSucceededTaskCount") != nil
 }
 
 // minCount reads minFailedTaskCount / minSucceededTaskCount (v0.7+): an
-// integer ≥ 1 or null (rule disabled). The rest-server refused a value
-// larger than taskNumber (middlewares/job.js checkMinTaskNumber).
+// integer ≥ 1 or null (rule disabled).
 func (r *v1reader) minCount(n *jnode, key string, role *jobs.Role, def *int) (*int, jobs.Pos) {
 	f := n.get(key)
 	if f == nil {
@@ -100,9 +97,6 @@ func (r *v1reader) minCount(n *jnode, key string, role *jobs.Role, def *int) (*i
 	if v < 1 {
 		r.errorf(f.Pos, "Invalid "+key, "%s must be null (rule off) or at least 1; got %d.", key, v)
 		return def, f.Pos
-	}
-	if v > int64(role.Instances) {
-		r.errorf(f.Pos, key+" larger than taskNumber", "%s (%d) exceeds role %q's taskNumber (%d); OpenPAI refused such jobs because the rule could never fire.", key, v, role.Name, role.Instances)
 	}
 	i := int(v)
 	return &i, f.Pos
@@ -183,4 +177,29 @@ func addImplicitPorts(ports []jobs.Port) []jobs.Port {
 		}
 	}
 	return ports
+}
+
+// checkMinTaskNumber is the rest-server's check (middlewares/job.js), run on
+// the body after Joi applied its defaults: a minFailedTaskCount or
+// minSucceededTaskCount above taskNumber was refused. So a role with
+// taskNumber 0 was refused too, unless it set minFailedTaskCount to null.
+func (r *v1reader) checkMinTaskNumber(role *jobs.Role) {
+	check := func(key string, v *int, at jobs.Pos) {
+		if v == nil || *v <= role.Instances {
+			return
+		}
+		how := ""
+		if at.IsZero() {
+			how, at = " by default", role.InstancesPos
+			if at.IsZero() {
+				at = role.Pos
+			}
+		}
+		r.errorf(at, key+" larger than taskNumber", "%s is %d%s, more than role %q's taskNumber %d; OpenPAI refused such jobs because the rule could never fire.", key, *v, how, role.Name, role.Instances)
+	}
+	check("minFailedTaskCount", role.MinFailed, role.MinFailedPos)
+	check("minSucceededTaskCount", role.MinSucceeded, role.MinSucceededPos)
+	if role.Instances == 0 && role.MinFailed == nil {
+		r.warnf(role.InstancesPos, "Task role with no instances", "taskNumber is 0, so role %q runs no task.", role.Name)
+	}
 }

@@ -279,7 +279,7 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 				at = items[i]
 			}
 		}
-		r.errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI's renderer refused this command; write a literal \"<%%\" some other way (e.g. '<''%%').", err.Msg)
+		r.errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI renders commands with mustache.js using <%% %%> as delimiters and refused this job; fix the tag (a literal \"<%%\" can be written as '<''%%' in bash).", err.Msg)
 		return "", false
 	}
 	return out, true

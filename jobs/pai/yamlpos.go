@@ -150,6 +150,8 @@ func kindName(n *yaml.Node) string {
 		return "nothing"
 	case n.Kind == yaml.MappingNode:
 		return "a mapping"
+	case n.Kind == yaml.SequenceNode && len(n.Content) == 0:
+		return "an empty list"
 	case n.Kind == yaml.SequenceNode:
 		return "a list"
 	}
