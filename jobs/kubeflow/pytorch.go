@@ -105,8 +105,12 @@ func (r *reader) firstPos(ps ...jobs.Pos) jobs.Pos {
 // rdzvBackend c10d, rdzv host = worker 0) and checks the fields it knows.
 func (r *reader) elasticPolicy(job *jobs.Job, f field) {
 	ep := r.mapOf(f.val, "spec.elasticPolicy")
-	if v, ok := toAny(f.val, 0).(map[string]any); ok {
+	budget := 10000
+	if v, ok := toAny(f.val, &budget).(map[string]any); ok {
 		job.Extras.ElasticPolicy = v
+	}
+	if budget < 0 {
+		r.errorf(f.val, "elasticPolicy too large", "elasticPolicy expands to more than 10000 YAML nodes (through anchors and aliases); write it out plainly.")
 	}
 	var minR, maxR int64 = -1, -1
 	for _, k := range []string{"minReplicas", "maxReplicas", "maxRestarts", "rdzvPort"} {

@@ -258,11 +258,13 @@ func (r *reader) seq(n *yaml.Node, where string) []*yaml.Node {
 }
 
 // toAny converts a node to plain Go values (for fields kept verbatim, such
-// as elasticPolicy). Duplicate keys resolve last-wins; depth is bounded so
-// that alias cycles cannot recurse forever.
-func toAny(n *yaml.Node, depth int) any {
+// as elasticPolicy). Duplicate keys resolve last-wins. Aliases are
+// expanded, so the number of nodes visited is capped: `&a [*a, *a]`
+// chains would otherwise grow exponentially (a "billion laughs").
+func toAny(n *yaml.Node, budget *int) any {
 	n = deref(n)
-	if n == nil || depth > 64 {
+	*budget--
+	if n == nil || *budget < 0 {
 		return nil
 	}
 	switch n.Kind {
@@ -270,14 +272,14 @@ func toAny(n *yaml.Node, depth int) any {
 		m := map[string]any{}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			if k := deref(n.Content[i]); k != nil && k.Kind == yaml.ScalarNode {
-				m[k.Value] = toAny(n.Content[i+1], depth+1)
+				m[k.Value] = toAny(n.Content[i+1], budget)
 			}
 		}
 		return m
 	case yaml.SequenceNode:
 		l := make([]any, 0, len(n.Content))
 		for _, it := range n.Content {
-			l = append(l, toAny(it, depth+1))
+			l = append(l, toAny(it, budget))
 		}
 		return l
 	case yaml.ScalarNode:
