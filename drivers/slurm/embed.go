@@ -8,9 +8,10 @@ import _ "embed"
 var (
 	//go:embed sh/hostlist.sh
 	shHostlist string
-)
-
-var (
 	//go:embed sh/decide.sh
 	shDecide string
+	//go:embed sh/batch.sh
+	shBatch string
+	//go:embed sh/task.sh
+	shTask string
 )

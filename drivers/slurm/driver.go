@@ -1,0 +1,85 @@
+// Package slurm is jobshift's Slurm target: it renders a job as one
+// self-contained sbatch script (spec/slurm.md, DESIGN.md "Slurm mapping")
+// and submits, watches, stops and reads the logs of it with the Slurm
+// client commands.
+//
+// Site config (`slurm {}` in jobshift.hcl) fields, and the -opt overrides
+// (Plan.Options) with the same names:
+//
+//	partition, account, qos  copied to #SBATCH (none by default)
+//	time_limit               --time; default: activeDeadlineSeconds + 3 min,
+//	                         else the partition's default
+//	layout                   auto (default) | het | packed; auto picks one
+//	                         plain step for a one-role job, het when roles
+//	                         differ in resources, packed otherwise
+//	container                none (default; warns when a role names an
+//	                         image) | apptainer | pyxis
+//	gpu_request              gpus-per-task (default) | gres (one task per
+//	                         node, --gres=gpu:N)
+//	port_base                first port of the job port window (20000); a
+//	                         job uses base + (job id mod slots) * span + its
+//	                         task's port ordinal, within base..base+9999
+//	address                  nodeaddr (default) | hostname: the address the
+//	                         contract gives a task (scontrol show node)
+//	state_dir (option only)  where tasks record exit codes and logs; must be
+//	                         shared by the nodes; default
+//	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR)
+//
+// SLURM_CONF is honoured by every Slurm command jobshift runs (it inherits
+// the environment) and by the jobs (sbatch exports it).
+package slurm
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// Name is the target name.
+const Name = "slurm"
+
+// Driver is the Slurm driver.
+type Driver struct {
+	cfg drivers.Config
+}
+
+// New returns a Slurm driver.
+func New(cfg drivers.Config) *Driver { return &Driver{cfg: cfg} }
+
+// Name implements drivers.Driver.
+func (d *Driver) Name() string { return Name }
+
+// Render returns the batch script (and the 0600 secrets file when the job
+// has secrets).
+func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
+	sc, err := render(p)
+	if err != nil {
+		return nil, err
+	}
+	d.warn(sc.Warnings)
+	a := &drivers.Artifact{MediaType: "text/x-shellscript",
+		Files: []drivers.File{{Name: scriptName(p), Mode: 0o755, Data: []byte(sc.Text)}}}
+	if len(sc.Secrets) > 0 {
+		a.Files = append(a.Files, drivers.File{Name: scriptName(p) + ".secrets", Mode: 0o600, Data: sc.Secrets})
+	}
+	return a, nil
+}
+
+func (d *Driver) warn(ws []string) {
+	if d.cfg.Warnings == nil {
+		return
+	}
+	for _, w := range ws {
+		fmt.Fprintf(d.cfg.Warnings, "warning: %s\n", w)
+	}
+}
+
+func scriptName(p *translate.Plan) string {
+	n := nameRE.ReplaceAllString(p.Job.Name, "_")
+	if n == "" {
+		n = "jobshift"
+	}
+	return n + ".sbatch"
+}

@@ -1,0 +1,224 @@
+package slurm
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// Layouts (spec/slurm.md §1).
+const (
+	// LayoutHet: one heterogeneous component per role, each role one
+	// `srun --het-group=<i>` step. Needs a free node per component (§1.3).
+	LayoutHet = "het"
+	// LayoutPacked: one homogeneous allocation whose task slots are sized by
+	// the largest role, one `srun --exact` step per role placed on its slots
+	// with --distribution=arbitrary.
+	LayoutPacked = "packed"
+	// LayoutSingle: a one-role job: one plain allocation, one step.
+	LayoutSingle = "single"
+)
+
+// Errors of the site/CLI settings.
+var (
+	ErrSetting = errors.New("invalid Slurm setting")
+	ErrJob     = errors.New("job cannot run on Slurm")
+)
+
+// defaultMemMiB is the memory a task gets when the job names none: every
+// step must carry an explicit memory request, or it takes all of the
+// job's memory on its nodes and serialises the other steps (§1.4).
+const defaultMemMiB = 1024
+
+// settings are the resolved `slurm {}` site block plus command-line options
+// (Plan.Options override the site).
+type settings struct {
+	Partition, Account, QOS, TimeLimit string
+	Layout                             string // auto, het, packed
+	Container                          string // none, apptainer, pyxis
+	GPURequest                         string // gpus-per-task, gres
+	Address                            string // nodeaddr, hostname
+	PortBase, PortMax                  int
+	StateDir                           string // "" = $SLURM_SUBMIT_DIR/.jobshift
+	Poll                               string // seconds between checks of task ends
+}
+
+func resolveSettings(p *translate.Plan) (settings, error) {
+	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
+		PortBase: 20000, PortMax: 29999, Poll: "1"}
+	var sc *hcl.SlurmConfig
+	if p.Site != nil {
+		sc = p.Site.Slurm
+	}
+	if sc != nil {
+		s.Partition, s.Account, s.QOS, s.TimeLimit = sc.Partition, sc.Account, sc.QOS, sc.TimeLimit
+		set := func(dst *string, v string) {
+			if v != "" {
+				*dst = v
+			}
+		}
+		set(&s.Layout, sc.Layout)
+		set(&s.Container, sc.Container)
+		set(&s.GPURequest, sc.GPURequest)
+		set(&s.Address, sc.Address)
+		if sc.PortBase > 0 {
+			s.PortBase = sc.PortBase
+		}
+	}
+	for k, v := range p.Options {
+		switch k {
+		case "layout":
+			s.Layout = v
+		case "container":
+			s.Container = v
+		case "gpu_request", "gpu-request":
+			s.GPURequest = v
+		case "address":
+			s.Address = v
+		case "partition":
+			s.Partition = v
+		case "account":
+			s.Account = v
+		case "qos":
+			s.QOS = v
+		case "time_limit", "time":
+			s.TimeLimit = v
+		case "state_dir", "state-dir":
+			s.StateDir = v
+		case "poll":
+			s.Poll = v
+		case "port_base", "port-base":
+			if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
+				return s, fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)
+			}
+		}
+	}
+	check := func(name, v string, allowed ...string) error {
+		for _, a := range allowed {
+			if v == a {
+				return nil
+			}
+		}
+		return fmt.Errorf("%w: %s = %q; use one of %s", ErrSetting, name, v, strings.Join(allowed, ", "))
+	}
+	for _, err := range []error{
+		check("layout", s.Layout, "auto", LayoutHet, LayoutPacked),
+		check("container", s.Container, "none", "apptainer", "pyxis"),
+		check("gpu_request", s.GPURequest, "gpus-per-task", "gres"),
+		check("address", s.Address, "nodeaddr", "hostname"),
+	} {
+		if err != nil {
+			return s, err
+		}
+	}
+	if s.PortBase < 1024 || s.PortBase > 60000 {
+		return s, fmt.Errorf("%w: port_base %d must be within 1024..60000", ErrSetting, s.PortBase)
+	}
+	if s.PortMax < s.PortBase+1000 {
+		s.PortMax = s.PortBase + 9999
+	}
+	if s.PortMax > 65535 {
+		s.PortMax = 65535
+	}
+	for _, c := range s.Poll {
+		if (c < '0' || c > '9') && c != '.' {
+			return s, fmt.Errorf("%w: poll %q is not a number of seconds", ErrSetting, s.Poll)
+		}
+	}
+	return s, nil
+}
+
+// res are one role's per-task Slurm resources.
+type res struct {
+	CPUs      int    // --cpus-per-task
+	MemPerCPU int64  // --mem-per-cpu, MiB
+	GPUs      int    // GPUs per task
+	GPUType   string // GRES type ("" = any)
+}
+
+func roleRes(site *hcl.Config, r *jobs.Role) res {
+	c := int((r.Resources.CPUMilli + 999) / 1000)
+	if c < 1 {
+		c = 1
+	}
+	mem := r.Resources.MemoryMiB
+	if mem <= 0 {
+		mem = defaultMemMiB
+	}
+	out := res{CPUs: c, MemPerCPU: (mem + int64(c) - 1) / int64(c), GPUs: r.Resources.GPU}
+	// A source GPU type names the source cluster's SKU; only a site rule
+	// says which GRES type it is here.
+	if r.Resources.GPUType != "" && site != nil {
+		if rule := site.GPUType(r.Resources.GPUType); rule != nil && rule.Model != "" {
+			out.GPUType = rule.Model
+		}
+	}
+	return out
+}
+
+// chooseLayout applies the setting: auto picks single for one role, het
+// when roles differ in resources (so a CPU-only parameter server does not
+// hold GPUs), packed otherwise.
+func chooseLayout(job *jobs.Job, rs []res, setting string) string {
+	active := 0
+	for _, r := range job.Roles {
+		if r.Instances > 0 {
+			active++
+		}
+	}
+	if active <= 1 && len(job.Roles) == 1 {
+		return LayoutSingle
+	}
+	if setting == LayoutHet || setting == LayoutPacked {
+		return setting
+	}
+	for i := 1; i < len(rs); i++ {
+		if rs[i] != rs[0] {
+			return LayoutHet
+		}
+	}
+	return LayoutPacked
+}
+
+// packedSlot is the slot size of the packed layout: the largest role in
+// every dimension, so each role's step fits in its slots.
+func packedSlot(rs []res) res {
+	var m res
+	for _, r := range rs {
+		m.CPUs = max(m.CPUs, r.CPUs)
+		m.MemPerCPU = max(m.MemPerCPU, r.MemPerCPU)
+		m.GPUs = max(m.GPUs, r.GPUs)
+		if r.GPUType != "" {
+			m.GPUType = r.GPUType
+		}
+	}
+	return m
+}
+
+// gpuOpts are the GPU options of one allocation component or step.
+func gpuOpts(r res, mode string) []string {
+	if r.GPUs == 0 {
+		return []string{"--gres=none"}
+	}
+	t := ""
+	if r.GPUType != "" {
+		t = r.GPUType + ":"
+	}
+	if mode == "gres" {
+		// --gres is per node: with one task per node it is per task.
+		return []string{"--ntasks-per-node=1", fmt.Sprintf("--gres=gpu:%s%d", t, r.GPUs)}
+	}
+	return []string{fmt.Sprintf("--gpus-per-task=%s%d", t, r.GPUs)}
+}
+
+// resOpts are the resource options every component and every srun carries
+// explicitly (Slurm resets or does not inherit several of them, §1.1, §1.4).
+func resOpts(n int, r res, mode string) []string {
+	o := []string{fmt.Sprintf("--ntasks=%d", n), fmt.Sprintf("--cpus-per-task=%d", r.CPUs),
+		fmt.Sprintf("--mem-per-cpu=%dM", r.MemPerCPU)}
+	return append(o, gpuOpts(r, mode)...)
+}

@@ -1,0 +1,288 @@
+# The batch program: runs once per attempt on the first node of the
+# allocation. Computes where every task runs, starts one srun step per role,
+# records every task's own exit code, applies the completion rules
+# (decide.sh), stops the roles that never end by themselves with SIGTERM, and
+# exits with the verdict or requeues itself.
+#
+# Data the script defines before calling js_main (render.go):
+#   _jsh_layout het|packed|single, _jsh_nroles, _jsh_n_R, _jsh_np_R (window
+#   ports per task of role R), _jsh_fname_R (role name for file names),
+#   _jsh_address nodeaddr|hostname, _jsh_pbase/_jsh_pspan/_jsh_pslots (port
+#   window), _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
+#   _jsh_retry_* (retry policy), _jsh_task (the task program),
+#   js_srun_R (one function per role: srun with every option but the command),
+#   js_contract_inputs (exports the contract's topology variables).
+
+js_log() {
+	printf 'jobshift: %s\n' "$*"
+}
+
+js_die() {
+	js_log "error: $2"
+	exit "$1"
+}
+
+# js_slots NODELIST TPN: one node name per task slot, block order.
+js_slots() {
+	_s_nodes=$(js_hostlist "$1") || return 1
+	_s_counts=$(js_tpn "$2") || return 1
+	# pair the two lists line by line
+	_s_n=0
+	for _s_c in $_s_counts; do
+		_s_n=$((_s_n + 1))
+		_s_node=$(printf '%s\n' "$_s_nodes" | sed -n "${_s_n}p")
+		[ -n "$_s_node" ] || return 1
+		while [ "$_s_c" -gt 0 ]; do
+			printf '%s\n' "$_s_node"
+			_s_c=$((_s_c - 1))
+		done
+	done
+}
+
+# js_assign R SLOTFILE FIRST: tasks of role R take slots FIRST.. of SLOTFILE.
+js_assign() {
+	eval "_a_n=\$_jsh_n_$1"
+	_a_i=0
+	: >"$_jsh_adir/hosts.$1"
+	while [ "$_a_i" -lt "$_a_n" ]; do
+		_a_node=$(sed -n "$(($3 + _a_i + 1))p" "$2")
+		[ -n "$_a_node" ] || return 1
+		eval "_jsh_node_${1}_$_a_i=\$_a_node"
+		export "_jsh_node_${1}_$_a_i"
+		printf '%s\n' "$_a_node" >>"$_jsh_adir/hosts.$1"
+		_a_i=$((_a_i + 1))
+	done
+}
+
+# js_topology: _jsh_node_R_I for every task, from the allocation (block
+# order, our own hostlist expansion: zero padding kept, never sorted).
+js_topology() {
+	_t_r=0
+	_t_first=0
+	if [ "$_jsh_layout" != het ]; then
+		js_slots "$SLURM_JOB_NODELIST" "$SLURM_TASKS_PER_NODE" >"$_jsh_adir/slots" ||
+			js_die 97 "cannot read the allocation: SLURM_JOB_NODELIST=$SLURM_JOB_NODELIST SLURM_TASKS_PER_NODE=$SLURM_TASKS_PER_NODE"
+	fi
+	while [ "$_t_r" -lt "$_jsh_nroles" ]; do
+		if [ "$_jsh_layout" = het ]; then
+			eval "_t_nl=\${SLURM_JOB_NODELIST_HET_GROUP_$_t_r:-} _t_tpn=\${SLURM_TASKS_PER_NODE_HET_GROUP_$_t_r:-}"
+			js_slots "$_t_nl" "$_t_tpn" >"$_jsh_adir/slots.$_t_r" ||
+				js_die 97 "cannot read het component $_t_r: nodelist '$_t_nl' tasks per node '$_t_tpn'"
+			js_assign "$_t_r" "$_jsh_adir/slots.$_t_r" 0 || js_die 97 "het component $_t_r has fewer slots than tasks"
+		else
+			js_assign "$_t_r" "$_jsh_adir/slots" "$_t_first" || js_die 97 "the allocation has fewer slots than tasks"
+			eval "_t_first=\$((_t_first + _jsh_n_$_t_r))"
+		fi
+		_t_r=$((_t_r + 1))
+	done
+}
+
+# js_addresses: _jsh_addr_R_I from NodeAddr (or NodeHostName) of one
+# `scontrol show node` call; the node name when scontrol cannot answer.
+js_addresses() {
+	_d_all=$(cat "$_jsh_adir"/hosts.* | sort -u | tr '\n' ',')
+	_d_field=NodeAddr
+	[ "$_jsh_address" = hostname ] && _d_field=NodeHostName
+	if ! scontrol show node -o "${_d_all%,}" >"$_jsh_adir/nodes" 2>"$_jsh_adir/nodes.err"; then
+		js_log "warning: scontrol show node failed ($(cat "$_jsh_adir/nodes.err")); using node names as addresses"
+		: >"$_jsh_adir/nodes"
+	fi
+	_d_map=
+	while IFS= read -r _d_line; do
+		_d_name=${_d_line#NodeName=}
+		_d_name=${_d_name%% *}
+		case $_d_line in *" $_d_field="*) ;; *) continue ;; esac
+		_d_addr=${_d_line#* "$_d_field"=}
+		_d_addr=${_d_addr%% *}
+		_d_map="$_d_map$_d_name $_d_addr
+"
+	done <"$_jsh_adir/nodes"
+	_d_r=0
+	while [ "$_d_r" -lt "$_jsh_nroles" ]; do
+		eval "_d_n=\$_jsh_n_$_d_r"
+		_d_i=0
+		while [ "$_d_i" -lt "$_d_n" ]; do
+			eval "_d_node=\$_jsh_node_${_d_r}_$_d_i"
+			_d_addr=$(printf '%s' "$_d_map" | while read -r _d_x _d_y; do [ "$_d_x" = "$_d_node" ] && { echo "$_d_y"; break; }; done)
+			eval "_jsh_addr_${_d_r}_$_d_i=\${_d_addr:-\$_d_node}"
+			_d_i=$((_d_i + 1))
+		done
+		_d_r=$((_d_r + 1))
+	done
+}
+
+# js_ports: the job's port window. BASE = base + (job id mod slots) * span,
+# and a task's ports follow from BASE + its global port ordinal, so they are
+# unique within the job even when several nodes share one address.
+js_ports() {
+	_jsh_port0=$((_jsh_pbase + (SLURM_JOB_ID % _jsh_pslots) * _jsh_pspan))
+}
+
+# js_launch R: start role R's step in the background. A subshell waits for
+# srun and records its exit status; srun's pid is kept to stop the step.
+js_launch() {
+	(
+		# shellcheck disable=SC2030
+		if [ "$_jsh_layout" = packed ]; then
+			SLURM_HOSTFILE=$_jsh_adir/hosts.$1
+			export SLURM_HOSTFILE
+		fi
+		"js_srun_$1" /bin/sh -c "$_jsh_task" jobshift-task "$1" </dev/null &
+		echo "$!" >"$_jsh_adir/srun.$1"
+		wait "$!"
+		echo "$?" >"$_jsh_adir/step.$1.tmp"
+		mv "$_jsh_adir/step.$1.tmp" "$_jsh_adir/step.$1"
+	) &
+}
+
+# js_stop R: SIGTERM role R's srun; srun forwards it to the tasks and the
+# step ends CANCELLED. Never scancel the job: it would end CANCELLED.
+js_stop() {
+	[ -f "$_jsh_adir/step.$1" ] && return 0
+	_p_pid=
+	_p_k=0
+	while [ -z "$_p_pid" ] && [ "$_p_k" -lt 50 ]; do
+		_p_pid=$(cat "$_jsh_adir/srun.$1" 2>/dev/null)
+		[ -n "$_p_pid" ] || sleep 0.1
+		_p_k=$((_p_k + 1))
+	done
+	[ -n "$_p_pid" ] && kill -TERM "$_p_pid" 2>/dev/null
+	echo stopped >"$_jsh_adir/stopped.$1"
+}
+
+# js_collect: replay task ends not seen yet, role order then index within
+# one poll (the engine's tie-break). A task whose step ended without its own
+# exit code file failed with the step's code.
+js_collect() {
+	_c_r=0
+	while [ "$_c_r" -lt "$_jsh_nroles" ]; do
+		eval "_c_n=\$_jsh_n_$_c_r"
+		_c_step=
+		[ -f "$_jsh_adir/step.$_c_r" ] && _c_step=$(cat "$_jsh_adir/step.$_c_r")
+		_c_i=0
+		while [ "$_c_i" -lt "$_c_n" ]; do
+			eval "_c_st=\$_jsh_st_${_c_r}_$_c_i"
+			if [ "$_c_st" = p ]; then
+				_c_rc=
+				[ -f "$_jsh_adir/rc.$_c_r.$_c_i" ] && _c_rc=$(cat "$_jsh_adir/rc.$_c_r.$_c_i")
+				if [ -z "$_c_rc" ] && [ -n "$_c_step" ]; then
+					_c_rc=$_c_step
+					[ "$_c_rc" = 0 ] && _c_rc=1
+					echo "$_c_rc" >"$_jsh_adir/rc.$_c_r.$_c_i"
+					js_log "task $_c_r.$_c_i ended without recording an exit code; its step exited $_c_step"
+				fi
+				if [ -n "$_c_rc" ]; then
+					_c_s=f
+					[ "$_c_rc" = 0 ] && _c_s=s
+					echo "$_c_r $_c_i $_c_s $_c_rc" >>"$_jsh_adir/ends"
+					js_end "$_c_r" "$_c_i" "$_c_s" "$_c_rc"
+					[ "$_jsh_phase" = running ] || return 0
+				fi
+			fi
+			_c_i=$((_c_i + 1))
+		done
+		_c_r=$((_c_r + 1))
+	done
+}
+
+# js_retry CODE: whether to requeue after a failure with raw exit code CODE
+# (translate/completion.JobRetry for PAI; Kubeflow jobs are never retried as
+# a whole). Sets _jsh_counted when the retry counts against the limit.
+js_retry() {
+	_jsh_counted=0
+	case $_jsh_retry_kind in
+	always) _jsh_counted=1; return 0 ;;
+	pai) ;;
+	*) return 1 ;;
+	esac
+	[ "$_jsh_phase" = failed ] || return 1
+	# the class of the code OpenPAI would have reported, one letter per
+	# raw code 0..255 (t transient, p permanent, u unknown)
+	_r_code=$1
+	_r_class=u
+	if [ "$_r_code" -ge 0 ] && [ "$_r_code" -le 255 ]; then
+		_r_class=$(printf '%s' "$_jsh_retry_classes" | cut -c"$((_r_code + 1))")
+	fi
+	case $_r_class in
+	t) return 0 ;;
+	p) return 1 ;;
+	esac
+	_r_so_far=$(cat "$_jsh_dir/retries" 2>/dev/null || echo 0)
+	if [ "$_jsh_retry_max" = -1 ] || [ "$_r_so_far" -lt "$_jsh_retry_max" ]; then
+		_jsh_counted=1
+		return 0
+	fi
+	return 1
+}
+
+js_main() {
+	set -u
+	: "${SLURM_JOB_ID:?jobshift: run this script with sbatch}"
+	_jsh_attempt=${SLURM_RESTART_COUNT:-0}
+	_jsh_dir=${JOBSHIFT_STATE_DIR:-${_jsh_statedir:-${SLURM_SUBMIT_DIR:-$PWD}/.jobshift}}/$SLURM_JOB_ID
+	_jsh_adir=$_jsh_dir/attempt-$_jsh_attempt
+	rm -rf "$_jsh_adir"
+	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
+	export _jsh_adir
+	date +%s >"$_jsh_adir/start"
+	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
+	js_topology
+	js_addresses
+	js_ports
+	js_contract_inputs
+	js_prepare
+	js_decide_init
+	_m_r=0
+	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
+		eval "_m_n=\$_jsh_n_$_m_r"
+		[ "$_m_n" -gt 0 ] && js_launch "$_m_r"
+		_m_r=$((_m_r + 1))
+	done
+	_m_t0=$(date +%s)
+	while [ "$_jsh_phase" = running ]; do
+		js_collect
+		[ "$_jsh_phase" = running ] || break
+		if [ "$_jsh_deadline" -gt 0 ] && [ $(($(date +%s) - _m_t0)) -ge "$_jsh_deadline" ]; then
+			js_verdict failed 124 "" "" "DeadlineExceeded: active longer than $_jsh_deadline s"
+			break
+		fi
+		sleep "$_jsh_poll"
+	done
+	# stop every role that still runs (parameter servers never end)
+	_m_r=0
+	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
+		if [ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ]; then
+			js_log "stopping role $_m_r with SIGTERM"
+			js_stop "$_m_r"
+		fi
+		_m_r=$((_m_r + 1))
+	done
+	# wait for the steps, bounded: whatever still runs when the batch
+	# script exits is killed by Slurm with the job
+	_m_k=0
+	while [ "$_m_k" -lt 600 ]; do
+		_m_left=0
+		_m_r=0
+		while [ "$_m_r" -lt "$_jsh_nroles" ]; do
+			[ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ] && _m_left=1
+			_m_r=$((_m_r + 1))
+		done
+		[ "$_m_left" = 0 ] && break
+		sleep 0.1
+		_m_k=$((_m_k + 1))
+	done
+	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
+	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
+	if js_retry "$_jsh_vcode"; then
+		if [ "$_jsh_counted" = 1 ]; then
+			echo $(($(cat "$_jsh_dir/retries" 2>/dev/null || echo 0) + 1)) >"$_jsh_dir/retries"
+		fi
+		js_log "requeueing (retry after attempt $_jsh_attempt)"
+		echo requeued >"$_jsh_adir/requeued"
+		if scontrol requeue "$SLURM_JOB_ID"; then
+			exit "$_jsh_vcode"
+		fi
+		js_log "scontrol requeue failed; not retried"
+	fi
+	exit "$_jsh_vcode"
+}

@@ -1,0 +1,41 @@
+# The task program. srun starts it for every task of role R as
+#   sh -c 'eval "$_jsh_task"' jobshift-task R
+# Stage 1 (jobshift-task) checks the task landed where the layout says,
+# removes jobshift's own variables, exports the role's environment, and runs
+# the contract script (translate/contract.Shell) as a child; the contract
+# exports the platform's variables and execs stage 2 (jobshift-run), which
+# execs the user command the way its source platform ran it. Stage 1 then
+# records the command's own exit code (srun's aggregate code cannot tell
+# which task failed, spec/slurm.md §6).
+
+js_task_main() {
+	_k_r=$1
+	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
+	_k_dir=$_jsh_adir
+	_k_rcf=$_k_dir/rc.$_k_r.$_k_i
+	eval "_k_want=\${_jsh_node_${_k_r}_$_k_i:-}"
+	if [ "$_k_want" != "${SLURMD_NODENAME:-}" ]; then
+		printf 'jobshift: task %s-%s runs on node %s but the layout puts it on %s; not starting it\n' \
+			"$_k_r" "$_k_i" "${SLURMD_NODENAME:-?}" "$_k_want" >&2
+		echo 97 >"$_k_rcf"
+		exit 97
+	fi
+	_k_task=$_jsh_task
+	_k_contract=$_jsh_contract
+	js_unset_internal
+	JS_SELF_ROLE=$_k_r
+	JS_SELF_INDEX=$_k_i
+	export JS_SELF_ROLE JS_SELF_INDEX
+	"js_env_$_k_r"
+	date +%s%N >"$_k_dir/started.$_k_r.$_k_i"
+	/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
+	_k_rc=$?
+	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
+	exit "$_k_rc"
+}
+
+case $0 in
+jobshift-task) js_task_main "$1" ;;
+jobshift-run) "js_run_$1" "$@" ;;
+*) echo "jobshift: unknown task stage $0" >&2; exit 97 ;;
+esac

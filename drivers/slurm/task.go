@@ -1,0 +1,132 @@
+package slurm
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// taskProgram renders the text srun runs in every task: the generated
+// per-role functions, then sh/task.sh.
+func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
+	var b strings.Builder
+	b.WriteString("js_unset_internal() {\n\tunset _jsh_task _jsh_contract _jsh_adir\n")
+	if len(roles) > 0 {
+		b.WriteString("\tunset SLURM_HOSTFILE\n")
+	}
+	for _, ri := range roles {
+		fmt.Fprintf(&b, "\t_u=0\n\twhile [ \"$_u\" -lt %d ]; do\n\t\tunset \"_jsh_node_%d_$_u\"\n\t\t_u=$((_u + 1))\n\tdone\n", ri.Instances, ri.k)
+	}
+	b.WriteString("}\n")
+	for _, ri := range roles {
+		// stage 1: working directory, GPU visibility, the role's own env
+		// (the contract, applied after, wins on a clash, as in drivers/local)
+		fmt.Fprintf(&b, "js_env_%d() {\n", ri.k)
+		if ri.WorkingDir != "" {
+			fmt.Fprintf(&b, "\tif [ -d %s ]; then cd %s || exit 97; fi\n", shQuote(ri.WorkingDir), shQuote(ri.WorkingDir))
+		}
+		if ri.res.GPUs == 0 {
+			// without device cgroups an unset CUDA_VISIBLE_DEVICES means
+			// every GPU of the node (spec/slurm.md §2)
+			b.WriteString("\tCUDA_VISIBLE_DEVICES=\n\texport CUDA_VISIBLE_DEVICES\n")
+		}
+		for _, e := range ri.Env {
+			fmt.Fprintf(&b, "\t%s=%s\n\texport %s\n", e.Name, shQuote(e.Value), e.Name)
+		}
+		b.WriteString("\t:\n}\n")
+		run, err := runCommand(ri, st)
+		if err != nil {
+			return "", err
+		}
+		fmt.Fprintf(&b, "js_run_%d() {\n\t%s\n}\n", ri.k, run)
+	}
+	b.WriteString(shTask)
+	return b.String(), nil
+}
+
+// runCommand is stage 2's command for a role: $2 is the attempt's state
+// directory (the SIFs are one level up).
+func runCommand(ri roleInfo, st settings) (string, error) {
+	c := ri.Command
+	var argv []string
+	switch c.Kind {
+	case jobs.CommandEval:
+		argv = []string{"bash", "-c", pai1Eval, "_", c.Script}
+	case jobs.CommandBashScript:
+		// $0 names the script like OpenPAI's file (user.sh)
+		argv = []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}
+	case jobs.CommandArgv:
+		argv = append(append([]string{}, c.Command...), c.Args...)
+	default:
+		return "", fmt.Errorf("%w: %s: role %s: unknown command kind %q", ErrJob, c.Pos, ri.Name, c.Kind)
+	}
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = shQuote(a)
+	}
+	if st.Container == "apptainer" && ri.Image != "" {
+		sif := fmt.Sprintf("\"$2/../%s\"", sifName(ri.Image))
+		if c.Kind == jobs.CommandArgv && len(c.Command) == 0 {
+			// no command: the image's ENTRYPOINT with the args
+			return "exec apptainer run --nv " + sif + " " + strings.Join(q, " "), nil
+		}
+		return "exec apptainer exec --nv " + sif + " " + strings.Join(q, " "), nil
+	}
+	if len(argv) == 0 {
+		return "", fmt.Errorf("%w: %s: role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
+			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\"",
+			ErrJob, c.Pos, ri.Name, ri.Image)
+	}
+	return "exec " + strings.Join(q, " "), nil
+}
+
+// retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
+// "none" (Kubeflow: never retried as a whole).
+func retryKind(job *jobs.Job) string {
+	if decideKind(job) != jobs.CompletionPAI {
+		return "none"
+	}
+	if job.Retry.JobRetryCount == -2 {
+		return "always"
+	}
+	return "pai"
+}
+
+func decideKind(job *jobs.Job) jobs.CompletionKind {
+	if job.Completion.Kind != "" {
+		return job.Completion.Kind
+	}
+	switch job.Source.Format {
+	case jobs.FormatPAIv1, jobs.FormatPAIv2:
+		return jobs.CompletionPAI
+	case jobs.FormatTFJob:
+		return jobs.CompletionTF
+	case jobs.FormatPyTorchJob:
+		return jobs.CompletionPyTorch
+	}
+	return ""
+}
+
+// retryData renders what js_retry reads: the policy and, for PAI, the class
+// of every raw exit code 0..255 as OpenPAI would have classified the code it
+// reported (completion.PAIExitCode, ClassifyPAIExit), one letter each.
+func retryData(job *jobs.Job) string {
+	kind := retryKind(job)
+	var cls strings.Builder
+	if kind == "pai" {
+		era := completion.PAIEra(job)
+		for c := 0; c < 256; c++ {
+			switch completion.ClassifyPAIExit(completion.PAIExitCode(c, era), era) {
+			case completion.Transient:
+				cls.WriteByte('t')
+			case completion.Permanent:
+				cls.WriteByte('p')
+			default:
+				cls.WriteByte('u')
+			}
+		}
+	}
+	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, job.Retry.JobRetryCount, cls.String())
+}
