@@ -135,3 +135,31 @@ func TestLoadFileAndStdin(t *testing.T) {
 		t.Errorf("missing file: %s", diags.Error())
 	}
 }
+
+// FuzzRead runs detection and the real readers: whatever the input, the
+// result is a job or located errors, never a panic (which Read turns into
+// an InternalErrorSummary diagnostic).
+func FuzzRead(f *testing.F) {
+	for _, s := range []string{
+		`{"jobName": "x", "image": "i", "taskRoles": [{"name": "a", "taskNumber": 1, "cpuNumber": 1, "memoryMB": 100, "command": "true"}]}`,
+		"protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n",
+		"apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: x}\nspec:\n  tfReplicaSpecs:\n    Worker:\n      replicas: 2\n      template:\n        spec:\n          containers: [{name: tensorflow, image: tf}]\n",
+		"apiVersion: kubeflow.org/v1\nkind: PyTorchJob\nmetadata: {name: x}\nspec:\n  pytorchReplicaSpecs:\n    Master:\n      replicas: 1\n      template:\n        spec:\n          containers: [{name: pytorch, image: pt}]\n",
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		job, diags := Read(src, jobs.ReadOptions{Path: "fuzz"})
+		for _, d := range diags {
+			if d.Summary == InternalErrorSummary {
+				t.Fatalf("%s", d.Detail)
+			}
+			if d.Severity == hcl.DiagError && (d.Subject == nil || d.Subject.Start.Line < 1) {
+				t.Errorf("error without a line: %s: %s", d.Summary, d.Detail)
+			}
+		}
+		if job == nil && !diags.HasErrors() {
+			t.Error("no job and no error")
+		}
+	})
+}
