@@ -174,3 +174,83 @@ func runJob(t *testing.T, p *translate.Plan) *drivers.Result {
 	}
 	return final
 }
+
+// TestAgentPSWorkerRendezvousAndCompletion: 2 PS that never exit and 2
+// workers; every worker sees all peers in index order before it starts,
+// the job succeeds when the workers do, and the PS are stopped.
+func TestAgentPSWorkerRendezvousAndCompletion(t *testing.T) {
+	c := agent.Client(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	dir := t.TempDir()
+	// Workers live 2 s, like real peers that talk to each other: a task
+	// that ends before its peers read the registry is gone from it (the
+	// hazard of spec/nomad.md §2, documented in barrier.go).
+	cmd := fmt.Sprintf(`if [ "$JS_ROLE" = ps ]; then exec sleep 3600; fi; env | grep '^JS_' | sort > %s/$JS_ROLE-$JS_INDEX.env; sleep 2`, dir)
+	j := psWorker(fmt.Sprintf("psw-%d", time.Now().UnixNano()), cmd)
+	two := 2
+	j.Roles[1].MinSucceeded = &two
+	p := plan(j, rawExecSite())
+	res := runJob(t, p)
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	id := JobIDFor(p)
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := map[string][]string{"ps": make([]string, 2), "worker": make([]string, 2)}
+	for _, a := range allocs {
+		full, _, err := c.Allocations().Info(a.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx, _ := allocIndex(a.Name)
+		p := full.AllocatedResources.Shared.Ports[0]
+		hosts[a.TaskGroup][idx] = fmt.Sprintf("%s:%d", p.HostIP, p.Value)
+		if a.TaskGroup == "ps" {
+			if a.DesiredStatus != "stop" || a.TaskStates[MainTask].State != "dead" {
+				t.Errorf("ps %s: desired %s, main %s: want stopped", a.Name, a.DesiredStatus, a.TaskStates[MainTask].State)
+			}
+		}
+	}
+	for i := 0; i < 2; i++ {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("worker-%d.env", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := fmt.Sprintf("JS_HOSTS_PS=%s\nJS_HOSTS_WORKER=%s\nJS_INDEX=%d\nJS_ROLE=worker\n",
+			strings.Join(hosts["ps"], ","), strings.Join(hosts["worker"], ","), i)
+		if diff := cmp.Diff(want, string(b)); diff != "" {
+			t.Errorf("worker-%d env (-want +got):\n%s", i, diff)
+		}
+	}
+}
+
+// TestAgentFailingWorkerFailsJob: a worker exiting 3 fails a PAI job
+// (minFailed 1) with its exit code, and the PS are stopped.
+func TestAgentFailingWorkerFailsJob(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	cmd := `if [ "$JS_ROLE" = ps ]; then exec sleep 3600; fi; if [ "$JS_INDEX" = 1 ]; then exit 3; fi; sleep 1`
+	j := psWorker(fmt.Sprintf("fail-%d", time.Now().UnixNano()), cmd)
+	res := runJob(t, plan(j, rawExecSite()))
+	if res.Phase != completion.PhaseFailed || res.ExitCode != 3 || res.Attempts != 1 {
+		t.Fatalf("result %+v, want failed with exit code 3 after 1 attempt", res)
+	}
+}
+
+// TestAgentUnplaceableReportedBeforeSubmit: more GPUs than the node has.
+func TestAgentUnplaceableReportedBeforeSubmit(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	j := psWorker(fmt.Sprintf("gpu-%d", time.Now().UnixNano()), "true")
+	j.Roles[1].Resources.GPU = 64
+	d, _ := New(drivers.Config{Site: rawExecSite()}, false)
+	_, err := d.WithContract(fixtureContract{}).Submit(context.Background(), plan(j, rawExecSite()))
+	if err == nil || !strings.Contains(err.Error(), "cannot be placed") || !strings.Contains(err.Error(), `group "worker"`) {
+		t.Fatalf("want a placement error naming group worker, got %v", err)
+	}
+	c := agent.Client(t)
+	if _, _, err := c.Jobs().Info(JobIDFor(plan(j, nil)), nil); err == nil {
+		t.Error("the job was registered although it cannot be placed")
+	}
+}

@@ -21,8 +21,16 @@ import (
 // "Registered right now" is the test, so a peer that already finished and
 // deregistered keeps the barrier waiting: the timeout ends that, and any
 // job that cannot be fully placed, with a message saying who was missing.
+//
+// The same hazard exists one step later: a peer whose whole main task runs
+// shorter than the skew between peers leaving their barriers (≤ 0.1 s poll
+// plus a template render) deregisters before a slower peer's env template
+// reads the registry, and that peer sees a short host list. Training peers
+// block on each other, so this does not happen to real jobs; a coordinator
+// writing one topology snapshot as a Nomad Variable (spec/nomad.md §2 (c))
+// would remove it and is the planned robust mode.
 func (r *renderer) barrier(role *jobs.Role, driver string, all []Service) *api.Task {
-	limit := int(r.set.BarrierTimeout.Seconds() * 5) // polls of 0.2 s
+	limit := int(r.set.BarrierTimeout.Seconds() * 10) // polls of 0.1 s: the skew between peers starting
 	script := fmt.Sprintf(`n=0
 while ! grep -qx READY "$NOMAD_TASK_DIR/barrier" 2>/dev/null; do
   n=$((n+1))
@@ -30,7 +38,7 @@ while ! grep -qx READY "$NOMAD_TASK_DIR/barrier" 2>/dev/null; do
     echo "jobshift: barrier timeout: after %s not every task of job %s was placed and registered; still missing:$(sed -n 's/^WAITING//p' "$NOMAD_TASK_DIR/barrier" 2>/dev/null). Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config." >&2
     exit 1
   fi
-  sleep 0.2
+  sleep 0.1
 done
 `, limit, r.set.BarrierTimeout, r.jobID, r.jobID)
 	t := &api.Task{

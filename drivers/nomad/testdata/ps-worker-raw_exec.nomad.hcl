@@ -9,7 +9,7 @@ job "mesh" {
         hook = "prestart"
       }
       config {
-        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 600 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job mesh was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.2\ndone\n"]
+        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job mesh was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         command = "/bin/sh"
       }
       resources {
@@ -92,7 +92,7 @@ EOT
         hook = "prestart"
       }
       config {
-        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 600 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job mesh was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.2\ndone\n"]
+        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job mesh was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         command = "/bin/sh"
       }
       resources {
