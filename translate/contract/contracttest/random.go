@@ -1,0 +1,222 @@
+// Package contracttest generates random jobs and topologies for the
+// differential tests of translate/contract (the shell rendering in this
+// module, the Nomad template in integration/contracttmpl).
+package contracttest
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// Case is one random job, a topology for it and the options to render with.
+type Case struct {
+	Name string
+	Job  *jobs.Job
+	Topo contract.Topology
+	Opts contract.Options
+}
+
+// Hostile are values that must travel byte for byte (they contain quotes,
+// shell and template metacharacters, newlines, unicode).
+var Hostile = []string{
+	`it's "quoted"`, "$HOME `id` $(id) ${x}", "100% {{ .x }} }}{{", "line1\nline2\n", "tab\there\r\n",
+	"日本語 ☃ émigré", `back\slash\n`, "[[ ]] <% x %> <b>&amp;", "#comment = not", "  spaces  ",
+}
+
+// v1Names are odd but legal OpenPAI v1 role names / port labels
+// (^[A-Za-z0-9._~]+$).
+var v1Names = []string{"ps", "worker", "ps_server", "Task_role_1", "a.b", "x~y", "r.0~1", "Worker", "evaluator", "m1", "S.y.n", "trainer~2"}
+
+// v2Names are protocol v2 names (^[a-zA-Z_][a-zA-Z0-9_]*$).
+var v2Names = []string{"ps", "worker", "ps_server", "_hidden", "Task_role_1", "master", "W0", "syn_port", "SynPort", "tb"}
+
+func pick[T any](r *rand.Rand, xs []T) T { return xs[r.IntN(len(xs))] }
+
+// distinct picks n distinct names from xs whose conversion (OpenPAI's
+// lower-case-alphanumeric) is distinct and non-empty too.
+func distinct(r *rand.Rand, xs []string, n int) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, i := range r.Perm(len(xs)) {
+		c := convert(xs[i])
+		if c == "" || seen[c] {
+			continue
+		}
+		seen[c] = true
+		out = append(out, xs[i])
+		if len(out) == n {
+			break
+		}
+	}
+	return out
+}
+
+func convert(s string) string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(s) {
+		if c >= 'a' && c <= 'z' || c >= '0' && c <= '9' {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+func addrOf(r *rand.Rand, n int) string {
+	switch r.IntN(4) {
+	case 0:
+		return fmt.Sprintf("10.%d.%d.%d", r.IntN(256), r.IntN(256), n%250+1)
+	case 1:
+		return fmt.Sprintf("node-%02d.cluster_a", n)
+	case 2:
+		return fmt.Sprintf("fe80::%x", n+1)
+	}
+	return "127.0.0.1"
+}
+
+// Random makes case number n (deterministic for a seed).
+func Random(seed uint64, n int) Case {
+	r := rand.New(rand.NewPCG(seed, uint64(n)))
+	var c Case
+	switch n % 6 {
+	case 0, 1:
+		c = paiCase(r, n%2 == 0)
+	case 2:
+		c = leinaoCase(r)
+	case 3:
+		c = tfCase(r)
+	case 4:
+		c = torchCase(r)
+	default:
+		c = uaiCase(r)
+	}
+	c.Name = fmt.Sprintf("%d-%s", n, c.Name)
+	c.Topo = Topology(r, c.Job, c.Opts)
+	return c
+}
+
+// Topology is a random topology for job.
+func Topology(r *rand.Rand, job *jobs.Job, opts contract.Options) contract.Topology {
+	var t contract.Topology
+	n := 0
+	for k, role := range job.Roles {
+		rt := contract.RoleTopology{Name: role.Name}
+		labels := contract.PortLabels(job, k, opts)
+		for range role.Instances {
+			tt := contract.TaskTopology{Addr: addrOf(r, n), Ports: map[string][]int{}}
+			n++
+			for _, l := range labels {
+				for range l.Count {
+					tt.Ports[l.Label] = append(tt.Ports[l.Label], 1+r.IntN(65535))
+				}
+			}
+			rt.Tasks = append(rt.Tasks, tt)
+		}
+		t.Roles = append(t.Roles, rt)
+	}
+	return t
+}
+
+func userPorts(r *rand.Rand, names []string) []jobs.Port {
+	var ps []jobs.Port
+	for _, l := range distinct(r, names, r.IntN(4)) {
+		if l == "ssh" || l == "http" {
+			continue
+		}
+		ps = append(ps, jobs.Port{Label: l, Count: 1 + r.IntN(3)})
+	}
+	return ps
+}
+
+func paiCase(r *rand.Rand, v1 bool) Case {
+	names, format := v2Names, jobs.FormatPAIv2
+	if v1 {
+		names, format = v1Names, jobs.FormatPAIv1
+	}
+	j := &jobs.Job{Name: pick(r, Hostile), Source: jobs.Source{Format: format},
+		VirtualCluster: pick(r, append([]string{""}, Hostile...)),
+		DataDir:        "hdfs://x/$PAI_USER_NAME/$PAI_JOB_NAME/data",
+		OutputDir:      "$PAI_DEFAULT_FS_URI/out/$PAI_USERNAMEx/" + pick(r, Hostile),
+		CodeDir:        pick(r, Hostile)}
+	for _, name := range distinct(r, names, 1+r.IntN(6)) {
+		role := &jobs.Role{Name: name, Instances: 1 + r.IntN(16),
+			Resources: jobs.Resources{GPU: r.IntN(3), CPUMilli: int64(500 * (1 + r.IntN(8))), MemoryMiB: int64(1024 * (1 + r.IntN(8))), ShmMiB: 64, ShmSet: r.IntN(2) == 0}}
+		role.Ports = append(userPorts(r, names), jobs.Port{Label: "ssh", Count: 1, Implicit: true}, jobs.Port{Label: "http", Count: 1, Implicit: true})
+		if v1 && r.IntN(3) == 0 {
+			role.MinSucceeded = nil
+		} else {
+			role.MinSucceeded = &role.Instances
+		}
+		one := 1
+		role.MinFailed = &one
+		j.Roles = append(j.Roles, role)
+	}
+	cs := []string{jobs.ContractPAI}
+	if v1 {
+		cs = append(cs, jobs.ContractPAIYarn)
+	}
+	if r.IntN(3) == 0 {
+		cs = append(cs, jobs.ContractTF)
+	}
+	if r.IntN(3) == 0 && len(j.Roles[0].Ports) > 2 {
+		cs = append(cs, jobs.ContractTorch)
+	}
+	j.Contracts = cs
+	return Case{Name: "pai", Job: j, Opts: contract.Options{User: pick(r, Hostile)}}
+}
+
+func leinaoCase(r *rand.Rand) Case {
+	j := &jobs.Job{Name: "leinao", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao"}, Contracts: []string{jobs.ContractLeinao}}
+	for _, name := range distinct(r, v1Names, 1+r.IntN(6)) {
+		j.Roles = append(j.Roles, &jobs.Role{Name: name, Instances: 1 + r.IntN(16)})
+	}
+	return Case{Name: "leinao", Job: j}
+}
+
+func tfCase(r *rand.Rand) Case {
+	types := []string{"chief", "ps", "worker", "evaluator", "master"}
+	r.Shuffle(len(types), func(a, b int) { types[a], types[b] = types[b], types[a] })
+	j := &jobs.Job{Name: "tfjob", Source: jobs.Source{Format: jobs.FormatTFJob}, Contracts: []string{jobs.ContractTF}}
+	j.Completion.EnableDynamicWorker = r.IntN(4) == 0
+	for _, typ := range types[:1+r.IntN(4)] {
+		ps := append([]jobs.Port{{Label: "tfjob-port", Count: 1, Implicit: true}}, userPorts(r, v2Names)...)
+		j.Roles = append(j.Roles, &jobs.Role{Name: strings.ToUpper(typ[:1]) + typ[1:], ReplicaType: typ, Instances: 1 + r.IntN(16), Ports: ps})
+	}
+	return Case{Name: "tf", Job: j, Opts: contract.Options{TFLegacyEvaluator: r.IntN(3) == 0}}
+}
+
+func torchCase(r *rand.Rand) Case {
+	p := func() []jobs.Port {
+		return append([]jobs.Port{{Label: "pytorchjob-port", Count: 1, Implicit: true}}, userPorts(r, v2Names)...)
+	}
+	j := &jobs.Job{Name: "pt", Source: jobs.Source{Format: jobs.FormatPyTorchJob}, Contracts: []string{jobs.ContractTorch}}
+	nproc := pick(r, []string{"", "auto", "gpu", "4"})
+	if r.IntN(4) != 0 {
+		j.Roles = append(j.Roles, &jobs.Role{Name: "Master", ReplicaType: "master", Instances: 1, Ports: p(), NprocPerNodeSpec: nproc})
+	}
+	j.Roles = append(j.Roles, &jobs.Role{Name: "Worker", ReplicaType: "worker", Instances: 1 + r.IntN(16), Ports: p(), NprocPerNodeSpec: nproc})
+	if r.IntN(3) == 0 {
+		ep := map[string]any{"rdzvBackend": "c10d", "maxRestarts": 3, "rdzvConf": []any{map[string]any{"key": "a", "value": "b"}}}
+		if r.IntN(2) == 0 {
+			ep["minReplicas"], ep["maxReplicas"] = 1, 16
+		}
+		if r.IntN(2) == 0 {
+			ep["rdzvHost"], ep["rdzvPort"] = "rdzv.example", 29400
+		}
+		j.Extras.ElasticPolicy = ep
+	}
+	return Case{Name: "torch", Job: j}
+}
+
+func uaiCase(r *rand.Rand) Case {
+	j := &jobs.Job{Name: "uai", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractUAI},
+		Roles: []*jobs.Role{{Name: "node", Instances: 1 + r.IntN(16), Ports: []jobs.Port{{Label: "uai", Count: 2}, {Label: "ssh", Count: 1, Implicit: true}, {Label: "http", Count: 1, Implicit: true}}}}}
+	opts := contract.Options{}
+	if j.Roles[0].Instances > 1 && r.IntN(2) == 0 {
+		opts.Process = contract.ProcessPS
+	}
+	return Case{Name: "uai", Job: j, Opts: opts}
+}

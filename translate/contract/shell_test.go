@@ -1,0 +1,199 @@
+package contract_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/contract/contracttest"
+)
+
+// dumpVar makes the test binary print its environment and exit: the shell
+// script execs it as the "user command".
+const dumpVar = "JS_CONTRACT_TEST_DUMP"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(dumpVar) == "1" {
+		for _, kv := range os.Environ() {
+			os.Stdout.WriteString(kv + "\x00")
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+// ShellInput is the Shell input environment for topo and task self.
+func shellInput(job *jobs.Job, topo contract.Topology, opts contract.Options, role, index int, proc string) []string {
+	env := []string{"JS_NROLES=" + strconv.Itoa(len(topo.Roles)),
+		"JS_SELF_ROLE=" + strconv.Itoa(role), "JS_SELF_INDEX=" + strconv.Itoa(index), "JS_SELF_PROCESS=" + proc}
+	for k, rt := range topo.Roles {
+		env = append(env, fmt.Sprintf("JS_R%d_N=%d", k, len(rt.Tasks)))
+		for i, t := range rt.Tasks {
+			env = append(env, fmt.Sprintf("JS_R%d_ADDR_%d=%s", k, i, t.Addr))
+			for l, p := range contract.PortLabels(job, k, opts) {
+				var ps []string
+				for _, n := range t.Ports[p.Label] {
+					ps = append(ps, strconv.Itoa(n))
+				}
+				env = append(env, fmt.Sprintf("JS_R%d_PORT_%d_%d=%s", k, l, i, strings.Join(ps, ",")))
+			}
+		}
+	}
+	return env
+}
+
+// runShell runs script under sh with env and returns the environment the
+// user command saw, without what the shell itself adds.
+func runShell(t *testing.T, sh, script string, env []string) (map[string]string, string, error) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "contract.sh")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(sh, path, self)
+	cmd.Dir = dir
+	cmd.Env = append([]string{dumpVar + "=1", "PATH=" + os.Getenv("PATH")}, env...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, stderr.String(), err
+	}
+	got := map[string]string{}
+	for _, kv := range strings.Split(strings.TrimSuffix(out.String(), "\x00"), "\x00") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case dumpVar, "PATH", "PWD", "OLDPWD", "SHLVL", "_":
+			continue
+		}
+		got[k] = v
+	}
+	if wd, ok := got[contract.WorkDirVar]; ok {
+		if real, _ := filepath.EvalSymlinks(dir); wd != dir && wd != real {
+			t.Errorf("PAI_WORK_DIR=%q, want the task's directory %q", wd, dir)
+		}
+		delete(got, contract.WorkDirVar)
+	}
+	return got, stderr.String(), nil
+}
+
+func shells(t *testing.T) []string {
+	var out []string
+	for _, sh := range []string{"dash", "bash"} {
+		if p, err := exec.LookPath(sh); err == nil {
+			out = append(out, p)
+		} else if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is needed for the shell differential test", sh)
+		}
+	}
+	if len(out) == 0 {
+		t.Skip("neither dash nor bash on PATH")
+	}
+	return out
+}
+
+// TestShellMatchesOracle runs the shell rendering of hundreds of random jobs
+// under dash and bash and compares the environment the user command sees
+// with the oracle's.
+func TestShellMatchesOracle(t *testing.T) {
+	shs := shells(t)
+	cases := 300
+	if testing.Short() {
+		cases = 40
+	}
+	for n := range cases {
+		c := contracttest.Random(1, n)
+		script, err := contract.Shell(c.Job, c.Opts)
+		if err != nil {
+			t.Fatalf("case %s: Shell: %v", c.Name, err)
+		}
+		// The first and last task of a random role (both processes for UAI).
+		k := n % len(c.Job.Roles)
+		for _, i := range []int{0, c.Job.Roles[k].Instances - 1} {
+			opts := c.Opts
+			want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: c.Job.Roles[k].Name, Index: i}, opts)
+			if err != nil {
+				t.Fatalf("case %s: Eval: %v", c.Name, err)
+			}
+			input := shellInput(c.Job, c.Topo, c.Opts, k, i, opts.Process)
+			for _, sh := range shs {
+				got, stderr, err := runShell(t, sh, script, input)
+				if err != nil {
+					t.Fatalf("case %s task %d-%d under %s: %v\n%s", c.Name, k, i, sh, err, stderr)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Fatalf("case %s task %d-%d under %s (-oracle +shell):\n%s", c.Name, k, i, sh, diff)
+				}
+			}
+			if i == 0 && c.Job.Roles[k].Instances == 1 {
+				break
+			}
+		}
+	}
+}
+
+// TestShellRejectsBadInput: wrong or hostile input never reaches the user
+// command.
+func TestShellRejectsBadInput(t *testing.T) {
+	shs := shells(t)
+	c := contracttest.Random(7, 0)
+	script, err := contract.Shell(c.Job, c.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := shellInput(c.Job, c.Topo, c.Opts, 0, 0, "")
+	set := func(name, value string) []string {
+		out := []string{name + "=" + value}
+		for _, kv := range good {
+			if !strings.HasPrefix(kv, name+"=") {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
+	drop := func(name string) []string {
+		var out []string
+		for _, kv := range good {
+			if !strings.HasPrefix(kv, name+"=") {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
+	tests := map[string][]string{
+		"address with $(...)":   set("JS_R0_ADDR_0", "$(touch pwned)"),
+		"address with a quote":  set("JS_R0_ADDR_0", "1.2.3.4'"),
+		"missing address":       drop("JS_R0_ADDR_0"),
+		"port out of range":     set("JS_R0_PORT_0_0", "70000"),
+		"port with leading 0":   set("JS_R0_PORT_0_0", "080"),
+		"port list with space":  set("JS_R0_PORT_0_0", "1, 2"),
+		"wrong role count":      set("JS_NROLES", "9"),
+		"index out of range":    set("JS_SELF_INDEX", "99"),
+		"index not a number":    set("JS_SELF_INDEX", "0;id"),
+		"role not a number":     set("JS_SELF_ROLE", "x"),
+		"unknown process":       set("JS_SELF_PROCESS", "ps;id"),
+		"wrong instance number": set("JS_R0_N", "0"),
+	}
+	for name, env := range tests {
+		for _, sh := range shs {
+			_, stderr, err := runShell(t, sh, script, env)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr, "jobshift contract:") {
+				t.Errorf("%s under %s: err %v, stderr %q; want exit 2 with a message", name, sh, err, stderr)
+			}
+		}
+	}
+}
