@@ -152,7 +152,7 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) map
 		val, unresolved := expand(val, func(n string) (string, bool) { v, ok := vars[n]; return v, ok })
 		_ = unresolved // names not defined earlier stay literal, as in the kubelet
 		if fl.ownsEnv(name) {
-			r.warnf(nameNode, "Variable overridden by the operator", "The operator appends its own %s after the user's env, so this value never reached the task; jobshift's contract sets it the same way.", name)
+			r.warnf(nameNode, "Variable overridden by the operator", "The operator appends its own %s after the user's env and Kubernetes uses the later entry, so this value does not reach the task; jobshift's contract sets %s the same way.", name, name)
 		}
 		vars[name] = val
 		role.Env = append(role.Env, jobs.EnvVar{Name: name, Value: val, Pos: r.pos(nameNode)})

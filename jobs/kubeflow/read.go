@@ -23,7 +23,7 @@ var jobKinds = map[string]jobs.Format{
 // kindLineRE finds an uncommented `kind: <job kind>` line; commentedKindRE a
 // commented-out one (a manifest kept in a file with everything disabled).
 var (
-	kindLineRE      = regexp.MustCompile(`(?mi)^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob|appwrapper)["']?[ \t]*(#.*)?\r?$`)
+	kindLineRE      = regexp.MustCompile(`(?mi)^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob|appwrapper)["']?[ \t]*,?[ \t]*(#.*)?\r?$`)
 	commentedKindRE = regexp.MustCompile(`(?mi)^[ \t]*#[ \t]*kind[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob)["']?`)
 )
 
@@ -65,6 +65,19 @@ func onlyComments(src []byte) bool {
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	r := &reader{path: opts.Path, lossy: opts.Lossy}
 	job := r.read(src)
+	if job != nil {
+		// Options that belong to other formats: say so rather than
+		// silently doing nothing with them.
+		if len(opts.Vars) > 0 {
+			r.warnf(nil, "-var has no effect", "Kubeflow jobs have no parameters; the -var values are ignored.")
+		}
+		if opts.Secrets != nil {
+			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored.")
+		}
+		if opts.Dialect != "" {
+			r.warnf(nil, "-dialect has no effect", "The dialect %q is an OpenPAI dialect; it does not apply to a Kubeflow job.", opts.Dialect)
+		}
+	}
 	return job, r.diags
 }
 
@@ -89,13 +102,19 @@ func (r *reader) read(src []byte) *jobs.Job {
 		if obj == nil {
 			continue
 		}
-		m := r.mapOf(obj, "the document")
-		kindNode := m.get("kind")
-		kind, _ := r.str(kindNode, "kind")
+		// Probe the kind silently: documents that are not jobs get one
+		// "ignored" warning, not diagnostics about their content.
+		kindNode := r.silent().mapOf(obj, "").get("kind")
+		kind, _ := r.silent().str(kindNode, "")
 		format, isJob := jobKinds[strings.ToLower(kind)]
 		if !isJob {
 			r.ignoredDocument(obj, kind)
 			continue
+		}
+		m := r.mapOf(obj, "the document")
+		m.get("kind")
+		if kind != "TFJob" && kind != "TfJob" && kind != "PyTorchJob" && kind != "MPIJob" {
+			r.warnf(kindNode, "Kind spelled unusually", "Kubernetes kinds are case-sensitive and the API server knows no %q; jobshift reads it as %s. Write the kind as the operator defines it.", kind, map[jobs.Format]string{jobs.FormatTFJob: "TFJob", jobs.FormatPyTorchJob: "PyTorchJob", jobs.FormatMPIJob: "MPIJob"}[format])
 		}
 		if found {
 			r.lossyf(kindNode, "More than one job in the file", "This file already holds a job; jobshift reads one job per file and would drop this %s. Put each job in its own file.", kind)
@@ -170,7 +189,7 @@ func (r *reader) ignoredDocument(obj *yaml.Node, kind string) {
 		return
 	}
 	name := ""
-	if md := deref(r.mapOf(obj, "").get("metadata")); md != nil && md.Kind == yaml.MappingNode {
+	if md := deref(r.silent().mapOf(obj, "").get("metadata")); md != nil && md.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(md.Content); i += 2 {
 			if md.Content[i].Value == "name" {
 				name = " " + deref(md.Content[i+1]).Value

@@ -166,3 +166,25 @@ func TestLossyOnlyDowngrades(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsForOtherFormats: PAI-only options are reported, not silently
+// dropped, and change nothing else.
+func TestOptionsForOtherFormats(t *testing.T) {
+	src, err := os.ReadFile("testdata/tf_v1beta2.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, baseDiags := Read(src, jobs.ReadOptions{Path: "x"})
+	job, diags := Read(src, jobs.ReadOptions{Path: "x", Vars: map[string]string{"a": "b"}, Secrets: map[string]any{}, Dialect: "leinao"})
+	if diff := cmp.Diff(base, job); diff != "" {
+		t.Errorf("options changed the job (-without +with):\n%s", diff)
+	}
+	var got []string
+	for _, d := range diags[len(baseDiags):] {
+		got = append(got, d.Summary)
+	}
+	want := []string{"-var has no effect", "-secrets has no effect", "-dialect has no effect"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("extra diagnostics (-want +got):\n%s", diff)
+	}
+}
