@@ -40,6 +40,12 @@ import (
 // Name is the target name.
 const Name = "slurm"
 
+func init() {
+	drivers.Register(Name, func(cfg drivers.Config) (drivers.Driver, error) { return New(cfg), nil })
+}
+
+var _ drivers.Driver = (*Driver)(nil)
+
 // Driver is the Slurm driver.
 type Driver struct {
 	cfg drivers.Config

@@ -150,6 +150,17 @@ js_stop() {
 	echo stopped >"$_jsh_adir/stopped.$1"
 }
 
+# js_all_recorded R: every task of role R recorded its exit code (its step
+# is only winding down; stopping it would report a finished role CANCELLED).
+js_all_recorded() {
+	eval "_w_n=\$_jsh_n_$1"
+	_w_i=0
+	while [ "$_w_i" -lt "$_w_n" ]; do
+		[ -f "$_jsh_adir/rc.$1.$_w_i" ] || return 1
+		_w_i=$((_w_i + 1))
+	done
+}
+
 # js_collect: replay task ends not seen yet, role order then index within
 # one poll (the engine's tie-break). A task whose step ended without its own
 # exit code file failed with the step's code.
@@ -251,7 +262,7 @@ js_main() {
 	# stop every role that still runs (parameter servers never end)
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
-		if [ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ]; then
+		if [ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ] && ! js_all_recorded "$_m_r"; then
 			js_log "stopping role $_m_r with SIGTERM"
 			js_stop "$_m_r"
 		fi

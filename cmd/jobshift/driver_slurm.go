@@ -1,0 +1,4 @@
+package main
+
+// The Slurm driver registers itself as "slurm" (drivers/slurm init).
+import _ "github.com/jobshift/jobshift/drivers/slurm"

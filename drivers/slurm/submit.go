@@ -1,0 +1,135 @@
+package slurm
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// Handle.Meta keys.
+const (
+	metaDir    = "dir"    // submit directory (SLURM_SUBMIT_DIR)
+	metaState  = "state"  // state directory of the job (task exit codes, logs)
+	metaRoles  = "roles"  // role names, comma-separated, in job order
+	metaCounts = "counts" // instances per role, comma-separated
+	metaOutput = "output" // the batch script's output file
+	metaScript = "script" // the submitted script
+)
+
+// ErrSubmit: sbatch refused the job.
+var ErrSubmit = errors.New("sbatch rejected the job")
+
+// Submit writes the script under <cwd>/.jobshift/scripts and submits it
+// with `sbatch --parsable` from the current directory, so tasks start where
+// the user is (SLURM_SUBMIT_DIR) and record their state under
+// <cwd>/.jobshift/<job id>.
+func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
+	a, err := d.Render(ctx, p)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	if _, err := exec.LookPath("sbatch"); err != nil {
+		return drivers.Handle{}, fmt.Errorf("sbatch not found in PATH (install slurm-client and set SLURM_CONF): %w", drivers.ErrUnavailable)
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	if dir := p.Options["submit_dir"]; dir != "" {
+		cwd = dir
+	}
+	scripts := filepath.Join(cwd, ".jobshift", "scripts")
+	if err := os.MkdirAll(scripts, 0o755); err != nil {
+		return drivers.Handle{}, err
+	}
+	stamp := time.Now().Format("20060102-150405.000000")
+	var path string
+	for _, f := range a.Files {
+		fp := filepath.Join(scripts, stamp+"-"+f.Name)
+		mode := os.FileMode(f.Mode)
+		if mode == 0 {
+			mode = 0o644
+		}
+		if err := os.WriteFile(fp, f.Data, mode); err != nil {
+			return drivers.Handle{}, err
+		}
+		if err := os.Chmod(fp, mode); err != nil { // WriteFile keeps an old file's mode
+			return drivers.Handle{}, err
+		}
+		if path == "" {
+			path = fp
+		}
+	}
+	cmd := exec.CommandContext(ctx, "sbatch", "--parsable", path)
+	cmd.Dir = cwd
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		return drivers.Handle{}, fmt.Errorf("%w: %s%s", ErrSubmit, strings.TrimSpace(errb.String()), submitHint(errb.String(), p))
+	}
+	id := strings.TrimSpace(out.String())
+	id, _, _ = strings.Cut(id, ";") // id;cluster
+	if id == "" {
+		return drivers.Handle{}, fmt.Errorf("%w: sbatch printed no job id", ErrSubmit)
+	}
+	var names, counts []string
+	for _, r := range p.Job.Roles {
+		names = append(names, r.Name)
+		counts = append(counts, fmt.Sprint(r.Instances))
+	}
+	st, _ := resolveSettings(p)
+	state := filepath.Join(cwd, ".jobshift")
+	if st.StateDir != "" {
+		state = st.StateDir
+	}
+	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
+		state = env
+	}
+	return drivers.Handle{Driver: Name, ID: id, Meta: map[string]string{
+		metaDir: cwd, metaState: filepath.Join(state, id), metaRoles: strings.Join(names, ","),
+		metaCounts: strings.Join(counts, ","), metaScript: path,
+		metaOutput: filepath.Join(cwd, fmt.Sprintf("%s-%s.out", nameRE.ReplaceAllString(p.Job.Name, "_"), id)),
+	}}, nil
+}
+
+// submitHint explains the sbatch errors users hit most.
+func submitHint(msg string, p *translate.Plan) string {
+	switch {
+	case strings.Contains(msg, "Requested node configuration is not available"):
+		var gpu []string
+		for _, r := range p.Job.Roles {
+			if r.Resources.GPU > 0 {
+				gpu = append(gpu, fmt.Sprintf("%s: %d GPU(s) per task", r.Name, r.Resources.GPU))
+			}
+		}
+		h := "\n  No node of the partition can hold one task as requested (CPUs, memory or GPUs per task; check `sinfo -o '%N %c %m %G'`)."
+		if len(gpu) > 0 {
+			h += "\n  GPU requests: " + strings.Join(gpu, "; ") + "."
+		}
+		return h
+	case strings.Contains(msg, "Invalid account") || strings.Contains(msg, "Invalid qos"):
+		return "\n  Set slurm { account = ... qos = ... } in jobshift.hcl to values `sacctmgr show assoc user=$USER` lists."
+	}
+	return ""
+}
+
+// Stop cancels the job (every component and step).
+func (d *Driver) Stop(ctx context.Context, h drivers.Handle) error {
+	out, err := exec.CommandContext(ctx, "scancel", h.ID).CombinedOutput()
+	if err != nil {
+		if strings.Contains(string(out), "Invalid job id") {
+			return fmt.Errorf("slurm job %s: %w", h.ID, drivers.ErrNotFound)
+		}
+		return fmt.Errorf("scancel %s: %v: %s", h.ID, err, strings.TrimSpace(string(out)))
+	}
+	return nil
+}
