@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 )
@@ -106,4 +107,105 @@ func hasError(diags hcl.Diagnostics, summary string) bool {
 		}
 	}
 	return false
+}
+
+// roleFacts is what TestCorpusFacts pins per role.
+type roleFacts struct {
+	Name      string
+	Instances int
+	Restart   string
+	GPU       int
+	CPUMilli  int64
+	MemoryMiB int64
+	Port      int // number of the operator's port (tfjob-port / pytorchjob-port)
+	Argv      []string
+}
+
+// TestCorpusFacts pins what real files say, checked by hand against the
+// files (see the comments), read with -lossy so that PVCs and secrets do not
+// hide the rest.
+func TestCorpusFacts(t *testing.T) {
+	dir := corpusDir(t)
+	tests := map[string]struct {
+		name  string
+		clean string
+		roles []roleFacts
+	}{
+		// PVC + TFJob v1alpha2: Master 1, Worker 20, PS 1 (PS declares an
+		// unnamed 6006), replica restartPolicy absent → Never.
+		"tfjob/inc0-github_issue__tfjob.yaml": {"github", "Running", []roleFacts{
+			{"master", 1, "Never", 0, 0, 0, 2222, []string{"python", "/issues/train.py"}},
+			{"worker", 20, "Never", 0, 0, 0, 2222, []string{"python", "/issues/train.py"}},
+			{"ps", 1, "Never", 0, 0, 0, 2222, []string{"python", "/issues/train.py"}},
+		}},
+		// mlkube.io 2017 TfJob with snake_case keys, tf_port 2222 given.
+		"tfjob/kubeflow-training-operator@c243a805__examples-tf_job.yaml": {"example-job", "", []roleFacts{
+			{"master", 1, "OnFailure", 0, 0, 0, 2222, nil},
+			{"worker", 1, "OnFailure", 0, 0, 0, 2222, nil},
+		}},
+		// Mixed-case "Ps" key without replicas; template restartPolicy
+		// OnFailure is overridden by the replica default Never.
+		"tfjob/ankushagarwal-oscondemo__tfjob.yaml": {"ankushagarwal-job", "Running", []roleFacts{
+			{"ps", 1, "Never", 0, 0, 0, 2222, []string{"python", "tf_cnn_benchmarks.py", "--batch_size=32", "--model=resnet50", "--variable_update=parameter_server", "--flush_stdout=true", "--num_gpus=1", "--local_parameter_device=cpu", "--device=cpu", "--data_format=NHWC"}},
+			{"worker", 1, "Never", 0, 0, 0, 2222, []string{"python", "tf_cnn_benchmarks.py", "--batch_size=32", "--model=resnet50", "--variable_update=parameter_server", "--flush_stdout=true", "--num_gpus=1", "--local_parameter_device=cpu", "--device=cpu", "--data_format=NHWC"}},
+		}},
+		// Kueue sample: requests only (cpu 1, memory 200Mi).
+		"tfjob/kubernetes-sigs-kueue__site-static-examples-jobs-sample-tfjob.yaml": {"tensorflow-dist-mnist", "None", []roleFacts{
+			{"ps", 1, "Never", 0, 1000, 200, 2222, nil},
+			{"worker", 2, "Never", 0, 1000, 200, 2222, nil},
+		}},
+		// Worker-only, 3 GPUs with odd indentation under resources.
+		"tfjob/heyselbi-rhods-tf-multi-node__references-tfjob-mnist.yaml": {"tfjob-multi", "Running", []roleFacts{
+			{"worker", 2, "Never", 3, 0, 0, 2222, []string{"python3", "/home/mnist/src/main.py"}},
+		}},
+		// Explicit pytorchjob-port 24456 on both replicas; GPU 1.
+		"pytorchjob/kubeflow-pytorch-operator__examples-bert-pytorch_job_bert.yaml": {"pytorch-job-bert", "None", []roleFacts{
+			{"master", 1, "OnFailure", 1, 0, 0, 24456, []string{"--gpus", "-1", "--accelerator", "ddp", "--num_nodes", "2"}},
+			{"worker", 1, "OnFailure", 1, 0, 0, 24456, []string{"--gpus", "-1", "--accelerator", "ddp", "--num_nodes", "2"}},
+		}},
+		// limits cpu 2 / memory 2Gi win over requests 1 / 1Gi; the empty
+		// "--gpus=" value survives.
+		"pytorchjob/deinal-kubeflow-v1beta1__pytorchjob.yaml": {"g", "None", []roleFacts{
+			{"master", 1, "Never", 0, 2000, 2048, 23456, []string{"python", "train.py", "--gpus=", "--num-workers=1", "--regression-mode",
+				"--s3-endpoint=https://s3.cern.ch", "--data-train=jec-data/001.root", "--data-val=jec-data/002.root", "--data-test=jec-data/003.root",
+				"--network-config=networks/pfn_regressor.py", "--data-config=data/jec_pfn.yaml", "--model-prefix=outputs/net",
+				"--log=logs/{auto}.log", "--start-lr=5e-3", "--optimizer=ranger", "--num-epochs=1", "--batch-size=100", "--data-fraction=0.001"}},
+		}},
+		// 15 workers × 8 GPUs, literal-block args after bash -c.
+		"pytorchjob/redhat-na-ssa-datasci-geddydude__pytorch-job.yaml": {"pytorch-dist-nccl", "None", []roleFacts{
+			{"master", 1, "Never", 8, 0, 0, 23456, []string{"/bin/bash", "-c", "# sample pytorch+nccl job\n/workspace/torch_launch.sh ddp/train_elastic.py\n# sleep to exec to bash for debugging\n#sleep infinity\n"}},
+			{"worker", 15, "Never", 8, 0, 0, 23456, []string{"/bin/bash", "-c", "# sample pytorch+nccl job\n/workspace/torch_launch.sh ddp/train_elastic.py\n# sleep to exec to bash for debugging\n#sleep infinity\n"}},
+		}},
+	}
+	for rel, tc := range tests {
+		t.Run(rel, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			job, diags := Read(src, jobs.ReadOptions{Path: rel, Lossy: true})
+			if diags.HasErrors() || job == nil {
+				t.Fatalf("errors:\n%s", formatDiags(diags))
+			}
+			var got []roleFacts
+			for _, r := range job.Roles {
+				f := roleFacts{r.Name, r.Instances, r.RestartPolicy, r.Resources.GPU, r.Resources.CPUMilli, r.Resources.MemoryMiB, 0, append(append([]string(nil), r.Command.Command...), r.Command.Args...)}
+				for _, p := range r.Ports {
+					if p.Label == "tfjob-port" || p.Label == "pytorchjob-port" {
+						f.Port = p.Number
+					}
+				}
+				if len(f.Argv) == 0 {
+					f.Argv = nil
+				}
+				got = append(got, f)
+			}
+			if job.Name != tc.name || job.Retry.CleanPodPolicy != tc.clean {
+				t.Errorf("name %q clean %q, want %q %q", job.Name, job.Retry.CleanPodPolicy, tc.name, tc.clean)
+			}
+			if diff := cmp.Diff(tc.roles, got); diff != "" {
+				t.Errorf("roles (-want +got):\n%s", diff)
+			}
+		})
+	}
 }
