@@ -5,15 +5,41 @@ import (
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // contractImpl adapts translate/contract's Nomad rendering.
 type contractImpl struct{}
 
-func (contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {
-	return nil, fmt.Errorf("%w (translate/contract.NomadServices has not landed)", ErrNoContract)
+func contractOptions(p *translate.Plan) contract.Options {
+	return contract.Options{User: p.User, Contracts: p.Contracts}
 }
 
-func (contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID string) (string, error) {
-	return "", fmt.Errorf("%w (translate/contract.NomadTemplate has not landed)", ErrNoContract)
+func (contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {
+	opts := contractOptions(p)
+	if procs := contract.Processes(p.Job, opts); len(procs) > 1 {
+		// UAI nodes ran a parameter server next to the training task;
+		// that second process per allocation is not rendered for Nomad.
+		return nil, fmt.Errorf("%w: the uai contract runs %d processes per node, which the Nomad target does not support yet; use -to local or -to slurm", ErrNoContract, len(procs))
+	}
+	var out []Service
+	for _, s := range contract.NomadServicesFor(p.Job, jobID, opts) {
+		svc := Service{Role: s.Role, Name: s.Name, PortLabel: s.PortLabel, Tags: s.Tags}
+		if s.Label == contract.LeinaoLabel {
+			svc.To = leinaoBase + s.Ordinal
+		}
+		out = append(out, svc)
+	}
+	return out, nil
 }
+
+// leinaoBase is the first of LeinaoPAI's fixed container ports (10001..3).
+const leinaoBase = 10001
+
+func (contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID string) (string, error) {
+	return contract.NomadTemplate(p.Job, role.Name, jobID, contractOptions(p))
+}
+
+// needsWorkDir: PAI's runtime exported PAI_WORK_DIR=$(pwd) right before
+// the user command.
+func needsWorkDir(p *translate.Plan) bool { return contract.NeedsWorkDir(p.Job, contractOptions(p)) }

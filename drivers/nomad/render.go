@@ -195,6 +195,12 @@ func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.N
 		}
 	}
 	if len(n.DynamicPorts) == 0 {
+		for _, s := range own {
+			if s.PortLabel == "" {
+				// An address-only service registers the group network's IP.
+				return n
+			}
+		}
 		return nil
 	}
 	if len(fixed) > 0 && driver != "docker" {

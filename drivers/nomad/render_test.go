@@ -90,10 +90,21 @@ func TestRenderErrors(t *testing.T) {
 	}
 }
 
-func TestRenderWithoutContractFails(t *testing.T) {
-	_, diags := BuildJob(plan(psWorker("x", "true"), nil), nil)
-	if !diags.HasErrors() || !strings.Contains(diags.Error(), "environment contract") {
-		t.Errorf("want a contract error while translate/contract has no Nomad rendering, got %v", diags)
+func TestRenderRealContract(t *testing.T) {
+	// The real contract (translate/contract) renders the same job; its
+	// text is that package's to test, here only that it is placed.
+	j := psWorker("mesh", "true")
+	j.Contracts = []string{jobs.ContractPAI}
+	for _, r := range j.Roles {
+		r.Ports = append(r.Ports, jobs.Port{Label: "http", Count: 1, Implicit: true}, jobs.Port{Label: "ssh", Count: 1, Implicit: true})
+	}
+	job, diags := BuildJob(plan(j, rawExecSite()), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	tmpl := *job.TaskGroups[1].Tasks[1].Templates[0].EmbeddedTmpl
+	if !strings.Contains(tmpl, "PAI_TASK_ROLE_ps_HOST_LIST") {
+		t.Errorf("worker env template lacks the pai contract:\n%s", tmpl)
 	}
 }
 

@@ -43,6 +43,19 @@ type userCommand struct {
 }
 
 func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error) {
+	uc, err := r.command1(role, container)
+	if err == nil && needsWorkDir(r.plan) && len(uc.argv) > 2 && uc.argv[0] == "bash" && uc.argv[1] == "-c" {
+		// As PAI's runtime did, right before the user command.
+		uc.argv[2] = workDirExport + uc.argv[2]
+	} else if err == nil && needsWorkDir(r.plan) && len(uc.argv) == 2 && uc.argv[0] == "bash" {
+		uc.argv = []string{"bash", "-c", workDirExport + `. "$1"`, "user.sh", uc.argv[1]}
+	}
+	return uc, err
+}
+
+const workDirExport = "export PAI_WORK_DIR=\"$(pwd)\"\n"
+
+func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, error) {
 	c := role.Command
 	switch c.Kind {
 	case jobs.CommandEval:
