@@ -105,6 +105,16 @@ func (r *reader) tfMapForm(job *jobs.Job, spec *mapping) {
 	if chief != nil && master != nil {
 		r.errorf(r.node(master.Pos), "Chief and Master together", "A TFJob may have a Chief or a Master replica, not both (Master is the old name of Chief); the operator rejects the job. Keep one.")
 	}
+	if chief == nil {
+		chief = master
+	}
+	switch {
+	case len(job.Roles) == 0:
+	case chief != nil && job.Completion.SuccessPolicy == "AllWorkers":
+		r.warnf(r.node(job.Completion.Pos), "successPolicy has no effect", "successPolicy AllWorkers only applies to jobs without a Chief or Master; this job succeeds when its %s succeeds.", chief.ReplicaType)
+	case chief == nil && job.Role("worker") == nil:
+		r.warnf(r.node(job.Roles[0].Pos), "Job can never succeed", "A TFJob succeeds when its Chief/Master, or its Workers, succeed; this one has neither, so it runs until it fails or is stopped. Add a Worker or a Chief.")
+	}
 }
 
 // node turns a recorded position back into a node for diagnostics.
