@@ -41,7 +41,7 @@ type v2reader struct {
 	prereqs map[string]map[string]*prereq // type → name → prerequisite
 	names   map[string]bool               // every prerequisite name
 	params  map[string]any
-	deploy  map[string]*yaml.Node // role → deployment entry of defaults.deployment
+	deploy  map[string]ykv // role → its entry in the defaults.deployment deployment
 	gang    bool
 }
 
@@ -243,7 +243,7 @@ func (r *v2reader) parameters(n *yaml.Node) {
 	sort.Strings(names)
 	for _, k := range names {
 		if _, ok := r.params[k]; !ok {
-			at := jobs.Pos{File: r.file}
+			at := jobs.Pos{File: r.file, Line: 1, Col: 1}
 			if n != nil {
 				at = r.pos(n)
 			}

@@ -169,9 +169,9 @@ func (r *v2reader) deployments(n, defaults *yaml.Node) {
 				r.errorf(r.pos(kv.Val), "Unknown deployment", "defaults.deployment names %q, but no deployment has that name; OpenPAI refused such jobs.", name)
 				continue
 			}
-			r.deploy = map[string]*yaml.Node{}
+			r.deploy = map[string]ykv{}
 			for _, rkv := range roles {
-				r.deploy[rkv.Key] = resolve(rkv.Val)
+				r.deploy[rkv.Key] = rkv
 			}
 		default:
 			r.warnf(kv.KeyPos, "Unknown default ignored", "defaults.%s has no meaning to OpenPAI or jobshift.", kv.Key)
@@ -250,8 +250,8 @@ func (r *v2reader) stringList(n *yaml.Node, field string) ([]*yaml.Node, bool) {
 // rendered with $parameters/$script/$output/$data, and trimmed.
 func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string]any) (string, bool) {
 	var items []*yaml.Node
-	if d := r.deploy[role]; d != nil {
-		dkvs, _ := pairs(d, r.file)
+	if d, ok := r.deploy[role]; ok {
+		dkvs, _ := pairs(d.Val, r.file)
 		if pre := get(dkvs, "preCommands"); pre != nil {
 			items = append(items, pre.Content...)
 		}

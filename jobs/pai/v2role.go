@@ -2,6 +2,7 @@ package pai
 
 import (
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -54,9 +55,18 @@ func (r *v2reader) taskRoles(root, n *yaml.Node) {
 			r.job.Roles = append(r.job.Roles, role)
 		}
 	}
-	for d := range r.deploy {
-		if r.job.Role(d) == nil {
-			r.warnf(jobs.Pos{File: r.file}, "Deployment for an unknown role", "The default deployment has commands for task role %q, which the job does not have; OpenPAI ignored them.", d)
+	var unknown []ykv
+	for _, d := range r.deploy {
+		if r.job.Role(d.Key) == nil {
+			unknown = append(unknown, d)
+		}
+	}
+	sort.Slice(unknown, func(i, j int) bool {
+		return unknown[i].KeyPos.Line*1e6+unknown[i].KeyPos.Col < unknown[j].KeyPos.Line*1e6+unknown[j].KeyPos.Col
+	})
+	for _, d := range unknown {
+		{
+			r.warnf(d.KeyPos, "Deployment for an unknown role", "The default deployment has commands for task role %q, which the job does not have; OpenPAI ignored them.", d.Key)
 		}
 	}
 }
