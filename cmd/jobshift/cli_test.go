@@ -65,11 +65,17 @@ func TestCLIGolden(t *testing.T) {
 		stdin string
 		code  int
 	}{
-		"validate-no-args":     {[]string{"validate"}, "", 1},
-		"validate-help":        {[]string{"validate", "-h"}, "", 0},
-		"validate-bad-flag":    {[]string{"validate", "-nope", "x"}, "", 1},
-		"validate-bad-options": {[]string{"validate", "-dialect", "x", "-contract", "tf,mpi", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 1},
-		"validate-bad-var":     {[]string{"validate", "-var", "novalue", "x"}, "", 1},
+		"validate-no-args":         {[]string{"validate"}, "", 1},
+		"validate-help":            {[]string{"validate", "-h"}, "", 0},
+		"validate-bad-flag":        {[]string{"validate", "-nope", "x"}, "", 1},
+		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,mpi", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 1},
+		"validate-secrets-missing": {[]string{"validate", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
+		"validate-secrets":         {[]string{"validate", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
+		"validate-secrets-stdin":   {[]string{"validate", "-secrets", "-", "testdata/cli/pai-v2-auth.yaml"}, "{\"user\": \"bob\", \"password\": \"x\"}", 0},
+		"validate-secrets-bad":     {[]string{"validate", "-secrets", "testdata/cli/secrets-bad.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 1},
+		"explain-json-secrets":     {[]string{"explain", "-format", "json", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
+		"validate-stdin-twice":     {[]string{"validate", "-secrets", "-", "a.json", "-"}, "", 1},
+		"validate-bad-var":         {[]string{"validate", "-var", "novalue", "x"}, "", 1},
 		// Every file is reported, not only the first bad one.
 		"validate-undetected": {[]string{"validate", "testdata/cli/comments.yaml", "testdata/cli/deployment.yaml", "testdata/cli/unknown.json", "testdata/cli/missing.json"}, "", 1},
 		"validate-stdin":      {[]string{"validate", "-"}, "apiVersion: batch/v1\nkind: Job\n", 1},

@@ -58,7 +58,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
 		return 1
 	}
-	if diags := jf.check(); len(diags) > 0 {
+	if diags := jf.check(fs.Args()); len(diags) > 0 {
 		printDiags(stderr, diags)
 		if diags.HasErrors() {
 			return 1
@@ -83,6 +83,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		printDiags(stderr, diags)
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
+		enc.SetEscapeHTML(false) // commands hold <, > and & that must read as written
 		if err := enc.Encode(plan.Job); err != nil {
 			fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
 			return 1

@@ -226,3 +226,18 @@ func TestExplainEnvErrors(t *testing.T) {
 		})
 	}
 }
+
+// Secret values never appear in what explain prints (DESIGN: secrets are
+// never shown in plain text); their names may.
+func TestExplainHidesSecrets(t *testing.T) {
+	for _, format := range []string{"table", "json"} {
+		isolate(t)
+		out, code := runCLI(t, []string{"explain", "-format", format, "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "")
+		if code != 0 {
+			t.Fatalf("%s: exit %d\n%s", format, code, out)
+		}
+		if strings.Contains(out, "s3cret") {
+			t.Errorf("%s: the secret value is printed:\n%s", format, out)
+		}
+	}
+}

@@ -77,9 +77,19 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 // check validates the options that do not depend on a job file (dialect,
 // -secrets, -contract names, -user) once, so that a bad option is reported
 // once and not once per file; it also reads the secrets file.
-func (f *jobFlags) check() hcl2.Diagnostics {
+func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 	f.opts = jobs.ReadOptions{Lossy: f.lossy}
 	var diags hcl2.Diagnostics
+	stdinUsers := 0
+	for _, p := range append([]string{f.secrets}, files...) {
+		if p == load.Stdin {
+			stdinUsers++
+		}
+	}
+	if stdinUsers > 1 {
+		return hcl2.Diagnostics{cmdError("Standard input used twice",
+			"Only one of -secrets and the job files can be \"-\" (standard input), and only once.")}
+	}
 	switch f.dialect {
 	case "", "leinao", "pai":
 		f.opts.Dialect = f.dialect

@@ -45,7 +45,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	failed := false
-	if diags := jf.check(); len(diags) > 0 {
+	if diags := jf.check(fs.Args()); len(diags) > 0 {
 		printDiags(stderr, diags)
 		if diags.HasErrors() {
 			return 1
