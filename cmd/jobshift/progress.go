@@ -1,0 +1,174 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// progress shows a running job. On a terminal it keeps one status line at
+// the bottom (per role: pending/running/succeeded/failed/stopped, the
+// attempt and restarts), rewritten in place, with task output and job
+// messages scrolling above it. Elsewhere it prints one plain line per event.
+// It is also the io.Writer task output goes through, so the two never
+// tear each other's lines.
+type progress struct {
+	mu       sync.Mutex
+	w        io.Writer
+	tty      bool
+	job      *jobs.Job
+	start    time.Time
+	attempt  int
+	states   map[jobs.TaskRef]completion.State
+	seen     map[jobs.TaskRef]bool // started in this attempt
+	restarts map[string]int        // per role, all attempts
+	drawn    bool
+}
+
+func newProgress(w io.Writer, tty bool, job *jobs.Job) *progress {
+	p := &progress{w: w, tty: tty, job: job, start: time.Now(), restarts: map[string]int{}}
+	p.reset()
+	return p
+}
+
+func (p *progress) reset() {
+	p.states = map[jobs.TaskRef]completion.State{}
+	p.seen = map[jobs.TaskRef]bool{}
+	for _, r := range p.job.Roles {
+		for i := range r.Instances {
+			p.states[jobs.TaskRef{Role: r.Name, Index: i}] = completion.Pending
+		}
+	}
+}
+
+// Write passes task output through (whole lines: the driver writes one
+// line per call), keeping the status line below it.
+func (p *progress) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	n, err := p.w.Write(b)
+	p.draw()
+	return n, err
+}
+
+// note prints a line from jobshift itself (signals).
+func (p *progress) note(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	fmt.Fprintf(p.w, "jobshift: %s\n", msg)
+	p.draw()
+}
+
+// event records e and shows it.
+func (p *progress) event(e drivers.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if e.Attempt > p.attempt {
+		p.attempt = e.Attempt
+		p.reset()
+	}
+	if e.Task != nil {
+		ref := *e.Task
+		if e.State == completion.Running {
+			if p.seen[ref] {
+				p.restarts[ref.Role]++
+			}
+			p.seen[ref] = true
+		}
+		if e.State != "" {
+			p.states[ref] = e.State
+		}
+	}
+	p.clear()
+	switch {
+	case e.Final != nil:
+	case e.Task == nil:
+		fmt.Fprintf(p.w, "jobshift: %s\n", e.Message)
+	case !p.tty:
+		fmt.Fprintf(p.w, "jobshift: %s\n", taskLine(e))
+	}
+	p.draw()
+}
+
+// done removes the status line for the final report.
+func (p *progress) done() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.tty {
+		p.clear()
+		fmt.Fprintln(p.w, p.status())
+	}
+}
+
+func taskLine(e drivers.Event) string {
+	s := fmt.Sprintf("%s-%d %s", e.Task.Role, e.Task.Index, e.State)
+	if e.State.Terminal() {
+		s += fmt.Sprintf(" (exit code %d)", e.ExitCode)
+	}
+	if e.Message != "" {
+		s += ": " + e.Message
+	}
+	return s
+}
+
+// status is the compact summary, e.g.
+// "[attempt 1] ps: 2 running | worker: 1 running, 1 succeeded (1 restart) | 4s".
+func (p *progress) status() string {
+	var parts []string
+	if p.attempt > 0 {
+		parts = append(parts, fmt.Sprintf("[attempt %d]", p.attempt+1))
+	}
+	order := []completion.State{completion.Pending, completion.Running, completion.Succeeded, completion.Failed, completion.Stopped}
+	var roles []string
+	for _, r := range p.job.Roles {
+		n := map[completion.State]int{}
+		for i := range r.Instances {
+			n[p.states[jobs.TaskRef{Role: r.Name, Index: i}]]++
+		}
+		var cs []string
+		for _, s := range order {
+			if n[s] > 0 {
+				cs = append(cs, fmt.Sprintf("%d %s", n[s], s))
+			}
+		}
+		role := r.Name + ": " + strings.Join(cs, ", ")
+		if k := p.restarts[r.Name]; k > 0 {
+			role += fmt.Sprintf(" (%d restart%s)", k, plural(k))
+		}
+		roles = append(roles, role)
+	}
+	parts = append(parts, strings.Join(roles, " | "))
+	parts = append(parts, time.Since(p.start).Round(time.Second).String())
+	return strings.Join(parts, " ")
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+// clear erases the status line (terminal only); caller holds p.mu.
+func (p *progress) clear() {
+	if p.tty && p.drawn {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.drawn = false
+	}
+}
+
+// draw writes the status line without a newline (terminal only).
+func (p *progress) draw() {
+	if p.tty {
+		fmt.Fprint(p.w, p.status())
+		p.drawn = true
+	}
+}

@@ -1,0 +1,190 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// ErrNoEntrypoint: a Kubeflow container without `command` relies on its
+// image's ENTRYPOINT, which is unknown when the image is not run.
+var ErrNoEntrypoint = errors.New("no command and no image entrypoint")
+
+// ErrCommandKind: the job's command kind is not one the local driver knows.
+var ErrCommandKind = errors.New("unknown command kind")
+
+// pai1Eval runs a PAI v1 command the way the YARN-era container script did:
+// evaluated once by bash as one line, its failure code kept. The command is
+// passed as $1, so no byte of it is re-quoted on the way.
+const pai1Eval = `eval "$1" || exit $?`
+
+// pai2Prelude is the first line of OpenPAI's user.sh (openpai-runtime since
+// d858a8a): any failing line ends the task, unset variables are fatal.
+const pai2Prelude = "set -o errexit -o nounset -o pipefail\n"
+
+// envVar is one variable jobshift gives a task on top of its environment.
+type envVar struct{ Name, Value string }
+
+// taskSpec is everything needed to start one task, computed without side
+// effects so that Render can show exactly what Submit runs.
+type taskSpec struct {
+	Ref jobs.TaskRef
+	// Argv is the program and its arguments; Argv[0] is resolved against
+	// the task's PATH (not jobshift's: a test or user may differ).
+	Argv []string
+	// Added is what jobshift sets: the role's env, the contract, and the
+	// PAI working-dir variable, in the order applied (later wins).
+	Added []envVar
+	// Env is the full environment: the base environment with Added on top.
+	Env []string
+	// Dir is the working directory.
+	Dir string
+	// TaskDir keeps the task's output files and is its scratch space.
+	TaskDir string
+	// Container is the docker container name (-docker only).
+	Container string
+}
+
+// buildSpec computes one task's command line, environment and directories.
+func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, contractVars []envVar) (*taskSpec, error) {
+	job := p.Job
+	r := job.Role(ref.Role)
+	if r == nil {
+		return nil, fmt.Errorf("task %s-%d: no such role", ref.Role, ref.Index)
+	}
+	s := &taskSpec{Ref: ref, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index))}
+
+	s.Dir = d.opts.Dir
+	if r.WorkingDir != "" && !d.opts.Docker {
+		if fi, err := os.Stat(r.WorkingDir); err == nil && fi.IsDir() {
+			s.Dir = r.WorkingDir
+		}
+	}
+
+	for _, e := range r.Env {
+		s.Added = append(s.Added, envVar{e.Name, e.Value})
+	}
+	s.Added = append(s.Added, contractVars...)
+	if contract.NeedsWorkDir(job, contractOptions(p)) && !d.opts.Docker {
+		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command.
+		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
+	}
+	s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
+
+	base := d.opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	s.Env = mergeEnv(base, s.Added)
+
+	userArgv, err := commandArgv(r, d.opts.Docker)
+	if err != nil {
+		return nil, err
+	}
+	if d.opts.Docker {
+		s.Container = containerName(job.Name, runDir, attempt, ref)
+		s.Argv = dockerArgv(r, s, userArgv)
+		s.Argv[0] = lookPath(s.Argv[0], s.Env)
+		return s, nil
+	}
+	if len(userArgv) > 0 {
+		userArgv[0] = lookPath(userArgv[0], s.Env)
+	}
+	s.Argv = userArgv
+	return s, nil
+}
+
+// commandArgv is the argv the source platform ran inside the container.
+// An empty result means "the image's entrypoint" (docker only).
+func commandArgv(r *jobs.Role, docker bool) ([]string, error) {
+	c := r.Command
+	switch c.Kind {
+	case jobs.CommandEval:
+		return []string{"bash", "-c", pai1Eval, "_", c.Script}, nil
+	case jobs.CommandBashScript:
+		// $0 names the script like OpenPAI's file, so bash reports
+		// "user.sh: line 3: X: unbound variable".
+		return []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}, nil
+	case jobs.CommandArgv:
+		if len(c.Command) == 0 {
+			if docker {
+				return append([]string(nil), c.Args...), nil
+			}
+			return nil, fmt.Errorf("%s: role %q: %w: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
+				"which jobshift cannot know without running the image; add `command:` to the container, or run with -docker",
+				c.Pos, r.Name, ErrNoEntrypoint, r.Image)
+		}
+		return append(append([]string(nil), c.Command...), c.Args...), nil
+	default:
+		return nil, fmt.Errorf("%s: role %q: %w %q", c.Pos, r.Name, ErrCommandKind, c.Kind)
+	}
+}
+
+// mergeEnv puts add on top of base; a later name replaces an earlier one
+// in place, so the result has each name once.
+func mergeEnv(base []string, add []envVar) []string {
+	idx := map[string]int{}
+	out := make([]string, 0, len(base)+len(add))
+	set := func(name, kv string) {
+		if i, ok := idx[name]; ok {
+			out[i] = kv
+			return
+		}
+		idx[name] = len(out)
+		out = append(out, kv)
+	}
+	for _, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		set(name, kv)
+	}
+	for _, e := range add {
+		set(e.Name, e.Name+"="+e.Value)
+	}
+	return out
+}
+
+// lookupEnv finds name in a KEY=VALUE list (last one wins).
+func lookupEnv(env []string, name string) (string, bool) {
+	val, found := "", false
+	for _, kv := range env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k == name {
+			val, found = v, true
+		}
+	}
+	return val, found
+}
+
+// lookPath resolves a program name against the task's PATH, as the task's
+// own shell would. Names with a slash, and names not found, are left alone
+// (starting the task then reports the error with the task's name).
+func lookPath(prog string, env []string) string {
+	if strings.Contains(prog, "/") {
+		return prog
+	}
+	path, _ := lookupEnv(env, "PATH")
+	for _, dir := range filepath.SplitList(path) {
+		if dir == "" {
+			dir = "."
+		}
+		f := filepath.Join(dir, prog)
+		if fi, err := os.Stat(f); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
+			return f
+		}
+	}
+	return prog
+}
+
+var unsafeName = regexp.MustCompile(`[^a-zA-Z0-9_.-]+`)
+
+// containerName is unique per run and task, and valid for docker.
+func containerName(job, runDir string, attempt int, ref jobs.TaskRef) string {
+	n := fmt.Sprintf("jobshift-%s-%s-%s-%d-a%d", job, filepath.Base(runDir), ref.Role, ref.Index, attempt)
+	return strings.Trim(unsafeName.ReplaceAllString(n, "-"), "-.")
+}

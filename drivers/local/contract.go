@@ -1,0 +1,35 @@
+package local
+
+import (
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// contractOptions are the contract choices of a plan.
+func contractOptions(p *translate.Plan) contract.Options {
+	return contract.Options{User: p.User, Contracts: p.Contracts}
+}
+
+// contractEnv is the oracle's environment for task self on topology topo:
+// the single definition of what the source platform gave each task.
+func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef) ([]envVar, error) {
+	var t contract.Topology
+	for _, r := range p.Job.Roles {
+		rt := contract.RoleTopology{Name: r.Name}
+		for i := range r.Instances {
+			tn := topo[jobs.TaskRef{Role: r.Name, Index: i}]
+			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: tn.Addr, Ports: tn.Ports})
+		}
+		t.Roles = append(t.Roles, rt)
+	}
+	env, err := contract.Eval(p.Job, t, self, contractOptions(p))
+	if err != nil {
+		return nil, err
+	}
+	out := make([]envVar, len(env))
+	for i, v := range env {
+		out[i] = envVar{v.Name, v.Value}
+	}
+	return out, nil
+}

@@ -1,0 +1,182 @@
+package local
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"slices"
+	"sort"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// loopback is every task's address: all tasks share this machine, and
+// binding only loopback keeps a tried job off the network.
+const loopback = "127.0.0.1"
+
+// ErrPortConflict: fixed ports (PAI v1 beginAt) of several tasks overlap,
+// which cannot work when every task shares one address.
+var ErrPortConflict = errors.New("fixed ports collide on one machine")
+
+// ErrLeinaoLocal: a LeinaoPAI-dialect job whose tasks all bind the same
+// internal ports 10001–10003 cannot run as plain processes on one address.
+var ErrLeinaoLocal = errors.New("LeinaoPAI jobs need port mapping")
+
+// leinaoInternal are the container ports every LeinaoPAI task binds; the
+// platform mapped them to random host ports with docker -p.
+var leinaoInternal = []int{10001, 10002, 10003}
+
+// ErrUnsupportedContract: the contract needs something the local driver
+// does not do.
+var ErrUnsupportedContract = errors.New("contract not supported by the local driver")
+
+// taskNet is where one task can be reached: its address and, per port label,
+// the ports other tasks use to reach it.
+type taskNet struct {
+	Addr  string
+	Ports map[string][]int
+}
+
+// topology is the network view of one job attempt, the same for every task.
+type topology map[jobs.TaskRef]taskNet
+
+// portSource hands out free ports. It is an interface so tests can count and
+// fix ports; the real one asks the kernel.
+type portSource interface {
+	// Free returns n distinct ports that were free on loopback. The caller
+	// must call Release after it picked every port it needs, so the kernel
+	// cannot give one port twice within one allocation.
+	Free(n int) ([]int, error)
+	Release()
+}
+
+// kernelPorts binds 127.0.0.1:0 and keeps the listeners open until Release:
+// between Release and the task binding the port, another program could take
+// it. OpenPAI had the same window on hostNetwork and reported it as exit
+// code 253 (port conflict); here the task fails with its own bind error.
+type kernelPorts struct{ ls []net.Listener }
+
+func (k *kernelPorts) Free(n int) ([]int, error) {
+	out := make([]int, 0, n)
+	for range n {
+		l, err := net.Listen("tcp", net.JoinHostPort(loopback, "0"))
+		if err != nil {
+			return nil, fmt.Errorf("finding a free port on %s: %w", loopback, err)
+		}
+		k.ls = append(k.ls, l)
+		out = append(out, l.Addr().(*net.TCPAddr).Port)
+	}
+	return out, nil
+}
+
+func (k *kernelPorts) Release() {
+	for _, l := range k.ls {
+		l.Close()
+	}
+	k.ls = nil
+}
+
+// allocate builds the topology of one attempt: every task gets address
+// 127.0.0.1 and, for each port label the contract needs (contract.PortLabels:
+// the role's ports, plus LeinaoPAI's three), either its fixed ports (PAI v1
+// beginAt > 0; the user asked for those numbers) or fresh free ones.
+// Kubeflow ports are never fixed here: on Kubernetes each pod had its own IP,
+// so the declared containerPort (2222, 23456, ...) only named a port inside
+// the pod, and several local tasks could not share it; the contract carries
+// the port actually used (TF_CONFIG, MASTER_PORT).
+func allocate(p *translate.Plan, src portSource) (topology, error) {
+	defer src.Release()
+	job := p.Job
+	opts := contractOptions(p)
+	if slices.Contains(opts.Contracts, jobs.ContractLeinao) && job.TaskCount() > 1 {
+		return nil, fmt.Errorf("%w: every task binds %v inside its container and LeinaoPAI mapped them "+
+			"to random host ports; %d local processes cannot all bind them on one address. "+
+			"Run a single-task copy locally, or run the job on Nomad or Slurm, which map ports: %w",
+			ErrLeinaoLocal, leinaoInternal, job.TaskCount(), ErrPortConflict)
+	}
+	if n := len(contract.Processes(job, opts)); n > 1 {
+		return nil, fmt.Errorf("%w: the uai contract runs %d processes per node (training and parameter server); "+
+			"the local driver runs one process per task", ErrUnsupportedContract, n)
+	}
+	kube := job.Source.Format == jobs.FormatTFJob || job.Source.Format == jobs.FormatPyTorchJob
+	topo := topology{}
+	fixed := map[int]jobs.TaskRef{}
+	for k, r := range job.Roles {
+		labels := contract.PortLabels(job, k, opts)
+		for i := range r.Instances {
+			ref := jobs.TaskRef{Role: r.Name, Index: i}
+			tn := taskNet{Addr: loopback, Ports: map[string][]int{}}
+			for _, p := range labels {
+				if p.BeginAt > 0 && !kube {
+					ps := make([]int, p.Count)
+					for k := range ps {
+						ps[k] = p.BeginAt + k
+						if other, dup := fixed[ps[k]]; dup {
+							return nil, fmt.Errorf("%w: port %d (label %q, beginAt %d) is wanted by %s and %s; "+
+								"remove beginAt to let jobshift pick free ports: %s",
+								ErrPortConflict, ps[k], p.Label, p.BeginAt, refString(other), refString(ref), p.Pos)
+						}
+						fixed[ps[k]] = ref
+					}
+					tn.Ports[p.Label] = append(tn.Ports[p.Label], ps...)
+					continue
+				}
+				ps, err := src.Free(p.Count)
+				if err != nil {
+					return nil, err
+				}
+				tn.Ports[p.Label] = append(tn.Ports[p.Label], ps...)
+			}
+			topo[ref] = tn
+		}
+	}
+	// A free port the kernel handed out could equal a fixed one of another
+	// task; that would be a silent collision at bind time, so refuse.
+	for ref, tn := range topo {
+		for label, ps := range tn.Ports {
+			for _, p := range ps {
+				if owner, ok := fixed[p]; ok && (owner != ref || !isFixed(job, ref, label)) {
+					return nil, fmt.Errorf("%w: free port %d picked for %s is the fixed port of %s; run again",
+						ErrPortConflict, p, refString(ref), refString(owner))
+				}
+			}
+		}
+	}
+	return topo, nil
+}
+
+func isFixed(job *jobs.Job, ref jobs.TaskRef, label string) bool {
+	r := job.Role(ref.Role)
+	if r == nil {
+		return false
+	}
+	for _, p := range r.Ports {
+		if p.Label == label && p.BeginAt > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// refs lists every task in job order: roles as written, indices ascending.
+func refs(job *jobs.Job) []jobs.TaskRef {
+	var out []jobs.TaskRef
+	for _, r := range job.Roles {
+		for i := range r.Instances {
+			out = append(out, jobs.TaskRef{Role: r.Name, Index: i})
+		}
+	}
+	return out
+}
+
+// sortedLabels returns the labels of m in a stable order for rendering.
+func sortedLabels(m map[string][]int) []string {
+	ls := make([]string, 0, len(m))
+	for l := range m {
+		ls = append(ls, l)
+	}
+	sort.Strings(ls)
+	return ls
+}

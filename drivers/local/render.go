@@ -1,0 +1,130 @@
+package local
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// Render implements drivers.Driver: the exact command line, working
+// directory and environment of every task, as readable text. Nothing is
+// started or written; free ports are probed (bound and released at once),
+// and `run` probes again, so its port numbers may differ.
+func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
+	if p == nil || p.Job == nil {
+		return nil, fmt.Errorf("local driver: no job")
+	}
+	dir := d.runDir(p.Job.Name, time.Now())
+	specs, err := d.prepare(p, dir, 0)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# jobshift local plan: job %q (%s), %d tasks\n", p.Job.Name, p.Job.Source.Format, len(specs))
+	fmt.Fprintf(&b, "# run directory: %s\n", dir)
+	fmt.Fprintf(&b, "# every task starts at once, in its own process group; stop = SIGTERM, SIGKILL after %s\n", d.opts.Grace)
+	fmt.Fprintf(&b, "# ports were free when this was rendered; a run picks free ports again\n")
+	if d.opts.Docker {
+		fmt.Fprintf(&b, "# -docker: each task runs in its image with host networking\n")
+	} else {
+		fmt.Fprintf(&b, "# images are not run; programs come from this machine (the environment below is added to jobshift's own)\n")
+	}
+	for _, s := range specs {
+		fmt.Fprintf(&b, "\ntask %s\n", refString(s.Ref))
+		fmt.Fprintf(&b, "  dir: %s\n", shellQuote(s.Dir))
+		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
+		fmt.Fprintf(&b, "  output: %s/{stdout,stderr}\n", startDir(s.TaskDir, 0, 0))
+		fmt.Fprintf(&b, "  env:\n")
+		for _, e := range s.Added {
+			fmt.Fprintf(&b, "    %s=%s\n", e.Name, shellQuote(e.Value))
+		}
+	}
+	return &drivers.Artifact{MediaType: "text/plain", Files: []drivers.File{{Name: p.Job.Name + ".local.txt", Data: b.Bytes()}}}, nil
+}
+
+// shellQuote quotes s for a POSIX shell only when it needs it, so the text
+// can be pasted into a terminal and means exactly what the task gets.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ',' || r == ':' || r == '=' || r == '+' || r == '@' ||
+			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(argv []string) string {
+	q := make([]string, len(argv))
+	for i, a := range argv {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// Logs implements drivers.Driver: a task's latest start (its stdout, or
+// stderr with opts.Stderr), or with no task the whole job's prefixed output.
+// Following is not supported: the run already prints everything live.
+func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOptions) (io.ReadCloser, error) {
+	if h.Driver != Name || h.ID == "" {
+		return nil, fmt.Errorf("local logs %q: %w", h.ID, drivers.ErrNotFound)
+	}
+	if opts.Follow {
+		return nil, fmt.Errorf("local logs -follow: %w (the run prints every line as it comes)", drivers.ErrUnsupported)
+	}
+	if opts.Task == nil {
+		return openLog(filepath.Join(h.ID, "output.log"))
+	}
+	taskDir := filepath.Join(h.ID, refString(*opts.Task))
+	starts, err := startDirs(taskDir)
+	if err != nil || len(starts) == 0 {
+		return nil, fmt.Errorf("local logs: task %s has no output in %s: %w", refString(*opts.Task), h.ID, drivers.ErrNotFound)
+	}
+	name := "stdout"
+	if opts.Stderr {
+		name = "stderr"
+	}
+	return openLog(filepath.Join(starts[len(starts)-1], name))
+}
+
+func openLog(path string) (io.ReadCloser, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("local logs: %w: %w", drivers.ErrNotFound, err)
+	}
+	return f, nil
+}
+
+// startDirs lists the start directories of a task in start order.
+func startDirs(taskDir string) ([]string, error) {
+	ents, err := os.ReadDir(taskDir)
+	if err != nil {
+		return nil, err
+	}
+	type st struct {
+		a, r int
+		path string
+	}
+	var out []st
+	for _, e := range ents {
+		var a, r int
+		if n, _ := fmt.Sscanf(e.Name(), "attempt-%d-restart-%d", &a, &r); n >= 1 && e.IsDir() {
+			out = append(out, st{a, r, filepath.Join(taskDir, e.Name())})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].a < out[j].a || out[i].a == out[j].a && out[i].r < out[j].r })
+	paths := make([]string, len(out))
+	for i, s := range out {
+		paths[i] = s.path
+	}
+	return paths, nil
+}

@@ -1,0 +1,293 @@
+package local
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// exitSetup is the job's exit code when an attempt could not even start
+// (ports, contract): no task ran, so no task's code can stand in.
+const exitSetup = 1
+
+// run is one submitted job: its supervisor goroutine and what it reports.
+type run struct {
+	d      *Driver
+	plan   *translate.Plan
+	dir    string
+	events *broker
+	mux    *lineMux
+
+	stopOnce, killOnce sync.Once
+	stopReq, killReq   chan struct{}
+	mu                 sync.Mutex
+	stops              int
+
+	done   chan struct{}
+	result *drivers.Result
+	seq    int64
+}
+
+func newRun(d *Driver, p *translate.Plan, dir string) *run {
+	out := d.opts.Output
+	// The whole job's prefixed output is also kept, for Logs.
+	if f, err := os.Create(filepath.Join(dir, "output.log")); err == nil {
+		out = io.MultiWriter(out, f)
+	}
+	return &run{d: d, plan: p, dir: dir, events: newBroker(dir), mux: &lineMux{w: out},
+		stopReq: make(chan struct{}), killReq: make(chan struct{}), done: make(chan struct{})}
+}
+
+// requestStop asks the job to stop; the second request kills at once.
+func (r *run) requestStop() {
+	r.mu.Lock()
+	r.stops++
+	n := r.stops
+	r.mu.Unlock()
+	if n == 1 {
+		r.stopOnce.Do(func() { close(r.stopReq) })
+		return
+	}
+	r.killOnce.Do(func() { close(r.killReq) })
+}
+
+func (r *run) emit(e drivers.Event) {
+	e.Time = time.Now()
+	r.events.emit(e)
+}
+
+// loop runs attempts until the job ends and the retry policy says no more.
+func (r *run) loop() {
+	defer close(r.done)
+	job := r.plan.Job
+	var deadline <-chan time.Time
+	if dl, ok := completion.Deadline(job); ok {
+		// Kubeflow measures activeDeadlineSeconds from the job's start,
+		// across restarts.
+		t := time.NewTimer(dl)
+		defer t.Stop()
+		deadline = t.C
+	}
+	retries := 0
+	var res drivers.Result
+	for a := 0; ; a++ {
+		v, final := r.attempt(a, deadline)
+		res = drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: a + 1}
+		if final {
+			break
+		}
+		dec := completion.JobRetry(job, v, retries)
+		if !dec.Retry {
+			if a > 0 || dec.Reason != "" && v.Phase == completion.PhaseFailed {
+				r.emit(drivers.Event{Attempt: a, Message: "not retried: " + dec.Reason})
+			}
+			break
+		}
+		if dec.Counted {
+			retries++
+		}
+		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a, v.Phase, dec.Reason)})
+	}
+	r.result = &res
+	r.emit(drivers.Event{Attempt: res.Attempts - 1, Final: &res})
+	r.events.close()
+}
+
+// slot is one task of the current attempt.
+type slot struct {
+	ref      jobs.TaskRef
+	spec     *taskSpec
+	p        *proc
+	state    completion.State
+	code     int
+	restarts int // counted restarts (completion.Task.Restarts)
+	starts   int // restarts of any kind, for the start directory name
+	seq      int64
+}
+
+// attempt runs one attempt of the whole job. final reports an end that is
+// never retried (stopped by the user, deadline, setup failure).
+func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, final bool) {
+	job := r.plan.Job
+	specs, err := r.d.prepare(r.plan, r.dir, a)
+	if err != nil {
+		v := completion.Verdict{Phase: completion.PhaseFailed, ExitCode: exitSetup, Reason: err.Error()}
+		r.emit(drivers.Event{Attempt: a, Message: "cannot start attempt: " + err.Error()})
+		return v, true
+	}
+	exits := make(chan exit, len(specs))
+	slots := make([]*slot, len(specs))
+	byProc := map[*proc]*slot{}
+	list := func() []completion.Task {
+		ts := make([]completion.Task, len(slots))
+		for i, s := range slots {
+			ts[i] = completion.Task{TaskRef: s.ref, State: s.state, ExitCode: s.code, Restarts: s.restarts, Seq: s.seq}
+		}
+		return ts
+	}
+	launch := func(s *slot) {
+		s.p = start(s.spec, startDir(s.spec.TaskDir, a, s.starts), r.d.opts.Docker, r.mux, exits)
+		byProc[s.p] = s
+		s.state = completion.Running
+		ref := s.ref
+		msg := ""
+		if s.p.pgid != 0 {
+			msg = fmt.Sprintf("pid %d", s.p.pgid)
+		}
+		r.emit(drivers.Event{Attempt: a, Task: &ref, State: completion.Running, Message: msg})
+	}
+	r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d: starting %d tasks", a, len(specs))})
+	// Gang start: every task's contract was computed before any of them
+	// starts, so all peers are known up front, as after PAI's barrier.
+	for i, sp := range specs {
+		slots[i] = &slot{ref: sp.Ref, spec: sp}
+		launch(slots[i])
+	}
+
+	ending, userStop := false, false
+	stopReq, killReq := r.stopReq, r.killReq
+	stopRefs := func(refs []jobs.TaskRef, grace time.Duration) {
+		want := map[jobs.TaskRef]bool{}
+		for _, ref := range refs {
+			want[ref] = true
+		}
+		for _, s := range slots {
+			if want[s.ref] && !s.state.Terminal() {
+				s.p.stop(grace)
+			}
+		}
+	}
+	allRefs := func() []jobs.TaskRef {
+		out := make([]jobs.TaskRef, len(slots))
+		for i, s := range slots {
+			out[i] = s.ref
+		}
+		return out
+	}
+	allEnded := func() bool {
+		for _, s := range slots {
+			if !s.state.Terminal() {
+				return false
+			}
+		}
+		return true
+	}
+
+	for {
+		if ending && allEnded() {
+			if userStop {
+				v = completion.Decide(job, list())
+				if !v.Phase.Done() || v.Phase == completion.PhaseSucceeded && v.Trigger == nil {
+					v.Phase = completion.PhaseStopped
+				}
+				if v.Reason == "" || v.Phase == completion.PhaseStopped {
+					v.Reason = "stopped by the user"
+				}
+			}
+			return v, userStop || final
+		}
+		select {
+		case ex := <-exits:
+			s := byProc[ex.p]
+			if s == nil || s.p != ex.p {
+				continue
+			}
+			r.seq++
+			s.code = ex.code
+			ref := s.ref
+			switch {
+			case ex.p.wasStopped():
+				s.state = completion.Stopped
+			case ex.code == 0:
+				s.state = completion.Succeeded
+			default:
+				s.state = completion.Failed
+			}
+			msg := ""
+			if ex.err != nil {
+				msg = ex.err.Error()
+			}
+			if !ending && s.state != completion.Stopped {
+				dec := completion.TaskRestartDecision(job, s.ref.Role, s.code, completion.RestartsSoFar(job, s.ref, list()))
+				if dec.Retry {
+					if dec.Counted {
+						s.restarts++
+					}
+					s.starts++
+					r.emit(drivers.Event{Attempt: a, Task: &ref, State: s.state, ExitCode: s.code,
+						Message: fmt.Sprintf("exited %d; restarting in place (%s)", s.code, dec.Reason)})
+					launch(s)
+					continue
+				}
+			}
+			s.seq = r.seq
+			r.emit(drivers.Event{Attempt: a, Task: &ref, State: s.state, ExitCode: s.code, Message: msg})
+			if ending {
+				continue
+			}
+			if d := completion.Decide(job, list()); d.Phase.Done() {
+				ending, v = true, d
+				r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s: %s", a, d.Phase, d.Reason)})
+				// The local driver must end: what the platform would
+				// have left running (cleanPodPolicy None) stops too.
+				stopRefs(append(d.Stop, d.Keep...), r.d.opts.Grace)
+			} else if len(d.Stop) > 0 {
+				stopRefs(d.Stop, r.d.opts.Grace)
+			}
+		case <-stopReq:
+			stopReq = nil
+			if !ending {
+				ending, userStop = true, true
+				r.emit(drivers.Event{Attempt: a, Message: "stopping: every task gets SIGTERM, then SIGKILL after " + r.d.opts.Grace.String()})
+			}
+			stopRefs(allRefs(), r.d.opts.Grace)
+		case <-killReq:
+			killReq = nil
+			ending, userStop = true, true
+			r.emit(drivers.Event{Attempt: a, Message: "stopping now: SIGKILL"})
+			stopRefs(allRefs(), 0)
+		case <-deadline:
+			deadline = nil
+			d := completion.DeadlineVerdict(job, list())
+			if !ending || userStop {
+				v, userStop = d, false
+			}
+			ending, final = true, true
+			r.emit(drivers.Event{Attempt: a, Message: d.Reason})
+			stopRefs(allRefs(), r.d.opts.Grace)
+		}
+	}
+}
+
+// prepare computes the attempt's ports, contract and task specs, without
+// side effects beyond probing for free ports.
+func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*taskSpec, error) {
+	topo, err := allocate(p, d.opts.ports())
+	if err != nil {
+		return nil, err
+	}
+	var specs []*taskSpec
+	for _, ref := range refs(p.Job) {
+		env, err := contractEnv(p, topo, ref)
+		if err != nil {
+			return nil, fmt.Errorf("contract of task %s: %w", refString(ref), err)
+		}
+		s, err := d.buildSpec(p, runDir, attempt, ref, env)
+		if err != nil {
+			return nil, err
+		}
+		specs = append(specs, s)
+	}
+	if len(specs) == 0 {
+		return nil, fmt.Errorf("job %q has no tasks", p.Job.Name)
+	}
+	return specs, nil
+}

@@ -1,0 +1,274 @@
+package local
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// exitStartFailed is the code of a task whose program could not be started
+// (not found, not executable): what a shell reports for "command not found".
+const exitStartFailed = 127
+
+// proc is one running task process (one start of one task).
+type proc struct {
+	spec   *taskSpec
+	cmd    *exec.Cmd
+	pgid   int
+	dir    string // this start's output directory
+	docker bool
+
+	mu       sync.Mutex
+	exited   bool
+	stopping bool
+	kill     *time.Timer
+}
+
+// exit is what a proc reports when its main process ended.
+type exit struct {
+	p    *proc
+	code int
+	err  error // start failure or wait error, for the message
+}
+
+// startDir names one start of a task: attempt a (job retries), restart k
+// (in-place task restarts) — so attempts can be counted from the run dir.
+func startDir(taskDir string, attempt, restart int) string {
+	if restart == 0 {
+		return filepath.Join(taskDir, fmt.Sprintf("attempt-%d", attempt))
+	}
+	return filepath.Join(taskDir, fmt.Sprintf("attempt-%d-restart-%d", attempt, restart))
+}
+
+// start runs spec in its own process group, teeing its output into the
+// start's files and, line-prefixed, into out. done receives exactly one exit.
+func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- exit) *proc {
+	p := &proc{spec: spec, dir: dir, docker: docker}
+	fail := func(err error) *proc {
+		p.exited = true
+		msg := fmt.Sprintf("jobshift: cannot start task %s-%d: %v\n", spec.Ref.Role, spec.Ref.Index, err)
+		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o644)
+		go func() { done <- exit{p: p, code: exitStartFailed, err: err} }()
+		return p
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fail(err)
+	}
+	prefix := fmt.Sprintf("[%s-%d] ", spec.Ref.Role, spec.Ref.Index)
+	stdout, err := newTee(filepath.Join(dir, "stdout"), out, prefix)
+	if err != nil {
+		return fail(err)
+	}
+	stderr, err := newTee(filepath.Join(dir, "stderr"), out, prefix)
+	if err != nil {
+		stdout.abort()
+		return fail(err)
+	}
+	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	cmd.Env = spec.Env
+	cmd.Dir = spec.Dir
+	cmd.Stdin = nil
+	cmd.Stdout, cmd.Stderr = stdout.w, stderr.w
+	// Own process group: stopping the task reaches every process it forked,
+	// and a Ctrl-C on jobshift's terminal reaches only jobshift, which then
+	// stops the job in order.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		stdout.abort()
+		stderr.abort()
+		return fail(err)
+	}
+	// The child has its copies; ours must go so the readers see EOF.
+	stdout.w.Close()
+	stderr.w.Close()
+	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
+
+	go func() {
+		werr := cmd.Wait()
+		code := exitCode(cmd.ProcessState, werr)
+		p.mu.Lock()
+		p.exited = true
+		if p.kill != nil {
+			p.kill.Stop()
+		}
+		p.mu.Unlock()
+		// A container ends when its main process does, taking every
+		// other process with it; a task here does the same.
+		_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+		if p.docker {
+			dockerKill(spec.Container)
+		}
+		// Report the end only once nothing of the task is left, so a
+		// finished job means no process behind.
+		waitGroupGone(p.pgid, 10*time.Second)
+		stdout.wait()
+		stderr.wait()
+		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
+		done <- exit{p: p, code: code, err: nil}
+	}()
+	return p
+}
+
+// exitCode is the code a shell would report: the exit status, or 128+n for
+// a death by signal n (what OpenPAI and Kubernetes report too: 137, 143).
+func exitCode(ps *os.ProcessState, err error) int {
+	if ps == nil {
+		return exitStartFailed
+	}
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return ps.ExitCode()
+}
+
+// stop sends SIGTERM to the task's process group and SIGKILL after grace.
+// With grace 0 it sends SIGKILL at once.
+func (p *proc) stop(grace time.Duration) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.exited {
+		return
+	}
+	if grace <= 0 {
+		p.hardKill()
+		return
+	}
+	if p.stopping {
+		return
+	}
+	p.stopping = true
+	// docker run proxies SIGTERM to the container's main process.
+	_ = syscall.Kill(-p.pgid, syscall.SIGTERM)
+	p.kill = time.AfterFunc(grace, func() {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		if !p.exited {
+			p.hardKill()
+		}
+	})
+}
+
+// hardKill must be called with p.mu held and p not exited (so pgid still
+// names this task's group).
+func (p *proc) hardKill() {
+	p.stopping = true
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	if p.docker {
+		go dockerKill(p.spec.Container)
+	}
+}
+
+// wasStopped reports whether jobshift stopped this process.
+func (p *proc) wasStopped() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stopping
+}
+
+// tee copies one output stream of a task into its file and, prefixed, into
+// the shared terminal stream.
+type tee struct {
+	w    *os.File // the child's end
+	done chan struct{}
+	file *os.File
+}
+
+func newTee(path string, mux *lineMux, prefix string) (*tee, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	t := &tee{w: w, done: make(chan struct{}), file: f}
+	go func() {
+		defer close(t.done)
+		defer f.Close()
+		defer r.Close()
+		pw := &prefixWriter{mux: mux, prefix: prefix}
+		_, _ = io.Copy(io.MultiWriter(f, pw), r)
+		pw.flush()
+	}()
+	return t, nil
+}
+
+// wait waits for the copy to finish. The task's process group is dead by
+// now, so the pipe is closed unless a process left the group; that one must
+// not hold the job, hence the bound.
+func (t *tee) wait() {
+	select {
+	case <-t.done:
+	case <-time.After(5 * time.Second):
+	}
+}
+
+func (t *tee) abort() { t.w.Close() }
+
+// lineMux serialises whole lines from all tasks onto one writer.
+type lineMux struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (m *lineMux) writeLine(b []byte) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	_, _ = m.w.Write(b)
+}
+
+// prefixWriter splits a stream into lines and writes each, prefixed, in one
+// Write call, so lines of different tasks never interleave.
+type prefixWriter struct {
+	mux    *lineMux
+	prefix string
+	buf    []byte
+}
+
+func (w *prefixWriter) Write(b []byte) (int, error) {
+	w.buf = append(w.buf, b...)
+	for {
+		i := bytes.IndexByte(w.buf, '\n')
+		if i < 0 {
+			break
+		}
+		w.emit(w.buf[:i+1])
+		w.buf = w.buf[i+1:]
+	}
+	// A very long line without newline (progress bars with \r) is flushed
+	// in pieces rather than held forever.
+	if len(w.buf) > 64<<10 {
+		w.emit(append(w.buf, '\n'))
+		w.buf = nil
+	}
+	return len(b), nil
+}
+
+func (w *prefixWriter) emit(line []byte) {
+	out := make([]byte, 0, len(w.prefix)+len(line))
+	out = append(append(out, w.prefix...), line...)
+	w.mux.writeLine(out)
+}
+
+func (w *prefixWriter) flush() {
+	if len(w.buf) > 0 {
+		w.emit(append(w.buf, '\n'))
+		w.buf = nil
+	}
+}
+
+// errTaskRef formats a task for messages.
+func refString(r jobs.TaskRef) string { return fmt.Sprintf("%s-%d", r.Role, r.Index) }
