@@ -74,6 +74,9 @@ func TestCLIGolden(t *testing.T) {
 		"validate-secrets-stdin":   {[]string{"validate", "-secrets", "-", "testdata/cli/pai-v2-auth.yaml"}, "{\"user\": \"bob\", \"password\": \"x\"}", 0},
 		"validate-secrets-bad":     {[]string{"validate", "-secrets", "testdata/cli/secrets-bad.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 1},
 		"explain-json-secrets":     {[]string{"explain", "-format", "json", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
+		"validate-tfjob":           {[]string{"validate", "testdata/cli/tfjob-lossy.yaml"}, "", 1},
+		"validate-tfjob-lossy":     {[]string{"validate", "-lossy", "testdata/cli/tfjob-lossy.yaml"}, "", 0},
+		"explain-tfjob-site":       {[]string{"explain", "-lossy", "-config", "testdata/cli/site.hcl", "testdata/cli/tfjob-lossy.yaml"}, "", 0},
 		"validate-stdin-twice":     {[]string{"validate", "-secrets", "-", "a.json", "-"}, "", 1},
 		"validate-bad-var":         {[]string{"validate", "-var", "novalue", "x"}, "", 1},
 		// Every file is reported, not only the first bad one.
