@@ -85,15 +85,17 @@ func TestCLIGolden(t *testing.T) {
 		"validate-bad-config": {[]string{"validate", "-config", "testdata/cli/bad.hcl", "testdata/cli/deployment.yaml"}, "", 1},
 		"validate-no-config":  {[]string{"validate", "-config", "testdata/cli/none.hcl", "testdata/cli/deployment.yaml"}, "", 1},
 		// These run the real PAI reader on small files of ours.
-		"validate-ok":         {[]string{"validate", "testdata/cli/pai-v1.json", "-"}, "protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n", 0},
-		"explain-pai-v1-site": {[]string{"explain", "-config", "testdata/cli/site.hcl", "-contract", "tf", "-user", "alice", "testdata/cli/pai-v1.json"}, "", 0},
-		"explain-pai-v2-var":  {[]string{"explain", "-var", "steps=5", "testdata/cli/pai-v2.yaml"}, "", 0},
-		"explain-pai-v2-json": {[]string{"explain", "-format", "json", "-"}, "protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n", 0},
-		"explain-no-args":     {[]string{"explain"}, "", 1},
-		"explain-two-files":   {[]string{"explain", "a", "b"}, "", 1},
-		"explain-bad-format":  {[]string{"explain", "-format", "xml", "a"}, "", 1},
-		"explain-undetected":  {[]string{"explain", "testdata/cli/deployment.yaml"}, "", 1},
-		"explain-bad-config":  {[]string{"explain", "-config", "testdata/cli/bad.hcl", "testdata/cli/deployment.yaml"}, "", 1},
+		"validate-ok":            {[]string{"validate", "testdata/cli/pai-v1.json", "-"}, "protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n", 0},
+		"explain-pai-v1-site":    {[]string{"explain", "-config", "testdata/cli/site.hcl", "-contract", "tf", "-user", "alice", "testdata/cli/pai-v1.json"}, "", 0},
+		"explain-pai-v2-var":     {[]string{"explain", "-var", "steps=5", "testdata/cli/pai-v2.yaml"}, "", 0},
+		"explain-pai-v2-json":    {[]string{"explain", "-format", "json", "-"}, "protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n", 0},
+		"explain-no-args":        {[]string{"explain"}, "", 1},
+		"explain-two-files":      {[]string{"explain", "a", "b"}, "", 1},
+		"explain-env-json":       {[]string{"explain", "-env", "-format", "json", "a"}, "", 1},
+		"explain-topology-alone": {[]string{"explain", "-topology", "t.json", "a"}, "", 1},
+		"explain-bad-format":     {[]string{"explain", "-format", "xml", "a"}, "", 1},
+		"explain-undetected":     {[]string{"explain", "testdata/cli/deployment.yaml"}, "", 1},
+		"explain-bad-config":     {[]string{"explain", "-config", "testdata/cli/bad.hcl", "testdata/cli/deployment.yaml"}, "", 1},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -58,6 +58,14 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
 		return 1
 	}
+	if *env && *format == "json" {
+		fmt.Fprintln(stderr, "jobshift explain: -env prints text; use -env or -format json, not both")
+		return 1
+	}
+	if *topology != "" && !*env {
+		fmt.Fprintln(stderr, "jobshift explain: -topology only applies with -env")
+		return 1
+	}
 	if diags := jf.check(fs.Args()); len(diags) > 0 {
 		printDiags(stderr, diags)
 		if diags.HasErrors() {
