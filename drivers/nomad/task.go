@@ -24,6 +24,10 @@ const (
 	pai2Prelude  = "set -o errexit -o nounset -o pipefail\n"
 )
 
+// OptWorkDir is the plan option naming the working directory of
+// raw_exec/exec tasks (an absolute path on every client).
+const OptWorkDir = "work-dir"
+
 // OpenPAI gave its containers these capabilities (spec/pai.md §2.3).
 var paiCaps = []string{"SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"}
 
@@ -191,7 +195,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	}
 	t.Templates = append(t.Templates, &api.Template{
 		EmbeddedTmpl: new(tmpl.String()),
-		DestPath:     new("secrets/jobshift.env"),
+		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
 		Envvars:      new(true),
 		// Rendered once, after the barrier: peers coming and going later
 		// must not restart or re-environment a running task.
@@ -241,6 +245,14 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		t.Config = cfg
 	default: // raw_exec, exec
 		t.Config = map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
+		// Processes start in the task directory unless told otherwise:
+		// the plan's "work-dir" option (a shared checkout, as the local
+		// driver's current directory), else the role's absolute workingDir.
+		if wd := r.plan.Options[OptWorkDir]; wd != "" {
+			t.Config["work_dir"] = wd
+		} else if strings.HasPrefix(role.WorkingDir, "/") {
+			t.Config["work_dir"] = role.WorkingDir
+		}
 	}
 	return t
 }

@@ -145,6 +145,14 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 		}
 		if v.Phase.Done() {
 			w.verdict = &v
+			// The whole job is deregistered: every task still running
+			// ends by jobshift's hand (v.Stop, and v.Keep too — Nomad
+			// jobs are not left half-running).
+			for _, o := range obs {
+				if !o.State.Terminal() {
+					w.stopping[o.TaskRef] = true
+				}
+			}
 			for _, r := range v.Stop {
 				w.stopping[r] = true
 			}

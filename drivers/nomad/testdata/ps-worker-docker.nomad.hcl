@@ -48,7 +48,7 @@ EOT
         memory = 256
       }
       template {
-        destination = "secrets/jobshift.env"
+        destination = "local/jobshift.env"
         data        = <<EOT
 {{- $h := "" -}}{{- $all := nomadService "mesh-ps-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
 JS_HOSTS_PS={{ $h }}
@@ -132,7 +132,7 @@ EOT
         memory = 256
       }
       template {
-        destination = "secrets/jobshift.env"
+        destination = "local/jobshift.env"
         data        = <<EOT
 {{- $h := "" -}}{{- $all := nomadService "mesh-ps-synport-0" -}}{{- range $i := loop 2 -}}{{- range $all -}}{{- if and (eq .JobID (env "NOMAD_JOB_ID")) (.Tags | contains (printf "idx-%d" $i)) -}}{{- if ne $h "" }}{{ $h = printf "%s," $h }}{{ end -}}{{- $h = printf "%s%s:%d" $h .Address .Port -}}{{- end -}}{{- end -}}{{- end }}
 JS_HOSTS_PS={{ $h }}
