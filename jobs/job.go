@@ -143,6 +143,10 @@ type Command struct {
 	Kind CommandKind `json:"kind"`
 	// Script is the eval line (CommandEval) or the script body
 	// (CommandBashScript), exactly as the platform would have run it.
+	// For CommandBashScript it is the rest-server's rendered entrypoint
+	// only: the `set -o errexit -o nounset -o pipefail` header is not part
+	// of it; whatever runs the script adds it. It may still hold
+	// `<% $secrets.x %>` references, which the runtime resolves.
 	Script string `json:"script,omitempty"`
 	// Command and Args are the Kubeflow container command and args.
 	// An empty Command means "the image's ENTRYPOINT".

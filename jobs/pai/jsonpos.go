@@ -327,20 +327,27 @@ func (p *jparser) escape(out []byte) []byte {
 	}
 	p.advance()
 	r1 := p.hex4()
-	if utf16.IsSurrogate(r1) && p.off+1 < len(p.src) && p.src[p.off] == '\\' && p.src[p.off+1] == 'u' {
+	if r1 >= 0xD800 && r1 < 0xDC00 && p.lowSurrogateNext() {
 		p.advance()
 		p.advance()
-		r2 := p.hex4()
-		if dec := utf16.DecodeRune(r1, r2); dec != utf8.RuneError {
-			return utf8.AppendRune(out, dec)
-		}
-		out = utf8.AppendRune(out, utf8.RuneError)
-		return utf8.AppendRune(out, r2)
+		return utf8.AppendRune(out, utf16.DecodeRune(r1, p.hex4()))
 	}
 	if utf16.IsSurrogate(r1) {
-		r1 = utf8.RuneError // a lone surrogate, as JSON.parse then TextEncoder would give
+		// A lone surrogate: JSON.parse keeps it, and any UTF-8 output of it
+		// is U+FFFD (encoding/json decodes it the same way).
+		r1 = utf8.RuneError
 	}
 	return utf8.AppendRune(out, r1)
+}
+
+// lowSurrogateNext reports whether the next escape is \uDC00–\uDFFF, the
+// second half of a surrogate pair.
+func (p *jparser) lowSurrogateNext() bool {
+	if len(p.src)-p.off < 6 || p.src[p.off] != '\\' || p.src[p.off+1] != 'u' {
+		return false
+	}
+	v, err := strconv.ParseUint(string(p.src[p.off+2:p.off+6]), 16, 32)
+	return err == nil && v >= 0xDC00 && v <= 0xDFFF
 }
 
 func (p *jparser) hex4() rune {

@@ -21,7 +21,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 }
 
 var (
-	v2Marker = regexp.MustCompile(`(?m)^["']?(protocolVersion|protocol_version)["']?\s*:`)
+	v2Marker = regexp.MustCompile(`(?m)(^|[{,\s])["']?(protocolVersion|protocol_version)["']?\s*:`)
 	v1Marker = regexp.MustCompile(`"(jobName|taskRoles)"\s*:`)
 )
 

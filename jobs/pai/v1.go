@@ -80,7 +80,7 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 		VirtualCluster: "default",
 	}
 	r.job = job
-	file := jobs.Pos{File: r.opts.Path}
+	file := jobs.Pos{File: r.opts.Path, Line: 1, Col: 1}
 
 	if n := root.get("jobName"); n == nil {
 		r.errorf(root.Pos, "Missing jobName", "Every OpenPAI job needs \"jobName\" (letters, digits, '-', '.', '_').")

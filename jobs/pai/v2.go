@@ -132,6 +132,13 @@ func (r *v2reader) read(src []byte) *jobs.Job {
 		return nil
 	}
 	r.unknown(kvs, v2TopKeys, "an OpenPAI v2 job")
+	switch r.opts.Dialect {
+	case "", DialectPAI:
+	case DialectLeinao:
+		r.warnf(r.pos(root), "Dialect ignored", "LeinaoPAI jobs are v1 JSON files; -dialect leinao has no effect on a protocol v2 job.")
+	default:
+		r.errorf(r.pos(root), "Unknown dialect", "Dialect %q is not known; use %q or %q.", r.opts.Dialect, DialectLeinao, DialectPAI)
+	}
 	job := &jobs.Job{
 		Source:         jobs.Source{Format: jobs.FormatPAIv2, Version: "2", Path: r.opts.Path},
 		Completion:     jobs.Completion{Kind: jobs.CompletionPAI},
