@@ -358,7 +358,7 @@ func (r *reader) resources(role *jobs.Role, f field, where string) {
 			}
 		}
 		if !ok {
-			r.errorf(vn, "Quantity too large", "The %s quantity %s is too large.", name, deref(vn).Value)
+			r.errorf(vn, "Quantity too large", "The %s quantity %s is too large.", name, scalar(vn))
 		}
 	}
 }

@@ -22,7 +22,7 @@ func (r *reader) readJob(m *mapping, format jobs.Format, kind string, kindNode *
 	r.metadata(m.get("metadata"), job)
 	m.ignore("kind", "status")
 	spec := r.mapOf(m.get("spec"), "spec")
-	if spec.node == nil || deref(spec.node).Kind != yaml.MappingNode {
+	if n := deref(spec.node); n == nil || n.Kind != yaml.MappingNode {
 		r.errorf(kindNode, "Missing spec", "The %s has no spec; add spec with the replica specs.", kind)
 	}
 	switch format {

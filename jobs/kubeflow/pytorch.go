@@ -163,7 +163,7 @@ func (r *reader) elasticPolicy(job *jobs.Job, f field) {
 func (r *reader) pytorchListForm(job *jobs.Job, spec *mapping) {
 	port := jobs.Port{Label: pytorchFlavour.portName, Count: 1, Number: pytorchFlavour.defaultPort, Implicit: true}
 	if f := spec.field("masterPort"); f.val != nil {
-		v := deref(f.val).Value
+		v := scalar(f.val)
 		if n, err := strconv.Atoi(v); err == nil && n >= 1 && n <= 65535 {
 			port = jobs.Port{Label: pytorchFlavour.portName, Count: 1, Number: n, Pos: r.pos(f.val)}
 		} else {

@@ -158,7 +158,7 @@ func (r *reader) unwrap(root *yaml.Node) (*yaml.Node, string) {
 	kind := ""
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "kind" {
-			kind = deref(root.Content[i+1]).Value
+			kind = scalar(root.Content[i+1])
 		}
 	}
 	if !strings.EqualFold(kind, "AppWrapper") {
@@ -192,7 +192,7 @@ func (r *reader) ignoredDocument(obj *yaml.Node, kind string) {
 	if md := deref(r.silent().mapOf(obj, "").get("metadata")); md != nil && md.Kind == yaml.MappingNode {
 		for i := 0; i+1 < len(md.Content); i += 2 {
 			if md.Content[i].Value == "name" {
-				name = " " + deref(md.Content[i+1]).Value
+				name = " " + scalar(md.Content[i+1])
 			}
 		}
 	}

@@ -70,6 +70,15 @@ func deref(n *yaml.Node) *yaml.Node {
 	return n
 }
 
+// scalar returns the text of a scalar node ("" for anything else).
+func scalar(n *yaml.Node) string {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.ScalarNode {
+		return ""
+	}
+	return n.Value
+}
+
 // isNull reports a missing value or an explicit YAML null (`key:`, `~`).
 func isNull(n *yaml.Node) bool {
 	n = deref(n)
