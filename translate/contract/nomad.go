@@ -147,6 +147,9 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 		}
 	}
 	if len(badNames) > 0 {
+		if len(badNames) > 4 {
+			badNames = append(badNames[:4], fmt.Sprintf("and %d more", len(badNames)-4))
+		}
 		return "", fail(ErrTarget, job.Roles[k].Pos, "Variable names Nomad cannot carry",
 			"Nomad's env templates accept names of [A-Za-z0-9_./] only; the contract needs %s. Rename the role or port label (OpenPAI v1 allowed '~'), or run the job on Slurm or locally.", strings.Join(badNames, ", "))
 	}

@@ -6,7 +6,8 @@ import (
 )
 
 // shQuote quotes s for POSIX sh as one word, byte for byte: single quotes,
-// with every ' written as '\''. Any byte but NUL survives.
+// each single quote inside written as quote, backslash, quote, quote. Any
+// byte but NUL survives.
 func shQuote(s string) string {
 	if s == "" {
 		return "''"

@@ -92,34 +92,32 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 	c := &shc{job: job, opts: opts}
 	w := &c.out
 	w.WriteString(shellPrelude)
+	c.finish()
 	c.inputs()
-	odd := false
+	var commonOdd []string
 	for _, d := range vs[0].p.defs {
 		if _, ok := common[d.name]; ok {
-			odd = c.assign(d, -1) || odd
+			commonOdd = c.assign(d, commonOdd)
 		}
 	}
 	fmt.Fprintf(w, "case \"$JS_SELF_ROLE:${JS_SELF_PROCESS-}\" in\n")
 	for _, v := range vs {
 		fmt.Fprintf(w, "%d:%s)\n", v.k, v.proc)
 		c.selfPreamble(v.k)
+		odd := commonOdd
 		for _, d := range v.p.defs {
 			if _, ok := common[d.name]; !ok {
-				odd = c.assign(d, v.k) || odd
+				odd = c.assign(d, odd)
 			}
 		}
-		w.WriteString(";;\n")
+		// Names that are not identifiers reach the utility through env.
+		w.WriteString("_js_finish")
+		for _, o := range odd {
+			fmt.Fprintf(w, " \"$%s\"", o)
+		}
+		w.WriteString(" \"$@\"\n;;\n")
 	}
 	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
-	c.unsetInputs()
-	if NeedsWorkDir(job, opts) {
-		w.WriteString("PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n")
-	}
-	if odd {
-		w.WriteString("exec env -- \"$@\"\n")
-	} else {
-		w.WriteString("exec \"$@\"\n")
-	}
 	return w.String(), nil
 }
 
@@ -169,6 +167,7 @@ type shc struct {
 	opts Options
 	out  strings.Builder
 	tmp  int
+	odd  int
 }
 
 // label is the position of label in PortLabels(job, k).
@@ -208,16 +207,31 @@ func (c *shc) selfPreamble(k int) {
 	}
 }
 
-// assign writes d; it reports whether d's name needs `env` (not a shell
-// identifier).
-func (c *shc) assign(d def, k int) bool {
+// assign writes d. A name that is not a shell identifier is kept as
+// NAME=VALUE in a fresh _js_o_<n> variable, appended to odd, for env.
+func (c *shc) assign(d def, odd []string) []string {
 	word := c.word(d.val)
 	if isShellName(d.name) {
 		fmt.Fprintf(&c.out, "%s=%s\nexport %s\n", d.name, word, d.name)
-		return false
+		return odd
 	}
-	fmt.Fprintf(&c.out, "set -- %s%s \"$@\"\n", shQuote(d.name+"="), word)
-	return true
+	c.odd++
+	v := fmt.Sprintf("_js_o_%d", c.odd)
+	fmt.Fprintf(&c.out, "%s=%s%s\n", v, shQuote(d.name+"="), word)
+	return append(odd[:len(odd):len(odd)], v)
+}
+
+// finish defines _js_finish NAME=VALUE... utility [argument...]: remove
+// the input variables, export PAI_WORK_DIR, exec the utility (through env
+// when there are NAME=VALUE arguments).
+func (c *shc) finish() {
+	w := &c.out
+	w.WriteString("_js_finish() {\n")
+	c.unsetInputs()
+	if NeedsWorkDir(c.job, c.opts) {
+		w.WriteString("PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n")
+	}
+	w.WriteString("case $1 in *=*) exec env -- \"$@\" ;; esac\nexec \"$@\"\n}\n")
 }
 
 // word compiles e to one sh word (no field splitting, no globbing).

@@ -78,7 +78,14 @@ func addrOf(r *rand.Rand, n int) string {
 }
 
 // Random makes case number n (deterministic for a seed).
-func Random(seed uint64, n int) Case {
+func Random(seed uint64, n int) Case { return random(seed, n, false) }
+
+// RandomNoTilde is Random with every '~' in role names and port labels
+// turned into '.': Nomad's env files cannot carry '~' in names (the
+// renderer rejects them), '.' they can.
+func RandomNoTilde(seed uint64, n int) Case { return random(seed, n, true) }
+
+func random(seed uint64, n int, noTilde bool) Case {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	var c Case
 	switch n % 6 {
@@ -94,6 +101,14 @@ func Random(seed uint64, n int) Case {
 		c = uaiCase(r)
 	}
 	c.Name = fmt.Sprintf("%d-%s", n, c.Name)
+	if noTilde {
+		for _, role := range c.Job.Roles {
+			role.Name = strings.ReplaceAll(role.Name, "~", ".")
+			for i := range role.Ports {
+				role.Ports[i].Label = strings.ReplaceAll(role.Ports[i].Label, "~", ".")
+			}
+		}
+	}
 	c.Topo = Topology(r, c.Job, c.Opts)
 	return c
 }

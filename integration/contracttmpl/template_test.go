@@ -1,0 +1,140 @@
+// Package contracttmpl runs translate/contract's Nomad rendering through
+// the real consul-template engine (the version Nomad 1.11.3 embeds) and
+// Nomad's env-file parser (go-envparse), with service registrations put
+// into the template's data store exactly where a live runner puts what it
+// fetched from Nomad. It is its own module so that consul-template's
+// dependencies never enter jobshift's go.mod.
+package contracttmpl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	ctdep "github.com/hashicorp/consul-template/dependency"
+	cttmpl "github.com/hashicorp/consul-template/template"
+	"github.com/hashicorp/go-envparse"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/contract/contracttest"
+)
+
+// registrations is what Nomad's service catalog holds for the job: every
+// service of every task, in a random order (Nomad orders by alloc UUID), plus
+// a registration of another job under the same name that must be ignored.
+func registrations(t *testing.T, r *rand.Rand, job *jobs.Job, topo contract.Topology, jobID string, opts contract.Options, skip string) *cttmpl.Brain {
+	t.Helper()
+	brain := cttmpl.NewBrain()
+	for _, s := range contract.NomadServicesFor(job, jobID, opts) {
+		q, err := ctdep.NewNomadServiceQuery(s.Name)
+		if err != nil {
+			t.Fatalf("service name %q: %v", s.Name, err)
+		}
+		k := -1
+		for n, role := range job.Roles {
+			if role.Name == s.Role {
+				k = n
+			}
+		}
+		var regs []*ctdep.NomadService
+		for i, task := range topo.Roles[k].Tasks {
+			tag := "idx-" + fmt.Sprint(i)
+			if skip == s.Name+"/"+tag {
+				continue
+			}
+			port := 0
+			if s.Label != "" {
+				port = task.Ports[s.Label][s.Ordinal]
+			}
+			alloc := fmt.Sprintf("%08x-alloc", r.Uint32())
+			regs = append(regs, &ctdep.NomadService{ID: "_nomad-task-" + alloc, Name: s.Name, Address: task.Addr,
+				Port: port, Tags: ctdep.ServiceTags{"role", tag}, JobID: jobID, AllocID: alloc})
+		}
+		regs = append(regs, &ctdep.NomadService{ID: "other", Name: s.Name, Address: "192.0.2.1", Port: 9, Tags: ctdep.ServiceTags{"idx-0"}, JobID: jobID + "-other"})
+		r.Shuffle(len(regs), func(a, b int) { regs[a], regs[b] = regs[b], regs[a] })
+		brain.Remember(q, regs)
+	}
+	return brain
+}
+
+// render executes the template for task index i as Nomad's client would
+// and parses the result as Nomad parses env templates.
+func render(t *testing.T, text string, brain *cttmpl.Brain, jobID string, i int) (map[string]string, error) {
+	t.Helper()
+	tmpl, err := cttmpl.NewTemplate(&cttmpl.NewTemplateInput{Contents: text, FunctionDenylist: []string{"plugin", "writeToFile", "executeTemplate"}})
+	if err != nil {
+		t.Fatalf("template does not parse: %v", err)
+	}
+	res, err := tmpl.Execute(&cttmpl.ExecuteInput{Brain: brain, Env: []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID}})
+	if err != nil {
+		t.Fatalf("template does not execute: %v", err)
+	}
+	if res.Missing.Len() > 0 {
+		t.Fatalf("dependencies missing: %v", res.Missing.List())
+	}
+	return envparse.Parse(bytes.NewReader(res.Output))
+}
+
+// TestTemplateMatchesOracle: hundreds of random jobs, every role, first
+// and last task, compared with the oracle.
+func TestTemplateMatchesOracle(t *testing.T) {
+	cases := 400
+	if testing.Short() {
+		cases = 60
+	}
+	for n := range cases {
+		c := contracttest.RandomNoTilde(1, n)
+		r := rand.New(rand.NewPCG(2, uint64(n)))
+		jobID := "job-" + fmt.Sprint(n)
+		brain := registrations(t, r, c.Job, c.Topo, jobID, c.Opts, "")
+		for k, role := range c.Job.Roles {
+			text, err := contract.NomadTemplate(c.Job, role.Name, jobID, c.Opts)
+			if err != nil {
+				t.Fatalf("case %s role %s: NomadTemplate: %v", c.Name, role.Name, err)
+			}
+			for _, i := range []int{0, role.Instances - 1} {
+				want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: role.Name, Index: i}, c.Opts)
+				if err != nil {
+					t.Fatalf("case %s: Eval: %v", c.Name, err)
+				}
+				got, err := render(t, text, brain, jobID, i)
+				if err != nil {
+					t.Fatalf("case %s task %d-%d: Nomad would reject the env file: %v", c.Name, k, i, err)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Fatalf("case %s task %d-%d (-oracle +nomad):\n%s", c.Name, k, i, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestMissingRegistrationFailsTask: a template rendered before every peer
+// registered must make Nomad fail the task, not start it with holes.
+func TestMissingRegistrationFailsTask(t *testing.T) {
+	c := contracttest.RandomNoTilde(3, 0)
+	r := rand.New(rand.NewPCG(3, 0))
+	svc := contract.NomadServicesFor(c.Job, "j", c.Opts)
+	last := svc[len(svc)-1]
+	brain := registrations(t, r, c.Job, c.Topo, "j", c.Opts, last.Name+"/idx-0")
+	text, err := contract.NomadTemplate(c.Job, c.Job.Roles[0].Name, "j", c.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := render(t, text, brain, "j", 0); err == nil || !strings.Contains(err.Error(), "missing =") {
+		t.Fatalf("env file parsed (%v); want Nomad's parse error", err)
+	}
+}
+
+func TestTildeRejected(t *testing.T) {
+	j := &jobs.Job{Name: "j", Contracts: []string{jobs.ContractPAI, jobs.ContractPAIYarn},
+		Roles: []*jobs.Role{{Name: "x~y", Instances: 1, Ports: []jobs.Port{{Label: "ssh", Count: 1}, {Label: "http", Count: 1}}}}}
+	_, err := contract.NomadTemplate(j, "x~y", "j", contract.Options{User: "u"})
+	if !errors.Is(err, contract.ErrTarget) || !strings.Contains(err.Error(), "PAI_RESOURCE_x~y") {
+		t.Fatalf("err = %v, want the '~' names reported", err)
+	}
+}
