@@ -148,7 +148,10 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) map
 			r.valueFrom(name, fromF)
 			continue
 		}
-		val, _ := r.str(valNode, w+".value")
+		val, ok := r.str(valNode, w+".value")
+		if !ok && !isNull(valNode) {
+			continue // not a string: reported; Kubernetes rejects the pod
+		}
 		val, unresolved := expand(val, func(n string) (string, bool) { v, ok := vars[n]; return v, ok })
 		_ = unresolved // names not defined earlier stay literal, as in the kubelet
 		if fl.ownsEnv(name) {

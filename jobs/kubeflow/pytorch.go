@@ -198,7 +198,7 @@ func (r *reader) pytorchListForm(job *jobs.Job, spec *mapping) {
 			r.errorf(r.or(typNode, it), "Replica type given twice", "%s is listed twice; give it one entry with the total replicas.", typ)
 			continue
 		}
-		role := &jobs.Role{Name: name, ReplicaType: name, Pos: r.pos(it), Instances: 1}
+		role := newRole(name, r.pos(it))
 		r.instances(role, m.field("replicas"), where)
 		p := port
 		pr := r.podTemplate(role, m.get("template"), pytorchFlavour, where+".template", &p)

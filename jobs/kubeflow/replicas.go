@@ -67,7 +67,7 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 			continue
 		}
 		seen[name] = fl.key
-		role := &jobs.Role{Name: name, ReplicaType: name, Pos: r.pos(fl.key), Instances: 1}
+		role := newRole(name, r.pos(fl.key))
 		where := fmt.Sprintf("spec.%s.%s", rs.field, key)
 		spec := r.mapOf(fl.val, where)
 		r.instances(role, spec.field("replicas"), where)
@@ -145,4 +145,10 @@ func (r *reader) restartPolicy(n *yaml.Node, where string, replicaLevel bool) (s
 	}
 	r.errorf(n, "Invalid restartPolicy", "%s is %q; it must be one of %s.", where, v, allowed)
 	return "", false
+}
+
+// newRole starts a role with the defaults every version shares: one
+// instance, an argv command (empty = the image's ENTRYPOINT and CMD).
+func newRole(name string, pos jobs.Pos) *jobs.Role {
+	return &jobs.Role{Name: name, ReplicaType: name, Pos: pos, Instances: 1, Command: jobs.Command{Kind: jobs.CommandArgv, Pos: pos}}
 }

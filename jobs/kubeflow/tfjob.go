@@ -183,7 +183,7 @@ func (r *reader) tfListForm(job *jobs.Job, spec *mapping) {
 			r.errorf(typNode, "Invalid tfReplicaType", "tfReplicaType %q must be one of MASTER, PS, WORKER (in capitals); the v1alpha1 operator rejects other values.", typ)
 			continue
 		}
-		role := &jobs.Role{Name: strings.ToLower(typ), ReplicaType: strings.ToLower(typ), Pos: r.pos(it), Instances: 1}
+		role := newRole(strings.ToLower(typ), r.pos(it))
 		if typ == chiefName {
 			chiefFound = true
 		}
@@ -277,7 +277,7 @@ func (r *reader) tfCaicloud(job *jobs.Job, spec *mapping) {
 			r.errorf(r.or(typNode, it), "Invalid tfReplicaType", "%s.tfReplicaType %q must be PS or Worker.", where, typ)
 			continue
 		}
-		role := &jobs.Role{Name: canon, ReplicaType: canon, Pos: r.pos(it), Instances: 1}
+		role := newRole(canon, r.pos(it))
 		r.instances(role, m.field("replicas"), where)
 		pr := r.podTemplate(role, m.get("template"), tfFlavour, where+".template", nil)
 		role.RestartPolicy = "Always"
