@@ -323,8 +323,13 @@ func (r *reader) parseDocuments(src []byte) ([]*yaml.Node, bool) {
 			return docs, true
 		}
 		if err != nil {
-			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: errLine(err), Col: 1},
-				"Invalid YAML", "%s. Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again.", lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), "")))
+			line := errLine(err)
+			hint := "Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again."
+			if lines := strings.Split(string(src), "\n"); line <= len(lines) && strings.HasPrefix(strings.TrimLeft(lines[line-1], " "), "\t") {
+				hint = "The line is indented with a tab; YAML allows only spaces for indentation."
+			}
+			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: line, Col: 1},
+				"Invalid YAML", "%s. %s", lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), ""), hint))
 			return docs, false
 		}
 		if len(docs) > 10000 {
