@@ -29,7 +29,6 @@ Examples:
   jobshift convert -to nomad-json job.json | nomad job run -json -
 `
 
-
 func runConvert(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("convert", convertHelp, stderr)
 	var jf jobFlags

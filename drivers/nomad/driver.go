@@ -6,8 +6,8 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/hashicorp/nomad/api"
 	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
 	jhcl "github.com/jobshift/jobshift/hcl"

@@ -95,6 +95,12 @@ func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.
 }
 
 func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
+	if res := w.recorded(ctx); res != nil {
+		// Decided earlier (by run, the controller or another status):
+		// report, never act again.
+		w.emit(ctx, out, drivers.Event{Final: res, Message: res.Reason})
+		return
+	}
 	var index uint64
 	for ctx.Err() == nil {
 		q := (&api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second}).WithContext(ctx)
@@ -251,4 +257,15 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 		"version":  strconv.FormatUint(w.version, 10),
 	}}
 	_, _, _ = w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx))
+}
+
+// recorded returns the verdict stored for the job's current version.
+func (w *watcher) recorded(ctx context.Context) *drivers.Result {
+	v, _, err := w.c.Variables().Read(ResultPath(w.id), (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil || v == nil || v.Items["version"] != strconv.FormatUint(w.version, 10) {
+		return nil
+	}
+	code, _ := strconv.Atoi(v.Items["exitCode"])
+	att, _ := strconv.Atoi(v.Items["attempts"])
+	return &drivers.Result{Phase: completion.Phase(v.Items["phase"]), ExitCode: code, Reason: v.Items["reason"], Attempts: att}
 }
