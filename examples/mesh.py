@@ -116,6 +116,11 @@ def hello(me, value, peer, addr):
 
 def run_mesh(cluster, job, index):
     me = "%s:%d" % (job, index)
+    # MESH_FAIL=<job>:<index> makes that task fail at once (exit 1): how the
+    # tests show what a failing worker does to a job, with the job unchanged.
+    if os.environ.get("MESH_FAIL") == me:
+        log(me, "failing on purpose (MESH_FAIL)")
+        return 1
     if job not in cluster or index >= len(cluster[job]):
         log(me, "not in the cluster %s" % json.dumps(cluster))
         return 1

@@ -2,8 +2,11 @@ package local
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -55,4 +58,28 @@ func waitGroupGone(pgid int, limit time.Duration) bool {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
+}
+
+// Leftovers lists the processes still alive in the process groups of every
+// task start recorded under runDir (the pid files): empty once a run has
+// ended cleanly. Processes that left their task's group (setsid, daemons)
+// are not tracked, as on any process-group based supervisor.
+func Leftovers(runDir string) ([]int, error) {
+	pids, err := filepath.Glob(filepath.Join(runDir, "*", "attempt-*", "pid"))
+	if err != nil {
+		return nil, err
+	}
+	var out []int
+	for _, f := range pids {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			return nil, err
+		}
+		pgid, err := strconv.Atoi(strings.TrimSpace(string(b)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", f, err)
+		}
+		out = append(out, groupMembers(pgid)...)
+	}
+	return out, nil
 }
