@@ -269,7 +269,9 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 			b.WriteByte('\n')
 		}
 		starts[i] = b.Len()
-		b.WriteString(jsTrim(resolve(it).Value))
+		if n := resolve(it); n != nil {
+			b.WriteString(jsTrim(n.Value))
+		}
 	}
 	out, err := render(b.String(), ctx)
 	if err != nil {

@@ -88,8 +88,12 @@ type ykv struct {
 // pairs lists a mapping's entries in order, with `<<` merge keys expanded
 // first (explicit keys win, as in js-yaml). dups lists keys written twice.
 func pairs(n *yaml.Node, file string) (kvs []ykv, dups []ykv) {
+	return pairsD(n, file, 0)
+}
+
+func pairsD(n *yaml.Node, file string, depth int) (kvs []ykv, dups []ykv) {
 	n = resolve(n)
-	if n == nil || n.Kind != yaml.MappingNode {
+	if n == nil || n.Kind != yaml.MappingNode || depth > 32 {
 		return nil, nil
 	}
 	seen := map[string]bool{}
@@ -106,7 +110,7 @@ func pairs(n *yaml.Node, file string) (kvs []ykv, dups []ykv) {
 				sources = []*yaml.Node{src}
 			}
 			for _, s := range sources {
-				m, _ := pairs(s, file)
+				m, _ := pairsD(s, file, depth+1)
 				merged = append(merged, m...)
 			}
 			continue
