@@ -70,6 +70,9 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		}
 	}
 	for k, v := range p.Options {
+		if v == "" {
+			continue // an empty option means "not set"
+		}
 		switch k {
 		case "layout":
 			s.Layout = v
@@ -123,6 +126,9 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 	}
 	if s.PortMax > 65535 {
 		s.PortMax = 65535
+	}
+	if strings.ContainsAny(s.StateDir, " \t\n\"'\\") {
+		return s, fmt.Errorf("%w: state_dir %q: use a path without blanks or quotes (it goes into #SBATCH lines)", ErrSetting, s.StateDir)
 	}
 	for _, c := range s.Poll {
 		if (c < '0' || c > '9') && c != '.' {

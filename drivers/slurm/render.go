@@ -190,7 +190,11 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 	var b strings.Builder
 	line := func(opts ...string) { fmt.Fprintf(&b, "#SBATCH %s\n", strings.Join(opts, " ")) }
 	line("--job-name=" + name)
-	line("--output=%x-%j.out", "--open-mode=append")
+	out := "%x-%j.out"
+	if st.StateDir != "" {
+		out = st.StateDir + "/" + out
+	}
+	line("--output="+out, "--open-mode=append")
 	if st.TimeLimit != "" {
 		line("--time=" + st.TimeLimit)
 	} else if d, ok := completion.Deadline(job); ok {
@@ -234,7 +238,8 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 
 // srunFunc renders js_srun_R: srun with every resource option explicit.
 func srunFunc(ri roleInfo, roles []roleInfo, layout string, st settings) string {
-	o := []string{"srun", "--kill-on-bad-exit=0"}
+	// --job-name names the step after its role (sacct JobName)
+	o := []string{"srun", "--kill-on-bad-exit=0", "--job-name=" + nameRE.ReplaceAllString(ri.Name, "_")}
 	switch layout {
 	case LayoutHet:
 		o = append(o, fmt.Sprintf("--het-group=%d", ri.k))

@@ -47,7 +47,18 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if dir := p.Options["submit_dir"]; dir != "" {
 		cwd = dir
 	}
-	scripts := filepath.Join(cwd, ".jobshift", "scripts")
+	st, err := resolveSettings(p)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	state := filepath.Join(cwd, ".jobshift")
+	if st.StateDir != "" {
+		state = st.StateDir
+	}
+	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
+		state = env
+	}
+	scripts := filepath.Join(state, "scripts")
 	if err := os.MkdirAll(scripts, 0o755); err != nil {
 		return drivers.Handle{}, err
 	}
@@ -86,18 +97,14 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		names = append(names, r.Name)
 		counts = append(counts, fmt.Sprint(r.Instances))
 	}
-	st, _ := resolveSettings(p)
-	state := filepath.Join(cwd, ".jobshift")
+	outDir := cwd
 	if st.StateDir != "" {
-		state = st.StateDir
-	}
-	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
-		state = env
+		outDir = st.StateDir
 	}
 	return drivers.Handle{Driver: Name, ID: id, Meta: map[string]string{
 		metaDir: cwd, metaState: filepath.Join(state, id), metaRoles: strings.Join(names, ","),
 		metaCounts: strings.Join(counts, ","), metaScript: path,
-		metaOutput: filepath.Join(cwd, fmt.Sprintf("%s-%s.out", nameRE.ReplaceAllString(p.Job.Name, "_"), id)),
+		metaOutput: filepath.Join(outDir, fmt.Sprintf("%s-%s.out", nameRE.ReplaceAllString(p.Job.Name, "_"), id)),
 	}}, nil
 }
 

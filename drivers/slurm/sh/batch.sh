@@ -241,6 +241,8 @@ js_main() {
 	js_addresses
 	js_ports
 	js_contract_inputs
+	# the topology every task gets (for jobshift's checks and for debugging)
+	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_prepare
 	js_decide_init
 	_m_r=0
