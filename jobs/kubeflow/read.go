@@ -74,9 +74,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		if opts.Secrets != nil {
 			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored.")
 		}
-		if opts.Dialect != "" {
-			r.warnf(nil, "-dialect has no effect", "The dialect %q is an OpenPAI dialect; it does not apply to a Kubeflow job.", opts.Dialect)
-		}
+		// -dialect is reported by jobs/load, which sees it before dispatch.
 	}
 	return job, r.diags
 }

@@ -183,7 +183,7 @@ func TestOptionsForOtherFormats(t *testing.T) {
 	for _, d := range diags[len(baseDiags):] {
 		got = append(got, d.Summary)
 	}
-	want := []string{"-var has no effect", "-secrets has no effect", "-dialect has no effect"}
+	want := []string{"-var has no effect", "-secrets has no effect"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("extra diagnostics (-want +got):\n%s", diff)
 	}
