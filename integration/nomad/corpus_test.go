@@ -1,0 +1,76 @@
+package nomad_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// TestCorpusValidates: every corpus file that converts (reads without
+// errors and renders) is accepted by the agent: the HCL parses
+// (/v1/jobs/parse) and the job validates (/v1/validate/job). Files that do
+// not convert are counted and logged, not failed: the readers and the
+// renderer report why with diagnostics, tested elsewhere.
+func TestCorpusValidates(t *testing.T) {
+	corpus := filepath.Join(agent.Repo(), "..", "shared", "corpus")
+	if _, err := os.Stat(corpus); err != nil {
+		t.Skip("no corpus at " + corpus)
+	}
+	c := agent.Client(t)
+	cfg := &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 1000}}
+	var files []string
+	for _, dir := range []string{"pai-v1", "pai-v2", "tfjob", "pytorchjob", "mpijob"} {
+		m, _ := filepath.Glob(filepath.Join(corpus, dir, "*"))
+		files = append(files, m...)
+	}
+	converted, skipped := 0, 0
+	for _, f := range files {
+		job, diags := load.Load(f, jobs.ReadOptions{Path: f, Lossy: true})
+		if job == nil || diags.HasErrors() {
+			skipped++
+			continue
+		}
+		p, diags := translate.Build(job, cfg, nil, "alice")
+		if p == nil || diags.HasErrors() {
+			skipped++
+			continue
+		}
+		d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: cfg})
+		art, err := d.Render(context.Background(), p)
+		var de *nomad.DiagError
+		if errors.As(err, &de) {
+			t.Logf("%s: does not convert: %v", filepath.Base(f), de.DiagList())
+			skipped++
+			continue
+		} else if err != nil {
+			t.Errorf("%s: %v", f, err)
+			continue
+		}
+		converted++
+		parsed, err := c.Jobs().ParseHCLOpts(&api.JobsParseRequest{JobHCL: string(art.Files[0].Data)})
+		if err != nil {
+			t.Errorf("%s: nomad cannot parse the HCL: %v", filepath.Base(f), err)
+			continue
+		}
+		resp, _, err := c.Jobs().Validate(parsed, nil)
+		if err != nil || resp.Error != "" || len(resp.ValidationErrors) > 0 {
+			t.Errorf("%s: nomad job validate: %v %s %v", filepath.Base(f), err, resp.Error, resp.ValidationErrors)
+		}
+	}
+	t.Logf("%d corpus files converted and validated, %d do not convert", converted, skipped)
+	if converted == 0 {
+		t.Error("no corpus file converted")
+	}
+}
