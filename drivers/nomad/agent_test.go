@@ -254,3 +254,96 @@ func TestAgentUnplaceableReportedBeforeSubmit(t *testing.T) {
 		t.Error("the job was registered although it cannot be placed")
 	}
 }
+
+// TestAgentFakeGPUsDisjoint: two workers with 2 fake GPUs each get disjoint
+// devices, and raw_exec processes see them as CUDA_VISIBLE_DEVICES.
+func TestAgentFakeGPUsDisjoint(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	dir := t.TempDir()
+	cmd := fmt.Sprintf(`if [ "$JS_ROLE" = ps ]; then exec sleep 3600; fi; echo "$NVIDIA_VISIBLE_DEVICES $CUDA_VISIBLE_DEVICES" > %s/$JS_INDEX; sleep 2`, dir)
+	j := psWorker(fmt.Sprintf("gpu-%d", time.Now().UnixNano()), cmd)
+	two := 2
+	j.Roles[1].MinSucceeded = &two
+	j.Roles[1].Resources.GPU = 2
+	if res := runJob(t, plan(j, rawExecSite())); res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	seen := map[string]int{}
+	for i := 0; i < 2; i++ {
+		b, err := os.ReadFile(filepath.Join(dir, fmt.Sprint(i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := strings.Fields(string(b))
+		if len(f) != 2 || f[0] != f[1] {
+			t.Fatalf("worker-%d: NVIDIA_VISIBLE_DEVICES CUDA_VISIBLE_DEVICES = %q, want equal", i, b)
+		}
+		ids := strings.Split(f[0], ",")
+		if len(ids) != 2 {
+			t.Errorf("worker-%d got %v, want 2 GPUs", i, ids)
+		}
+		for _, id := range ids {
+			seen[id]++
+		}
+	}
+	for id, n := range seen {
+		if n != 1 {
+			t.Errorf("GPU %s given to %d workers", id, n)
+		}
+	}
+}
+
+// TestAgentGangTimeout: a job submitted by plain registration (no plan)
+// that only partly fits is stopped by the watcher after the gang timeout,
+// so its placed half does not hold GPUs forever.
+func TestAgentGangTimeout(t *testing.T) {
+	c := agent.Client(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	site := rawExecSite()
+	site.Nomad.BarrierTimeout = "4s"
+	hog := psWorker(fmt.Sprintf("hog-%d", time.Now().UnixNano()), "exec sleep 3600")
+	hog.Roles = hog.Roles[:1]
+	hog.Roles[0].Instances = 1
+	hog.Roles[0].Resources.GPU = 3
+	hogJob, diags := BuildJob(plan(hog, site), fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if _, _, err := c.Jobs().Register(hogJob, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Jobs().Deregister(*hogJob.ID, true, nil)
+	j := psWorker(fmt.Sprintf("gang-%d", time.Now().UnixNano()), "exec sleep 3600")
+	j.Roles[1].Resources.GPU = 1 // 2 workers, 1 free GPU
+	job, diags := BuildJob(plan(j, site), fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	time.Sleep(time.Second) // let the hog be placed first
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Jobs().Deregister(*job.ID, true, nil)
+	d, _ := New(drivers.Config{Site: site}, false)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	ev, err := d.Watch(ctx, drivers.Handle{ID: *job.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final *drivers.Result
+	for e := range ev {
+		if e.Final != nil {
+			final = e.Final
+		}
+	}
+	if final == nil || final.Phase != completion.PhaseFailed ||
+		!(strings.Contains(final.Reason, "gang timeout") || strings.Contains(final.Reason, "rendezvous")) {
+		t.Fatalf("want a failed job stopped by the gang (or barrier) timeout, got %+v", final)
+	}
+	t.Logf("reason: %s", final.Reason)
+	info, _, _ := c.Jobs().Info(*job.ID, nil)
+	if info == nil || info.Stop == nil || !*info.Stop {
+		t.Error("the job was not stopped")
+	}
+}
