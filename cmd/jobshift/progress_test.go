@@ -1,0 +1,74 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+func progressJob() *jobs.Job {
+	return &jobs.Job{Name: "j", Roles: []*jobs.Role{{Name: "ps", Instances: 2}, {Name: "worker", Instances: 2}}}
+}
+
+func ev(attempt int, role string, i int, s completion.State, code int) drivers.Event {
+	return drivers.Event{Attempt: attempt, Task: &jobs.TaskRef{Role: role, Index: i}, State: s, ExitCode: code}
+}
+
+func TestProgressStatus(t *testing.T) {
+	for name, tc := range map[string]struct {
+		events []drivers.Event
+		want   string
+	}{
+		"nothing started": {want: "ps: 2 pending | worker: 2 pending"},
+		"running and done": {events: []drivers.Event{
+			ev(0, "ps", 0, completion.Running, 0), ev(0, "ps", 1, completion.Running, 0),
+			ev(0, "worker", 0, completion.Running, 0), ev(0, "worker", 1, completion.Running, 0),
+			ev(0, "worker", 0, completion.Succeeded, 0)},
+			want: "ps: 2 running | worker: 1 running, 1 succeeded"},
+		// A task seen running again in the same attempt was restarted.
+		"restart": {events: []drivers.Event{
+			ev(0, "worker", 1, completion.Running, 0), ev(0, "worker", 1, completion.Failed, 1), ev(0, "worker", 1, completion.Running, 0)},
+			want: "ps: 2 pending | worker: 1 pending, 1 running (1 restart)"},
+		// A new attempt starts every task from pending again.
+		"second attempt": {events: []drivers.Event{
+			ev(0, "worker", 1, completion.Running, 0), ev(0, "worker", 1, completion.Failed, 1), ev(1, "ps", 0, completion.Running, 0)},
+			want: "[attempt 2] ps: 1 pending, 1 running | worker: 2 pending"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := newProgress(&bytes.Buffer{}, true, progressJob())
+			for _, e := range tc.events {
+				p.event(e)
+			}
+			got := p.status()
+			got = got[:strings.LastIndexByte(got, ' ')] // drop the elapsed time
+			if diff := cmp.Diff(tc.want, got); diff != "" {
+				t.Errorf("status (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// On a terminal, output lines scroll above one status line rewritten in
+// place; elsewhere every task event is its own line.
+func TestProgressOutput(t *testing.T) {
+	var tty, plain bytes.Buffer
+	for _, p := range []*progress{newProgress(&tty, true, progressJob()), newProgress(&plain, false, progressJob())} {
+		p.event(ev(0, "ps", 0, completion.Running, 0))
+		_, _ = p.Write([]byte("[ps-0] hello\n"))
+		p.event(ev(0, "ps", 0, completion.Stopped, 143))
+	}
+	if got := plain.String(); got != "jobshift: ps-0 running\n[ps-0] hello\njobshift: ps-0 stopped (exit code 143)\n" {
+		t.Errorf("plain output = %q", got)
+	}
+	lines := strings.Split(tty.String(), "\r\x1b[K")
+	if len(lines) != 3 || !strings.HasPrefix(lines[0], "ps: 1 pending, 1 running |") ||
+		!strings.HasPrefix(lines[1], "[ps-0] hello\nps: 1 pending, 1 running |") ||
+		!strings.HasPrefix(lines[2], "ps: 1 pending, 1 stopped |") || strings.Contains(tty.String(), "jobshift: ps-0") {
+		t.Errorf("terminal output = %q", tty.String())
+	}
+}
