@@ -229,8 +229,15 @@ func (w *watcher) retry(ctx context.Context, rd completion.RetryDecision) error 
 	job.Meta[MetaAttempt] = strconv.Itoa(w.attempt)
 	job.Meta[metaRetries] = strconv.Itoa(w.retries)
 	job.Stop = new(false)
-	if _, _, err := w.c.Jobs().Register(job, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
-		return err
+	// Enforced on the modify index: when another watcher (the controller,
+	// or a run) retried first, this register fails and we follow theirs.
+	if _, _, err := w.c.Jobs().EnforceRegister(job, *job.JobModifyIndex, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+		info, _, ierr := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
+		if ierr != nil || *info.Version == w.version {
+			return err
+		}
+		w.attempt, _ = strconv.Atoi(info.Meta[MetaAttempt])
+		w.retries, _ = strconv.Atoi(info.Meta[metaRetries])
 	}
 	info, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
