@@ -64,6 +64,14 @@ type NomadConfig struct {
 	Driver         string // docker (default), raw_exec, exec, podman
 	CPUMHzPerCore  int
 	BarrierTimeout string // a Go duration ("90s", "5m")
+	// Helper is the absolute path of a jobshift binary on every Nomad
+	// client. When set, each group gets a poststop task that applies the
+	// completion rule through the Task API, so a job submitted with plain
+	// `nomad job run` ends without a jobshift process (drivers/nomad).
+	Helper string
+	// WorkDir is the working directory of raw_exec/exec tasks (absolute,
+	// on every client; "" = the task directory).
+	WorkDir string
 
 	Range hcl2.Range `json:"-"` // where the block is, for drivers' diagnostics
 }
