@@ -190,6 +190,33 @@ func Eval(job *jobs.Job, topo Topology, self jobs.TaskRef, opts Options) (Env, e
 	return env, nil
 }
 
+// EvalAll is Eval for every task of the job (one program per role, so it
+// is much cheaper than calling Eval per task); the UAI parameter-server
+// processes are not included (use Eval with Options.Process).
+func EvalAll(job *jobs.Job, topo Topology, opts Options) (map[jobs.TaskRef]Env, error) {
+	if err := checkTopology(job, topo, opts); err != nil {
+		if _, e := contracts(job, opts); e != nil {
+			return nil, e
+		}
+		return nil, err
+	}
+	out := map[jobs.TaskRef]Env{}
+	for k, r := range job.Roles {
+		p, err := build(job, k, opts)
+		if err != nil {
+			return nil, err
+		}
+		for i := range r.Instances {
+			env := make(Env, 0, len(p.defs))
+			for _, d := range p.defs {
+				env = append(env, Var{Name: d.name, Value: d.val.eval(topo, i)})
+			}
+			out[jobs.TaskRef{Role: r.Name, Index: i}] = env
+		}
+	}
+	return out, nil
+}
+
 func roleIndex(job *jobs.Job, name string) int {
 	for k, r := range job.Roles {
 		if r.Name == name {

@@ -1,8 +1,10 @@
 package contract
 
 import (
+	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -248,4 +250,30 @@ func TestUAIExample(t *testing.T) {
 	if got := Processes(j, Options{}); len(got) != 2 {
 		t.Errorf("Processes = %q, want main and ps", got)
 	}
+}
+
+func TestEvalAllMatchesEval(t *testing.T) {
+	j, topo := paiExample()
+	opts := Options{User: "alice", Contracts: []string{jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractTF}}
+	all, err := EvalAll(j, topo, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(all) != j.TaskCount() {
+		t.Fatalf("EvalAll gave %d tasks, want %d", len(all), j.TaskCount())
+	}
+	for ref, env := range all {
+		if diff := cmp.Diff(mustEval(t, j, topo, ref.Role, ref.Index, opts), env); diff != "" {
+			t.Errorf("%v (-Eval +EvalAll):\n%s", ref, diff)
+		}
+	}
+}
+
+func TestWriteTable(t *testing.T) {
+	j, topo := paiExample()
+	var b strings.Builder
+	if err := WriteTable(&b, j, topo, Options{User: "alice"}); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "table-pai-3.1.6.txt", b.String())
 }

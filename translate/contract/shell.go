@@ -166,13 +166,22 @@ type shc struct {
 	job  *jobs.Job
 	opts Options
 	out  strings.Builder
-	tmp  int
-	odd  int
+	tmp    int
+	odd    int
+	labels map[int][]jobs.Port
 }
 
 // label is the position of label in PortLabels(job, k).
 func (c *shc) label(k int, label string) int {
-	for l, p := range PortLabels(c.job, k, c.opts) {
+	if c.labels == nil {
+		c.labels = map[int][]jobs.Port{}
+	}
+	ls, ok := c.labels[k]
+	if !ok {
+		ls = PortLabels(c.job, k, c.opts)
+		c.labels[k] = ls
+	}
+	for l, p := range ls {
 		if p.Label == label {
 			return l
 		}
