@@ -163,9 +163,9 @@ _js_role() {
 
 // shc compiles programs to sh.
 type shc struct {
-	job  *jobs.Job
-	opts Options
-	out  strings.Builder
+	job    *jobs.Job
+	opts   Options
+	out    strings.Builder
 	tmp    int
 	odd    int
 	labels map[int][]jobs.Port
