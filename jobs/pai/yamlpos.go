@@ -86,12 +86,14 @@ type ykv struct {
 }
 
 // pairs lists a mapping's entries in order, with `<<` merge keys expanded
-// first (explicit keys win, as in js-yaml). dups lists keys written twice.
+// after the explicit keys (explicit keys win, as in js-yaml). dups lists
+// keys written twice. Merged mappings are expanded once each (memo), so
+// nested merges of aliases cannot blow up exponentially.
 func pairs(n *yaml.Node, file string) (kvs []ykv, dups []ykv) {
-	return pairsD(n, file, 0)
+	return pairsMemo(n, file, map[*yaml.Node][]ykv{}, 0)
 }
 
-func pairsD(n *yaml.Node, file string, depth int) (kvs []ykv, dups []ykv) {
+func pairsMemo(n *yaml.Node, file string, memo map[*yaml.Node][]ykv, depth int) (kvs []ykv, dups []ykv) {
 	n = resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode || depth > 32 {
 		return nil, nil
@@ -110,7 +112,13 @@ func pairsD(n *yaml.Node, file string, depth int) (kvs []ykv, dups []ykv) {
 				sources = []*yaml.Node{src}
 			}
 			for _, s := range sources {
-				m, _ := pairsD(s, file, depth+1)
+				s = resolve(s)
+				m, done := memo[s]
+				if !done {
+					memo[s] = nil // a mapping merging itself adds nothing
+					m, _ = pairsMemo(s, file, memo, depth+1)
+					memo[s] = m
+				}
 				merged = append(merged, m...)
 			}
 			continue
