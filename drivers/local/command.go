@@ -76,7 +76,13 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command.
 		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
 	}
-	s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
+	if !d.opts.Docker {
+		// The task's own directory under the run directory, for programs
+		// that want scratch space no other task shares (the working
+		// directory is shared, like a code checkout). A container has no
+		// use for a host path.
+		s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
+	}
 
 	base := d.opts.Env
 	if base == nil {

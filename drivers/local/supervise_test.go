@@ -65,6 +65,10 @@ func paiV1(name string, retry int, roles ...roleDef) *jobs.Job {
 	return j
 }
 
+func planOf(job *jobs.Job) *translate.Plan {
+	return &translate.Plan{Job: job, Contracts: job.Contracts, User: "alice"}
+}
+
 // runJob runs job to the end with the local driver and returns the result
 // and the run directory.
 func runJob(t *testing.T, job *jobs.Job, opts Options) (*drivers.Result, string, []drivers.Event) {
@@ -81,7 +85,7 @@ func runJob(t *testing.T, job *jobs.Job, opts Options) (*drivers.Result, string,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
-	h, err := d.Submit(ctx, &translate.Plan{Job: job, Contracts: job.Contracts, User: "alice"})
+	h, err := d.Submit(ctx, planOf(job))
 	if err != nil {
 		t.Fatalf("Submit: %v", err)
 	}

@@ -1,0 +1,91 @@
+package local
+
+import (
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/translate"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files under testdata/")
+
+// seqPorts hands out 30000, 30001, ...: deterministic plans for goldens.
+type seqPorts struct{ next int }
+
+func (s *seqPorts) Free(n int) ([]int, error) {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = s.next
+		s.next++
+	}
+	return out, nil
+}
+func (s *seqPorts) Release() {}
+
+// loadPlan reads an example job the way the CLI does.
+func loadPlan(t *testing.T, path string) *translate.Plan {
+	t.Helper()
+	job, diags := load.Load(path, jobs.ReadOptions{Path: filepath.Base(path)})
+	if diags.HasErrors() {
+		t.Fatalf("load %s: %v", path, diags)
+	}
+	plan, diags := translate.Build(job, nil, nil, "alice")
+	if diags.HasErrors() {
+		t.Fatalf("plan %s: %v", path, diags)
+	}
+	return plan
+}
+
+func TestRenderGolden(t *testing.T) {
+	for name, tc := range map[string]struct {
+		file   string
+		docker bool
+	}{
+		"pai-v1-ps-worker":  {file: "pai-v1-ps-worker.json"},
+		"pai-v2-ddp":        {file: "pai-v2-ddp.yaml"},
+		"tfjob-mesh":        {file: "tfjob-mesh.yaml"},
+		"pytorchjob-ddp":    {file: "pytorchjob-ddp.yaml"},
+		"pai-v2-ddp-docker": {file: "pai-v2-ddp.yaml", docker: true},
+		"tfjob-mesh-docker": {file: "tfjob-mesh.yaml", docker: true},
+	} {
+		t.Run(name, func(t *testing.T) {
+			plan := loadPlan(t, filepath.Join("..", "..", "examples", tc.file))
+			d, err := New(Options{RunDir: "/runs/r1", Dir: "/work", Docker: tc.docker, Env: []string{"PATH=/nonexistent"},
+				ports: func() portSource { return &seqPorts{next: 30000} }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			art, err := d.Render(context.Background(), plan)
+			if err != nil {
+				t.Fatalf("Render: %v", err)
+			}
+			got := string(art.Files[0].Data)
+			golden := filepath.Join("testdata", "render", name+".txt")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run with -update to create it)", err)
+			}
+			if diff := cmp.Diff(string(want), got); diff != "" {
+				t.Errorf("Render (-want +got):\n%s", diff)
+			}
+			if _, err := os.Stat("/runs/r1"); err == nil || !strings.HasPrefix(art.MediaType, "text/plain") {
+				t.Errorf("Render must not create the run directory, and is text/plain (got %q)", art.MediaType)
+			}
+		})
+	}
+}
