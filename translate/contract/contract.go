@@ -93,8 +93,8 @@ func (e *Error) Error() string {
 		if i > 0 {
 			b.WriteString("; ")
 		}
-		if d.Subject != nil && d.Subject.Filename != "" {
-			fmt.Fprintf(&b, "%s: ", d.Subject)
+		if r := d.Subject; r != nil && r.Filename != "" {
+			fmt.Fprintf(&b, "%s:%d:%d: ", r.Filename, r.Start.Line, r.Start.Column)
 		}
 		b.WriteString(d.Summary)
 		if d.Detail != "" {

@@ -40,7 +40,8 @@ import (
 //	                       (see Processes), empty or unset otherwise
 //
 // Job-static values (user, job and role names, counts, resources) are baked
-// in, single-quoted.
+// in, single-quoted. The script covers every process (Options.Process is
+// ignored; JS_SELF_PROCESS selects at run time).
 func Shell(job *jobs.Job, opts Options) (string, error) {
 	type variant struct {
 		k    int
