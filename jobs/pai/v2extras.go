@@ -241,6 +241,9 @@ func (r *v2reader) runtimePlugins(n *yaml.Node) {
 			r.errorf(p.Pos, "Runtime plugin without name", "Each runtime plugin entry needs `plugin` (ssh, tensorboard, cmd, git, teamwise_storage).")
 			continue
 		}
+		if p.Plugin == "ssh" && p.Parameters["jobssh"] == true && !r.gang {
+			r.warnf(p.Pos, "jobssh is off without gang allocation", "OpenPAI's ssh plugin turned jobssh off when extras.gangAllocation is false (peers may not exist yet), so the <role>-<index> ssh aliases were not set up.")
+		}
 		r.job.Extras.RuntimePlugins = append(r.job.Extras.RuntimePlugins, p)
 	}
 }
