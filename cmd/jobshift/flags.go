@@ -60,7 +60,8 @@ type jobFlags struct {
 	contracts listFlag
 	user      string
 
-	opts jobs.ReadOptions // set by check
+	opts    jobs.ReadOptions // set by check
+	checked bool
 }
 
 func (f *jobFlags) register(fs *flag.FlagSet) {
@@ -79,6 +80,7 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 // once and not once per file; it also reads the secrets file.
 func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 	f.opts = jobs.ReadOptions{Lossy: f.lossy}
+	f.checked = true
 	var diags hcl2.Diagnostics
 	stdinUsers := 0
 	for _, p := range append([]string{f.secrets}, files...) {
@@ -115,13 +117,20 @@ func (f *jobFlags) siteConfig() (*hcl.Config, hcl2.Diagnostics) {
 	return hcl.LoadConfig(f.config)
 }
 
-// loadPlan reads one job file and builds its plan (after check). plan is nil when the
+// loadPlan reads one job file and builds its plan. It runs check first
+// when the command did not (commands reading one file need not call it). plan is nil when the
 // job could not be read.
 func (f *jobFlags) loadPlan(path string, cfg *hcl.Config) (*jobs.Job, *translate.Plan, hcl2.Diagnostics) {
+	var diags hcl2.Diagnostics
+	if !f.checked {
+		if diags = f.check([]string{path}); diags.HasErrors() {
+			return nil, nil, diags
+		}
+	}
 	opts := f.opts
 	opts.Path = path
-	job, diags := load.Load(path, opts)
-	d := diags
+	job, d := load.Load(path, opts)
+	diags = append(diags, d...)
 	if job == nil || d.HasErrors() {
 		return job, nil, diags
 	}

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"flag"
+	"io"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/hcl"
+)
+
+// Commands that read one file (convert, run) call loadPlan without check:
+// the options must still reach the reader.
+func TestLoadPlanWithoutCheck(t *testing.T) {
+	isolate(t)
+	cases := map[string]struct {
+		args     []string
+		file     string
+		wantErr  string // "" = no error
+		wantWord string // in the job's first command
+	}{
+		"lossy reaches the reader":     {[]string{"-lossy"}, "testdata/cli/tfjob-lossy.yaml", "", ""},
+		"without lossy it is an error": {nil, "testdata/cli/tfjob-lossy.yaml", "Secret or ConfigMap reference dropped", ""},
+		"vars reach the reader":        {[]string{"-var", "steps=7"}, "testdata/cli/pai-v2.yaml", "", "--steps 7"},
+		"bad option is reported":       {[]string{"-dialect", "x"}, "testdata/cli/pai-v2.yaml", "Unknown dialect", ""},
+		"bad contract is reported":     {[]string{"-contract", "nope"}, "testdata/cli/pai-v2.yaml", "Unknown contract", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			var jf jobFlags
+			fs := flag.NewFlagSet("t", flag.ContinueOnError)
+			fs.SetOutput(io.Discard)
+			jf.register(fs)
+			if err := fs.Parse(tc.args); err != nil {
+				t.Fatal(err)
+			}
+			_, plan, diags := jf.loadPlan(tc.file, &hcl.Config{})
+			if tc.wantErr != "" {
+				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
+					t.Errorf("want error %q, got %s", tc.wantErr, diags.Error())
+				}
+				return
+			}
+			if diags.HasErrors() || plan == nil {
+				t.Fatalf("errors: %s", diags.Error())
+			}
+			if got := plan.Job.Roles[0].Command.Script; !strings.Contains(got, tc.wantWord) {
+				t.Errorf("command %q lacks %q", got, tc.wantWord)
+			}
+		})
+	}
+}
