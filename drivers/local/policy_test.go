@@ -2,6 +2,8 @@ package local
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
@@ -10,6 +12,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -216,5 +219,90 @@ func TestStopKillsAfterGrace(t *testing.T) {
 	assertNothingLeft(t, h.ID)
 	if b, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-0", "exit")); strings.TrimSpace(string(b)) != "137" {
 		t.Errorf("worker-0 exit = %q, want 137 (SIGKILL after the grace period)", b)
+	}
+}
+
+// Without gang allocation PAI retries a failed task alone, taskRetryCount
+// times (exit 1 is reported as 255, "unknown": counted).
+func TestPAITaskRetry(t *testing.T) {
+	job := paiV1("taskretry", 0, roleDef{name: "worker", n: 2, cmd: `[ "$PAI_TASK_INDEX" = 1 ] && exit 1; true`, minF: intp(1), minS: intp(2)})
+	job.Source.Format = jobs.FormatPAIv2
+	job.Retry.GangAllocation = false
+	job.Roles[0].TaskRetryCount = 2
+	job.Roles[0].Command = jobs.Command{Kind: jobs.CommandBashScript, Script: `if [ "$PAI_TASK_INDEX" = 1 ]; then exit 1; fi`}
+	res, dir, _ := runJob(t, job, Options{})
+	if res.Phase != completion.PhaseFailed || res.Attempts != 1 {
+		t.Errorf("result = %+v, want failed in 1 attempt", res)
+	}
+	want := []string{"worker-0/attempt-0", "worker-1/attempt-0", "worker-1/attempt-0-restart-1", "worker-1/attempt-0-restart-2"}
+	if diff := cmp.Diff(want, starts(t, dir)); diff != "" {
+		t.Errorf("starts (-want +got):\n%s", diff)
+	}
+}
+
+func TestLogs(t *testing.T) {
+	job := paiV1("logs", 0, roleDef{name: "worker", n: 1, cmd: "echo out; echo err >&2", minF: intp(1)})
+	d, err := New(Options{RunDir: filepath.Join(t.TempDir(), "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := d.Submit(ctx, planOf(job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := d.Wait(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	read := func(o drivers.LogOptions) string {
+		rc, err := d.Logs(ctx, h, o)
+		if err != nil {
+			t.Fatalf("Logs(%+v): %v", o, err)
+		}
+		defer rc.Close()
+		b, _ := io.ReadAll(rc)
+		return string(b)
+	}
+	ref := jobs.TaskRef{Role: "worker", Index: 0}
+	got := map[string]string{
+		"stdout": read(drivers.LogOptions{Task: &ref}),
+		"stderr": read(drivers.LogOptions{Task: &ref, Stderr: true}),
+	}
+	if diff := cmp.Diff(map[string]string{"stdout": "out\n", "stderr": "err\n"}, got); diff != "" {
+		t.Errorf("logs (-want +got):\n%s", diff)
+	}
+	if all := read(drivers.LogOptions{}); !strings.Contains(all, "[worker-0] out\n") || !strings.Contains(all, "[worker-0] err\n") {
+		t.Errorf("job log = %q", all)
+	}
+	if _, err := d.Logs(ctx, h, drivers.LogOptions{Follow: true}); !errors.Is(err, drivers.ErrUnsupported) {
+		t.Errorf("Logs -follow error = %v, want ErrUnsupported", err)
+	}
+	other := jobs.TaskRef{Role: "nope", Index: 0}
+	if _, err := d.Logs(ctx, h, drivers.LogOptions{Task: &other}); !errors.Is(err, drivers.ErrNotFound) {
+		t.Errorf("Logs(unknown task) error = %v, want ErrNotFound", err)
+	}
+}
+
+// corpus is /work/shared/corpus seen from the repository root.
+func corpus(t *testing.T, rel string) string {
+	t.Helper()
+	p := filepath.Join("..", "..", "..", "shared", "corpus", rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("corpus not available: %v", err)
+	}
+	return p
+}
+
+// LeinaoPAI tasks all bind 10001-10003 inside their container; as local
+// processes on one address that cannot work, and the error says so.
+func TestLeinaoRefused(t *testing.T) {
+	plan := loadPlan(t, corpus(t, "pai-v1/feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json"))
+	d, _ := New(Options{RunDir: filepath.Join(t.TempDir(), "run")})
+	_, err := d.Submit(context.Background(), plan)
+	if !errors.Is(err, ErrLeinaoLocal) || !strings.Contains(err.Error(), "10001") {
+		t.Errorf("Submit error = %v, want ErrLeinaoLocal", err)
+	}
+	if _, err := d.Render(context.Background(), plan); !errors.Is(err, ErrLeinaoLocal) {
+		t.Errorf("Render error = %v, want ErrLeinaoLocal", err)
 	}
 }

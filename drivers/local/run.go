@@ -25,6 +25,7 @@ type run struct {
 	dir    string
 	events *broker
 	mux    *lineMux
+	log    *os.File // output.log, closed when the run ends
 
 	stopOnce, killOnce sync.Once
 	stopReq, killReq   chan struct{}
@@ -39,10 +40,11 @@ type run struct {
 func newRun(d *Driver, p *translate.Plan, dir string) *run {
 	out := d.opts.Output
 	// The whole job's prefixed output is also kept, for Logs.
-	if f, err := os.Create(filepath.Join(dir, "output.log")); err == nil {
+	f, err := os.Create(filepath.Join(dir, "output.log"))
+	if err == nil {
 		out = io.MultiWriter(out, f)
 	}
-	return &run{d: d, plan: p, dir: dir, events: newBroker(dir), mux: &lineMux{w: out},
+	return &run{d: d, plan: p, dir: dir, events: newBroker(dir), mux: &lineMux{w: out}, log: f,
 		stopReq: make(chan struct{}), killReq: make(chan struct{}), done: make(chan struct{})}
 }
 
@@ -97,6 +99,12 @@ func (r *run) loop() {
 		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a, v.Phase, dec.Reason)})
 	}
 	r.result = &res
+	if r.log != nil {
+		r.mux.mu.Lock()
+		r.log.Close()
+		r.mux.w = r.d.opts.Output
+		r.mux.mu.Unlock()
+	}
 	r.emit(drivers.Event{Attempt: res.Attempts - 1, Final: &res})
 	r.events.close()
 }
