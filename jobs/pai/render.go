@@ -46,10 +46,17 @@ var indexRe = regexp.MustCompile(`\[(\d+)\]`)
 
 // render renders template against ctx (keys "$parameters", "$data", ...).
 func render(template string, ctx map[string]any) (string, *renderError) {
+	out, _, err := renderRefs(template, ctx)
+	return out, err
+}
+
+// renderRefs is render that also lists the paths it wrote back unresolved.
+func renderRefs(template string, ctx map[string]any) (string, []string, *renderError) {
 	tokens, err := tokenize(template, "<%", "%>")
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
+	var unresolved []string
 	var out strings.Builder
 	depth := 0
 	for _, t := range tokens {
@@ -74,10 +81,11 @@ func render(template string, ctx map[string]any) (string, *renderError) {
 				out.WriteString(jsString(v))
 			} else {
 				out.WriteString("<% " + path + " %>")
+				unresolved = append(unresolved, path)
 			}
 		}
 	}
-	return jsTrim(out.String()), nil
+	return jsTrim(out.String()), unresolved, nil
 }
 
 // lookup is mustache.js Context.lookup on a single context.

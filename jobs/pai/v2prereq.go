@@ -248,7 +248,7 @@ func (r *v2reader) stringList(n *yaml.Node, field string) ([]*yaml.Node, bool) {
 // entrypoint builds a role's script as protocolRender did: deployment
 // preCommands ++ commands ++ postCommands, each trimmed, joined by "\n",
 // rendered with $parameters/$script/$output/$data, and trimmed.
-func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string]any) (string, bool) {
+func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string]any) (string, []string, bool) {
 	var items []*yaml.Node
 	if d, ok := r.deploy[role]; ok {
 		dkvs, _ := pairs(d.Val, r.file)
@@ -273,7 +273,7 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 			b.WriteString(jsTrim(n.Value))
 		}
 	}
-	out, err := render(b.String(), ctx)
+	out, unresolved, err := renderRefs(b.String(), ctx)
 	if err != nil {
 		at := items[0]
 		for i := range items {
@@ -282,17 +282,16 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 			}
 		}
 		r.errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI renders commands with mustache.js using <%% %%> as delimiters and refused this job; fix the tag (a literal \"<%%\" can be written as '<''%%' in bash).", err.Msg)
-		return "", false
+		return "", nil, false
 	}
-	return out, true
+	return out, unresolved, true
 }
 
 // checkLeftovers warns about <% %> references the renderer wrote back:
 // $secrets ones the runtime renders later (they must name a secret), and
 // any other one, which the task's bash would see literally.
-func (r *v2reader) checkLeftovers(script string, at jobs.Pos, role string) {
-	for _, m := range leftoverRe.FindAllStringSubmatch(script, -1) {
-		path := m[1]
+func (r *v2reader) checkLeftovers(unresolved []string, at jobs.Pos, role string) {
+	for _, path := range unresolved {
 		if name, ok := strings.CutPrefix(path, "$secrets."); ok {
 			name, _, _ = strings.Cut(name, ".")
 			if _, found := r.job.Secrets[name]; !found {

@@ -16,7 +16,6 @@ var v2RoleKeys = map[string]bool{
 }
 
 var (
-	leftoverRe    = regexp.MustCompile(`(?s)<% (.*?) %>`)
 	nonAlnumLower = regexp.MustCompile(`[^a-z0-9]`)
 )
 
@@ -125,9 +124,9 @@ func (r *v2reader) role(kv ykv) *jobs.Role {
 	r.resources(role, get(kvs, "resourcePerInstance"))
 	if n := get(kvs, "commands"); n != nil {
 		if items, ok := r.stringList(n, "commands"); ok {
-			if script, ok := r.entrypoint(kv.Key, items, ctx); ok {
+			if script, unresolved, ok := r.entrypoint(kv.Key, items, ctx); ok {
 				role.Command = jobs.Command{Kind: jobs.CommandBashScript, Script: script, Pos: r.pos(n)}
-				r.checkLeftovers(script, r.pos(n), kv.Key)
+				r.checkLeftovers(unresolved, r.pos(n), kv.Key)
 			}
 		}
 	}
@@ -218,8 +217,15 @@ func (r *v2reader) image(role *jobs.Role, p *prereq) {
 			r.warnf(kv.KeyPos, "Unknown auth field ignored", "auth.%s is not used; auth has username, password and registryuri.", kv.Key)
 		}
 	}
+	// PAI rendered auth with only $secrets in scope; the values are kept
+	// as written here, so only the references are checked.
 	for _, s := range []string{auth.Username, auth.Password, auth.Registry} {
-		r.checkLeftovers(s, r.pos(a), role.Name)
+		_, unresolved, err := renderRefs(s, nil)
+		if err != nil {
+			r.errorf(r.pos(a), "Invalid <% %> template", "An auth value of image %q: %s; OpenPAI's renderer refused it.", role.Image, err.Msg)
+			continue
+		}
+		r.checkLeftovers(unresolved, r.pos(a), role.Name)
 	}
 	role.ImageAuth = auth
 }
