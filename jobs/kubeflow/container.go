@@ -397,6 +397,9 @@ func (r *reader) ports(role *jobs.Role, n *yaml.Node, fl *flavour, where string,
 		}
 		p.ignore("protocol", "hostIP")
 		p.warnUnknown()
+		if contractPort != nil && name == "" && int(num) == contractPort.Number {
+			continue // the replica's own port, declared again on the container
+		}
 		label := name
 		if name == fl.portName {
 			if contractPort != nil {

@@ -279,7 +279,8 @@ func (r *reader) tfCaicloud(job *jobs.Job, spec *mapping) {
 		}
 		role := newRole(canon, r.pos(it))
 		r.instances(role, m.field("replicas"), where)
-		pr := r.podTemplate(role, m.get("template"), tfFlavour, where+".template", nil)
+		port := r.caicloudPort(m.get("template"))
+		pr := r.podTemplate(role, m.get("template"), tfFlavour, where+".template", &port)
 		role.RestartPolicy = "Always"
 		if pr != nil {
 			if v, ok := r.restartPolicy(pr, where+".template.spec.restartPolicy", false); ok {
@@ -309,4 +310,25 @@ func pickField(m *mapping, keys ...string) field {
 		}
 	}
 	return field{}
+}
+
+// caicloudPort is the port caicloud's controller put into the host lists:
+// the first containerPort of the tensorflow container (else container 0),
+// or 2222. It is labelled tfjob-port so that the tf contract finds it.
+func (r *reader) caicloudPort(tmpl *yaml.Node) jobs.Port {
+	q := &reader{}
+	cs := q.seq(q.mapOf(q.mapOf(tmpl, "").get("spec"), "").get("containers"), "")
+	var c *yaml.Node
+	for i, cn := range cs {
+		if name, _ := q.str(q.mapOf(cn, "").get("name"), ""); name == tfFlavour.container || i == 0 {
+			c = cn
+		}
+	}
+	for _, pn := range q.seq(q.mapOf(c, "").get("ports"), "") {
+		cp := q.mapOf(pn, "").get("containerPort")
+		if n, ok := q.integer(cp, ""); ok && n >= 1 && n <= 65535 {
+			return jobs.Port{Label: tfFlavour.portName, Count: 1, Number: int(n), Pos: r.pos(cp)}
+		}
+	}
+	return jobs.Port{Label: tfFlavour.portName, Count: 1, Number: tfFlavour.defaultPort, Implicit: true}
 }
