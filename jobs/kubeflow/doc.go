@@ -46,7 +46,8 @@
 //     server) is an error (-lossy: the role keeps tfImage and no command).
 //   - TFJob kubeflow.caicloud.io/v1alpha1: tfReplicaSpec[] with PS/Worker;
 //     that controller passed the cluster as command-line flags, not
-//     TF_CONFIG, so reading it is an error unless -lossy.
+//     TF_CONFIG, so reading it is an error unless -lossy; its host lists
+//     used the container's first containerPort, which becomes tfjob-port.
 //   - TFJob map form v1alpha2, v1beta1, v1beta2, v1: tfReplicaSpecs keys
 //     matched case-insensitively to Chief, Master, PS, Worker, Evaluator
 //     (Role.Name and Role.ReplicaType are the lower-cased type, as TF_CONFIG
