@@ -2,6 +2,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"os"
 	"path/filepath"
@@ -87,5 +88,47 @@ func TestRenderGolden(t *testing.T) {
 				t.Errorf("Render must not create the run directory, and is text/plain (got %q)", art.MediaType)
 			}
 		})
+	}
+}
+
+// Every corpus job either renders or fails with an error, never a panic;
+// the errors are the documented ones (no entrypoint, Leinao, fixed ports).
+func TestRenderCorpus(t *testing.T) {
+	dir := corpus(t, "")
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
+	rendered, refused := 0, map[string]int{}
+	for _, f := range files {
+		if strings.HasSuffix(f, ".md") {
+			continue
+		}
+		job, diags := load.Load(f, jobs.ReadOptions{Path: filepath.Base(f), Lossy: true})
+		if job == nil || diags.HasErrors() {
+			continue
+		}
+		plan, diags := translate.Build(job, nil, nil, "alice")
+		if diags.HasErrors() {
+			continue
+		}
+		d, _ := New(Options{RunDir: "/runs/r1", Dir: "/work", ports: func() portSource { return &seqPorts{next: 30000} }})
+		art, err := d.Render(context.Background(), plan)
+		if err == nil && len(art.Files) == 1 && len(art.Files[0].Data) > 0 {
+			rendered++
+			continue
+		}
+		known := false
+		for _, want := range []error{ErrNoEntrypoint, ErrLeinaoLocal, ErrPortConflict, ErrUnsupportedContract} {
+			if errors.Is(err, want) {
+				refused[want.Error()]++
+				known = true
+				break
+			}
+		}
+		if !known {
+			t.Errorf("%s: Render = %v", filepath.Base(f), err)
+		}
+	}
+	t.Logf("rendered %d corpus jobs; refused: %v", rendered, refused)
+	if rendered == 0 {
+		t.Error("no corpus job rendered")
 	}
 }
