@@ -77,7 +77,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		printDiags(stderr, diags)
 		return 1
 	}
-	_, plan, d := jf.loadPlan(fs.Arg(0), cfg)
+	job, plan, d := jf.loadPlan(fs.Arg(0), cfg)
 	diags = append(diags, d...)
 	if plan == nil || diags.HasErrors() {
 		printDiags(stderr, diags)
@@ -99,6 +99,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	explainTable(stdout, plan)
+	if changes := siteChanges(job, plan); changes != "" {
+		fmt.Fprintf(stdout, "\nSite config rules applied (%s):\n%s", plan.Site.Path, changes)
+	}
 	if len(diags) > 0 {
 		fmt.Fprintln(stdout, "\nWarnings:")
 		var b strings.Builder
@@ -392,4 +395,37 @@ func indentLines(s, prefix string) string {
 		}
 	}
 	return strings.Join(lines, "")
+}
+
+// siteChanges lists what the site config's rules changed between the job
+// as read and the plan, so a person sees every value jobshift did not take
+// from the file.
+func siteChanges(job *jobs.Job, plan *translate.Plan) string {
+	if job == nil {
+		return ""
+	}
+	var b strings.Builder
+	for i, r := range job.Roles {
+		if i >= len(plan.Job.Roles) {
+			break
+		}
+		p := plan.Job.Roles[i]
+		change := func(what, from, to string) {
+			if from == to {
+				return
+			}
+			if from == "-" {
+				from = "(unset)"
+			}
+			fmt.Fprintf(&b, "  %s: %s %s -> %s\n", r.Name, what, from, to)
+		}
+		change("image", r.Image, p.Image)
+		change("cpu", fmtCores(r.Resources.CPUMilli), fmtCores(p.Resources.CPUMilli))
+		change("memory", fmtMiB(r.Resources.MemoryMiB), fmtMiB(p.Resources.MemoryMiB))
+		change("shm", fmtShm(r.Resources), fmtShm(p.Resources))
+		for _, e := range p.Env[min(len(r.Env), len(p.Env)):] {
+			fmt.Fprintf(&b, "  %s: env %s added\n", r.Name, e.Name)
+		}
+	}
+	return b.String()
 }
