@@ -166,3 +166,19 @@ func TestJSNumber(t *testing.T) {
 		}
 	}
 }
+
+func TestRenderUnresolved(t *testing.T) {
+	ctx := map[string]any{"$parameters": map[string]any{"v": "<% $looks.like.a.tag %>"}}
+	out, unresolved, err := renderRefs("<% $secrets.pw %> <% $parameters.v %> <% $data.uri[2] %> <%# s %><% $hidden %><%/ s %>", ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "<% $secrets.pw %> <% $looks.like.a.tag %> <% $data.uri.2 %>"; out != want {
+		t.Errorf("out = %q, want %q", out, want)
+	}
+	// Only what the renderer wrote back counts; text that came from a value
+	// and tags inside a dropped section do not.
+	if diff := cmp.Diff([]string{"$secrets.pw", "$data.uri.2"}, unresolved); diff != "" {
+		t.Errorf("unresolved (-want +got):\n%s", diff)
+	}
+}
