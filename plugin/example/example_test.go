@@ -1,0 +1,128 @@
+package example_test
+
+import (
+	"context"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/plugin"
+	"github.com/jobshift/jobshift/plugin/example"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// outcome is everything a user sees of a run: the result, every task's
+// final state and its output.
+type outcome struct {
+	Result drivers.Result
+	States map[string]completion.State
+	Logs   map[string]string
+}
+
+func plan(t *testing.T, path string) *translate.Plan {
+	t.Helper()
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	p, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	return p
+}
+
+func runJob(t *testing.T, d drivers.Driver, p *translate.Plan) outcome {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	h, err := d.Submit(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Whatever happens below, no process outlives the test.
+	defer d.Stop(context.Background(), h)
+	ch, err := d.Watch(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := outcome{States: map[string]completion.State{}, Logs: map[string]string{}}
+	for e := range ch {
+		if e.Task != nil {
+			out.States[e.Task.Role+"-"+itoa(e.Task.Index)] = e.State
+		}
+		if e.Final != nil {
+			out.Result = *e.Final
+		}
+	}
+	for _, r := range p.Job.Roles {
+		for i := 0; i < r.Instances; i++ {
+			rc, err := d.Logs(ctx, h, drivers.LogOptions{Task: &jobs.TaskRef{Role: r.Name, Index: i}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(rc)
+			rc.Close()
+			out.Logs[r.Name+"-"+itoa(i)] = string(b)
+		}
+	}
+	return out
+}
+
+func itoa(i int) string { return strconv.Itoa(i) }
+
+// TestPluginMatchesInProcess builds the example driver as a real plugin
+// binary and checks that rendering and running a job through it gives
+// exactly what the same driver gives in-process.
+func TestPluginMatchesInProcess(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("python3 not found")
+	}
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "jobshift-driver-example"), "./cmd/jobshift-driver-example")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the plugin: %v\n%s", err, out)
+	}
+	t.Chdir("../..") // the examples' commands name examples/mesh.py
+	ext, err := plugin.OpenDriver("example", []string{bin}, nil, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	local := example.New(t.TempDir())
+
+	for _, file := range []string{"examples/pai-v2-ddp.yaml", "examples/pai-v1-ps-worker.json", "examples/tfjob-mesh.yaml"} {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			p := plan(t, file)
+			inArt, err := local.Render(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			outArt, err := ext.Render(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(inArt, outArt); diff != "" {
+				t.Errorf("Render differs (-in-process +plugin):\n%s", diff)
+			}
+			in := runJob(t, local, p)
+			if in.Result.Phase != completion.PhaseSucceeded {
+				t.Fatalf("in-process run: %+v\nlogs: %v", in.Result, in.Logs)
+			}
+			out := runJob(t, ext, p)
+			if diff := cmp.Diff(in, out); diff != "" {
+				t.Errorf("run differs (-in-process +plugin):\n%s", diff)
+			}
+		})
+	}
+}

@@ -1,0 +1,211 @@
+package example
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// run is one submitted job: its processes and their states.
+type run struct {
+	dir   string
+	job   *jobs.Job
+	mu    sync.Mutex
+	tasks map[jobs.TaskRef]*task
+	order []jobs.TaskRef
+	done  chan struct{} // closed when every process has exited
+}
+
+type task struct {
+	cmd   *exec.Cmd
+	state completion.Task
+}
+
+// Submit writes the rendered scripts into a fresh run directory and starts
+// them all. The handle's ID is the run directory.
+func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
+	a, err := d.Render(ctx, p)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	if err := os.MkdirAll(d.BaseDir, 0o755); err != nil {
+		return drivers.Handle{}, err
+	}
+	dir, err := os.MkdirTemp(d.BaseDir, p.Job.Name+"-")
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	r := &run{dir: dir, job: p.Job, tasks: map[jobs.TaskRef]*task{}, done: make(chan struct{})}
+	var wg sync.WaitGroup
+	i := 0
+	for _, role := range p.Job.Roles {
+		for idx := 0; idx < role.Instances; idx++ {
+			ref := jobs.TaskRef{Role: role.Name, Index: idx}
+			f := a.Files[i]
+			i++
+			script := filepath.Join(dir, f.Name)
+			if err := os.WriteFile(script, f.Data, 0o755); err != nil {
+				return drivers.Handle{}, err
+			}
+			t, err := start(script, filepath.Join(dir, fmt.Sprintf("%s-%d.log", ref.Role, ref.Index)), ref)
+			if err != nil {
+				r.stopAll()
+				return drivers.Handle{}, err
+			}
+			r.tasks[ref], r.order = t, append(r.order, ref)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				err := t.cmd.Wait()
+				r.mu.Lock()
+				defer r.mu.Unlock()
+				if t.state.State == completion.Stopped {
+					return
+				}
+				t.state.State, t.state.ExitCode = completion.Succeeded, 0
+				if err != nil {
+					t.state.State, t.state.ExitCode = completion.Failed, exitCode(t.cmd)
+				}
+			}()
+		}
+	}
+	go func() { wg.Wait(); close(r.done) }()
+	d.mu.Lock()
+	d.runs[dir] = r
+	d.mu.Unlock()
+	return drivers.Handle{Driver: Name, ID: dir}, nil
+}
+
+func start(script, logPath string, ref jobs.TaskRef) (*task, error) {
+	log, err := os.Create(logPath)
+	if err != nil {
+		return nil, err
+	}
+	defer log.Close() // the child keeps its own descriptor
+	// The task runs in jobshift's working directory, the stand-in for the
+	// image WORKDIR that held the job's code (as the local driver does).
+	cmd := exec.Command("bash", script)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // stop kills the whole tree
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%s-%d: %w", ref.Role, ref.Index, err)
+	}
+	return &task{cmd: cmd, state: completion.Task{TaskRef: ref, State: completion.Running}}, nil
+}
+
+func exitCode(cmd *exec.Cmd) int {
+	ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus)
+	if ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	return cmd.ProcessState.ExitCode()
+}
+
+func (d *Driver) lookup(h drivers.Handle) (*run, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	r, ok := d.runs[h.ID]
+	if !ok {
+		return nil, fmt.Errorf("run %s: %w", h.ID, drivers.ErrNotFound)
+	}
+	return r, nil
+}
+
+// Watch polls the tasks, reports every change, applies the completion rules
+// of the job's platform and stops what they say to stop.
+func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
+	r, err := d.lookup(h)
+	if err != nil {
+		return nil, err
+	}
+	ch := make(chan drivers.Event, 64)
+	go func() {
+		defer close(ch)
+		seen := map[jobs.TaskRef]completion.State{}
+		tick := time.NewTicker(50 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			states := r.snapshot()
+			for _, s := range states {
+				if seen[s.TaskRef] != s.State {
+					seen[s.TaskRef] = s.State
+					ref := s.TaskRef
+					ch <- drivers.Event{Time: time.Now(), Task: &ref, State: s.State, ExitCode: s.ExitCode}
+				}
+			}
+			v := completion.Decide(r.job, states)
+			if v.Phase != completion.PhaseRunning {
+				// Keep lists what the platform would have left running
+				// (cleanPodPolicy None); a local run cannot leave processes
+				// behind, so they are stopped too.
+				r.stop(append(v.Stop, v.Keep...))
+				<-r.done
+				ch <- drivers.Event{Time: time.Now(), Final: &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}}
+				return
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return ch, nil
+}
+
+func (r *run) snapshot() []completion.Task {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]completion.Task, 0, len(r.order))
+	for _, ref := range r.order {
+		out = append(out, r.tasks[ref].state)
+	}
+	return out
+}
+
+// stop sends SIGTERM to the named tasks' process groups, then SIGKILL
+// after two seconds to whatever is left.
+func (r *run) stop(refs []jobs.TaskRef) {
+	r.mu.Lock()
+	var pgids []int
+	for _, ref := range refs {
+		t := r.tasks[ref]
+		if t == nil || t.state.State.Terminal() {
+			continue
+		}
+		t.state.State = completion.Stopped
+		pgids = append(pgids, t.cmd.Process.Pid)
+	}
+	r.mu.Unlock()
+	for _, pg := range pgids {
+		syscall.Kill(-pg, syscall.SIGTERM)
+	}
+	go func() {
+		time.Sleep(2 * time.Second)
+		for _, pg := range pgids {
+			syscall.Kill(-pg, syscall.SIGKILL)
+		}
+	}()
+}
+
+func (r *run) stopAll() { r.stop(r.order) }
+
+// Stop stops every task of the job.
+func (d *Driver) Stop(_ context.Context, h drivers.Handle) error {
+	r, err := d.lookup(h)
+	if err != nil {
+		return err
+	}
+	r.stopAll()
+	return nil
+}
