@@ -8,7 +8,11 @@ import (
 
 // contractOptions are the contract choices of a plan.
 func contractOptions(p *translate.Plan) contract.Options {
-	return contract.Options{User: p.User, Contracts: p.Contracts}
+	cs := p.Contracts
+	if len(cs) == 0 {
+		cs = p.Job.Contracts
+	}
+	return contract.Options{User: p.User, Contracts: cs}
 }
 
 // contractEnv is the oracle's environment for task self on topology topo:

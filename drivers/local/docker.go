@@ -3,12 +3,14 @@ package local
 import (
 	"context"
 	"fmt"
+	"net"
 	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // dockerArgv runs the task's command in its image the way the source
@@ -67,4 +69,52 @@ func dockerKill(name string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	_ = exec.CommandContext(ctx, "docker", "rm", "-f", name).Run()
+}
+
+// bridgeGateway is the address of Docker's default bridge on this machine:
+// containers on the bridge reach published ports there, and so does this
+// machine. The default bridge often lists only its subnet; Docker then
+// gives the gateway the subnet's first address.
+func bridgeGateway() (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, "docker", "network", "inspect", "bridge",
+		"--format", "{{range .IPAM.Config}}{{.Gateway}} {{.Subnet}}{{end}}").Output()
+	if err != nil {
+		return "", fmt.Errorf("docker network inspect bridge: %v: %w", err, drivers.ErrUnavailable)
+	}
+	f := strings.Fields(string(out))
+	for _, s := range f {
+		if ip := net.ParseIP(s); ip != nil && ip.To4() != nil {
+			return ip.String(), nil
+		}
+	}
+	for _, s := range f {
+		if ip, _, err := net.ParseCIDR(s); err == nil && ip.To4() != nil {
+			gw := ip.To4()
+			gw[3]++
+			return gw.String(), nil
+		}
+	}
+	return "", fmt.Errorf("docker network inspect bridge: no IPv4 gateway or subnet in %q: %w", out, drivers.ErrUnavailable)
+}
+
+// publishLeinao turns a host-network docker run into LeinaoPAI's setup:
+// the default bridge network, and the task's three host ports published to
+// 10001–10003 inside, on the bridge gateway only (not on every interface).
+func publishLeinao(argv []string, tn taskNet) []string {
+	out := make([]string, 0, len(argv)+6)
+	for i := 0; i < len(argv); i++ {
+		if argv[i] == "--network" && i+1 < len(argv) && argv[i+1] == "host" {
+			for n, in := range leinaoInternal {
+				if n < len(tn.Ports[contract.LeinaoLabel]) {
+					out = append(out, "-p", fmt.Sprintf("%s:%d:%d", tn.Addr, tn.Ports[contract.LeinaoLabel][n], in))
+				}
+			}
+			i++
+			continue
+		}
+		out = append(out, argv[i])
+	}
+	return out
 }

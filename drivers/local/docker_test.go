@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -16,7 +18,8 @@ import (
 // minimal root file system), so the test needs no registry.
 const testImage = "jobshift-test/bash:1"
 
-func needDocker(t *testing.T) {
+// needDocker builds testImage, with extra files (host path → image path).
+func needDocker(t *testing.T, extra ...string) {
 	t.Helper()
 	if err := checkDocker(context.Background()); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -61,6 +64,15 @@ func needDocker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	for i := 0; i+1 < len(extra); i += 2 {
+		b, err := os.ReadFile(extra[i])
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, extra[i+1]), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
 	cmd := exec.Command("sh", "-c", "tar -C \"$1\" -c . | docker import - "+testImage, "_", root)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("building %s: %v\n%s", testImage, err, out)
@@ -102,5 +114,40 @@ func TestDockerUnavailable(t *testing.T) {
 	_, err := d.Submit(context.Background(), planOf(job))
 	if err == nil || !strings.Contains(err.Error(), "-docker needs a running Docker engine") {
 		t.Errorf("Submit error = %v", err)
+	}
+}
+
+// A LeinaoPAI job (seed 000's shape: ps×2, worker×2, every task binding
+// 10001 inside its container) runs under -docker with bridge networking
+// and its three host ports published, as LeinaoPAI ran it.
+func TestDockerLeinao(t *testing.T) {
+	probe := filepath.Join(t.TempDir(), "probe")
+	build := exec.Command("go", "build", "-o", probe, "./testdata/leinaoprobe")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the probe: %v\n%s", err, out)
+	}
+	needDocker(t, probe, "probe")
+	cmd := func(role string) string {
+		return "/probe --ps_hosts=$PAI_TASK_ROLE_ps_HOST_LIST --worker_hosts=$PAI_TASK_ROLE_worker_HOST_LIST " +
+			"--job_name=" + role + " --task_index=$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"
+	}
+	job := paiV1("leinao", 0,
+		roleDef{name: "ps", n: 2, cmd: cmd("ps"), minF: intp(1), minS: intp(2)},
+		roleDef{name: "worker", n: 2, cmd: cmd("worker"), minF: intp(1), minS: intp(2)})
+	job.Source.Dialect = jobs.ContractLeinao
+	job.Contracts = []string{jobs.ContractPAIYarn, jobs.ContractLeinao}
+	for _, r := range job.Roles {
+		r.Image = testImage
+	}
+	out := &syncBuf{}
+	res, _, evs := runJob(t, job, Options{Docker: true, Output: out, Grace: 3 * time.Second})
+	if res.Phase != completion.PhaseSucceeded {
+		t.Errorf("result = %+v\n%s", res, out)
+	}
+	want := map[string]completion.State{"ps-0": completion.Stopped, "ps-1": completion.Stopped,
+		"worker-0": completion.Succeeded, "worker-1": completion.Succeeded}
+	if diff := cmp.Diff(want, taskStates(evs)); diff != "" {
+		t.Errorf("task states (-want +got):\n%s\n%s", diff, out)
 	}
 }

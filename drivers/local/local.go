@@ -46,8 +46,9 @@ type Options struct {
 	// Warnings receives non-fatal notes; nil discards them.
 	Warnings io.Writer
 
-	// ports overrides the free-port source (tests).
-	ports func() portSource
+	// ports overrides the free-port source (tests); the argument is the
+	// address to find ports on.
+	ports func(host string) portSource
 }
 
 // Driver is the local driver. A Driver can run several jobs; each Submit
@@ -77,7 +78,7 @@ func New(opts Options) (*Driver, error) {
 		opts.Warnings = io.Discard
 	}
 	if opts.ports == nil {
-		opts.ports = func() portSource { return &kernelPorts{} }
+		opts.ports = func(host string) portSource { return &kernelPorts{host: host} }
 	}
 	return &Driver{opts: opts, runs: map[string]*run{}}, nil
 }

@@ -52,18 +52,21 @@ type portSource interface {
 	Release()
 }
 
-// kernelPorts binds 127.0.0.1:0 and keeps the listeners open until Release:
+// kernelPorts binds host:0 and keeps the listeners open until Release:
 // between Release and the task binding the port, another program could take
 // it. OpenPAI had the same window on hostNetwork and reported it as exit
 // code 253 (port conflict); here the task fails with its own bind error.
-type kernelPorts struct{ ls []net.Listener }
+type kernelPorts struct {
+	host string
+	ls   []net.Listener
+}
 
 func (k *kernelPorts) Free(n int) ([]int, error) {
 	out := make([]int, 0, n)
 	for range n {
-		l, err := net.Listen("tcp", net.JoinHostPort(loopback, "0"))
+		l, err := net.Listen("tcp", net.JoinHostPort(k.host, "0"))
 		if err != nil {
-			return nil, fmt.Errorf("finding a free port on %s: %w", loopback, err)
+			return nil, fmt.Errorf("finding a free port on %s: %w", k.host, err)
 		}
 		k.ls = append(k.ls, l)
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
@@ -86,14 +89,20 @@ func (k *kernelPorts) Release() {
 // so the declared containerPort (2222, 23456, ...) only named a port inside
 // the pod, and several local tasks could not share it; the contract carries
 // the port actually used (TF_CONFIG, MASTER_PORT).
-func allocate(p *translate.Plan, src portSource) (topology, error) {
+//
+// addr is every task's address: 127.0.0.1, or with bridgeOK (LeinaoPAI
+// under -docker, where each container has its own network and the ports are
+// published) the Docker bridge's gateway, which containers and this machine
+// both reach.
+func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (topology, error) {
 	defer src.Release()
 	job := p.Job
 	opts := contractOptions(p)
-	if slices.Contains(opts.Contracts, jobs.ContractLeinao) && job.TaskCount() > 1 {
+	if isLeinao(p) && job.TaskCount() > 1 && !bridgeOK {
 		return nil, fmt.Errorf("%w: every task binds %v inside its container and LeinaoPAI mapped them "+
 			"to random host ports; %d local processes cannot all bind them on one address. "+
-			"Run a single-task copy locally, or run the job on Nomad or Slurm, which map ports: %w",
+			"Run with -docker (each task in its image, bridge networking, ports published), "+
+			"or on Nomad or Slurm: %w",
 			ErrLeinaoLocal, leinaoInternal, job.TaskCount(), ErrPortConflict)
 	}
 	if n := len(contract.Processes(job, opts)); n > 1 {
@@ -107,7 +116,7 @@ func allocate(p *translate.Plan, src portSource) (topology, error) {
 		labels := contract.PortLabels(job, k, opts)
 		for i := range r.Instances {
 			ref := jobs.TaskRef{Role: r.Name, Index: i}
-			tn := taskNet{Addr: loopback, Ports: map[string][]int{}}
+			tn := taskNet{Addr: addr, Ports: map[string][]int{}}
 			for _, p := range labels {
 				if p.BeginAt > 0 && !kube {
 					ps := make([]int, p.Count)
@@ -179,4 +188,9 @@ func sortedLabels(m map[string][]int) []string {
 	}
 	sort.Strings(ls)
 	return ls
+}
+
+// isLeinao reports whether the plan gives tasks the LeinaoPAI contract.
+func isLeinao(p *translate.Plan) bool {
+	return slices.Contains(contractOptions(p).Contracts, jobs.ContractLeinao)
 }

@@ -59,7 +59,7 @@ func TestRenderGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			plan := loadPlan(t, filepath.Join("..", "..", "examples", tc.file))
 			d, err := New(Options{RunDir: "/runs/r1", Dir: "/work", Docker: tc.docker, Env: []string{"PATH=/nonexistent"},
-				ports: func() portSource { return &seqPorts{next: 30000} }})
+				ports: func(string) portSource { return &seqPorts{next: 30000} }})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -109,7 +109,7 @@ func TestRenderCorpus(t *testing.T) {
 		if diags.HasErrors() {
 			continue
 		}
-		d, _ := New(Options{RunDir: "/runs/r1", Dir: "/work", ports: func() portSource { return &seqPorts{next: 30000} }})
+		d, _ := New(Options{RunDir: "/runs/r1", Dir: "/work", ports: func(string) portSource { return &seqPorts{next: 30000} }})
 		art, err := d.Render(context.Background(), plan)
 		if err == nil && len(art.Files) == 1 && len(art.Files[0].Data) > 0 {
 			rendered++

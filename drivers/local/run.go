@@ -278,7 +278,15 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 // prepare computes the attempt's ports, contract and task specs, without
 // side effects beyond probing for free ports.
 func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*taskSpec, error) {
-	topo, err := allocate(p, d.opts.ports())
+	addr, bridge := loopback, false
+	if d.opts.Docker && isLeinao(p) {
+		gw, err := bridgeGateway()
+		if err != nil {
+			return nil, err
+		}
+		addr, bridge = gw, true
+	}
+	topo, err := allocate(p, d.opts.ports(addr), addr, bridge)
 	if err != nil {
 		return nil, err
 	}
@@ -291,6 +299,9 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 		s, err := d.buildSpec(p, runDir, attempt, ref, env)
 		if err != nil {
 			return nil, err
+		}
+		if bridge {
+			s.Argv = publishLeinao(s.Argv, topo[ref])
 		}
 		specs = append(specs, s)
 	}
