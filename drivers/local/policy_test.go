@@ -306,3 +306,19 @@ func TestLeinaoRefused(t *testing.T) {
 		t.Errorf("Render error = %v, want ErrLeinaoLocal", err)
 	}
 }
+
+// A program that does not exist fails its task like a shell's "command not
+// found" (127), with the reason in the task's stderr file.
+func TestMissingProgram(t *testing.T) {
+	job := kube(jobs.FormatTFJob, "missing", nil,
+		kubeRole("ps", "ps", 1, "Never", "sleep", "300"),
+		kubeRole("worker", "worker", 1, "Never", "no-such-program-jobshift"))
+	res, dir, _ := runJob(t, job, Options{})
+	if res.Phase != completion.PhaseFailed || res.ExitCode != exitStartFailed {
+		t.Errorf("result = %+v, want failed with %d", res, exitStartFailed)
+	}
+	b, _ := os.ReadFile(filepath.Join(dir, "worker-0", "attempt-0", "stderr"))
+	if !strings.Contains(string(b), "cannot start task worker-0") {
+		t.Errorf("stderr = %q", b)
+	}
+}

@@ -53,9 +53,11 @@ func startDir(taskDir string, attempt, restart int) string {
 // start's files and, line-prefixed, into out. done receives exactly one exit.
 func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- exit) *proc {
 	p := &proc{spec: spec, dir: dir, docker: docker}
+	prefix := fmt.Sprintf("[%s-%d] ", spec.Ref.Role, spec.Ref.Index)
 	fail := func(err error) *proc {
 		p.exited = true
 		msg := fmt.Sprintf("jobshift: cannot start task %s-%d: %v\n", spec.Ref.Role, spec.Ref.Index, err)
+		out.writeLine([]byte(prefix + msg))
 		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o644)
 		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o644)
 		go func() { done <- exit{p: p, code: exitStartFailed, err: err} }()
@@ -64,7 +66,6 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fail(err)
 	}
-	prefix := fmt.Sprintf("[%s-%d] ", spec.Ref.Role, spec.Ref.Index)
 	stdout, err := newTee(filepath.Join(dir, "stdout"), out, prefix)
 	if err != nil {
 		return fail(err)
