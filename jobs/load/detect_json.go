@@ -6,9 +6,10 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 )
 
-// jsonTopKeys returns the keys of the outermost JSON object, scanning
-// leniently: // and /* */ comments are skipped (real PAI v1 files have
-// them) and nothing is validated; the reader does that with positions.
+// jsonTopKeys returns the keys of the outermost JSON object (or YAML flow
+// mapping), scanning leniently: // and /* */ comments are skipped (real PAI
+// v1 files have them), bare words are accepted as keys and values, and
+// nothing is validated; the reader does that with positions.
 func jsonTopKeys(src []byte, path string) []topKey {
 	var keys []topKey
 	line, col := 1, 1
@@ -82,6 +83,23 @@ func jsonTopKeys(src []byte, path string) []topKey {
 			advance(1)
 		case c == ' ' || c == '\t' || c == '\r' || c == '\n':
 			advance(1)
+		case isWordByte(c):
+			// A bare word: a YAML flow mapping key or plain value
+			// ({kind: TFJob}), or a JSON literal (true, 12).
+			n := 0
+			for n < len(src) && isWordByte(src[n]) {
+				n++
+			}
+			if depth == 1 {
+				w := string(src[:n])
+				if expectValue && len(keys) > 0 {
+					keys[len(keys)-1].value = w
+					expectValue = false
+				} else {
+					pending = &topKey{name: w, pos: jobs.Pos{File: path, Line: line, Col: col}}
+				}
+			}
+			advance(n)
 		default:
 			if c == ',' {
 				pending, expectValue = nil, false
@@ -90,4 +108,8 @@ func jsonTopKeys(src []byte, path string) []topKey {
 		}
 	}
 	return keys
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '/' || c == '-'
 }
