@@ -77,6 +77,9 @@ func TestCLIGolden(t *testing.T) {
 		"validate-tfjob":           {[]string{"validate", "testdata/cli/tfjob-lossy.yaml"}, "", 1},
 		"validate-tfjob-lossy":     {[]string{"validate", "-lossy", "testdata/cli/tfjob-lossy.yaml"}, "", 0},
 		"explain-tfjob-site":       {[]string{"explain", "-lossy", "-config", "testdata/cli/site.hcl", "testdata/cli/tfjob-lossy.yaml"}, "", 0},
+		// A contract the job cannot have is reported by validate (the
+		// contract package's check), as run would refuse it.
+		"validate-contract-misfit": {[]string{"validate", "-lossy", "-contract", "pai", "testdata/cli/tfjob-lossy.yaml"}, "", 1},
 		"validate-stdin-twice":     {[]string{"validate", "-secrets", "-", "a.json", "-"}, "", 1},
 		"validate-bad-var":         {[]string{"validate", "-var", "novalue", "x"}, "", 1},
 		// Every file is reported, not only the first bad one.

@@ -79,6 +79,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	job, plan, d := jf.loadPlan(fs.Arg(0), cfg)
 	diags = append(diags, d...)
+	if !*env { // -env runs the same check itself
+		diags = append(diags, contractDiags(plan)...)
+	}
 	if plan == nil || diags.HasErrors() {
 		printDiags(stderr, diags)
 		return 1

@@ -15,6 +15,7 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 	"gopkg.in/yaml.v3"
 )
 
@@ -239,3 +240,13 @@ type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
+
+// contractDiags reports why the plan's job cannot have its contracts (a
+// port a contract needs, a role name the platform would have rejected):
+// what a run would refuse, so validate and explain say it first.
+func contractDiags(plan *translate.Plan) hcl2.Diagnostics {
+	if plan == nil || len(plan.Contracts) == 0 {
+		return nil // contract.Options would read an empty list as "the job's defaults"
+	}
+	return contract.Check(plan.Job, contract.Options{User: plan.User, Contracts: plan.Contracts})
+}

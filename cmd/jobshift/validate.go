@@ -67,7 +67,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	for _, path := range fs.Args() {
-		job, _, diags := jf.loadPlan(path, cfg)
+		job, plan, diags := jf.loadPlan(path, cfg)
+		diags = append(diags, contractDiags(plan)...)
 		printDiags(stderr, diags)
 		errs, warns := countDiags(diags)
 		if errs > 0 {
