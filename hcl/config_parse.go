@@ -3,6 +3,7 @@ package hcl
 import (
 	"fmt"
 	"math"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -33,7 +34,7 @@ var (
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
-		"driver", "cpu_mhz_per_core", "barrier_timeout")
+		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
 		"gpu_request", "port_base", "address")
 	imageSchema   = attrs("replace")
@@ -202,7 +203,24 @@ func decodeNomad(b *hcl2.Block) (*NomadConfig, hcl2.Diagnostics) {
 			n.BarrierTimeout = timeout
 		}
 	}
+	d.absPath("helper", &n.Helper)
+	d.absPath("work_dir", &n.WorkDir)
 	return n, d.diags
+}
+
+// absPath decodes a path that must be absolute: it names a place on every
+// Nomad client, where no relative path has a meaning.
+func (d *decoder) absPath(name string, dst *string) {
+	var v string
+	a := d.decode(name, &v)
+	if a == nil {
+		return
+	}
+	if !path.IsAbs(v) {
+		d.errAt(a, fmt.Sprintf("Invalid %s", name), "%s is a path on every Nomad client and must be absolute, got %q.", name, v)
+		return
+	}
+	*dst = v
 }
 
 // slurmTime is the syntax of sbatch --time (man sbatch): "minutes",

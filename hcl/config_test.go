@@ -230,3 +230,28 @@ func TestLoadConfigLookup(t *testing.T) {
 		})
 	}
 }
+
+// FuzzParseConfig: any input gives a Config and located diagnostics, never
+// a panic.
+func FuzzParseConfig(f *testing.F) {
+	files, _ := filepath.Glob("testdata/config/*.hcl")
+	for _, p := range files {
+		if src, err := os.ReadFile(p); err == nil {
+			f.Add(src)
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		cfg, diags := ParseConfig(src, "f.hcl")
+		if cfg == nil {
+			t.Fatal("nil Config")
+		}
+		for _, d := range diags {
+			if d.Subject == nil || d.Subject.Start.Line < 1 {
+				t.Errorf("diagnostic without a position: %s: %s", d.Summary, d.Detail)
+			}
+		}
+		for _, r := range cfg.Images {
+			_ = r.Rewrite("some/image:tag") // must not panic whatever the rule
+		}
+	})
+}

@@ -9,6 +9,8 @@ nomad {
   driver           = "podman"
   cpu_mhz_per_core = 2400
   barrier_timeout  = "5m"
+  helper           = "/usr/local/bin/jobshift"
+  work_dir         = "/scratch"
 }
 
 slurm {

@@ -4,6 +4,8 @@ nomad {
   cpu_mhz_per_core = 0
   barrier_timeout  = "soon"
   datacenters      = "dc1"
+  helper           = "jobshift"
+  work_dir         = "scratch"
 }
 slurm {
   layout      = "hetero"
