@@ -68,20 +68,22 @@ func (c *Config) PluginAllowed(name string) bool {
 	return false
 }
 
-// Rewrite returns the image to run instead of image ("" or image itself
-// when the rule keeps it).
+// Rewrite returns the image to run instead of image: image itself when the
+// rule keeps it, does not match it, or is one ParseConfig rejected.
 func (r *ImageRule) Rewrite(image string) string {
-	if r == nil || r.Replace == "" {
+	if r == nil || r.Replace == "" || !glob.Glob(r.Pattern, image) {
 		return image
 	}
 	if !strings.Contains(r.Replace, "*") {
 		return r.Replace
 	}
-	// Parsing guarantees the pattern has exactly one "*" here.
+	if strings.Count(r.Pattern, "*") != 1 || strings.Count(r.Replace, "*") != 1 {
+		return image // an invalid rule (reported by ParseConfig) changes nothing
+	}
 	i := strings.Index(r.Pattern, "*")
 	prefix, suffix := r.Pattern[:i], r.Pattern[i+1:]
 	if len(image) < len(prefix)+len(suffix) {
-		return r.Replace // cannot happen for a matching image; keep it total
+		return image // a match cannot be this short; keep Rewrite total anyway
 	}
 	matched := image[len(prefix) : len(image)-len(suffix)]
 	return strings.Replace(r.Replace, "*", matched, 1)

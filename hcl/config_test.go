@@ -144,6 +144,29 @@ func TestNilConfigLookups(t *testing.T) {
 	}
 }
 
+// Rewrite is total: rules ParseConfig rejects, or images the rule does not
+// match, leave the image as it is (found by FuzzParseConfig: a replace "*"
+// with a star-less pattern sliced out of range).
+func TestRewriteTotal(t *testing.T) {
+	cases := map[string]struct {
+		rule ImageRule
+		in   string
+		want string
+	}{
+		"no match":                  {ImageRule{Pattern: "a/*", Replace: "b/*"}, "c/x", "c/x"},
+		"star replace, no star pat": {ImageRule{Pattern: "0", Replace: "*"}, "0", "0"},
+		"two stars in pattern":      {ImageRule{Pattern: "a*b*", Replace: "x/*"}, "aXbY", "aXbY"},
+		"literal replace":           {ImageRule{Pattern: "a*", Replace: "lit"}, "abc", "lit"},
+		"capture empty":             {ImageRule{Pattern: "a/*", Replace: "b/*"}, "a/", "b/"},
+		"overlapping prefix/suffix": {ImageRule{Pattern: "ab*ba", Replace: "<*>"}, "aba", "aba"},
+	}
+	for name, tc := range cases {
+		if got := tc.rule.Rewrite(tc.in); got != tc.want {
+			t.Errorf("%s: Rewrite(%q) = %q, want %q", name, tc.in, got, tc.want)
+		}
+	}
+}
+
 func TestPluginAllowed(t *testing.T) {
 	cfg := mustParse(t, `plugins { allowed = ["jobshift-driver-*", "exact"] }`)
 	want := map[string]bool{"jobshift-driver-k8s": true, "exact": true, "jobshift-other": false, "exact2": false}
