@@ -150,6 +150,12 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 				// behind, so they are stopped too.
 				r.stop(append(v.Stop, v.Keep...))
 				<-r.done
+				for _, s := range r.snapshot() {
+					if seen[s.TaskRef] != s.State {
+						ref := s.TaskRef
+						ch <- drivers.Event{Time: time.Now(), Task: &ref, State: s.State, ExitCode: s.ExitCode}
+					}
+				}
 				ch <- drivers.Event{Time: time.Now(), Final: &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}}
 				return
 			}
