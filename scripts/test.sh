@@ -14,7 +14,9 @@
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cd "$repo"
-export JOBSHIFT_CACHE=${JOBSHIFT_CACHE:-$repo/.cache}
+# Built engines (Nomad) are cached outside the work tree, so a fresh clone on
+# the same machine (CI) reuses them.
+export JOBSHIFT_CACHE=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift}
 
 log() { printf '== %s\n' "$*" >&2; }
 
