@@ -105,9 +105,11 @@ func TestRunInterrupt(t *testing.T) {
 			if err := cmd.Start(); err != nil {
 				t.Fatal(err)
 			}
+			// All started, and the stubborn task ignores SIGTERM by now.
 			waitFor(t, func() bool {
 				ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-0", "pid"))
-				return len(ps) == 3
+				b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-0", "stdout"))
+				return len(ps) == 3 && strings.Contains(string(b), "ready")
 			})
 			for range tc.signals {
 				if err := cmd.Process.Signal(syscall.SIGINT); err != nil {

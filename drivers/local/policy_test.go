@@ -195,16 +195,18 @@ func TestDeadline(t *testing.T) {
 
 // Stop ends a job whose task ignores SIGTERM: SIGKILL after the grace.
 func TestStopKillsAfterGrace(t *testing.T) {
-	job := paiV1("stop", 0, roleDef{name: "worker", n: 2, cmd: `trap "" TERM; sleep 300 & wait; sleep 300`, minF: intp(1)})
+	job := paiV1("stop", 0, roleDef{name: "worker", n: 2, cmd: `trap "" TERM; echo ready; sleep 300 & wait; sleep 300`, minF: intp(1)})
 	d, _ := New(Options{RunDir: filepath.Join(t.TempDir(), "run"), Grace: 300 * time.Millisecond})
 	ctx := context.Background()
 	h, err := d.Submit(ctx, &translate.Plan{Job: job, User: "alice"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Wait until both tasks have started, then stop.
-	for range 200 {
-		if ps, _ := filepath.Glob(filepath.Join(h.ID, "*", "attempt-0", "pid")); len(ps) == 2 {
+	// Wait until both tasks ignore SIGTERM, then stop.
+	for range 1000 {
+		b0, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-0", "stdout"))
+		b1, _ := os.ReadFile(filepath.Join(h.ID, "worker-1", "attempt-0", "stdout"))
+		if strings.Contains(string(b0), "ready") && strings.Contains(string(b1), "ready") {
 			break
 		}
 		time.Sleep(10 * time.Millisecond)
