@@ -4,6 +4,8 @@
 # NNODES slurmd "nodes" n1..nN (Debian's slurmd is built with --enable-multiple-slurmd, so each
 # `slurmd -N nX` is its own node), each with 4 fake v100 GPUs (symlinks to /dev/null: char devices,
 # which gres.conf accepts; count-only GPU lines are dropped by slurmd).
+# Node sizes are declared generously (64 CPUs, 250 GiB, 8 GPUs) so that real job files, which ask for
+# production-sized tasks, pass `sbatch --test-only`.
 #
 # Usage (root): [D=/tmp/jobshift-slurm] [NNODES=4] [ACCOUNTING=1] scripts/slurm-up.sh
 # Afterwards:   . $D/env      (exports SLURM_CONF; sbatch passes it into jobs)
@@ -13,12 +15,14 @@
 # limitation, §1.3) and a TFJob chief/ps/worker/evaluator job has four components.
 # CPUS/MEM per node are declared (SlurmdParameters=config_overrides), not the host's: the nodes
 # share the host, and the benchmark needs 64 one-CPU tasks.
+# With config_overrides slurmd reports the declared sizes; nothing checks them against the host.
 set -euo pipefail
 D=${D:-/tmp/jobshift-slurm}
 NNODES=${NNODES:-4}
 ACCOUNTING=${ACCOUNTING:-1}
-CPUS=${CPUS:-24}
-MEM=${MEM:-16000}
+CPUS=${CPUS:-64}
+MEM=${MEM:-256000}
+GPUS=${GPUS:-8}
 export SLURM_CONF=$D/etc/slurm.conf
 
 if [[ -f $D/run/slurmctld.pid ]] && kill -0 "$(cat "$D/run/slurmctld.pid")" 2>/dev/null; then
@@ -28,7 +32,7 @@ fi
 rm -rf "$D"
 mkdir -p "$D"/{etc,state,log,run,dev,jobs}
 for n in $(seq 1 "$NNODES"); do mkdir -p "$D/spool/n$n"; done
-for i in 0 1 2 3; do ln -s /dev/null "$D/dev/nvidia$i"; done
+for i in $(seq 0 $((GPUS - 1))); do ln -s /dev/null "$D/dev/nvidia$i"; done
 
 if [[ $ACCOUNTING == 1 ]]; then
 	ACCT="AccountingStorageType=accounting_storage/slurmdbd
@@ -78,12 +82,12 @@ ReturnToService=2
 MinJobAge=3600
 KillWait=5
 MailProg=/bin/true
-NodeName=n[1-$NNODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[17001-$((17000 + NNODES))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:v100:4 State=UNKNOWN
+NodeName=n[1-$NNODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[17001-$((17000 + NNODES))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:v100:$GPUS State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 cat >"$D/etc/gres.conf" <<CONF
 # GPU lines need File= (file-less gpu records are dropped by slurmd); /dev/null symlinks are accepted
-NodeName=n[1-$NNODES] Name=gpu Type=v100 File=$D/dev/nvidia[0-3]
+NodeName=n[1-$NNODES] Name=gpu Type=v100 File=$D/dev/nvidia[0-$((GPUS - 1))]
 CONF
 printf 'export SLURM_CONF=%s\n' "$SLURM_CONF" >"$D/env"
 

@@ -96,10 +96,10 @@ func render(p *translate.Plan) (*script, error) {
 		oneLine(job.Source.Path), job.Source.Format)
 	fmt.Fprintf(&b, "# Layout %s: %s\n", sc.Layout, layoutDoc[sc.Layout])
 	// The task program and the contract are data in single quotes (SC2016,
-	// SC2089/SC2090 would have them expand); js_* functions are called by
+	// SC2089/SC2090 would have them expand; SC1003 misreads quoted quotes); js_* functions are called by
 	// computed names (SC2317) and assign variables through eval (SC2154). shellcheck checks both texts on their own
 	// in the tests.
-	b.WriteString("# shellcheck disable=SC2016,SC2089,SC2090,SC2154,SC2317\n")
+	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2317\n")
 	b.WriteString(header(job, name, st, sc.Layout, roles))
 	b.WriteString("\n# ---- job data (rendered) ----\n")
 	fmt.Fprintf(&b, "_jsh_layout=%s\n_jsh_address=%s\n_jsh_statedir=%s\n_jsh_poll=%s\n", sc.Layout, st.Address, shQuote(st.StateDir), st.Poll)

@@ -329,7 +329,7 @@ func TestImpossibleGPU(t *testing.T) {
 	if !errors.Is(err, slurm.ErrSubmit) {
 		t.Fatalf("Submit: %v, want ErrSubmit", err)
 	}
-	for _, want := range []string{"Requested node configuration is not available", "worker: 5 GPU(s) per task"} {
+	for _, want := range []string{"Requested node configuration is not available", "worker: 9 GPU(s) per task"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q lacks %q", err, want)
 		}
