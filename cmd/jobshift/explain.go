@@ -25,7 +25,9 @@ Usage: jobshift explain [options] FILE
 
   -format json prints the job model (after the site rules) as JSON instead.
   -env prints, for a sample topology (or -topology FILE), every environment
-  variable each task would get from the job's contracts.
+  variable each task would get from the job's contracts. With -contract the
+  table is followed by that environment for the chosen contracts, and
+  -topology implies -env.
 
 Examples:
 
@@ -57,6 +59,12 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
 		return 1
+	}
+	// Choosing contracts is asking to see them: the table is followed by the
+	// environment every task would get. A topology implies -env.
+	envAfterTable := len(jf.contracts) > 0 && !*env && *format == "table"
+	if *topology != "" && *format == "table" {
+		*env = true
 	}
 	if *env && *format == "json" {
 		fmt.Fprintln(stderr, "jobshift explain: -env prints text; use -env or -format json, not both")
@@ -110,6 +118,10 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		var b strings.Builder
 		printDiags(&b, diags)
 		fmt.Fprint(stdout, indentLines(b.String(), "  "))
+	}
+	if envAfterTable {
+		fmt.Fprintln(stdout)
+		return explainEnv(plan, "", stdout, stderr)
 	}
 	return 0
 }
