@@ -31,6 +31,7 @@ Examples:
 
 func runConvert(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("convert", convertHelp, stderr)
+	addPluginDirFlag(fs)
 	var jf jobFlags
 	jf.register(fs)
 	to := fs.String("to", "nomad", "Target `driver`.")

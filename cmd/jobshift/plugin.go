@@ -23,10 +23,17 @@ func init() {
 	drivers.External = openExternal
 }
 
+// pluginDir is the -plugin-dir flag of the command being run (every command
+// that resolves a driver registers it with addPluginDirFlag).
+var pluginDir string
+
+func addPluginDirFlag(fs *flag.FlagSet) {
+	fs.StringVar(&pluginDir, "plugin-dir", "", "Extra `directory` (a list, like $PATH) searched first for jobshift-driver-<name> plugins.")
+}
+
 // openExternal loads jobshift-driver-<name> from the plugin search path.
-// cfg.Options["plugin-dir"] is the -plugin-dir flag of the calling command.
 func openExternal(name string, cfg drivers.Config) (drivers.Driver, error) {
-	dirs := plugin.SearchDirs(cfg.Options["plugin-dir"], cfg.Site)
+	dirs := plugin.SearchDirs(pluginDir, cfg.Site)
 	allowed := func(base string) bool { return plugin.Allowed(cfg.Site, base) }
 	ext, err := plugin.OpenDriver(name, dirs, allowed, cfg.Warnings)
 	if err != nil {
@@ -62,7 +69,7 @@ Options:
 func runPlugins(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	pluginDir := fs.String("plugin-dir", "", "extra plugin directory (a list, like $PATH)")
+	addPluginDirFlag(fs)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
 	fs.Usage = func() { fmt.Fprint(stderr, pluginsHelp); fs.PrintDefaults() }
 	if err := fs.Parse(args); err != nil {
@@ -78,7 +85,7 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 	for _, n := range drivers.Names() {
 		fmt.Fprintf(tw, "%s\t%s\t%d\tbuilt-in\tok\n", n, version, plugin.ProtocolVersion)
 	}
-	for _, c := range plugin.Discover(plugin.SearchDirs(*pluginDir, site), site) {
+	for _, c := range plugin.Discover(plugin.SearchDirs(pluginDir, site), site) {
 		status, ver, proto := "ok", "-", "-"
 		if _, builtin := drivers.Lookup(c.Name); builtin {
 			status = "shadowed by the built-in driver"

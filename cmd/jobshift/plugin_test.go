@@ -43,11 +43,13 @@ func TestExternalPluginCLI(t *testing.T) {
 		t.Errorf("plugins does not list the example plugin with its version:\n%s", out.String())
 	}
 
+	// From here on the plugin is found through -plugin-dir alone.
+	t.Setenv("JOBSHIFT_PLUGIN_PATH", "")
 	const file = "examples/pai-v2-ddp.yaml"
 	outDir := t.TempDir()
 	out.Reset()
 	errb.Reset()
-	if code := realMain([]string{"convert", "-to", "example", "-user", "alice", "-o", outDir, file}, &out, &errb); code != 0 {
+	if code := realMain([]string{"convert", "-to", "example", "-plugin-dir", dir, "-user", "alice", "-o", outDir, file}, &out, &errb); code != 0 {
 		t.Fatalf("convert -to example: exit %d\n%s", code, errb.String())
 	}
 	job, diags := load.Load(file, jobs.ReadOptions{Path: file})
@@ -74,7 +76,7 @@ func TestExternalPluginCLI(t *testing.T) {
 
 	out.Reset()
 	errb.Reset()
-	if code := realMain([]string{"run", "-to", "example", "-plain", file}, &out, &errb); code != 0 {
+	if code := realMain([]string{"run", "-to", "example", "-plugin-dir", dir, "-plain", file}, &out, &errb); code != 0 {
 		t.Fatalf("run -to example: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
 }

@@ -52,6 +52,7 @@ type runFlags struct {
 
 func runRun(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("run", runHelp, stderr)
+	addPluginDirFlag(fs)
 	var jf jobFlags
 	jf.register(fs)
 	var rf runFlags

@@ -53,6 +53,7 @@ Usage: jobshift status [-to TARGET] JOB
 
 func runStatus(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("status", statusHelp, stderr)
+	addPluginDirFlag(fs)
 	var tf targetFlags
 	tf.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -94,6 +95,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 
 func runStop(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("stop", "\nUsage: jobshift stop [-to TARGET] JOB\n", stderr)
+	addPluginDirFlag(fs)
 	var tf targetFlags
 	tf.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
