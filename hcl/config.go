@@ -132,7 +132,7 @@ type GPUTypeRule struct {
 // jobshift-driver-* binaries are looked up and which may be loaded.
 type PluginsConfig struct {
 	Dirs    []string // searched in order
-	Allowed []string // glob patterns over the binary's base name; empty = none allowed
+	Allowed []string // glob patterns over the binary's base name; empty = every plugin allowed
 
 	Range hcl2.Range `json:"-"`
 }

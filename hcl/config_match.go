@@ -55,10 +55,12 @@ func (c *Config) GPUType(gpuType string) *GPUTypeRule {
 }
 
 // PluginAllowed reports whether a plugin binary with this base name may be
-// loaded: it must match one of plugins.allowed.
+// loaded. With no plugins.allowed patterns every plugin on the search path
+// may (the issue: patterns apply "where the site config lists allowed
+// ones"); with some, the name must match one.
 func (c *Config) PluginAllowed(name string) bool {
-	if c == nil || c.Plugins == nil {
-		return false
+	if c == nil || c.Plugins == nil || len(c.Plugins.Allowed) == 0 {
+		return true
 	}
 	for _, p := range c.Plugins.Allowed {
 		if glob.Glob(p, name) {

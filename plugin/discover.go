@@ -51,14 +51,8 @@ func SearchDirs(flagDir string, site *hcl.Config) []string {
 }
 
 // Allowed reports whether the site lets jobshift load the executable with
-// this base name. With no allowed patterns every plugin may load; with
-// some, the name must match one (github.com/ryanuber/go-glob patterns).
-func Allowed(site *hcl.Config, base string) bool {
-	if site == nil || site.Plugins == nil || len(site.Plugins.Allowed) == 0 {
-		return true
-	}
-	return site.PluginAllowed(base)
-}
+// this base name (see hcl.Config.PluginAllowed).
+func Allowed(site *hcl.Config, base string) bool { return site.PluginAllowed(base) }
 
 // Discover lists the external drivers in dirs, sorted by name. Missing
 // directories are skipped: the default ones usually do not exist.
