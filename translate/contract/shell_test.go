@@ -197,3 +197,29 @@ func TestShellRejectsBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestShellcheck: the generated script is clean POSIX sh for shellcheck
+// (with the four checks the prelude disables on purpose).
+func TestShellcheck(t *testing.T) {
+	sc, err := exec.LookPath("shellcheck")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is needed")
+		}
+		t.Skip("no shellcheck")
+	}
+	for _, n := range []int{0, 1, 2, 3, 4, 5} {
+		c := contracttest.Random(5, n)
+		script, err := contract.Shell(c.Job, c.Opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(t.TempDir(), "contract.sh")
+		if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if out, err := exec.Command(sc, "-s", "sh", path).CombinedOutput(); err != nil {
+			t.Errorf("case %s: shellcheck: %v\n%s", c.Name, err, out)
+		}
+	}
+}
