@@ -30,6 +30,12 @@ fi
 
 addr=http://127.0.0.1:$port
 mkdir -p "$dev/plugins"
+# Task API sockets live at <data_dir>/alloc/<uuid>/<task>/secrets/api.sock and a unix socket path
+# has at most 107 bytes: a deep checkout would break them, so fall back to a short path then.
+data=$dev/data
+if (( ${#data} > 40 )); then
+	data=${TMPDIR:-/tmp}/jobshift-nomad-$(id -u)
+fi
 
 if [[ -f $dev/nomad.pid ]] && kill -0 "$(cat "$dev/nomad.pid")" 2>/dev/null; then
 	if curl -sf "$addr/v1/agent/health" >/dev/null; then
@@ -67,7 +73,7 @@ fi
 
 cat > "$dev/agent.hcl" <<HCL
 bind_addr  = "127.0.0.1"
-data_dir   = "$dev/data"
+data_dir   = "$data"
 plugin_dir = "$dev/plugins"
 log_level  = "INFO"
 ports {
@@ -94,7 +100,7 @@ plugin "fake-gpu" {
 $docker_block
 HCL
 
-rm -rf "$dev/data"
+rm -rf "$data"
 nohup "$nomad" agent -dev -config="$dev/agent.hcl" >"$dev/agent.log" 2>&1 &
 echo $! >"$dev/nomad.pid"
 echo "$addr" >"$dev/addr"

@@ -53,3 +53,28 @@ func runController(args []string, stdout, stderr io.Writer) int {
 }
 
 var _ drivers.Driver = (*nomad.Driver)(nil)
+
+func init() {
+	register("nomad-finish", "(internal) The poststop finisher of a Nomad job: apply its completion rule once", runNomadFinish)
+}
+
+// runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go).
+func runNomadFinish(args []string, stdout, stderr io.Writer) int {
+	id, alloc := os.Getenv("NOMAD_JOB_ID"), os.Getenv("NOMAD_ALLOC_ID")
+	if id == "" || alloc == "" {
+		fmt.Fprintln(stderr, "jobshift nomad-finish: runs only inside a Nomad task (NOMAD_JOB_ID, NOMAD_ALLOC_ID unset)")
+		return 1
+	}
+	d, err := nomad.NewInTask()
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift nomad-finish: %v\n", err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := d.Finish(ctx, id, alloc, func(s string) { fmt.Fprintln(stdout, "jobshift-finish: "+s) }); err != nil {
+		fmt.Fprintf(stderr, "jobshift nomad-finish: %v\n", err)
+		return 1
+	}
+	return 0
+}

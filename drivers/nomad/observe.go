@@ -77,8 +77,9 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 			// Ended before the main task started (stopped while pending).
 			o.State, o.Seq = completion.Stopped, a.ModifyTime
 		}
-		if stopping[ref] && (o.State == completion.Failed || o.State == completion.Succeeded) && a.DesiredStatus == "stop" {
-			// Killed by jobshift (SIGINT/SIGKILL): neither outcome.
+		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main)) {
+			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
+			// outcome.
 			o.State = completion.Stopped
 		}
 		out = append(out, o)
@@ -98,4 +99,18 @@ func lastExit(ts *api.TaskState) (int, string, bool) {
 		}
 	}
 	return 0, "", false
+}
+
+// killed reports whether Nomad killed the task (a stop), as opposed to the
+// task ending by itself.
+func killed(ts *api.TaskState) bool {
+	if ts == nil {
+		return false
+	}
+	for _, e := range ts.Events {
+		if e.Type == api.TaskKilling {
+			return true
+		}
+	}
+	return false
 }

@@ -55,6 +55,12 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
+	if h := p.Options[OptHelper]; h != "" {
+		set.Helper = h
+	}
+	if wd := p.Options[OptWorkDir]; wd != "" {
+		set.WorkDir = wd
+	}
 	if c == nil {
 		c = contractImpl{}
 	}
@@ -174,6 +180,9 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		return nil
 	}
 	g.Tasks = append(g.Tasks, main)
+	if r.set.Helper != "" {
+		g.Tasks = append(g.Tasks, r.finisher())
+	}
 	return g
 }
 

@@ -26,6 +26,10 @@ type settings struct {
 	// rounded up).
 	CPUMHzPerCore  int
 	BarrierTimeout time.Duration
+	// Helper: a jobshift binary on every client ("" = no in-job finisher).
+	Helper string
+	// WorkDir of raw_exec/exec tasks ("" = the task directory).
+	WorkDir string
 }
 
 func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
@@ -41,6 +45,7 @@ func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
 		s.Driver = n.Driver
 	}
 	s.CPUMHzPerCore = n.CPUMHzPerCore
+	s.Helper, s.WorkDir = n.Helper, n.WorkDir
 	if n.BarrierTimeout != "" {
 		d, err := time.ParseDuration(n.BarrierTimeout)
 		if err != nil || d <= 0 {

@@ -24,9 +24,14 @@ const (
 	pai2Prelude  = "set -o errexit -o nounset -o pipefail\n"
 )
 
-// OptWorkDir is the plan option naming the working directory of
-// raw_exec/exec tasks (an absolute path on every client).
-const OptWorkDir = "work-dir"
+// Plan options (override the site config's nomad block):
+//   - OptWorkDir: working directory of raw_exec/exec tasks (absolute, on
+//     every client);
+//   - OptHelper: path of a jobshift binary on every client (finisher.go).
+const (
+	OptWorkDir = "work-dir"
+	OptHelper  = "helper"
+)
 
 // OpenPAI gave its containers these capabilities (spec/pai.md §2.3).
 var paiCaps = []string{"SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"}
@@ -248,7 +253,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		// Processes start in the task directory unless told otherwise:
 		// the plan's "work-dir" option (a shared checkout, as the local
 		// driver's current directory), else the role's absolute workingDir.
-		if wd := r.plan.Options[OptWorkDir]; wd != "" {
+		if wd := r.set.WorkDir; wd != "" {
 			t.Config["work_dir"] = wd
 		} else if strings.HasPrefix(role.WorkingDir, "/") {
 			t.Config["work_dir"] = role.WorkingDir

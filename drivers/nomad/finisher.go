@@ -1,0 +1,150 @@
+package nomad
+
+import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// The in-job finisher: how a translated job submitted with plain
+// `nomad job run`, with no jobshift process anywhere, still ends when its
+// completion rule fires (Nomad has no job-level leader: spec/nomad.md §3).
+//
+// Every group gets a poststop task, `finish`, that runs the
+// site's jobshift binary (nomad.helper) after the group's main task ended.
+// It talks to the Nomad API over the Task API socket with the task's
+// workload identity (identity { env = true } gives NOMAD_TOKEN; the socket
+// is NOMAD_UNIX_ADDR), reads the job's allocations, and applies the same
+// completion engine as `run` and the controller. When the verdict is in
+// and the policy asks for no retry, it records the verdict (the Variable
+// ResultPath) and stops the job — which stops the parameter servers. Each
+// deciding task's end triggers one finisher, so the task whose end fires
+// the rule is always followed by a finisher that sees it; the finisher
+// waits until the server has seen its own task end and the other tasks'
+// states are stable for a moment (client updates reach the server in
+// batches), then exits whether or not a rule fired.
+//
+// Limits: whole-job retries need a jobshift process (run or controller):
+// a finisher never re-registers the job, since the attempt's allocations
+// (its own included) have not ended yet; when a retry is due it leaves the
+// job to them. With ACLs on, the job needs a policy granting
+// `submit-job` (or `deregister-job` + `read-job`) and `variables` write on
+// jobshift/results/* (see the issue notes). The poststop task uses
+// raw_exec, as the helper is a host binary. Nomad creates the Task API
+// socket at <data_dir>/alloc/<alloc UUID>/<task>/secrets/api.sock and a
+// unix socket path has at most 107 bytes, so the task name is short and a
+// client's data_dir must be at most ~40 bytes long (Nomad logs "error
+// creating task api socket ... bind: invalid argument" otherwise).
+
+// FinisherTask is the poststop task's name.
+const FinisherTask = "finish"
+
+func (r *renderer) finisher() *api.Task {
+	return &api.Task{
+		Name:       FinisherTask,
+		Driver:     "raw_exec",
+		Lifecycle:  &api.TaskLifecycle{Hook: "poststop"},
+		Config:     map[string]any{"command": r.set.Helper, "args": []string{"nomad-finish"}},
+		Identities: []*api.WorkloadIdentity{{Name: "default", Env: true}},
+		Resources:  &api.Resources{CPU: new(50), MemoryMB: new(64)},
+	}
+}
+
+// Finish is the finisher's work (the `jobshift nomad-finish` command): one
+// judgement of job id from inside allocation self.
+func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) error {
+	w, err := d.newWatcher(ctx, id)
+	if err != nil {
+		return err
+	}
+	if w.recorded(ctx) != nil {
+		log("verdict already recorded")
+		return nil
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	var sig string
+	stable := time.Now()
+	for time.Now().Before(deadline) && ctx.Err() == nil {
+		allocs, _, err := w.c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
+		if err != nil {
+			return err
+		}
+		obs := observe(w.pol, allocs, w.version, nil)
+		var tasks []completion.Task
+		var b strings.Builder
+		ownEnded := false
+		for _, o := range obs {
+			tasks = append(tasks, o.Task)
+			fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
+			if o.AllocID == self && o.State.Terminal() {
+				ownEnded = true
+			}
+		}
+		v := completion.Decide(w.job, tasks)
+		if v.Phase.Done() {
+			if rd := completion.JobRetry(w.job, v, w.retries); rd.Retry {
+				log("verdict " + string(v.Phase) + ", but a retry is due (" + rd.Reason + "): left to jobshift run/controller")
+				return nil
+			}
+			res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.attempt + 1}
+			w.record(ctx, res)
+			log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
+			_, _, err := w.c.Jobs().Deregister(id, false, (&api.WriteOptions{}).WithContext(ctx))
+			return err
+		}
+		if b.String() != sig {
+			sig, stable = b.String(), time.Now()
+		}
+		if ownEnded && time.Since(stable) > 3*time.Second {
+			log("no rule fired: " + v.Reason)
+			return nil
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	return ctx.Err()
+}
+
+// NewInTask builds a driver that talks to the Task API socket of the task
+// it runs in (NOMAD_UNIX_ADDR; NOMAD_TOKEN from identity { env = true }),
+// unless NOMAD_ADDR is set. The socket's absolute path easily exceeds the
+// 108 bytes a unix socket address may have (data dir + alloc UUID + task
+// name), so the process moves into the socket's directory and dials it by
+// relative name.
+func NewInTask() (*Driver, error) {
+	d, _ := New(drivers.Config{}, false)
+	if os.Getenv("NOMAD_ADDR") != "" {
+		return d, nil
+	}
+	sock := strings.TrimPrefix(os.Getenv("NOMAD_UNIX_ADDR"), "unix://")
+	if sock == "" {
+		return nil, fmt.Errorf("neither NOMAD_ADDR nor NOMAD_UNIX_ADDR is set (the task needs identity { env = true })")
+	}
+	if err := os.Chdir(filepath.Dir(sock)); err != nil {
+		return nil, err
+	}
+	name := filepath.Base(sock)
+	cfg := api.DefaultConfig()
+	cfg.Address = "http://127.0.0.1"
+	cfg.HttpClient = &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var dl net.Dialer
+			return dl.DialContext(ctx, "unix", name)
+		},
+	}}
+	c, err := api.NewClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	d.client = c
+	return d, nil
+}
