@@ -15,6 +15,13 @@
 // variables, NomadTemplate compiles it to consul-template over nomadService
 // registrations. The differential tests run all three on random topologies.
 //
+// Entry points: Eval / EvalAll (oracle, local driver, explain), Shell
+// (Slurm; its input format is documented there), NomadServicesFor and
+// NomadTemplate (Nomad: one group service per role and port slot with tag
+// idx-${NOMAD_ALLOC_INDEX}, and an env = true template over them),
+// PortLabels (which labels a topology carries), Check (all rejections as
+// diagnostics), SampleTopology / WriteTable (explain).
+//
 // # Contracts (spec/pai.md §3, spec/kubeflow.md §2, §4, seeds 000 and 002)
 //
 //   - pai: OpenPAI k8s era. Static variables in runtime-env.js/k8s.js order,

@@ -313,11 +313,13 @@ func (c *shc) unsetInputs() {
 // usesSelf reports whether e depends on which task evaluates it.
 func (e expr) usesSelf() bool {
 	for _, p := range e {
-		if p.idx == self && p.kind != pLit && p.kind != pIndex && p.kind != pCond {
+		switch p.kind {
+		case pIndex, pCond:
 			return true
-		}
-		if p.kind == pIndex || p.kind == pCond {
-			return true
+		case pAddr, pPorts, pPort, pHost:
+			if p.idx == self {
+				return true
+			}
 		}
 	}
 	return false
