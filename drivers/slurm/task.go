@@ -12,6 +12,9 @@ import (
 // per-role functions, then sh/task.sh.
 func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
 	var b strings.Builder
+	// user values are data in single quotes; functions are called by
+	// computed names; variables come from the batch script's environment
+	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2317\n")
 	b.WriteString("js_unset_internal() {\n\tunset _jsh_task _jsh_contract _jsh_adir\n")
 	if len(roles) > 0 {
 		b.WriteString("\tunset SLURM_HOSTFILE\n")

@@ -1,0 +1,355 @@
+package slurm
+
+import (
+	"context"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// paiPorts are the ports the PAI readers give every role.
+var paiPorts = []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}
+
+func paiJob() *jobs.Job {
+	return &jobs.Job{Name: "ps-worker", Source: jobs.Source{Format: jobs.FormatPAIv2, Path: "job.yaml"},
+		Contracts: []string{jobs.ContractPAI}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}, Retry: jobs.Retry{JobRetryCount: 2},
+		Roles: []*jobs.Role{
+			{Name: "ps", Instances: 2, MinFailed: intp(1), MinSucceeded: intp(-1),
+				Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 4096},
+				Ports:     append([]jobs.Port{{Label: "grpc", Count: 2}}, paiPorts...),
+				Command:   jobs.Command{Kind: jobs.CommandBashScript, Script: "python ps.py --port $PAI_CONTAINER_HOST_grpc_PORT_LIST"},
+				Env:       []jobs.EnvVar{{Name: "MODE", Value: "it's \"ps\" $HOME"}}},
+			{Name: "worker", Instances: 3, MinFailed: intp(1), MinSucceeded: intp(3),
+				Resources: jobs.Resources{CPUMilli: 500, MemoryMiB: 8192, GPU: 2},
+				Ports:     paiPorts,
+				Command:   jobs.Command{Kind: jobs.CommandBashScript, Script: "python worker.py\necho done"}},
+		}}
+}
+
+func tfJob() *jobs.Job {
+	deadline := int64(3600)
+	argv := func(a ...string) jobs.Command { return jobs.Command{Kind: jobs.CommandArgv, Command: a} }
+	port := []jobs.Port{{Label: "tfjob-port", Count: 1, Implicit: true}}
+	return &jobs.Job{Name: "mnist", Source: jobs.Source{Format: jobs.FormatTFJob, Path: "tf.yaml"},
+		Contracts: []string{jobs.ContractTF}, Completion: jobs.Completion{Kind: jobs.CompletionTF},
+		Retry: jobs.Retry{ActiveDeadlineSeconds: &deadline},
+		Roles: []*jobs.Role{
+			{Name: "chief", ReplicaType: "chief", Instances: 1, Image: "nvcr.io/nvidia/tensorflow:23.10-tf2-py3", Ports: port, Command: argv("python", "train.py", "--x=a b")},
+			{Name: "ps", ReplicaType: "ps", Instances: 1, Image: "nvcr.io/nvidia/tensorflow:23.10-tf2-py3", Ports: port, Command: argv("python", "train.py")},
+			{Name: "worker", ReplicaType: "worker", Instances: 2, Image: "nvcr.io/nvidia/tensorflow:23.10-tf2-py3", Ports: port, Command: argv("python", "train.py")},
+		}}
+}
+
+func ddpJob() *jobs.Job {
+	return &jobs.Job{Name: "ddp", Source: jobs.Source{Format: jobs.FormatPAIv1, Path: "ddp.json"},
+		Contracts: []string{jobs.ContractPAI, jobs.ContractPAIYarn}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Roles: []*jobs.Role{{Name: "worker", Instances: 4, MinFailed: intp(1), Resources: jobs.Resources{CPUMilli: 4000, MemoryMiB: 16384, GPU: 1, GPUType: "V100"},
+			Ports:   append([]jobs.Port{{Label: "SynPort", Count: 1}}, paiPorts...),
+			Command: jobs.Command{Kind: jobs.CommandEval, Script: "python train.py --rank $PAI_TASK_INDEX"}}}}
+}
+
+// goldenCases render each job with site settings that exercise one choice.
+var goldenCases = map[string]struct {
+	job  func() *jobs.Job
+	site *hcl.Config
+	opts map[string]string
+}{
+	"pai-het":        {job: paiJob},
+	"pai-packed":     {job: paiJob, opts: map[string]string{"layout": "packed"}},
+	"pai-gres":       {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
+	"tf-pyxis":       {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
+	"tf-apptainer":   {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "apptainer", Layout: "het"}}},
+	"ddp-single-gpu": {job: ddpJob, site: &hcl.Config{GPUTypes: []hcl.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
+}
+
+func renderCase(t *testing.T, name string) *script {
+	t.Helper()
+	c := goldenCases[name]
+	site := c.site
+	if site == nil {
+		site = &hcl.Config{}
+	}
+	sc, err := render(&translate.Plan{Job: c.job(), User: "alice", Site: site, Options: c.opts})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	return sc
+}
+
+// goldenPart is the rendered part of a script: everything before the
+// embedded library, with the contract text (tested in translate/contract)
+// left out.
+func goldenPart(text string) string {
+	head, _, _ := strings.Cut(text, "\n# ---- jobshift library")
+	var out []string
+	for _, l := range strings.SplitAfter(head, "\n") {
+		if strings.HasPrefix(l, "_jsh_contract=") {
+			out = append(out, "_jsh_contract=<translate/contract.Shell output>\n")
+			continue
+		}
+		out = append(out, l)
+	}
+	s := strings.Join(out, "")
+	// the contract text spans lines: drop them up to the export line
+	if i := strings.Index(s, "_jsh_contract=<"); i >= 0 {
+		j := strings.Index(s[i:], "\nexport _jsh_task _jsh_contract")
+		s = s[:i] + "_jsh_contract=<translate/contract.Shell output>" + s[i+j:]
+	}
+	return s
+}
+
+// TestRenderGolden compares the rendered part of each script with
+// testdata/<case>.golden (go test -update rewrites them; the header lines
+// were checked by hand against spec/slurm.md §1, §2, §6).
+func TestRenderGolden(t *testing.T) {
+	for name := range goldenCases {
+		t.Run(name, func(t *testing.T) {
+			got := goldenPart(renderCase(t, name).Text)
+			path := filepath.Join("testdata", name+".golden")
+			if *update {
+				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run go test -update)", err)
+			}
+			if d := cmp.Diff(string(want), got); d != "" {
+				t.Errorf("%s (-golden +rendered):\n%s", path, d)
+			}
+		})
+	}
+}
+
+// TestRenderHeaders pins the decisions the spec makes, independently of the
+// golden files.
+func TestRenderHeaders(t *testing.T) {
+	cases := map[string]struct {
+		layout string
+		want   []string
+	}{
+		"pai-het": {LayoutHet, []string{
+			"#SBATCH --requeue\n",
+			"#SBATCH --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block\n#SBATCH hetjob\n#SBATCH --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
+			"srun --kill-on-bad-exit=0 --job-name=ps --het-group=0 --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block",
+			"srun --kill-on-bad-exit=0 --job-name=worker --het-group=1 --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block"}},
+		"pai-packed": {LayoutPacked, []string{
+			"#SBATCH --ntasks=5 --cpus-per-task=2 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
+			"srun --kill-on-bad-exit=0 --job-name=ps --exact --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=arbitrary",
+			"srun --kill-on-bad-exit=0 --job-name=worker --exact --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=arbitrary"}},
+		"pai-gres": {LayoutHet, []string{"#SBATCH --time=2:00:00\n#SBATCH --partition=gpu\n#SBATCH --account=proj\n#SBATCH --qos=high\n",
+			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
+		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
+			"_jsh_pbase=30000\n", "--container-image='nvcr.io#nvidia/tensorflow:23.10-tf2-py3'"}},
+		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
+		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc := renderCase(t, name)
+			if sc.Layout != tc.layout {
+				t.Errorf("layout %s, want %s", sc.Layout, tc.layout)
+			}
+			for _, w := range tc.want {
+				if !strings.Contains(sc.Text, w) {
+					t.Errorf("script lacks %q", w)
+				}
+			}
+		})
+	}
+}
+
+// TestShellcheck: every rendered script, the task program on its own (it is
+// data inside the script, which shellcheck does not look into) and the
+// embedded library pass shellcheck.
+func TestShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		t.Skip("shellcheck not installed")
+	}
+	dir := t.TempDir()
+	var files []string
+	for name := range goldenCases {
+		sc := renderCase(t, name)
+		p := filepath.Join(dir, name+".sbatch")
+		os.WriteFile(p, []byte(sc.Text), 0o644)
+		files = append(files, p)
+		c := goldenCases[name]
+		site := c.site
+		if site == nil {
+			site = &hcl.Config{}
+		}
+		st, _ := resolveSettings(&translate.Plan{Job: c.job(), Site: site, Options: c.opts})
+		var roles []roleInfo
+		for k, r := range c.job().Roles {
+			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r)})
+		}
+		task, err := taskProgram(c.job(), roles, st)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p = filepath.Join(dir, name+".task.sh")
+		os.WriteFile(p, []byte("#!/bin/sh\n"+task), 0o644)
+		files = append(files, p)
+	}
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh"} {
+		files = append(files, filepath.Join("sh", f))
+	}
+	// the library files are fragments (their data comes from the script)
+	args := append([]string{"-s", "sh", "-e", "SC2154,SC2034"}, files...)
+	if out, err := exec.Command("shellcheck", args...).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// TestCommandsByteExact runs stage 2 of the task program (what execs the
+// user command) under dash and bash and checks the user's bytes arrive
+// unchanged: Kubeflow argv elements, the PAI v1 eval line, the PAI v2
+// script.
+func TestCommandsByteExact(t *testing.T) {
+	hostile := []string{"a 'b' \"c\"", "$HOME `id` $(id) \\n \\", "line1\nline2\n", "*?[x]~;|&<>!#", "", "-e", "é\t\x01"}
+	hexAll := `for a in "$@"; do printf '%s' "$a" | od -An -v -tx1 | tr -d ' \n'; echo .; done`
+	cases := map[string]struct {
+		cmd  jobs.Command
+		want []string // hex of each printed item
+	}{
+		"kubeflow argv": {cmd: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/bin/sh", "-c", hexAll, "sh"}, Args: hostile}},
+		"pai v1 eval": {cmd: jobs.Command{Kind: jobs.CommandEval,
+			Script: `set -- "$1"; ` + hexAll + ` # a 'b' "c" $d ` + "`e`" + ` \f ~ ; | & < > ! * ?`}},
+		"pai v2 script": {cmd: jobs.Command{Kind: jobs.CommandBashScript,
+			Script: "set -- \"$BASH_EXECUTION_STRING\"\n" + hexAll + "\n: 'it''s' \"$(true)\" `true` \\\n# end\n"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			job := &jobs.Job{Name: "x", Roles: []*jobs.Role{{Name: "r", Instances: 1, Command: tc.cmd}}}
+			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}}
+			task, err := taskProgram(job, []roleInfo{ri}, settings{Container: "none"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var want []string
+			switch tc.cmd.Kind {
+			case jobs.CommandArgv:
+				for _, h := range hostile {
+					want = append(want, hex.EncodeToString([]byte(h))+".")
+				}
+			case jobs.CommandEval:
+				want = []string{hex.EncodeToString([]byte(tc.cmd.Script)) + "."}
+			case jobs.CommandBashScript:
+				want = []string{hex.EncodeToString([]byte(pai2Prelude+tc.cmd.Script)) + "."}
+			}
+			for _, sh := range shells {
+				path, err := exec.LookPath(sh)
+				if err != nil {
+					t.Skipf("%s missing", sh)
+				}
+				out, err := exec.Command(path, "-c", task, "jobshift-run", "0", t.TempDir()).Output()
+				if err != nil {
+					t.Fatalf("%s: %v", sh, err)
+				}
+				if d := cmp.Diff(want, lines(string(out))); d != "" {
+					t.Errorf("%s (-want +got):\n%s", sh, d)
+				}
+			}
+		})
+	}
+}
+
+// TestRetryMatchesGo: js_retry decides as completion.JobRetry for every
+// exit code 0..255 and several retry counts, in both PAI eras.
+func TestRetryMatchesGo(t *testing.T) {
+	for _, format := range []jobs.Format{jobs.FormatPAIv1, jobs.FormatPAIv2} {
+		for _, max := range []int{0, 2, -1} {
+			job := &jobs.Job{Source: jobs.Source{Format: format}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}, Retry: jobs.Retry{JobRetryCount: max}}
+			var args []string
+			var want []string
+			for code := 0; code < 256; code += 1 {
+				for _, soFar := range []int{0, 1, 2} {
+					args = append(args, fmt.Sprintf("%d:%d", code, soFar))
+					v := completion.Verdict{Phase: completion.PhaseFailed, ExitCode: code}
+					d := completion.JobRetry(job, v, soFar)
+					want = append(want, fmt.Sprintf("%d:%d %v %v", code, soFar, d.Retry, d.Retry && d.Counted))
+				}
+			}
+			dir := t.TempDir()
+			script := retryData(job) + "_jsh_phase=failed\n_jsh_dir=" + dir + `
+for a in "$@"; do
+	code=${a%:*}
+	echo "${a#*:}" >"$_jsh_dir/retries"
+	if js_retry "$code"; then r=true; else r=false; fi
+	c=false
+	[ "$_jsh_counted" = 1 ] && c=true
+	echo "$a $r $c"
+done`
+			for _, sh := range shells {
+				out, code := runSh(t, sh, shHostlist+shDecide+shBatch, script, args...)
+				if code != 0 {
+					t.Fatalf("%s exited %d", sh, code)
+				}
+				if d := cmp.Diff(want, lines(out)); d != "" {
+					t.Errorf("%s %s max %d (-go +sh):\n%s", sh, format, max, d)
+				}
+			}
+		}
+	}
+}
+
+func TestRenderErrors(t *testing.T) {
+	leinao := paiJob()
+	leinao.Contracts = []string{jobs.ContractLeinao}
+	nul := paiJob()
+	nul.Roles[0].Env = []jobs.EnvVar{{Name: "A", Value: "x\x00y"}}
+	noCmd := tfJob()
+	noCmd.Roles[0].Command = jobs.Command{Kind: jobs.CommandArgv}
+	cases := map[string]struct {
+		job  *jobs.Job
+		opts map[string]string
+		want error
+	}{
+		"bad layout":    {paiJob(), map[string]string{"layout": "spread"}, ErrSetting},
+		"bad container": {paiJob(), map[string]string{"container": "docker"}, ErrSetting},
+		"blank dir":     {paiJob(), map[string]string{"state_dir": "/a b"}, ErrSetting},
+		"leinao":        {leinao, nil, ErrJob},
+		"nul byte":      {nul, nil, ErrJob},
+		"entrypoint":    {noCmd, nil, ErrJob},
+		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: tc.job, Site: &hcl.Config{}, Options: tc.opts})
+			if !errors.Is(err, tc.want) {
+				t.Fatalf("err = %v, want %v", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestPyxisImage(t *testing.T) {
+	cases := map[string]string{
+		"ubuntu:22.04":                     "ubuntu:22.04",
+		"nvcr.io/nvidia/pytorch:23.10-py3": "nvcr.io#nvidia/pytorch:23.10-py3",
+		"pytorch/pytorch:2.1.0":            "pytorch/pytorch:2.1.0",
+		"localhost/img":                    "localhost#img",
+		"10.11.3.8:5000/a/b:1":             "10.11.3.8:5000#a/b:1",
+	}
+	for in, want := range cases {
+		if got := pyxisImage(in); got != want {
+			t.Errorf("pyxisImage(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
