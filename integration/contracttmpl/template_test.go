@@ -26,7 +26,7 @@ import (
 // registrations is what Nomad's service catalog holds for the job: every
 // service of every task, in a random order (Nomad orders by alloc UUID), plus
 // a registration of another job under the same name that must be ignored.
-func registrations(t *testing.T, r *rand.Rand, job *jobs.Job, topo contract.Topology, jobID string, opts contract.Options, skip string) *cttmpl.Brain {
+func registrations(t testing.TB, r *rand.Rand, job *jobs.Job, topo contract.Topology, jobID string, opts contract.Options, skip string) *cttmpl.Brain {
 	t.Helper()
 	brain := cttmpl.NewBrain()
 	for _, s := range contract.NomadServicesFor(job, jobID, opts) {
@@ -63,7 +63,7 @@ func registrations(t *testing.T, r *rand.Rand, job *jobs.Job, topo contract.Topo
 
 // render executes the template for task index i as Nomad's client would
 // and parses the result as Nomad parses env templates.
-func render(t *testing.T, text string, brain *cttmpl.Brain, jobID string, i int) (map[string]string, error) {
+func render(t testing.TB, text string, brain *cttmpl.Brain, jobID string, i int) (map[string]string, error) {
 	t.Helper()
 	tmpl, err := cttmpl.NewTemplate(&cttmpl.NewTemplateInput{Contents: text, FunctionDenylist: []string{"plugin", "writeToFile", "executeTemplate"}})
 	if err != nil {
