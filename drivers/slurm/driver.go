@@ -68,7 +68,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	a := &drivers.Artifact{MediaType: "text/x-shellscript",
 		Files: []drivers.File{{Name: scriptName(p), Mode: 0o755, Data: []byte(sc.Text)}}}
 	if len(sc.Secrets) > 0 {
-		a.Files = append(a.Files, drivers.File{Name: scriptName(p) + ".secrets", Mode: 0o600, Data: sc.Secrets})
+		a.Files = append(a.Files, drivers.File{Name: secretsName(p.Job), Mode: 0o600, Data: sc.Secrets})
 	}
 	return a, nil
 }

@@ -120,11 +120,13 @@ func render(p *translate.Plan) (*script, error) {
 		b.WriteString(srunFunc(ri, roles, sc.Layout, st))
 	}
 	b.WriteString(contractInputs(roles))
-	b.WriteString(prepareFunc(roles, st))
-	task, err := taskProgram(job, roles, st)
+	sec := &secretTable{job: job, index: map[string]int{}}
+	task, err := taskProgramSecrets(job, roles, st, sec)
 	if err != nil {
 		return nil, err
 	}
+	sc.Secrets = sec.file()
+	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job)))
 	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=%s\nexport _jsh_task _jsh_contract\n", shQuote(task), shQuote(contractSh))
 	b.WriteString("\n# ---- jobshift library (drivers/slurm/sh) ----\n")
 	b.WriteString(shHostlist)
@@ -305,9 +307,15 @@ func contractInputs(roles []roleInfo) string {
 // prepareFunc renders js_prepare: per-job preparation in the batch script
 // (Apptainer: pull each image once into a SIF; concurrent pulls by every
 // task race and corrupt the cache, spec/slurm.md §8.7).
-func prepareFunc(roles []roleInfo, st settings) string {
+func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string) string {
 	var b strings.Builder
 	b.WriteString("js_prepare() {\n\t:\n")
+	if secrets {
+		// the values stay out of this script: copy the 0600 file beside it
+		// into the shared state directory, still 0600
+		fmt.Fprintf(&b, "\t_ps=${JOBSHIFT_SECRETS:-${SLURM_SUBMIT_DIR:-.}/%s}\n", secretsFile)
+		b.WriteString("\t(umask 077 && cp \"$_ps\" \"$_jsh_dir/secrets\") || js_die 97 \"cannot read the secrets file $_ps (set JOBSHIFT_SECRETS to its path)\"\n")
+	}
 	if st.Container == "apptainer" {
 		seen := map[string]bool{}
 		for _, ri := range roles {
@@ -324,3 +332,12 @@ func prepareFunc(roles []roleInfo, st settings) string {
 }
 
 func sifName(img string) string { return nameRE.ReplaceAllString(img, "_") + ".sif" }
+
+// secretsName is the secrets file's default name, beside the script.
+func secretsName(job *jobs.Job) string {
+	n := nameRE.ReplaceAllString(job.Name, "_")
+	if n == "" {
+		n = "jobshift"
+	}
+	return n + ".sbatch.secrets"
+}

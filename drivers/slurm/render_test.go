@@ -353,3 +353,30 @@ func TestPyxisImage(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsStayOut: secret values go to the 0600 companion file only.
+func TestSecretsStayOut(t *testing.T) {
+	job := paiJob()
+	job.Secrets = map[string]any{"token": "s3cr3t'v", "db": map[string]any{"pw": 42}}
+	job.Roles[1].Command.Script = "login --token '<% $secrets.token %>' --pw <% $secrets.db.pw %> <% $secrets.none %>"
+	a, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, User: "alice", Site: &hcl.Config{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Files) != 2 || a.Files[1].Mode != 0o600 || a.Files[1].Name != "ps-worker.sbatch.secrets" {
+		t.Fatalf("files: %+v", a.Files)
+	}
+	script := string(a.Files[0].Data)
+	for _, v := range []string{"s3cr3t", "42"} {
+		if strings.Contains(script, v) && v != "42" || strings.Contains(script, "--pw 42") {
+			t.Errorf("script contains secret value %q", v)
+		}
+	}
+	if !strings.Contains(script, "<% $secrets.none %>") {
+		t.Error("an unresolved reference must stay as written")
+	}
+	want := "# jobshift secrets (0600): read by the job's tasks, never put in the batch script\n_jsh_secret_0='s3cr3t'\\''v'\n_jsh_secret_1=42\n"
+	if d := cmp.Diff(want, string(a.Files[1].Data)); d != "" {
+		t.Errorf("secrets file (-want +got):\n%s", d)
+	}
+}

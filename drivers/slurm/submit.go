@@ -63,8 +63,8 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	stamp := time.Now().Format("20060102-150405.000000")
-	var path string
-	for _, f := range a.Files {
+	var path, secrets string
+	for i, f := range a.Files {
 		fp := filepath.Join(scripts, stamp+"-"+f.Name)
 		mode := os.FileMode(f.Mode)
 		if mode == 0 {
@@ -76,12 +76,19 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		if err := os.Chmod(fp, mode); err != nil { // WriteFile keeps an old file's mode
 			return drivers.Handle{}, err
 		}
-		if path == "" {
+		if i == 0 {
 			path = fp
+		} else {
+			secrets = fp
 		}
 	}
 	cmd := exec.CommandContext(ctx, "sbatch", "--parsable", path)
 	cmd.Dir = cwd
+	if secrets != "" {
+		// sbatch exports its environment into the job: the script finds
+		// the secrets file by this path
+		cmd.Env = append(os.Environ(), "JOBSHIFT_SECRETS="+secrets)
+	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {

@@ -11,6 +11,11 @@ import (
 // taskProgram renders the text srun runs in every task: the generated
 // per-role functions, then sh/task.sh.
 func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
+	return taskProgramSecrets(job, roles, st, &secretTable{job: job, index: map[string]int{}})
+}
+
+// taskProgramSecrets is taskProgram numbering secret references in sec.
+func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secretTable) (string, error) {
 	var b strings.Builder
 	// user values are data in single quotes; functions are called by
 	// computed names; variables come from the batch script's environment
@@ -42,6 +47,14 @@ func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
 		run, err := runCommand(ri, st)
 		if err != nil {
 			return "", err
+		}
+		if ri.Command.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
+			if parts := sec.split(ri.Command.Script); len(parts) > 1 {
+				if st.Container != "none" && ri.Image != "" {
+					return "", fmt.Errorf("%w: %s: role %s uses secrets, which jobshift renders on the host; run it with container = \"none\"", ErrJob, ri.Command.Pos, ri.Name)
+				}
+				run = secretScriptRun(parts, ri.k)
+			}
 		}
 		fmt.Fprintf(&b, "js_run_%d() {\n\t%s\n}\n", ri.k, run)
 	}

@@ -367,3 +367,37 @@ func contains(list []string, s string) bool {
 	}
 	return false
 }
+
+// TestSecrets: PAI v2 secrets reach the task's command but never the batch
+// script; the companion file is 0600.
+func TestSecrets(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/secrets.yaml", nil)
+	r := submit(t, plan, 2*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final = %+v", r.final)
+	}
+	for i := 0; i < 2; i++ {
+		b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", fmt.Sprintf("worker-%d.out", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nope %>\n"; string(b) != want {
+			t.Errorf("worker-%d printed %q, want %q", i, b, want)
+		}
+	}
+	script, err := os.ReadFile(r.h.Meta["script"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(script), "s3cr3t") || strings.Contains(string(script), "n3sted") {
+		t.Error("the batch script contains a secret value")
+	}
+	fi, err := os.Stat(r.h.Meta["script"] + ".secrets")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fi.Mode().Perm() != 0o600 {
+		t.Errorf("secrets file mode %v, want 0600", fi.Mode().Perm())
+	}
+}
