@@ -125,6 +125,12 @@ func submit(t *testing.T, plan *translate.Plan, timeout time.Duration) *run {
 		if t.Failed() {
 			out, _ := os.ReadFile(h.Meta["output"])
 			t.Logf("batch output of job %s:\n%s", h.ID, out)
+			errs, _ := filepath.Glob(filepath.Join(h.Meta["state"], "attempt-*", "*.err"))
+			for _, e := range errs {
+				if b, _ := os.ReadFile(e); len(b) > 0 {
+					t.Logf("%s:\n%s", e, b)
+				}
+			}
 			_ = d.Stop(context.Background(), h)
 		}
 	})
