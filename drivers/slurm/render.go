@@ -120,6 +120,13 @@ func render(p *translate.Plan) (*script, error) {
 		b.WriteString(srunFunc(ri, roles, sc.Layout, st))
 	}
 	b.WriteString(contractInputs(roles))
+	// js_write_roles: "<index> <instances> <name>" per role, for jobshift
+	// status/logs given only a job id
+	b.WriteString("js_write_roles() {\n")
+	for _, ri := range roles {
+		fmt.Fprintf(&b, "\tprintf '%%s\\n' %s\n", shQuote(fmt.Sprintf("%d %d %s", ri.k, ri.Instances, oneLine(ri.Name))))
+	}
+	b.WriteString("}\n")
 	sec := &secretTable{job: job, index: map[string]int{}}
 	task, err := taskProgramSecrets(job, roles, st, sec)
 	if err != nil {

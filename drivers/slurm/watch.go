@@ -120,11 +120,90 @@ func readAttempt(dir string, roles []string, counts []int) attemptState {
 	return a
 }
 
+// resolveHandle fills in Handle.Meta for a handle that carries only the
+// job id (jobshift status/logs/stop from another process): the state
+// directory from the submitted script (scontrol Command=, _jsh_statedir) or
+// the job's WorkDir (scontrol, or sacct once scontrol forgot the job), the
+// roles from the "roles" file the script writes there, the output file
+// from scontrol StdOut=.
+func resolveHandle(ctx context.Context, h drivers.Handle) drivers.Handle {
+	if h.Meta[metaState] != "" && h.Meta[metaRoles] != "" {
+		return h
+	}
+	meta := map[string]string{}
+	for k, v := range h.Meta {
+		meta[k] = v
+	}
+	workDir, script := "", ""
+	if out, err := exec.CommandContext(ctx, "scontrol", "show", "job", "-o", h.ID).Output(); err == nil {
+		line, _, _ := strings.Cut(string(out), "\n")
+		for _, f := range strings.Fields(line) {
+			k, v, _ := strings.Cut(f, "=")
+			switch k {
+			case "WorkDir":
+				workDir = v
+			case "Command":
+				script = v
+			case "StdOut":
+				meta[metaOutput] = v
+			}
+		}
+	}
+	if workDir == "" {
+		if out, err := exec.CommandContext(ctx, "sacct", "-j", h.ID, "-X", "-n", "-P", "--format=WorkDir").Output(); err == nil {
+			workDir, _, _ = strings.Cut(strings.TrimSpace(string(out)), "\n")
+		}
+	}
+	base := filepath.Join(workDir, ".jobshift")
+	if b, err := os.ReadFile(script); err == nil {
+		for _, l := range strings.Split(string(b), "\n") {
+			if v, ok := strings.CutPrefix(l, "_jsh_statedir="); ok {
+				if v = strings.Trim(v, "'"); v != "" {
+					base = v
+				}
+				break
+			}
+		}
+	}
+	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
+		base = env
+	}
+	meta[metaState] = filepath.Join(base, h.ID)
+	roles, err := os.ReadFile(filepath.Join(meta[metaState], "roles"))
+	if err != nil {
+		// not started yet: the same lines are in the script's js_write_roles
+		if b, err2 := os.ReadFile(script); err2 == nil {
+			var out []string
+			for _, l := range strings.Split(string(b), "\n") {
+				if v, ok := strings.CutPrefix(l, "\tprintf '%s\\n' "); ok {
+					out = append(out, strings.ReplaceAll(strings.Trim(v, "'"), `'\''`, "'"))
+				}
+			}
+			roles, err = []byte(strings.Join(out, "\n")), nil
+		}
+	}
+	if err == nil {
+		var names, counts []string
+		for _, l := range strings.Split(strings.TrimSpace(string(roles)), "\n") {
+			f := strings.SplitN(l, " ", 3)
+			if len(f) == 3 {
+				counts = append(counts, f[1])
+				names = append(names, f[2])
+			}
+		}
+		meta[metaRoles] = strings.Join(names, ",")
+		meta[metaCounts] = strings.Join(counts, ",")
+	}
+	h.Meta = meta
+	return h
+}
+
 // handleInfo decodes Handle.Meta.
 func handleInfo(h drivers.Handle) (state string, roles []string, counts []int, err error) {
 	state = h.Meta[metaState]
 	if state == "" || h.Meta[metaRoles] == "" {
-		return "", nil, nil, fmt.Errorf("slurm handle %s lacks its state directory and roles (submitted by another tool?)", h.ID)
+		return "", nil, nil, fmt.Errorf("slurm job %s: cannot find its jobshift state (roles file under %q); was it submitted by jobshift, and is the directory visible here? %w",
+			h.ID, state, drivers.ErrNotFound)
 	}
 	roles = strings.Split(h.Meta[metaRoles], ",")
 	for _, c := range strings.Split(h.Meta[metaCounts], ",") {
@@ -140,6 +219,7 @@ func handleInfo(h drivers.Handle) (state string, roles []string, counts []int, e
 // Watch polls scontrol (sacct once scontrol forgets the job) and the task
 // state files, and reports task and job events until the job ends.
 func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
+	h = resolveHandle(ctx, h)
 	state, roles, counts, err := handleInfo(h)
 	if err != nil {
 		return nil, err
@@ -271,6 +351,7 @@ func finalResult(js jobState, a attemptState) drivers.Result {
 // Logs returns a task's output file (latest attempt), or the batch
 // script's output when opts.Task is nil.
 func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOptions) (io.ReadCloser, error) {
+	h = resolveHandle(ctx, h)
 	state, roles, _, err := handleInfo(h)
 	if err != nil {
 		return nil, err

@@ -236,6 +236,7 @@ js_main() {
 	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
 	export _jsh_adir
 	date +%s >"$_jsh_adir/start"
+	js_write_roles >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
 	js_topology
 	js_addresses
