@@ -194,3 +194,15 @@ func TestNomadServices(t *testing.T) {
 		t.Errorf("%d services, want 5", len(seen))
 	}
 }
+
+func TestNomadLineLimit(t *testing.T) {
+	j := &jobs.Job{Name: "huge", Contracts: []string{jobs.ContractTF},
+		Roles: []*jobs.Role{{Name: "worker", ReplicaType: "worker", Instances: 3000, Ports: []jobs.Port{{Label: "tfjob-port", Count: 1, Implicit: true}}}}}
+	if _, err := NomadTemplate(j, "worker", "huge", Options{}); !errors.Is(err, ErrTarget) || !strings.Contains(err.Error(), "TF_CONFIG") {
+		t.Fatalf("err = %v, want TF_CONFIG too long for Nomad", err)
+	}
+	j.Roles[0].Instances = 500
+	if _, err := NomadTemplate(j, "worker", "big", Options{}); err != nil {
+		t.Fatalf("500 workers: %v", err)
+	}
+}

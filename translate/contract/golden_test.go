@@ -277,3 +277,19 @@ func TestWriteTable(t *testing.T) {
 	}
 	golden(t, "table-pai-3.1.6.txt", b.String())
 }
+
+// The renderings of the §3.1.6 job, as snapshots (their correctness is
+// what the differential tests check; these show what a change changes).
+func TestRenderingSnapshots(t *testing.T) {
+	j, _ := paiExample()
+	sh, err := Shell(j, Options{User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "shell-pai-3.1.6.sh", sh)
+	tm, err := NomadTemplate(j, "worker", "mnist", Options{User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "nomad-pai-3.1.6-worker.tmpl", tm)
+}

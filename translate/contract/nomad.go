@@ -153,6 +153,12 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 		return "", fail(ErrTarget, job.Roles[k].Pos, "Variable names Nomad cannot carry",
 			"Nomad's env templates accept names of [A-Za-z0-9_./] only; the contract needs %s. Rename the role or port label (OpenPAI v1 allowed '~'), or run the job on Slurm or locally.", strings.Join(badNames, ", "))
 	}
+	for _, d := range p.defs {
+		if n := len(d.name) + 1 + d.val.nomadLen(); n >= maxEnvLine {
+			return "", fail(ErrTarget, job.Roles[k].Pos, "Variable too long for Nomad",
+				"%s would be about %d bytes long on one env-file line (IPv4 addresses assumed); Nomad reads env templates with a %d-byte line limit. Run the job on Slurm or locally, or with fewer tasks.", d.name, n, maxEnvLine)
+		}
+	}
 	t := &tmpl{svc: map[[3]string]int{}, opts: opts}
 	for n, s := range NomadServicesFor(job, jobID, opts) {
 		t.svc[[3]string{s.Role, s.Label, strconv.Itoa(s.Ordinal)}] = n
@@ -182,6 +188,33 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 		fmt.Fprintf(w, "%s={{ %s | toJSON }}\n", d.name, v)
 	}
 	return w.String(), nil
+}
+
+// maxEnvLine is bufio.MaxScanTokenSize, the longest line go-envparse
+// (bufio.Scanner with its default buffer) reads.
+const maxEnvLine = 64 * 1024
+
+// nomadLen estimates the length of e as a JSON string on an env-file line,
+// with IPv4 addresses and 5-digit ports.
+func (e expr) nomadLen() int {
+	n := 2
+	for _, p := range e {
+		switch p.kind {
+		case pLit:
+			n += len(jsonString(p.lit)) - 2
+		case pAddr:
+			n += 15
+		case pPorts:
+			n += 6 * 3
+		case pPort, pIndex:
+			n += 5
+		case pHost:
+			n += 2*2 + 15 + 1 + 5
+		case pCond:
+			n += max(p.a.nomadLen(), p.b.nomadLen())
+		}
+	}
+	return n
 }
 
 type tmpl struct {
@@ -258,6 +291,9 @@ func (t *tmpl) value(job *jobs.Job, e expr) string {
 	}
 	if len(args) == 0 {
 		return `""`
+	}
+	if len(args) == 1 && f.String() == "%s" {
+		return args[0]
 	}
 	return "(printf " + strconv.Quote(f.String()) + " " + strings.Join(args, " ") + ")"
 }

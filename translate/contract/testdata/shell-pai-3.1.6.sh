@@ -1,0 +1,219 @@
+#!/bin/sh
+# shellcheck disable=SC2016,SC2089,SC2090,SC2154
+# jobshift environment contract (generated; see translate/contract.Shell).
+# (Variables are assigned through eval; literals are single-quoted on
+# purpose; NAME=VALUE strings are arguments for env, not code.)
+_js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
+_js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
+[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
+case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
+_js_addr() {
+	eval "_js_v=\${JS_R$1_ADDR_$2-}"
+	case $_js_v in ''|*[!A-Za-z0-9.:_-]*) _js_die "JS_R$1_ADDR_$2: not an address: '$_js_v'" ;; esac
+}
+_js_ports() {
+	eval "_js_v=\${JS_R$1_PORT_$2_$3-}"
+	case $_js_v in ''|*[!0-9,]*|,*|*,|*,,*) _js_die "JS_R$1_PORT_$2_$3: not a comma-separated port list: '$_js_v'" ;; esac
+	_js_rest=$_js_v,
+	_js_n=0
+	while [ -n "$_js_rest" ]; do
+		_js_p=${_js_rest%%,*}
+		_js_rest=${_js_rest#*,}
+		{ _js_num "$_js_p" && [ "$_js_p" -ge 1 ] && [ "$_js_p" -le 65535 ]; } || _js_die "JS_R$1_PORT_$2_$3: $_js_p is not a port"
+		eval "_js_p_$1_$2_$3_$_js_n=\$_js_p"
+		_js_n=$((_js_n + 1))
+	done
+	[ "$_js_n" -eq "$4" ] || _js_die "JS_R$1_PORT_$2_$3 has $_js_n ports, the job wants $4"
+}
+_js_role() {
+	eval "_js_v=\${JS_R$1_N-}"
+	{ _js_num "$_js_v" && [ "$_js_v" -eq "$2" ]; } || _js_die "JS_R$1_N is '$_js_v', the job's role $1 has $2 instances"
+	_js_i=0
+	while [ "$_js_i" -lt "$2" ]; do
+		_js_addr "$1" "$_js_i"
+		_js_l=0
+		for _js_c in $3; do
+			_js_ports "$1" "$_js_l" "$_js_i" "$_js_c"
+			_js_l=$((_js_l + 1))
+		done
+		_js_i=$((_js_i + 1))
+	done
+}
+_js_finish() {
+unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS
+unset JS_R0_N
+_js_i=0
+while [ "$_js_i" -lt 1 ]; do
+	unset JS_R0_ADDR_$_js_i JS_R0_PORT_0_$_js_i JS_R0_PORT_1_$_js_i
+	_js_i=$((_js_i + 1))
+done
+unset JS_R1_N
+_js_i=0
+while [ "$_js_i" -lt 2 ]; do
+	unset JS_R1_ADDR_$_js_i JS_R1_PORT_0_$_js_i JS_R1_PORT_1_$_js_i JS_R1_PORT_2_$_js_i
+	_js_i=$((_js_i + 1))
+done
+PAI_WORK_DIR=$(pwd)
+export PAI_WORK_DIR
+case $1 in *=*) exec env -- "$@" ;; esac
+exec "$@"
+}
+{ _js_num "${JS_NROLES-}" && [ "$JS_NROLES" -eq 2 ]; } || _js_die "JS_NROLES is '${JS_NROLES-}', the job has 2 roles"
+{ _js_num "${JS_SELF_ROLE-}" && _js_num "${JS_SELF_INDEX-}"; } || _js_die "JS_SELF_ROLE and JS_SELF_INDEX must be numbers"
+_js_role 0 1 '1 1'
+_js_role 1 2 '1 1 1'
+PAI_FRAMEWORK_NAME='alice~mnist'
+export PAI_FRAMEWORK_NAME
+PAI_JOB_NAME='alice~mnist'
+export PAI_JOB_NAME
+PAI_USER_NAME='alice'
+export PAI_USER_NAME
+PAI_DEFAULT_FS_URI=''
+export PAI_DEFAULT_FS_URI
+PAI_TASK_ROLE_COUNT='2'
+export PAI_TASK_ROLE_COUNT
+PAI_TASK_ROLE_LIST='ps,worker'
+export PAI_TASK_ROLE_LIST
+PAI_VIRTUAL_CLUSTER='default'
+export PAI_VIRTUAL_CLUSTER
+PAI_TASK_ROLE_TASK_COUNT_ps='1'
+export PAI_TASK_ROLE_TASK_COUNT_ps
+PAI_RESOURCE_ps='0,1,1024,0'
+export PAI_RESOURCE_ps
+PAI_MIN_FAILED_TASK_COUNT_ps='1'
+export PAI_MIN_FAILED_TASK_COUNT_ps
+PAI_MIN_SUCCEEDED_TASK_COUNT_ps='1'
+export PAI_MIN_SUCCEEDED_TASK_COUNT_ps
+PAI_TASK_ROLE_TASK_COUNT_worker='2'
+export PAI_TASK_ROLE_TASK_COUNT_worker
+PAI_RESOURCE_worker='1,4,8192,0'
+export PAI_RESOURCE_worker
+PAI_MIN_FAILED_TASK_COUNT_worker='1'
+export PAI_MIN_FAILED_TASK_COUNT_worker
+PAI_MIN_SUCCEEDED_TASK_COUNT_worker='2'
+export PAI_MIN_SUCCEEDED_TASK_COUNT_worker
+PAI_USERNAME='alice'
+export PAI_USERNAME
+PAI_TASKS_NUM='3'
+export PAI_TASKS_NUM
+PAI_JOB_TASK_COUNT='3'
+export PAI_JOB_TASK_COUNT
+PAI_TASK_ROLES_NUM='2'
+export PAI_TASK_ROLES_NUM
+PAI_JOB_TASK_ROLE_COUNT='2'
+export PAI_JOB_TASK_ROLE_COUNT
+PAI_JOB_TASK_ROLE_LIST='ps,worker'
+export PAI_JOB_TASK_ROLE_LIST
+PAI_PORT_LIST_ps_0_ssh="${JS_R0_PORT_0_0}"
+export PAI_PORT_LIST_ps_0_ssh
+PAI_ps_0_ssh_PORT="${JS_R0_PORT_0_0}"
+export PAI_ps_0_ssh_PORT
+PAI_PORT_LIST_ps_0_http="${JS_R0_PORT_1_0}"
+export PAI_PORT_LIST_ps_0_http
+PAI_ps_0_http_PORT="${JS_R0_PORT_1_0}"
+export PAI_ps_0_http_PORT
+PAI_HOST_IP_ps_0="${JS_R0_ADDR_0}"
+export PAI_HOST_IP_ps_0
+PAI_TASK_ROLE_ps_HOST_LIST="${JS_R0_ADDR_0}"':'"${_js_p_0_1_0_0}"
+export PAI_TASK_ROLE_ps_HOST_LIST
+PAI_PORT_LIST_worker_0_SynPort="${JS_R1_PORT_0_0}"
+export PAI_PORT_LIST_worker_0_SynPort
+PAI_worker_0_SynPort_PORT="${JS_R1_PORT_0_0}"
+export PAI_worker_0_SynPort_PORT
+PAI_PORT_LIST_worker_0_ssh="${JS_R1_PORT_1_0}"
+export PAI_PORT_LIST_worker_0_ssh
+PAI_worker_0_ssh_PORT="${JS_R1_PORT_1_0}"
+export PAI_worker_0_ssh_PORT
+PAI_PORT_LIST_worker_0_http="${JS_R1_PORT_2_0}"
+export PAI_PORT_LIST_worker_0_http
+PAI_worker_0_http_PORT="${JS_R1_PORT_2_0}"
+export PAI_worker_0_http_PORT
+PAI_HOST_IP_worker_0="${JS_R1_ADDR_0}"
+export PAI_HOST_IP_worker_0
+PAI_PORT_LIST_worker_1_SynPort="${JS_R1_PORT_0_1}"
+export PAI_PORT_LIST_worker_1_SynPort
+PAI_worker_1_SynPort_PORT="${JS_R1_PORT_0_1}"
+export PAI_worker_1_SynPort_PORT
+PAI_PORT_LIST_worker_1_ssh="${JS_R1_PORT_1_1}"
+export PAI_PORT_LIST_worker_1_ssh
+PAI_worker_1_ssh_PORT="${JS_R1_PORT_1_1}"
+export PAI_worker_1_ssh_PORT
+PAI_PORT_LIST_worker_1_http="${JS_R1_PORT_2_1}"
+export PAI_PORT_LIST_worker_1_http
+PAI_worker_1_http_PORT="${JS_R1_PORT_2_1}"
+export PAI_worker_1_http_PORT
+PAI_HOST_IP_worker_1="${JS_R1_ADDR_1}"
+export PAI_HOST_IP_worker_1
+PAI_TASK_ROLE_worker_HOST_LIST="${JS_R1_ADDR_0}"':'"${_js_p_1_2_0_0}"','"${JS_R1_ADDR_1}"':'"${_js_p_1_2_1_0}"
+export PAI_TASK_ROLE_worker_HOST_LIST
+PAI_TASK_ROLE_INSTANCES='ps:0,worker:0,worker:1'
+export PAI_TASK_ROLE_INSTANCES
+case "$JS_SELF_ROLE:${JS_SELF_PROCESS-}" in
+0:)
+[ "$JS_SELF_INDEX" -lt 1 ] || _js_die "JS_SELF_INDEX $JS_SELF_INDEX: role 0 has 1 instances"
+eval "_js_sa=\${JS_R0_ADDR_$JS_SELF_INDEX}"
+eval "_js_sp_0=\${JS_R0_PORT_0_$JS_SELF_INDEX}"
+eval "_js_sp_0_0=\${_js_p_0_0_${JS_SELF_INDEX}_0}"
+eval "_js_sp_1=\${JS_R0_PORT_1_$JS_SELF_INDEX}"
+eval "_js_sp_1_0=\${_js_p_0_1_${JS_SELF_INDEX}_0}"
+PAI_CURRENT_TASK_ROLE_NAME='ps'
+export PAI_CURRENT_TASK_ROLE_NAME
+PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX="${JS_SELF_INDEX}"
+export PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX
+PAI_TASK_INDEX="${JS_SELF_INDEX}"
+export PAI_TASK_INDEX
+PAI_CURRENT_CONTAINER_IP="${_js_sa}"
+export PAI_CURRENT_CONTAINER_IP
+PAI_CURRENT_CONTAINER_PORT="${_js_sp_1_0}"
+export PAI_CURRENT_CONTAINER_PORT
+PAI_CONTAINER_HOST_IP="${_js_sa}"
+export PAI_CONTAINER_HOST_IP
+PAI_CONTAINER_HOST_PORT="${_js_sp_1_0}"
+export PAI_CONTAINER_HOST_PORT
+PAI_CONTAINER_SSH_PORT="${_js_sp_0_0}"
+export PAI_CONTAINER_SSH_PORT
+PAI_CONTAINER_HOST_ssh_PORT_LIST="${_js_sp_0}"
+export PAI_CONTAINER_HOST_ssh_PORT_LIST
+PAI_CONTAINER_HOST_http_PORT_LIST="${_js_sp_1}"
+export PAI_CONTAINER_HOST_http_PORT_LIST
+PAI_CONTAINER_HOST_PORT_LIST='ssh:'"${_js_sp_0}"';http:'"${_js_sp_1}"';'
+export PAI_CONTAINER_HOST_PORT_LIST
+_js_finish "$@"
+;;
+1:)
+[ "$JS_SELF_INDEX" -lt 2 ] || _js_die "JS_SELF_INDEX $JS_SELF_INDEX: role 1 has 2 instances"
+eval "_js_sa=\${JS_R1_ADDR_$JS_SELF_INDEX}"
+eval "_js_sp_0=\${JS_R1_PORT_0_$JS_SELF_INDEX}"
+eval "_js_sp_0_0=\${_js_p_1_0_${JS_SELF_INDEX}_0}"
+eval "_js_sp_1=\${JS_R1_PORT_1_$JS_SELF_INDEX}"
+eval "_js_sp_1_0=\${_js_p_1_1_${JS_SELF_INDEX}_0}"
+eval "_js_sp_2=\${JS_R1_PORT_2_$JS_SELF_INDEX}"
+eval "_js_sp_2_0=\${_js_p_1_2_${JS_SELF_INDEX}_0}"
+PAI_CURRENT_TASK_ROLE_NAME='worker'
+export PAI_CURRENT_TASK_ROLE_NAME
+PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX="${JS_SELF_INDEX}"
+export PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX
+PAI_TASK_INDEX="${JS_SELF_INDEX}"
+export PAI_TASK_INDEX
+PAI_CURRENT_CONTAINER_IP="${_js_sa}"
+export PAI_CURRENT_CONTAINER_IP
+PAI_CURRENT_CONTAINER_PORT="${_js_sp_2_0}"
+export PAI_CURRENT_CONTAINER_PORT
+PAI_CONTAINER_HOST_IP="${_js_sa}"
+export PAI_CONTAINER_HOST_IP
+PAI_CONTAINER_HOST_PORT="${_js_sp_2_0}"
+export PAI_CONTAINER_HOST_PORT
+PAI_CONTAINER_SSH_PORT="${_js_sp_1_0}"
+export PAI_CONTAINER_SSH_PORT
+PAI_CONTAINER_HOST_SynPort_PORT_LIST="${_js_sp_0}"
+export PAI_CONTAINER_HOST_SynPort_PORT_LIST
+PAI_CONTAINER_HOST_ssh_PORT_LIST="${_js_sp_1}"
+export PAI_CONTAINER_HOST_ssh_PORT_LIST
+PAI_CONTAINER_HOST_http_PORT_LIST="${_js_sp_2}"
+export PAI_CONTAINER_HOST_http_PORT_LIST
+PAI_CONTAINER_HOST_PORT_LIST='SynPort:'"${_js_sp_0}"';ssh:'"${_js_sp_1}"';http:'"${_js_sp_2}"';'
+export PAI_CONTAINER_HOST_PORT_LIST
+_js_finish "$@"
+;;
+*) _js_die "JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job" ;;
+esac
