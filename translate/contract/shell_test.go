@@ -227,3 +227,42 @@ func TestShellcheck(t *testing.T) {
 		}
 	}
 }
+
+// FuzzShellValues: whatever user, job name and virtual cluster a job has,
+// the shell rendering (under dash) delivers them byte for byte or the
+// contract rejects them up front.
+func FuzzShellValues(f *testing.F) {
+	dash, err := exec.LookPath("dash")
+	if err != nil {
+		f.Skip("no dash")
+	}
+	for _, h := range contracttest.Hostile {
+		f.Add("alice", h, h)
+		f.Add(h, "job", "")
+	}
+	f.Fuzz(func(t *testing.T, user, name, vc string) {
+		j := &jobs.Job{Name: name, VirtualCluster: vc, Contracts: []string{jobs.ContractPAI, jobs.ContractPAIYarn},
+			OutputDir: name + "/$PAI_USER_NAME",
+			Roles: []*jobs.Role{{Name: "w~1", Instances: 2, Ports: []jobs.Port{{Label: "ssh", Count: 1}, {Label: "http", Count: 1}}}}}
+		opts := contract.Options{User: user}
+		topo := contract.SampleTopologyFor(j, opts)
+		want, err := contract.Eval(j, topo, jobs.TaskRef{Role: "w~1", Index: 1}, opts)
+		if errors.Is(err, contract.ErrJob) {
+			return
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		script, err := contract.Shell(j, opts)
+		if err != nil {
+			t.Fatalf("Eval accepted what Shell rejects: %v", err)
+		}
+		got, stderr, err := runShell(t, dash, script, shellInput(j, topo, opts, 0, 1, ""))
+		if err != nil {
+			t.Fatalf("%v: %s", err, stderr)
+		}
+		if diff := cmp.Diff(want.Map(), got); diff != "" {
+			t.Fatalf("(-oracle +shell):\n%s", diff)
+		}
+	})
+}
