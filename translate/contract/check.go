@@ -12,6 +12,9 @@ import (
 // selects them), as diagnostics with the position of what is wrong. Eval,
 // Shell and NomadTemplate run the same checks.
 func Check(job *jobs.Job, opts Options) hcl.Diagnostics {
+	if job == nil {
+		return errNoJob.Diags
+	}
 	cs, err := contracts(job, opts)
 	if err == nil {
 		err = check(job, cs, opts)

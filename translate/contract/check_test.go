@@ -206,3 +206,29 @@ func TestNomadLineLimit(t *testing.T) {
 		t.Fatalf("500 workers: %v", err)
 	}
 }
+
+func TestNilAndEmptyJobs(t *testing.T) {
+	if _, err := Eval(nil, Topology{}, jobs.TaskRef{}, Options{}); !errors.Is(err, ErrJob) {
+		t.Errorf("Eval(nil) = %v", err)
+	}
+	if _, err := Shell(nil, Options{}); !errors.Is(err, ErrJob) {
+		t.Errorf("Shell(nil) = %v", err)
+	}
+	if _, err := NomadTemplate(nil, "x", "id", Options{}); !errors.Is(err, ErrJob) {
+		t.Errorf("NomadTemplate(nil) = %v", err)
+	}
+	if !Check(nil, Options{}).HasErrors() || NomadServices(nil, "id") != nil {
+		t.Error("nil job accepted")
+	}
+	empty := &jobs.Job{Name: "e"}
+	if _, err := Shell(empty, Options{}); !errors.Is(err, ErrJob) {
+		t.Errorf("Shell(no roles) = %v", err)
+	}
+	// No contract at all: a valid, empty environment.
+	j := paiJob("j", paiRole("w", 1))
+	j.Contracts = nil
+	env, err := Eval(j, SampleTopology(j), jobs.TaskRef{Role: "w"}, Options{})
+	if err != nil || len(env) != 0 {
+		t.Errorf("no contracts: %v, %v", env, err)
+	}
+}

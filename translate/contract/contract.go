@@ -106,6 +106,8 @@ func (e *Error) Error() string {
 
 func (e *Error) Unwrap() error { return e.Kind }
 
+var errNoJob = &Error{Kind: ErrJob, Diags: hcl.Diagnostics{jobs.Errorf(jobs.Pos{}, "No job", "The contract needs a job.")}}
+
 func fail(kind error, p jobs.Pos, summary, format string, args ...any) *Error {
 	return &Error{Kind: kind, Diags: hcl.Diagnostics{jobs.Errorf(p, summary, format, args...)}}
 }
@@ -169,6 +171,9 @@ func Processes(job *jobs.Job, opts Options) []string {
 
 // Eval is the oracle: the environment task self gets on topology topo.
 func Eval(job *jobs.Job, topo Topology, self jobs.TaskRef, opts Options) (Env, error) {
+	if job == nil {
+		return nil, errNoJob
+	}
 	k := roleIndex(job, self.Role)
 	if k < 0 {
 		return nil, fail(ErrTopology, job.NamePos, "Unknown task", "task %s-%d: the job has no role %q.", self.Role, self.Index, self.Role)
@@ -194,6 +199,9 @@ func Eval(job *jobs.Job, topo Topology, self jobs.TaskRef, opts Options) (Env, e
 // is much cheaper than calling Eval per task); the UAI parameter-server
 // processes are not included (use Eval with Options.Process).
 func EvalAll(job *jobs.Job, topo Topology, opts Options) (map[jobs.TaskRef]Env, error) {
+	if job == nil {
+		return nil, errNoJob
+	}
 	if err := checkTopology(job, topo, opts); err != nil {
 		if _, e := contracts(job, opts); e != nil {
 			return nil, e

@@ -41,6 +41,9 @@ func NomadServices(job *jobs.Job, jobID string) []NomadService {
 // follow PortLabels). The Nomad port labels are [a-z0-9_] (they become
 // NOMAD_PORT_<label>); dynamic ports: `network { port "<PortLabel>" {} }`.
 func NomadServicesFor(job *jobs.Job, jobID string, opts Options) []NomadService {
+	if job == nil {
+		return nil
+	}
 	var out []NomadService
 	for k, r := range job.Roles {
 		labels := PortLabels(job, k, opts)
@@ -132,6 +135,9 @@ func hashedName(s, raw string) string {
 // starting it with a wrong environment. Nomad reads env files line by line
 // with a 64 KiB limit per line; a value longer than that cannot travel.
 func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (string, error) {
+	if job == nil {
+		return "", errNoJob
+	}
 	k := roleIndex(job, role)
 	if k < 0 {
 		return "", fail(ErrJob, job.NamePos, "Unknown role", "The job has no role %q.", role)

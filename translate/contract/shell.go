@@ -43,6 +43,9 @@ import (
 // in, single-quoted. The script covers every process (Options.Process is
 // ignored; JS_SELF_PROCESS selects at run time).
 func Shell(job *jobs.Job, opts Options) (string, error) {
+	if job == nil {
+		return "", errNoJob
+	}
 	type variant struct {
 		k    int
 		proc string

@@ -64,6 +64,9 @@ func SampleTopology(job *jobs.Job) Topology { return SampleTopologyFor(job, Opti
 // tasks) and ports from 20000 upwards in PortLabels order.
 func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 	var t Topology
+	if job == nil {
+		return t
+	}
 	n, p := 0, 20000
 	for k, r := range job.Roles {
 		rt := RoleTopology{Name: r.Name}
