@@ -23,7 +23,7 @@ func FuzzValuesTravel(f *testing.F) {
 	f.Fuzz(func(t *testing.T, user, name, vc string) {
 		j := &jobs.Job{Name: name, VirtualCluster: vc, Contracts: []string{jobs.ContractPAI, jobs.ContractPAIYarn},
 			OutputDir: name + "/$PAI_USER_NAME",
-			Roles: []*jobs.Role{{Name: "w.1", Instances: 2, Ports: []jobs.Port{{Label: "ssh", Count: 1}, {Label: "http", Count: 1}}}}}
+			Roles:     []*jobs.Role{{Name: "w.1", Instances: 2, Ports: []jobs.Port{{Label: "ssh", Count: 1}, {Label: "http", Count: 1}}}}}
 		opts := contract.Options{User: user}
 		topo := contract.SampleTopologyFor(j, opts)
 		want, err := contract.Eval(j, topo, jobs.TaskRef{Role: "w.1", Index: 1}, opts)
