@@ -198,7 +198,14 @@ func tfCase(r *rand.Rand) Case {
 	j.Completion.EnableDynamicWorker = r.IntN(4) == 0
 	for _, typ := range types[:1+r.IntN(4)] {
 		ps := append([]jobs.Port{{Label: "tfjob-port", Count: 1, Implicit: true}}, userPorts(r, v2Names)...)
-		j.Roles = append(j.Roles, &jobs.Role{Name: strings.ToUpper(typ[:1]) + typ[1:], ReplicaType: typ, Instances: 1 + r.IntN(16), Ports: ps})
+		n := 1 + r.IntN(16)
+		if typ == "evaluator" && r.IntN(3) == 0 {
+			n = 0 // the v1.1 CRD allowed Evaluator replicas 0
+		}
+		j.Roles = append(j.Roles, &jobs.Role{Name: strings.ToUpper(typ[:1]) + typ[1:], ReplicaType: typ, Instances: n, Ports: ps})
+	}
+	if j.Roles[0].Instances == 0 {
+		j.Roles[0].Instances = 1
 	}
 	return Case{Name: "tf", Job: j, Opts: contract.Options{TFLegacyEvaluator: r.IntN(3) == 0}}
 }
