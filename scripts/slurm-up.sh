@@ -70,8 +70,9 @@ $ACCT
 JobCompType=jobcomp/filetxt
 JobCompLoc=$D/log/jobcomp.txt
 SchedulerType=sched/backfill
-# het jobs are started only by the backfill loop: poll it every second
-SchedulerParameters=bf_interval=1
+# het jobs are started only by the backfill loop: poll it every second; the main loop every
+# 2 s (default 60), so a requeued job starts soon after cred_expire
+SchedulerParameters=bf_interval=1,sched_interval=2
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 GresTypes=gpu

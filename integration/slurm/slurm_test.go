@@ -401,3 +401,19 @@ func TestSecrets(t *testing.T) {
 		t.Errorf("secrets file mode %v, want 0600", fi.Mode().Perm())
 	}
 }
+
+// TestDeadline: activeDeadlineSeconds ends the job as failed with 124 and
+// stops the tasks; Slurm's --time is only the backstop.
+func TestDeadline(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/deadline.yaml", nil)
+	r := submit(t, plan, 2*time.Minute)
+	// the script's verdict (Slurm's own limit would read "slurm: TIMEOUT")
+	if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 124 || !strings.Contains(r.final.Reason, "DeadlineExceeded") {
+		t.Fatalf("final = %+v, want failed, 124, DeadlineExceeded", r.final)
+	}
+	script, _ := os.ReadFile(r.h.Meta["script"])
+	if !strings.Contains(string(script), "#SBATCH --time=3\n") {
+		t.Error("want the backstop --time=3 (0 min deadline + 3)")
+	}
+}

@@ -129,7 +129,7 @@ js_launch() {
 		fi
 		"js_srun_$1" /bin/sh -c "$_jsh_task" jobshift-task "$1" </dev/null &
 		echo "$!" >"$_jsh_adir/srun.$1"
-		wait "$!"
+		wait "$!" 2>/dev/null # no "Terminated" line when a stopped step ends
 		echo "$?" >"$_jsh_adir/step.$1.tmp"
 		mv "$_jsh_adir/step.$1.tmp" "$_jsh_adir/step.$1"
 	) &
