@@ -136,8 +136,11 @@ gpu_type "*" { model = "any" }
 
 func TestNilConfigLookups(t *testing.T) {
 	var c *Config
-	if c.Image("x") != nil || c.Role("x") != nil || c.GPUType("x") != nil || c.PluginAllowed("x") {
-		t.Error("a nil Config must match nothing")
+	if c.Image("x") != nil || c.Role("x") != nil || c.GPUType("x") != nil {
+		t.Error("a nil Config must match no rule")
+	}
+	if !c.PluginAllowed("x") {
+		t.Error("a nil Config must restrict no plugin")
 	}
 	if got := (*ImageRule)(nil).Rewrite("img"); got != "img" {
 		t.Errorf("nil rule rewrote image to %q", got)
