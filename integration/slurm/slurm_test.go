@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -415,5 +416,40 @@ func TestDeadline(t *testing.T) {
 	script, _ := os.ReadFile(r.h.Meta["script"])
 	if !strings.Contains(string(script), "#SBATCH --time=3\n") {
 		t.Error("want the backstop --time=3 (0 min deadline + 3)")
+	}
+}
+
+// TestStatusAndLogsByID: a handle holding only the job id (jobshift
+// status/logs from another process) finds the job's state and logs.
+func TestStatusAndLogsByID(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/secrets.yaml", nil)
+	r := submit(t, plan, 2*time.Minute)
+	d := slurm.New(drivers.Config{})
+	bare := drivers.Handle{Driver: "slurm", ID: r.h.ID}
+	ch, err := d.Watch(context.Background(), bare)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final *drivers.Result
+	for e := range ch {
+		if e.Final != nil {
+			final = e.Final
+		}
+	}
+	if final == nil || *final != r.final {
+		t.Errorf("status by id: %+v, want %+v", final, r.final)
+	}
+	rc, err := d.Logs(context.Background(), bare, drivers.LogOptions{Task: &jobs.TaskRef{Role: "worker", Index: 1}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	b, _ := io.ReadAll(rc)
+	if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nope %>\n"; string(b) != want {
+		t.Errorf("logs worker-1 = %q, want %q", b, want)
+	}
+	if _, err := d.Logs(context.Background(), bare, drivers.LogOptions{Task: &jobs.TaskRef{Role: "nope", Index: 0}}); !errors.Is(err, drivers.ErrNotFound) {
+		t.Errorf("logs of an unknown role: %v, want ErrNotFound", err)
 	}
 }
