@@ -78,6 +78,24 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 	w.retries, _ = strconv.Atoi(info.Meta[metaRetries])
 	w.version = *info.Version
 	w.start = time.Unix(0, *info.SubmitTime)
+	if info.Stop != nil && *info.Stop {
+		// Stopping a job registers a new version (Stop = true) that has
+		// no allocations: the attempt is the version the allocations
+		// ran.
+		allocs, _, err := c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
+		if err != nil {
+			return nil, unavailable(err)
+		}
+		latest, found := uint64(0), false
+		for _, a := range allocs {
+			if !found || a.JobVersion > latest {
+				latest, found = a.JobVersion, true
+			}
+		}
+		if found {
+			w.version = latest
+		}
+	}
 	return w, nil
 }
 
