@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/nomad/api"
@@ -72,5 +73,31 @@ func TestCorpusValidates(t *testing.T) {
 	t.Logf("%d corpus files converted and validated, %d do not convert", converted, skipped)
 	if converted == 0 {
 		t.Error("no corpus file converted")
+	}
+}
+
+// TestLeinaoOnRawExecIsAClearError: a LeinaoPAI job binds fixed container
+// ports, which raw_exec cannot give it: the user gets a diagnostic, not a
+// broken job.
+func TestLeinaoOnRawExecIsAClearError(t *testing.T) {
+	f := filepath.Join(agent.Repo(), "..", "shared", "corpus", "pai-v1", "feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
+	if _, err := os.Stat(f); err != nil {
+		t.Skip("no corpus")
+	}
+	p := loadPlan(t, f, site())
+	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	_, err := d.Render(context.Background(), p)
+	var de *nomad.DiagError
+	if !errors.As(err, &de) {
+		t.Fatalf("want diagnostics, got %v", err)
+	}
+	msg := de.Error()
+	for _, want := range []string{"Fixed container ports need the docker driver", "[10001 10002 10003]", `nomad.driver = "docker"`} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("diagnostic lacks %q:\n%s", want, msg)
+		}
+	}
+	if de.Diags[0].Subject == nil || de.Diags[0].Subject.Start.Line == 0 {
+		t.Errorf("diagnostic has no source position: %v", de.Diags[0])
 	}
 }
