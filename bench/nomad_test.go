@@ -1,0 +1,181 @@
+package bench
+
+// BenchmarkNomadStart measures, on the Nomad dev agent
+// (scripts/nomad-dev-start.sh; reused or started by integration/nomad/agent),
+// the time from registering a job to every user process started, for the
+// job jobshift renders (group services, prestart barrier, env template with
+// the contract) and for a bare job of identical shape (same groups, counts
+// and driver, the same `sleep`, no services, barrier or template).
+// "Started" is each main task's StartedAt as the client reports it; the
+// clock starts just before the register call. BenchmarkNomadStop measures
+// the time from the deciding task's exit to the job being stopped by the
+// watcher (verdict, deregister) and to every allocation having ended.
+//
+//	go test ./bench -run '^$' -bench Nomad -benchtime 3x
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+func nomadBenchJob(name string, tasks int, cmd string) *jobs.Job {
+	one, neg := 1, -1
+	ps := max(1, tasks/4)
+	mk := func(role string, n int, ms *int) *jobs.Role {
+		return &jobs.Role{Name: role, Instances: n, Image: "img",
+			Command:   jobs.Command{Kind: jobs.CommandEval, Script: cmd},
+			Resources: jobs.Resources{CPUMilli: 100, MemoryMiB: 32},
+			Ports:     []jobs.Port{{Label: "SynPort", Count: 1}, {Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}},
+			MinFailed: &one, MinSucceeded: ms}
+	}
+	w := tasks - ps
+	return &jobs.Job{Name: name, Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractPAI},
+		Roles: []*jobs.Role{mk("ps", ps, &neg), mk("worker", w, &w)}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}}
+}
+
+var nomadBenchSite = &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "5m"}}
+
+// nomadBare strips what jobshift adds: services, barrier, templates.
+func nomadBare(j *api.Job) *api.Job {
+	for _, g := range j.TaskGroups {
+		g.Services = nil
+		var keep []*api.Task
+		for _, t := range g.Tasks {
+			if t.Name == nomad.MainTask {
+				t.Templates = nil
+				keep = append(keep, t)
+			}
+		}
+		g.Tasks = keep
+	}
+	return j
+}
+
+// nomadAllStarted waits until every main task has started; it returns the
+// latest StartedAt.
+func nomadAllStarted(b *testing.B, c *api.Client, id string, n int) time.Time {
+	deadline := time.Now().Add(5 * time.Minute)
+	var index uint64
+	for time.Now().Before(deadline) {
+		allocs, meta, err := c.Jobs().Allocations(id, false, &api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		index = meta.LastIndex
+		var last time.Time
+		started := 0
+		for _, a := range allocs {
+			if ts := a.TaskStates[nomad.MainTask]; ts != nil && !ts.StartedAt.IsZero() {
+				started++
+				if ts.StartedAt.After(last) {
+					last = ts.StartedAt
+				}
+			}
+		}
+		if started == n {
+			return last
+		}
+	}
+	b.Fatalf("job %s: not every task started within 5 minutes", id)
+	return time.Time{}
+}
+
+func BenchmarkNomadStart(b *testing.B) {
+	c := agent.Client(b)
+	for _, n := range []int{4, 16, 64} {
+		for _, kind := range []string{"jobshift", "bare"} {
+			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) {
+				var total time.Duration
+				for i := 0; i < b.N; i++ {
+					name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
+					p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
+					job, diags := nomad.BuildJob(p, nil)
+					if diags.HasErrors() {
+						b.Fatal(diags)
+					}
+					if kind == "bare" {
+						job = nomadBare(job)
+					}
+					t0 := time.Now()
+					if _, _, err := c.Jobs().Register(job, nil); err != nil {
+						b.Fatal(err)
+					}
+					last := nomadAllStarted(b, c, *job.ID, n)
+					total += last.Sub(t0)
+					if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
+						b.Fatal(err)
+					}
+					nomadWaitGone(c, *job.ID)
+				}
+				b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
+			})
+		}
+	}
+}
+
+// nomadWaitGone lets the agent clean up between runs (2 shared cores).
+func nomadWaitGone(c *api.Client, id string) {
+	for i := 0; i < 100; i++ {
+		if _, _, err := c.Jobs().Info(id, nil); err != nil {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func BenchmarkNomadStop(b *testing.B) {
+	b.Setenv("NOMAD_ADDR", agent.Addr(b))
+	c := agent.Client(b)
+	var toVerdict, toStopped time.Duration
+	for i := 0; i < b.N; i++ {
+		name := fmt.Sprintf("bench-stop-%d", time.Now().UnixNano()%1e9)
+		// 3 PS that never exit, 1 worker (the deciding task) that exits 0.
+		j := nomadBenchJob(name, 4, `if [ "$PAI_CURRENT_TASK_ROLE_NAME" = ps ]; then exec sleep 600; fi; sleep 2`)
+		j.Roles[0].Instances, j.Roles[1].Instances = 3, 1
+		one := 1
+		j.Roles[1].MinSucceeded = &one
+		p := &translate.Plan{Job: j, Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
+		d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
+		h, err := d.Submit(context.Background(), p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ev, err := d.Watch(context.Background(), h)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var verdictAt, finalAt time.Time
+		for e := range ev {
+			if e.Task == nil && e.Final == nil && verdictAt.IsZero() && len(e.Message) > 9 && e.Message[:9] == "succeeded" {
+				verdictAt = e.Time
+			}
+			if e.Final != nil {
+				finalAt = e.Time
+			}
+		}
+		allocs, _, _ := c.Jobs().Allocations(h.ID, true, nil)
+		var exit time.Time
+		for _, a := range allocs {
+			if a.TaskGroup == "worker" {
+				exit = a.TaskStates[nomad.MainTask].FinishedAt
+			}
+		}
+		toVerdict += verdictAt.Sub(exit)
+		toStopped += finalAt.Sub(exit)
+		_, _, _ = c.Jobs().Deregister(h.ID, true, nil)
+		nomadWaitGone(c, h.ID)
+	}
+	b.ReportMetric(float64(toVerdict.Milliseconds())/float64(b.N), "ms/exit-to-deregister")
+	b.ReportMetric(float64(toStopped.Milliseconds())/float64(b.N), "ms/exit-to-all-ended")
+}
