@@ -138,13 +138,10 @@ func shellQuoteAll(args []string) string {
 	return strings.Join(q, " ")
 }
 
-func (r *renderer) image(role *jobs.Role) string {
-	img := role.Image
-	if rule := r.plan.Site.Image(img); rule != nil {
-		img = rule.Rewrite(img)
-	}
-	return img
-}
+// image is the role's image as the plan has it: translate.Build already
+// applied the site config's image rules (applying them again would rewrite
+// a mirrored image twice).
+func (r *renderer) image(role *jobs.Role) string { return role.Image }
 
 func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource) *api.Task {
 	container := driver == "docker" || driver == "podman"
