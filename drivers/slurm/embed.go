@@ -14,4 +14,6 @@ var (
 	shBatch string
 	//go:embed sh/task.sh
 	shTask string
+	//go:embed sh/restart.sh
+	shRestart string
 )

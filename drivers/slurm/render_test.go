@@ -207,7 +207,7 @@ func TestShellcheck(t *testing.T) {
 		os.WriteFile(p, []byte("#!/bin/sh\n"+task), 0o644)
 		files = append(files, p)
 	}
-	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh"} {
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "restart.sh"} {
 		files = append(files, filepath.Join("sh", f))
 	}
 	// the library files are fragments (their data comes from the script)
@@ -378,5 +378,65 @@ func TestSecretsStayOut(t *testing.T) {
 	want := "# jobshift secrets (0600): read by the job's tasks, never put in the batch script\n_jsh_secret_0='s3cr3t'\\''v'\n_jsh_secret_1=42\n"
 	if d := cmp.Diff(want, string(a.Files[1].Data)); d != "" {
 		t.Errorf("secrets file (-want +got):\n%s", d)
+	}
+}
+
+// TestRestartMatchesGo: js_restart (in-place task restarts) decides as
+// completion.TaskRestartDecision for PAI (gang on/off, taskRetryCount) and
+// Kubeflow (each restartPolicy, with and without backoffLimit).
+func TestRestartMatchesGo(t *testing.T) {
+	type jc struct {
+		job  *jobs.Job
+		name string
+	}
+	var cases []jc
+	for _, gang := range []bool{true, false} {
+		for _, tr := range []int{0, 2, -1} {
+			for _, f := range []jobs.Format{jobs.FormatPAIv1, jobs.FormatPAIv2} {
+				cases = append(cases, jc{&jobs.Job{Source: jobs.Source{Format: f}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+					Retry: jobs.Retry{GangAllocation: gang}, Roles: []*jobs.Role{{Name: "w", Instances: 1, TaskRetryCount: tr}}},
+					fmt.Sprintf("pai %s gang=%v taskRetryCount=%d", f, gang, tr)})
+			}
+		}
+	}
+	for _, kind := range []jobs.CompletionKind{jobs.CompletionTF, jobs.CompletionPyTorch} {
+		for _, pol := range []string{"", "Never", "OnFailure", "Always", "ExitCode"} {
+			for _, bl := range []*int{nil, intp(0), intp(2)} {
+				cases = append(cases, jc{&jobs.Job{Completion: jobs.Completion{Kind: kind}, Retry: jobs.Retry{BackoffLimit: bl},
+					Roles: []*jobs.Role{{Name: "w", Instances: 1, RestartPolicy: pol}}},
+					fmt.Sprintf("%s policy=%q backoffLimit=%v", kind, pol, bl)})
+			}
+		}
+	}
+	codes := []int{0, 1, 2, 126, 127, 128, 130, 132, 137, 139, 143, 200, 255}
+	for _, c := range cases {
+		var args, want []string
+		for _, code := range codes {
+			for _, soFar := range []int{0, 1, 2} {
+				args = append(args, fmt.Sprintf("%d:%d", code, soFar))
+				d := completion.TaskRestartDecision(c.job, "w", code, soFar)
+				want = append(want, fmt.Sprintf("%d:%d %v", code, soFar, d.Retry))
+			}
+		}
+		dir := t.TempDir()
+		script := restartData(c.job) + `
+for a in "$@"; do
+	code=${a%:*}
+	echo "${a#*:}" >"$1.d/restarts.0.0"
+	echo "${a#*:}" >"$1.d/restarts.job"
+	if js_restart 0 "$code" "$1.d" 0; then r=true; else r=false; fi
+	echo "$a $r"
+done`
+		// "$1" is not an argument here: give the directory through the name
+		script = strings.ReplaceAll(script, `"$1.d`, `"`+dir)
+		for _, sh := range shells {
+			out, status := runSh(t, sh, shRestart, script, args...)
+			if status != 0 {
+				t.Fatalf("%s exited %d", sh, status)
+			}
+			if d := cmp.Diff(want, lines(out)); d != "" {
+				t.Errorf("%s: %s (-go +sh):\n%s", sh, c.name, d)
+			}
+		}
 	}
 }

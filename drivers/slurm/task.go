@@ -58,8 +58,33 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 		}
 		fmt.Fprintf(&b, "js_run_%d() {\n\t%s\n}\n", ri.k, run)
 	}
+	b.WriteString(restartData(job))
+	b.WriteString(shRestart)
 	b.WriteString(shTask)
 	return b.String(), nil
+}
+
+// restartData renders what js_restart reads (sh/restart.sh).
+func restartData(job *jobs.Job) string {
+	var b strings.Builder
+	kind := "none"
+	switch decideKind(job) {
+	case jobs.CompletionPAI:
+		kind = "pai"
+	case jobs.CompletionTF:
+		kind = "tf"
+	case jobs.CompletionPyTorch:
+		kind = "pytorch"
+	}
+	bl := -1
+	if job.Retry.BackoffLimit != nil {
+		bl = *job.Retry.BackoffLimit
+	}
+	fmt.Fprintf(&b, "_t_kind=%s\n_t_gang=%d\n_t_bl=%d\n_t_classes=%s\n", kind, b2i(job.Retry.GangAllocation), bl, exitClasses(job))
+	for k, r := range job.Roles {
+		fmt.Fprintf(&b, "_t_tretry_%d=%d _t_pol_%d=%s\n", k, r.TaskRetryCount, k, shQuote(restartPolicyOf(job, decideKind(job), r)))
+	}
+	return b.String()
 }
 
 // runCommand is stage 2's command for a role: $2 is the attempt's state
@@ -130,19 +155,27 @@ func decideKind(job *jobs.Job) jobs.CompletionKind {
 // reported (completion.PAIExitCode, ClassifyPAIExit), one letter each.
 func retryData(job *jobs.Job) string {
 	kind := retryKind(job)
-	var cls strings.Builder
+	cls := ""
 	if kind == "pai" {
-		era := completion.PAIEra(job)
-		for c := 0; c < 256; c++ {
-			switch completion.ClassifyPAIExit(completion.PAIExitCode(c, era), era) {
-			case completion.Transient:
-				cls.WriteByte('t')
-			case completion.Permanent:
-				cls.WriteByte('p')
-			default:
-				cls.WriteByte('u')
-			}
+		cls = exitClasses(job)
+	}
+	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, job.Retry.JobRetryCount, cls)
+}
+
+// exitClasses is OpenPAI's class of the code it would have reported for
+// every raw exit code 0..255, one letter each (t, p, u).
+func exitClasses(job *jobs.Job) string {
+	var cls strings.Builder
+	era := completion.PAIEra(job)
+	for c := 0; c < 256; c++ {
+		switch completion.ClassifyPAIExit(completion.PAIExitCode(c, era), era) {
+		case completion.Transient:
+			cls.WriteByte('t')
+		case completion.Permanent:
+			cls.WriteByte('p')
+		default:
+			cls.WriteByte('u')
 		}
 	}
-	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, job.Retry.JobRetryCount, cls.String())
+	return cls.String()
 }

@@ -453,3 +453,23 @@ func TestStatusAndLogsByID(t *testing.T) {
 		t.Errorf("logs of an unknown role: %v, want ErrNotFound", err)
 	}
 }
+
+// TestRestartInPlace: restartPolicy OnFailure restarts a failed task inside
+// its step; the job succeeds and every task was restarted once.
+func TestRestartInPlace(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/restart.yaml", nil)
+	r := submit(t, plan, 2*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final = %+v", r.final)
+	}
+	b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", "restarts.job"))
+	if err != nil || strings.TrimSpace(string(b)) != "3" {
+		t.Errorf("restarts.job = %q (%v), want 3 counted restarts", b, err)
+	}
+	for _, f := range []string{"restarted.0.0", "restarted.1.0", "restarted.1.1"} {
+		if b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", f)); err != nil || string(b) != "1\n" {
+			t.Errorf("%s = %q (%v), want one restart after exit code 1", f, b, err)
+		}
+	}
+}

@@ -28,9 +28,24 @@ js_task_main() {
 	export JS_SELF_ROLE JS_SELF_INDEX
 	"js_env_$_k_r"
 	date +%s%N >"$_k_dir/started.$_k_r.$_k_i"
-	/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
-	_k_rc=$?
+	# a task stopped by the batch script (SIGTERM through srun) is never
+	# restarted; the user command gets the signal from Slurm itself
+	_k_stop=0
+	trap '_k_stop=1' TERM INT
+	while :; do
+		/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
+		_k_rc=$?
+		[ "$_k_stop" = 1 ] && break
+		js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i" || break
+		printf 'jobshift: task %s-%s exited with %s; restarting it in place\n' "$_k_r" "$_k_i" "$_k_rc" >&2
+		echo "$_k_rc" >>"$_k_dir/restarted.$_k_r.$_k_i"
+	done
 	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
+	if [ "$_k_stop" = 1 ]; then
+		# die of the signal, so Slurm reports the step CANCELLED, not FAILED
+		trap - TERM INT
+		kill -TERM $$
+	fi
 	exit "$_k_rc"
 }
 

@@ -1,0 +1,69 @@
+# In-place task restarts (translate/completion.TaskRestartDecision) in POSIX
+# sh, run by each task's stage 1 after its user command ended. A task is
+# reported ended (its exit code file written) only once no restart is due,
+# which is what the completion rules expect.
+#
+# Data (rendered into the task program): _t_kind pai|tf|pytorch|none;
+# _t_gang (PAI gang allocation: no task restarts); _t_tretry_R (PAI
+# taskRetryCount of role R); _t_pol_R (Kubeflow restartPolicy); _t_bl
+# (Kubeflow backoffLimit, -1 = none); _t_classes (OpenPAI class of each raw
+# exit code 0..255: t transient, p permanent, u unknown).
+#
+# js_restart R CODE DIR I: 0 = restart the task. Counted restarts are kept
+# in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
+# (restarts.job, whose backoffLimit counts every task's restarts).
+
+js_counter_add() {
+	# mkdir is atomic on shared file systems: a lock around read+write
+	_l_n=0
+	until mkdir "$1.lock" 2>/dev/null; do
+		sleep 0.05
+		_l_n=$((_l_n + 1))
+		[ "$_l_n" -gt 200 ] && rmdir "$1.lock" 2>/dev/null
+	done
+	_l_v=$(cat "$1" 2>/dev/null || echo 0)
+	echo $((_l_v + 1)) >"$1"
+	rmdir "$1.lock"
+}
+
+js_restart() {
+	case $_t_kind in
+	pai)
+		[ "$_t_gang" = 1 ] && return 1
+		[ "$2" = 0 ] && return 1
+		_r_cls=u
+		if [ "$2" -ge 0 ] && [ "$2" -le 255 ]; then
+			_r_cls=$(printf '%s' "$_t_classes" | cut -c"$(($2 + 1))")
+		fi
+		case $_r_cls in
+		t) return 0 ;;
+		p) return 1 ;;
+		esac
+		eval "_r_max=\$_t_tretry_$1"
+		_r_f=$3/restarts.$1.$4
+		_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
+		if [ "$_r_max" = -1 ] || [ "$_r_so" -lt "$_r_max" ]; then
+			js_counter_add "$_r_f"
+			return 0
+		fi
+		return 1
+		;;
+	tf | pytorch)
+		eval "_r_pol=\$_t_pol_$1"
+		case $_r_pol in
+		Always) ;;
+		OnFailure) [ "$2" != 0 ] || return 1 ;;
+		ExitCode) [ "$2" -ge 128 ] || return 1 ;;
+		*) return 1 ;;
+		esac
+		_r_f=$3/restarts.job
+		if [ "$_t_bl" -ge 0 ]; then
+			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
+			[ $((_r_so + 1)) -ge "$_t_bl" ] && return 1
+		fi
+		js_counter_add "$_r_f"
+		return 0
+		;;
+	esac
+	return 1
+}
