@@ -27,6 +27,34 @@
 //
 // SLURM_CONF is honoured by every Slurm command jobshift runs (it inherits
 // the environment) and by the jobs (sbatch exports it).
+//
+// How the script behaves (sh/*.sh, all POSIX sh, embedded):
+//
+//   - The state directory (task exit codes, task logs <role>-<i>.out/.err,
+//     the verdict) must be on a file system every node sees, like the
+//     submit directory on any Slurm site; tasks write there, the batch
+//     script reads it.
+//   - Layout het and single place tasks with --distribution=block; packed
+//     uses --distribution=arbitrary (SLURM_HOSTFILE) so that each role's
+//     step lands on exactly the slots the script assigned it (block alone
+//     lets concurrent steps take each other's slots).
+//   - Completion: every task end is replayed through the platform's rules
+//     (sh/decide.sh = completion.Decide); then every role still running is
+//     stopped with SIGTERM through its srun (steps end CANCELLED, the job
+//     COMPLETED or FAILED by the verdict). Kubeflow cleanPodPolicy None
+//     cannot keep tasks alive: the allocation ends with the batch script.
+//   - Task restarts in place (Kubeflow restartPolicy with backoffLimit, PAI
+//     taskRetryCount without gang allocation) happen inside the task's step
+//     (sh/restart.sh = completion.TaskRestartDecision); whole-job retries
+//     requeue the job (scontrol requeue, counted in the state directory,
+//     attempt = SLURM_RESTART_COUNT).
+//   - activeDeadlineSeconds is enforced by the script (exit 124); --time is
+//     the deadline plus 3 minutes as a backstop.
+//   - Containers: apptainer pulls each image once per job into a SIF in the
+//     state directory and runs `apptainer exec --nv SIF cmd`; pyxis adds
+//     --container-image (registry written with '#') and mounts the state
+//     directory. Neither runtime exists on the test cluster: both are
+//     rendered and shellchecked, not run.
 package slurm
 
 import (
