@@ -347,3 +347,48 @@ func TestAgentGangTimeout(t *testing.T) {
 		t.Error("the job was not stopped")
 	}
 }
+
+// TestAgentSecretsNeverInTheJob: PAI v2 secrets reach the command through
+// the job's Nomad Variable; the rendered job (HCL, JSON) never holds them.
+func TestAgentSecretsNeverInTheJob(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	dir := t.TempDir()
+	const secret = "s3cr3t-${HOME}-{{x}}"
+	j := psWorker(fmt.Sprintf("sec-%d", time.Now().UnixNano()), "")
+	j.Roles = j.Roles[1:]
+	j.Roles[0].Instances = 1
+	j.Roles[0].Command = jobs.Command{Kind: jobs.CommandBashScript,
+		Script: "printf '%s' '<% $secrets.db.password %>' > " + dir + "/seen"}
+	j.Secrets = map[string]any{"db": map[string]any{"password": secret}}
+	p := plan(j, rawExecSite())
+	for _, asJSON := range []bool{false, true} {
+		if b := render(t, asJSON, p); strings.Contains(string(b), "s3cr3t") {
+			t.Fatalf("the rendered job contains the secret:\n%s", b)
+		}
+	}
+	if res := runJob(t, p); res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	got, err := os.ReadFile(filepath.Join(dir, "seen"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != secret {
+		t.Errorf("the task saw %q, want %q", got, secret)
+	}
+	c := agent.Client(t)
+	_, _ = c.Variables().Delete(VariablePath(JobIDFor(p)), nil)
+}
+
+// TestAgentWholeJobRetry: jobRetryCount 1 and a worker that always fails:
+// the job is run twice (re-registered as a new version), then fails.
+func TestAgentWholeJobRetry(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	cmd := `if [ "$JS_ROLE" = ps ]; then exec sleep 3600; fi; if [ "$JS_INDEX" = 1 ]; then exit 1; fi; sleep 2`
+	j := psWorker(fmt.Sprintf("retry-%d", time.Now().UnixNano()), cmd)
+	j.Retry.JobRetryCount = 1
+	res := runJob(t, plan(j, rawExecSite()))
+	if res.Phase != completion.PhaseFailed || res.Attempts != 2 || res.ExitCode != 1 {
+		t.Fatalf("result %+v, want failed with exit code 1 after 2 attempts", res)
+	}
+}

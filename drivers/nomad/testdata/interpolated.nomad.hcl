@@ -9,7 +9,7 @@ job "x-y-z" {
         hook = "prestart"
       }
       config {
-        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
+        args    = ["-c", "n=0\nwhile :; do\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  [ \"$l\" = READY ] && exit 0\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing: $l. Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         command = "/bin/sh"
       }
       resources {
@@ -21,10 +21,10 @@ job "x-y-z" {
         data        = <<EOT
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- $missing := "" -}}
-{{- $s0 := nomadService "x-y-z-ps-synport-0" -}}
-{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s0 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "ps" $i -}}{{- end -}}{{- end -}}
-{{- $s1 := nomadService "x-y-z-worker-synport-0" -}}
-{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s1 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "worker" $i -}}{{- end -}}{{- end -}}
+{{- range $s := nomadService "x-y-z-ps-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) true }}{{ end }}{{ end }}{{ end -}}
+{{- range $i := loop 2 }}{{ if not (scratch.Key (print "0/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "ps" $i }}{{ end }}{{ end -}}
+{{- range $s := nomadService "x-y-z-worker-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "1/" .) true }}{{ end }}{{ end }}{{ end -}}
+{{- range $i := loop 2 }}{{ if not (scratch.Key (print "1/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "worker" $i }}{{ end }}{{ end -}}
 {{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
 EOT
         change_mode = "noop"
@@ -99,7 +99,7 @@ EOT
         hook = "prestart"
       }
       config {
-        args    = ["-c", "n=0\nwhile ! grep -qx READY \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null; do\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing:$(sed -n 's/^WAITING//p' \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null). Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
+        args    = ["-c", "n=0\nwhile :; do\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  [ \"$l\" = READY ] && exit 0\n  n=$((n+1))\n  if [ \"$n\" -gt 1200 ]; then\n    echo \"jobshift: barrier timeout: after 2m0s not every task of job x-y-z was placed and registered; still missing: $l. Check 'nomad job status x-y-z' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         command = "/bin/sh"
       }
       resources {
@@ -111,10 +111,10 @@ EOT
         data        = <<EOT
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- $missing := "" -}}
-{{- $s0 := nomadService "x-y-z-ps-synport-0" -}}
-{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s0 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "ps" $i -}}{{- end -}}{{- end -}}
-{{- $s1 := nomadService "x-y-z-worker-synport-0" -}}
-{{- range $i := loop 2 -}}{{- $tag := printf "idx-%d" $i -}}{{- $found := false -}}{{- range $s1 -}}{{- if and (eq .JobID $job) (.Tags | contains $tag) -}}{{- $found = true -}}{{- end -}}{{- end -}}{{- if not $found -}}{{- $missing = printf "%s %s-%d" $missing "worker" $i -}}{{- end -}}{{- end -}}
+{{- range $s := nomadService "x-y-z-ps-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) true }}{{ end }}{{ end }}{{ end -}}
+{{- range $i := loop 2 }}{{ if not (scratch.Key (print "0/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "ps" $i }}{{ end }}{{ end -}}
+{{- range $s := nomadService "x-y-z-worker-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "1/" .) true }}{{ end }}{{ end }}{{ end -}}
+{{- range $i := loop 2 }}{{ if not (scratch.Key (print "1/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "worker" $i }}{{ end }}{{ end -}}
 {{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
 EOT
         change_mode = "noop"
