@@ -92,7 +92,7 @@ func TestCorpusScripts(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d of %d corpus files converted and are shellcheck-clean; %d of them accepted by sbatch --test-only, %d refused as larger than a test node; %d did not convert:",
+	t.Logf("%d of %d corpus files converted and are shellcheck-clean; %d of them accepted by sbatch --test-only, %d refused as larger than the test cluster; %d did not convert:",
 		converted, len(files), converted-len(tooLarge), len(tooLarge), len(skipped))
 	var names []string
 	for n := range skipped {
