@@ -271,15 +271,27 @@ func TestCommandsByteExact(t *testing.T) {
 }
 
 // TestRetryMatchesGo: js_retry decides as completion.JobRetry for every
-// exit code 0..255 and several retry counts, in both PAI eras.
+// exit code 0..255 and, for some codes, several retry counts, in both PAI
+// eras.
 func TestRetryMatchesGo(t *testing.T) {
 	for _, format := range []jobs.Format{jobs.FormatPAIv1, jobs.FormatPAIv2} {
 		for _, max := range []int{0, 2, -1} {
 			job := &jobs.Job{Source: jobs.Source{Format: format}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}, Retry: jobs.Retry{JobRetryCount: max}}
 			var args []string
 			var want []string
-			for code := 0; code < 256; code += 1 {
-				for _, soFar := range []int{0, 1, 2} {
+			// every code once (its class), the retry count only matters for
+			// "unknown" codes: a few of them with more counts
+			type probe struct{ code, soFar int }
+			var probes []probe
+			for code := 0; code < 256; code++ {
+				probes = append(probes, probe{code, 0})
+			}
+			for _, code := range []int{1, 2, 128, 137, 143, 255} {
+				probes = append(probes, probe{code, 1}, probe{code, 2})
+			}
+			for _, pr := range probes {
+				code, soFar := pr.code, pr.soFar
+				{
 					args = append(args, fmt.Sprintf("%d:%d", code, soFar))
 					v := completion.Verdict{Phase: completion.PhaseFailed, ExitCode: code}
 					d := completion.JobRetry(job, v, soFar)
