@@ -43,13 +43,15 @@ type settings struct {
 	GPURequest                         string // gpus-per-task, gres
 	Address                            string // nodeaddr, hostname
 	PortBase, PortMax                  int
-	StateDir                           string // "" = $SLURM_SUBMIT_DIR/.jobshift
-	Poll                               string // seconds between checks of task ends
+	StateDir                           string   // "" = $SLURM_SUBMIT_DIR/.jobshift
+	User                               string   // Plan.User (contract naming)
+	Contracts                          []string // Plan.Contracts
+	Poll                               string   // seconds between checks of task ends
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {
 	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
-		PortBase: 20000, PortMax: 29999, Poll: "1"}
+		PortBase: 20000, PortMax: 29999, Poll: "1", User: p.User, Contracts: p.Contracts}
 	var sc *hcl.SlurmConfig
 	if p.Site != nil {
 		sc = p.Site.Slurm

@@ -6,6 +6,7 @@ import (
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // taskProgram renders the text srun runs in every task: the generated
@@ -58,6 +59,8 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 		}
 		fmt.Fprintf(&b, "js_run_%d() {\n\t%s\n}\n", ri.k, run)
 	}
+	uaiPS := len(contract.Processes(job, contract.Options{User: st.User, Contracts: st.Contracts})) > 1
+	fmt.Fprintf(&b, "_t_uai_ps=%d\n", b2i(uaiPS))
 	b.WriteString(restartData(job))
 	b.WriteString(shRestart)
 	b.WriteString(shTask)

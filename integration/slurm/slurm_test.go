@@ -17,7 +17,10 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
+	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -470,6 +473,59 @@ func TestRestartInPlace(t *testing.T) {
 	for _, f := range []string{"restarted.0.0", "restarted.1.0", "restarted.1.1"} {
 		if b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", f)); err != nil || string(b) != "1\n" {
 			t.Errorf("%s = %q (%v), want one restart after exit code 1", f, b, err)
+		}
+	}
+}
+
+// TestUAIParameterServers: with the uai contract every node also runs a
+// parameter-server process (same command, TF_CONFIG of type ps) beside its
+// training task, as UCloud UAI Train did.
+func TestUAIParameterServers(t *testing.T) {
+	needCluster(t)
+	out := t.TempDir()
+	job := fmt.Sprintf(`protocolVersion: 2
+name: uai
+type: job
+prerequisites:
+  - {type: dockerimage, name: img, uri: busybox}
+taskRoles:
+  worker:
+    instances: 2
+    completion: {minFailedInstances: 1}
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 256, gpu: 0, ports: {uai: 2}}
+    commands:
+      - printf '%%s\n' "$TF_CONFIG" >> %s/tf.$PAI_TASK_INDEX
+      - sleep 2
+`, out)
+	path := filepath.Join(out, "uai.yaml")
+	if err := os.WriteFile(path, []byte(job), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, diags := load.Load(path, jobs.ReadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(j, &hcl.Config{}, []string{"pai", "uai"}, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": out}
+	r := submit(t, plan, 2*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final = %+v", r.final)
+	}
+	for i := 0; i < 2; i++ {
+		b, err := os.ReadFile(filepath.Join(out, fmt.Sprintf("tf.%d", i)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		ls := strings.Split(strings.TrimSpace(string(b)), "\n")
+		if len(ls) != 2 || ls[0] == ls[1] {
+			t.Fatalf("task %d: want two different TF_CONFIGs (training task and ps), got %q", i, ls)
+		}
+		if !strings.Contains(ls[0]+ls[1], `"ps"`) {
+			t.Errorf("task %d: no ps TF_CONFIG among %q", i, ls)
 		}
 	}
 }

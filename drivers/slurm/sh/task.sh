@@ -32,6 +32,17 @@ js_task_main() {
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
 	trap '_k_stop=1' TERM INT
+	# UAI Train nodes also run a parameter server: the same command with
+	# the ps process's TF_CONFIG, beside the training task, until it ends
+	_k_ps=
+	if [ "$_t_uai_ps" = 1 ]; then
+		(
+			JS_SELF_PROCESS=ps
+			export JS_SELF_PROCESS
+			exec /bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
+		) &
+		_k_ps=$!
+	fi
 	while :; do
 		/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
 		_k_rc=$?
@@ -40,6 +51,7 @@ js_task_main() {
 		printf 'jobshift: task %s-%s exited with %s; restarting it in place\n' "$_k_r" "$_k_i" "$_k_rc" >&2
 		echo "$_k_rc" >>"$_k_dir/restarted.$_k_r.$_k_i"
 	done
+	[ -n "$_k_ps" ] && kill -TERM "$_k_ps" 2>/dev/null
 	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
 	if [ "$_k_stop" = 1 ]; then
 		# die of the signal, so Slurm reports the step CANCELLED, not FAILED
