@@ -37,7 +37,7 @@ js_task_main() {
 	_k_ps=
 	if [ "$_t_uai_ps" = 1 ]; then
 		(
-			JS_SELF_PROCESS=ps
+			JS_SELF_PROCESS='ps'
 			export JS_SELF_PROCESS
 			exec /bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
 		) &
