@@ -8,7 +8,7 @@ job "mesh" {
         hook = "prestart"
       }
       config {
-        args       = ["-c", "check() {\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  if [ \"$l\" = READY ]; then exit 0; fi\n}\ntrap check USR1\nn=0\npid=\nwhile :; do\n  check\n  if [ -z \"$pid\" ]; then\n    sleep 1 &\n    pid=$!\n  fi\n  # wait returns >128 when the trap interrupted it: the same sleep is\n  # waited for again, so n counts whole seconds however often peers\n  # register.\n  if wait \"$pid\"; then\n    pid=\n    n=$((n+1))\n    if [ \"$n\" -gt 600 ]; then\n      echo \"jobshift: barrier timeout: after 10m0s not every task of job mesh was placed and registered; still missing: $l. Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n      exit 1\n    fi\n  fi\ndone\n"]
+        args       = ["-c", "n=0\nwhile :; do\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  [ \"$l\" = READY ] && exit 0\n  n=$((n+1))\n  if [ \"$n\" -gt 6000 ]; then\n    echo \"jobshift: barrier timeout: after 10m0s not every task of job mesh was placed and registered; still missing: $l. Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         entrypoint = ["/bin/sh"]
         image      = "img"
       }
@@ -17,8 +17,8 @@ job "mesh" {
         memory = 32
       }
       template {
-        destination   = "local/barrier"
-        data          = <<EOT
+        destination = "local/barrier"
+        data        = <<EOT
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- $missing := "" -}}
 {{- range $s := nomadService "mesh-ps-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) true }}{{ end }}{{ end }}{{ end -}}
@@ -27,8 +27,7 @@ job "mesh" {
 {{- range $i := loop 2 }}{{ if not (scratch.Key (print "1/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "worker" $i }}{{ end }}{{ end -}}
 {{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
 EOT
-        change_mode   = "signal"
-        change_signal = "SIGUSR1"
+        change_mode = "noop"
         wait {
           min = "0s"
           max = "0s"
@@ -93,7 +92,7 @@ EOT
         hook = "prestart"
       }
       config {
-        args       = ["-c", "check() {\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  if [ \"$l\" = READY ]; then exit 0; fi\n}\ntrap check USR1\nn=0\npid=\nwhile :; do\n  check\n  if [ -z \"$pid\" ]; then\n    sleep 1 &\n    pid=$!\n  fi\n  # wait returns >128 when the trap interrupted it: the same sleep is\n  # waited for again, so n counts whole seconds however often peers\n  # register.\n  if wait \"$pid\"; then\n    pid=\n    n=$((n+1))\n    if [ \"$n\" -gt 600 ]; then\n      echo \"jobshift: barrier timeout: after 10m0s not every task of job mesh was placed and registered; still missing: $l. Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n      exit 1\n    fi\n  fi\ndone\n"]
+        args       = ["-c", "n=0\nwhile :; do\n  l=\n  IFS= read -r l < \"$NOMAD_TASK_DIR/barrier\" 2>/dev/null\n  [ \"$l\" = READY ] && exit 0\n  n=$((n+1))\n  if [ \"$n\" -gt 6000 ]; then\n    echo \"jobshift: barrier timeout: after 10m0s not every task of job mesh was placed and registered; still missing: $l. Check 'nomad job status mesh' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.\" >&2\n    exit 1\n  fi\n  sleep 0.1\ndone\n"]
         entrypoint = ["/bin/sh"]
         image      = "img"
       }
@@ -102,8 +101,8 @@ EOT
         memory = 32
       }
       template {
-        destination   = "local/barrier"
-        data          = <<EOT
+        destination = "local/barrier"
+        data        = <<EOT
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- $missing := "" -}}
 {{- range $s := nomadService "mesh-ps-synport-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) true }}{{ end }}{{ end }}{{ end -}}
@@ -112,8 +111,7 @@ EOT
 {{- range $i := loop 2 }}{{ if not (scratch.Key (print "1/idx-" $i)) }}{{ $missing = printf "%s %s-%d" $missing "worker" $i }}{{ end }}{{ end -}}
 {{ if eq $missing "" }}READY{{ else }}WAITING{{ $missing }}{{ end }}
 EOT
-        change_mode   = "signal"
-        change_signal = "SIGUSR1"
+        change_mode = "noop"
         wait {
           min = "0s"
           max = "0s"
