@@ -62,6 +62,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	if diags.HasErrors() {
 		return nil, &DiagError{diags}
 	}
+	d.warn(diags)
 	if d.json {
 		b, err := JobJSON(job)
 		if err != nil {
@@ -104,4 +105,14 @@ func (e *DiagError) DiagList() []string {
 		out = append(out, fmt.Sprintf("%s%s: %s: %s", at, sev, d.Summary, d.Detail))
 	}
 	return out
+}
+
+// warn prints warning diagnostics to the configured writer.
+func (d *Driver) warn(diags hcl2.Diagnostics) {
+	if d.cfg.Warnings == nil {
+		return
+	}
+	for _, l := range (&DiagError{diags}).DiagList() {
+		fmt.Fprintln(d.cfg.Warnings, l)
+	}
 }

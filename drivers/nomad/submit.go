@@ -26,6 +26,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if diags.HasErrors() {
 		return drivers.Handle{}, &DiagError{diags}
 	}
+	d.warn(diags)
 	c, err := d.Client()
 	if err != nil {
 		return drivers.Handle{}, err

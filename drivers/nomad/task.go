@@ -155,6 +155,13 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		return nil
 	}
 	t := &api.Task{Name: MainTask, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
+	for _, v := range role.Volumes {
+		// Nomad volumes need cluster-side setup (host_volume, CSI) that
+		// a job file cannot assume; say so rather than drop it silently.
+		r.diags = append(r.diags, jobs.Warnf(v.Pos, "Volume not mounted on Nomad",
+			"Role %q mounts %s volume %q at %s; the Nomad target does not render volumes. Provide the data on the clients (a host_volume, or a path the command reaches) or use -to local / -to slurm.",
+			role.Name, v.Kind, v.Name, v.MountPath))
+	}
 
 	// The environment: the role's own variables (those Nomad would rewrite
 	// go through the template), the contract, GPU visibility.
