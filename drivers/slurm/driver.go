@@ -7,8 +7,9 @@
 // (Plan.Options) with the same names:
 //
 //	partition, account, qos  copied to #SBATCH (none by default)
-//	time_limit               --time; default: activeDeadlineSeconds + 3 min,
-//	                         else the partition's default
+//	time_limit               --time for jobs without activeDeadlineSeconds
+//	                         (those get the deadline + 3 min); unset: the
+//	                         partition's default
 //	layout                   auto (default) | het | packed; auto picks one
 //	                         plain step for a one-role job, het when roles
 //	                         differ in resources, packed otherwise

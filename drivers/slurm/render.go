@@ -204,12 +204,12 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 		out = st.StateDir + "/" + out
 	}
 	line("--output="+out, "--open-mode=append")
-	if st.TimeLimit != "" {
-		line("--time=" + st.TimeLimit)
-	} else if d, ok := completion.Deadline(job); ok {
-		// the script enforces the deadline itself; Slurm's limit is the
-		// backstop, a little later
+	if d, ok := completion.Deadline(job); ok {
+		// the job's own deadline wins over the site default; the script
+		// enforces it, Slurm's limit is the backstop, a little later
 		line(fmt.Sprintf("--time=%d", int64(d.Minutes())+3))
+	} else if st.TimeLimit != "" {
+		line("--time=" + st.TimeLimit)
 	}
 	if st.Partition != "" {
 		line("--partition=" + st.Partition)
