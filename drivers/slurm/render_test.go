@@ -452,3 +452,36 @@ done`
 		}
 	}
 }
+
+// TestTimeLimit: the job's activeDeadlineSeconds (+3 min backstop) wins
+// over the site's time_limit, which applies to jobs without a deadline.
+func TestTimeLimit(t *testing.T) {
+	withDeadline := tfJob // activeDeadlineSeconds 3600
+	cases := map[string]struct {
+		job  func() *jobs.Job
+		site string
+		want string
+	}{
+		"deadline, no site":   {withDeadline, "", "#SBATCH --time=63\n"},
+		"deadline and site":   {withDeadline, "8:00:00", "#SBATCH --time=63\n"},
+		"site only":           {paiJob, "8:00:00", "#SBATCH --time=8:00:00\n"},
+		"neither: no --time=": {paiJob, "", ""},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, err := render(&translate.Plan{Job: tc.job(), User: "u", Site: &hcl.Config{Slurm: &hcl.SlurmConfig{TimeLimit: tc.site}}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tc.want == "" {
+				if strings.Contains(sc.Text, "#SBATCH --time=") {
+					t.Error("unexpected --time")
+				}
+				return
+			}
+			if !strings.Contains(sc.Text, tc.want) {
+				t.Errorf("script lacks %q", tc.want)
+			}
+		})
+	}
+}
