@@ -463,6 +463,12 @@ func TestRestartInPlace(t *testing.T) {
 	needCluster(t)
 	plan := loadPlan(t, "integration/slurm/testdata/restart.yaml", nil)
 	r := submit(t, plan, 2*time.Minute)
+	t.Cleanup(func() { // the tasks' first-run markers
+		ms, _ := filepath.Glob("/tmp/jobshift-restart-" + r.h.ID + "-*")
+		for _, m := range ms {
+			os.Remove(m)
+		}
+	})
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("final = %+v", r.final)
 	}
