@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
@@ -17,6 +18,11 @@ import (
 )
 
 const torchImage = "jobshift/torch:bookworm"
+
+var (
+	buildOnce sync.Once
+	buildErr  error
+)
 
 // needDocker skips (fails under CI=true) when the agent has no healthy
 // Docker driver or the locally built torch image is missing.
@@ -36,6 +42,20 @@ func needDocker(t *testing.T) {
 		why = "the agent's Docker driver is not healthy"
 	} else if err := exec.Command("docker", "image", "inspect", torchImage).Run(); err != nil {
 		why = "image " + torchImage + " is missing: run integration/nomad/build-torch-image.sh"
+		if os.Getenv("CI") == "true" || os.Getenv("JOBSHIFT_BUILD_IMAGES") == "1" {
+			// Built once, cached under JOBSHIFT_CACHE (debootstrap, ~10 min).
+			buildOnce.Do(func() {
+				out, err := exec.Command("bash", filepath.Join(agent.Repo(), "integration", "nomad", "build-torch-image.sh"), torchImage).CombinedOutput()
+				if err != nil {
+					buildErr = fmt.Errorf("%v\n%s", err, out)
+				}
+			})
+			if buildErr == nil {
+				why = ""
+			} else {
+				why += ": building it failed: " + buildErr.Error()
+			}
+		}
 	}
 	if why != "" {
 		if os.Getenv("CI") == "true" {
