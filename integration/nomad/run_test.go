@@ -26,6 +26,9 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	if helperBin != "" {
+		os.RemoveAll(filepath.Dir(helperBin))
+	}
 	agent.StopIfStarted()
 	os.Exit(code)
 }
