@@ -71,7 +71,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 func restartData(job *jobs.Job) string {
 	var b strings.Builder
 	kind := "none"
-	switch decideKind(job) {
+	switch completion.KindOf(job) {
 	case jobs.CompletionPAI:
 		kind = "pai"
 	case jobs.CompletionTF:
@@ -85,7 +85,7 @@ func restartData(job *jobs.Job) string {
 	}
 	fmt.Fprintf(&b, "_t_kind=%s\n_t_gang=%d\n_t_bl=%d\n_t_classes=%s\n", kind, b2i(job.Retry.GangAllocation), bl, exitClasses(job))
 	for k, r := range job.Roles {
-		fmt.Fprintf(&b, "_t_tretry_%d=%d _t_pol_%d=%s\n", k, r.TaskRetryCount, k, shQuote(restartPolicyOf(job, decideKind(job), r)))
+		fmt.Fprintf(&b, "_t_tretry_%d=%d _t_pol_%d=%s\n", k, r.TaskRetryCount, k, shQuote(restartPolicyOf(job, completion.KindOf(job), r)))
 	}
 	return b.String()
 }
@@ -129,28 +129,13 @@ func runCommand(ri roleInfo, st settings) (string, error) {
 // retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
 // "none" (Kubeflow: never retried as a whole).
 func retryKind(job *jobs.Job) string {
-	if decideKind(job) != jobs.CompletionPAI {
+	if completion.KindOf(job) != jobs.CompletionPAI {
 		return "none"
 	}
 	if job.Retry.JobRetryCount == -2 {
 		return "always"
 	}
 	return "pai"
-}
-
-func decideKind(job *jobs.Job) jobs.CompletionKind {
-	if job.Completion.Kind != "" {
-		return job.Completion.Kind
-	}
-	switch job.Source.Format {
-	case jobs.FormatPAIv1, jobs.FormatPAIv2:
-		return jobs.CompletionPAI
-	case jobs.FormatTFJob:
-		return jobs.CompletionTF
-	case jobs.FormatPyTorchJob:
-		return jobs.CompletionPyTorch
-	}
-	return ""
 }
 
 // retryData renders what js_retry reads: the policy and, for PAI, the class
