@@ -29,6 +29,12 @@ fi
 [[ -n $nomad && -x $nomad ]] || { echo "nomad-dev-start: no nomad binary; run scripts/install-nomad.sh" >&2; exit 1; }
 
 addr=http://127.0.0.1:$port
+
+# unmount_under DIR: unmount every mount point below DIR, deepest first.
+unmount_under() {
+	awk -v d="$1/" 'index($2, d) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r |
+		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+}
 mkdir -p "$dev/plugins"
 # Task API sockets live at <data_dir>/alloc/<uuid>/<task>/secrets/api.sock and a unix socket path
 # has at most 107 bytes: a deep checkout would break them, so fall back to a short path then.
@@ -100,6 +106,9 @@ plugin "fake-gpu" {
 $docker_block
 HCL
 
+# A dev agent that was killed leaves its tasks' secrets dirs mounted (tmpfs);
+# unmount them first or the old data dir cannot be removed.
+unmount_under "$data"
 rm -rf "$data"
 nohup "$nomad" agent -dev -config="$dev/agent.hcl" >"$dev/agent.log" 2>&1 &
 echo $! >"$dev/nomad.pid"

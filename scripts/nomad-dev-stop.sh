@@ -16,4 +16,10 @@ if kill -0 "$pid" 2>/dev/null; then
 	if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
 fi
 rm -f "$pidf"
+# The agent unmounts its tasks' secrets dirs when it stops cleanly; after a
+# SIGKILL they stay mounted: unmount what is left under its data dir.
+data=$dev/data
+if (( ${#data} > 40 )); then data=${TMPDIR:-/tmp}/jobshift-nomad-$(id -u); fi
+awk -v d="$data/" 'index($2, d) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r |
+	while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
 echo "nomad-dev-stop: stopped $pid"

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	hcl2 "github.com/hashicorp/hcl/v2"
 	"io"
 	"os"
 
@@ -43,15 +44,8 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jobshift convert: want exactly one job FILE (see jobshift convert -h)")
 		return 1
 	}
-	cfg, diags := jf.siteConfig()
-	if diags.HasErrors() {
-		printDiags(stderr, diags)
-		return 1
-	}
-	_, plan, d := jf.loadPlan(fs.Arg(0), cfg)
-	diags = append(diags, d...)
-	printDiags(stderr, diags)
-	if plan == nil || diags.HasErrors() {
+	cfg, plan, ok := jf.loadForTarget(fs.Arg(0), stderr)
+	if !ok {
 		return 1
 	}
 	drv, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
@@ -61,11 +55,9 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		var de interface{ DiagList() []string }
-		if errors.As(err, &de) {
-			for _, s := range de.DiagList() {
-				fmt.Fprintln(stderr, s)
-			}
+		var diags hcl2.Diagnostics
+		if errors.As(err, &diags) {
+			printDiags(stderr, diags)
 		} else {
 			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
 		}

@@ -250,3 +250,21 @@ func contractDiags(plan *translate.Plan) hcl2.Diagnostics {
 	}
 	return contract.Check(plan.Job, contract.Options{User: plan.User, Contracts: plan.Contracts})
 }
+
+// loadForTarget is what convert and run do first: the site config, then the
+// job and its plan, printing every diagnostic. ok is false when the command
+// must stop (errors were printed).
+func (f *jobFlags) loadForTarget(path string, stderr io.Writer) (cfg *hcl.Config, plan *translate.Plan, ok bool) {
+	cfg, diags := f.siteConfig()
+	if diags.HasErrors() {
+		printDiags(stderr, diags)
+		return nil, nil, false
+	}
+	_, plan, d := f.loadPlan(path, cfg)
+	diags = append(diags, d...)
+	printDiags(stderr, diags)
+	if plan == nil || diags.HasErrors() {
+		return nil, nil, false
+	}
+	return cfg, plan, true
+}

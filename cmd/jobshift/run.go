@@ -74,15 +74,8 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"jobshift process and end with it. Keep it in the foreground (or in tmux/nohup), or use -to nomad / -to slurm.")
 		return 1
 	}
-	cfg, diags := jf.siteConfig()
-	if diags.HasErrors() {
-		printDiags(stderr, diags)
-		return 1
-	}
-	_, plan, d := jf.loadPlan(fs.Arg(0), cfg)
-	diags = append(diags, d...)
-	printDiags(stderr, diags)
-	if plan == nil || diags.HasErrors() {
+	cfg, plan, ok := jf.loadForTarget(fs.Arg(0), stderr)
+	if !ok {
 		return 1
 	}
 

@@ -56,6 +56,11 @@ type DiagError struct{ Diags hcl2.Diagnostics }
 
 func (e *DiagError) Error() string { return e.Diags.Error() }
 
+// Unwrap exposes the diagnostics, so that errors.As(err, &hcl.Diagnostics)
+// finds them (the CLI prints them located; the plugin transport carries
+// them whole).
+func (e *DiagError) Unwrap() error { return e.Diags }
+
 // Render returns the job as HCL2 (or API JSON), exactly what Submit sends.
 func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
 	job, diags := BuildJob(p, d.contract)
