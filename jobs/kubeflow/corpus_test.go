@@ -1,9 +1,9 @@
 package kubeflow
 
 import (
+	"github.com/jobshift/jobshift/internal/testcorpus"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -11,17 +11,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 )
-
-// corpusDir is <repo root>/../shared/corpus.
-func corpusDir(t testing.TB) string {
-	_, file, _, _ := runtime.Caller(0)
-	root := filepath.Join(filepath.Dir(file), "..", "..")
-	dir := filepath.Join(root, "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not present at %s", dir)
-	}
-	return dir
-}
 
 // corpusInvalid are the files the corpus README calls invalid, with the
 // summary of the error that must explain why.
@@ -40,7 +29,7 @@ var corpusInvalid = map[string]string{
 // ones fail for the documented reason; MPIJobs are refused. Read with
 // -lossy, every valid TFJob/PyTorchJob must convert.
 func TestCorpus(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testcorpus.Dir(t)
 	for _, folder := range []string{"tfjob", "pytorchjob", "mpijob"} {
 		files, _ := filepath.Glob(filepath.Join(dir, folder, "*"))
 		if len(files) == 0 {
@@ -125,7 +114,7 @@ type roleFacts struct {
 // files (see the comments), read with -lossy so that PVCs and secrets do not
 // hide the rest.
 func TestCorpusFacts(t *testing.T) {
-	dir := corpusDir(t)
+	dir := testcorpus.Dir(t)
 	tests := map[string]struct {
 		name  string
 		clean string

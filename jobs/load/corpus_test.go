@@ -2,6 +2,7 @@ package load
 
 import (
 	"fmt"
+	"github.com/jobshift/jobshift/internal/testcorpus"
 	"os"
 	"path/filepath"
 	"sort"
@@ -12,30 +13,6 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
-
-// corpusDir finds <repo root>/../shared/corpus, or "" when absent.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if fi, err := os.Stat(c); err != nil || !fi.IsDir() {
-		return ""
-	}
-	return c
-}
 
 // mustFail are the corpus files that must yield an error: the ones the
 // corpus README calls invalid (not valid YAML, no document, semantically
@@ -69,7 +46,7 @@ type tally struct{ ok, warned, failed, lossy int }
 // give a job or located errors, never a panic; the files known to be
 // invalid must give errors. The per-folder table is logged (go test -v).
 func TestCorpusSweep(t *testing.T) {
-	root := corpusDir(t)
+	root := testcorpus.Dir(t)
 	if root == "" {
 		t.Skip("corpus not found at <repo root>/../shared/corpus")
 	}

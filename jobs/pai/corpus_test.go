@@ -1,25 +1,15 @@
 package pai
 
 import (
+	"github.com/jobshift/jobshift/internal/testcorpus"
 	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 )
-
-// corpusDir locates <repo root>/../shared/corpus.
-func corpusDir(t testing.TB) string {
-	_, here, _, _ := runtime.Caller(0)
-	dir := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("corpus not found at %s", dir)
-	}
-	return dir
-}
 
 // corpusInvalid are the files the corpus README calls invalid (or that
 // OpenPAI itself would have refused); they must yield errors.
@@ -33,7 +23,7 @@ var corpusInvalid = map[string]string{
 // TestCorpus reads every real PAI job file: each yields a job or located
 // diagnostics (never a panic), and the invalid ones yield errors.
 func TestCorpus(t *testing.T) {
-	root := corpusDir(t)
+	root := testcorpus.Dir(t)
 	for _, folder := range []string{"pai-v1", "pai-v2"} {
 		files, _ := filepath.Glob(filepath.Join(root, folder, "*"))
 		sort.Strings(files)
@@ -85,7 +75,7 @@ func TestCorpus(t *testing.T) {
 // TestLeinaoDistributed is the acceptance check on the LeinaoPAI
 // ps/worker example.
 func TestLeinaoDistributed(t *testing.T) {
-	f := filepath.Join(corpusDir(t), "pai-v1", "feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
+	f := filepath.Join(testcorpus.Dir(t), "pai-v1", "feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
 	src, err := os.ReadFile(f)
 	if err != nil {
 		t.Fatal(err)

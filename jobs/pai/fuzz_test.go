@@ -1,6 +1,7 @@
 package pai
 
 import (
+	"github.com/jobshift/jobshift/internal/testcorpus"
 	"os"
 	"path/filepath"
 	"testing"
@@ -15,7 +16,7 @@ func seed(f *testing.F, exts ...string) {
 	for _, ext := range exts {
 		m, _ := filepath.Glob(filepath.Join("testdata", "*"+ext))
 		files = append(files, m...)
-		if dir := corpusDirIfPresent(); dir != "" {
+		if dir := testcorpus.Path(); dir != "" {
 			for _, sub := range []string{"pai-v1", "pai-v2"} {
 				m, _ := filepath.Glob(filepath.Join(dir, sub, "*"+ext))
 				files = append(files, m...)
@@ -27,14 +28,6 @@ func seed(f *testing.F, exts ...string) {
 			f.Add(src)
 		}
 	}
-}
-
-func corpusDirIfPresent() string {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus")
-	if _, err := os.Stat(dir); err != nil {
-		return ""
-	}
-	return dir
 }
 
 // checkResult is the readers' contract: a job or errors, every diagnostic

@@ -3,6 +3,7 @@ package completion
 import (
 	"flag"
 	"fmt"
+	"github.com/jobshift/jobshift/internal/testcorpus"
 	"os"
 	"path/filepath"
 	"sort"
@@ -15,30 +16,6 @@ import (
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/corpus.golden")
-
-// corpusDir finds <repo root>/../shared/corpus, or "" when absent.
-func corpusDir(t *testing.T) string {
-	t.Helper()
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			break
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
-	}
-	c := filepath.Join(dir, "..", "shared", "corpus")
-	if fi, err := os.Stat(c); err != nil || !fi.IsDir() {
-		return ""
-	}
-	return c
-}
 
 // profile is what the engine makes of one real job: its rules as read, and
 // three scripted runs.
@@ -117,7 +94,7 @@ func verdictLine(v Verdict) string {
 // profile and compares with testdata/corpus.golden (go test -update
 // rewrites it; review the diff against README.md's rules before committing).
 func TestCorpusGolden(t *testing.T) {
-	root := corpusDir(t)
+	root := testcorpus.Dir(t)
 	if root == "" {
 		t.Skip("corpus not found at <repo root>/../shared/corpus")
 	}
