@@ -36,6 +36,12 @@ type envVar struct{ Name, Value string }
 // effects so that Render can show exactly what Submit runs.
 type taskSpec struct {
 	Ref jobs.TaskRef
+	// Process is contract.ProcessMain for the task's own process, or
+	// contract.ProcessPS for a UAI node's parameter-server process.
+	Process string
+	// PS is the parameter-server process that runs beside this task for
+	// the whole attempt (uai contract, contract.Processes), else nil.
+	PS *taskSpec
 	// Argv is the program and its arguments; Argv[0] is resolved against
 	// the task's PATH (not jobshift's: a test or user may differ).
 	Argv []string
@@ -53,13 +59,14 @@ type taskSpec struct {
 }
 
 // buildSpec computes one task's command line, environment and directories.
-func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, contractVars []envVar) (*taskSpec, error) {
+// process is the contract process (see taskSpec.Process).
+func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, process string, contractVars []envVar) (*taskSpec, error) {
 	job := p.Job
 	r := job.Role(ref.Role)
 	if r == nil {
 		return nil, fmt.Errorf("task %s-%d: no such role", ref.Role, ref.Index)
 	}
-	s := &taskSpec{Ref: ref, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index))}
+	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index))}
 
 	s.Dir = d.opts.Dir
 	if r.WorkingDir != "" && !d.opts.Docker {
@@ -96,6 +103,9 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	}
 	if d.opts.Docker {
 		s.Container = containerName(job.Name, runDir, attempt, ref)
+		if process != contract.ProcessMain {
+			s.Container += "-" + process
+		}
 		s.Argv = dockerArgv(r, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)
 		return s, nil
@@ -131,6 +141,15 @@ func commandArgv(r *jobs.Role, docker bool) ([]string, error) {
 	default:
 		return nil, fmt.Errorf("%s: role %q: %w %q", c.Pos, r.Name, ErrCommandKind, c.Kind)
 	}
+}
+
+// name is the task, or for a second process "role-i/process", as output
+// prefixes and messages show it.
+func (s *taskSpec) name() string {
+	if s.Process == contract.ProcessMain {
+		return refString(s.Ref)
+	}
+	return refString(s.Ref) + "/" + s.Process
 }
 
 // mergeEnv puts add on top of base; a later name replaces an earlier one

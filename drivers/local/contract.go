@@ -16,8 +16,10 @@ func contractOptions(p *translate.Plan) contract.Options {
 }
 
 // contractEnv is the oracle's environment for task self on topology topo:
-// the single definition of what the source platform gave each task.
-func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef) ([]envVar, error) {
+// the single definition of what the source platform gave each task. process
+// is contract.ProcessMain, or contract.ProcessPS for a UAI node's
+// parameter-server process (see contract.Processes).
+func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef, process string) ([]envVar, error) {
 	var t contract.Topology
 	for _, r := range p.Job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
@@ -27,7 +29,9 @@ func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef) ([]envVar,
 		}
 		t.Roles = append(t.Roles, rt)
 	}
-	env, err := contract.Eval(p.Job, t, self, contractOptions(p))
+	opts := contractOptions(p)
+	opts.Process = process
+	env, err := contract.Eval(p.Job, t, self, opts)
 	if err != nil {
 		return nil, err
 	}

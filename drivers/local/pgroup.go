@@ -61,7 +61,8 @@ func waitGroupGone(pgid int, limit time.Duration) bool {
 }
 
 // Leftovers lists the processes still alive in the process groups of every
-// task start recorded under runDir (the pid files): empty once a run has
+// task start recorded under runDir (the pid files, including those of UAI
+// parameter-server processes): empty once a run has
 // ended cleanly. Processes that left their task's group (setsid, daemons)
 // are not tracked, as on any process-group based supervisor.
 func Leftovers(runDir string) ([]int, error) {
@@ -69,6 +70,12 @@ func Leftovers(runDir string) ([]int, error) {
 	if err != nil {
 		return nil, err
 	}
+	// UAI parameter-server processes (psDir).
+	ps, err := filepath.Glob(filepath.Join(runDir, "*", "attempt-*", "ps", "pid"))
+	if err != nil {
+		return nil, err
+	}
+	pids = append(pids, ps...)
 	var out []int
 	for _, f := range pids {
 		b, err := os.ReadFile(f)

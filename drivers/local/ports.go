@@ -29,7 +29,8 @@ var ErrLeinaoLocal = errors.New("LeinaoPAI jobs need port mapping")
 var leinaoInternal = []int{10001, 10002, 10003}
 
 // ErrUnsupportedContract: the contract needs something the local driver
-// does not do.
+// does not do. (No contract returns it at present: the uai contract's
+// second process per node is run, see run.go.)
 var ErrUnsupportedContract = errors.New("contract not supported by the local driver")
 
 // taskNet is where one task can be reached: its address and, per port label,
@@ -104,10 +105,6 @@ func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (to
 			"Run with -docker (each task in its image, bridge networking, ports published), "+
 			"or on Nomad or Slurm: %w",
 			ErrLeinaoLocal, leinaoInternal, job.TaskCount(), ErrPortConflict)
-	}
-	if n := len(contract.Processes(job, opts)); n > 1 {
-		return nil, fmt.Errorf("%w: the uai contract runs %d processes per node (training and parameter server); "+
-			"the local driver runs one process per task", ErrUnsupportedContract, n)
 	}
 	kube := job.Source.Format == jobs.FormatTFJob || job.Source.Format == jobs.FormatPyTorchJob
 	topo := topology{}

@@ -47,6 +47,15 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		for _, e := range s.Added {
 			fmt.Fprintf(&b, "    %s=%s\n", e.Name, shellQuote(e.Value))
 		}
+		if ps := s.PS; ps != nil {
+			fmt.Fprintf(&b, "  process %s (parameter server beside the task, stopped when the job ends; decides nothing)\n", ps.name())
+			fmt.Fprintf(&b, "    command: %s\n", shellJoin(ps.Argv))
+			fmt.Fprintf(&b, "    output: %s/{stdout,stderr}\n", psDir(ps.TaskDir, 0))
+			fmt.Fprintf(&b, "    env:\n")
+			for _, e := range ps.Added {
+				fmt.Fprintf(&b, "      %s=%s\n", e.Name, shellQuote(e.Value))
+			}
+		}
 	}
 	return &drivers.Artifact{MediaType: "text/plain", Files: []drivers.File{{Name: p.Job.Name + ".local.txt", Data: b.Bytes()}}}, nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // exitSetup is the job's exit code when an attempt could not even start
@@ -119,6 +120,13 @@ type slot struct {
 	restarts int // counted restarts (completion.Task.Restarts)
 	starts   int // restarts of any kind, for the start directory name
 	seq      int64
+
+	// ps is a UAI node's parameter-server process (spec.PS): started with
+	// the attempt, kept across in-place restarts of the training process,
+	// stopped when the job's verdict is in. It is not a task to the
+	// completion engine: the training process's exit is the task's exit.
+	ps      *proc
+	psEnded bool
 }
 
 // attempt runs one attempt of the whole job. final reports an end that is
@@ -131,9 +139,10 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 		r.emit(drivers.Event{Attempt: a, Message: "cannot start attempt: " + err.Error()})
 		return v, true
 	}
-	exits := make(chan exit, len(specs))
+	exits := make(chan exit, 2*len(specs))
 	slots := make([]*slot, len(specs))
 	byProc := map[*proc]*slot{}
+	psOf := map[*proc]*slot{}
 	list := func() []completion.Task {
 		ts := make([]completion.Task, len(slots))
 		for i, s := range slots {
@@ -158,6 +167,13 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 	for i, sp := range specs {
 		slots[i] = &slot{ref: sp.Ref, spec: sp}
 		launch(slots[i])
+		if sp.PS != nil {
+			s := slots[i]
+			s.ps = start(sp.PS, psDir(sp.TaskDir, a), r.d.opts.Docker, r.mux, exits)
+			psOf[s.ps] = s
+			r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("%s started (pid %d): the parameter server beside task %s",
+				sp.PS.name(), s.ps.pgid, refString(sp.Ref))})
+		}
 	}
 
 	ending, userStop := false, false
@@ -173,6 +189,15 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 			}
 		}
 	}
+	// Parameter servers never end by themselves; like a PS role's tasks
+	// they are stopped once the verdict is in (or on Stop or deadline).
+	stopPS := func(grace time.Duration) {
+		for _, s := range slots {
+			if s.ps != nil && !s.psEnded {
+				s.ps.stop(grace)
+			}
+		}
+	}
 	allRefs := func() []jobs.TaskRef {
 		out := make([]jobs.TaskRef, len(slots))
 		for i, s := range slots {
@@ -182,7 +207,7 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 	}
 	allEnded := func() bool {
 		for _, s := range slots {
-			if !s.state.Terminal() {
+			if !s.state.Terminal() || s.ps != nil && !s.psEnded {
 				return false
 			}
 		}
@@ -204,6 +229,15 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 		}
 		select {
 		case ex := <-exits:
+			if s := psOf[ex.p]; s != nil {
+				s.psEnded = true
+				how := fmt.Sprintf("exited %d by itself; it decides nothing and is not restarted", ex.code)
+				if ex.p.wasStopped() {
+					how = fmt.Sprintf("stopped (exit %d)", ex.code)
+				}
+				r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("%s %s", s.spec.PS.name(), how)})
+				continue
+			}
 			s := byProc[ex.p]
 			if s == nil || s.p != ex.p {
 				continue
@@ -247,6 +281,7 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 				// The local driver must end: what the platform would
 				// have left running (cleanPodPolicy None) stops too.
 				stopRefs(append(d.Stop, d.Keep...), r.d.opts.Grace)
+				stopPS(r.d.opts.Grace)
 			} else if len(d.Stop) > 0 {
 				stopRefs(d.Stop, r.d.opts.Grace)
 			}
@@ -257,11 +292,13 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 				r.emit(drivers.Event{Attempt: a, Message: "stopping: every task gets SIGTERM, then SIGKILL after " + r.d.opts.Grace.String()})
 			}
 			stopRefs(allRefs(), r.d.opts.Grace)
+			stopPS(r.d.opts.Grace)
 		case <-killReq:
 			killReq = nil
 			ending, userStop = true, true
 			r.emit(drivers.Event{Attempt: a, Message: "stopping now: SIGKILL"})
 			stopRefs(allRefs(), 0)
+			stopPS(0)
 		case <-deadline:
 			deadline = nil
 			d := completion.DeadlineVerdict(job, list())
@@ -271,6 +308,7 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 			ending, final = true, true
 			r.emit(drivers.Event{Attempt: a, Message: d.Reason})
 			stopRefs(allRefs(), r.d.opts.Grace)
+			stopPS(r.d.opts.Grace)
 		}
 	}
 }
@@ -290,20 +328,31 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 	if err != nil {
 		return nil, err
 	}
+	procs := contract.Processes(p.Job, contractOptions(p))
 	var specs []*taskSpec
 	for _, ref := range refs(p.Job) {
-		env, err := contractEnv(p, topo, ref)
-		if err != nil {
-			return nil, fmt.Errorf("contract of task %s: %w", refString(ref), err)
+		var main *taskSpec
+		// procs[0] is the task's own process; a UAI node's parameter
+		// server (procs[1]) hangs off it.
+		for _, proc := range procs {
+			env, err := contractEnv(p, topo, ref, proc)
+			if err != nil {
+				return nil, fmt.Errorf("contract of task %s: %w", refString(ref), err)
+			}
+			s, err := d.buildSpec(p, runDir, attempt, ref, proc, env)
+			if err != nil {
+				return nil, err
+			}
+			if bridge {
+				s.Argv = publishLeinao(s.Argv, topo[ref])
+			}
+			if main == nil {
+				main = s
+			} else {
+				main.PS = s
+			}
 		}
-		s, err := d.buildSpec(p, runDir, attempt, ref, env)
-		if err != nil {
-			return nil, err
-		}
-		if bridge {
-			s.Argv = publishLeinao(s.Argv, topo[ref])
-		}
-		specs = append(specs, s)
+		specs = append(specs, main)
 	}
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("job %q has no tasks", p.Job.Name)

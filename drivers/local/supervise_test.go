@@ -73,6 +73,12 @@ func planOf(job *jobs.Job) *translate.Plan {
 // and the run directory.
 func runJob(t *testing.T, job *jobs.Job, opts Options) (*drivers.Result, string, []drivers.Event) {
 	t.Helper()
+	return runPlan(t, planOf(job), opts)
+}
+
+// runPlan is runJob for a plan (contracts chosen like the CLI's -contract).
+func runPlan(t *testing.T, plan *translate.Plan, opts Options) (*drivers.Result, string, []drivers.Event) {
+	t.Helper()
 	if opts.RunDir == "" {
 		opts.RunDir = filepath.Join(t.TempDir(), "run")
 	}
@@ -85,7 +91,7 @@ func runJob(t *testing.T, job *jobs.Job, opts Options) (*drivers.Result, string,
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), testTimeout)
 	defer cancel()
-	h, err := d.Submit(ctx, planOf(job))
+	h, err := d.Submit(ctx, plan)
 	if err != nil {
 		t.Fatalf("Submit: %v", err)
 	}
@@ -109,11 +115,13 @@ func runJob(t *testing.T, job *jobs.Job, opts Options) (*drivers.Result, string,
 	return res, h.ID, evs
 }
 
-// assertNothingLeft checks that no process of any recorded task group is
-// alive (kill(-pgid, 0) fails with ESRCH once the group is empty).
+// assertNothingLeft checks that no process of any recorded task group
+// (UAI parameter servers included) is alive (kill(-pgid, 0) fails with ESRCH once the group is empty).
 func assertNothingLeft(t *testing.T, runDir string) {
 	t.Helper()
 	pids, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-*", "pid"))
+	ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-*", "ps", "pid"))
+	pids = append(pids, ps...)
 	if len(pids) == 0 {
 		t.Errorf("no pid files under %s", runDir)
 	}

@@ -40,6 +40,13 @@ type exit struct {
 	err  error // start failure or wait error, for the message
 }
 
+// psDir is where a UAI node's parameter-server process keeps its files: a
+// subdirectory of the attempt's first start, since it runs once per attempt
+// beside every start of the training process.
+func psDir(taskDir string, attempt int) string {
+	return filepath.Join(startDir(taskDir, attempt, 0), "ps")
+}
+
 // startDir names one start of a task: attempt a (job retries), restart k
 // (in-place task restarts) — so attempts can be counted from the run dir.
 func startDir(taskDir string, attempt, restart int) string {
@@ -53,10 +60,11 @@ func startDir(taskDir string, attempt, restart int) string {
 // start's files and, line-prefixed, into out. done receives exactly one exit.
 func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- exit) *proc {
 	p := &proc{spec: spec, dir: dir, docker: docker}
-	prefix := fmt.Sprintf("[%s-%d] ", spec.Ref.Role, spec.Ref.Index)
+	// "[worker-0] ", and "[worker-0/ps] " for a UAI parameter server.
+	prefix := "[" + spec.name() + "] "
 	fail := func(err error) *proc {
 		p.exited = true
-		msg := fmt.Sprintf("jobshift: cannot start task %s-%d: %v\n", spec.Ref.Role, spec.Ref.Index, err)
+		msg := fmt.Sprintf("jobshift: cannot start task %s: %v\n", spec.name(), err)
 		out.writeLine([]byte(prefix + msg))
 		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o644)
 		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o644)

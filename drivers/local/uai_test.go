@@ -1,0 +1,218 @@
+package local
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// listPorts hands out a fixed list of ports in order; every call of the
+// Options.ports func starts over, so Submit's check and the attempt see the
+// same topology and the test knows it.
+type listPorts struct {
+	ports []int
+	next  int
+}
+
+func (l *listPorts) Free(n int) ([]int, error) {
+	if l.next+n > len(l.ports) {
+		return nil, fmt.Errorf("listPorts: %d ports asked, %d left", n, len(l.ports)-l.next)
+	}
+	out := l.ports[l.next : l.next+n]
+	l.next += n
+	return out, nil
+}
+func (l *listPorts) Release() {}
+
+// freePorts asks the kernel for n distinct free ports on loopback.
+func freePorts(t *testing.T, n int) []int {
+	t.Helper()
+	var out []int
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer l.Close()
+		out = append(out, l.Addr().(*net.TCPAddr).Port)
+	}
+	return out
+}
+
+// uaiPlan loads the 3-node UAI probe job with `-contract =uai`.
+func uaiPlan(t *testing.T) *translate.Plan {
+	t.Helper()
+	path := filepath.Join("testdata", "uai", "uai-probe.json")
+	job, diags := load.Load(path, jobs.ReadOptions{Path: filepath.Base(path)})
+	if diags.HasErrors() {
+		t.Fatalf("load %s: %v", path, diags)
+	}
+	plan, diags := translate.Build(job, nil, []string{"=uai"}, "alice")
+	if diags.HasErrors() {
+		t.Fatalf("plan: %v", diags)
+	}
+	return plan
+}
+
+// tfConfigOf reads the TF_CONFIG a process printed (uai_probe.py's first
+// line) from its stdout file.
+func tfConfigOf(t *testing.T, stdout string) string {
+	t.Helper()
+	b, err := os.ReadFile(stdout)
+	if err != nil {
+		t.Errorf("%v", err)
+		return ""
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "TF_CONFIG="); ok {
+			return v
+		}
+	}
+	t.Errorf("%s has no TF_CONFIG line:\n%s", stdout, b)
+	return ""
+}
+
+// TestUAIRealProcesses runs a 3-node UAI Train job for real: every node runs
+// a parameter server and a training process from the same command; the
+// training processes reach every ps and each other and exit 0; the job
+// succeeds, every ps is stopped (not failed), nothing is left, and each
+// process saw the TF_CONFIG of the oracle and of the seed.
+func TestUAIRealProcesses(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is needed: %v", err)
+		}
+		t.Skipf("python3 is needed: %v", err)
+	}
+	plan := uaiPlan(t)
+	// The topology is known: every task takes its ports from the list in
+	// contract.PortLabels order (PAI v1 adds implicit http and ssh).
+	opts := contract.Options{User: "alice", Contracts: []string{jobs.ContractUAI}}
+	labels := contract.PortLabels(plan.Job, 0, opts)
+	perTask := 0
+	for _, l := range labels {
+		perTask += l.Count
+	}
+	ports := freePorts(t, 3*perTask)
+	dir, err := filepath.Abs(filepath.Join("testdata", "uai"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &syncBuf{}
+	res, runDir, evs := runPlan(t, plan, Options{Dir: dir, Output: out,
+		ports: func(string) portSource { return &listPorts{ports: ports} }})
+
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Errorf("result = %+v, want succeeded 0\noutput:\n%s", res, out.String())
+	}
+	wantStates := map[string]completion.State{"uai-0": completion.Succeeded, "uai-1": completion.Succeeded, "uai-2": completion.Succeeded}
+	if diff := cmp.Diff(wantStates, taskStates(evs)); diff != "" {
+		t.Errorf("task states (-want +got):\n%s", diff)
+	}
+
+	// Every ps was stopped by jobshift (SIGTERM: 143), none ended itself.
+	gotPS := map[string]string{}
+	for _, e := range evs {
+		for i := range 3 {
+			name := fmt.Sprintf("uai-%d/ps", i)
+			if rest, ok := strings.CutPrefix(e.Message, name+" "); ok && !strings.HasPrefix(rest, "started") {
+				gotPS[name] = rest
+			}
+		}
+	}
+	wantPS := map[string]string{"uai-0/ps": "stopped (exit 143)", "uai-1/ps": "stopped (exit 143)", "uai-2/ps": "stopped (exit 143)"}
+	if diff := cmp.Diff(wantPS, gotPS); diff != "" {
+		t.Errorf("ps ends (-want +got):\n%s", diff)
+	}
+	for i := range 3 {
+		b, _ := os.ReadFile(filepath.Join(psDir(filepath.Join(runDir, fmt.Sprintf("uai-%d", i)), 0), "exit"))
+		if strings.TrimSpace(string(b)) != "143" {
+			t.Errorf("uai-%d/ps exit file = %q, want 143", i, b)
+		}
+	}
+	if left, err := Leftovers(runDir); err != nil || len(left) > 0 {
+		t.Errorf("Leftovers = %v, %v; want none", left, err)
+	}
+
+	// TF_CONFIG: what each process printed, the oracle on the actual
+	// topology (ports handed out in task order: port-ps, port-worker), and
+	// the seed's layout written out by hand.
+	var topo contract.Topology
+	rt := contract.RoleTopology{Name: "uai"}
+	for i, next := 0, 0; i < 3; i++ {
+		tt := contract.TaskTopology{Addr: loopback, Ports: map[string][]int{}}
+		for _, l := range labels {
+			tt.Ports[l.Label] = append(tt.Ports[l.Label], ports[next:next+l.Count]...)
+			next += l.Count
+		}
+		rt.Tasks = append(rt.Tasks, tt)
+	}
+	topo.Roles = append(topo.Roles, rt)
+	// port-ps and port-worker of node i: the two ports of label uai.
+	pps := func(i int) string { return fmt.Sprintf(`"127.0.0.1:%d"`, rt.Tasks[i].Ports["uai"][0]) }
+	pwk := func(i int) string { return fmt.Sprintf(`"127.0.0.1:%d"`, rt.Tasks[i].Ports["uai"][1]) }
+	cluster := fmt.Sprintf(`{"cluster":{"master":[%s],"ps":[%s,%s,%s],"worker":[%s,%s]},"task":`,
+		pwk(0), pps(0), pps(1), pps(2), pwk(1), pwk(2))
+	got, oracle, seed := map[string]string{}, map[string]string{}, map[string]string{}
+	for i := range 3 {
+		ref := jobs.TaskRef{Role: "uai", Index: i}
+		taskDir := filepath.Join(runDir, refString(ref))
+		for _, proc := range []string{contract.ProcessMain, contract.ProcessPS} {
+			name, stdout := refString(ref), filepath.Join(startDir(taskDir, 0, 0), "stdout")
+			if proc == contract.ProcessPS {
+				name, stdout = name+"/ps", filepath.Join(psDir(taskDir, 0), "stdout")
+			}
+			got[name] = tfConfigOf(t, stdout)
+			o := opts
+			o.Process = proc
+			env, err := contract.Eval(plan.Job, topo, ref, o)
+			if err != nil {
+				t.Fatalf("Eval %s: %v", name, err)
+			}
+			oracle[name], _ = env.Lookup("TF_CONFIG")
+		}
+		seed[refString(ref)+"/ps"] = cluster + fmt.Sprintf(`{"type":"ps","index":%d},"environment":"cloud"}`, i)
+		if i == 0 {
+			seed[refString(ref)] = cluster + `{"type":"master","index":0},"environment":"cloud"}`
+		} else {
+			seed[refString(ref)] = cluster + fmt.Sprintf(`{"type":"worker","index":%d},"environment":"cloud"}`, i-1)
+		}
+	}
+	if diff := cmp.Diff(oracle, got); diff != "" {
+		t.Errorf("TF_CONFIG (-oracle +process):\n%s", diff)
+	}
+	// The seed fixes the content, not the byte layout: compare as JSON.
+	if diff := cmp.Diff(parseAll(t, seed), parseAll(t, got)); diff != "" {
+		t.Errorf("TF_CONFIG (-seed +process):\n%s", diff)
+	}
+	for _, line := range []string{"[uai-1/ps] ps 1 serving\n", "[uai-0] master 0 done\n", "[uai-2] worker 1 reached ps 0 at "} {
+		if !strings.Contains(out.String(), line) {
+			t.Errorf("output lacks %q:\n%s", line, out.String())
+		}
+	}
+}
+
+func parseAll(t *testing.T, m map[string]string) map[string]any {
+	t.Helper()
+	out := map[string]any{}
+	for k, v := range m {
+		var x any
+		if err := json.Unmarshal([]byte(v), &x); err != nil {
+			t.Errorf("%s: TF_CONFIG %q: %v", k, v, err)
+		}
+		out[k] = x
+	}
+	return out
+}
