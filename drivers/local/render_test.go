@@ -31,13 +31,13 @@ func (s *seqPorts) Free(n int) ([]int, error) {
 func (s *seqPorts) Release() {}
 
 // loadPlan reads an example job the way the CLI does.
-func loadPlan(t *testing.T, path string) *translate.Plan {
+func loadPlan(t *testing.T, path string, contracts ...string) *translate.Plan {
 	t.Helper()
 	job, diags := load.Load(path, jobs.ReadOptions{Path: filepath.Base(path)})
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", path, diags)
 	}
-	plan, diags := translate.Build(job, nil, nil, "alice")
+	plan, diags := translate.Build(job, nil, contracts, "alice")
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", path, diags)
 	}
@@ -46,8 +46,10 @@ func loadPlan(t *testing.T, path string) *translate.Plan {
 
 func TestRenderGolden(t *testing.T) {
 	for name, tc := range map[string]struct {
-		file   string
-		docker bool
+		file     string
+		docker   bool
+		path     string   // a job outside examples/
+		contract []string // -contract values
 	}{
 		"pai-v1-ps-worker":  {file: "pai-v1-ps-worker.json"},
 		"pai-v2-ddp":        {file: "pai-v2-ddp.yaml"},
@@ -55,9 +57,15 @@ func TestRenderGolden(t *testing.T) {
 		"pytorchjob-ddp":    {file: "pytorchjob-ddp.yaml"},
 		"pai-v2-ddp-docker": {file: "pai-v2-ddp.yaml", docker: true},
 		"tfjob-mesh-docker": {file: "tfjob-mesh.yaml", docker: true},
+		// every task shows its parameter-server process too
+		"uai-probe": {path: filepath.Join("testdata", "uai", "uai-probe.json"), contract: []string{"=uai"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			plan := loadPlan(t, filepath.Join("..", "..", "examples", tc.file))
+			path := tc.path
+			if path == "" {
+				path = filepath.Join("..", "..", "examples", tc.file)
+			}
+			plan := loadPlan(t, path, tc.contract...)
 			d, err := New(Options{RunDir: "/runs/r1", Dir: "/work", Docker: tc.docker, Env: []string{"PATH=/nonexistent"},
 				ports: func(string) portSource { return &seqPorts{next: 30000} }})
 			if err != nil {
