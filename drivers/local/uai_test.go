@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -215,4 +216,42 @@ func parseAll(t *testing.T, m map[string]string) map[string]any {
 		out[k] = x
 	}
 	return out
+}
+
+// A parameter server that ends by itself (here exit 3, before the training
+// process ends) decides nothing: the job succeeds on its training
+// processes, and the ps is reported, not restarted.
+func TestUAIPSExitDecidesNothing(t *testing.T) {
+	job := paiV1("uai-sh", 0, roleDef{name: "n", n: 2, minF: intp(1), minS: intp(2),
+		cmd: `case "$TF_CONFIG" in *'"type":"ps"'*) touch "$JOBSHIFT_TASK_DIR/ps-gone"; exit 3;; esac; ` +
+			`while [ ! -e "$JOBSHIFT_TASK_DIR/ps-gone" ]; do sleep 0.05; done; echo trained`})
+	job.Contracts = []string{jobs.ContractUAI}
+	job.Roles[0].Ports = append([]jobs.Port{{Label: "uai", Count: 2}}, job.Roles[0].Ports...)
+	out := &syncBuf{}
+	res, runDir, evs := runJob(t, job, Options{Output: out})
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Errorf("result = %+v, want succeeded 0\noutput:\n%s", res, out.String())
+	}
+	want := map[string]completion.State{"n-0": completion.Succeeded, "n-1": completion.Succeeded}
+	if diff := cmp.Diff(want, taskStates(evs)); diff != "" {
+		t.Errorf("task states (-want +got):\n%s", diff)
+	}
+	var ends []string
+	for _, e := range evs {
+		if strings.Contains(e.Message, "/ps ") && !strings.Contains(e.Message, " started ") {
+			ends = append(ends, e.Message)
+		}
+	}
+	slices.Sort(ends)
+	wantEnds := []string{"n-0/ps exited 3 by itself; it decides nothing and is not restarted",
+		"n-1/ps exited 3 by itself; it decides nothing and is not restarted"}
+	if diff := cmp.Diff(wantEnds, ends); diff != "" {
+		t.Errorf("ps events (-want +got):\n%s", diff)
+	}
+	if m, _ := filepath.Glob(filepath.Join(runDir, "n-*", "attempt-0", "ps", "exit")); len(m) != 2 {
+		t.Errorf("ps exit files = %v, want 2", m)
+	}
+	if !strings.Contains(out.String(), "[n-1] trained\n") {
+		t.Errorf("output lacks [n-1] trained:\n%s", out.String())
+	}
 }
