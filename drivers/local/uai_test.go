@@ -1,6 +1,7 @@
 package local
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/jobs"
@@ -253,5 +255,82 @@ func TestUAIPSExitDecidesNothing(t *testing.T) {
 	}
 	if !strings.Contains(out.String(), "[n-1] trained\n") {
 		t.Errorf("output lacks [n-1] trained:\n%s", out.String())
+	}
+}
+
+// uaiShJob is a 2-node UAI job running one sh command as both processes.
+func uaiShJob(name, cmd string) *jobs.Job {
+	job := paiV1(name, 0, roleDef{name: "n", n: 2, minF: intp(1), minS: intp(2), cmd: cmd})
+	job.Contracts = []string{jobs.ContractUAI}
+	job.Roles[0].Ports = append([]jobs.Port{{Label: "uai", Count: 2}}, job.Roles[0].Ports...)
+	return job
+}
+
+// Stop reaches the parameter servers too: one that ignores SIGTERM is
+// killed after the grace period, and nothing is left.
+func TestUAIStopKillsPS(t *testing.T) {
+	job := uaiShJob("uai-stop", `case "$TF_CONFIG" in *'"type":"ps"'*) trap "" TERM; echo ready >"$JOBSHIFT_TASK_DIR/ps-ready";; esac; sleep 300 & wait; sleep 300`)
+	d, _ := New(Options{RunDir: filepath.Join(t.TempDir(), "run"), Grace: 300 * time.Millisecond})
+	ctx := context.Background()
+	h, err := d.Submit(ctx, planOf(job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 1000 {
+		_, e0 := os.Stat(filepath.Join(h.ID, "n-0", "ps-ready"))
+		_, e1 := os.Stat(filepath.Join(h.ID, "n-1", "ps-ready"))
+		if e0 == nil && e1 == nil {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if err := d.Stop(ctx, h); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := d.Wait(ctx, h)
+	if res.Phase != completion.PhaseStopped {
+		t.Errorf("result = %+v, want stopped", res)
+	}
+	assertNothingLeft(t, h.ID)
+	got := map[string]string{}
+	for _, f := range []string{"n-0/attempt-0/exit", "n-1/attempt-0/exit", "n-0/attempt-0/ps/exit", "n-1/attempt-0/ps/exit"} {
+		b, _ := os.ReadFile(filepath.Join(h.ID, f))
+		got[f] = strings.TrimSpace(string(b))
+	}
+	// the training processes die of SIGTERM (143), the ps of SIGKILL (137)
+	want := map[string]string{"n-0/attempt-0/exit": "143", "n-1/attempt-0/exit": "143",
+		"n-0/attempt-0/ps/exit": "137", "n-1/attempt-0/ps/exit": "137"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exit files (-want +got):\n%s", diff)
+	}
+}
+
+// An in-place restart of the training process (PAI taskRetryCount without
+// gang allocation) keeps the node's parameter server: one ps start per
+// node for the whole attempt.
+func TestUAIRestartKeepsPS(t *testing.T) {
+	job := uaiShJob("uai-restart", `case "$TF_CONFIG" in *'"type":"ps"'*) echo ps >>"$JOBSHIFT_TASK_DIR/ps-starts"; exec sleep 300;; esac; `+
+		`[ -e "$JOBSHIFT_TASK_DIR/failed-once" ] && exit 0; touch "$JOBSHIFT_TASK_DIR/failed-once"; exit 1`)
+	// as in TestPAITaskRetry: v2 without gang restarts a task in place
+	job.Source.Format = jobs.FormatPAIv2
+	job.Roles[0].Command = jobs.Command{Kind: jobs.CommandBashScript, Script: job.Roles[0].Command.Script}
+	job.Retry.GangAllocation = false
+	job.Roles[0].TaskRetryCount = 1
+	res, runDir, _ := runJob(t, job, Options{})
+	if res.Phase != completion.PhaseSucceeded {
+		t.Errorf("result = %+v, want succeeded", res)
+	}
+	got := map[string]string{}
+	for _, n := range []string{"n-0", "n-1"} {
+		b, _ := os.ReadFile(filepath.Join(runDir, n, "ps-starts"))
+		got[n+" ps starts"] = string(b)
+		b, _ = os.ReadFile(filepath.Join(psDir(filepath.Join(runDir, n), 0), "exit"))
+		got[n+" ps exit"] = strings.TrimSpace(string(b))
+	}
+	got["starts"] = strings.Join(starts(t, runDir), ",")
+	want := map[string]string{"n-0 ps starts": "ps\n", "n-1 ps starts": "ps\n", "n-0 ps exit": "143", "n-1 ps exit": "143",
+		"starts": "n-0/attempt-0,n-0/attempt-0-restart-1,n-1/attempt-0,n-1/attempt-0-restart-1"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
