@@ -26,8 +26,9 @@ import "github.com/jobshift/jobshift/jobs"
 // the first is port-ps, the second port-worker (so `portList: [{label: uai,
 // portNumber: 2}]` or two labels both work). A one-node job gets no
 // TF_CONFIG (UAI ran the same code as single-node training) and no ps
-// process. The JSON is compact with sorted keys, like the tf contract; UAI's
-// own byte layout is not documented.
+// process. The JSON is compact, keys in the seed's order (cluster, task,
+// environment; inside task: type, index); UAI's own byte layout is not
+// documented.
 func (b *builder) uai() {
 	j := b.job
 	r := j.Roles[0]
