@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -36,6 +37,10 @@ import (
 //     does the test create the go-file, so the deciding exits happen
 //     strictly after the restart: the verdict must come from the new
 //     controller, with one retry in total (none redone after the restart).
+//  3. Job C's workers end while no controller runs at all (the controller
+//     job is stopped, then registered again): the new controller must
+//     judge allocations that ended while nothing watched them, and nothing
+//     may have decided C in the meantime.
 func TestControllerServiceResumesAfterRestart(t *testing.T) {
 	addr := agent.Addr(t)
 	root := agent.Client(t)
@@ -93,7 +98,7 @@ func TestControllerServiceResumesAfterRestart(t *testing.T) {
 		t.Fatalf("registering the controller: %v", err)
 	}
 	submitted = append(submitted, ctlID)
-	first := waitControllerAlloc(t, c, ctlID, "")
+	first := waitControllerAlloc(t, c, ctlID)
 
 	site := site()
 	site.Nomad.Namespace = ns
@@ -108,8 +113,15 @@ func TestControllerServiceResumesAfterRestart(t *testing.T) {
 	pb.Job.Retry.JobRetryCount = 1
 	pb.Job.Role("ps").Command = jobs.Command{Kind: jobs.CommandEval, Script: `exec sleep 3600`}
 	pb.Job.Role("worker").Command = jobs.Command{Kind: jobs.CommandEval, Script: `if [ "$NOMAD_META_jobshift_attempt" = 0 ]; then if [ "$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX" = 1 ]; then sleep 1; exit 1; fi; exec sleep 3600; fi; while [ ! -e ` + goFile + ` ]; do sleep 0.5; done`}
-	ida, idb := submitPlain(t, c, pa), submitPlain(t, c, pb)
-	submitted = append(submitted, ida, idb)
+	// Job C: no retry; its workers wait for goFileC, which the test
+	// creates while no controller runs at all.
+	goFileC := goFile + "-c"
+	pc := loadPlan(t, filepath.Join(agent.Repo(), "examples", "pai-v1-ps-worker.json"), site)
+	pc.Options["id"] = fmt.Sprintf("ctlsvc-c-%d", sfx)
+	pc.Job.Role("ps").Command = jobs.Command{Kind: jobs.CommandEval, Script: `exec sleep 3600`}
+	pc.Job.Role("worker").Command = jobs.Command{Kind: jobs.CommandEval, Script: `while [ ! -e ` + goFileC + ` ]; do sleep 0.5; done`}
+	ida, idb, idc := submitPlain(t, c, pa), submitPlain(t, c, pb), submitPlain(t, c, pc)
+	submitted = append(submitted, ida, idb, idc)
 	submittedAt := time.Now()
 
 	// 1. Job A ends by the controller's hand.
@@ -204,6 +216,80 @@ func TestControllerServiceResumesAfterRestart(t *testing.T) {
 	if strings.Contains(log1, idb+": succeeded") {
 		t.Errorf("the stopped controller decided job B; its log:\n%s", log1)
 	}
+
+	// 4. Job C's rule fires while no controller runs: stop the controller
+	// job, let C's workers finish, start the controller again. It must
+	// judge the allocations that ended while it was away.
+	if _, _, err := c.Jobs().Deregister(ctlID, false, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitNoController(t, c, ctlID)
+	if err := os.WriteFile(goFileC, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for end := time.Now().Add(60 * time.Second); deadMain(t, c, idc, "worker") < 2; time.Sleep(250 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("job C: workers did not exit within 60s")
+		}
+	}
+	time.Sleep(time.Second) // let a wrongly surviving decider show itself
+	if v, _, err := c.Variables().Read(nomad.ResultPath(idc), nil); err == nil && v != nil {
+		t.Fatalf("job C decided with no controller running: %v", v.Items)
+	}
+	if info, _, err := c.Jobs().Info(idc, nil); err != nil || info.Stop != nil && *info.Stop {
+		t.Fatalf("job C stopped with no controller running (%v)", err)
+	}
+	restartedAt := time.Now()
+	if _, _, err := c.Jobs().Register(ctl, nil); err != nil {
+		t.Fatalf("registering the controller again: %v", err)
+	}
+	third := waitControllerAlloc(t, c, ctlID, first.ID, second.ID)
+	vc := waitVerdict(t, c, idc, 60*time.Second)
+	if vc.Items["phase"] != "succeeded" || vc.Items["exitCode"] != "0" || vc.Items["attempts"] != "1" {
+		t.Fatalf("job C verdict %v, want succeeded, exit code 0, 1 attempt", vc.Items)
+	}
+	waitAllEnded(t, c, idc)
+	checkPSStopped(t, c, idc)
+	if log3 := controllerLog(t, c, third); !strings.Contains(log3, idc+": succeeded") {
+		t.Errorf("the controller started again did not decide job C; its log:\n%s", log3)
+	}
+	t.Logf("job C: verdict recorded %.1fs after the controller job was registered again", time.Unix(0, vc.CreateTime).Sub(restartedAt).Seconds())
+}
+
+// waitNoController waits until no allocation of the controller job runs.
+func waitNoController(t *testing.T, c *api.Client, id string) {
+	t.Helper()
+	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
+		allocs, _, err := c.Jobs().Allocations(id, true, nil)
+		if err != nil {
+			continue
+		}
+		live := 0
+		for _, a := range allocs {
+			if a.ClientStatus == "running" || a.ClientStatus == "pending" {
+				live++
+			}
+		}
+		if live == 0 {
+			return
+		}
+	}
+	t.Fatal("the controller job's allocations still run 60s after it was stopped")
+}
+
+// deadMain counts allocations of role whose main task has ended.
+func deadMain(t *testing.T, c *api.Client, id, role string) int {
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for _, a := range allocs {
+		if ts := a.TaskStates[nomad.MainTask]; a.TaskGroup == role && ts != nil && ts.State == "dead" {
+			n++
+		}
+	}
+	return n
 }
 
 // submitPlain renders p for Nomad (no helper: no in-job finisher) and
@@ -230,8 +316,8 @@ func submitPlain(t *testing.T, c *api.Client, p *translate.Plan) string {
 }
 
 // waitControllerAlloc waits for a running allocation of the controller
-// job other than not.
-func waitControllerAlloc(t *testing.T, c *api.Client, id, not string) *api.Allocation {
+// job that is none of not.
+func waitControllerAlloc(t *testing.T, c *api.Client, id string, not ...string) *api.Allocation {
 	t.Helper()
 	for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(250 * time.Millisecond) {
 		allocs, _, err := c.Jobs().Allocations(id, false, nil)
@@ -239,7 +325,7 @@ func waitControllerAlloc(t *testing.T, c *api.Client, id, not string) *api.Alloc
 			continue
 		}
 		for _, a := range allocs {
-			if a.ID != not && a.ClientStatus == "running" && a.TaskStates["controller"] != nil && a.TaskStates["controller"].State == "running" {
+			if !slices.Contains(not, a.ID) && a.ClientStatus == "running" && a.TaskStates["controller"] != nil && a.TaskStates["controller"].State == "running" {
 				full, _, err := c.Allocations().Info(a.ID, nil)
 				if err == nil {
 					return full
