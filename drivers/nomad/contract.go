@@ -30,6 +30,11 @@ type Contract interface {
 	// Services are the group services of the job, every role.
 	Services(p *translate.Plan, jobID string) ([]Service, error)
 	// EnvTemplate is the consul-template text (env = true) that gives a
-	// task of role its environment contract.
-	EnvTemplate(p *translate.Plan, role *jobs.Role, jobID string) (string, error)
+	// task of role its environment contract, for one of its processes
+	// (contract.ProcessMain = "" or contract.ProcessPS).
+	EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error)
+	// Processes are the processes every allocation runs:
+	// [contract.ProcessMain], or [ProcessMain, ProcessPS] for a UAI job of
+	// more than one node (a parameter server next to the training task).
+	Processes(p *translate.Plan) []string
 }

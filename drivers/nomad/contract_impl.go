@@ -1,8 +1,6 @@
 package nomad
 
 import (
-	"fmt"
-
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -17,11 +15,6 @@ func contractOptions(p *translate.Plan) contract.Options {
 
 func (contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {
 	opts := contractOptions(p)
-	if procs := contract.Processes(p.Job, opts); len(procs) > 1 {
-		// UAI nodes ran a parameter server next to the training task;
-		// that second process per allocation is not rendered for Nomad.
-		return nil, fmt.Errorf("%w: the uai contract runs %d processes per node, which the Nomad target does not support yet; use -to local or -to slurm", ErrNoContract, len(procs))
-	}
 	var out []Service
 	for _, s := range contract.NomadServicesFor(p.Job, jobID, opts) {
 		svc := Service{Role: s.Role, Name: s.Name, PortLabel: s.PortLabel, Tags: s.Tags}
@@ -36,8 +29,14 @@ func (contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error)
 // leinaoBase is the first of LeinaoPAI's fixed container ports (10001..3).
 const leinaoBase = 10001
 
-func (contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID string) (string, error) {
-	return contract.NomadTemplate(p.Job, role.Name, jobID, contractOptions(p))
+func (contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error) {
+	opts := contractOptions(p)
+	opts.Process = process
+	return contract.NomadTemplate(p.Job, role.Name, jobID, opts)
+}
+
+func (contractImpl) Processes(p *translate.Plan) []string {
+	return contract.Processes(p.Job, contractOptions(p))
 }
 
 // needsWorkDir: PAI's runtime exported PAI_WORK_DIR=$(pwd) right before

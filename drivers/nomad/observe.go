@@ -48,7 +48,19 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 		o := observed{Task: completion.Task{TaskRef: ref, State: completion.Pending}, AllocID: a.ID}
 		main := a.TaskStates[MainTask]
 		barrier := a.TaskStates[BarrierTask]
+		psFailed := psFailedFirst(main, a.TaskStates[PSTask])
 		switch {
+		case psFailed:
+			// A UAI parameter server that died by itself while its
+			// training task ran: Nomad then killed the training task,
+			// which is this task's failure, not a stop.
+			ps := a.TaskStates[PSTask]
+			o.State, o.Seq = completion.Failed, ps.FinishedAt.UnixNano()
+			o.ExitCode, o.Message, _ = lastExit(ps)
+			if o.ExitCode == 0 {
+				o.ExitCode = 1
+			}
+			o.Message = "parameter server failed: " + o.Message
 		case main != nil && main.State == "dead" && !main.StartedAt.IsZero():
 			o.State, o.ExitCode, o.Seq = completion.Succeeded, 0, main.FinishedAt.UnixNano()
 			if code, msg, ok := lastExit(main); ok {
@@ -77,7 +89,7 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 			// Ended before the main task started (stopped while pending).
 			o.State, o.Seq = completion.Stopped, a.ModifyTime
 		}
-		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main)) {
+		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main) && !psFailed) {
 			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
 			// outcome.
 			o.State = completion.Stopped
@@ -85,6 +97,16 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 		out = append(out, o)
 	}
 	return out
+}
+
+// psFailedFirst: the allocation's parameter server (UAI) ended by itself
+// with a failure while the training task had not ended by itself. The
+// training task's own end, and a PS the leader rule stopped, are not this.
+func psFailedFirst(main, ps *api.TaskState) bool {
+	if ps == nil || ps.State != "dead" || !ps.Failed || killed(ps) {
+		return false
+	}
+	return main == nil || main.State != "dead" || main.StartedAt.IsZero() || killed(main)
 }
 
 // lastExit finds the exit code of the task's last Terminated event.

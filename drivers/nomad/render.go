@@ -34,6 +34,9 @@ const (
 const (
 	BarrierTask = "jobshift-barrier"
 	MainTask    = "main"
+	// PSTask is the parameter server a UAI node runs next to MainTask
+	// (the uai contract, contract.ProcessPS).
+	PSTask = "ps"
 )
 
 // Version is recorded in job meta (set by the CLI from its own version).
@@ -175,11 +178,26 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	if r.plan.Job.TaskCount() > 1 {
 		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
 	}
-	main := r.mainTask(role, driver, net)
+	procs := r.contract.Processes(r.plan)
+	main := r.mainTask(role, driver, net, "")
 	if main == nil {
 		return nil
 	}
 	g.Tasks = append(g.Tasks, main)
+	if len(procs) > 1 {
+		// A UAI node: the parameter server runs the same command with its
+		// own TF_CONFIG. It never ends by itself and does not decide the
+		// task's outcome: the training task is the group's leader, so
+		// Nomad stops the PS when it exits (spec/nomad.md: leader is
+		// group-scoped, which is exactly one node here), and the watcher
+		// reads only MainTask's exit.
+		main.Leader = true
+		ps := r.mainTask(role, driver, net, procs[1])
+		if ps == nil {
+			return nil
+		}
+		g.Tasks = append(g.Tasks, ps)
+	}
 	if r.set.Helper != "" {
 		g.Tasks = append(g.Tasks, r.finisher())
 	}

@@ -127,3 +127,104 @@ func TestNames(t *testing.T) {
 		}
 	}
 }
+
+// uaiJob is a 3-node UAI Train job: one role, two declared ports per node
+// (the uai contract: the first is the parameter server's).
+func uaiJob() *jobs.Job {
+	return &jobs.Job{Name: "uai", Source: jobs.Source{Format: jobs.FormatPAIv2, Path: "uai.yaml"},
+		Contracts: []string{jobs.ContractUAI},
+		Roles: []*jobs.Role{{Name: "train", Instances: 3, Image: "img",
+			Command:   jobs.Command{Kind: jobs.CommandBashScript, Script: "python3 train.py\n"},
+			Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 256, GPU: 1},
+			Ports:     []jobs.Port{{Label: "uai", Count: 2}}}},
+		Completion: jobs.Completion{Kind: jobs.CompletionPAI}}
+}
+
+// TestRenderUAI: every allocation of a UAI job runs the training task
+// (leader, with the GPU) and a parameter-server task whose env template is
+// the contract's ProcessPS rendering; the golden files hold the real
+// contract's templates.
+func TestRenderUAI(t *testing.T) {
+	p := plan(uaiJob(), rawExecSite())
+	p.Contracts = []string{jobs.ContractUAI}
+	for _, asJSON := range []bool{false, true} {
+		d, _ := New(drivers.Config{Site: p.Site}, asJSON)
+		art, err := d.Render(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext := ".nomad.hcl"
+		if asJSON {
+			ext = ".nomad.json"
+		}
+		golden(t, "uai-raw_exec"+ext, art.Files[0].Data)
+	}
+
+	job, diags := BuildJob(p, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	type taskSummary struct {
+		Leader  bool
+		GPUs    int
+		TaskTyp string
+	}
+	got := map[string]taskSummary{}
+	for _, task := range job.TaskGroups[0].Tasks {
+		if task.Lifecycle != nil {
+			continue
+		}
+		s := taskSummary{Leader: task.Leader, GPUs: len(task.Resources.Devices)}
+		tmpl := *task.Templates[0].EmbeddedTmpl
+		switch {
+		// The template quotes the JSON inside a Go template string.
+		case strings.Contains(tmpl, `\"task\":{\"type\":\"ps\",\"index\":" $me "}`):
+			s.TaskTyp = "ps"
+		case strings.Contains(tmpl, `{\"type\":\"master\",\"index\":0}`) && strings.Contains(tmpl, `{\"type\":\"worker\",\"index\":`):
+			s.TaskTyp = "master/worker"
+		}
+		got[task.Name] = s
+	}
+	want := map[string]taskSummary{
+		MainTask: {Leader: true, GPUs: 1, TaskTyp: "master/worker"},
+		PSTask:   {Leader: false, GPUs: 0, TaskTyp: "ps"},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("UAI tasks (-want +got):\n%s", diff)
+	}
+
+	// With the pai contract before it, TF_CONFIG's per-node choice (a
+	// template line of its own) must not trim the newline ending the
+	// previous variable: that glued TF_CONFIG onto PAI_TASK_ROLE_INSTANCES
+	// and the training task had no TF_CONFIG (seen on the dev agent).
+	withPAI := uaiJob()
+	withPAI.Roles[0].Ports = append(withPAI.Roles[0].Ports, jobs.Port{Label: "http", Count: 1, Implicit: true}, jobs.Port{Label: "ssh", Count: 1, Implicit: true})
+	pp := plan(withPAI, rawExecSite())
+	pp.Contracts = []string{jobs.ContractPAI, jobs.ContractUAI}
+	jobPP, diags := BuildJob(pp, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, task := range jobPP.TaskGroups[0].Tasks {
+		if task.Name == MainTask {
+			if tmpl := *task.Templates[0].EmbeddedTmpl; !strings.Contains(tmpl, "\nTF_CONFIG=") || strings.Contains(tmpl, "\n{{- $c") {
+				t.Errorf("pai+uai: a trimming line precedes TF_CONFIG:\n%s", tmpl)
+			}
+		}
+	}
+
+	// A one-node UAI job has no parameter server (and no TF_CONFIG).
+	one := uaiJob()
+	one.Roles[0].Instances = 1
+	p1 := plan(one, rawExecSite())
+	p1.Contracts = []string{jobs.ContractUAI}
+	job1, diags := BuildJob(p1, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, task := range job1.TaskGroups[0].Tasks {
+		if task.Name == PSTask || task.Leader {
+			t.Errorf("one-node UAI job: unexpected task %q (leader %v)", task.Name, task.Leader)
+		}
+	}
+}

@@ -143,7 +143,12 @@ func shellQuoteAll(args []string) string {
 // a mirrored image twice).
 func (r *renderer) image(role *jobs.Role) string { return role.Image }
 
-func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource) *api.Task {
+// mainTask renders the task running the user's command as process proc
+// of the node ("" = the training task, MainTask; contract.ProcessPS = the
+// UAI parameter server, PSTask, which differs only in its contract
+// environment and holds no GPU: Nomad cannot share a device between two
+// tasks, and a parameter server does not compute).
+func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc string) *api.Task {
 	container := driver == "docker" || driver == "podman"
 	uc, err := r.command(role, container)
 	if err != nil {
@@ -154,8 +159,18 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
 	}
-	t := &api.Task{Name: MainTask, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
+	name, gpus := MainTask, role.Resources.GPU
+	if proc != "" {
+		name, gpus = PSTask, 0
+	}
+	t := &api.Task{Name: name, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
+	if gpus == 0 {
+		t.Resources.Devices = nil
+	}
 	for _, v := range role.Volumes {
+		if proc != "" {
+			break // warned once, for the training task
+		}
 		// Nomad volumes need cluster-side setup (host_volume, CSI) that
 		// a job file cannot assume; say so rather than drop it silently.
 		r.diags = append(r.diags, jobs.Warnf(v.Pos, "Volume not mounted on Nomad",
@@ -184,7 +199,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		}
 	}
 	if !container {
-		if role.Resources.GPU > 0 {
+		if gpus > 0 {
 			// NVIDIA_VISIBLE_DEVICES is only honoured by the NVIDIA
 			// container runtime; plain processes need CUDA's variable.
 			tmpl.WriteString("CUDA_VISIBLE_DEVICES={{ env \"NVIDIA_VISIBLE_DEVICES\" }}\n")
@@ -193,7 +208,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			t.Env["CUDA_VISIBLE_DEVICES"] = ""
 		}
 	}
-	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID)
+	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID, proc)
 	if err != nil {
 		r.errorf(role.Pos, "Cannot render the environment contract", "%v", err)
 		return nil

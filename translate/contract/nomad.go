@@ -290,7 +290,9 @@ func (t *tmpl) value(job *jobs.Job, e expr) string {
 		case pCond:
 			t.tmp++
 			c := fmt.Sprintf("$c%d", t.tmp)
-			fmt.Fprintf(&t.out, "{{- %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.a), c, t.value(job, p.b))
+			// No "{{-" here: this line lands between two variable
+			// lines, and trimming would glue it to the previous one.
+			fmt.Fprintf(&t.out, "{{ %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.a), c, t.value(job, p.b))
 			f.WriteString("%s")
 			args = append(args, c)
 		}
