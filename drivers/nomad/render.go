@@ -187,11 +187,17 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	if len(procs) > 1 {
 		// A UAI node: the parameter server runs the same command with its
 		// own TF_CONFIG. It never ends by itself and does not decide the
-		// task's outcome: the training task is the group's leader, so
-		// Nomad stops the PS when it exits (spec/nomad.md: leader is
-		// group-scoped, which is exactly one node here), and the watcher
-		// reads only MainTask's exit.
-		main.Leader = true
+		// task's outcome (observe reads MainTask's exit). It lives until
+		// the job's verdict stops the job (run, controller): other nodes'
+		// training tasks, and the chief's final checkpoint, still need a
+		// node's PS after that node's own training task ended — stopping
+		// it then made peers fail with "connection refused" on the dev
+		// agent. Only the in-job finisher (a poststop task, which runs
+		// once every main task of the allocation ended) needs the PS gone
+		// with the training task, so with it the training task is the
+		// group's leader (spec/nomad.md: leader is group-scoped, i.e.
+		// one node here) and that race is accepted.
+		main.Leader = r.set.Helper != ""
 		ps := r.mainTask(role, driver, net, procs[1])
 		if ps == nil {
 			return nil

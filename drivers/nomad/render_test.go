@@ -141,7 +141,7 @@ func uaiJob() *jobs.Job {
 }
 
 // TestRenderUAI: every allocation of a UAI job runs the training task
-// (leader, with the GPU) and a parameter-server task whose env template is
+// (with the GPU) and a parameter-server task whose env template is
 // the contract's ProcessPS rendering; the golden files hold the real
 // contract's templates.
 func TestRenderUAI(t *testing.T) {
@@ -186,11 +186,28 @@ func TestRenderUAI(t *testing.T) {
 		got[task.Name] = s
 	}
 	want := map[string]taskSummary{
-		MainTask: {Leader: true, GPUs: 1, TaskTyp: "master/worker"},
+		MainTask: {Leader: false, GPUs: 1, TaskTyp: "master/worker"},
 		PSTask:   {Leader: false, GPUs: 0, TaskTyp: "ps"},
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("UAI tasks (-want +got):\n%s", diff)
+	}
+
+	// With the in-job finisher (a poststop task) the training task leads
+	// its group, so the PS ends with it and the finisher can run.
+	ph := plan(uaiJob(), rawExecSite())
+	ph.Contracts = []string{jobs.ContractUAI}
+	ph.Options[OptHelper] = "/usr/local/bin/jobshift"
+	jobH, diags := BuildJob(ph, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	leaders := map[string]bool{}
+	for _, task := range jobH.TaskGroups[0].Tasks {
+		leaders[task.Name] = task.Leader
+	}
+	if diff := cmp.Diff(map[string]bool{BarrierTask: false, MainTask: true, PSTask: false, FinisherTask: false}, leaders); diff != "" {
+		t.Errorf("UAI with finisher: leaders (-want +got):\n%s", diff)
 	}
 
 	// With the pai contract before it, TF_CONFIG's per-node choice (a

@@ -58,7 +58,8 @@ for i, addr in enumerate(tf["cluster"]["ps"]):
 
 // TestUAIParameterServersOnRawExec: a 3-node UAI Train job (PAI v2 file,
 // contracts pai + uai) runs a PS task beside each training task; the job
-// succeeds, the PS tasks are stopped (not failed) once training ends, and
+// succeeds, the PS tasks run until the verdict stops the job (a node whose
+// training ended early keeps serving its peers), are stopped, not failed, and
 // each task's TF_CONFIG (and PAI variables) equal the oracle's for the
 // topology Nomad actually chose, per process.
 func TestUAIParameterServersOnRawExec(t *testing.T) {

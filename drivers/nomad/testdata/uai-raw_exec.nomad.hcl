@@ -36,7 +36,6 @@ EOT
     }
     task "main" {
       driver = "raw_exec"
-      leader = true
       config {
         args    = ["-c", "set -o errexit -o nounset -o pipefail\npython3 train.py\n", "user.sh"]
         command = "bash"
