@@ -1,15 +1,18 @@
 package nomad_test
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
@@ -177,4 +180,88 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 			}
 		}
 	}
+}
+
+// TestUAIFinisherWithoutJobshiftProcess: submitted with plain `nomad job
+// run` and the in-job finisher, a UAI job still ends: the training task
+// leads its group, so its end stops the node's PS, the poststop finisher
+// runs, records the verdict and stops the job. (The command does not
+// reach other nodes' PS: with the leader rule a node's PS ends with its
+// own training task, see drivers/nomad/render.go.)
+func TestUAIFinisherWithoutJobshiftProcess(t *testing.T) {
+	c := agent.Client(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	dir := t.TempDir()
+	src := `protocolVersion: 2
+name: uaifin
+type: job
+prerequisites:
+  - {type: dockerimage, name: img, uri: busybox}
+taskRoles:
+  train:
+    instances: 2
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 128, gpu: 0, ports: {uai: 2}}
+    commands:
+      - 'case "$TF_CONFIG" in *''"task":{"type":"ps"''*) exec sleep 3600 ;; esac'
+      - 'sleep 1'
+`
+	path := filepath.Join(dir, "uaifin.yaml")
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	p, diags := translate.Build(j, site(), []string{"=uai"}, "alice")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	id := fmt.Sprintf("uaifin-%d", time.Now().UnixNano()%1e9)
+	p.Options["id"] = id
+	p.Options[nomad.OptWorkDir] = agent.Repo()
+	p.Options[nomad.OptHelper] = helper(t)
+	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	art, err := d.Render(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := filepath.Join(dir, "job.nomad.hcl")
+	if err := os.WriteFile(f, art.Files[0].Data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(agent.Binary(), "job", "run", "-detach", f).CombinedOutput(); err != nil {
+		t.Fatalf("nomad job run: %v\n%s", err, out)
+	}
+	defer c.Jobs().Deregister(id, true, nil)
+	end := time.Now().Add(2 * time.Minute)
+	for time.Now().Before(end) {
+		v, _, err := c.Variables().Read(nomad.ResultPath(id), nil)
+		if err != nil || v == nil {
+			time.Sleep(500 * time.Millisecond)
+			continue
+		}
+		if v.Items["phase"] != "succeeded" || v.Items["exitCode"] != "0" {
+			t.Fatalf("verdict %v, want succeeded with exit code 0", v.Items)
+		}
+		for time.Now().Before(end) {
+			allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+			live := 0
+			for _, a := range allocs {
+				if a.ClientStatus == "running" || a.ClientStatus == "pending" {
+					live++
+				}
+				if ps := a.TaskStates[nomad.PSTask]; ps == nil || ps.StartedAt.IsZero() {
+					t.Fatalf("%s: the PS task never ran: %+v", a.Name, ps)
+				}
+			}
+			if live == 0 {
+				return
+			}
+			time.Sleep(500 * time.Millisecond)
+		}
+		t.Fatal("allocations still running after the verdict")
+	}
+	t.Fatal("no verdict within 2 minutes")
 }
