@@ -146,8 +146,11 @@ js_stop() {
 		[ -n "$_p_pid" ] || sleep 0.1
 		_p_k=$((_p_k + 1))
 	done
-	[ -n "$_p_pid" ] && kill -TERM "$_p_pid" 2>/dev/null
+	# the marker comes first: a task whose command dies of this SIGTERM
+	# before its own trap has run still knows it was stopped (task.sh)
 	echo stopped >"$_jsh_adir/stopped.$1"
+	[ -n "$_p_pid" ] && kill -TERM "$_p_pid" 2>/dev/null
+	return 0
 }
 
 # js_all_recorded R: every task of role R recorded its exit code (its step

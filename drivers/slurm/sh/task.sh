@@ -46,6 +46,9 @@ js_task_main() {
 	while :; do
 		/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
 		_k_rc=$?
+		# the batch script marks a role stopped before signalling it: the
+		# command may die of the signal before this shell's trap has run
+		[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 		[ "$_k_stop" = 1 ] && break
 		js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i" || break
 		printf 'jobshift: task %s-%s exited with %s; restarting it in place\n' "$_k_r" "$_k_i" "$_k_rc" >&2
