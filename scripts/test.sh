@@ -21,7 +21,7 @@ export JOBSHIFT_CACHE=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift
 log() { printf '== %s\n' "$*" >&2; }
 
 if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-	pkgs=(python3-torch shellcheck dash bash curl)
+	pkgs=(python3-torch shellcheck dash bash curl debootstrap)
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
