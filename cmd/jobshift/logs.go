@@ -19,7 +19,6 @@ Usage: jobshift logs [-to TARGET] [-stderr] [-f] JOB [ROLE-INDEX]
 
 func runLogs(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("logs", logsHelp, stderr)
-	addPluginDirFlag(fs)
 	var tf targetFlags
 	tf.register(fs)
 	errStream := fs.Bool("stderr", false, "Print standard error instead of standard output.")

@@ -26,6 +26,7 @@ type targetFlags struct {
 func (f *targetFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&f.to, "to", "nomad", "Target `driver` the job was submitted to.")
 	fs.StringVar(&f.config, "config", "", "Site config `file` (default: the usual lookup).")
+	addPluginDirFlag(fs) // the target may be an external plugin
 }
 
 func (f *targetFlags) driver(stderr io.Writer) (drivers.Driver, bool) {
@@ -53,7 +54,6 @@ Usage: jobshift status [-to TARGET] JOB
 
 func runStatus(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("status", statusHelp, stderr)
-	addPluginDirFlag(fs)
 	var tf targetFlags
 	tf.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
@@ -95,7 +95,6 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 
 func runStop(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("stop", "\nUsage: jobshift stop [-to TARGET] JOB\n", stderr)
-	addPluginDirFlag(fs)
 	var tf targetFlags
 	tf.register(fs)
 	if code, ok := parseFlags(fs, args); !ok {
