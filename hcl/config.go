@@ -72,6 +72,14 @@ type NomadConfig struct {
 	// WorkDir is the working directory of raw_exec/exec tasks (absolute,
 	// on every client; "" = the task directory).
 	WorkDir string
+	// DockerGPURuntime is the Docker runtime written into container tasks
+	// that hold GPUs (nil = "nvidia", Nomad's default nvidia_runtime;
+	// "" = none written, the client's nvidia_runtime applies).
+	DockerGPURuntime *string
+	// DockerCapAdd are Linux capabilities added to every container task
+	// (upper case, no CAP_ prefix). None by default: a stock client's
+	// allow_caps refuses e.g. SYS_ADMIN, and Kubernetes pods had none.
+	DockerCapAdd []string
 
 	Range hcl2.Range `json:"-"` // where the block is, for drivers' diagnostics
 }
@@ -115,6 +123,9 @@ type RoleRule struct {
 	CPUMilli  int64
 	MemoryMiB int64
 	ShmMiB    int64
+	// DockerCapAdd, when set, replaces nomad.docker_cap_add for matching
+	// roles (an empty list removes them).
+	DockerCapAdd []string
 
 	Range hcl2.Range `json:"-"`
 }

@@ -34,11 +34,12 @@ var (
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
-		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir")
+		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir",
+		"docker_gpu_runtime", "docker_cap_add")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
 		"gpu_request", "port_base", "address")
 	imageSchema   = attrs("replace")
-	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib")
+	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add")
 	gpuTypeSchema = attrs("model", "min_memory_mib")
 	pluginsSchema = attrs("dirs", "allowed")
 )
@@ -205,7 +206,46 @@ func decodeNomad(b *hcl2.Block) (*NomadConfig, hcl2.Diagnostics) {
 	}
 	d.absPath("helper", &n.Helper)
 	d.absPath("work_dir", &n.WorkDir)
+	var rt string
+	if a := d.decode("docker_gpu_runtime", &rt); a != nil {
+		n.DockerGPURuntime = &rt
+	}
+	d.caps("docker_cap_add", &n.DockerCapAdd)
 	return n, d.diags
+}
+
+// caps decodes a list of Linux capability names as Docker accepts them
+// (any case, with or without the CAP_ prefix), so that a typo is a located
+// error here rather than a task Nomad refuses on the client.
+func (d *decoder) caps(name string, dst *[]string) {
+	var v []string
+	a := d.decode(name, &v)
+	if a == nil {
+		return
+	}
+	out := []string{}
+	for _, c := range v {
+		n := strings.TrimPrefix(strings.ToUpper(c), "CAP_")
+		if !linuxCaps[n] && n != "ALL" {
+			d.errAt(a, fmt.Sprintf("Invalid %s", name), "%q is not a Linux capability (see capabilities(7)); write names like \"SYS_ADMIN\" or \"ipc_lock\".", c)
+			continue
+		}
+		out = append(out, n)
+	}
+	*dst = out
+}
+
+// linuxCaps are the capability names of capabilities(7) (Linux 6.x).
+var linuxCaps = map[string]bool{}
+
+func init() {
+	for _, c := range strings.Fields(`CHOWN DAC_OVERRIDE DAC_READ_SEARCH FOWNER FSETID KILL SETGID SETUID SETPCAP
+		LINUX_IMMUTABLE NET_BIND_SERVICE NET_BROADCAST NET_ADMIN NET_RAW IPC_LOCK IPC_OWNER SYS_MODULE SYS_RAWIO
+		SYS_CHROOT SYS_PTRACE SYS_PACCT SYS_ADMIN SYS_BOOT SYS_NICE SYS_RESOURCE SYS_TIME SYS_TTY_CONFIG MKNOD
+		LEASE AUDIT_WRITE AUDIT_CONTROL SETFCAP MAC_OVERRIDE MAC_ADMIN SYSLOG WAKE_ALARM BLOCK_SUSPEND
+		AUDIT_READ PERFMON BPF CHECKPOINT_RESTORE`) {
+		linuxCaps[c] = true
+	}
 }
 
 // absPath decodes a path that must be absolute: it names a place on every
@@ -296,6 +336,7 @@ func decodeRole(b *hcl2.Block) (*RoleRule, hcl2.Diagnostics) {
 	d.diags = append(diags, d.diags...)
 	r := &RoleRule{Pattern: pat, Range: b.DefRange}
 	d.enum("driver", &r.Driver, NomadDrivers)
+	d.caps("docker_cap_add", &r.DockerCapAdd)
 	if a := d.attrs["env"]; a != nil {
 		v, diags := a.Expr.Value(nil)
 		switch {

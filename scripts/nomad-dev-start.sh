@@ -64,14 +64,10 @@ fi
 
 docker_block=""
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
-	# The capabilities OpenPAI gave its containers (SYS_ADMIN, IPC_LOCK, DAC_READ_SEARCH) must
-	# be allowed for jobs to add them; volumes for hostPath mounts.
+	# Nomad's default docker settings (allow_caps, volumes, runtimes) except image GC: this
+	# machine has no registry, so an image Nomad removed could not be pulled again.
 	docker_block='plugin "docker" {
   config {
-    allow_caps = ["audit_write", "chown", "dac_override", "fowner", "fsetid", "kill", "mknod",
-      "net_bind_service", "setfcap", "setgid", "setpcap", "setuid", "sys_chroot",
-      "sys_admin", "ipc_lock", "dac_read_search", "net_raw"]
-    volumes { enabled = true }
     gc { image = false }
   }
 }'

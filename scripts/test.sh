@@ -55,6 +55,8 @@ if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null; then
 fi
 
 log "starting the Nomad dev agent"
+# GPU tasks on Docker need a dockerd runtime named "nvidia" (what a GPU client has).
+[[ $(id -u) == 0 ]] && bash scripts/fake-nvidia-runtime.sh
 eval "$(bash scripts/nomad-dev-start.sh | grep '^NOMAD_ADDR=')"
 export NOMAD_ADDR
 

@@ -245,3 +245,49 @@ func TestRenderUAI(t *testing.T) {
 		}
 	}
 }
+
+// TestDockerSettings: container tasks add no capabilities unless the site
+// asks (a stock client's allow_caps refuses OpenPAI's), a role rule
+// replaces the block's list, and only tasks holding GPUs name the GPU
+// runtime, which the site may leave to the client ("").
+func TestDockerSettings(t *testing.T) {
+	empty := ""
+	custom := "nvidia-cdi"
+	type want struct {
+		psCaps, workerCaps []string
+		psRuntime          any
+		workerRuntime      any
+	}
+	cases := map[string]struct {
+		site *hcl.Config
+		want want
+	}{
+		"stock": {nil, want{workerRuntime: "nvidia"}},
+		"caps for all": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}}},
+			want{psCaps: []string{"IPC_LOCK"}, workerCaps: []string{"IPC_LOCK"}, workerRuntime: "nvidia"}},
+		"role replaces": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}},
+			Roles: []hcl.RoleRule{{Pattern: "worker", DockerCapAdd: []string{"SYS_ADMIN", "DAC_READ_SEARCH"}}, {Pattern: "ps", DockerCapAdd: []string{}}}},
+			want{workerCaps: []string{"SYS_ADMIN", "DAC_READ_SEARCH"}, workerRuntime: "nvidia"}},
+		"runtime left to the client": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerGPURuntime: &empty}}, want{}},
+		"runtime named":              {&hcl.Config{Nomad: &hcl.NomadConfig{DockerGPURuntime: &custom}}, want{workerRuntime: "nvidia-cdi"}},
+	}
+	for name, c := range cases {
+		j := psWorker("x", "true")
+		j.Roles[1].Resources.GPU = 2
+		job, diags := BuildJob(plan(j, c.site), fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", name, diags)
+		}
+		cfg := func(g int) map[string]any { return job.TaskGroups[g].Tasks[len(job.TaskGroups[g].Tasks)-1].Config }
+		var got want
+		for g, dst := range []*[]string{&got.psCaps, &got.workerCaps} {
+			if caps, ok := cfg(g)["cap_add"]; ok {
+				*dst = caps.([]string)
+			}
+		}
+		got.psRuntime, got.workerRuntime = cfg(0)["runtime"], cfg(1)["runtime"]
+		if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(want{})); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

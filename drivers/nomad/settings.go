@@ -13,6 +13,9 @@ import (
 const (
 	DefaultDriver         = "docker"
 	DefaultBarrierTimeout = 10 * time.Minute
+	// DefaultGPURuntime is Nomad's own default for the docker plugin's
+	// nvidia_runtime, the runtime its client uses for GPU tasks anyway.
+	DefaultGPURuntime = "nvidia"
 )
 
 // settings are the site config's nomad block with defaults applied.
@@ -30,10 +33,14 @@ type settings struct {
 	Helper string
 	// WorkDir of raw_exec/exec tasks ("" = the task directory).
 	WorkDir string
+	// GPURuntime is written as the docker runtime of GPU tasks ("" = none).
+	GPURuntime string
+	// CapAdd are capabilities for every container task (none by default).
+	CapAdd []string
 }
 
 func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
-	s := settings{Driver: DefaultDriver, BarrierTimeout: DefaultBarrierTimeout}
+	s := settings{Driver: DefaultDriver, BarrierTimeout: DefaultBarrierTimeout, GPURuntime: DefaultGPURuntime}
 	if site == nil || site.Nomad == nil {
 		return s, nil
 	}
@@ -46,6 +53,10 @@ func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
 	}
 	s.CPUMHzPerCore = n.CPUMHzPerCore
 	s.Helper, s.WorkDir = n.Helper, n.WorkDir
+	if n.DockerGPURuntime != nil {
+		s.GPURuntime = *n.DockerGPURuntime
+	}
+	s.CapAdd = n.DockerCapAdd
 	if n.BarrierTimeout != "" {
 		d, err := time.ParseDuration(n.BarrierTimeout)
 		if err != nil || d <= 0 {

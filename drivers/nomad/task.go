@@ -33,9 +33,6 @@ const (
 	OptHelper  = "helper"
 )
 
-// OpenPAI gave its containers these capabilities (spec/pai.md §2.3).
-var paiCaps = []string{"SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"}
-
 // userCommand is how the main task starts the user's command: argv for the
 // driver, and possibly a file the command is delivered in.
 //
@@ -178,15 +175,40 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			role.Name, v.Kind, v.Name, v.MountPath))
 	}
 
-	// The environment: the role's own variables (those Nomad would rewrite
-	// go through the template), the contract, GPU visibility.
-	var tmpl strings.Builder
+	tmpl, ok := r.envTemplate(role, t, container, gpus, proc)
+	if !ok {
+		return nil
+	}
+	if len(t.Env) == 0 {
+		t.Env = nil
+	}
+	t.Templates = append(t.Templates, &api.Template{
+		EmbeddedTmpl: new(tmpl),
+		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
+		Envvars:      new(true),
+		// Rendered once, after the barrier: peers coming and going later
+		// must not restart or re-environment a running task.
+		Once:       new(true),
+		ChangeMode: new("noop"),
+	})
+	if uc.file != nil {
+		t.Templates = append(t.Templates, uc.file)
+	}
+	t.Config = r.driverConfig(role, driver, net, uc, gpus)
+	return t
+}
+
+// envTemplate fills t.Env with the role's own variables and returns the
+// env template: the variables Nomad would rewrite, GPU visibility and the
+// contract, each on its own line whatever comes before it.
+func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpus int, proc string) (string, bool) {
+	var lines []string
 	rule := r.plan.Site.Role(role.Name)
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
 		userSet[e.Name] = true
 		if interpolated(e.Value) {
-			fmt.Fprintf(&tmpl, "%s={{ base64Decode %q | toJSON }}\n", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value)))
+			lines = append(lines, fmt.Sprintf("%s={{ base64Decode %q | toJSON }}", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value))))
 			continue
 		}
 		t.Env[e.Name] = e.Value
@@ -198,12 +220,12 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			}
 		}
 	}
-	if !container {
+	if !container && !userSet["CUDA_VISIBLE_DEVICES"] {
 		if gpus > 0 {
 			// NVIDIA_VISIBLE_DEVICES is only honoured by the NVIDIA
 			// container runtime; plain processes need CUDA's variable.
-			tmpl.WriteString("CUDA_VISIBLE_DEVICES={{ env \"NVIDIA_VISIBLE_DEVICES\" }}\n")
-		} else if !userSet["CUDA_VISIBLE_DEVICES"] {
+			lines = append(lines, `CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}`)
+		} else {
 			// A CPU-only container saw no GPU; neither does this process.
 			t.Env["CUDA_VISIBLE_DEVICES"] = ""
 		}
@@ -211,28 +233,42 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID, proc)
 	if err != nil {
 		r.errorf(role.Pos, "Cannot render the environment contract", "%v", err)
-		return nil
+		return "", false
 	}
-	tmpl.WriteString(contractText)
-	if len(t.Env) == 0 {
-		t.Env = nil
-	}
-	t.Templates = append(t.Templates, &api.Template{
-		EmbeddedTmpl: new(tmpl.String()),
-		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
-		Envvars:      new(true),
-		// Rendered once, after the barrier: peers coming and going later
-		// must not restart or re-environment a running task.
-		Once:       new(true),
-		ChangeMode: new("noop"),
-	})
-	if uc.file != nil {
-		t.Templates = append(t.Templates, uc.file)
-	}
+	return joinEnvLines(append(lines, contractText)), true
+}
 
+// joinEnvLines joins template fragments so that each starts on a line of
+// its own: a fragment that begins by trimming whitespace ("{{-") can then
+// only eat the separator it was given, never the end of the line before.
+func joinEnvLines(parts []string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		b.WriteString(p)
+		if !strings.HasSuffix(p, "\n") {
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
+}
+
+// driverConfig is the task's driver block.
+func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.NetworkResource, uc *userCommand, gpus int) map[string]any {
 	switch driver {
 	case "docker":
-		cfg := map[string]any{"image": r.image(role), "cap_add": paiCaps}
+		cfg := map[string]any{"image": r.image(role)}
+		if caps := r.capAdd(role); len(caps) > 0 {
+			cfg["cap_add"] = caps
+		}
+		if gpus > 0 && r.set.GPURuntime != "" {
+			// Nomad's client uses its nvidia_runtime for GPU tasks anyway;
+			// naming it makes the requirement visible in the job (and a
+			// client configured otherwise refuses it at once).
+			cfg["runtime"] = r.set.GPURuntime
+		}
 		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv {
 			cfg["entrypoint"] = uc.argv[:1]
 			cfg["args"] = uc.argv[1:]
@@ -254,9 +290,12 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		if role.WorkingDir != "" {
 			cfg["work_dir"] = role.WorkingDir
 		}
-		t.Config = cfg
+		return cfg
 	case "podman":
-		cfg := map[string]any{"image": r.image(role), "network_mode": "host", "cap_add": paiCaps}
+		cfg := map[string]any{"image": r.image(role), "network_mode": "host"}
+		if caps := r.capAdd(role); len(caps) > 0 {
+			cfg["cap_add"] = caps
+		}
 		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv {
 			cfg["entrypoint"] = uc.argv[:1]
 			cfg["args"] = uc.argv[1:]
@@ -266,17 +305,28 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		if role.WorkingDir != "" {
 			cfg["working_dir"] = role.WorkingDir
 		}
-		t.Config = cfg
+		return cfg
 	default: // raw_exec, exec
-		t.Config = map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
+		cfg := map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
 		// Processes start in the task directory unless told otherwise:
 		// the plan's "work-dir" option (a shared checkout, as the local
 		// driver's current directory), else the role's absolute workingDir.
 		if wd := r.set.WorkDir; wd != "" {
-			t.Config["work_dir"] = wd
+			cfg["work_dir"] = wd
 		} else if strings.HasPrefix(role.WorkingDir, "/") {
-			t.Config["work_dir"] = role.WorkingDir
+			cfg["work_dir"] = role.WorkingDir
 		}
+		return cfg
 	}
-	return t
+}
+
+// capAdd: the role rule's list when it has one, else the nomad block's.
+// None by default: a stock Nomad client's allow_caps refuses the ones
+// OpenPAI granted (SYS_ADMIN, IPC_LOCK, DAC_READ_SEARCH), and Kubeflow
+// pods never had them.
+func (r *renderer) capAdd(role *jobs.Role) []string {
+	if rule := r.plan.Site.Role(role.Name); rule != nil && rule.DockerCapAdd != nil {
+		return rule.DockerCapAdd
+	}
+	return r.set.CapAdd
 }

@@ -65,11 +65,18 @@ func registrations(t testing.TB, r *rand.Rand, job *jobs.Job, topo contract.Topo
 // and parses the result as Nomad parses env templates.
 func render(t testing.TB, text string, brain *cttmpl.Brain, jobID string, i int) (map[string]string, error) {
 	t.Helper()
+	return renderEnv(t, text, brain, []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID})
+}
+
+// renderEnv executes the template with the task environment env (what the
+// template's env function sees) and parses the output as Nomad does.
+func renderEnv(t testing.TB, text string, brain *cttmpl.Brain, env []string) (map[string]string, error) {
+	t.Helper()
 	tmpl, err := cttmpl.NewTemplate(&cttmpl.NewTemplateInput{Contents: text, FunctionDenylist: []string{"plugin", "writeToFile", "executeTemplate"}})
 	if err != nil {
 		t.Fatalf("template does not parse: %v", err)
 	}
-	res, err := tmpl.Execute(&cttmpl.ExecuteInput{Brain: brain, Env: []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID}})
+	res, err := tmpl.Execute(&cttmpl.ExecuteInput{Brain: brain, Env: env})
 	if err != nil {
 		t.Fatalf("template does not execute: %v", err)
 	}

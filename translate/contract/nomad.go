@@ -180,7 +180,10 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 		t.roles = append(t.roles, roleIndex(job, s.Role))
 	}
 	w := &t.out
-	w.WriteString("{{- $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- $job := env \"NOMAD_JOB_ID\" -}}\n")
+	// The first action must not trim to its left: the driver writes its
+	// own lines (CUDA_VISIBLE_DEVICES, user variables) before this text,
+	// and "{{-" would glue the next variable onto the last of them.
+	w.WriteString("{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- $job := env \"NOMAD_JOB_ID\" -}}\n")
 	for n, name := range t.names {
 		fmt.Fprintf(w, "{{- range $s := nomadService %s }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print \"%d/\" .) $s }}{{ end }}{{ end }}{{ end -}}\n", tmplString(name), n)
 		cnt := job.Roles[t.roles[n]].Instances

@@ -38,7 +38,6 @@ EOT
       driver = "docker"
       config {
         args         = ["-c", "eval \"$1\" || exit $?", "_", "python3 mesh.py"]
-        cap_add      = ["SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"]
         entrypoint   = ["bash"]
         image        = "img"
         network_mode = "host"
@@ -122,7 +121,6 @@ EOT
       driver = "docker"
       config {
         args         = ["-c", "eval \"$1\" || exit $?", "_", "python3 mesh.py"]
-        cap_add      = ["SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"]
         entrypoint   = ["bash"]
         image        = "img"
         network_mode = "host"

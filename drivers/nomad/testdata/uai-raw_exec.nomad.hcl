@@ -51,7 +51,7 @@ EOT
         destination = "local/jobshift.env"
         data        = <<EOT
 CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}
-{{- $me := env "NOMAD_ALLOC_INDEX" -}}
+{{ $me := env "NOMAD_ALLOC_INDEX" -}}
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- range $s := nomadService "uai-train-uai-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) $s }}{{ end }}{{ end }}{{ end -}}
 {{- range $i := loop 3 }}{{ if not (scratch.Key (print "0/idx-" $i)) }}jobshift-contract: service uai-train-uai-0 has no registration with tag idx-{{ $i }}
@@ -85,7 +85,7 @@ EOT
       template {
         destination = "local/jobshift.env"
         data        = <<EOT
-{{- $me := env "NOMAD_ALLOC_INDEX" -}}
+{{ $me := env "NOMAD_ALLOC_INDEX" -}}
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- range $s := nomadService "uai-train-uai-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) $s }}{{ end }}{{ end }}{{ end -}}
 {{- range $i := loop 3 }}{{ if not (scratch.Key (print "0/idx-" $i)) }}jobshift-contract: service uai-train-uai-0 has no registration with tag idx-{{ $i }}

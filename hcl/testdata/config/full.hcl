@@ -11,6 +11,8 @@ nomad {
   barrier_timeout  = "5m"
   helper           = "/usr/local/bin/jobshift"
   work_dir         = "/scratch"
+  docker_gpu_runtime = "nvidia-container-runtime"
+  docker_cap_add     = ["sys_admin", "CAP_IPC_LOCK"]
 }
 
 slurm {
@@ -32,6 +34,7 @@ image "openpai/*" {}
 
 role "ps" {
   driver     = "raw_exec"
+  docker_cap_add = []
   cpu        = 0.5
   memory_mib = 2048
 }

@@ -6,6 +6,8 @@ nomad {
   datacenters      = "dc1"
   helper           = "jobshift"
   work_dir         = "scratch"
+  docker_gpu_runtime = 3
+  docker_cap_add     = ["SYS_ADMIN", "IPC_LCOK"]
 }
 slurm {
   layout      = "hetero"

@@ -1,0 +1,141 @@
+package contracttmpl
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/contract/contracttest"
+)
+
+// TestTaskEnvMatchesOracle renders whole Nomad jobs through the driver —
+// tasks with and without GPUs, user variables that must travel through
+// the template (they contain ${...}) and plain ones, every contract
+// combination the random jobs carry, on raw_exec and Docker — executes
+// each task's env template as Nomad's client does, and requires the
+// task's whole environment (env block + template) to be what the source
+// platform gave: the role's variables, GPU visibility, and the oracle's
+// contract. This is the test that sees a variable glued onto the line
+// before it (CUDA_VISIBLE_DEVICES=GPU-1TF_CONFIG=...).
+func TestTaskEnvMatchesOracle(t *testing.T) {
+	cases := 240
+	if testing.Short() {
+		cases = 40
+	}
+	for n := range cases {
+		c := contracttest.RandomNoTilde(7, n)
+		r := rand.New(rand.NewPCG(8, uint64(n)))
+		for _, role := range c.Job.Roles {
+			role.Resources.GPU = r.IntN(3)
+			role.Image = "img"
+			role.Command = jobs.Command{Kind: jobs.CommandEval, Script: "true"}
+			role.Env = []jobs.EnvVar{
+				{Name: "USER_PLAIN", Value: contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
+				{Name: "USER_INTERP", Value: "${NOMAD_ALLOC_ID} " + contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
+			}
+		}
+		for _, driver := range []string{"raw_exec", "docker"} {
+			if c.Job.Source.Dialect == "leinao" && driver != "docker" {
+				continue // fixed container ports: Docker only (drivers/nomad refuses host networking)
+			}
+			p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
+				Site: &hcl.Config{Nomad: &hcl.NomadConfig{Driver: driver}}, Options: map[string]string{}}
+			checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s", c.Name, driver))
+		}
+	}
+}
+
+func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Topology, name string) {
+	t.Helper()
+	job, diags := nomad.BuildJob(p, nil)
+	if diags.HasErrors() {
+		t.Fatalf("%s: BuildJob: %v", name, diags)
+	}
+	jobID := nomad.JobIDFor(p)
+	opts := contract.Options{User: p.User, Contracts: p.Contracts}
+	brain := registrations(t, r, p.Job, topo, jobID, opts, "")
+	for k, role := range p.Job.Roles {
+		if role.Instances == 0 {
+			continue
+		}
+		for _, task := range job.TaskGroups[k].Tasks {
+			tmpl := envTemplate(task)
+			if tmpl == "" {
+				continue
+			}
+			proc := ""
+			if task.Name == nomad.PSTask {
+				proc = contract.ProcessPS
+			}
+			gpus := len(task.Resources.Devices) > 0
+			for _, i := range []int{0, role.Instances - 1} {
+				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID}
+				devices := fmt.Sprintf("GPU-fake-%d,GPU-fake-%d", 2*i, 2*i+1)
+				if gpus {
+					env = append(env, "NVIDIA_VISIBLE_DEVICES="+devices)
+				}
+				got := map[string]string{}
+				for k, v := range task.Env {
+					got[k] = v
+				}
+				rendered, err := renderEnv(t, tmpl, brain, env)
+				if err != nil {
+					t.Fatalf("%s task %s %s[%d]: Nomad would reject the env file: %v", name, task.Name, role.Name, i, err)
+				}
+				for k, v := range rendered {
+					got[k] = v // template variables override the env block in Nomad
+				}
+				want := expectedEnv(t, p, topo, role, i, proc, devices, gpus, p.Site.Nomad.Driver == "docker", opts)
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Fatalf("%s task %s %s[%d] (-want +got):\n%s", name, task.Name, role.Name, i, diff)
+				}
+			}
+		}
+	}
+}
+
+// expectedEnv is what the source platform gave the task, written from the
+// rules rather than from the driver: the role's variables, the contract
+// (which wins over them), and for a plain process the devices the
+// scheduler assigned as CUDA_VISIBLE_DEVICES ("" when it holds none, as a
+// CPU-only container saw none; a container's runtime does that itself).
+func expectedEnv(t *testing.T, p *translate.Plan, topo contract.Topology, role *jobs.Role, i int, proc, devices string, gpus, container bool, opts contract.Options) map[string]string {
+	t.Helper()
+	want := map[string]string{}
+	for _, e := range role.Env {
+		want[e.Name] = e.Value
+	}
+	if !container {
+		want["CUDA_VISIBLE_DEVICES"] = ""
+		if gpus {
+			want["CUDA_VISIBLE_DEVICES"] = devices
+		}
+	}
+	opts.Process = proc
+	ev, err := contract.Eval(p.Job, topo, jobs.TaskRef{Role: role.Name, Index: i}, opts)
+	if err != nil {
+		t.Fatalf("Eval: %v", err)
+	}
+	for k, v := range ev.Map() {
+		want[k] = v
+	}
+	return want
+}
+
+func envTemplate(task *api.Task) string {
+	for _, tm := range task.Templates {
+		if tm.Envvars != nil && *tm.Envvars && strings.HasSuffix(*tm.DestPath, "jobshift.env") {
+			return *tm.EmbeddedTmpl
+		}
+	}
+	return ""
+}
