@@ -1,0 +1,193 @@
+package nomad_test
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// gpuJobs are jobs shaped like the founding documents, with GPUs as they
+// ask for them: a TFJob chief/ps/2 workers with 2 GPUs each, and a PAI v2
+// job whose roles hold 2 and 1 GPUs (4 fake GPUs on the agent in all).
+func gpuJobs(t *testing.T, image string) map[string]string {
+	t.Helper()
+	prog, err := os.ReadFile(filepath.Join(agent.Repo(), "integration", "nomad", "testdata", "envprobe.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	q, _ := json.Marshal(string(prog)) // a JSON string is a YAML double-quoted scalar
+	replica := func(typ string, n, gpus int) string {
+		res := ""
+		if gpus > 0 {
+			res = fmt.Sprintf("\n            resources: {limits: {nvidia.com/gpu: %d}}", gpus)
+		}
+		return fmt.Sprintf(`    %s:
+      replicas: %d
+      template:
+        spec:
+          containers:
+          - name: tensorflow
+            image: %s
+            command: [python3, -c, %s]%s
+`, typ, n, image, q, res)
+	}
+	tfjob := "apiVersion: kubeflow.org/v1\nkind: TFJob\nmetadata: {name: gpu-tf}\nspec:\n  tfReplicaSpecs:\n" +
+		replica("Chief", 1, 0) + replica("PS", 1, 0) + replica("Worker", 2, 2)
+	cmd := fmt.Sprintf(`python3 -c "$(echo %s | base64 -d)"`, base64.StdEncoding.EncodeToString(prog))
+	pai := fmt.Sprintf(`protocolVersion: 2
+name: gpu-pai
+type: job
+prerequisites:
+  - {name: img, type: dockerimage, uri: %s}
+taskRoles:
+  master:
+    instances: 1
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 256, gpu: 2, ports: {probe: 1}}
+    commands: [%q]
+  worker:
+    instances: 2
+    dockerImage: img
+    resourcePerInstance: {cpu: 1, memoryMB: 256, gpu: 1, ports: {probe: 1}}
+    commands: [%q]
+`, image, cmd, cmd)
+	dir := t.TempDir()
+	out := map[string]string{}
+	for name, text := range map[string]string{"tfjob-gpu.yaml": tfjob, "pai-v2-gpu.yaml": pai} {
+		f := filepath.Join(dir, name)
+		if err := os.WriteFile(f, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out[name] = f
+	}
+	return out
+}
+
+// TestGPUJobsEnvOnRawExec and TestGPUJobsEnvOnDocker: every task's process
+// environment equals the oracle's for the topology it actually ran in, and
+// GPU visibility is the devices Nomad assigned it (raw_exec:
+// CUDA_VISIBLE_DEVICES; Docker: NVIDIA_VISIBLE_DEVICES for the runtime).
+// The Docker agent runs with Nomad's default allow_caps.
+func TestGPUJobsEnvOnRawExec(t *testing.T) {
+	for name, f := range gpuJobs(t, "unused") {
+		t.Run(name, func(t *testing.T) { gpuRun(t, f, site(), false) })
+	}
+}
+
+func TestGPUJobsEnvOnDocker(t *testing.T) {
+	needDocker(t)
+	cfg := &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
+	for name, f := range gpuJobs(t, torchImage) {
+		t.Run(name, func(t *testing.T) { gpuRun(t, f, cfg, true) })
+	}
+}
+
+func gpuRun(t *testing.T, f string, cfg *hcl.Config, container bool) {
+	p := loadPlan(t, f, cfg)
+	res, id := run(t, p)
+	c := agent.Client(t)
+	defer c.Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	checkProcessEnv(t, c, p, id, container)
+}
+
+// checkProcessEnv reads each task's own environment (printed by
+// envprobe.py) and compares it with the oracle and the assigned devices.
+func checkProcessEnv(t *testing.T, c *api.Client, p *translate.Plan, id string, container bool) {
+	t.Helper()
+	topo := topology(t, c, p, id)
+	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+	if len(allocs) == 0 {
+		t.Fatal("no allocations")
+	}
+	for _, a := range allocs {
+		full, _, err := c.Allocations().Info(a.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		role := full.Job.LookupTaskGroup(a.TaskGroup).Meta[nomad.MetaRole]
+		var idx int
+		fmt.Sscanf(a.Name[strings.LastIndexByte(a.Name, '['):], "[%d]", &idx)
+		env := probedEnv(t, catLogs(t, a.ID, nomad.MainTask))
+		if env == nil {
+			t.Errorf("%s: no JOBSHIFT_ENV line in its output", a.Name)
+			continue
+		}
+		want, err := contract.Eval(p.Job, topo, jobs.TaskRef{Role: role, Index: idx}, contract.Options{User: p.User, Contracts: p.Contracts})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range want {
+			if v.Name == contract.WorkDirVar {
+				continue // the task's own $(pwd)
+			}
+			if g, ok := env[v.Name]; !ok || g != v.Value {
+				t.Errorf("%s: %s = %q (set %v), oracle %q", a.Name, v.Name, g, ok, v.Value)
+			}
+		}
+		var ids []string
+		if tr := full.AllocatedResources.Tasks[nomad.MainTask]; tr != nil {
+			for _, d := range tr.Devices {
+				ids = append(ids, d.DeviceIDs...)
+			}
+		}
+		checkDevices(t, a.Name, env, ids, container)
+	}
+}
+
+func checkDevices(t *testing.T, name string, env map[string]string, ids []string, container bool) {
+	t.Helper()
+	split := func(s string) []string {
+		if s == "" {
+			return nil
+		}
+		l := strings.Split(s, ",")
+		slices.Sort(l)
+		return l
+	}
+	slices.Sort(ids)
+	if container {
+		if cv, ok := env["CUDA_VISIBLE_DEVICES"]; ok {
+			t.Errorf("%s: CUDA_VISIBLE_DEVICES = %q in a container (the runtime numbers the devices)", name, cv)
+		}
+		if got := split(env["NVIDIA_VISIBLE_DEVICES"]); !slices.Equal(got, ids) {
+			t.Errorf("%s: NVIDIA_VISIBLE_DEVICES = %v, assigned %v", name, got, ids)
+		}
+		return
+	}
+	cv, ok := env["CUDA_VISIBLE_DEVICES"]
+	if got := split(cv); !ok || !slices.Equal(got, ids) {
+		t.Errorf("%s: CUDA_VISIBLE_DEVICES = %q (set %v), assigned %v", name, cv, ok, ids)
+	}
+}
+
+func probedEnv(t *testing.T, logs string) map[string]string {
+	for _, line := range strings.Split(logs, "\n") {
+		if rest, ok := strings.CutPrefix(line, "JOBSHIFT_ENV "); ok {
+			var env map[string]string
+			if err := json.Unmarshal([]byte(rest), &env); err != nil {
+				t.Errorf("bad env line: %v", err)
+				return nil
+			}
+			return env
+		}
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+# Prints the process environment as one JSON line, then meets its peers
+# so that the job can only end after every task printed: the coordinator
+# (a TFJob chief, a PAI "master") connects to every other task, workers
+# accept one connection and end, a PS serves until stopped. Peers are
+# found through the platform's own variables (TF_CONFIG; PAI_HOST_IP_* and
+# PAI_PORT_LIST_*_probe).
+import json, os, socket, sys, time
+env = dict(os.environ)
+print("JOBSHIFT_ENV " + json.dumps(env), flush=True)
+tf = json.loads(env.get("TF_CONFIG") or "{}")
+if tf.get("cluster"):
+    typ, idx = tf["task"]["type"], tf["task"]["index"]
+    port = int(tf["cluster"][typ][idx].rsplit(":", 1)[1])
+    coordinator = typ == "chief"
+    peers = tf["cluster"].get("worker", []) + tf["cluster"].get("ps", [])
+else:
+    typ, idx = env["PAI_CURRENT_TASK_ROLE_NAME"], env["PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"]
+    port = int(env["PAI_PORT_LIST_%s_%s_probe" % (typ, idx)])
+    coordinator = typ == "master"
+    peers = ["%s:%s" % (env["PAI_HOST_IP_" + k[len("PAI_PORT_LIST_"):-len("_probe")]], v)
+             for k, v in env.items() if k.startswith("PAI_PORT_LIST_worker_") and k.endswith("_probe")]
+if coordinator:
+    for addr in peers:
+        host, p = addr.rsplit(":", 1)
+        deadline = time.time() + 180
+        while True:
+            try:
+                socket.create_connection((host, int(p)), timeout=5).close()
+                break
+            except OSError:
+                if time.time() > deadline:
+                    sys.exit("chief: %s never answered" % addr)
+                time.sleep(0.2)
+    sys.exit(0)
+srv = socket.socket()
+srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+srv.bind(("0.0.0.0", port))
+srv.listen(16)
+while True:
+    srv.accept()[0].close()
+    if typ != "ps":
+        sys.exit(0)
