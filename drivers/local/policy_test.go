@@ -215,8 +215,8 @@ func TestStopKillsAfterGrace(t *testing.T) {
 		t.Fatal(err)
 	}
 	res, _ := d.Wait(ctx, h)
-	if res.Phase != completion.PhaseStopped {
-		t.Errorf("result = %+v, want stopped", res)
+	if res.Phase != completion.PhaseStopped || res.ExitCode != 143 {
+		t.Errorf("result = %+v, want stopped with exit 143 (as on Nomad and Slurm)", res)
 	}
 	assertNothingLeft(t, h.ID)
 	if b, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-0", "exit")); strings.TrimSpace(string(b)) != "137" {

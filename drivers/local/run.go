@@ -217,13 +217,7 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 	for {
 		if ending && allEnded() {
 			if userStop {
-				v = completion.Decide(job, list())
-				if !v.Phase.Done() || v.Phase == completion.PhaseSucceeded && v.Trigger == nil {
-					v.Phase = completion.PhaseStopped
-				}
-				if v.Reason == "" || v.Phase == completion.PhaseStopped {
-					v.Reason = "stopped by the user"
-				}
+				v = completion.UserStopped(job, list())
 			}
 			return v, userStop || final
 		}

@@ -186,7 +186,7 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 			}
 		} else if allStopped(obs, w.job.TaskCount()) {
 			// Stopped from outside (jobshift stop, nomad job stop).
-			v := completion.Verdict{Phase: completion.PhaseStopped, ExitCode: 1, Reason: "the job was stopped"}
+			v := completion.UserStopped(w.job, tasks)
 			w.verdict = &v
 		}
 	}

@@ -337,7 +337,7 @@ func finalResult(js jobState, a attemptState) drivers.Result {
 	case "COMPLETED":
 		return drivers.Result{Phase: completion.PhaseSucceeded, Reason: "slurm: COMPLETED"}
 	case "CANCELLED":
-		return drivers.Result{Phase: completion.PhaseStopped, ExitCode: 143, Reason: "slurm: CANCELLED (scancel)"}
+		return drivers.Result{Phase: completion.PhaseStopped, ExitCode: completion.StoppedExitCode, Reason: "slurm: CANCELLED (scancel)"}
 	case "TIMEOUT":
 		return drivers.Result{Phase: completion.PhaseFailed, ExitCode: 124, Reason: "slurm: TIMEOUT (time limit reached)"}
 	}

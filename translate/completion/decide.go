@@ -182,6 +182,21 @@ func (a *attempt) stopped() (decided, bool) {
 		Reason: fmt.Sprintf("stopped: every task ended, %d of them stopped by jobshift, before any completion rule fired", n)}}, true
 }
 
+// UserStopped is the verdict of a job stopped from outside (jobshift stop,
+// Ctrl-C, nomad job stop, scancel) once its tasks ended, the same on every
+// target: a verdict a rule had already given stands (a job that had
+// failed stays failed), otherwise the job is stopped, exit 143.
+func UserStopped(job *jobs.Job, tasks []Task) Verdict {
+	v := Decide(job, tasks)
+	if !v.Phase.Done() || v.Phase == PhaseStopped || v.Phase == PhaseSucceeded && v.Trigger == nil {
+		return Verdict{Phase: PhaseStopped, ExitCode: StoppedExitCode, Reason: "stopped by the user"}
+	}
+	return v
+}
+
+// StoppedExitCode is the exit code of a stopped job on every target.
+const StoppedExitCode = stoppedExitCode
+
 // Exit codes of verdicts that no task's exit code decides (README.md).
 const (
 	stoppedExitCode  = 143 // 128+SIGTERM, what a stopped process reports

@@ -213,3 +213,35 @@ func TestDecideGeneric(t *testing.T) {
 		})
 	}
 }
+
+// TestUserStopped: a stop from outside gives one verdict on every target
+// (phase stopped, exit 143), unless a rule had already decided the job.
+func TestUserStopped(t *testing.T) {
+	stopped := Verdict{Phase: PhaseStopped, ExitCode: 143, Reason: "stopped by the user"}
+	cases := map[string]struct {
+		tasks []Task
+		want  Verdict
+	}{
+		"every task stopped while running": {
+			tasks: []Task{tk("ps", 0, Stopped, 143, 1), tk("ps", 1, Stopped, 137, 1), tk("worker", 0, Stopped, 143, 1), tk("worker", 1, Stopped, 143, 1)},
+			want:  stopped,
+		},
+		"stopped before any task started": {tasks: nil, want: stopped},
+		"one worker had succeeded, no rule fired": {
+			tasks: []Task{tk("ps", 0, Stopped, 143, 1), tk("ps", 1, Stopped, 143, 1), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Stopped, 143, 2)},
+			want:  stopped,
+		},
+		"a failure had already failed the job": {
+			tasks: []Task{tk("ps", 0, Stopped, 143, 2), tk("ps", 1, Stopped, 143, 2), tk("worker", 0, Failed, 3, 1), tk("worker", 1, Stopped, 143, 2)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 3, Trigger: refp("worker", 0),
+				Reason: "FailedTaskCount 1 has reached MinFailedTaskCount 1 in TaskRole [worker]: Triggered by Task [worker][0]: exit code 3 (OpenPAI would report 255)"},
+		},
+	}
+	for name, c := range cases {
+		got := UserStopped(psWorkerV2(), c.tasks)
+		got.Stop, got.Keep = nil, nil
+		if diff := cmp.Diff(c.want, got); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}

@@ -1,0 +1,60 @@
+package nomad_test
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestStoppedJobVerdict: a job stopped by the user while every task runs
+// ends with the completion engine's stopped verdict (phase stopped, exit
+// 143), as on local and Slurm.
+func TestStoppedJobVerdict(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "stop-sleepers.json"), site())
+	p.Options["id"] = fmt.Sprintf("stop-%d", time.Now().UnixNano()%1e9)
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	h, err := d.Submit(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Client(t).Jobs().Deregister(h.ID, true, nil)
+	events, err := d.Watch(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	running, stopped := map[string]bool{}, false
+	var final *drivers.Result
+	for e := range events {
+		if e.Task != nil && e.State == completion.Running {
+			running[fmt.Sprintf("%s-%d", e.Task.Role, e.Task.Index)] = true
+		}
+		if len(running) == 3 && !stopped {
+			stopped = true
+			if err := d.Stop(ctx, h); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if e.Final != nil {
+			final = e.Final
+		}
+	}
+	if !stopped || final == nil {
+		t.Fatalf("stopped %v, final %+v", stopped, final)
+	}
+	if final.Phase != completion.PhaseStopped || final.ExitCode != completion.StoppedExitCode {
+		t.Errorf("final %+v, want phase %s exit %d", final, completion.PhaseStopped, completion.StoppedExitCode)
+	}
+}
