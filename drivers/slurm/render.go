@@ -330,8 +330,9 @@ func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string
 				continue
 			}
 			seen[ri.Image] = true
-			fmt.Fprintf(&b, "\tif [ ! -s \"$_jsh_dir/%s\" ]; then\n\t\tjs_log \"pulling %s\"\n\t\tapptainer pull --force \"$_jsh_dir/%s\" %s || js_die 97 'apptainer pull failed'\n\tfi\n",
-				sifName(ri.Image), strings.ReplaceAll(ri.Image, `"`, ""), sifName(ri.Image), shQuote("docker://"+ri.Image))
+			// every value is quoted once, here: an image name is data
+			fmt.Fprintf(&b, "\tif [ ! -s \"$_jsh_dir/%s\" ]; then\n\t\tjs_log %s\n\t\tapptainer pull --force \"$_jsh_dir/%s\" %s || js_die 97 'apptainer pull failed'\n\tfi\n",
+				sifName(ri.Image), shQuote("pulling "+ri.Image), sifName(ri.Image), shQuote("docker://"+ri.Image))
 		}
 	}
 	b.WriteString("}\n")

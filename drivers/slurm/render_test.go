@@ -328,6 +328,10 @@ func TestRenderErrors(t *testing.T) {
 	nul.Roles[0].Env = []jobs.EnvVar{{Name: "A", Value: "x\x00y"}}
 	noCmd := tfJob()
 	noCmd.Roles[0].Command = jobs.Command{Kind: jobs.CommandArgv}
+	badName := tfJob()
+	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
+	dotted := tfJob()
+	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
 	cases := map[string]struct {
 		job  *jobs.Job
 		opts map[string]string
@@ -339,6 +343,8 @@ func TestRenderErrors(t *testing.T) {
 		"leinao":        {leinao, nil, ErrJob},
 		"nul byte":      {nul, nil, ErrJob},
 		"entrypoint":    {noCmd, nil, ErrJob},
+		"env name code": {badName, nil, ErrJob},
+		"env name dot":  {dotted, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
 	}
 	for name, tc := range cases {
@@ -483,5 +489,46 @@ func TestTimeLimit(t *testing.T) {
 				t.Errorf("script lacks %q", tc.want)
 			}
 		})
+	}
+}
+
+// TestHostileImageNames: image names are data wherever the batch script
+// writes them (the Apptainer pull and its log line): run js_prepare under
+// dash and bash with a stand-in apptainer and check that the bytes arrive
+// unchanged and nothing in them runs.
+func TestHostileImageNames(t *testing.T) {
+	images := []string{`img$(touch "$M")`, "img`touch \"$M\"`", `a"b'c\d`, "x;touch \"$M\"", "y\ntouch \"$M\""}
+	var roles []roleInfo
+	for k, img := range images {
+		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
+	}
+	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets")
+	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
+js_die() { echo "die $*"; exit 1; }
+apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
+`
+	for _, sh := range shells {
+		path, err := exec.LookPath(sh)
+		if err != nil {
+			t.Skipf("%s missing", sh)
+		}
+		dir := t.TempDir()
+		marker := filepath.Join(dir, "ran")
+		cmd := exec.Command(path, "-c", stub+prep+"js_prepare")
+		cmd.Env = append(os.Environ(), "M="+marker, "_jsh_dir="+dir)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", sh, err, out)
+		}
+		var want strings.Builder
+		for _, img := range images {
+			fmt.Fprintf(&want, "jobshift: pulling %s\npull:docker://%s\n", img, img)
+		}
+		if d := cmp.Diff(want.String(), string(out)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", sh, d)
+		}
+		if _, err := os.Stat(marker); err == nil {
+			t.Errorf("%s: a command inside an image name ran", sh)
+		}
 	}
 }

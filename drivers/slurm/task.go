@@ -2,12 +2,16 @@ package slurm
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
 )
+
+// shName is what a POSIX shell can assign.
+var shName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // taskProgram renders the text srun runs in every task: the generated
 // per-role functions, then sh/task.sh.
@@ -42,6 +46,11 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			b.WriteString("\tCUDA_VISIBLE_DEVICES=\n\texport CUDA_VISIBLE_DEVICES\n")
 		}
 		for _, e := range ri.Env {
+			if !shName.MatchString(e.Name) {
+				// Kubernetes allows '.' and '-' in names; a POSIX shell
+				// cannot assign them, and the name must never become code.
+				return "", fmt.Errorf("%w: %s: role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally", ErrJob, e.Pos, ri.Name, e.Name)
+			}
 			fmt.Fprintf(&b, "\t%s=%s\n\texport %s\n", e.Name, shQuote(e.Value), e.Name)
 		}
 		b.WriteString("\t:\n}\n")
