@@ -83,22 +83,34 @@ taskRoles:
 // GPU visibility is the devices Nomad assigned it (raw_exec:
 // CUDA_VISIBLE_DEVICES; Docker: NVIDIA_VISIBLE_DEVICES for the runtime).
 // The Docker agent runs with Nomad's default allow_caps.
+// The PAI job also runs with every contract a PAI job may add (TF_CONFIG as
+// UAI Train gave it, PyTorch's variables).
+var paiContracts = map[string][]string{"pai": nil, "pai+tf": {"pai", "tf"}, "pai+torch": {"pai", "torch"}}
+
 func TestGPUJobsEnvOnRawExec(t *testing.T) {
-	for name, f := range gpuJobs(t, "unused") {
-		t.Run(name, func(t *testing.T) { gpuRun(t, f, site(), false) })
-	}
+	gpuJobsOn(t, site(), "unused", false)
 }
 
 func TestGPUJobsEnvOnDocker(t *testing.T) {
 	needDocker(t)
 	cfg := &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
-	for name, f := range gpuJobs(t, torchImage) {
-		t.Run(name, func(t *testing.T) { gpuRun(t, f, cfg, true) })
+	gpuJobsOn(t, cfg, torchImage, true)
+}
+
+func gpuJobsOn(t *testing.T, cfg *hcl.Config, image string, container bool) {
+	for name, f := range gpuJobs(t, image) {
+		if !strings.HasPrefix(name, "pai") {
+			t.Run(name, func(t *testing.T) { gpuRun(t, f, cfg, nil, container) })
+			continue
+		}
+		for cname, cs := range paiContracts {
+			t.Run(name+"/"+cname, func(t *testing.T) { gpuRun(t, f, cfg, cs, container) })
+		}
 	}
 }
 
-func gpuRun(t *testing.T, f string, cfg *hcl.Config, container bool) {
-	p := loadPlan(t, f, cfg)
+func gpuRun(t *testing.T, f string, cfg *hcl.Config, contracts []string, container bool) {
+	p := loadPlanContracts(t, f, cfg, contracts)
 	res, id := run(t, p)
 	c := agent.Client(t)
 	defer c.Jobs().Deregister(id, true, nil)

@@ -39,11 +39,17 @@ func site() *hcl.Config {
 
 func loadPlan(t *testing.T, path string, cfg *hcl.Config) *translate.Plan {
 	t.Helper()
+	return loadPlanContracts(t, path, cfg, nil)
+}
+
+// loadPlanContracts is loadPlan with -contract (nil: the job's defaults).
+func loadPlanContracts(t *testing.T, path string, cfg *hcl.Config, contracts []string) *translate.Plan {
+	t.Helper()
 	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", path, diags.Error())
 	}
-	p, diags := translate.Build(job, cfg, nil, "alice")
+	p, diags := translate.Build(job, cfg, contracts, "alice")
 	if diags.HasErrors() {
 		t.Fatalf("%s: %s", path, diags.Error())
 	}

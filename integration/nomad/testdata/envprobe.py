@@ -7,18 +7,18 @@
 import json, os, socket, sys, time
 env = dict(os.environ)
 print("JOBSHIFT_ENV " + json.dumps(env), flush=True)
-tf = json.loads(env.get("TF_CONFIG") or "{}")
-if tf.get("cluster"):
-    typ, idx = tf["task"]["type"], tf["task"]["index"]
-    port = int(tf["cluster"][typ][idx].rsplit(":", 1)[1])
-    coordinator = typ == "chief"
-    peers = tf["cluster"].get("worker", []) + tf["cluster"].get("ps", [])
-else:
+if "PAI_CURRENT_TASK_ROLE_NAME" in env:  # a PAI job, whatever other contracts it has
     typ, idx = env["PAI_CURRENT_TASK_ROLE_NAME"], env["PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"]
     port = int(env["PAI_PORT_LIST_%s_%s_probe" % (typ, idx)])
     coordinator = typ == "master"
     peers = ["%s:%s" % (env["PAI_HOST_IP_" + k[len("PAI_PORT_LIST_"):-len("_probe")]], v)
              for k, v in env.items() if k.startswith("PAI_PORT_LIST_worker_") and k.endswith("_probe")]
+else:
+    tf = json.loads(env["TF_CONFIG"])
+    typ, idx = tf["task"]["type"], tf["task"]["index"]
+    port = int(tf["cluster"][typ][idx].rsplit(":", 1)[1])
+    coordinator = typ == "chief"
+    peers = tf["cluster"].get("worker", []) + tf["cluster"].get("ps", [])
 if coordinator:
     for addr in peers:
         host, p = addr.rsplit(":", 1)
