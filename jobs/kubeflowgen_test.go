@@ -21,9 +21,9 @@ func TestKubeflowGen(t *testing.T) {
 		"tf caicloud (no Kubeflow generation; current rules)":     {FormatTFJob, "kubeflow.caicloud.io/v1alpha1", KubeflowGenV1},
 		"pytorch v1alpha1 (pytorch-operator before PR #110)":      {FormatPyTorchJob, "kubeflow.org/v1alpha1", KubeflowGenV1Alpha1},
 		"pytorch v1beta2 (pytorch-operator controller.v1beta2)":   {FormatPyTorchJob, "kubeflow.org/v1beta2", KubeflowGenPreV1},
-		"pytorch v1":                                              {FormatPyTorchJob, "kubeflow.org/v1", KubeflowGenV1},
-		"pai v2 is no Kubeflow job":                               {FormatPAIv2, "v2", KubeflowGenNone},
-		"mpijob is not covered":                                   {FormatMPIJob, "kubeflow.org/v1alpha1", KubeflowGenNone},
+		"pytorch v1":                {FormatPyTorchJob, "kubeflow.org/v1", KubeflowGenV1},
+		"pai v2 is no Kubeflow job": {FormatPAIv2, "v2", KubeflowGenNone},
+		"mpijob is not covered":     {FormatMPIJob, "kubeflow.org/v1alpha1", KubeflowGenNone},
 	}
 	for name, c := range cases {
 		j := &Job{Source: Source{Format: c.format, Version: c.version}}
