@@ -156,3 +156,34 @@ spec:
 		}
 	}
 }
+
+// TestLimitsByGeneration: activeDeadlineSeconds and backoffLimit exist from
+// v1beta2 (tf-operator v0.5.0 pkg/apis/tensorflow/v1beta2/types.go; absent
+// from v1alpha2/types.go @v0.3.0 and v1beta1/types.go @v0.4.0).
+func TestLimitsByGeneration(t *testing.T) {
+	src := `apiVersion: kubeflow.org/%s
+kind: TFJob
+metadata:
+  name: mnist
+spec:
+  activeDeadlineSeconds: 60
+  backoffLimit: 2
+  tfReplicaSpecs:
+    Worker:
+      template:
+        spec:
+          containers:
+          - name: tensorflow
+            image: tensorflow/tensorflow:2.15.0
+`
+	for v, want := range map[string]bool{"v1alpha2": false, "v1beta1": false, "v1beta2": true, "v1": true} {
+		job, diags := Read([]byte(fmt.Sprintf(src, v)), jobs.ReadOptions{Path: "job.yaml"})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %s", v, diags.Error())
+		}
+		got := job.Retry.BackoffLimit != nil && job.Retry.ActiveDeadlineSeconds != nil
+		if got != want || !want && len(diags) != 2 {
+			t.Errorf("%s: limits kept = %v, want %v; diagnostics: %s", v, got, want, diags.Error())
+		}
+	}
+}

@@ -76,6 +76,21 @@ func (r *reader) metadata(n *yaml.Node, job *jobs.Job) {
 	md.warnUnknown()
 }
 
+// hasLimits reports whether the job's apiVersion has activeDeadlineSeconds
+// and backoffLimit, and warns when it does not. They arrived with v1beta2
+// in tf-operator v0.5.0 and pytorch-operator v0.5.0 (absent from
+// pkg/apis/tensorflow/v1alpha2/types.go @v0.3.0, v1beta1/types.go @v0.4.0,
+// pkg/apis/pytorch/{v1alpha2,v1beta1}/types.go @v0.3.0/@v0.4.0); an
+// operator of an older apiVersion never enforced them.
+func (r *reader) hasLimits(job *jobs.Job, n *yaml.Node, name string) bool {
+	switch job.Source.Version {
+	case "kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1":
+		r.warnf(n, name+" ignored", "%s arrived with kubeflow.org/v1beta2 (operators v0.5); the %s operator did not enforce it, so jobshift does not either. Use apiVersion kubeflow.org/v1 to get it.", name, job.Source.Version)
+		return false
+	}
+	return true
+}
+
 // dns1035 judges a job name that is a valid Kubernetes name but not a
 // DNS-1035 label. kubeflow.org/v1 operators reject it (NameIsDNS1035Label in
 // ValidateV1TFJob, pkg/apis/kubeflow.org/v1/tensorflow_validation.go @v1.6.0,
@@ -145,12 +160,12 @@ func (r *reader) runPolicy(job *jobs.Job, spec *mapping, defaultClean string) {
 			job.Retry.TTLSecondsAfterFinish = &t
 		}
 	}
-	if n := pick("activeDeadlineSeconds"); n != nil {
+	if n := pick("activeDeadlineSeconds"); n != nil && r.hasLimits(job, n, "activeDeadlineSeconds") {
 		if v, ok := r.nonNegative(n, "activeDeadlineSeconds"); ok {
 			job.Retry.ActiveDeadlineSeconds = &v
 		}
 	}
-	if n := pick("backoffLimit"); n != nil {
+	if n := pick("backoffLimit"); n != nil && r.hasLimits(job, n, "backoffLimit") {
 		if v, ok := r.nonNegative(n, "backoffLimit"); ok {
 			b := int(v)
 			job.Retry.BackoffLimit = &b
