@@ -22,8 +22,8 @@ func TestGenerationsOnRawExec(t *testing.T) {
 		phase completion.Phase
 		code  int
 	}{
-		"tf v1alpha2: no evaluator in TF_CONFIG":      {"env-tf-v1alpha2.yaml", completion.PhaseSucceeded, 0},
-		"pytorch v1beta1: MASTER_ADDR=localhost":      {"env-torch-v1beta1.yaml", completion.PhaseSucceeded, 0},
+		"tf v1alpha2: no evaluator in TF_CONFIG":       {"env-tf-v1alpha2.yaml", completion.PhaseSucceeded, 0},
+		"pytorch v1beta1: MASTER_ADDR=localhost":       {"env-torch-v1beta1.yaml", completion.PhaseSucceeded, 0},
 		"tf v1alpha1: the chief's exit 1 ends the job": {"v1alpha1-chief.yaml", completion.PhaseFailed, 1},
 	}
 	for name, tc := range cases {
