@@ -10,8 +10,11 @@ import (
 // meta (MetaPolicy) so that the controller — and `status` from another
 // process — can judge a job without its source file.
 type Policy struct {
-	Name       string          `json:"name"`
-	Format     jobs.Format     `json:"format"`
+	Name   string      `json:"name"`
+	Format jobs.Format `json:"format"`
+	// Version is the apiVersion: it picks the Kubeflow generation's rules
+	// (jobs.Job.KubeflowGen).
+	Version    string          `json:"version,omitempty"`
 	Completion jobs.Completion `json:"completion"`
 	Retry      jobs.Retry      `json:"retry"`
 	Roles      []PolicyRole    `json:"roles"`
@@ -31,7 +34,7 @@ type PolicyRole struct {
 
 // PolicyOf extracts a job's policy.
 func PolicyOf(j *jobs.Job) Policy {
-	p := Policy{Name: j.Name, Format: j.Source.Format, Completion: j.Completion, Retry: j.Retry}
+	p := Policy{Name: j.Name, Format: j.Source.Format, Version: j.Source.Version, Completion: j.Completion, Retry: j.Retry}
 	p.Completion.Pos, p.Retry.Pos = jobs.Pos{}, jobs.Pos{}
 	for _, r := range j.Roles {
 		p.Roles = append(p.Roles, PolicyRole{
@@ -45,7 +48,7 @@ func PolicyOf(j *jobs.Job) Policy {
 
 // Job rebuilds a jobs.Job with what the completion engine reads.
 func (p Policy) Job() *jobs.Job {
-	j := &jobs.Job{Name: p.Name, Source: jobs.Source{Format: p.Format}, Completion: p.Completion, Retry: p.Retry}
+	j := &jobs.Job{Name: p.Name, Source: jobs.Source{Format: p.Format, Version: p.Version}, Completion: p.Completion, Retry: p.Retry}
 	for _, r := range p.Roles {
 		j.Roles = append(j.Roles, &jobs.Role{
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,

@@ -28,6 +28,9 @@ func decideData(job *jobs.Job) string {
 	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch:
 		k = string(kind)
 	}
+	if (kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch) && job.KubeflowGen() == jobs.KubeflowGenV1Alpha1 {
+		k += "1" // the v1alpha1 chief rule (completion chiefRules)
+	}
 	fmt.Fprintf(&b, "_jsh_kind=%s\n_jsh_nroles=%d\n", k, len(job.Roles))
 	fmt.Fprintf(&b, "_jsh_bl=%d\n_jsh_dynworker=%d\n_jsh_allworkers=%d\n_jsh_elastic=%d\n",
 		b2i(job.Retry.BackoffLimit != nil), b2i(job.Completion.EnableDynamicWorker),
@@ -37,23 +40,30 @@ func decideData(job *jobs.Job) string {
 		if rt == "" {
 			rt = strings.ToLower(r.Name)
 		}
-		fmt.Fprintf(&b, "_jsh_n_%d=%d _jsh_rt_%d=%s _jsh_minf_%d=%d _jsh_mins_%d=%d _jsh_pol_%d=%s\n",
-			i, r.Instances, i, shQuote(rt), i, thresholdOf(r.MinFailed), i, thresholdOf(r.MinSucceeded),
-			i, shQuote(restartPolicyOf(job, kind, r)))
+		fmt.Fprintf(&b, "_jsh_n_%d=%d _jsh_rt_%d=%s _jsh_minf_%d=%d _jsh_mins_%d=%d\n",
+			i, r.Instances, i, shQuote(rt), i, thresholdOf(r.MinFailed), i, thresholdOf(r.MinSucceeded))
+		if kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch {
+			fmt.Fprintf(&b, "_jsh_rs_%d=%s\n", i, restartTable(job, r))
+		}
 	}
 	return b.String()
 }
 
-// restartPolicyOf mirrors the completion engine's default: Never for TFJob,
-// OnFailure for PyTorchJob.
-func restartPolicyOf(job *jobs.Job, kind jobs.CompletionKind, r *jobs.Role) string {
-	if r.RestartPolicy != "" {
-		return r.RestartPolicy
+// restartTable is role r's Kubeflow restart policy as 256 characters, the
+// (code+1)th "1" when a task ending with exit code code is restarted in
+// place (completion.Restartable, before backoffLimit), else "0". A table
+// keeps every generation's rule (ExitCode's retryable codes, the v1alpha1
+// chief) in Go, where it is tested, instead of repeating it in sh.
+func restartTable(job *jobs.Job, r *jobs.Role) string {
+	var b strings.Builder
+	for code := range 256 {
+		if completion.Restartable(job, r.Name, code) {
+			b.WriteByte('1')
+		} else {
+			b.WriteByte('0')
+		}
 	}
-	if kind == jobs.CompletionPyTorch {
-		return completion.RestartOnFailure
-	}
-	return completion.RestartNever
+	return b.String()
 }
 
 func thresholdOf(p *int) int {

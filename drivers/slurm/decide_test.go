@@ -53,6 +53,14 @@ func decideJobs() map[string]*jobs.Job {
 		"pytorch elastic": pt(func(j *jobs.Job) { j.Extras.ElasticPolicy = map[string]any{"minReplicas": 1} }, role("worker", "worker", 3)),
 		"pytorch backoff": pt(func(j *jobs.Job) { j.Retry.BackoffLimit = intp(2) }, role("master", "master", 1), role("worker", "worker", 2)),
 		"generic":         {Name: "g", Roles: []*jobs.Role{role("a", "", 2), role("b", "", 1)}},
+		// generations (completion chiefRules, retryableExitCode)
+		"tf v1alpha1 master": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
+			&jobs.Role{Name: "master", ReplicaType: "master", Instances: 1, RestartPolicy: "OnFailure"}, role("ps", "ps", 1), role("worker", "worker", 2)),
+		"tf v1alpha1 never": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
+			role("master", "master", 1), role("worker", "worker", 2)),
+		"pytorch v1alpha1": pt(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" }, role("master", "master", 1), role("worker", "worker", 2)),
+		"tf v1beta2 exitcode backoff": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1beta2"; j.Retry.BackoffLimit = intp(1) },
+			&jobs.Role{Name: "Worker", ReplicaType: "worker", Instances: 3, RestartPolicy: "ExitCode"}),
 	}
 }
 

@@ -417,16 +417,26 @@ func TestRestartMatchesGo(t *testing.T) {
 			}
 		}
 	}
+	formats := map[jobs.CompletionKind]jobs.Format{jobs.CompletionTF: jobs.FormatTFJob, jobs.CompletionPyTorch: jobs.FormatPyTorchJob}
 	for _, kind := range []jobs.CompletionKind{jobs.CompletionTF, jobs.CompletionPyTorch} {
 		for _, pol := range []string{"", "Never", "OnFailure", "Always", "ExitCode"} {
 			for _, bl := range []*int{nil, intp(0), intp(2)} {
-				cases = append(cases, jc{&jobs.Job{Completion: jobs.Completion{Kind: kind}, Retry: jobs.Retry{BackoffLimit: bl},
-					Roles: []*jobs.Role{{Name: "w", Instances: 1, RestartPolicy: pol}}},
-					fmt.Sprintf("%s policy=%q backoffLimit=%v", kind, pol, bl)})
+				// the generations differ in ExitCode's codes and the
+				// v1alpha1 chief (role type master)
+				for _, v := range []string{"", "kubeflow.org/v1beta2", "kubeflow.org/v1alpha1"} {
+					for _, rt := range []string{"worker", "master"} {
+						if v != "" && bl != nil || v != "kubeflow.org/v1alpha1" && rt == "master" {
+							continue // keep the run short: only what a generation changes
+						}
+						cases = append(cases, jc{&jobs.Job{Source: jobs.Source{Format: formats[kind], Version: v}, Completion: jobs.Completion{Kind: kind}, Retry: jobs.Retry{BackoffLimit: bl},
+							Roles: []*jobs.Role{{Name: "w", ReplicaType: rt, Instances: 1, RestartPolicy: pol}}},
+							fmt.Sprintf("%s %s %s policy=%q backoffLimit=%v", kind, v, rt, pol, bl)})
+					}
+				}
 			}
 		}
 	}
-	codes := []int{0, 1, 2, 126, 127, 128, 130, 132, 137, 139, 143, 200, 255}
+	codes := []int{0, 1, 2, 126, 127, 128, 130, 132, 137, 138, 139, 143, 200, 255}
 	for _, c := range cases {
 		var args, want []string
 		for _, code := range codes {

@@ -94,7 +94,10 @@ func restartData(job *jobs.Job) string {
 	}
 	fmt.Fprintf(&b, "_t_kind=%s\n_t_gang=%d\n_t_bl=%d\n_t_classes=%s\n", kind, b2i(job.Retry.GangAllocation), bl, exitClasses(job))
 	for k, r := range job.Roles {
-		fmt.Fprintf(&b, "_t_tretry_%d=%d _t_pol_%d=%s\n", k, r.TaskRetryCount, k, shQuote(restartPolicyOf(job, completion.KindOf(job), r)))
+		fmt.Fprintf(&b, "_t_tretry_%d=%d\n", k, r.TaskRetryCount)
+		if kind == "tf" || kind == "pytorch" {
+			fmt.Fprintf(&b, "_t_rs_%d=%s\n", k, restartTable(job, r))
+		}
 	}
 	return b.String()
 }

@@ -170,6 +170,9 @@ func TestEnvMatchesOracle(t *testing.T) {
 		"pai packed": {"integration/slurm/testdata/env-pai.yaml", "packed"},
 		"tf packed":  {"integration/slurm/testdata/env-tf.yaml", "packed"},
 		"tf het":     {"integration/slurm/testdata/env-tf.yaml", "het"},
+		// generations: the oracle gives each one's variables
+		"tf v1alpha2 packed":     {"integration/slurm/testdata/env-tf-v1alpha2.yaml", "packed"},
+		"pytorch v1beta1 packed": {"integration/slurm/testdata/env-torch-v1beta1.yaml", "packed"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -454,6 +457,26 @@ func TestStatusAndLogsByID(t *testing.T) {
 	}
 	if _, err := d.Logs(context.Background(), bare, drivers.LogOptions{Task: &jobs.TaskRef{Role: "nope", Index: 0}}); !errors.Is(err, drivers.ErrNotFound) {
 		t.Errorf("logs of an unknown role: %v, want ErrNotFound", err)
+	}
+}
+
+// TestV1alpha1Chief: a kubeflow.org/v1alpha1 TFJob ends with its chief:
+// the master's exit 1 fails the job at once although its restartPolicy is
+// OnFailure, and the worker's earlier exit 2 decided nothing (v1.9 rules
+// would have failed the job with the worker's 2, and restarted the master).
+func TestV1alpha1Chief(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/v1alpha1-chief.yaml", nil)
+	r := submit(t, plan, 2*time.Minute)
+	if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 1 {
+		t.Fatalf("final = %+v, want failed with the master's exit code 1", r.final)
+	}
+	want := map[string]completion.State{"master-0": completion.Failed, "worker-0": completion.Failed}
+	if d := cmp.Diff(want, r.taskStates()); d != "" {
+		t.Errorf("task states (-want +got):\n%s", d)
+	}
+	if _, err := os.Stat(filepath.Join(r.state, "attempt-0", "restarts.job")); err == nil {
+		t.Errorf("a task was restarted; the v1alpha1 chief's exit 1 is permanent")
 	}
 }
 

@@ -75,8 +75,21 @@
 //
 // # Pod template
 //
-// The container named tensorflow / pytorch is the task (else container 0,
-// with a warning: the operators require the name). command → Command.Command
+// The container named tensorflow / pytorch is the task. Every generation's
+// validation rejected a replica without one, so its absence is an error
+// (-lossy: warning, container 0 is the task). A job name that is not a
+// DNS-1035 label is an error for kubeflow.org/v1 (the v1.6+ validation and
+// v1.9 webhooks reject it; -lossy: warning) and a warning for the older
+// apiVersions, whose operators admitted it.
+//
+// # Generations
+//
+// jobs.Job.KubeflowGen (from apiVersion) selects the operator generation's
+// rules downstream: translate/contract (TF_CONFIG for a lone replica and
+// no evaluator before v1.0.1; pytorch-operator's MASTER_ADDR=localhost on
+// the master) and translate/completion (pre-v1 ExitCode codes, the v1alpha1
+// chief rule). Here, successPolicy and enableDynamicWorker in a pre-v1
+// TFJob are dropped with a warning (they arrived in v1.0.1). command → Command.Command
 // (replaces ENTRYPOINT), args → Command.Args (replace CMD), no shell.
 // Kubernetes' $(VAR) expansion is applied as the kubelet does it (env values
 // see earlier variables; command and args see the whole env; $$ escapes;

@@ -71,9 +71,52 @@ func (r *reader) metadata(n *yaml.Node, job *jobs.Job) {
 	case len(name) > 253 || !dns1123Subdomain.MatchString(name):
 		r.errorf(nameNode, "Invalid job name", "%q is not a valid Kubernetes name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters).", name)
 	case len(name) > 63 || !dns1035Label.MatchString(name):
-		r.warnf(nameNode, "Job name is not a DNS label", "%q is not a DNS-1035 label (lower-case letters, digits and '-', starting with a letter, at most 63 characters). Kubeflow v1.9 rejects such names and host names derived from it may be invalid; prefer a name such as mnist-train.", name)
+		r.dns1035(nameNode, job, name)
 	}
 	md.warnUnknown()
+}
+
+// hasLimits reports whether the job's apiVersion has activeDeadlineSeconds
+// and backoffLimit, and warns when it does not. They arrived with v1beta2
+// in tf-operator v0.5.0 and pytorch-operator v0.5.0 (absent from
+// pkg/apis/tensorflow/v1alpha2/types.go @v0.3.0, v1beta1/types.go @v0.4.0,
+// pkg/apis/pytorch/{v1alpha2,v1beta1}/types.go @v0.3.0/@v0.4.0); an
+// operator of an older apiVersion never enforced them.
+func (r *reader) hasLimits(job *jobs.Job, n *yaml.Node, name string) bool {
+	switch job.Source.Version {
+	case "kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1beta1":
+		r.warnf(n, name+" ignored", "%s arrived with kubeflow.org/v1beta2 (operators v0.5); the %s operator did not enforce it, so jobshift does not either. Use apiVersion kubeflow.org/v1 to get it.", name, job.Source.Version)
+		return false
+	}
+	return true
+}
+
+// dns1035 judges a job name that is a valid Kubernetes name but not a
+// DNS-1035 label. kubeflow.org/v1 operators reject it (NameIsDNS1035Label in
+// ValidateV1TFJob, pkg/apis/kubeflow.org/v1/tensorflow_validation.go @v1.6.0,
+// and in the v1.9 webhooks pkg/webhooks/{tensorflow,pytorch}): an error,
+// -lossy makes it a warning. Earlier operators admitted it (only the API
+// server's DNS-1123 rule applied), so it stays a warning there.
+func (r *reader) dns1035(nameNode *yaml.Node, job *jobs.Job, name string) {
+	const what = "%q is not a DNS-1035 label (lower-case letters, digits and '-', starting with a letter, at most 63 characters)."
+	if job.KubeflowGen() == jobs.KubeflowGenV1 {
+		r.lossyf(nameNode, "Job name is not a DNS label", what+" The kubeflow.org/v1 operator rejects the job (\"%s name is invalid\"); rename it, for example to %q.", name, job.Source.Kind, suggestName(name))
+		return
+	}
+	r.warnf(nameNode, "Job name is not a DNS label", what+" The %s operator admitted it, but Kubernetes service names derived from it may be invalid; prefer a name such as %q.", name, job.Source.Version, suggestName(name))
+}
+
+// suggestName turns a valid Kubernetes name into a DNS-1035 label: dots
+// become '-', a leading digit gets a "job-" prefix, at most 63 characters.
+func suggestName(name string) string {
+	s := strings.ReplaceAll(name, ".", "-")
+	if s != "" && (s[0] < 'a' || s[0] > 'z') {
+		s = "job-" + s
+	}
+	if len(s) > 63 {
+		s = s[:63]
+	}
+	return strings.TrimRight(s, "-")
 }
 
 // runPolicy reads the run policy. Versions before kubeflow/common (v1alpha2
@@ -117,12 +160,12 @@ func (r *reader) runPolicy(job *jobs.Job, spec *mapping, defaultClean string) {
 			job.Retry.TTLSecondsAfterFinish = &t
 		}
 	}
-	if n := pick("activeDeadlineSeconds"); n != nil {
+	if n := pick("activeDeadlineSeconds"); n != nil && r.hasLimits(job, n, "activeDeadlineSeconds") {
 		if v, ok := r.nonNegative(n, "activeDeadlineSeconds"); ok {
 			job.Retry.ActiveDeadlineSeconds = &v
 		}
 	}
-	if n := pick("backoffLimit"); n != nil {
+	if n := pick("backoffLimit"); n != nil && r.hasLimits(job, n, "backoffLimit") {
 		if v, ok := r.nonNegative(n, "backoffLimit"); ok {
 			b := int(v)
 			job.Retry.BackoffLimit = &b

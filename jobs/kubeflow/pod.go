@@ -122,7 +122,13 @@ func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, 
 	if chosen < 0 {
 		chosen = 0
 		name, _ := r.silent().str(r.silent().mapOf(containers[0], "").get("name"), "")
-		r.warnf(containers[0], "No container named "+fl.container, "None of the containers of %s is named %q; the operator requires one (its webhook and v1alpha1 validation reject the job) and reads the exit code from it. jobshift uses the first container (%q). Rename it to %q.", where, fl.container, name, fl.container)
+		// Every generation's validation rejects it: "Replica type %v is
+		// missing a container named tensorflow" (v1alpha1,
+		// pkg/apis/tensorflow/validation/validation.go @v0.1.0), "There is
+		// no container named tensorflow" (v1alpha2 … v1beta2 @v0.3.0,
+		// @v0.5.3), the v1.9 webhooks; pytorch-operator likewise (its
+		// pkg/apis/pytorch/validation/validation.go).
+		r.lossyf(containers[0], "No container named "+fl.container, "None of the containers of %s is named %q; the operator rejects the job (every generation's validation requires it) and reads the exit code from it. Rename the main container to %q; with -lossy jobshift uses the first one (%q).", where, fl.container, fl.container, name)
 	}
 	for i, c := range containers {
 		if i != chosen {

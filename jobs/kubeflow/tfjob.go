@@ -75,7 +75,10 @@ func (r *reader) tfMapForm(job *jobs.Job, spec *mapping) {
 		r.warnf(f.key, "runPolicy in a pre-v1 TFJob", "spec.runPolicy belongs to kubeflow.org/v1; %s puts these fields directly under spec. jobshift reads it anyway.", job.Source.Version)
 	}
 	r.runPolicy(job, spec, clean)
-	if f := spec.field("successPolicy"); f.val != nil {
+	if !v1 {
+		r.preV1Fields(job, spec)
+	}
+	if f := spec.field("successPolicy"); f.val != nil && v1 {
 		job.Completion.Pos = r.pos(f.key)
 		if v, ok := r.str(f.val, "spec.successPolicy"); ok {
 			switch v {
@@ -86,7 +89,7 @@ func (r *reader) tfMapForm(job *jobs.Job, spec *mapping) {
 			}
 		}
 	}
-	if f := spec.field("enableDynamicWorker"); f.val != nil {
+	if f := spec.field("enableDynamicWorker"); f.val != nil && v1 {
 		job.Completion.EnableDynamicWorker, _ = r.boolean(f.val, "spec.enableDynamicWorker")
 		if job.Completion.Pos.IsZero() {
 			job.Completion.Pos = r.pos(f.key)
@@ -114,6 +117,20 @@ func (r *reader) tfMapForm(job *jobs.Job, spec *mapping) {
 		r.warnf(r.node(job.Completion.Pos), "successPolicy has no effect", "successPolicy AllWorkers only applies to jobs without a Chief or Master; this job succeeds when its %s succeeds.", chief.ReplicaType)
 	case chief == nil && job.Role("worker") == nil:
 		r.warnf(r.node(job.Roles[0].Pos), "Job can never succeed", "A TFJob succeeds when its Chief/Master, or its Workers, succeed; this one has neither, so it runs until it fails or is stopped. Add a Worker or a Chief.")
+	}
+}
+
+// preV1Fields: successPolicy (PR #1165) and enableDynamicWorker (PR #1149)
+// arrived with kubeflow.org/v1 in v1.0.1 (pkg/apis/tensorflow/v1/types.go
+// @v1.0.1-rc.0; absent from every types.go @v1.0.0-rc.0). An operator of
+// an older apiVersion never saw them, so they are dropped with a warning
+// (the default success rule and the dense TF_CONFIG apply).
+func (r *reader) preV1Fields(job *jobs.Job, spec *mapping) {
+	for _, name := range []string{"successPolicy", "enableDynamicWorker"} {
+		if f := spec.field(name); f.val != nil {
+			spec.ignore(name)
+			r.warnf(f.key, name+" ignored", "spec.%s arrived with kubeflow.org/v1 (training-operator v1.0.1); the %s operator did not know it, so jobshift applies that operator's rules without it. Use apiVersion kubeflow.org/v1 to get it.", name, job.Source.Version)
+		}
 	}
 }
 

@@ -57,8 +57,14 @@ func rulesFor(job *jobs.Job) rules {
 	case jobs.CompletionPAI:
 		return paiRules{}
 	case jobs.CompletionTF:
+		if chiefDecides(job) {
+			return chiefRules{kind: "TFJob"}
+		}
 		return tfRules{}
 	case jobs.CompletionPyTorch:
+		if chiefDecides(job) {
+			return chiefRules{kind: "PyTorchJob"}
+		}
 		return pytorchRules{}
 	}
 	return genericRules{}

@@ -66,21 +66,51 @@ func RestartPolicyOf(job *jobs.Job, r *jobs.Role) string {
 	return "" // PAI roles have no restartPolicy
 }
 
-// retryableExitCode: training-operator ≥ v1.5 IsRetryableExitCode — every
-// code ≥ 128 (signal deaths) is retryable, 1–127 are permanent (§1.4).
-func retryableExitCode(code int) bool { return code >= 128 }
+// retryableExitCode is IsRetryableExitCode (pkg/util/train/train_util.go)
+// of the job's generation (spec/kubeflow.md §1.4). kubeflow.org/v1, read
+// as training-operator v1.9 (kubeflow/common ≥ v0.4.3, PR #190): every
+// code ≥ 128 is retryable, 1–127 are permanent. v1alpha2 … v1beta2
+// (tf-operator v0.2 … v1.0.0-rc.0, pytorch-operator, which vendored it):
+// only 130, 137, 143 (SIGINT, SIGKILL, SIGTERM) and 138 (SIGUSR1, the
+// user's "retry me" code); everything else, 128 and 139 included, is
+// permanent.
+func retryableExitCode(job *jobs.Job, code int) bool {
+	if job.KubeflowGen() == jobs.KubeflowGenPreV1 {
+		return code == 130 || code == 137 || code == 143 || code == 138
+	}
+	return code >= 128
+}
 
-// restartable reports whether the policy restarts a task that ended so.
-func restartable(policy string, s State, exitCode int) bool {
-	switch policy {
+// restartable reports whether role's restart policy restarts a task of it
+// that ended so.
+func restartable(job *jobs.Job, r *jobs.Role, s State, exitCode int) bool {
+	if chiefEndsJob(job, r, s, exitCode) {
+		return false
+	}
+	switch RestartPolicyOf(job, r) {
 	case RestartAlways:
 		return s == Succeeded || s == Failed
 	case RestartOnFailure:
 		return s == Failed
 	case RestartExitCode:
-		return s == Failed && retryableExitCode(exitCode)
+		return s == Failed && retryableExitCode(job, exitCode)
 	}
 	return false
+}
+
+// Restartable reports whether a task of role that ended with exitCode (0:
+// succeeded) is restarted in place by its Kubeflow restart policy, before
+// any backoffLimit: the per-code table drivers render (Slurm).
+func Restartable(job *jobs.Job, role string, exitCode int) bool {
+	r := job.Role(role)
+	if r == nil {
+		return false
+	}
+	s := Succeeded
+	if exitCode != 0 {
+		s = Failed
+	}
+	return restartable(job, r, s, exitCode)
 }
 
 // keepOnDone: cleanPodPolicy None leaves running pods alone once the job is
@@ -94,7 +124,7 @@ func keepOnDone(job *jobs.Job) bool { return strings.EqualFold(job.Retry.CleanPo
 func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, bool) {
 	role := a.roles[t.Role]
 	rt := replicaType(role)
-	if bl := a.job.Retry.BackoffLimit; bl != nil && restartable(RestartPolicyOf(a.job, role), t.State, t.ExitCode) {
+	if bl := a.job.Retry.BackoffLimit; bl != nil && restartable(a.job, role, t.State, t.ExitCode) {
 		// A task the policy restarts is only reported terminal once
 		// TaskRestart refused: the backoff limit is reached (§1.4, §1.5:
 		// all pods are deleted, cleanPodPolicy is not consulted).
@@ -229,4 +259,56 @@ func (pytorchRules) onEnd(a *attempt, t Task) (decided, bool) {
 
 func (pytorchRules) onAllEnded(a *attempt, last Task) decided {
 	return kubeflowNoRule(a, last, "PyTorchJob", "a PyTorchJob succeeds when its Master succeeds, else when every Worker (elastic: any Worker) succeeds")
+}
+
+// chiefDecides reports whether the job follows the v1alpha1 operators'
+// rule: the job's state is its chief's state alone (tf-operator
+// pkg/trainer/training.go GetStatus @v0.1.0, terminationPolicy chief
+// MASTER/0; pytorch-operator pkg/trainer/training.go GetStatus before PR
+// #110, terminationPolicy master MASTER/0). Other replicas never fail or
+// complete the job.
+func chiefDecides(job *jobs.Job) bool { return job.KubeflowGen() == jobs.KubeflowGenV1Alpha1 }
+
+// isChief: the chief is task 0 of the MASTER replica (jobshift reads no
+// other terminationPolicy without -lossy).
+func isChief(r *jobs.Role, index int) bool { return replicaType(r) == rtMaster && index == 0 }
+
+// chiefEndsJob reports whether a v1alpha1 TFJob's chief ended the job
+// whatever its pod's restartPolicy: the operator read the chief's
+// LastTerminationState (replicaStatusFromPodList, pkg/trainer/replicas.go
+// @v0.1.0), so exit 0 succeeds the job even under Always and exit 1–127 fails
+// it even under OnFailure (isRetryableTerminationState: 1–127 are
+// permanent); other codes are "retryable" and the pod policy applies. The
+// v1alpha1 PyTorch operator looked at the current state only, so there the
+// pod policy decides what the chief's end means. The rule is applied to
+// every task of the MASTER role, as restart decisions are made per role
+// (v1alpha1 had one master in practice).
+func chiefEndsJob(job *jobs.Job, r *jobs.Role, s State, exitCode int) bool {
+	if !chiefDecides(job) || job.Source.Format != jobs.FormatTFJob || replicaType(r) != rtMaster {
+		return false
+	}
+	return s == Succeeded || s == Failed && exitCode >= 1 && exitCode <= 127
+}
+
+// chiefRules: the v1alpha1 operators (chiefDecides).
+type chiefRules struct{ kind string }
+
+func (c chiefRules) onEnd(a *attempt, t Task) (decided, bool) {
+	r := a.roles[t.Role]
+	if t.State == Stopped || !isChief(r, t.Index) {
+		return decided{}, false
+	}
+	switch {
+	case t.State == Succeeded:
+		return decided{keep: keepOnDone(a.job), Verdict: Verdict{Phase: PhaseSucceeded, Trigger: refOf(t),
+			Reason: fmt.Sprintf("%s %s succeeded: its chief (MASTER 0) exited with 0", c.kind, a.job.Name)}}, true
+	case c.kind == "PyTorchJob" || t.ExitCode >= 1 && t.ExitCode <= 127:
+		return decided{keep: keepOnDone(a.job), Verdict: Verdict{Phase: PhaseFailed, ExitCode: failCode(t), Trigger: refOf(t),
+			Reason: fmt.Sprintf("%s %s failed: its chief (MASTER 0) exited with %d", c.kind, a.job.Name, t.ExitCode)}}, true
+	}
+	return decided{}, false
+}
+
+func (c chiefRules) onAllEnded(a *attempt, last Task) decided {
+	return kubeflowNoRule(a, last, c.kind, "a v1alpha1 job ends with its chief, MASTER 0: exit 0 succeeds it, a permanent failure fails it")
 }

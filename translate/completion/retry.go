@@ -106,9 +106,16 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 		if exitCode != 0 {
 			s = Failed
 		}
-		if !restartable(pol, s, exitCode) {
+		if !restartable(job, r, s, exitCode) {
+			if chiefEndsJob(job, r, s, exitCode) {
+				return RetryDecision{Reason: fmt.Sprintf("v1alpha1: the chief's exit code %d ends the job whatever its restartPolicy", exitCode)}
+			}
 			if pol == RestartExitCode && exitCode != 0 {
-				return RetryDecision{Reason: fmt.Sprintf("restartPolicy ExitCode: exit code %d is permanent (1-127)", exitCode)}
+				which := "1-127"
+				if job.KubeflowGen() == jobs.KubeflowGenPreV1 {
+					which = "all but 130, 137, 138, 143 before kubeflow.org/v1"
+				}
+				return RetryDecision{Reason: fmt.Sprintf("restartPolicy ExitCode: exit code %d is permanent (%s)", exitCode, which)}
 			}
 			return RetryDecision{Reason: fmt.Sprintf("restartPolicy %s does not restart a task that exited with %d", pol, exitCode)}
 		}
@@ -167,7 +174,8 @@ func DeadlineVerdict(job *jobs.Job, tasks []Task) Verdict {
 // PAI: roles with minFailed or minSucceeded ≥ 1. TFJob: every role (any
 // replica's failure fails the job), except Workers under
 // enableDynamicWorker when a Chief/Master exists (their failures are
-// ignored and success is the Chief's). PyTorchJob: every role.
+// ignored and success is the Chief's). PyTorchJob: every role. v1alpha1
+// TFJob and PyTorchJob: the MASTER role only (chiefDecides).
 func DecidingRoles(job *jobs.Job) []string {
 	if job == nil {
 		return nil
@@ -193,8 +201,11 @@ func DecidingRoles(job *jobs.Job) []string {
 			if !f && !s {
 				continue
 			}
-		case jobs.CompletionTF:
-			if hasChief && job.Completion.EnableDynamicWorker && replicaType(r) == rtWorker {
+		case jobs.CompletionTF, jobs.CompletionPyTorch:
+			if chiefDecides(job) && replicaType(r) != rtMaster {
+				continue
+			}
+			if k == jobs.CompletionTF && hasChief && job.Completion.EnableDynamicWorker && replicaType(r) == rtWorker {
 				continue
 			}
 		}

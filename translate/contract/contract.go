@@ -28,8 +28,9 @@ type Options struct {
 	User string
 	// Contracts to render in order; empty = job.Contracts.
 	Contracts []string
-	// TFLegacyEvaluator selects the pre-v1.0.1 TF_CONFIG rule: evaluator
-	// replicas are not listed in the cluster.
+	// TFLegacyEvaluator selects the pre-v1.0.1 TF_CONFIG rule, evaluator
+	// replicas not listed in the cluster, for a job whose apiVersion does
+	// not already select it (TFJobs before kubeflow.org/v1 always get it).
 	TFLegacyEvaluator bool
 	// Process selects which of a UAI node's two processes the environment
 	// is for: "" (ProcessMain, the training task) or ProcessPS. Only the uai

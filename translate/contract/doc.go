@@ -51,10 +51,16 @@
 //   - tf: TFJob v1.9 TF_CONFIG (compact JSON, cluster keys sorted, lower-case
 //     types, evaluator listed unless Options.TFLegacyEvaluator, no TF_CONFIG
 //     for a one-replica job, the sparse form for enableDynamicWorker).
+//     TFJobs of an apiVersion before kubeflow.org/v1 (jobs.Job.KubeflowGen)
+//     get their operators' rules: TF_CONFIG also for a one-replica job,
+//     evaluators not listed (tfHasConfig, tfListsEvaluator).
 //   - uai: UCloud UAI Train (seed 002), see uai.go for how the seed's
 //     ambiguous task list is read.
 //   - torch: PyTorchJob v1.9 MASTER_*/WORLD_SIZE/RANK/PET_*; for other jobs
 //     (opt-in) derived from the first task of the first role, see torch.go.
+//     PyTorchJobs of an apiVersion before kubeflow.org/v1 get
+//     pytorch-operator's five variables instead, MASTER_ADDR=localhost on
+//     the master (torchPreV1).
 //
 // When two contracts set the same name, the later one in Options.Contracts
 // wins and the variable keeps its first position.

@@ -40,18 +40,43 @@ func checkTF(j *jobs.Job, opts Options, bad func(jobs.Pos, string, string, ...an
 			bad(r.Pos, "Roles share a TF_CONFIG type", "Roles %q and %q both become %q in TF_CONFIG; rename one.", o, r.Name, t)
 		}
 		seen[t] = r.Name
-		if tfDistributed(j) && tfPort(r) == nil && r.Instances > 0 {
+		if tfHasConfig(j) && tfPort(r) == nil && r.Instances > 0 {
 			bad(r.Pos, "Role has no port for TF_CONFIG", "Role %q has no port; TF_CONFIG lists host:port of every task. Declare a port (tfjob-port for Kubeflow, a portList/ports entry for OpenPAI).", r.Name)
 		}
 	}
 }
 
-// tf is TFJob v1.9 TF_CONFIG (spec/kubeflow.md §2): Go encoding/json of
-// {cluster, task, environment}, cluster keys sorted; no TF_CONFIG when the
-// job has exactly one replica; the sparse form for enableDynamicWorker.
+// tfPreV1 reports whether the job is a TFJob of an operator before v1.0.1
+// (v1alpha1, v1alpha2, v1beta1, v1beta2), whose TF_CONFIG differed from
+// v1.9's in two ways (tfHasConfig, tfListsEvaluator).
+func tfPreV1(j *jobs.Job) bool {
+	g := j.KubeflowGen()
+	return j.Source.Format == jobs.FormatTFJob && (g == jobs.KubeflowGenV1Alpha1 || g == jobs.KubeflowGenPreV1)
+}
+
+// tfHasConfig reports whether tasks get TF_CONFIG. isDistributed (no
+// TF_CONFIG for a job of exactly one replica) arrived in v1.0.1 (PR #1080,
+// pkg/controller.v1/tensorflow/util.go); before it every pod got one
+// (setClusterSpec in pkg/controller.v2/tensorflow/pod.go @v0.3.0 and
+// pkg/controller.v1beta2/tensorflow/pod.go @v0.5.3; CreatePodWithIndex in
+// pkg/trainer/replicas.go @v0.1.0).
+func tfHasConfig(j *jobs.Job) bool { return tfPreV1(j) || tfDistributed(j) }
+
+// tfListsEvaluator reports whether evaluators are in the cluster: not from
+// PR #650 (v1alpha2, "evaluator is not part of training cluster",
+// genClusterSpec in tensorflow.go @v0.3.0 and @v0.5.3) until commit
+// c18fb32ff (PR #1146, v1.0.1). v1alpha1 had no Evaluator type.
+func (b *builder) tfListsEvaluator() bool {
+	return !b.opts.TFLegacyEvaluator && !tfPreV1(b.job)
+}
+
+// tf is TFJob TF_CONFIG (spec/kubeflow.md §2): Go encoding/json of
+// {cluster, task, environment}, cluster keys sorted; the sparse form for
+// enableDynamicWorker. The generation rules are in tfHasConfig and
+// tfListsEvaluator.
 func (b *builder) tf() {
 	j := b.job
-	if !tfDistributed(j) {
+	if !tfHasConfig(j) {
 		return
 	}
 	me := tfType(j.Roles[b.self])
@@ -61,7 +86,7 @@ func (b *builder) tf() {
 	}
 	var roles []int
 	for k, r := range j.Roles {
-		if b.opts.TFLegacyEvaluator && tfType(r) == "evaluator" {
+		if !b.tfListsEvaluator() && tfType(r) == "evaluator" {
 			continue
 		}
 		roles = append(roles, k)

@@ -22,6 +22,10 @@ import (
 // rank 0 as the Master is.
 func (b *builder) torch() {
 	j := b.job
+	if torchPreV1(j) {
+		b.torchPreV1()
+		return
+	}
 	b.setLit("PYTHONUNBUFFERED", "1")
 	mk, rankOff := torchMaster(j), 0
 	nproc, nprocInt := torchNproc(j)
@@ -90,6 +94,40 @@ func (b *builder) torch() {
 	if s, ok := ep["standalone"].(bool); ok && s {
 		b.setLit("PET_STANDALONE", "")
 	}
+}
+
+// torchPreV1 reports whether the job is a PyTorchJob of pytorch-operator
+// (apiVersion before kubeflow.org/v1), whose variables differ from v1.9's.
+func torchPreV1(j *jobs.Job) bool {
+	g := j.KubeflowGen()
+	return j.Source.Format == jobs.FormatPyTorchJob && (g == jobs.KubeflowGenV1Alpha1 || g == jobs.KubeflowGenPreV1)
+}
+
+// torchPreV1 is pytorch-operator's setClusterSpec (pkg/controller.v2/pytorch/pod.go
+// @v0.3.0, the same through pkg/controller.v1beta2 @v1.0.0-rc.1; the
+// v1alpha1 pkg/trainer/replicas.go CreatePodWithIndex before PR #110), in
+// its order: MASTER_PORT, MASTER_ADDR, WORLD_SIZE, RANK, PYTHONUNBUFFERED.
+// The master's own MASTER_ADDR is "localhost" (training-operator v1.4, PR
+// #1453, gave every pod the service name); WORLD_SIZE counts pods (no
+// nprocPerNode, which came in v1.7); PYTHONUNBUFFERED is "0" (v1.7, PR
+// #1860, made it "1"); there are no PET_* variables. The v1alpha1 operator
+// also set a TF_CONFIG "left for POC" that jobshift does not reproduce.
+func (b *builder) torchPreV1() {
+	j := b.job
+	if mk := torchMaster(j); mk >= 0 {
+		s := torchPort(j.Roles[mk])
+		b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
+		rank := 0
+		if b.self == mk {
+			b.setLit("MASTER_ADDR", "localhost")
+		} else {
+			b.set("MASTER_ADDR", addr(mk, 0))
+			rank = 1 // RANK = index + 1 on Workers
+		}
+		b.setLit("WORLD_SIZE", strconv.Itoa(j.TaskCount()))
+		b.set("RANK", index(rank))
+	}
+	b.setLit("PYTHONUNBUFFERED", "0")
 }
 
 // torchMaster is the role whose task 0 is the master: the PyTorchJob

@@ -9,13 +9,15 @@
 # engine on tables of task outcomes.
 #
 # Static data the batch script defines (rendered from the job):
-#   _jsh_kind        pai | tf | pytorch | generic
+#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | generic (tf1,
+#                    pytorch1: the v1alpha1 rule, the chief MASTER 0 decides)
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
 #   _jsh_rt_R        Kubeflow replica type of role R (lower case)
 #   _jsh_minf_R      PAI minFailed of role R (0 = rule disabled)
 #   _jsh_mins_R      PAI minSucceeded of role R (0 = rule disabled)
-#   _jsh_pol_R       Kubeflow restartPolicy of role R (Never, OnFailure, ...)
+#   _jsh_rs_R        Kubeflow restart policy of role R as 256 characters:
+#                    the (code+1)th is 1 when exit code code restarts
 #   _jsh_bl          1 when Kubeflow backoffLimit is set
 #   _jsh_dynworker   1 with TFJob enableDynamicWorker
 #   _jsh_allworkers  1 with TFJob successPolicy AllWorkers
@@ -61,12 +63,13 @@ js_end() {
 	pai) js_rule_pai "$@" ;;
 	tf) js_rule_tf "$@" ;;
 	pytorch) js_rule_pytorch "$@" ;;
+	tf1 | pytorch1) js_rule_chief "$@" ;;
 	esac
 	[ "$_jsh_phase" = running ] || return 0
 	[ "$_jsh_nended" -eq "$_jsh_total" ] || return 0
 	case $_jsh_kind in
 	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
-	tf | pytorch) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
+	tf | pytorch | tf1 | pytorch1) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
 	*) js_all_ended_generic "$1" "$2" ;;
 	esac
 }
@@ -110,21 +113,17 @@ js_rule_pai() {
 	fi
 }
 
-# js_restartable POLICY STATE CODE (Kubeflow restartPolicy).
+# js_restartable R CODE: role R's restart policy restarts exit code CODE.
 js_restartable() {
-	case $1 in
-	Always) return 0 ;;
-	OnFailure) [ "$2" = f ] ;;
-	ExitCode) [ "$2" = f ] && [ "$3" -ge 128 ] ;;
-	*) return 1 ;;
-	esac
+	[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
+	eval "_s_rs=\$_jsh_rs_$1"
+	[ "$(printf '%s' "$_s_rs" | cut -c"$(($2 + 1))")" = 1 ]
 }
 
 # js_kf_failure R I STATE CODE IGNORE: the failure rules TFJob and PyTorchJob
 # share (backoff limit, then a failed replica).
 js_kf_failure() {
-	eval "_k_pol=\$_jsh_pol_$1"
-	if [ "$_jsh_bl" = 1 ] && js_restartable "$_k_pol" "$3" "$4"; then
+	if [ "$_jsh_bl" = 1 ] && js_restartable "$1" "$4"; then
 		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "BackoffLimitExceeded"
 		return 0
 	fi
@@ -202,5 +201,18 @@ js_rule_pytorch() {
 	eval "_y_rt=\$_jsh_rt_$1"
 	if [ "$_jsh_elastic" = 1 ] && [ "$_y_rt" = worker ]; then
 		js_verdict succeeded 0 "$1" "$2" "a Worker succeeded and elasticPolicy is set"
+	fi
+}
+
+# js_rule_chief: v1alpha1 (completion chiefRules). Only task 0 of the master
+# role decides: exit 0 succeeds the job; a failure fails it, for TFJob only
+# with a permanent code (1-127).
+js_rule_chief() {
+	eval "_c_rt=\$_jsh_rt_$1"
+	[ "$_c_rt" = master ] && [ "$2" = 0 ] || return 0
+	if [ "$3" = s ]; then
+		js_verdict succeeded 0 "$1" "$2" "the chief (MASTER 0) exited with 0"
+	elif [ "$_jsh_kind" = pytorch1 ] || { [ "$4" -ge 1 ] && [ "$4" -le 127 ]; }; then
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "the chief (MASTER 0) failed"
 	fi
 }

@@ -5,7 +5,8 @@
 #
 # Data (rendered into the task program): _t_kind pai|tf|pytorch|none;
 # _t_gang (PAI gang allocation: no task restarts); _t_tretry_R (PAI
-# taskRetryCount of role R); _t_pol_R (Kubeflow restartPolicy); _t_bl
+# taskRetryCount of role R); _t_rs_R (Kubeflow restart policy of role R as
+# 256 characters: the (code+1)th is 1 when exit code code restarts); _t_bl
 # (Kubeflow backoffLimit, -1 = none); _t_classes (OpenPAI class of each raw
 # exit code 0..255: t transient, p permanent, u unknown).
 #
@@ -49,13 +50,9 @@ js_restart() {
 		return 1
 		;;
 	tf | pytorch)
-		eval "_r_pol=\$_t_pol_$1"
-		case $_r_pol in
-		Always) ;;
-		OnFailure) [ "$2" != 0 ] || return 1 ;;
-		ExitCode) [ "$2" -ge 128 ] || return 1 ;;
-		*) return 1 ;;
-		esac
+		[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
+		eval "_r_rs=\$_t_rs_$1"
+		[ "$(printf '%s' "$_r_rs" | cut -c"$(($2 + 1))")" = 1 ] || return 1
 		_r_f=$3/restarts.job
 		if [ "$_t_bl" -ge 0 ]; then
 			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)

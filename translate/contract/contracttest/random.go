@@ -191,10 +191,15 @@ func leinaoCase(r *rand.Rand) Case {
 	return Case{Name: "leinao", Job: j}
 }
 
+// kubeflowVersions are apiVersions of every operator generation.
+var kubeflowVersions = []string{"", "kubeflow.org/v1", "kubeflow.org/v1beta2", "kubeflow.org/v1alpha2", "kubeflow.org/v1alpha1"}
+
 func tfCase(r *rand.Rand) Case {
 	types := []string{"chief", "ps", "worker", "evaluator", "master"}
 	r.Shuffle(len(types), func(a, b int) { types[a], types[b] = types[b], types[a] })
-	j := &jobs.Job{Name: "tfjob", Source: jobs.Source{Format: jobs.FormatTFJob}, Contracts: []string{jobs.ContractTF}}
+	// the apiVersion picks the generation's TF_CONFIG rules (lone replica,
+	// evaluator); "" is read as kubeflow.org/v1
+	j := &jobs.Job{Name: "tfjob", Source: jobs.Source{Format: jobs.FormatTFJob, Version: pick(r, kubeflowVersions)}, Contracts: []string{jobs.ContractTF}}
 	j.Completion.EnableDynamicWorker = r.IntN(4) == 0
 	for _, typ := range types[:1+r.IntN(4)] {
 		ps := append([]jobs.Port{{Label: "tfjob-port", Count: 1, Implicit: true}}, userPorts(r, v2Names)...)
@@ -214,7 +219,8 @@ func torchCase(r *rand.Rand) Case {
 	p := func() []jobs.Port {
 		return append([]jobs.Port{{Label: "pytorchjob-port", Count: 1, Implicit: true}}, userPorts(r, v2Names)...)
 	}
-	j := &jobs.Job{Name: "pt", Source: jobs.Source{Format: jobs.FormatPyTorchJob}, Contracts: []string{jobs.ContractTorch}}
+	// pre-v1 apiVersions get pytorch-operator's variables
+	j := &jobs.Job{Name: "pt", Source: jobs.Source{Format: jobs.FormatPyTorchJob, Version: pick(r, kubeflowVersions)}, Contracts: []string{jobs.ContractTorch}}
 	nproc := pick(r, []string{"", "auto", "gpu", "4"})
 	if r.IntN(4) != 0 {
 		j.Roles = append(j.Roles, &jobs.Role{Name: "Master", ReplicaType: "master", Instances: 1, Ports: p(), NprocPerNodeSpec: nproc})
