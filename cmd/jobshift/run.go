@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -79,7 +78,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	view := newProgress(stdout, isTerminal(stdout) && !rf.plain, plan.Job)
+	// From here on tasks may run: output is best-effort and never blocks
+	// (a closed or stalled stdout must not stall the job or the reaction to
+	// a stop signal). Queued output is written out before returning; the
+	// signal handlers are gone by then (deferred earlier, run later), so a
+	// Ctrl-C ends a jobshift stuck on a paused terminal after its job ended.
+	survivePipe()
+	tty := isTerminal(stdout)
+	outSink, errSink := newOutSink(stdout), newOutSink(stderr)
+	defer func() { outSink.close(nil); errSink.close(nil) }()
+	stdout, stderr = outSink, errSink
+	view := newProgress(stdout, tty && !rf.plain, plan.Job)
 	opts := map[string]string{}
 	if rf.to == local.Name {
 		opts[local.OptRunDir] = rf.runDir
@@ -99,7 +108,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	// Signals are caught before anything starts, so a Ctrl-C at any moment
 	// goes through Stop and leaves nothing behind.
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals()...)
 	defer signal.Stop(sigs)
 
 	ctx := context.Background()
@@ -120,8 +129,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	go func() {
 		for sig := range sigs {
-			view.note(fmt.Sprintf("%s: stopping the job (again to kill at once)", sig))
+			// Stop first: the note is only output.
 			go func() { _ = drv.Stop(ctx, h) }()
+			view.note(fmt.Sprintf("%s: stopping the job (again to kill at once)", sig))
 		}
 	}()
 
@@ -132,7 +142,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			final = e.Final
 		}
 	}
-	view.done()
+	// The verdict is shown even when task output was being dropped.
+	stdout, stderr = outSink.final(), errSink.final()
+	view.done(stdout)
 	if final == nil {
 		fmt.Fprintf(stderr, "jobshift run: the event stream of %s ended without a result\n", h.ID)
 		return 1

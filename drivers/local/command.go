@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
@@ -56,6 +57,9 @@ type taskSpec struct {
 	TaskDir string
 	// Container is the docker container name (-docker only).
 	Container string
+	// Grace is the stop grace period, which the task's supervisor also
+	// uses when jobshift is gone.
+	Grace time.Duration
 }
 
 // buildSpec computes one task's command line, environment and directories.
@@ -66,7 +70,8 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if r == nil {
 		return nil, fmt.Errorf("task %s-%d: no such role", ref.Role, ref.Index)
 	}
-	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index))}
+	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index)),
+		Grace: d.opts.Grace}
 
 	s.Dir = d.opts.Dir
 	if r.WorkingDir != "" && !d.opts.Docker {

@@ -83,15 +83,18 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		stdout.abort()
 		return fail(err)
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Env = spec.Env
-	cmd.Dir = spec.Dir
+	// Own process group, led by the task's supervisor (supervisor.go):
+	// stopping the task reaches every process it forked, a Ctrl-C on
+	// jobshift's terminal reaches only jobshift, which then stops the job
+	// in order, and the group is stopped even if jobshift is killed.
+	cmd, err := supervisedCmd(spec)
+	if err != nil {
+		stdout.abort()
+		stderr.abort()
+		return fail(err)
+	}
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = stdout.w, stderr.w
-	// Own process group: stopping the task reaches every process it forked,
-	// and a Ctrl-C on jobshift's terminal reaches only jobshift, which then
-	// stops the job in order.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		stdout.abort()
 		stderr.abort()
