@@ -70,7 +70,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if r == nil {
 		return nil, fmt.Errorf("task %s-%d: no such role", ref.Role, ref.Index)
 	}
-	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index)),
+	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", pathPart(ref.Role), ref.Index)),
 		Grace: d.opts.Grace}
 
 	s.Dir = d.opts.Dir

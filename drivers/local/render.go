@@ -93,7 +93,7 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	if opts.Task == nil {
 		return openLog(filepath.Join(h.ID, "output.log"))
 	}
-	taskDir := filepath.Join(h.ID, refString(*opts.Task))
+	taskDir := filepath.Join(h.ID, fmt.Sprintf("%s-%d", pathPart(opts.Task.Role), opts.Task.Index))
 	starts, err := startDirs(taskDir)
 	if err != nil || len(starts) == 0 {
 		return nil, fmt.Errorf("local logs: task %s has no output in %s: %w", refString(*opts.Task), h.ID, drivers.ErrNotFound)

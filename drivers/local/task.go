@@ -212,10 +212,36 @@ func newTee(path string, mux *lineMux, prefix string) (*tee, error) {
 		defer f.Close()
 		defer r.Close()
 		pw := &prefixWriter{mux: mux, prefix: prefix}
-		_, _ = io.Copy(io.MultiWriter(f, pw), r)
+		copyOutput(r, f, pw, mux, prefix)
 		pw.flush()
 	}()
 	return t, nil
+}
+
+// copyOutput copies a task's stream into its file and the terminal stream
+// until the task closes it. The pipe is always read to the end: a reader
+// that gave up would kill the task with SIGPIPE (exit 141) when its disk
+// fills. A failed file write (no space left, quota) is said once, on the
+// terminal stream, and the output goes on there.
+func copyOutput(r io.Reader, f *os.File, pw *prefixWriter, mux *lineMux, prefix string) {
+	buf := make([]byte, 32<<10)
+	fileOK := true
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if fileOK {
+				if _, werr := f.Write(buf[:n]); werr != nil {
+					fileOK = false
+					mux.writeLine([]byte(fmt.Sprintf("%sjobshift: cannot keep this output in %s: %v; the task goes on, "+
+						"its output from here on is only shown here\n", prefix, f.Name(), werr)))
+				}
+			}
+			_, _ = pw.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // wait waits for the copy to finish. The task's process group is dead by
