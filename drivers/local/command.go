@@ -60,6 +60,9 @@ type taskSpec struct {
 	// Grace is the stop grace period, which the task's supervisor also
 	// uses when jobshift is gone.
 	Grace time.Duration
+	// Program, when not nil, is the task's program as a file (a long
+	// command, or a script with secrets filled in), written at each start.
+	Program *programFile
 }
 
 // buildSpec computes one task's command line, environment and directories.
@@ -106,6 +109,16 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if err != nil {
 		return nil, err
 	}
+	firstStart := startDir(s.TaskDir, attempt, 0)
+	if process != contract.ProcessMain {
+		firstStart = psDir(s.TaskDir, attempt)
+	}
+	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	defer func() {
+		if s.Program != nil {
+			s.Program.locate(s.Argv)
+		}
+	}()
 	if d.opts.Docker {
 		s.Container = containerName(job.Name, runDir, attempt, ref)
 		if process != contract.ProcessMain {

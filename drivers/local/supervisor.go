@@ -52,14 +52,15 @@ func lifeline() (*os.File, error) {
 	return lifelineR, lifelineErr
 }
 
-// supervisedCmd is the command that runs spec's argv under a supervisor,
-// which leads a new process group (the task's).
-func supervisedCmd(spec *taskSpec) (*exec.Cmd, error) {
+// supervisedCmd is the command that runs argv (spec's, with this start's
+// program file) under a supervisor, which leads a new process group (the
+// task's).
+func supervisedCmd(spec *taskSpec, argv []string) (*exec.Cmd, error) {
 	r, err := lifeline()
 	if err != nil {
 		return nil, fmt.Errorf("lifeline pipe: %w", err)
 	}
-	args := append([]string{supervisorName, spec.name(), spec.Grace.String(), spec.Container, "--"}, spec.Argv...)
+	args := append([]string{supervisorName, spec.name(), spec.Grace.String(), spec.Container, "--"}, argv...)
 	cmd := &exec.Cmd{Path: "/proc/self/exe", Args: args, Env: spec.Env, Dir: spec.Dir}
 	cmd.ExtraFiles = []*os.File{r}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}

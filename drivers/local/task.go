@@ -87,7 +87,16 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	// stopping the task reaches every process it forked, a Ctrl-C on
 	// jobshift's terminal reaches only jobshift, which then stops the job
 	// in order, and the group is stopped even if jobshift is killed.
-	cmd, err := supervisedCmd(spec)
+	argv, progPath := spec.Argv, ""
+	if spec.Program != nil {
+		argv, progPath, err = spec.Program.write(argv, dir)
+		if err != nil {
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
+	}
+	cmd, err := supervisedCmd(spec, argv)
 	if err != nil {
 		stdout.abort()
 		stderr.abort()
@@ -124,6 +133,10 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		// Report the end only once nothing of the task is left, so a
 		// finished job means no process behind.
 		waitGroupGone(p.pgid, 10*time.Second)
+		if spec.Program != nil && spec.Program.Secret {
+			// Secret values live only as long as the task.
+			_ = os.Remove(progPath)
+		}
 		stdout.wait()
 		stderr.wait()
 		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
