@@ -100,3 +100,20 @@ func TestRenderHidesSecrets(t *testing.T) {
 		t.Errorf("render does not say where the script goes:\n%s", text)
 	}
 }
+
+// The pid a start records (and reports in its event) is the task's own
+// process, the leader of its group, as before tasks had a supervisor: the
+// supervisor stays outside the group.
+func TestPidIsTheTasks(t *testing.T) {
+	j := paiV1("pid", 0, roleDef{name: "w", n: 1, cmd: `echo "$$ $(ps -o pgid= -p $$)"`})
+	res, dir, _ := runJob(t, j, Options{})
+	if res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	out, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-0", "stdout"))
+	pid, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-0", "pid"))
+	f := strings.Fields(string(out))
+	if len(f) != 2 || f[0] != f[1] || f[0] != strings.TrimSpace(string(pid)) {
+		t.Errorf("task says pid, pgid = %q; pid file %q; want all equal", out, pid)
+	}
+}

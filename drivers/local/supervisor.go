@@ -1,33 +1,42 @@
 package local
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
-	"os/signal"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"time"
 )
 
-// Every task process group is led by a small supervisor: this binary
-// (whatever embeds the driver: jobshift, a plugin, a test) run again through
-// /proc/self/exe with argv[0] = supervisorName, which init below turns into
-// superviseMain before anything else runs. The supervisor starts the task in
-// its own group and waits for it; its exit code is the task's (the status,
-// or 128+n for a death by signal n). It also holds the read end of a pipe
-// whose only write end lives in jobshift: when jobshift ends in any way,
-// SIGKILL included, the kernel closes that end, the supervisor reads EOF and
-// stops its group (SIGTERM, SIGKILL after the grace period), so no task
-// outlives the jobshift that started it. A pipe, unlike PR_SET_PDEATHSIG,
-// does not depend on which thread forked, and reaches every process of the
-// group, not just the first.
+// Every task runs under a small supervisor: this binary (whatever embeds the
+// driver: jobshift, a plugin, a test) run again through /proc/self/exe with
+// argv[0] = supervisorName, which init below turns into superviseMain before
+// anything else runs. The supervisor starts the task as the leader of a new
+// process group (so the pid file, the events and `kill PID` still mean the
+// task's own process), reports its pid, waits for it and exits with its code
+// (the status, or 128+n for a death by signal n). The supervisor is in a
+// group of its own, so nothing sent to the task's group reaches it.
+//
+// It also holds the read end of a pipe whose only write end lives in
+// jobshift: when jobshift ends in any way, SIGKILL included, the kernel
+// closes that end, the supervisor reads EOF and stops the task's group
+// (SIGTERM, SIGKILL after the grace period), so no task outlives the
+// jobshift that started it. A pipe, unlike PR_SET_PDEATHSIG, does not depend
+// on which thread forked, and reaches every process of the group, not just
+// the first.
 const supervisorName = "jobshift-task-supervisor"
 
-// lifelineFD is the supervisor's copy of the lifeline pipe (ExtraFiles[0]).
-const lifelineFD = 3
+// The supervisor's extra descriptors (exec.Cmd.ExtraFiles order).
+const (
+	lifelineFD = 3 // EOF once jobshift is gone
+	reportFD   = 4 // the task's pid, written once it started
+)
 
 func init() {
 	if filepath.Base(os.Args[0]) == supervisorName {
@@ -52,19 +61,45 @@ func lifeline() (*os.File, error) {
 	return lifelineR, lifelineErr
 }
 
-// supervisedCmd is the command that runs argv (spec's, with this start's
-// program file) under a supervisor, which leads a new process group (the
-// task's).
-func supervisedCmd(spec *taskSpec, argv []string) (*exec.Cmd, error) {
-	r, err := lifeline()
+// supervised is a started supervisor and the task it started.
+type supervised struct {
+	cmd *exec.Cmd
+	// pgid is the task's process group (its pid); when the task could not
+	// be started it is the supervisor's own group, never 0 (kill(-0)
+	// would signal jobshift's group).
+	pgid int
+}
+
+// startSupervised runs argv (spec's, with this start's program file) under
+// a supervisor with the task's environment, directory and output.
+func startSupervised(spec *taskSpec, argv []string, stdout, stderr *os.File) (*supervised, error) {
+	life, err := lifeline()
 	if err != nil {
 		return nil, fmt.Errorf("lifeline pipe: %w", err)
 	}
+	rep, repW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	defer rep.Close()
 	args := append([]string{supervisorName, spec.name(), spec.Grace.String(), spec.Container, "--"}, argv...)
-	cmd := &exec.Cmd{Path: "/proc/self/exe", Args: args, Env: spec.Env, Dir: spec.Dir}
-	cmd.ExtraFiles = []*os.File{r}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	return cmd, nil
+	cmd := &exec.Cmd{Path: "/proc/self/exe", Args: args, Env: spec.Env, Dir: spec.Dir,
+		Stdout: stdout, Stderr: stderr, ExtraFiles: []*os.File{life, repW},
+		// Its own group: a Ctrl-C on jobshift's terminal does not reach it.
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+	err = cmd.Start()
+	repW.Close()
+	if err != nil {
+		return nil, err
+	}
+	s := &supervised{cmd: cmd, pgid: cmd.Process.Pid}
+	// One line, then EOF (the supervisor closes its end; the task never
+	// has it); just EOF when the task could not be started.
+	line, _ := bufio.NewReader(rep).ReadString('\n')
+	if pid, err := strconv.Atoi(strings.TrimSpace(line)); err == nil && pid > 0 {
+		s.pgid = pid
+	}
+	return s, nil
 }
 
 // superviseMain is the supervisor: argv is name, grace, container ("" when
@@ -80,14 +115,21 @@ func superviseMain(argv []string) int {
 	if err != nil {
 		grace = DefaultGrace
 	}
+	// Neither descriptor is the task's business.
 	syscall.CloseOnExec(lifelineFD)
-	catchSignals()
+	syscall.CloseOnExec(reportFD)
+	report := os.NewFile(reportFD, "report")
 	cmd := &exec.Cmd{Path: task[0], Args: task, Env: os.Environ(),
-		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr}
+		Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
 	if err := cmd.Start(); err != nil {
+		report.Close()
 		fmt.Fprintf(os.Stderr, "jobshift: cannot start task %s: %v\n", name, err)
 		return exitStartFailed
 	}
+	pgid := cmd.Process.Pid
+	fmt.Fprintf(report, "%d\n", pgid)
+	report.Close()
 	exited := make(chan int, 1)
 	go func() {
 		werr := cmd.Wait()
@@ -99,28 +141,8 @@ func superviseMain(argv []string) int {
 	case code := <-exited:
 		return code
 	case <-orphaned:
-		return stopOrphan(container, grace, exited)
+		return stopOrphan(pgid, container, grace, exited)
 	}
-}
-
-// catchSignals keeps the supervisor alive through every signal sent to its
-// group (a stop's SIGTERM, a user's `kill -USR1 0`) so that it can report
-// how the task ended; only SIGKILL ends it. Caught signals go back to their
-// default in the task (exec resets them); signals ignored when the
-// supervisor started are left ignored, so the task inherits them as it
-// would have from jobshift (nohup).
-func catchSignals() {
-	c := make(chan os.Signal, 64)
-	for s := syscall.Signal(1); s < 32; s++ {
-		if s == syscall.SIGKILL || s == syscall.SIGSTOP || signal.Ignored(s) {
-			continue
-		}
-		signal.Notify(c, s)
-	}
-	go func() {
-		for range c {
-		}
-	}()
 }
 
 // watchLifeline closes orphaned once jobshift is gone (EOF, or an error:
@@ -134,22 +156,24 @@ func watchLifeline(orphaned chan<- struct{}) {
 	close(orphaned)
 }
 
-// stopOrphan stops the group as jobshift would have: SIGTERM, then SIGKILL
-// after grace or as soon as the task's main process has ended (a container
-// ends with its main process). The SIGKILL to the group ends the supervisor
-// too.
-func stopOrphan(container string, grace time.Duration, exited <-chan int) int {
-	pgid := syscall.Getpgrp()
+// stopOrphan stops the task's group as jobshift would have: SIGTERM, then
+// SIGKILL after grace, or as soon as the main process has ended (a
+// container ends with its main process, taking the rest with it).
+func stopOrphan(pgid int, container string, grace time.Duration, exited <-chan int) int {
 	_ = syscall.Kill(-pgid, syscall.SIGTERM)
 	if container != "" {
-		dockerKill(container)
+		go dockerKill(container)
 	}
 	t := time.NewTimer(grace)
-	code := 137
+	defer t.Stop()
+	code := 128 + int(syscall.SIGKILL)
 	select {
 	case code = <-exited:
 	case <-t.C:
 	}
 	_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	if container != "" {
+		dockerKill(container)
+	}
 	return code
 }

@@ -83,10 +83,6 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		stdout.abort()
 		return fail(err)
 	}
-	// Own process group, led by the task's supervisor (supervisor.go):
-	// stopping the task reaches every process it forked, a Ctrl-C on
-	// jobshift's terminal reaches only jobshift, which then stops the job
-	// in order, and the group is stopped even if jobshift is killed.
 	argv, progPath := spec.Argv, ""
 	if spec.Program != nil {
 		argv, progPath, err = spec.Program.write(argv, dir)
@@ -96,15 +92,12 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
-	cmd, err := supervisedCmd(spec, argv)
+	// Own process group, under a supervisor (supervisor.go): stopping the
+	// task reaches every process it forked, a Ctrl-C on jobshift's
+	// terminal reaches only jobshift, which then stops the job in order,
+	// and the group is stopped even if jobshift is killed.
+	sup, err := startSupervised(spec, argv, stdout.w, stderr.w)
 	if err != nil {
-		stdout.abort()
-		stderr.abort()
-		return fail(err)
-	}
-	cmd.Stdin = nil
-	cmd.Stdout, cmd.Stderr = stdout.w, stderr.w
-	if err := cmd.Start(); err != nil {
 		stdout.abort()
 		stderr.abort()
 		return fail(err)
@@ -112,7 +105,8 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	// The child has its copies; ours must go so the readers see EOF.
 	stdout.w.Close()
 	stderr.w.Close()
-	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	cmd := sup.cmd
+	p.cmd, p.pgid = cmd, sup.pgid
 	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
 
 	go func() {
