@@ -57,7 +57,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	var rf runFlags
 	fs.StringVar(&rf.to, "to", local.Name, "Target `driver`: local, nomad, slurm, or an external plugin's name.")
 	fs.BoolVar(&rf.detach, "detach", false, "Submit and return at once, printing the job's handle (not for local).")
-	fs.StringVar(&rf.runDir, "run-dir", "", "Local: run `directory` for task output. Default: ./.jobshift/runs/<job>-<time>.")
+	fs.StringVar(&rf.runDir, "run-dir", "", "Local: run `directory` for task output (may exist, but not hold another run). Default: ./.jobshift/runs/<job>-<time>.")
 	fs.DurationVar(&rf.grace, "grace", local.DefaultGrace, "Local: time between SIGTERM and SIGKILL when tasks are stopped.")
 	fs.BoolVar(&rf.docker, "docker", false, "Local: run each task in its image (docker run --network host).")
 	fs.BoolVar(&rf.plain, "plain", false, "Print one line per event even on a terminal.")

@@ -199,3 +199,37 @@ func TestRunStalledStdout(t *testing.T) {
 		t.Errorf("no stopped verdict at the end of the output: ...%q", out[max(0, len(out)-300):])
 	}
 }
+
+// Under nohup (SIGHUP ignored when jobshift starts) a hangup is not a stop:
+// the user asked for the job to outlive the terminal. The SIGINT sent after
+// it is the one that stops the job.
+func TestRunNohupKeepsSIGHUPIgnored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the jobshift binary")
+	}
+	bin := buildJobshift(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	var out bytes.Buffer
+	cmd, runDir := startRun(t, ctx, bin, "sleepers.json", "1s", &out)
+	// What nohup does: ignore SIGHUP, then exec.
+	cmd.Args = append([]string{"sh", "-c", `trap '' HUP; exec "$0" "$@"`}, cmd.Args...)
+	cmd.Path = "/bin/sh"
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, sleepersReady(runDir))
+	if err := cmd.Process.Signal(syscall.SIGHUP); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	if strings.Contains(out.String(), "hangup") || !strings.Contains(out.String(), "interrupt: stopping the job") {
+		t.Errorf("want only the interrupt to stop the job:\n%s", out.String())
+	}
+	if left, err := local.Leftovers(runDir); err != nil || len(left) > 0 {
+		t.Errorf("processes left behind: %v (%v)", left, err)
+	}
+}
