@@ -157,46 +157,61 @@ func TestRunClosedStdout(t *testing.T) {
 
 // A stalled stdout (a full pipe nobody reads, a paused terminal) neither
 // stalls the tasks nor delays a stop: after SIGINT every task is gone while
-// stdout is still not read. Before, the signal was only acted on once the
-// pipe drained.
+// stdout is still not read; the tasks ignore SIGTERM, so they end by the
+// SIGKILL after -grace, or by the second SIGINT. Before, signals were only
+// acted on once the pipe drained.
 func TestRunStalledStdout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the jobshift binary")
 	}
 	bin := buildJobshift(t)
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd, runDir := startRun(t, ctx, bin, "flood.json", "1s", nil)
-	cmd.Stderr = io.Discard
-	r, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Both tasks wrote 2 MB each, far past the pipe's 64 KiB, and go on.
-	waitFor(t, func() bool {
-		for i := range 2 {
-			b, _ := os.ReadFile(filepath.Join(runDir, "flood-"+string(rune('0'+i)), "attempt-0", "stdout"))
-			if !strings.HasSuffix(string(b), "ready\n") {
-				return false
+	for name, tc := range map[string]struct {
+		grace   string
+		signals int
+	}{
+		"SIGINT, SIGKILL after the grace": {grace: "1s", signals: 1},
+		"second SIGINT kills at once":     {grace: "10m", signals: 2},
+	} {
+		t.Run(name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			cmd, runDir := startRun(t, ctx, bin, "flood.json", tc.grace, nil)
+			cmd.Stderr = io.Discard
+			r, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		return true
-	})
-	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
-		t.Fatal(err)
-	}
-	waitFor(t, noLeftovers(runDir))
-	// Now drain, so jobshift can write its last lines and exit.
-	out, _ := io.ReadAll(r)
-	err = cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-		t.Errorf("exit: %v, want exit code 1 (stopped)", err)
-	}
-	if !strings.Contains(string(out), "job flood stopped") {
-		t.Errorf("no stopped verdict at the end of the output: ...%q", out[max(0, len(out)-300):])
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			// Both tasks wrote 2 MB each, far past the pipe's 64 KiB, and
+			// go on.
+			waitFor(t, func() bool {
+				for _, task := range []string{"flood-0", "flood-1"} {
+					b, _ := os.ReadFile(filepath.Join(runDir, task, "attempt-0", "stdout"))
+					if !strings.HasSuffix(string(b), "ready\n") {
+						return false
+					}
+				}
+				return true
+			})
+			for range tc.signals {
+				if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
+					t.Fatal(err)
+				}
+				time.Sleep(200 * time.Millisecond) // let the first stop begin
+			}
+			waitFor(t, noLeftovers(runDir))
+			// Now drain, so jobshift can write its last lines and exit.
+			out, _ := io.ReadAll(r)
+			err = cmd.Wait()
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
+				t.Errorf("exit: %v, want exit code 1 (stopped)", err)
+			}
+			if !strings.Contains(string(out), "job flood stopped") {
+				t.Errorf("no stopped verdict at the end of the output: ...%q", out[max(0, len(out)-300):])
+			}
+		})
 	}
 }
 
