@@ -30,8 +30,12 @@ Usage: jobshift run [options] FILE
   the environment its platform gave it (PAI_*, TF_CONFIG, MASTER_ADDR, ...)
   on 127.0.0.1 and free ports. Tasks run in the current directory; their
   output is printed prefixed with [role-index] and kept under the run
-  directory. Images are not run unless -docker is given. Ctrl-C stops every
-  task (SIGTERM, then SIGKILL after -grace); a second Ctrl-C kills at once.
+  directory. Images are not run unless -docker is given. Ctrl-C (or SIGTERM,
+  SIGHUP, SIGQUIT) stops every task (SIGTERM, then SIGKILL after -grace); a
+  second one kills at once. If jobshift itself is killed, each task's
+  supervisor stops the task the same way. Output is best-effort: a closed or
+  stalled stdout never stops or slows the job (the run directory keeps it
+  all).
 
 Examples:
   jobshift run examples/pai-v1-ps-worker.json
