@@ -77,6 +77,12 @@ func startSupervised(spec *taskSpec, argv []string, stdout, stderr *os.File) (*s
 	if err != nil {
 		return nil, fmt.Errorf("lifeline pipe: %w", err)
 	}
+	return superviseWith(life, spec, argv, stdout, stderr)
+}
+
+// superviseWith is startSupervised with a given lifeline (tests cut their
+// own to play a killed jobshift).
+func superviseWith(life *os.File, spec *taskSpec, argv []string, stdout, stderr *os.File) (*supervised, error) {
 	rep, repW, err := os.Pipe()
 	if err != nil {
 		return nil, err
