@@ -98,10 +98,12 @@ func (p *progress) event(e drivers.Event) {
 	p.draw()
 }
 
-// done removes the status line for the final report.
-func (p *progress) done() {
+// done removes the status line for the final report, which goes to w from
+// now on.
+func (p *progress) done(w io.Writer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.w = w
 	if p.tty {
 		p.clear()
 		fmt.Fprintln(p.w, p.status())

@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -31,8 +30,12 @@ Usage: jobshift run [options] FILE
   the environment its platform gave it (PAI_*, TF_CONFIG, MASTER_ADDR, ...)
   on 127.0.0.1 and free ports. Tasks run in the current directory; their
   output is printed prefixed with [role-index] and kept under the run
-  directory. Images are not run unless -docker is given. Ctrl-C stops every
-  task (SIGTERM, then SIGKILL after -grace); a second Ctrl-C kills at once.
+  directory. Images are not run unless -docker is given. Ctrl-C (or SIGTERM,
+  SIGHUP, SIGQUIT) stops every task (SIGTERM, then SIGKILL after -grace); a
+  second one kills at once. If jobshift itself is killed, each task's
+  supervisor stops the task the same way. Output is best-effort: a closed or
+  stalled stdout never stops or slows the job (the run directory keeps it
+  all).
 
 Examples:
   jobshift run examples/pai-v1-ps-worker.json
@@ -58,7 +61,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	var rf runFlags
 	fs.StringVar(&rf.to, "to", local.Name, "Target `driver`: local, nomad, slurm, or an external plugin's name.")
 	fs.BoolVar(&rf.detach, "detach", false, "Submit and return at once, printing the job's handle (not for local).")
-	fs.StringVar(&rf.runDir, "run-dir", "", "Local: run `directory` for task output. Default: ./.jobshift/runs/<job>-<time>.")
+	fs.StringVar(&rf.runDir, "run-dir", "", "Local: run `directory` for task output (may exist, but not hold another run). Default: ./.jobshift/runs/<job>-<time>.")
 	fs.DurationVar(&rf.grace, "grace", local.DefaultGrace, "Local: time between SIGTERM and SIGKILL when tasks are stopped.")
 	fs.BoolVar(&rf.docker, "docker", false, "Local: run each task in its image (docker run --network host).")
 	fs.BoolVar(&rf.plain, "plain", false, "Print one line per event even on a terminal.")
@@ -79,7 +82,17 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 
-	view := newProgress(stdout, isTerminal(stdout) && !rf.plain, plan.Job)
+	// From here on tasks may run: output is best-effort and never blocks
+	// (a closed or stalled stdout must not stall the job or the reaction to
+	// a stop signal). Queued output is written out before returning; the
+	// signal handlers are gone by then (deferred earlier, run later), so a
+	// Ctrl-C ends a jobshift stuck on a paused terminal after its job ended.
+	survivePipe()
+	tty := isTerminal(stdout)
+	outSink, errSink := newOutSink(stdout), newOutSink(stderr)
+	defer func() { outSink.close(nil); errSink.close(nil) }()
+	stdout, stderr = outSink, errSink
+	view := newProgress(stdout, tty && !rf.plain, plan.Job)
 	opts := map[string]string{}
 	if rf.to == local.Name {
 		opts[local.OptRunDir] = rf.runDir
@@ -99,7 +112,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	// Signals are caught before anything starts, so a Ctrl-C at any moment
 	// goes through Stop and leaves nothing behind.
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals()...)
 	defer signal.Stop(sigs)
 
 	ctx := context.Background()
@@ -120,8 +133,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	}
 	go func() {
 		for sig := range sigs {
-			view.note(fmt.Sprintf("%s: stopping the job (again to kill at once)", sig))
+			// Stop first: the note is only output.
 			go func() { _ = drv.Stop(ctx, h) }()
+			view.note(fmt.Sprintf("%s: stopping the job (again to kill at once)", sig))
 		}
 	}()
 
@@ -132,7 +146,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			final = e.Final
 		}
 	}
-	view.done()
+	// The verdict is shown even when task output was being dropped.
+	stdout, stderr = outSink.final(), errSink.final()
+	view.done(stdout)
 	if final == nil {
 		fmt.Fprintf(stderr, "jobshift run: the event stream of %s ended without a result\n", h.ID)
 		return 1

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
@@ -56,6 +57,12 @@ type taskSpec struct {
 	TaskDir string
 	// Container is the docker container name (-docker only).
 	Container string
+	// Grace is the stop grace period, which the task's supervisor also
+	// uses when jobshift is gone.
+	Grace time.Duration
+	// Program, when not nil, is the task's program as a file (a long
+	// command, or a script with secrets filled in), written at each start.
+	Program *programFile
 }
 
 // buildSpec computes one task's command line, environment and directories.
@@ -66,7 +73,8 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if r == nil {
 		return nil, fmt.Errorf("task %s-%d: no such role", ref.Role, ref.Index)
 	}
-	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", ref.Role, ref.Index))}
+	s := &taskSpec{Ref: ref, Process: process, TaskDir: filepath.Join(runDir, fmt.Sprintf("%s-%d", pathPart(ref.Role), ref.Index)),
+		Grace: d.opts.Grace}
 
 	s.Dir = d.opts.Dir
 	if r.WorkingDir != "" && !d.opts.Docker {
@@ -101,6 +109,16 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if err != nil {
 		return nil, err
 	}
+	firstStart := startDir(s.TaskDir, attempt, 0)
+	if process != contract.ProcessMain {
+		firstStart = psDir(s.TaskDir, attempt)
+	}
+	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	defer func() {
+		if s.Program != nil {
+			s.Program.locate(s.Argv)
+		}
+	}()
 	if d.opts.Docker {
 		s.Container = containerName(job.Name, runDir, attempt, ref)
 		if process != contract.ProcessMain {

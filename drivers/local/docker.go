@@ -30,6 +30,10 @@ func dockerArgv(r *jobs.Role, s *taskSpec, user []string) []string {
 	if r.WorkingDir != "" {
 		a = append(a, "-w", r.WorkingDir)
 	}
+	if s.Program != nil {
+		// The program file, at the same path inside.
+		a = append(a, "-v", s.Program.Path+":"+s.Program.Path+":ro")
+	}
 	if r.Resources.ShmMiB > 0 {
 		a = append(a, "--shm-size", fmt.Sprintf("%dm", r.Resources.ShmMiB))
 	}

@@ -119,7 +119,7 @@ func (d *Driver) Name() string { return Name }
 func (d *Driver) runDir(jobName string, now time.Time) string {
 	dir := d.opts.RunDir
 	if dir == "" {
-		dir = filepath.Join(".jobshift", "runs", fmt.Sprintf("%s-%s", jobName, now.UTC().Format("20060102T150405.000")))
+		dir = filepath.Join(".jobshift", "runs", fmt.Sprintf("%s-%s", pathPart(jobName), now.UTC().Format("20060102T150405.000")))
 	}
 	if !filepath.IsAbs(dir) {
 		dir = filepath.Join(d.opts.Dir, dir)
@@ -152,12 +152,15 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	dir := d.runDir(p.Job.Name, time.Now())
 	// Everything that can be wrong with the job is found before anything
 	// starts: the first attempt's specs are built (and thrown away) now.
+	// (The specs' directories are computed again per attempt, under the
+	// directory claimed below.)
 	if _, err := d.prepare(p, dir, 0); err != nil {
 		return drivers.Handle{}, err
 	}
 	d.warnImages(p)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return drivers.Handle{}, fmt.Errorf("local driver: run directory: %w", err)
+	dir, err := claimRunDir(dir, d.opts.RunDir != "")
+	if err != nil {
+		return drivers.Handle{}, err
 	}
 	r := newRun(d, p, dir)
 	h := drivers.Handle{Driver: Name, ID: dir}

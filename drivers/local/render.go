@@ -42,6 +42,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		fmt.Fprintf(&b, "\ntask %s\n", refString(s.Ref))
 		fmt.Fprintf(&b, "  dir: %s\n", shellQuote(s.Dir))
 		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
+		renderProgram(&b, s.Program)
 		fmt.Fprintf(&b, "  output: %s/{stdout,stderr}\n", startDir(s.TaskDir, 0, 0))
 		fmt.Fprintf(&b, "  env:\n")
 		for _, e := range s.Added {
@@ -58,6 +59,18 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		}
 	}
 	return &drivers.Artifact{MediaType: "text/plain", Files: []drivers.File{{Name: p.Job.Name + ".local.txt", Data: b.Bytes()}}}, nil
+}
+
+// renderProgram says where a program file comes from, never what it holds
+// (it may hold secret values).
+func renderProgram(b *bytes.Buffer, p *programFile) {
+	switch {
+	case p == nil:
+	case p.Secret:
+		fmt.Fprintf(b, "  program file: %s (the script with its secrets filled in; written 0600 at each start, removed when the task ends)\n", p.Path)
+	default:
+		fmt.Fprintf(b, "  program file: %s (the command, %d bytes: too long for one argument; written at each start)\n", p.Path, len(p.Data))
+	}
 }
 
 // shellQuote quotes s for a POSIX shell only when it needs it, so the text
@@ -93,7 +106,7 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	if opts.Task == nil {
 		return openLog(filepath.Join(h.ID, "output.log"))
 	}
-	taskDir := filepath.Join(h.ID, refString(*opts.Task))
+	taskDir := filepath.Join(h.ID, fmt.Sprintf("%s-%d", pathPart(opts.Task.Role), opts.Task.Index))
 	starts, err := startDirs(taskDir)
 	if err != nil || len(starts) == 0 {
 		return nil, fmt.Errorf("local logs: task %s has no output in %s: %w", refString(*opts.Task), h.ID, drivers.ErrNotFound)

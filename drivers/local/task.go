@@ -83,16 +83,21 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		stdout.abort()
 		return fail(err)
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
-	cmd.Env = spec.Env
-	cmd.Dir = spec.Dir
-	cmd.Stdin = nil
-	cmd.Stdout, cmd.Stderr = stdout.w, stderr.w
-	// Own process group: stopping the task reaches every process it forked,
-	// and a Ctrl-C on jobshift's terminal reaches only jobshift, which then
-	// stops the job in order.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	argv, progPath := spec.Argv, ""
+	if spec.Program != nil {
+		argv, progPath, err = spec.Program.write(argv, dir)
+		if err != nil {
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
+	}
+	// Own process group, under a supervisor (supervisor.go): stopping the
+	// task reaches every process it forked, a Ctrl-C on jobshift's
+	// terminal reaches only jobshift, which then stops the job in order,
+	// and the group is stopped even if jobshift is killed.
+	sup, err := startSupervised(spec, argv, stdout.w, stderr.w)
+	if err != nil {
 		stdout.abort()
 		stderr.abort()
 		return fail(err)
@@ -100,7 +105,8 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	// The child has its copies; ours must go so the readers see EOF.
 	stdout.w.Close()
 	stderr.w.Close()
-	p.cmd, p.pgid = cmd, cmd.Process.Pid
+	cmd := sup.cmd
+	p.cmd, p.pgid = cmd, sup.pgid
 	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
 
 	go func() {
@@ -121,6 +127,10 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		// Report the end only once nothing of the task is left, so a
 		// finished job means no process behind.
 		waitGroupGone(p.pgid, 10*time.Second)
+		if spec.Program != nil && spec.Program.Secret {
+			// Secret values live only as long as the task.
+			_ = os.Remove(progPath)
+		}
 		stdout.wait()
 		stderr.wait()
 		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
@@ -209,10 +219,36 @@ func newTee(path string, mux *lineMux, prefix string) (*tee, error) {
 		defer f.Close()
 		defer r.Close()
 		pw := &prefixWriter{mux: mux, prefix: prefix}
-		_, _ = io.Copy(io.MultiWriter(f, pw), r)
+		copyOutput(r, f, pw, mux, prefix)
 		pw.flush()
 	}()
 	return t, nil
+}
+
+// copyOutput copies a task's stream into its file and the terminal stream
+// until the task closes it. The pipe is always read to the end: a reader
+// that gave up would kill the task with SIGPIPE (exit 141) when its disk
+// fills. A failed file write (no space left, quota) is said once, on the
+// terminal stream, and the output goes on there.
+func copyOutput(r io.Reader, f *os.File, pw *prefixWriter, mux *lineMux, prefix string) {
+	buf := make([]byte, 32<<10)
+	fileOK := true
+	for {
+		n, err := r.Read(buf)
+		if n > 0 {
+			if fileOK {
+				if _, werr := f.Write(buf[:n]); werr != nil {
+					fileOK = false
+					mux.writeLine([]byte(fmt.Sprintf("%sjobshift: cannot keep this output in %s: %v; the task goes on, "+
+						"its output from here on is only shown here\n", prefix, f.Name(), werr)))
+				}
+			}
+			_, _ = pw.Write(buf[:n])
+		}
+		if err != nil {
+			return
+		}
+	}
 }
 
 // wait waits for the copy to finish. The task's process group is dead by

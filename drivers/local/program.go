@@ -1,0 +1,181 @@
+package local
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// maxArgBytes is the longest command jobshift passes as one argument.
+// Linux refuses any single argument or variable over 128 KiB
+// (MAX_ARG_STRLEN, E2BIG: "argument list too long", exit 127), and OpenPAI
+// never had the limit: it ran commands from a file. Longer commands travel
+// as a file too; shorter ones stay in argv, where `ps` and `render` show
+// them.
+const maxArgBytes = 64 << 10
+
+// programFile is a task's program written into its start directory just
+// before the start, instead of travelling in argv: a long command, or a PAI
+// v2 script whose `<% $secrets.x %>` references are filled in (values must
+// never be in argv, which any user can read in /proc, nor in the run
+// directory after the task).
+type programFile struct {
+	// Path is where the first start of the attempt finds it; each start
+	// writes its own copy in its own directory (start).
+	Path string
+	Data []byte
+	// Secret: the file holds secret values: it is 0600 and removed once
+	// the task's process group is gone.
+	Secret bool
+	// Args are the indices of Argv that contain Path (set by buildSpec
+	// once Argv is final).
+	Args []int
+}
+
+// v1FromFile is pai1Eval with the command read from the file named by $1:
+// read -d ” keeps every byte (trailing newlines included), and `set --`
+// puts the command back in $1, so the eval sees exactly what pai1Eval's
+// would.
+const v1FromFile = `IFS= read -r -d '' _jsh_cmd <"$1"; set -- "$_jsh_cmd"; unset _jsh_cmd; eval "$1" || exit $?`
+
+// v2FromFile runs the user.sh file named by $0 as OpenPAI's runtime ran
+// user.sh: bash reading a file. (-c keeps the docker PAI_WORK_DIR prefix
+// working, see dockerArgv.)
+const v2FromFile = `exec bash "$0"`
+
+// programArgv decides how a PAI command travels: in argv (the common case,
+// argv is returned unchanged and prog is nil) or as a file in the start
+// directory.
+func programArgv(r *jobs.Role, secrets map[string]any, argv []string, firstStart string) (out []string, prog *programFile) {
+	c := r.Command
+	switch c.Kind {
+	case jobs.CommandBashScript:
+		filled, n := fillSecrets(c.Script, secrets)
+		if n == 0 && len(pai2Prelude)+len(c.Script) <= maxArgBytes {
+			return argv, nil
+		}
+		path := filepath.Join(firstStart, "user.sh")
+		return []string{"bash", "-c", v2FromFile, path},
+			&programFile{Path: path, Data: []byte(pai2Prelude + filled), Secret: n > 0}
+	case jobs.CommandEval:
+		if len(c.Script) <= maxArgBytes {
+			return argv, nil
+		}
+		path := filepath.Join(firstStart, "command.txt")
+		return []string{"bash", "-c", v1FromFile, "_", path}, &programFile{Path: path, Data: []byte(c.Script)}
+	}
+	return argv, nil
+}
+
+// locate records which arguments name the file.
+func (p *programFile) locate(argv []string) {
+	p.Args = nil
+	for i, a := range argv {
+		if strings.Contains(a, p.Path) {
+			p.Args = append(p.Args, i)
+		}
+	}
+}
+
+// write creates the program file for the start in dir, fresh: O_EXCL (a
+// file already there, or a link planted there, is an error, not reused or
+// followed) and 0600 for secrets (the umask can only narrow it). It
+// returns argv with the path of this start's copy.
+func (p *programFile) write(argv []string, dir string) ([]string, string, error) {
+	path := filepath.Join(dir, filepath.Base(p.Path))
+	mode := os.FileMode(0o644)
+	if p.Secret {
+		mode = 0o600
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, mode)
+	if err != nil {
+		return nil, "", fmt.Errorf("writing the task's program: %w", err)
+	}
+	if _, err := f.Write(p.Data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return nil, "", fmt.Errorf("writing the task's program %s: %w", path, err)
+	}
+	if err := f.Close(); err != nil {
+		os.Remove(path)
+		return nil, "", fmt.Errorf("writing the task's program %s: %w", path, err)
+	}
+	out := append([]string(nil), argv...)
+	for _, i := range p.Args {
+		out[i] = strings.ReplaceAll(out[i], p.Path, path)
+	}
+	return out, path, nil
+}
+
+// secretRef is a PAI v2 secret reference, as drivers/slurm reads it (keys of
+// letters, digits, _ and -, and [N] indexes).
+var (
+	secretRef  = regexp.MustCompile(`<%\s*\$secrets((?:\.[A-Za-z0-9_-]+|\[[0-9]+\])+)\s*%>`)
+	secretStep = regexp.MustCompile(`\.([A-Za-z0-9_-]+)|\[([0-9]+)\]`)
+)
+
+// fillSecrets replaces every reference that resolves in secrets by its
+// value, byte for byte (OpenPAI's runtime put the values into user.sh
+// unescaped); references that do not resolve stay as written, as OpenPAI's
+// rest-server wrote them back and the Slurm driver keeps them. n counts the
+// references filled.
+func fillSecrets(s string, secrets map[string]any) (string, int) {
+	if len(secrets) == 0 {
+		return s, 0
+	}
+	n := 0
+	out := secretRef.ReplaceAllStringFunc(s, func(m string) string {
+		path := secretRef.FindStringSubmatch(m)[1]
+		v, ok := lookupSecret(secrets, path)
+		if !ok {
+			return m
+		}
+		n++
+		return v
+	})
+	return out, n
+}
+
+// lookupSecret walks path (".a[0].b") through the secrets tree; a leaf
+// string is its value, an object or list its JSON, as in drivers/slurm.
+func lookupSecret(root map[string]any, path string) (string, bool) {
+	var cur any = root
+	for _, seg := range secretStep.FindAllStringSubmatch(path, -1) {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[seg[1]]
+			if !ok || seg[1] == "" {
+				return "", false
+			}
+			cur = v
+		case []any:
+			// [N], or .N: the PAI v2 reader rewrites [N] to .N as
+			// OpenPAI's renderer did.
+			i, err := strconv.Atoi(seg[1] + seg[2])
+			if err != nil || i < 0 || i >= len(c) {
+				return "", false
+			}
+			cur = c[i]
+		default:
+			return "", false
+		}
+	}
+	switch v := cur.(type) {
+	case nil:
+		return "", false
+	case string:
+		return v, true
+	case map[string]any, []any:
+		b, err := json.Marshal(v)
+		return string(b), err == nil
+	default:
+		return fmt.Sprint(v), true
+	}
+}
