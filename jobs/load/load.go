@@ -37,15 +37,17 @@ func Load(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		opts.Path = path
 	}
 	var src []byte
-	var err error
+	var d *hcl.Diagnostic
 	if path == Stdin {
-		src, err = io.ReadAll(StdinReader)
+		src, d = ReadAllLimited(StdinReader, opts.Path)
 	} else {
-		src, err = os.ReadFile(path)
+		src, d = ReadFileLimited(path)
+		if d != nil {
+			d.Subject.Filename = opts.Path
+		}
 	}
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read job file",
-			Detail: fmt.Sprintf("%v.", err), Subject: &hcl.Range{Filename: opts.Path}}}
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
 	}
 	return Read(src, opts)
 }
@@ -72,8 +74,20 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 				Subject: &hcl.Range{Filename: opts.Path, Start: hcl.Pos{Line: 1, Column: 1, Byte: 0}, End: hcl.Pos{Line: 1, Column: 1, Byte: 0}}})
 		}
 	}()
+	if len(src) > MaxFileBytes {
+		// Read is also the entry point of fuzzers and tests; the same
+		// limit holds whichever way the bytes came.
+		line, col := lineCol(src, MaxFileBytes)
+		return nil, append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: line, Col: col}, "File too large",
+			"The input is longer than %d bytes (1.5 MiB, the largest object Kubernetes stores; no OpenPAI or Kubeflow job was larger).", MaxFileBytes))
+	}
 	j, d := read(src, opts)
 	diags = append(diags, d...)
+	if j != nil {
+		if ld := CheckLimits(j); ld.HasErrors() {
+			return nil, append(diags, ld...)
+		}
+	}
 	if j == nil && !diags.HasErrors() {
 		diags = append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: 1, Col: 1}, InternalErrorSummary,
 			"The %s reader returned no job and no error. This is a jobshift bug; please report it with the file.", det.Family))
