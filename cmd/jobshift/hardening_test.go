@@ -116,3 +116,27 @@ func mustOK(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// convert -to nomad keeps decomposed Unicode as written (it wrote é for
+// e + U+0301 where nomad-json and local kept the bytes).
+func TestConvertNomadHCLKeepsUnicode(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the jobshift binary")
+	}
+	bin := buildJobshift(t)
+	job := filepath.Join(t.TempDir(), "nfd.yaml")
+	const nfd = "caf" + "e\u0301"
+	src := "protocolVersion: 2\nname: nfd\ntype: job\nprerequisites:\n  - {type: dockerimage, name: img, uri: busybox}\n" +
+		"taskRoles:\n  w:\n    instances: 1\n    dockerImage: img\n    resourcePerInstance: {cpu: 1, memoryMB: 256, gpu: 0}\n" +
+		"    commands: ['echo " + nfd + "']\n"
+	mustOK(t, os.WriteFile(job, []byte(src), 0o644))
+	for _, to := range []string{"nomad", "nomad-json"} {
+		out, err := exec.Command(bin, "convert", "-to", to, job).Output()
+		if err != nil {
+			t.Fatalf("convert -to %s: %v", to, err)
+		}
+		if !bytes.Contains(out, []byte("echo "+nfd)) || bytes.Contains(out, []byte("caf\u00e9")) {
+			t.Errorf("-to %s does not carry %+q unchanged", to, nfd)
+		}
+	}
+}
