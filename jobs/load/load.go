@@ -4,6 +4,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -57,7 +58,7 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 	det := Detect(src, opts.Path)
 	read := readerFor(det)
 	if read == nil {
-		return nil, hcl.Diagnostics{undetected(det, opts.Path)}
+		return nil, hcl.Diagnostics{undetected(src, det, opts.Path)}
 	}
 	if det.Family == FamilyKubeflow && opts.Dialect != "" {
 		diags = append(diags, jobs.Warnf(det.Pos, "Dialect ignored",
@@ -106,7 +107,13 @@ var readers = map[Family]reader{
 
 func readerFor(det Detection) reader { return readers[det.Family] }
 
-func undetected(det Detection, path string) *hcl.Diagnostic {
+func undetected(src []byte, det Detection, path string) *hcl.Diagnostic {
+	// an unterminated /* hides every key after it: say that, where it is
+	if off, closed, found := jobs.BlockComment(src); found && !closed && det.Kind == "" && jsonLooking(src) {
+		line, col := jobs.LineCol(src, off)
+		return jobs.Errorf(jobs.Pos{File: path, Line: line, Col: col}, "Unterminated comment",
+			"A /* comment is never closed with */, so nothing after it is read.")
+	}
 	switch {
 	case det.Empty:
 		return jobs.Errorf(det.Pos, "No job in file",
@@ -121,6 +128,13 @@ func undetected(det Detection, path string) *hcl.Diagnostic {
 	}
 	return jobs.Errorf(det.Pos, "Unknown job format",
 		"None of the keys jobshift looks for is at the top level (protocolVersion, kind/apiVersion, jobName, taskRoles). jobshift reads %s.", Formats)
+}
+
+// jsonLooking: the file starts like JSON (or a JSON comment); in YAML text
+// "/*" is usually a shell glob.
+func jsonLooking(src []byte) bool {
+	t := bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
+	return bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("/*")) || bytes.HasPrefix(t, []byte("//"))
 }
 
 func firstLines(s string, n int) string {

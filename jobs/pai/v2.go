@@ -114,6 +114,10 @@ func (r *v2reader) findJob(docs []*yaml.Node) (job, secrets *yaml.Node) {
 func (r *v2reader) read(src []byte) *jobs.Job {
 	docs, at, err := yamlDocs(src, r.file)
 	if err != nil {
+		if d := jobs.BlockCommentError(src, r.file); d != nil {
+			r.diags = append(r.diags, d)
+			return nil
+		}
 		r.errorf(at, "Invalid YAML", "%s. Fix the YAML syntax; OpenPAI could not have read this file either.", err)
 		return nil
 	}

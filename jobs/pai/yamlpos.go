@@ -50,6 +50,8 @@ func yamlDocsOnce(src []byte, file string) (docs []*yaml.Node, at jobs.Pos, err 
 			at = jobs.Pos{File: file, Line: 1, Col: 1}
 			if m := yamlLineRe.FindStringSubmatch(e.Error()); m != nil {
 				at.Line, _ = strconv.Atoi(m[1])
+			} else if l, c, ok := jobs.YAMLErrorPos(src, e.Error()); ok {
+				at.Line, at.Col = l, c
 			}
 			return docs, at, e
 		}
