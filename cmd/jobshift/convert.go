@@ -2,9 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/internal/freshfile"
 	"io"
 	"os"
@@ -56,12 +54,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		var diags hcl2.Diagnostics
-		if errors.As(err, &diags) {
-			printDiags(stderr, diags)
-		} else {
-			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
-		}
+		printTargetError(stderr, "convert", err, plan)
 		return 1
 	}
 	if *outDir == "" {

@@ -140,3 +140,26 @@ func TestConvertNomadHCLKeepsUnicode(t *testing.T) {
 		}
 	}
 }
+
+// A target's refusal prints located, like a reader's error (it printed as
+// "jobshift convert: job cannot run on Slurm: <file>:1:49: ...").
+func TestConvertRefusalLocated(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the jobshift binary")
+	}
+	bin := buildJobshift(t)
+	job := filepath.Join(t.TempDir(), "nul.json")
+	src := `{"jobName":"x","image":"i","taskRoles":[{"name":"w","taskNumber":1,"cpuNumber":1,"memoryMB":10,"command":"a\u0000b"}]}`
+	mustOK(t, os.WriteFile(job, []byte(src), 0o644))
+	cmd := exec.Command(bin, "convert", "-to", "slurm", job)
+	var errb bytes.Buffer
+	cmd.Stderr = &errb
+	if err := cmd.Run(); err == nil {
+		t.Fatal("convert accepted a NUL byte in the command")
+	}
+	// 1:49 is the role name, where the driver locates the role (counted by hand)
+	want := job + ":1:49: error: Job cannot run on Slurm\n    role w: a command or environment value contains a NUL byte"
+	if !strings.HasPrefix(errb.String(), want) {
+		t.Errorf("stderr %q, want it to start with %q", errb.String(), want)
+	}
+}
