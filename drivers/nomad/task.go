@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -49,6 +50,20 @@ var paiCaps = []string{"SYS_ADMIN", "IPC_LOCK", "DAC_READ_SEARCH"}
 type userCommand struct {
 	argv []string
 	file *api.Template
+}
+
+// maxEnvLine is bufio.MaxScanTokenSize, the longest line Nomad's env
+// template parser (go-envparse) reads; a longer one fails the task with
+// "error parsing env template" (the contract's own lines are checked in
+// translate/contract).
+const maxEnvLine = 64 * 1024
+
+// envLineLen is the length of e's rendered env-template line: NAME=, the
+// value as consul-template's toJSON writes it (json.Marshal, HTML-escaped);
+// counted like translate/contract counts the contract's lines.
+func envLineLen(e jobs.EnvVar) int {
+	b, _ := json.Marshal(e.Value)
+	return len(e.Name) + 1 + len(b)
 }
 
 func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error) {
@@ -186,6 +201,11 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	for _, e := range role.Env {
 		userSet[e.Name] = true
 		if interpolated(e.Value) {
+			if n := envLineLen(e); n >= maxEnvLine {
+				r.errorf(e.Pos, "Environment value too long for Nomad",
+					"%s contains \"${...}\", which Nomad would rewrite in the task's env block, so it travels through the env template; its line there would be %d bytes and Nomad reads env templates with a %d-byte line limit. Run the job with -to slurm or -to local, or shorten the value.", e.Name, n, maxEnvLine)
+				continue
+			}
 			fmt.Fprintf(&tmpl, "%s={{ base64Decode %q | toJSON }}\n", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value)))
 			continue
 		}
