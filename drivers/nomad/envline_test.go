@@ -1,10 +1,16 @@
 package nomad
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // A user value with "${name}" travels in the env template, one line per
@@ -41,5 +47,33 @@ func TestEnvTemplateLineLimit(t *testing.T) {
 				t.Errorf("refused = %v, want %v: %v", refused, tc.refused, diags)
 			}
 		})
+	}
+}
+
+// TestAgentLongInterpolatedEnv: on the real agent, a "${X}" value whose
+// env-template line is 65535 bytes, the longest the render accepts, reaches
+// the process byte for byte (Nomad's parser takes it); one byte more is
+// refused by the render (TestEnvTemplateLineLimit) instead of failing the
+// task with "error parsing env template".
+func TestAgentLongInterpolatedEnv(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	out := filepath.Join(t.TempDir(), "seen")
+	value := "${X}" + strings.Repeat("a", 65535-2-1-2-4)
+	j := &jobs.Job{Name: "envline-" + fmt.Sprint(time.Now().UnixNano()), Source: jobs.Source{Format: jobs.FormatTFJob},
+		Completion: jobs.Completion{Kind: jobs.CompletionTF},
+		Roles: []*jobs.Role{{Name: "worker", ReplicaType: "worker", Instances: 1,
+			Command:   jobs.Command{Kind: jobs.CommandArgv, Command: []string{"sh"}, Args: []string{"-c", `printf '%s' "$XY" >"$1"`, "sh", out}},
+			Env:       []jobs.EnvVar{{Name: "XY", Value: value}},
+			Resources: jobs.Resources{CPUMilli: 500, MemoryMiB: 64}}}}
+	res := runJob(t, plan(j, rawExecSite()))
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("job %s: %+v", j.Name, res)
+	}
+	b, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != value {
+		t.Errorf("the task saw %d bytes, want the %d-byte value unchanged", len(b), len(value))
 	}
 }
