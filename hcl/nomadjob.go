@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strings"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
@@ -117,12 +119,140 @@ func writeAttr(b *hclwrite.Body, name string, v reflect.Value) error {
 			return nil
 		}
 	}
-	cv, err := ctyOf(v)
+	toks, err := valueTokens(v)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	b.SetAttributeValue(name, cv)
+	b.SetAttributeRaw(name, toks)
 	return nil
+}
+
+// valueTokens writes v as an HCL expression. Strings (also inside lists and
+// maps) are written by quotedTokens, not through cty.StringVal, which
+// normalises to NFC (e + U+0301 became é in the file); other scalars go
+// through cty, which does not change them.
+func valueTokens(v reflect.Value) (hclwrite.Tokens, error) {
+	for v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface {
+		if v.IsNil() {
+			return hclwrite.TokensForValue(cty.NullVal(cty.DynamicPseudoType)), nil
+		}
+		v = v.Elem()
+	}
+	switch {
+	case v.Type() == durationType:
+	case v.Kind() == reflect.String:
+		return quotedTokens(v.String())
+	case v.Kind() == reflect.Slice:
+		return listTokens(v)
+	case v.Kind() == reflect.Map:
+		return mapTokens(v)
+	}
+	cv, err := ctyOf(v)
+	if err != nil {
+		return nil, err
+	}
+	return hclwrite.TokensForValue(cv), nil
+}
+
+func listTokens(v reflect.Value) (hclwrite.Tokens, error) {
+	toks := hclwrite.Tokens{{Type: hclsyntax.TokenOBrack, Bytes: []byte("[")}}
+	for i := 0; i < v.Len(); i++ {
+		if i > 0 {
+			toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenComma, Bytes: []byte(",")})
+		}
+		et, err := valueTokens(v.Index(i))
+		if err != nil {
+			return nil, err
+		}
+		toks = append(toks, et...)
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrack, Bytes: []byte("]")}), nil
+}
+
+// mapTokens writes an object with sorted keys.
+func mapTokens(v reflect.Value) (hclwrite.Tokens, error) {
+	keys := make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	toks := hclwrite.Tokens{{Type: hclsyntax.TokenOBrace, Bytes: []byte("{")}, {Type: hclsyntax.TokenNewline, Bytes: []byte("\n")}}
+	for _, k := range keys {
+		kt, err := keyTokens(k)
+		if err != nil {
+			return nil, err
+		}
+		vt, err := valueTokens(v.MapIndex(reflect.ValueOf(k)))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", k, err)
+		}
+		toks = append(append(append(toks, kt...), &hclwrite.Token{Type: hclsyntax.TokenEqual, Bytes: []byte("=")}), vt...)
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenNewline, Bytes: []byte("\n")})
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCBrace, Bytes: []byte("}")}), nil
+}
+
+// keyTokens writes an ASCII identifier bare (as hclwrite did) and any
+// other key quoted.
+func keyTokens(k string) (hclwrite.Tokens, error) {
+	if hclsyntax.ValidIdentifier(k) && isASCII(k) {
+		return hclwrite.Tokens{{Type: hclsyntax.TokenIdent, Bytes: []byte(k)}}, nil
+	}
+	return quotedTokens(k)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// quotedTokens is s as a quoted HCL string with hclwrite's escapes (`${` →
+// `$${`, `%{` → `%%{`, quote, backslash, \n \r \t, other non-printing
+// runes as \u escapes) and every other byte as written. HCL source is
+// UTF-8: invalid UTF-8 cannot be written (the readers refuse it anyway).
+func quotedTokens(s string) (hclwrite.Tokens, error) {
+	if !utf8.ValidString(s) {
+		return nil, fmt.Errorf("value %q is not valid UTF-8, which HCL cannot carry", s)
+	}
+	var buf strings.Builder
+	for i, r := range s {
+		switch r {
+		case '\n':
+			buf.WriteString(`\n`)
+		case '\r':
+			buf.WriteString(`\r`)
+		case '\t':
+			buf.WriteString(`\t`)
+		case '"':
+			buf.WriteString(`\"`)
+		case '\\':
+			buf.WriteString(`\\`)
+		case '$', '%':
+			buf.WriteRune(r)
+			if strings.HasPrefix(s[i+1:], "{") {
+				buf.WriteRune(r)
+			}
+		default:
+			if !unicode.IsPrint(r) {
+				if r < 0x10000 {
+					fmt.Fprintf(&buf, "\\u%04x", r)
+				} else {
+					fmt.Fprintf(&buf, "\\U%08x", r)
+				}
+			} else {
+				buf.WriteRune(r)
+			}
+		}
+	}
+	toks := hclwrite.Tokens{{Type: hclsyntax.TokenOQuote, Bytes: []byte(`"`)}}
+	if buf.Len() > 0 {
+		toks = append(toks, &hclwrite.Token{Type: hclsyntax.TokenQuotedLit, Bytes: []byte(buf.String())})
+	}
+	return append(toks, &hclwrite.Token{Type: hclsyntax.TokenCQuote, Bytes: []byte(`"`)}), nil
 }
 
 func writeBlocks(b *hclwrite.Body, name string, v reflect.Value) error {
@@ -172,15 +302,11 @@ func writeMapBlock(b *hclwrite.Body, name string, v reflect.Value) error {
 		}
 	}
 	if !allIdent && name != "config" {
-		obj := map[string]cty.Value{}
-		for _, k := range keys {
-			cv, err := ctyOf(v.MapIndex(reflect.ValueOf(k)))
-			if err != nil {
-				return fmt.Errorf("%s.%s: %w", name, k, err)
-			}
-			obj[k] = cv
+		toks, err := mapTokens(v)
+		if err != nil {
+			return fmt.Errorf("%s.%w", name, err)
 		}
-		b.SetAttributeValue(name, cty.ObjectVal(obj))
+		b.SetAttributeRaw(name, toks)
 		return nil
 	}
 	nb := b.AppendNewBlock(name, nil).Body()

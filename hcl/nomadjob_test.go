@@ -106,3 +106,21 @@ func TestNomadJobHCLNoID(t *testing.T) {
 		t.Error("want an error for a job without ID")
 	}
 }
+
+// Decomposed Unicode (e + U+0301 COMBINING ACUTE ACCENT, NFD) stays as
+// written in every kind of value: cty.StringVal, which hclwrite's
+// SetAttributeValue used, normalised it to é (U+00E9). Expected text written
+// by hand from HCL's quoting rules.
+func TestNomadJobHCLKeepsUnicodeBytes(t *testing.T) {
+	const nfd = "e\u0301"
+	job := &api.Job{ID: new("j"), Meta: map[string]string{"a.b": nfd, "k": nfd, "k" + nfd: "v"},
+		Datacenters: []string{nfd, "x"}}
+	src, err := NomadJobHCL(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "job \"j\" {\n  datacenters = [\"e\u0301\", \"x\"]\n  meta = {\n    \"a.b\" = \"e\u0301\"\n    k     = \"e\u0301\"\n    \"ke\u0301\"  = \"v\"\n  }\n}\n"
+	if diff := cmp.Diff(want, string(src)); diff != "" {
+		t.Errorf("(-want +got):\n%s\n%+q", diff, src)
+	}
+}

@@ -2,7 +2,8 @@
 # Start (or reuse) a single-node Nomad dev agent for jobshift's integration tests.
 #
 #   scripts/nomad-dev-start.sh        # prints NOMAD_ADDR=http://127.0.0.1:<port>
-#   scripts/nomad-dev-stop.sh         # stops exactly the agent this script started (PID file)
+#   scripts/nomad-dev-stop.sh         # stops the agent this script started (PID file), its jobs
+#                                     # and every process it started (JOBSHIFT_NOMAD_DEV mark)
 #
 # The agent: server+client in one process (-dev), HTTP/RPC/serf bound to 127.0.0.1, raw_exec
 # enabled, the Docker driver (when a daemon answers), the fake GPU device plugin
@@ -14,7 +15,7 @@
 # peers' published ports (a container's 127.0.0.1 is its own). Override with NOMAD_DEV_IFACE.
 #
 # State lives under ${JOBSHIFT_CACHE:-<repo>/.cache}/nomad/dev: agent.hcl, data/, nomad.pid,
-# agent.log, addr (the NOMAD_ADDR). A running agent with a live PID file is reused.
+# agent.log, addr (the NOMAD_ADDR), data_dir. A running agent with a live PID file is reused.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
@@ -40,7 +41,8 @@ mkdir -p "$dev/plugins"
 # has at most 107 bytes: a deep checkout would break them, so fall back to a short path then.
 data=$dev/data
 if (( ${#data} > 40 )); then
-	data=${TMPDIR:-/tmp}/jobshift-nomad-$(id -u)
+	# the port keeps two agents (another NOMAD_DEV_PORT) off one data dir
+	data=${TMPDIR:-/tmp}/jobshift-nomad-$(id -u)-$port
 fi
 
 if [[ -f $dev/nomad.pid ]] && kill -0 "$(cat "$dev/nomad.pid")" 2>/dev/null; then
@@ -106,9 +108,12 @@ HCL
 # unmount them first or the old data dir cannot be removed.
 unmount_under "$data"
 rm -rf "$data"
-nohup "$nomad" agent -dev -config="$dev/agent.hcl" >"$dev/agent.log" 2>&1 &
+# JOBSHIFT_NOMAD_DEV marks the agent and, through inheritance, every executor, logmon and
+# raw_exec task it starts: nomad-dev-stop.sh finds what is left by this mark.
+JOBSHIFT_NOMAD_DEV=$dev nohup "$nomad" agent -dev -config="$dev/agent.hcl" >"$dev/agent.log" 2>&1 &
 echo $! >"$dev/nomad.pid"
 echo "$addr" >"$dev/addr"
+echo "$data" >"$dev/data_dir"
 
 # Ready = the local node is "ready" with raw_exec healthy and the GPUs fingerprinted.
 for _ in $(seq 1 120); do

@@ -21,7 +21,7 @@ export JOBSHIFT_CACHE=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift
 log() { printf '== %s\n' "$*" >&2; }
 
 if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-	pkgs=(python3-torch shellcheck dash bash curl debootstrap)
+	pkgs=(python3-torch shellcheck dash bash curl jq debootstrap)
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -38,10 +38,48 @@ fi
 log "building Nomad (cached)"
 bash scripts/install-nomad.sh
 
+# Every process this suite starts inherits this mark (go test, the tasks the
+# tests run, the Nomad agent with its executors and tasks, the Slurm daemons
+# and, through sbatch, their jobs): after the engines are stopped, a process
+# still carrying it was left behind, and the suite fails.
+JOBSHIFT_TEST_SUITE="$$-$(date +%s%N)"
+export JOBSHIFT_TEST_SUITE
+
+# ours PID: PID is this shell or one of its descendants (the grep below).
+ours() {
+	local p=$1
+	while [[ -n $p && $p != 0 && $p != 1 ]]; do
+		[[ $p == "$$" ]] && return 0
+		p=$(awk '{print $4}' "/proc/$p/stat" 2>/dev/null) || return 0
+	done
+	return 1
+}
+
+# leftovers: PID and command of every live marked process not ours.
+leftovers() {
+	local e p
+	grep -lzxF "JOBSHIFT_TEST_SUITE=$JOBSHIFT_TEST_SUITE" /proc/[0-9]*/environ 2>/dev/null | while read -r e; do
+		p=${e#/proc/}
+		p=${p%/environ}
+		if [[ ! -e /proc/$p ]] || ours "$p"; then continue; fi
+		printf '%s %s\n' "$p" "$(tr '\0' ' ' <"/proc/$p/cmdline" 2>/dev/null | cut -c1-120)"
+	done
+	return 0
+}
+
 cleanup() {
+	local rc=$? left
 	log "stopping test engines"
-	bash scripts/nomad-dev-stop.sh || true
-	[[ -n ${SLURM_UP:-} ]] && bash scripts/slurm-down.sh || true
+	bash scripts/nomad-dev-stop.sh || rc=1
+	if [[ -n ${SLURM_UP:-} ]]; then bash scripts/slurm-down.sh || rc=1; fi
+	sleep 1 # processes killed just now are still being reaped
+	left=$(leftovers)
+	if [[ -n $left ]]; then
+		log "processes the test suite started are still running:"
+		printf '%s\n' "$left" >&2
+		rc=1
+	fi
+	exit "$rc"
 }
 trap cleanup EXIT
 

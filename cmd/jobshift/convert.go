@@ -2,9 +2,8 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/internal/freshfile"
 	"io"
 	"os"
 
@@ -55,12 +54,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		var diags hcl2.Diagnostics
-		if errors.As(err, &diags) {
-			printDiags(stderr, diags)
-		} else {
-			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
-		}
+		printTargetError(stderr, "convert", err, plan)
 		return 1
 	}
 	if *outDir == "" {
@@ -82,7 +76,10 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 			mode = 0o644
 		}
 		p := *outDir + "/" + f.Name
-		if err := os.WriteFile(p, f.Data, mode); err != nil {
+		// created fresh and renamed into place: a file already there
+		// (a world-readable secrets file, a symlink) is replaced, never
+		// written through or left with its old mode
+		if err := freshfile.Write(p, f.Data, mode); err != nil {
 			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
 			return 1
 		}

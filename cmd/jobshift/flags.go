@@ -143,15 +143,18 @@ var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // readSecrets reads a -secrets file: a YAML (or JSON) mapping.
 func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
+	// The job-file limit bounds a secrets file too (it was part of the
+	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
 	var src []byte
-	var err error
+	var d *hcl2.Diagnostic
 	if path == "-" {
-		src, err = io.ReadAll(stdin)
+		src, d = load.ReadAllLimited(stdin, path)
 	} else {
-		src, err = os.ReadFile(path)
+		src, d = load.ReadFileLimited(path)
 	}
-	if err != nil {
-		return nil, hcl2.Diagnostics{cmdError("Cannot read secrets file", "%v.", err)}
+	if d != nil {
+		d.Summary = strings.Replace(d.Summary, "job file", "secrets file", 1)
+		return nil, hcl2.Diagnostics{d}
 	}
 	var m map[string]any
 	if err := yaml.Unmarshal(src, &m); err != nil {

@@ -118,7 +118,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	ctx := context.Background()
 	h, err := drv.Submit(ctx, plan)
 	if err != nil {
-		fmt.Fprintf(stderr, "jobshift run: %v\n", err)
+		printTargetError(stderr, "run", err, plan)
 		return 1
 	}
 	if rf.detach {

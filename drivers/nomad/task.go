@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,6 +47,20 @@ const (
 type userCommand struct {
 	argv []string
 	file *api.Template
+}
+
+// maxEnvLine is bufio.MaxScanTokenSize, the longest line Nomad's env
+// template parser (go-envparse) reads; a longer one fails the task with
+// "error parsing env template" (the contract's own lines are checked in
+// translate/contract).
+const maxEnvLine = 64 * 1024
+
+// envLineLen is the length of e's rendered env-template line: NAME=, the
+// value as consul-template's toJSON writes it (json.Marshal, HTML-escaped);
+// counted like translate/contract counts the contract's lines.
+func envLineLen(e jobs.EnvVar) int {
+	b, _ := json.Marshal(e.Value)
+	return len(e.Name) + 1 + len(b)
 }
 
 func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error) {
@@ -208,6 +223,11 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 	for _, e := range role.Env {
 		userSet[e.Name] = true
 		if interpolated(e.Value) {
+			if n := envLineLen(e); n >= maxEnvLine {
+				r.errorf(e.Pos, "Environment value too long for Nomad",
+					"%s contains \"${...}\", which Nomad would rewrite in the task's env block, so it travels through the env template; its line there would be %d bytes and Nomad reads env templates with a %d-byte line limit. Run the job with -to slurm or -to local, or shorten the value.", e.Name, n, maxEnvLine)
+				continue
+			}
 			lines = append(lines, fmt.Sprintf("%s={{ base64Decode %q | toJSON }}", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value))))
 			continue
 		}

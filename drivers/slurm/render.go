@@ -134,7 +134,10 @@ func render(p *translate.Plan) (*script, error) {
 	}
 	sc.Secrets = sec.file()
 	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job)))
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=%s\nexport _jsh_task _jsh_contract\n", shQuote(task), shQuote(contractSh))
+	// plain shell variables, never exported: js_main writes them into the
+	// state directory and tasks run them from there (in the environment a
+	// program past 128 KiB made every command of the script fail, E2BIG)
+	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=%s\n", shQuote(task), shQuote(contractSh))
 	b.WriteString("\n# ---- jobshift library (drivers/slurm/sh) ----\n")
 	b.WriteString(shHostlist)
 	b.WriteString(shDecide)

@@ -105,10 +105,9 @@ func goldenPart(text string) string {
 		out = append(out, l)
 	}
 	s := strings.Join(out, "")
-	// the contract text spans lines: drop them up to the export line
+	// the contract text spans lines and ends the rendered part: drop them
 	if i := strings.Index(s, "_jsh_contract=<"); i >= 0 {
-		j := strings.Index(s[i:], "\nexport _jsh_task _jsh_contract")
-		s = s[:i] + "_jsh_contract=<translate/contract.Shell output>" + s[i+j:]
+		s = s[:i] + "_jsh_contract=<translate/contract.Shell output>\n"
 	}
 	return s
 }

@@ -106,7 +106,11 @@ func (t *secretTable) file() []byte {
 // secrets: render user.sh into the state directory (0600) and run it.
 func secretScriptRun(parts []secretPart, k int) string {
 	var b strings.Builder
-	b.WriteString(". \"$2/../secrets\" || exit 97\n\t_f=\"$2/user-" + fmt.Sprint(k) + "-$SLURM_PROCID.sh\"\n\tumask 077\n\t{\n")
+	// Only the rendered file is private: umask 077 in a subshell, so the
+	// user's command keeps the site's umask (its checkpoints were private
+	// when the whole stage ran under 077). rm + noclobber (O_EXCL) create
+	// the file fresh: never a stale file's mode, never through a link.
+	b.WriteString(". \"$2/../secrets\" || exit 97\n\t_f=\"$2/user-" + fmt.Sprint(k) + "-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" || exit 97\n\t(\n\tumask 077\n\tset -C\n\t{\n")
 	fmt.Fprintf(&b, "\t\tprintf '%%s' %s\n", shQuote(pai2Prelude))
 	for _, p := range parts {
 		if p.secret >= 0 {
@@ -115,6 +119,6 @@ func secretScriptRun(parts []secretPart, k int) string {
 			fmt.Fprintf(&b, "\t\tprintf '%%s' %s\n", shQuote(p.lit))
 		}
 	}
-	b.WriteString("\t} >\"$_f\" || exit 97\n\texec bash \"$_f\"")
+	b.WriteString("\t} >\"$_f\"\n\t) || exit 97\n\texec bash \"$_f\"")
 	return b.String()
 }

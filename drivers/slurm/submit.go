@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jobshift/jobshift/internal/freshfile"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -70,10 +71,8 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		if mode == 0 {
 			mode = 0o644
 		}
-		if err := os.WriteFile(fp, f.Data, mode); err != nil {
-			return drivers.Handle{}, err
-		}
-		if err := os.Chmod(fp, mode); err != nil { // WriteFile keeps an old file's mode
+		// fresh file, exact mode, never through a link at the name
+		if err := freshfile.Write(fp, f.Data, mode); err != nil {
 			return drivers.Handle{}, err
 		}
 		if i == 0 {

@@ -107,23 +107,60 @@ func restartData(job *jobs.Job) string {
 func runCommand(ri roleInfo, st settings) (string, error) {
 	c := ri.Command
 	var argv []string
-	switch c.Kind {
-	case jobs.CommandEval:
+	prep := ""
+	switch {
+	case c.Kind != jobs.CommandArgv && len(c.Script) > longCommand:
+		prep, argv = commandFile(ri.k, c)
+	case c.Kind == jobs.CommandEval:
 		argv = []string{"bash", "-c", pai1Eval, "_", c.Script}
-	case jobs.CommandBashScript:
+	case c.Kind == jobs.CommandBashScript:
 		// $0 names the script like OpenPAI's file (user.sh)
 		argv = []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}
-	case jobs.CommandArgv:
+	case c.Kind == jobs.CommandArgv:
 		argv = append(append([]string{}, c.Command...), c.Args...)
 	default:
 		return "", fmt.Errorf("%w: %s: role %s: unknown command kind %q", ErrJob, c.Pos, ri.Name, c.Kind)
 	}
+	run, err := execLine(ri, st, argv, prep != "")
+	return prep + run, err
+}
+
+// longCommand is the longest PAI command passed to bash as an argument;
+// a longer one runs from a file, as OpenPAI ran it (one argument is at most
+// 128 KiB, and arguments share ARG_MAX with the contract's environment).
+const longCommand = 64 << 10
+
+// commandFile writes a long PAI command into the task's own file in the
+// attempt's state directory ($2) with the printf builtin (no exec, no
+// argument limit) and runs it from there: a v2 script as `bash user-…sh`
+// (its $0 ends in .sh like OpenPAI's user.sh), a v1 line through eval as
+// before.
+func commandFile(k int, c jobs.Command) (string, []string) {
+	text, name, argv := c.Script, "cmd", []string{"bash", "-c", `eval "$(cat "$1")" || exit $?`, "_", "@FILE@"}
+	if c.Kind == jobs.CommandBashScript {
+		text, name, argv = pai2Prelude+c.Script, "user", []string{"bash", "@FILE@"}
+	}
+	prep := fmt.Sprintf("_f=\"$2/%s-%d-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" && printf '%%s' %s >\"$_f\" || exit 97\n\t", name, k, shQuote(text))
+	return prep, argv
+}
+
+// execLine is the exec of a role's command; fromFile: argv names "@FILE@",
+// the file commandFile wrote.
+func execLine(ri roleInfo, st settings, argv []string, fromFile bool) (string, error) {
+	c := ri.Command
 	q := make([]string, len(argv))
 	for i, a := range argv {
 		q[i] = shQuote(a)
+		if fromFile && a == "@FILE@" {
+			q[i] = `"$_f"`
+		}
 	}
 	if st.Container == "apptainer" && ri.Image != "" {
 		sif := fmt.Sprintf("\"$2/../%s\"", sifName(ri.Image))
+		if fromFile {
+			// the container sees the command file at the same path
+			sif = `--bind "$2:$2" ` + sif
+		}
 		if c.Kind == jobs.CommandArgv && len(c.Command) == 0 {
 			// no command: the image's ENTRYPOINT with the args
 			return "exec apptainer run --nv " + sif + " " + strings.Join(q, " "), nil

@@ -323,12 +323,19 @@ func (r *reader) parseDocuments(src []byte) ([]*yaml.Node, bool) {
 			return docs, true
 		}
 		if err != nil {
-			line := errLine(err)
+			if d := jobs.BlockCommentError(src, r.path); d != nil {
+				r.diags = append(r.diags, d)
+				return docs, false
+			}
+			line, col := errLine(err), 1
+			if l, c, ok := jobs.YAMLErrorPos(src, err.Error()); ok && !lineRE.MatchString(err.Error()) {
+				line, col = l, c
+			}
 			hint := "Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again."
 			if lines := strings.Split(string(src), "\n"); line <= len(lines) && strings.HasPrefix(strings.TrimLeft(lines[line-1], " "), "\t") {
 				hint = "The line is indented with a tab; YAML allows only spaces for indentation."
 			}
-			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: line, Col: 1},
+			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: line, Col: col},
 				"Invalid YAML", "%s. %s", lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), ""), hint))
 			return docs, false
 		}

@@ -4,6 +4,7 @@
 package load
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -37,15 +38,17 @@ func Load(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		opts.Path = path
 	}
 	var src []byte
-	var err error
+	var d *hcl.Diagnostic
 	if path == Stdin {
-		src, err = io.ReadAll(StdinReader)
+		src, d = ReadAllLimited(StdinReader, opts.Path)
 	} else {
-		src, err = os.ReadFile(path)
+		src, d = ReadFileLimited(path)
+		if d != nil {
+			d.Subject.Filename = opts.Path
+		}
 	}
-	if err != nil {
-		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read job file",
-			Detail: fmt.Sprintf("%v.", err), Subject: &hcl.Range{Filename: opts.Path}}}
+	if d != nil {
+		return nil, hcl.Diagnostics{d}
 	}
 	return Read(src, opts)
 }
@@ -55,7 +58,7 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 	det := Detect(src, opts.Path)
 	read := readerFor(det)
 	if read == nil {
-		return nil, hcl.Diagnostics{undetected(det, opts.Path)}
+		return nil, hcl.Diagnostics{undetected(src, det, opts.Path)}
 	}
 	if det.Family == FamilyKubeflow && opts.Dialect != "" {
 		diags = append(diags, jobs.Warnf(det.Pos, "Dialect ignored",
@@ -72,8 +75,20 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 				Subject: &hcl.Range{Filename: opts.Path, Start: hcl.Pos{Line: 1, Column: 1, Byte: 0}, End: hcl.Pos{Line: 1, Column: 1, Byte: 0}}})
 		}
 	}()
+	if len(src) > MaxFileBytes {
+		// Read is also the entry point of fuzzers and tests; the same
+		// limit holds whichever way the bytes came.
+		line, col := lineCol(src, MaxFileBytes)
+		return nil, append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: line, Col: col}, "File too large",
+			"The input is longer than %d bytes (1.5 MiB, the largest object Kubernetes stores; no OpenPAI or Kubeflow job was larger).", MaxFileBytes))
+	}
 	j, d := read(src, opts)
 	diags = append(diags, d...)
+	if j != nil {
+		if ld := CheckLimits(j); ld.HasErrors() {
+			return nil, append(diags, ld...)
+		}
+	}
 	if j == nil && !diags.HasErrors() {
 		diags = append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: 1, Col: 1}, InternalErrorSummary,
 			"The %s reader returned no job and no error. This is a jobshift bug; please report it with the file.", det.Family))
@@ -92,7 +107,13 @@ var readers = map[Family]reader{
 
 func readerFor(det Detection) reader { return readers[det.Family] }
 
-func undetected(det Detection, path string) *hcl.Diagnostic {
+func undetected(src []byte, det Detection, path string) *hcl.Diagnostic {
+	// an unterminated /* hides every key after it: say that, where it is
+	if off, closed, found := jobs.BlockComment(src); found && !closed && det.Kind == "" && jsonLooking(src) {
+		line, col := jobs.LineCol(src, off)
+		return jobs.Errorf(jobs.Pos{File: path, Line: line, Col: col}, "Unterminated comment",
+			"A /* comment is never closed with */, so nothing after it is read.")
+	}
 	switch {
 	case det.Empty:
 		return jobs.Errorf(det.Pos, "No job in file",
@@ -107,6 +128,13 @@ func undetected(det Detection, path string) *hcl.Diagnostic {
 	}
 	return jobs.Errorf(det.Pos, "Unknown job format",
 		"None of the keys jobshift looks for is at the top level (protocolVersion, kind/apiVersion, jobName, taskRoles). jobshift reads %s.", Formats)
+}
+
+// jsonLooking: the file starts like JSON (or a JSON comment); in YAML text
+// "/*" is usually a shell glob.
+func jsonLooking(src []byte) bool {
+	t := bytes.TrimSpace(bytes.TrimPrefix(src, []byte("\xef\xbb\xbf")))
+	return bytes.HasPrefix(t, []byte("{")) || bytes.HasPrefix(t, []byte("/*")) || bytes.HasPrefix(t, []byte("//"))
 }
 
 func firstLines(s string, n int) string {

@@ -43,6 +43,9 @@ type v2reader struct {
 	params  map[string]any
 	deploy  map[string]ykv // role → its entry in the defaults.deployment deployment
 	gang    bool
+	// paramsRefused: parameters were refused (too large), so references
+	// to them are not reported again as naming nothing
+	paramsRefused bool
 }
 
 // ReadV2 reads an OpenPAI protocol v2 YAML job. It returns the job only
@@ -114,6 +117,10 @@ func (r *v2reader) findJob(docs []*yaml.Node) (job, secrets *yaml.Node) {
 func (r *v2reader) read(src []byte) *jobs.Job {
 	docs, at, err := yamlDocs(src, r.file)
 	if err != nil {
+		if d := jobs.BlockCommentError(src, r.file); d != nil {
+			r.diags = append(r.diags, d)
+			return nil
+		}
 		r.errorf(at, "Invalid YAML", "%s. Fix the YAML syntax; OpenPAI could not have read this file either.", err)
 		return nil
 	}
@@ -240,7 +247,12 @@ func describe(n *yaml.Node) string {
 func (r *v2reader) parameters(n *yaml.Node) {
 	if n != nil {
 		if _, ok := r.mapping(n, "parameters"); ok {
-			r.params, _ = yamlValue(n).(map[string]any)
+			v, whole := yamlValueOK(n)
+			if !whole {
+				r.paramsRefused = true
+				r.errorf(r.pos(n), "Parameters too large", "parameters expand to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses them rather than render commands from a part of them.", maxValueNodes)
+			}
+			r.params, _ = v.(map[string]any)
 		}
 	}
 	names := make([]string, 0, len(r.opts.Vars))
@@ -286,7 +298,11 @@ func (r *v2reader) secrets(inline, doc *yaml.Node) {
 		r.job.Secrets = r.opts.Secrets
 		names = sortedKeys(r.opts.Secrets)
 	case src != nil:
-		r.job.Secrets, _ = yamlValue(src).(map[string]any)
+		v, whole := yamlValueOK(src)
+		if !whole {
+			r.errorf(r.pos(src), "Secrets too large", "The secrets document expands to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses it rather than use a part of it.", maxValueNodes)
+		}
+		r.job.Secrets, _ = v.(map[string]any)
 		kvs, _ := pairs(src, r.file)
 		for _, kv := range kvs {
 			names = append(names, kv.Key)

@@ -299,6 +299,9 @@ func (r *v2reader) checkLeftovers(unresolved []string, at jobs.Pos, role string)
 			}
 			continue
 		}
+		if r.paramsRefused && strings.HasPrefix(path, "$parameters.") {
+			continue
+		}
 		r.warnf(at, "Unresolved reference", "Role %q refers to <%% %s %%>, which names nothing; OpenPAI left it in the command as written, so bash will see it literally. Declare it or fix the name.", role, path)
 	}
 }

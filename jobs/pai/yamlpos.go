@@ -50,6 +50,8 @@ func yamlDocsOnce(src []byte, file string) (docs []*yaml.Node, at jobs.Pos, err 
 			at = jobs.Pos{File: file, Line: 1, Col: 1}
 			if m := yamlLineRe.FindStringSubmatch(e.Error()); m != nil {
 				at.Line, _ = strconv.Atoi(m[1])
+			} else if l, c, ok := jobs.YAMLErrorPos(src, e.Error()); ok {
+				at.Line, at.Col = l, c
 			}
 			return docs, at, e
 		}
@@ -186,14 +188,26 @@ const maxValueNodes = 100000
 // map[string]any. Timestamps and binary stay strings (js-yaml made them a
 // Date / Buffer, which no job file renders).
 func yamlValue(n *yaml.Node) any {
+	v, _ := yamlValueOK(n)
+	return v
+}
+
+// yamlValueOK is yamlValue that also reports whether the whole value was
+// converted: false when it expands past maxValueNodes nodes or 200 levels
+// (an alias bomb), where yamlValue leaves nils.
+func yamlValueOK(n *yaml.Node) (any, bool) {
 	budget := maxValueNodes
-	return yamlValueB(n, &budget, 0)
+	v := yamlValueB(n, &budget, 0)
+	return v, budget >= 0
 }
 
 func yamlValueB(n *yaml.Node, budget *int, depth int) any {
 	n = resolve(n)
 	*budget--
-	if n == nil || *budget < 0 || depth > 200 {
+	if depth > 200 {
+		*budget = -1 // too deep counts as too large
+	}
+	if n == nil || *budget < 0 {
 		return nil
 	}
 	switch n.Kind {

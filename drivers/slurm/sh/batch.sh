@@ -9,7 +9,8 @@
 #   ports per task of role R), _jsh_fname_R (role name for file names),
 #   _jsh_address nodeaddr|hostname, _jsh_pbase/_jsh_pspan/_jsh_pslots (port
 #   window), _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
-#   _jsh_retry_* (retry policy), _jsh_task (the task program),
+#   _jsh_retry_* (retry policy), _jsh_task (the task program) and
+#   _jsh_contract (the contract script), both written to files by js_main,
 #   js_srun_R (one function per role: srun with every option but the command),
 #   js_contract_inputs (exports the contract's topology variables).
 
@@ -127,7 +128,9 @@ js_launch() {
 			SLURM_HOSTFILE=$_jsh_adir/hosts.$1
 			export SLURM_HOSTFILE
 		fi
-		"js_srun_$1" /bin/sh -c "$_jsh_task" jobshift-task "$1" </dev/null &
+		# the task's shell expands $_jsh_adir (exported) itself
+		# shellcheck disable=SC2016
+		"js_srun_$1" /bin/sh -c '. "$_jsh_adir/task.sh"' jobshift-task "$1" </dev/null &
 		echo "$!" >"$_jsh_adir/srun.$1"
 		wait "$!" 2>/dev/null # no "Terminated" line when a stopped step ends
 		echo "$?" >"$_jsh_adir/step.$1.tmp"
@@ -238,6 +241,11 @@ js_main() {
 	rm -rf "$_jsh_adir"
 	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
 	export _jsh_adir
+	# the task program and the contract travel as files in the shared state
+	# directory, written by the printf builtin (no exec): as environment
+	# variables they failed every command of this script past 128 KiB
+	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" && printf '%s' "$_jsh_contract" >"$_jsh_adir/contract.sh"; } ||
+		js_die 97 "cannot write the task program into $_jsh_adir"
 	date +%s >"$_jsh_adir/start"
 	js_write_roles >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"

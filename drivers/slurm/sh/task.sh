@@ -1,5 +1,6 @@
-# The task program. srun starts it for every task of role R as
-#   sh -c 'eval "$_jsh_task"' jobshift-task R
+# The task program, in the file task.sh of the attempt's state directory.
+# srun starts it for every task of role R as
+#   sh -c '. "$_jsh_adir/task.sh"' jobshift-task R
 # Stage 1 (jobshift-task) checks the task landed where the layout says,
 # removes jobshift's own variables, exports the role's environment, and runs
 # the contract script (translate/contract.Shell) as a child; the contract
@@ -20,8 +21,6 @@ js_task_main() {
 		echo 97 >"$_k_rcf"
 		exit 97
 	fi
-	_k_task=$_jsh_task
-	_k_contract=$_jsh_contract
 	js_unset_internal
 	JS_SELF_ROLE=$_k_r
 	JS_SELF_INDEX=$_k_i
@@ -39,12 +38,13 @@ js_task_main() {
 		(
 			JS_SELF_PROCESS='ps'
 			export JS_SELF_PROCESS
-			exec /bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
+			exec /bin/sh "$_k_dir/contract.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
 		) &
 		_k_ps=$!
 	fi
 	while :; do
-		/bin/sh -c "$_k_contract" contract /bin/sh -c "$_k_task" jobshift-run "$_k_r" "$_k_dir"
+		# files, not arguments: one argument is at most 128 KiB
+		/bin/sh "$_k_dir/contract.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
 		_k_rc=$?
 		# the batch script marks a role stopped before signalling it: the
 		# command may die of the signal before this shell's trap has run
