@@ -87,6 +87,10 @@ type SlurmConfig struct {
 	GPURequest string // gpus-per-task (default), gres
 	PortBase   int
 	Address    string // nodeaddr (default), hostname
+	// Spread spreads a packed allocation over as many nodes as possible
+	// (--spread-job), as OpenPAI and Kubernetes spread a job's containers;
+	// auto then picks the packed layout (drivers/slurm).
+	Spread bool
 
 	Range hcl2.Range `json:"-"`
 }

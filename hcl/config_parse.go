@@ -36,7 +36,7 @@ var (
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
-		"gpu_request", "port_base", "address")
+		"gpu_request", "port_base", "address", "spread")
 	imageSchema   = attrs("replace")
 	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib")
 	gpuTypeSchema = attrs("model", "min_memory_mib")
@@ -247,6 +247,7 @@ func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
 	d.enum("gpu_request", &s.GPURequest, SlurmGPURequests)
 	d.intField("port_base", &s.PortBase, 1024, 65535)
 	d.enum("address", &s.Address, SlurmAddresses)
+	d.decode("spread", &s.Spread)
 	return s, d.diags
 }
 

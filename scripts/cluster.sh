@@ -225,6 +225,11 @@ advertise {
 server {
   enabled          = true
   bootstrap_expect = 1
+  # spread allocations over the clients (binpack would put a small job on one host), as
+  # OpenPAI/Kubernetes spread a job's containers
+  default_scheduler_config {
+    scheduler_algorithm = "spread"
+  }
 }
 client { enabled = false }
 HCL
@@ -534,6 +539,8 @@ slurm_up() {
 slurm {
   partition = "debug"
   address   = "nodeaddr"
+  # a job's tasks over as many hosts as possible, as OpenPAI/Kubernetes spread containers
+  spread    = true
 }
 HCL
 	printf 'export SLURM_CONF=%s\nexport JOBSHIFT_CONFIG=%s\n' "$SLURM_CONF" "$D/jobshift.hcl" >"$D/env"
