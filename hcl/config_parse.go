@@ -36,7 +36,7 @@ var (
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
-		"gpu_request", "port_base", "address", "spread")
+		"gpu_request", "port_base", "address", "spread_nodes")
 	imageSchema   = attrs("replace")
 	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib")
 	gpuTypeSchema = attrs("model", "min_memory_mib")
@@ -247,7 +247,7 @@ func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
 	d.enum("gpu_request", &s.GPURequest, SlurmGPURequests)
 	d.intField("port_base", &s.PortBase, 1024, 65535)
 	d.enum("address", &s.Address, SlurmAddresses)
-	d.decode("spread", &s.Spread)
+	d.intField("spread_nodes", &s.SpreadNodes, 0, 100000)
 	return s, d.diags
 }
 

@@ -270,6 +270,10 @@ client {
   network_interface = "eth0"
   # several clients share this machine's cgroup tree: each its own parent
   cgroup_parent     = "/jsc-$name"
+  # declared sizes, not the machine's (the clients share it), as slurm-up.sh declares its nodes:
+  # 64 cores of 1000 MHz (the site config's cpu_mhz_per_core) and 250 GiB per client
+  cpu_total_compute = 64000
+  memory_total_mb   = 256000
   options = {
     "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
   }
@@ -317,6 +321,8 @@ nomad {
   datacenters = ["dc1"]
   # Docker tasks run in the machine's network namespace, not their client's (cluster.sh header)
   driver      = "raw_exec"
+  # the clients declare 64 cores of 1000 MHz (cpu_total_compute)
+  cpu_mhz_per_core = 1000
   helper      = "$D/bin/jobshift"
 }
 HCL
@@ -539,8 +545,8 @@ slurm_up() {
 slurm {
   partition = "debug"
   address   = "nodeaddr"
-  # a job's tasks over as many hosts as possible, as OpenPAI/Kubernetes spread containers
-  spread    = true
+  # a job's tasks over (up to) 3 hosts, as OpenPAI/Kubernetes spread containers
+  spread_nodes = 3
 }
 HCL
 	printf 'export SLURM_CONF=%s\nexport JOBSHIFT_CONFIG=%s\n' "$SLURM_CONF" "$D/jobshift.hcl" >"$D/env"

@@ -81,7 +81,7 @@ func render(p *translate.Plan) (*script, error) {
 			sc.Warnings = append(sc.Warnings, fmt.Sprintf("role %s names image %q; the site runs tasks on the host (slurm { container = \"none\" }), so the image is not used", r.Name, r.Image))
 		}
 	}
-	sc.Layout = chooseLayout(job, rs, st.Layout, st.Spread)
+	sc.Layout = chooseLayout(job, rs, st.Layout, st.SpreadNodes)
 	contractSh, err := contract.Shell(job, opts)
 	if err != nil {
 		return nil, err
@@ -227,8 +227,8 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 	}
 	switch layout {
 	case LayoutHet:
-		// no --spread-job here: het components never share nodes, so a
-		// spread component would starve the others (chooseLayout)
+		// no --nodes here: het components never share nodes, so spreading
+		// each one would need more nodes than small clusters have
 		for i, ri := range roles {
 			if i > 0 {
 				b.WriteString("#SBATCH hetjob\n")
@@ -243,10 +243,11 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 			n += ri.Instances
 		}
 		o := append(resOpts(n, packedSlot(rs), st.GPURequest), "--distribution=block")
-		if st.Spread {
-			// tasks on as many nodes as possible, as OpenPAI/Kubernetes
-			// spread a job's containers; js_topology reads any placement
-			o = append(o, "--spread-job")
+		if st.SpreadNodes > 0 {
+			// tasks over that many nodes, as OpenPAI/Kubernetes spread a
+			// job's containers (--spread-job alone leaves GPU jobs packed on
+			// few nodes); js_topology reads any placement
+			o = append(o, fmt.Sprintf("--nodes=%d", min(n, st.SpreadNodes)))
 		}
 		line(o...)
 	}

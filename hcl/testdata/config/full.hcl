@@ -23,7 +23,7 @@ slurm {
   gpu_request = "gres"
   port_base   = 20000
   address     = "hostname"
-  spread      = true
+  spread_nodes = 3
 }
 
 image "10.11.3.8:5000/*" {
