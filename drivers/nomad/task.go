@@ -213,6 +213,13 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		r.errorf(role.Pos, "Cannot render the environment contract", "%v", err)
 		return nil
 	}
+	if tmpl.Len() > 0 {
+		// The contract text opens with {{- , which trims the whitespace
+		// before it: without an action in between it ate the newline of the
+		// last line above, gluing CUDA_VISIBLE_DEVICES (or a user variable)
+		// to the contract's first variable (seen on multi-host GPU tasks).
+		tmpl.WriteString("{{/* end of the task's own lines */}}\n")
+	}
 	tmpl.WriteString(contractText)
 	if len(t.Env) == 0 {
 		t.Env = nil

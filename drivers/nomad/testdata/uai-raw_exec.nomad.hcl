@@ -51,6 +51,7 @@ EOT
         destination = "local/jobshift.env"
         data        = <<EOT
 CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}
+{{/* end of the task's own lines */}}
 {{- $me := env "NOMAD_ALLOC_INDEX" -}}
 {{- $job := env "NOMAD_JOB_ID" -}}
 {{- range $s := nomadService "uai-train-uai-0" }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print "0/" .) $s }}{{ end }}{{ end }}{{ end -}}
