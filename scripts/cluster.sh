@@ -107,12 +107,15 @@ sed_hosts() {
 
 # start NAME PIDFILE LOG CMD...: start a daemon (in the foreground, in the background) in host NAME's
 # network namespace with hostname NAME. nsenter, not `ip netns exec`: that remounts /sys and so hides
-# the cgroup tree the Nomad client needs.
+# the cgroup tree the Nomad client needs. The daemon gets the system PATH, as a service on a host
+# does, not the caller's (raw_exec tasks inherit their client's, and a developer's pyenv python3
+# first in PATH is not the one Debian's python3-torch is installed for).
 # shellcheck disable=SC2016 # $0/$@ expand in the inner sh
 start() {
 	local name=$1 pidf=$2 log=$3
 	shift 3
-	nohup setsid nsenter --net="/run/netns/$name" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$name" "$@" \
+	nohup setsid env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		nsenter --net="/run/netns/$name" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$name" "$@" \
 		>>"$log" 2>&1 </dev/null &
 	echo $! >"$pidf"
 }

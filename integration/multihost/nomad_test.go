@@ -14,6 +14,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -51,6 +52,15 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
+		if t.Failed() {
+			for _, nt := range nomadTasks(t, cl, id) {
+				if rc, err := cl.AllocFS().Cat(nt.alloc, "alloc/logs/"+nomad.MainTask+".stderr.0", nil); err == nil {
+					b, _ := io.ReadAll(rc)
+					rc.Close()
+					t.Logf("%s stderr:\n%s", nt.alloc.Name, b)
+				}
+			}
+		}
 		checkNomadNothingLeft(t, cl, id)
 		_, _, _ = cl.Jobs().Deregister(id, true, nil)
 	})
@@ -276,9 +286,14 @@ func TestNomadDDPTorch(t *testing.T) {
 		t.Skip("python3-torch not installed")
 	}
 	cl := nomadClient(t, c)
+	// raw_exec tasks inherit their client's PATH; Debian's python3-torch is
+	// for /usr/bin/python3 (a site would set this rule the same way)
+	site := *c.site
+	site.Roles = append([]hcl.RoleRule{{Pattern: "*", Env: map[string]string{"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}}}, site.Roles...)
+	torch := &cluster{engine: c.engine, env: c.env, hosts: c.hosts, site: &site}
 	for _, f := range []string{"pytorchjob-ddp.yaml", "pai-v2-ddp-torch.yaml"} {
 		t.Run(f, func(t *testing.T) {
-			plan := loadPlan(t, c, filepath.Join("examples", f))
+			plan := loadPlan(t, torch, filepath.Join("examples", f))
 			res, id := runNomad(t, c, plan, 5*time.Minute)
 			if res.Phase != completion.PhaseSucceeded {
 				t.Fatalf("result %+v", res)
