@@ -42,6 +42,11 @@ cleanup() {
 	log "stopping test engines"
 	bash scripts/nomad-dev-stop.sh || true
 	[[ -n ${SLURM_UP:-} ]] && bash scripts/slurm-down.sh || true
+	# the multi-host clusters (integration/multihost): down leaves nothing
+	if [[ -n ${CLUSTERS_UP:-} ]]; then
+		bash scripts/cluster.sh down nomad || true
+		bash scripts/cluster.sh down slurm || true
+	fi
 }
 trap cleanup EXIT
 
@@ -57,6 +62,15 @@ fi
 log "starting the Nomad dev agent"
 eval "$(bash scripts/nomad-dev-start.sh | grep '^NOMAD_ADDR=')"
 export NOMAD_ADDR
+
+# Multi-host clusters (network namespaces, scripts/cluster.sh) for integration/multihost; the tests
+# read their addresses from `cluster.sh env`, so the single-host engines' variables above stay.
+if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null && command -v ip >/dev/null; then
+	log "starting the multi-host test clusters (3 Nomad clients, 3 slurmd hosts)"
+	CLUSTERS_UP=1
+	bash scripts/cluster.sh up nomad 3 >/dev/null
+	bash scripts/cluster.sh up slurm 3 >/dev/null
+fi
 
 log "go vet"
 go vet ./...
