@@ -95,6 +95,11 @@ type SlurmConfig struct {
 	GPURequest string // gpus-per-task (default), gres
 	PortBase   int
 	Address    string // nodeaddr (default), hostname
+	// SpreadNodes spreads a job's tasks over that many nodes (fewer when it
+	// has fewer tasks), as OpenPAI and Kubernetes spread a job's containers
+	// over hosts; 0 = Slurm's choice (it packs). Sets the packed layout, whose
+	// allocation gets --nodes (drivers/slurm).
+	SpreadNodes int
 
 	Range hcl2.Range `json:"-"`
 }

@@ -37,7 +37,7 @@ var (
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir",
 		"docker_gpu_runtime", "docker_cap_add")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
-		"gpu_request", "port_base", "address")
+		"gpu_request", "port_base", "address", "spread_nodes")
 	imageSchema   = attrs("replace")
 	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add")
 	gpuTypeSchema = attrs("model", "min_memory_mib")
@@ -287,6 +287,7 @@ func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
 	d.enum("gpu_request", &s.GPURequest, SlurmGPURequests)
 	d.intField("port_base", &s.PortBase, 1024, 65535)
 	d.enum("address", &s.Address, SlurmAddresses)
+	d.intField("spread_nodes", &s.SpreadNodes, 0, 100000)
 	return s, d.diags
 }
 

@@ -72,6 +72,11 @@ cleanup() {
 	log "stopping test engines"
 	bash scripts/nomad-dev-stop.sh || rc=1
 	if [[ -n ${SLURM_UP:-} ]]; then bash scripts/slurm-down.sh || rc=1; fi
+	# the multi-host clusters (integration/multihost): down leaves nothing
+	if [[ -n ${CLUSTERS_UP:-} ]]; then
+		bash scripts/cluster.sh down nomad || rc=1
+		bash scripts/cluster.sh down slurm || rc=1
+	fi
 	sleep 1 # processes killed just now are still being reaped
 	left=$(leftovers)
 	if [[ -n $left ]]; then
@@ -97,6 +102,15 @@ log "starting the Nomad dev agent"
 [[ $(id -u) == 0 ]] && bash scripts/fake-nvidia-runtime.sh
 eval "$(bash scripts/nomad-dev-start.sh | grep '^NOMAD_ADDR=')"
 export NOMAD_ADDR
+
+# Multi-host clusters (network namespaces, scripts/cluster.sh) for integration/multihost; the tests
+# read their addresses from `cluster.sh env`, so the single-host engines' variables above stay.
+if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null && command -v ip >/dev/null; then
+	log "starting the multi-host test clusters (3 Nomad clients, 3 slurmd hosts)"
+	CLUSTERS_UP=1
+	bash scripts/cluster.sh up nomad 3 >/dev/null
+	bash scripts/cluster.sh up slurm 3 >/dev/null
+fi
 
 log "go vet"
 go vet ./...

@@ -22,6 +22,9 @@
 //	                         task's port ordinal, within base..base+9999
 //	address                  nodeaddr (default) | hostname: the address the
 //	                         contract gives a task (scontrol show node)
+//	spread_nodes             0 (default: Slurm packs) | N: the packed
+//	                         allocation gets --nodes=min(tasks, N), tasks
+//	                         spread over N nodes; auto then picks packed
 //	state_dir (option only)  where tasks record exit codes and logs; must be
 //	                         shared by the nodes; default
 //	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR)

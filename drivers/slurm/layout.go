@@ -3,6 +3,7 @@ package slurm
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/jobshift/jobshift/hcl"
@@ -43,6 +44,7 @@ type settings struct {
 	GPURequest                         string // gpus-per-task, gres
 	Address                            string // nodeaddr, hostname
 	PortBase, PortMax                  int
+	SpreadNodes                        int      // --nodes of the packed allocation (0 = Slurm's choice)
 	StateDir                           string   // "" = $SLURM_SUBMIT_DIR/.jobshift
 	User                               string   // Plan.User (contract naming)
 	Contracts                          []string // Plan.Contracts
@@ -70,6 +72,7 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		if sc.PortBase > 0 {
 			s.PortBase = sc.PortBase
 		}
+		s.SpreadNodes = sc.SpreadNodes
 	}
 	for k, v := range p.Options {
 		if v == "" {
@@ -96,6 +99,12 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 			s.StateDir = v
 		case "poll":
 			s.Poll = v
+		case "spread_nodes", "spread-nodes":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 0 {
+				return s, fmt.Errorf("%w: spread_nodes %q is not a number of nodes", ErrSetting, v)
+			}
+			s.SpreadNodes = n
 		case "port_base", "port-base":
 			if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
 				return s, fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)
@@ -170,8 +179,11 @@ func roleRes(site *hcl.Config, r *jobs.Role) res {
 
 // chooseLayout applies the setting: auto picks single for one role, het
 // when roles differ in resources (so a CPU-only parameter server does not
-// hold GPUs), packed otherwise.
-func chooseLayout(job *jobs.Job, rs []res, setting string) string {
+// hold GPUs), packed otherwise. With spread_nodes, auto picks packed: het
+// components cannot share nodes (spec/slurm.md §1.3), so a het job spread
+// over the nodes would need more nodes than a small cluster has, and one
+// role's tasks would still share their component's nodes.
+func chooseLayout(job *jobs.Job, rs []res, setting string, spread int) string {
 	active := 0
 	for _, r := range job.Roles {
 		if r.Instances > 0 {
@@ -183,6 +195,9 @@ func chooseLayout(job *jobs.Job, rs []res, setting string) string {
 	}
 	if setting == LayoutHet || setting == LayoutPacked {
 		return setting
+	}
+	if spread > 0 {
+		return LayoutPacked
 	}
 	for i := 1; i < len(rs); i++ {
 		if rs[i] != rs[0] {

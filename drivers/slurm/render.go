@@ -81,7 +81,7 @@ func render(p *translate.Plan) (*script, error) {
 			sc.Warnings = append(sc.Warnings, fmt.Sprintf("role %s names image %q; the site runs tasks on the host (slurm { container = \"none\" }), so the image is not used", r.Name, r.Image))
 		}
 	}
-	sc.Layout = chooseLayout(job, rs, st.Layout)
+	sc.Layout = chooseLayout(job, rs, st.Layout, st.SpreadNodes)
 	contractSh, err := contract.Shell(job, opts)
 	if err != nil {
 		return nil, err
@@ -230,6 +230,8 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 	}
 	switch layout {
 	case LayoutHet:
+		// no --nodes here: het components never share nodes, so spreading
+		// each one would need more nodes than small clusters have
 		for i, ri := range roles {
 			if i > 0 {
 				b.WriteString("#SBATCH hetjob\n")
@@ -243,7 +245,14 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 			rs = append(rs, ri.res)
 			n += ri.Instances
 		}
-		line(append(resOpts(n, packedSlot(rs), st.GPURequest), "--distribution=block")...)
+		o := append(resOpts(n, packedSlot(rs), st.GPURequest), "--distribution=block")
+		if st.SpreadNodes > 0 {
+			// tasks over that many nodes, as OpenPAI/Kubernetes spread a
+			// job's containers (--spread-job alone leaves GPU jobs packed on
+			// few nodes); js_topology reads any placement
+			o = append(o, fmt.Sprintf("--nodes=%d", min(n, st.SpreadNodes)))
+		}
+		line(o...)
 	}
 	return b.String()
 }

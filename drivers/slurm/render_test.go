@@ -69,8 +69,10 @@ var goldenCases = map[string]struct {
 	site *hcl.Config
 	opts map[string]string
 }{
-	"pai-het":        {job: paiJob},
-	"pai-packed":     {job: paiJob, opts: map[string]string{"layout": "packed"}},
+	"pai-het":    {job: paiJob},
+	"pai-packed": {job: paiJob, opts: map[string]string{"layout": "packed"}},
+	// spread_nodes: auto picks packed, and the allocation gets --nodes=min(5 tasks, 3)
+	"pai-spread":     {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{SpreadNodes: 3}}},
 	"pai-gres":       {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
 	"tf-pyxis":       {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
 	"tf-apptainer":   {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "apptainer", Layout: "het"}}},

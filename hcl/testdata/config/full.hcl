@@ -25,6 +25,7 @@ slurm {
   gpu_request = "gres"
   port_base   = 20000
   address     = "hostname"
+  spread_nodes = 3
 }
 
 image "10.11.3.8:5000/*" {

@@ -1,0 +1,635 @@
+#!/usr/bin/env bash
+# Test clusters of several hosts on one machine, for jobshift's multi-node integration tests.
+#
+#   scripts/cluster.sh up nomad|slurm [N]            # N >= 3 client hosts (default 3); prints export lines
+#   scripts/cluster.sh down nomad|slurm              # stops everything it started; leaves nothing
+#   scripts/cluster.sh hosts nomad|slurm             # one line per client host: NAME IP
+#   scripts/cluster.sh kill-host nomad|slurm NAME|IP # power loss: agent + every task SIGKILLed, link cut
+#   scripts/cluster.sh restart-agent nomad|slurm NAME|IP  # restart the Nomad client / slurmd only
+#   scripts/cluster.sh env nomad|slurm               # the export lines of a cluster that is up
+#
+# Why network namespaces (not containers): a host here must see the machine's files at the same
+# paths (work trees, $TMPDIR, $HOME, the Go cache, the engines' binaries), as a cluster's shared file
+# system does; processes in a network namespace share the file system and the engines installed on
+# the machine, while getting their own interfaces, addresses and port space. Each host is a namespace
+# named after the host, with a veth pair into a bridge in the root namespace (private subnet, only our
+# own addresses) and its own UTS namespace (hostname = host name) for its daemons and their tasks.
+# The root namespace holds the bridge's first address, so tests and `jobshift run` reach the servers.
+#
+# Nomad: one server (not -dev) in its own host, N clients, each with raw_exec, Docker and the fake GPU
+# device plugin (4 GPUs), its own data dir and cgroup parent (several clients share the machine's
+# cgroup tree). Slurm: slurmctld + slurmdbd + MariaDB in a controller host, N slurmd hosts with
+# NodeAddr = the host's address and 4 fake GPUs (gres, /dev/null symlinks as in slurm-up.sh); our own
+# munged on its own socket, so the shared test cluster's munged is never needed nor touched.
+#
+# Nothing here collides with the single-host engines (nomad-dev-start.sh, slurm-up.sh): other
+# subnets, ports only in our namespaces, own state directory, ClusterName, munge socket and database.
+#
+# Docker on the Nomad clients: the daemon is the machine's (root network namespace). A task in
+# Docker's host network mode therefore lives in the root namespace, not in its client's; a task in
+# bridge mode gets its ports published by the root namespace's daemon, which cannot bind a client's
+# address. Docker tasks start and run, but peers cannot reach them at the client's address: the site
+# config this script writes uses raw_exec. README "Multi-node site" says what a real site needs.
+#
+# State: ${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc}/<engine> (short: Nomad's Task API socket path is limited).
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+cache=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift}
+base=${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc}
+gpus=4
+
+die() { echo "cluster.sh: $*" >&2; exit 1; }
+usage() { sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+# ---- per-engine naming: subnet, bridge, host names ----------------------------------------------
+# setvars ENGINE: net (first three octets), br (bridge), pre (host name prefix), ctl (server host).
+setvars() {
+	case $1 in
+	nomad) net=10.87.0 br=jsbr-nomad pre=jsn ctl=jsnsrv ;;
+	slurm) net=10.87.1 br=jsbr-slurm pre=jss ctl=jssctl ;;
+	*) usage ;;
+	esac
+	D=$base/$1
+	ctlip=$net.2
+}
+# client host i has name ${pre}i and address $net.(10+i)
+hostip() { echo "$net.$((10 + $1))"; }
+
+# ---- hosts: network namespaces on a bridge -------------------------------------------------------
+tag() { echo "jobshift-cluster-$br"; }
+
+net_up() {
+	if ! ip link show "$br" >/dev/null 2>&1; then
+		ip link add "$br" type bridge
+		ip addr add "$net.1/24" dev "$br"
+	fi
+	ip link set "$br" up
+	# Docker loads br_netfilter and sets FORWARD to DROP: bridged traffic between our hosts passes
+	# through FORWARD, so accept it for our bridge only.
+	if ! iptables -C FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; then
+		iptables -I FORWARD 1 -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)"
+	fi
+}
+
+# host_up NAME IP: the namespace, its link and its /etc/hosts line (idempotent).
+host_up() {
+	local name=$1 ip=$2 veth=jsv-$1
+	[[ -e /run/netns/$name ]] || ip netns add "$name"
+	if ! ip link show "$veth" >/dev/null 2>&1; then
+		ip netns exec "$name" ip link del eth0 2>/dev/null || true
+		ip link add "$veth" type veth peer name eth0 netns "$name"
+		ip link set "$veth" master "$br"
+	fi
+	ip link set "$veth" up
+	ip -n "$name" link set lo up
+	ip -n "$name" addr replace "$ip/24" dev eth0
+	ip -n "$name" link set eth0 up
+	ip -n "$name" route replace default via "$net.1"
+	hosts_line "$name" "$ip"
+}
+
+# /etc/hosts: every host resolves every other host's name (a site's DNS).
+hosts_line() {
+	local name=$1 ip=$2
+	grep -q "^$ip $name # $(tag)\$" /etc/hosts 2>/dev/null && return 0
+	sed_hosts "/ $name # $(tag)\$/d"
+	echo "$ip $name # $(tag)" >>/etc/hosts
+}
+# /etc/hosts may be a bind mount (containers): edit it in place, never replace the file.
+sed_hosts() {
+	local t
+	t=$(mktemp)
+	sed "$1" /etc/hosts >"$t"
+	cat "$t" >/etc/hosts
+	rm -f "$t"
+}
+
+# start NAME PIDFILE LOG CMD...: start a daemon (in the foreground, in the background) in host NAME's
+# network namespace with hostname NAME. nsenter, not `ip netns exec`: that remounts /sys and so hides
+# the cgroup tree the Nomad client needs. The daemon gets the system PATH, as a service on a host
+# does, not the caller's (raw_exec tasks inherit their client's, and a developer's pyenv python3
+# first in PATH is not the one Debian's python3-torch is installed for).
+# shellcheck disable=SC2016 # $0/$@ expand in the inner sh
+start() {
+	local name=$1 pidf=$2 log=$3
+	shift 3
+	nohup setsid env PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+		nsenter --net="/run/netns/$name" unshare --uts sh -c 'hostname "$0" && exec "$@"' "$name" "$@" \
+		>>"$log" 2>&1 </dev/null &
+	echo $! >"$pidf"
+}
+
+alive() { [[ -f $1 ]] && kill -0 "$(cat "$1")" 2>/dev/null; }
+
+# stop_pid PIDFILE [SIG]: signal, wait up to 10 s, then SIGKILL.
+stop_pid() {
+	local f=$1 sig=${2:-TERM} p
+	[[ -f $f ]] || return 0
+	p=$(cat "$f")
+	if [[ $p =~ ^[0-9]+$ ]] && kill -0 "$p" 2>/dev/null; then
+		kill "-$sig" "$p" 2>/dev/null || true
+		for _ in $(seq 1 100); do
+			kill -0 "$p" 2>/dev/null || break
+			[[ $(ps -o stat= -p "$p" 2>/dev/null) == Z* ]] && break
+			sleep 0.1
+		done
+		kill -0 "$p" 2>/dev/null && kill -KILL "$p" 2>/dev/null || true
+	fi
+	rm -f "$f"
+}
+
+# kill_netns NAME: SIGKILL every process in the namespace at once (agent, tasks, helpers).
+kill_netns() {
+	local pids
+	[[ -e /run/netns/$1 ]] || return 0
+	for _ in 1 2 3 4 5; do
+		pids=$(ip netns pids "$1" 2>/dev/null | tr '\n' ' ')
+		[[ -z ${pids// /} ]] && return 0
+		# shellcheck disable=SC2086
+		kill -KILL $pids 2>/dev/null || true
+		sleep 0.2
+	done
+}
+
+# unmount_under DIR: every mount point below DIR, deepest first (Nomad's secrets tmpfs).
+unmount_under() {
+	awk -v d="$1/" 'index($2, d) == 1 { print $2 }' /proc/mounts 2>/dev/null | sort -r |
+		while read -r m; do umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || true; done
+}
+
+host_down() {
+	local name=$1
+	kill_netns "$name"
+	ip link del "jsv-$name" 2>/dev/null || true
+	[[ -e /run/netns/$name ]] && ip netns del "$name" 2>/dev/null || true
+	sed_hosts "/ $name # $(tag)\$/d"
+}
+
+net_down() {
+	ip link del "$br" 2>/dev/null || true
+	while iptables -D FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; do :; done
+}
+
+# resolve NAME|IP to a client host name.
+resolve() {
+	local want=$1 i
+	for ((i = 1; i <= $(nhosts); i++)); do
+		if [[ $want == "$pre$i" || $want == "$(hostip "$i")" ]]; then
+			echo "$pre$i"
+			return 0
+		fi
+	done
+	die "no host $want in the $engine cluster (see: cluster.sh hosts $engine)"
+}
+nhosts() { cat "$D/nhosts" 2>/dev/null || echo 0; }
+
+print_env() {
+	[[ -f $D/env ]] || die "no $engine cluster is up (run: cluster.sh up $engine)"
+	cat "$D/env"
+}
+
+# ---- Nomad ---------------------------------------------------------------------------------------
+nomad_bin() {
+	local b=${NOMAD_BIN:-$cache/nomad/bin/nomad}
+	[[ -x $b ]] || b=$repo/.cache/nomad/bin/nomad
+	[[ -x $b ]] || b=$(command -v nomad || true)
+	[[ -n $b && -x $b ]] || die "no nomad binary; run scripts/install-nomad.sh"
+	echo "$b"
+}
+
+nomad_plugin() {
+	local plugin=$D/plugins/fake-gpu src=$repo/integration/fakegpu
+	mkdir -p "$D/plugins"
+	if [[ ! -x $plugin || -n $(find "$src" -newer "$plugin" \( -name '*.go' -o -name go.mod \) | head -1) ]]; then
+		(cd "$src" && CGO_ENABLED=0 go build -o "$plugin.tmp" . && mv "$plugin.tmp" "$plugin")
+	fi
+}
+
+# The jobshift binary the in-job finisher runs on every client (the shared file system makes one
+# path valid everywhere; a real site installs it on every client at one path).
+jobshift_helper() {
+	mkdir -p "$D/bin"
+	(cd "$repo" && CGO_ENABLED=0 go build -o "$D/bin/jobshift.tmp" ./cmd/jobshift && mv "$D/bin/jobshift.tmp" "$D/bin/jobshift")
+}
+
+nomad_server_conf() {
+	cat >"$D/$ctl/agent.hcl" <<HCL
+name       = "$ctl"
+datacenter = "dc1"
+data_dir   = "$D/$ctl/data"
+bind_addr  = "0.0.0.0"
+log_level  = "INFO"
+advertise {
+  http = "$ctlip"
+  rpc  = "$ctlip"
+  serf = "$ctlip"
+}
+server {
+  enabled          = true
+  bootstrap_expect = 1
+  # spread allocations over the clients (binpack would put a small job on one host), as
+  # OpenPAI/Kubernetes spread a job's containers
+  default_scheduler_config {
+    scheduler_algorithm = "spread"
+  }
+}
+client { enabled = false }
+HCL
+}
+
+nomad_client_conf() {
+	local name=$1 ip=$2 docker=""
+	if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+		# the capabilities OpenPAI gave its containers must be allowed (as nomad-dev-start.sh);
+		# node_name labels let kill-host find this client's containers.
+		docker='plugin "docker" {
+  config {
+    allow_caps = ["audit_write", "chown", "dac_override", "fowner", "fsetid", "kill", "mknod",
+      "net_bind_service", "setfcap", "setgid", "setpcap", "setuid", "sys_chroot",
+      "sys_admin", "ipc_lock", "dac_read_search", "net_raw"]
+    volumes { enabled = true }
+    extra_labels = ["node_name"]
+    gc { image = false }
+  }
+}'
+	fi
+	cat >"$D/$name/agent.hcl" <<HCL
+name       = "$name"
+datacenter = "dc1"
+data_dir   = "$D/$name/data"
+plugin_dir = "$D/plugins"
+bind_addr  = "0.0.0.0"
+log_level  = "INFO"
+advertise {
+  http = "$ip"
+  rpc  = "$ip"
+  serf = "$ip"
+}
+server { enabled = false }
+client {
+  enabled           = true
+  servers           = ["$ctlip:4647"]
+  network_interface = "eth0"
+  # several clients share this machine's cgroup tree: each its own parent
+  cgroup_parent     = "/jsc-$name"
+  # declared sizes, not the machine's (the clients share it), as slurm-up.sh declares its nodes:
+  # 64 cores of 1000 MHz (the site config's cpu_mhz_per_core) and 250 GiB per client
+  cpu_total_compute = 64000
+  memory_total_mb   = 256000
+  options = {
+    "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
+  }
+}
+plugin "raw_exec" {
+  config { enabled = true }
+}
+plugin "fake-gpu" {
+  config {
+    count      = $gpus
+    model      = "FakeH100"
+    memory_mib = 81920
+  }
+}
+$docker
+HCL
+}
+
+nomad_up() {
+	local n=$1 nomad i name
+	nomad=$(nomad_bin)
+	nomad_plugin
+	jobshift_helper
+	net_up
+	mkdir -p "$D/$ctl"
+	echo "$n" >"$D/nhosts"
+	host_up "$ctl" "$ctlip"
+	if ! alive "$D/$ctl/pid"; then
+		nomad_server_conf
+		start "$ctl" "$D/$ctl/pid" "$D/$ctl/agent.log" "$nomad" agent -config="$D/$ctl/agent.hcl"
+	fi
+	for ((i = 1; i <= n; i++)); do
+		name=$pre$i
+		mkdir -p "$D/$name"
+		host_up "$name" "$(hostip "$i")"
+		alive "$D/$name/pid" && continue
+		nomad_client_conf "$name" "$(hostip "$i")"
+		start "$name" "$D/$name/pid" "$D/$name/agent.log" "$nomad" agent -config="$D/$name/agent.hcl"
+	done
+	nomad_wait "$n"
+	cat >"$D/jobshift.hcl" <<HCL
+# Site config of the cluster.sh Nomad cluster ($n clients on $net.0/24).
+nomad {
+  address     = "http://$ctlip:4646"
+  datacenters = ["dc1"]
+  # Docker tasks run in the machine's network namespace, not their client's (cluster.sh header)
+  driver      = "raw_exec"
+  # the clients declare 64 cores of 1000 MHz (cpu_total_compute)
+  cpu_mhz_per_core = 1000
+  helper      = "$D/bin/jobshift"
+}
+HCL
+	printf 'export NOMAD_ADDR=http://%s:4646\nexport JOBSHIFT_CONFIG=%s\n' "$ctlip" "$D/jobshift.hcl" >"$D/env"
+	cat "$D/env"
+}
+
+# node_ready NAME < /v1/nodes JSON: that client is ready, raw_exec healthy, its GPUs fingerprinted.
+node_ready() {
+	python3 -c '
+import json, sys
+name, gpus = sys.argv[1], int(sys.argv[2])
+for n in json.load(sys.stdin):
+    if n["Name"] != name or n["Status"] != "ready":
+        continue
+    if not n["Drivers"].get("raw_exec", {}).get("Healthy"):
+        continue
+    devs = (n.get("NodeResources") or {}).get("Devices") or []
+    if sum(len(d.get("Instances") or []) for d in devs) >= gpus:
+        sys.exit(0)
+sys.exit(1)' "$1" "$gpus" 2>/dev/null
+}
+
+# Ready: n clients ready with raw_exec healthy and the GPUs fingerprinted.
+nomad_wait() {
+	local n=$1 addr=http://$ctlip:4646 nodes ready i
+	for _ in $(seq 1 240); do
+		nodes=$(curl -sf "$addr/v1/nodes?resources=true" 2>/dev/null || true)
+		ready=0
+		for ((i = 1; i <= n; i++)); do
+			# one node object per client; check its own fields
+			if node_ready "$pre$i" <<<"$nodes"; then ready=$((ready + 1)); fi
+		done
+		[[ $ready == "$n" ]] && return 0
+		sleep 0.5
+	done
+	die "nomad: $n clients not ready after 120s; see $D/*/agent.log"
+}
+
+nomad_down() {
+	local i name
+	for ((i = 1; i <= $(nhosts); i++)); do
+		name=$pre$i
+		nomad_docker_kill "$name"
+		host_down "$name"
+		rm -f "$D/$name/pid"
+		unmount_under "$D/$name/data"
+		cgroups_rm "/jsc-$name"
+	done
+	host_down "$ctl"
+	net_down
+	unmount_under "$D"
+	rm -rf "$D"
+}
+
+# docker containers of a client (Nomad labels them with the node name).
+nomad_docker_kill() {
+	command -v docker >/dev/null || return 0
+	local ids
+	ids=$(docker ps -aq --filter "label=com.hashicorp.nomad.node_name=$1" 2>/dev/null || true)
+	[[ -n $ids ]] || return 0
+	# shellcheck disable=SC2086
+	docker rm -f $ids >/dev/null 2>&1 || true
+}
+
+# cgroups_rm PARENT: the client's cgroup subtree in every v1 hierarchy (or under cgroup v2).
+cgroups_rm() {
+	local d
+	for d in /sys/fs/cgroup/*"$1" /sys/fs/cgroup"$1"; do
+		[[ -d $d ]] || continue
+		find "$d" -depth -type d -exec rmdir {} \; 2>/dev/null || true
+	done
+}
+
+nomad_restart() {
+	local name=$1 nomad
+	nomad=$(nomad_bin)
+	# SIGTERM: a client leaves its tasks running (leave_on_terminate is off for clients); the new
+	# agent re-attaches to them from its data dir.
+	stop_pid "$D/$name/pid" TERM
+	start "$name" "$D/$name/pid" "$D/$name/agent.log" "$nomad" agent -config="$D/$name/agent.hcl"
+	for _ in $(seq 1 120); do
+		node_ready "$name" <<<"$(curl -sf "http://$ctlip:4646/v1/nodes?resources=true" 2>/dev/null || true)" && return 0
+		sleep 0.5
+	done
+	die "nomad: $name not ready after restart; see $D/$name/agent.log"
+}
+
+# ---- Slurm ---------------------------------------------------------------------------------------
+slurm_conf() {
+	local n=$1 i acct
+	acct="AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=$ctlip
+AccountingStoragePort=6819
+AccountingStorageTRES=gres/gpu
+JobAcctGatherType=jobacct_gather/linux
+JobAcctGatherFrequency=0"
+	cat >"$D/etc/slurm.conf" <<CONF
+# cluster.sh multi-host Slurm cluster ($n nodes on $net.0/24); settings as scripts/slurm-up.sh
+ClusterName=jsmulti
+SlurmctldHost=$ctl($ctlip)
+SlurmUser=root
+SlurmdUser=root
+AuthType=auth/munge
+CredType=cred/munge
+# our own munged (its socket), and a short credential lifetime so a requeued job restarts soon
+AuthInfo=cred_expire=10,socket=$D/munge/munge.socket
+SlurmctldPort=6817
+SlurmdPort=6818
+StateSaveLocation=$D/state
+SlurmdSpoolDir=$D/spool/%n
+SlurmctldPidFile=$D/run/slurmctld.pid
+SlurmdPidFile=$D/run/slurmd-%n.pid
+SlurmctldLogFile=$D/log/slurmctld.log
+SlurmdLogFile=$D/log/slurmd-%n.log
+SlurmctldDebug=info
+SlurmdDebug=info
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+$acct
+JobCompType=jobcomp/filetxt
+JobCompLoc=$D/log/jobcomp.txt
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1,sched_interval=2
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core_Memory
+GresTypes=gpu
+MpiDefault=none
+SlurmdParameters=config_overrides
+ReturnToService=2
+MinJobAge=3600
+KillWait=5
+# a killed host is declared DOWN quickly (default 300 s)
+SlurmdTimeout=20
+MailProg=/bin/true
+CONF
+	for ((i = 1; i <= n; i++)); do
+		echo "NodeName=$pre$i NodeHostname=$pre$i NodeAddr=$(hostip "$i") CPUs=64 RealMemory=256000 Gres=gpu:v100:$gpus State=UNKNOWN" >>"$D/etc/slurm.conf"
+	done
+	echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$D/etc/slurm.conf"
+	# GPU lines need File= (file-less gpu records are dropped); /dev/null symlinks are accepted
+	echo "NodeName=${pre}[1-$n] Name=gpu Type=v100 File=$D/dev/nvidia[0-$((gpus - 1))]" >"$D/etc/gres.conf"
+	cat >"$D/etc/slurmdbd.conf" <<CONF
+AuthType=auth/munge
+AuthInfo=socket=$D/munge/munge.socket
+DbdHost=$ctl
+DbdAddr=$ctlip
+DbdPort=6819
+SlurmUser=root
+LogFile=$D/log/slurmdbd.log
+PidFile=$D/run/slurmdbd.pid
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=3306
+StorageUser=slurm
+StoragePass=slurmpw
+StorageLoc=slurm_acct_db
+CONF
+	chmod 600 "$D/etc/slurmdbd.conf"
+}
+
+# our own munged (shared key, own socket): the shared cluster's munged may stop at any time.
+munge_up() {
+	alive "$D/munge/munged.pid" && return 0
+	install -d -o munge -g munge -m 0755 "$D/munge"
+	runuser -u munge -- /usr/sbin/munged --socket="$D/munge/munge.socket" --pid-file="$D/munge/munged.pid" \
+		--log-file="$D/munge/munged.log" --seed-file="$D/munge/seed"
+	for _ in $(seq 1 50); do munge -n -S "$D/munge/munge.socket" >/dev/null 2>&1 && return 0; sleep 0.1; done
+	die "munged did not start; see $D/munge/munged.log"
+}
+
+mariadb_up() {
+	local sock=$D/mysql/mysqld.sock
+	alive "$D/mysql/mariadbd.pid" && return 0
+	if [[ ! -d $D/mysql/mysql ]]; then
+		install -d -o mysql -g mysql "$D/mysql"
+		mariadb-install-db --user=mysql --datadir="$D/mysql" --auth-root-authentication-method=socket >"$D/log/mariadb-install.log" 2>&1
+	fi
+	# in the controller host: its 127.0.0.1:3306 is not the machine's
+	nohup nsenter --net="/run/netns/$ctl" runuser -u mysql -- /usr/sbin/mariadbd --datadir="$D/mysql" \
+		--socket="$sock" --bind-address=127.0.0.1 --port=3306 --pid-file="$D/mysql/mariadbd.pid" \
+		--log-error="$D/mysql/mariadbd.err" >/dev/null 2>&1 &
+	for _ in $(seq 1 200); do mariadb --socket="$sock" -e 'select 1' >/dev/null 2>&1 && break; sleep 0.1; done
+	mariadb --socket="$sock" -e "CREATE USER IF NOT EXISTS 'slurm'@'localhost' IDENTIFIED BY 'slurmpw'; CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY 'slurmpw'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'localhost'; GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1';"
+}
+
+slurm_up() {
+	local n=$1 i name
+	command -v slurmctld >/dev/null || die "no slurmctld; run scripts/install-slurm.sh"
+	export SLURM_CONF=$D/etc/slurm.conf
+	mkdir -p "$D"/{etc,state,log,run,dev}
+	for ((i = 0; i < gpus; i++)); do ln -sfn /dev/null "$D/dev/nvidia$i"; done
+	for ((i = 1; i <= n; i++)); do mkdir -p "$D/spool/$pre$i"; done
+	echo "$n" >"$D/nhosts"
+	slurm_conf "$n"
+	net_up
+	host_up "$ctl" "$ctlip"
+	for ((i = 1; i <= n; i++)); do host_up "$pre$i" "$(hostip "$i")"; done
+	munge_up
+	mariadb_up
+	if ! alive "$D/run/slurmdbd.pid.ours"; then
+		start "$ctl" "$D/run/slurmdbd.pid.ours" "$D/log/slurmdbd.out" slurmdbd -D
+		for _ in $(seq 1 100); do timeout 2 sacctmgr -n show cluster >/dev/null 2>&1 && break; sleep 0.2; done
+	fi
+	if ! alive "$D/run/slurmctld.pid.ours"; then
+		start "$ctl" "$D/run/slurmctld.pid.ours" "$D/log/slurmctld.out" slurmctld -D
+		for _ in $(seq 1 100); do timeout 2 scontrol ping >/dev/null 2>&1 && break; sleep 0.2; done
+	else
+		scontrol reconfigure >/dev/null 2>&1 || true
+	fi
+	# slurmd after slurmctld answers: slurmd retrying registration ignores SIGTERM (slurm-up.sh)
+	for ((i = 1; i <= n; i++)); do
+		name=$pre$i
+		alive "$D/run/slurmd-$name.pid.ours" && continue
+		start "$name" "$D/run/slurmd-$name.pid.ours" "$D/log/slurmd-$name.out" slurmd -D -N "$name"
+	done
+	slurm_wait "$n"
+	cat >"$D/jobshift.hcl" <<HCL
+# Site config of the cluster.sh Slurm cluster ($n nodes on $net.0/24).
+slurm {
+  partition = "debug"
+  address   = "nodeaddr"
+  # a job's tasks over (up to) 3 hosts, as OpenPAI/Kubernetes spread containers
+  spread_nodes = 3
+}
+HCL
+	printf 'export SLURM_CONF=%s\nexport JOBSHIFT_CONFIG=%s\n' "$SLURM_CONF" "$D/jobshift.hcl" >"$D/env"
+	cat "$D/env"
+}
+
+slurm_wait() {
+	local n=$1 c
+	for _ in $(seq 1 300); do
+		c=$(timeout 2 sinfo -h -N -o '%N %T' 2>/dev/null | grep -c '^'"$pre"'[0-9]* idle$' || true)
+		[[ $c == "$n" ]] && return 0
+		# a host killed and brought back is DOWN until told otherwise
+		for d in $(timeout 2 sinfo -h -N -t down,drain -o '%N' 2>/dev/null); do
+			timeout 2 scontrol update nodename="$d" state=resume >/dev/null 2>&1 || true
+		done
+		sleep 0.5
+	done
+	sinfo -N >&2 || true
+	die "slurm: $n nodes not idle after 150s; see $D/log"
+}
+
+slurm_down() {
+	local i
+	export SLURM_CONF=$D/etc/slurm.conf
+	for ((i = 1; i <= $(nhosts); i++)); do host_down "$pre$i"; done
+	host_down "$ctl"
+	stop_pid "$D/munge/munged.pid"
+	net_down
+	rm -rf "$D"
+}
+
+slurm_restart() {
+	local name=$1
+	export SLURM_CONF=$D/etc/slurm.conf
+	# slurmd exits on SIGTERM and leaves its job steps (slurmstepd) running
+	stop_pid "$D/run/slurmd-$name.pid.ours" TERM
+	start "$name" "$D/run/slurmd-$name.pid.ours" "$D/log/slurmd-$name.out" slurmd -D -N "$name"
+	for _ in $(seq 1 100); do
+		[[ $(timeout 2 sinfo -h -n "$name" -o '%T' 2>/dev/null) =~ ^(idle|mixed|allocated|completing)$ ]] && return 0
+		sleep 0.2
+	done
+	die "slurm: $name not back after restart; see $D/log"
+}
+
+# ---- commands ------------------------------------------------------------------------------------
+[[ $# -ge 2 ]] || usage
+cmd=$1 engine=$2
+setvars "$engine"
+[[ $(id -u) == 0 ]] || die "must run as root (network namespaces)"
+
+case $cmd in
+up)
+	n=${3:-3}
+	[[ $n =~ ^[0-9]+$ ]] && ((n >= 3 && n <= 200)) || die "N must be a number >= 3"
+	if [[ -f $D/nhosts && $(nhosts) != "$n" ]]; then
+		die "a $engine cluster of $(nhosts) hosts is up; run: cluster.sh down $engine"
+	fi
+	"${engine}_up" "$n"
+	;;
+down) "${engine}_down" ;;
+env) print_env ;;
+hosts)
+	[[ -f $D/nhosts ]] || die "no $engine cluster is up"
+	for ((i = 1; i <= $(nhosts); i++)); do echo "$pre$i $(hostip "$i")"; done
+	;;
+kill-host)
+	[[ $# -ge 3 ]] || usage
+	name=$(resolve "$3")
+	# everything at once, as at a power loss: the link goes first so nothing more leaves the host
+	ip link set "jsv-$name" down 2>/dev/null || true
+	kill_netns "$name"
+	[[ $engine == nomad ]] && nomad_docker_kill "$name"
+	rm -f "$D/$name/pid" "$D/run/slurmd-$name.pid.ours"
+	echo "cluster.sh: $name killed"
+	;;
+restart-agent)
+	[[ $# -ge 3 ]] || usage
+	name=$(resolve "$3")
+	"${engine}_restart" "$name"
+	echo "cluster.sh: $name agent restarted"
+	;;
+*) usage ;;
+esac
