@@ -25,12 +25,12 @@ import (
 // TestUAISeedShape: the UAI Train seed's shape (one role of 4 nodes, the
 // uai contract added with -contract, no ports declared: UAI users never
 // declared any) succeeds 5 times in a row. Every node runs a ps and a
-// training process (testdata/uai_node.py); the master reaches the
+// training process (integration/testdata/uai_node.py); the master reaches the
 // parameter servers only after the other training processes have ended,
 // so every node's ps must live until the verdict.
 func TestUAISeedShape(t *testing.T) {
 	needCluster(t)
-	prog := filepath.Join(repoRoot(), "integration", "slurm", "testdata", "uai_node.py")
+	prog := filepath.Join(repoRoot(), "integration", "testdata", "uai_node.py")
 	for run := range 5 {
 		t.Run(fmt.Sprint(run), func(t *testing.T) {
 			dir := t.TempDir()
@@ -195,46 +195,9 @@ func readEnv(t *testing.T, path string) map[string]string {
 	return env
 }
 
-// leinaoPeer binds 10001-10003 on the task's own address (as
-// mnist_replica.py binds :10001) and reaches every task of the job on all
-// three ports named in PAI_PORT_LIST_<r>_<i>, then serves until its peers
-// are done (a marker file per task in the shared submit directory).
-const leinaoPeer = `import os, socket, sys, threading, time
-me = os.environ["PAI_CURRENT_TASK_ROLE_NAME"] + "-" + os.environ["PAI_TASK_INDEX"]
-ip = os.environ["PAI_CURRENT_CONTAINER_IP"]
-def serve(port):
-    s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    s.bind((ip, port)); s.listen(16)
-    while True:
-        c, _ = s.accept(); c.sendall((me + " %d\n" % port).encode()); c.close()
-for p in (10001, 10002, 10003):
-    threading.Thread(target=serve, args=(p,), daemon=True).start()
-peers = []
-for r in ("ps", "worker"):
-    for i in range(int(os.environ["PAI_TASK_ROLE_TASK_COUNT_" + r])):
-        f = os.environ["PAI_PORT_LIST_%s_%d" % (r, i)].split(",")
-        peers += [("%s-%d" % (r, i), f[0], int(p)) for p in f[1:]]
-for name, h, p in peers:
-    deadline = time.time() + 60
-    while True:
-        try:
-            with socket.create_connection((h, p), timeout=5) as c:
-                got = c.makefile().readline().strip()
-            break
-        except OSError as e:
-            if time.time() > deadline:
-                sys.exit("%s: %s at %s:%d unreachable: %s" % (me, name, h, p, e))
-            time.sleep(0.2)
-    if got != "%s %d" % (name, p):
-        sys.exit("%s: %s:%d answered %r, want %s" % (me, h, p, got, name))
-    print(me, "reached", name, "on", p, flush=True)
-open("done." + me, "w").close()
-while len([f for f in os.listdir(".") if f.startswith("done.")]) < len(peers) // 3:
-    time.sleep(0.2)
-`
-
 // TestLeinaoPeersOnAllPorts: the seed job, every task binding 10001-10003
-// on its node's address and reaching every peer on all three ports. Tasks
+// in its node's network and reaching every peer on all three ports
+// (integration/testdata/leinao_peer.py). Tasks
 // on different nodes bind the same port numbers, which needs nodes with
 // distinct addresses: on a cluster whose nodes share one address (the
 // single-host test cluster: slurmd -N n1..n4 all on 127.0.0.1) the test
@@ -255,12 +218,8 @@ func TestLeinaoPeersOnAllPorts(t *testing.T) {
 	if len(addrs) < 4 {
 		t.Skipf("the cluster's nodes have %d distinct address(es); 4 LeinaoPAI tasks binding 10001-10003 need 4 hosts (run on a scripts/cluster.sh cluster)", len(addrs))
 	}
-	dir := t.TempDir()
-	prog := filepath.Join(dir, "peer.py")
-	if err := os.WriteFile(prog, []byte(leinaoPeer), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	plan := leinaoSeed(t, dir, "leinao-peers", 2, 2, "python3 "+prog)
+	prog := filepath.Join(repoRoot(), "integration", "testdata", "leinao_peer.py")
+	plan := leinaoSeed(t, t.TempDir(), "leinao-peers", 2, 2, "python3 "+prog)
 	r := submit(t, plan, 3*time.Minute)
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("final = %+v", r.final)
