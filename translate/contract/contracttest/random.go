@@ -186,7 +186,14 @@ func paiCase(r *rand.Rand, v1 bool) Case {
 func leinaoCase(r *rand.Rand) Case {
 	j := &jobs.Job{Name: "leinao", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao"}, Contracts: []string{jobs.ContractLeinao}}
 	for _, name := range distinct(r, v1Names, 1+r.IntN(6)) {
-		j.Roles = append(j.Roles, &jobs.Role{Name: name, Instances: 1 + r.IntN(16)})
+		// ports the user declared (the YARN-era names cover them), and
+		// LeinaoPAI's three either as the PAI reader adds them or left to
+		// PortLabels
+		role := &jobs.Role{Name: name, Instances: 1 + r.IntN(16), Ports: userPorts(r, v1Names)}
+		if r.IntN(2) == 0 {
+			role.Ports = append(role.Ports, jobs.Port{Label: contract.LeinaoLabel, Count: 3, Implicit: true})
+		}
+		j.Roles = append(j.Roles, role)
 	}
 	return Case{Name: "leinao", Job: j, Opts: contract.Options{User: pick(r, Hostile)}}
 }
