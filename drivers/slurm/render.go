@@ -86,7 +86,9 @@ func render(p *translate.Plan) (*script, error) {
 		// het components may share a node (spec/slurm.md §1.3); only one
 		// allocation of one task per node keeps every task alone
 		sc.Layout = LayoutPacked
-		sc.Warnings = append(sc.Warnings, "layout het ignored: a LeinaoPAI job needs one task per node, which only the packed layout (one allocation, --ntasks-per-node=1) guarantees")
+		if st.Layout == LayoutHet { // asked for, not chosen by auto
+			sc.Warnings = append(sc.Warnings, "layout het ignored: a LeinaoPAI job needs one task per node, which only the packed layout (one allocation, --ntasks-per-node=1) guarantees")
+		}
 	}
 	contractSh, err := contract.Shell(job, opts)
 	if err != nil {

@@ -507,3 +507,26 @@ func TestTimeLimit(t *testing.T) {
 		})
 	}
 }
+
+// The het override is announced only when the site or -layout asked for
+// het; auto's choice is silently replaced.
+func TestLeinaoLayoutWarning(t *testing.T) {
+	for name, tc := range map[string]struct {
+		layout string
+		warn   bool
+	}{"auto": {"", false}, "het": {"het", true}, "packed": {"packed", false}} {
+		t.Run(name, func(t *testing.T) {
+			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &hcl.Config{}, Options: map[string]string{"layout": tc.layout}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Layout != LayoutPacked {
+				t.Errorf("layout %s, want packed", sc.Layout)
+			}
+			warned := strings.Contains(strings.Join(sc.Warnings, "\n"), "layout het ignored")
+			if warned != tc.warn {
+				t.Errorf("warned = %v, want %v: %q", warned, tc.warn, sc.Warnings)
+			}
+		})
+	}
+}
