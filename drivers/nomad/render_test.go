@@ -306,3 +306,35 @@ func TestRenderLeinaoNetworks(t *testing.T) {
 		})
 	}
 }
+
+// TestRenderUAIWithoutPorts: UAI users declared no ports; the uai contract
+// asks for two per node (label uai), so each group has two dynamic ports
+// and a service per port, which the ps and training templates read.
+func TestRenderUAIWithoutPorts(t *testing.T) {
+	j := uaiJob()
+	j.Roles[0].Ports = nil
+	p := plan(j, rawExecSite())
+	p.Contracts = []string{jobs.ContractUAI}
+	job, diags := BuildJob(p, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	g := job.TaskGroups[0]
+	var ports, services []string
+	for _, pt := range g.Networks[0].DynamicPorts {
+		ports = append(ports, pt.Label)
+	}
+	for _, s := range g.Services {
+		services = append(services, s.PortLabel)
+	}
+	want := []string{"uai_0", "uai_1"}
+	if d := cmp.Diff(want, ports); d != "" {
+		t.Errorf("dynamic ports (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, services); d != "" {
+		t.Errorf("service ports (-want +got):\n%s", d)
+	}
+	if len(job.Constraints) != 0 {
+		t.Errorf("constraints %v, want none", job.Constraints)
+	}
+}
