@@ -77,6 +77,9 @@ func fieldsOf(v reflect.Value) []hclField {
 // writeStruct writes v's set attributes first, then its blocks, each in
 // struct order (the order of Nomad's own documentation examples).
 func writeStruct(b *hclwrite.Body, v reflect.Value, skip map[string]bool) error {
+	if n, ok := v.Interface().(api.NetworkResource); ok && len(n.ReservedPorts) > 0 {
+		v = reflect.ValueOf(staticPortsAsPortBlocks(n))
+	}
 	fields := fieldsOf(v)
 	for _, f := range fields {
 		if f.kind != "attr" || skip[f.name] || isUnset(f.value) {
@@ -397,4 +400,15 @@ func heredoc(s string) hclwrite.Tokens {
 func ParseNomadJobHCLSyntax(src []byte, filename string) hcl2.Diagnostics {
 	_, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
 	return diags
+}
+
+// staticPortsAsPortBlocks returns n with its static ports written the way
+// jobspecs write them: `port "<label>" { static = N }` blocks, before the
+// dynamic ones (jobspec2 decodes every port block into DynamicPorts, then
+// moves those with a static value to ReservedPorts; a reserved_ports block
+// does not exist in the jobspec).
+func staticPortsAsPortBlocks(n api.NetworkResource) api.NetworkResource {
+	n.DynamicPorts = append(append([]api.Port(nil), n.ReservedPorts...), n.DynamicPorts...)
+	n.ReservedPorts = nil
+	return n
 }

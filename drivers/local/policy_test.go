@@ -3,8 +3,10 @@ package local
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -322,5 +324,45 @@ func TestMissingProgram(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(dir, "worker-0", "attempt-0", "stderr"))
 	if !strings.Contains(string(b), "cannot start task worker-0") {
 		t.Errorf("stderr = %q", b)
+	}
+}
+
+// A LeinaoPAI job of one task is alone on this machine: it runs in the
+// host's network with PAI_PORT_MAP_1000x = 1000x and PAI_PORT_LIST_<r>_0 =
+// 127.0.0.1,10001,10002,10003, binds the three ports and reaches itself
+// through them (integration/testdata/leinao_peer.py).
+func TestLeinaoOneTaskOnHostNetwork(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is needed: %v", err)
+		}
+		t.Skipf("python3 is needed: %v", err)
+	}
+	prog, err := filepath.Abs(filepath.Join("..", "..", "integration", "testdata", "leinao_peer.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "leinao.json")
+	src := fmt.Sprintf(`{"jobName": "leinao-one", "image": "10.11.3.8:5000/pai-images/pai.run.deepo:v1.1", "taskRoles": [{"name": "worker",
+  "taskNumber": 1, "cpuNumber": 1, "memoryMB": 256, "gpuNumber": 0, "minSucceededTaskCount": 1, "minFailedTaskCount": 1,
+  "command": "echo PAI_PORT_LIST_worker_0=$PAI_PORT_LIST_worker_0 && python3 %s"}]}`, prog)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := loadPlan(t, path)
+	if plan.Job.Source.Dialect != "leinao" {
+		t.Fatalf("dialect %q, want leinao", plan.Job.Source.Dialect)
+	}
+	out := &syncBuf{}
+	res, _, _ := runPlan(t, plan, Options{Output: out})
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\noutput:\n%s", res, out.String())
+	}
+	for _, want := range []string{"[worker-0] PAI_PORT_LIST_worker_0=127.0.0.1,10001,10002,10003\n",
+		"mapped to [10001, 10002, 10003] user alice", "[worker-0] worker-0 confirmed by all 1 tasks on 3 ports"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("output lacks %q:\n%s", want, out.String())
+		}
 	}
 }

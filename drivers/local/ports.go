@@ -106,6 +106,9 @@ func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (to
 			"or on Nomad or Slurm: %w",
 			ErrLeinaoLocal, leinaoInternal, job.TaskCount(), ErrPortConflict)
 	}
+	// A LeinaoPAI job of one task without -docker runs in this machine's
+	// network, alone on its "node": PAI_PORT_MAP_1000x = 1000x.
+	hostNet := isLeinao(p) && !bridgeOK
 	kube := job.Source.Format == jobs.FormatTFJob || job.Source.Format == jobs.FormatPyTorchJob
 	topo := topology{}
 	fixed := map[int]jobs.TaskRef{}
@@ -115,6 +118,11 @@ func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (to
 			ref := jobs.TaskRef{Role: r.Name, Index: i}
 			tn := taskNet{Addr: addr, Ports: map[string][]int{}}
 			for _, p := range labels {
+				if hostNet && p.Implicit && p.Label == contract.LeinaoLabel {
+					// the task binds 10001-10003 on this machine itself:
+					// no port map, so the host port is the container port
+					p.BeginAt = leinaoInternal[0]
+				}
 				if p.BeginAt > 0 && !kube {
 					ps := make([]int, p.Count)
 					for k := range ps {
@@ -143,7 +151,7 @@ func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (to
 	for ref, tn := range topo {
 		for label, ps := range tn.Ports {
 			for _, p := range ps {
-				if owner, ok := fixed[p]; ok && (owner != ref || !isFixed(job, ref, label)) {
+				if owner, ok := fixed[p]; ok && (owner != ref || !isFixed(job, ref, label) && !(hostNet && label == contract.LeinaoLabel)) {
 					return nil, fmt.Errorf("%w: free port %d picked for %s is the fixed port of %s; run again",
 						ErrPortConflict, p, refString(ref), refString(owner))
 				}

@@ -334,3 +334,54 @@ func TestUAIRestartKeepsPS(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestUAISeedShape: the UAI Train seed's shape as its users wrote it (one
+// role of 4 nodes, the uai contract added with -contract, no ports
+// declared: the contract asks for two per node) succeeds 5 times in a row.
+// Every node's training process reaches all 4 parameter servers, the master
+// only after the other training processes have ended
+// (integration/testdata/uai_node.py), so every ps lives until the verdict.
+func TestUAISeedShape(t *testing.T) {
+	if _, err := exec.LookPath("python3"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("python3 is needed: %v", err)
+		}
+		t.Skipf("python3 is needed: %v", err)
+	}
+	prog, err := filepath.Abs(filepath.Join("..", "..", "integration", "testdata", "uai_node.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	path := filepath.Join(dir, "uai.json")
+	src := fmt.Sprintf(`{"jobName": "uai-seed", "image": "python:3.11-slim", "taskRoles": [{"name": "node", "taskNumber": 4,
+  "cpuNumber": 1, "memoryMB": 256, "gpuNumber": 0, "minSucceededTaskCount": 4, "minFailedTaskCount": 1, "command": "python3 %s"}]}`, prog)
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, nil, []string{"uai"}, "alice")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for n := range 5 {
+		t.Run(fmt.Sprint(n), func(t *testing.T) {
+			out := &syncBuf{}
+			res, _, _ := runPlan(t, plan, Options{Output: out})
+			if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+				t.Fatalf("result = %+v, want succeeded 0\noutput:\n%s", res, out.String())
+			}
+			for i := range 4 {
+				if c := strings.Count(out.String(), fmt.Sprintf("[node-%d] ", i)+map[bool]string{true: "master", false: "worker"}[i == 0]); c != 4 {
+					t.Errorf("node %d: training process reached %d parameter servers, want 4\noutput:\n%s", i, c, out.String())
+				}
+				if !strings.Contains(out.String(), fmt.Sprintf("[node-%d/ps] ps %d serving on", i, i)) {
+					t.Errorf("node %d: its ps never served\noutput:\n%s", i, out.String())
+				}
+			}
+		})
+	}
+}

@@ -54,9 +54,16 @@ func TestAgentHCLParsesBack(t *testing.T) {
 		"ps-worker-raw_exec": plan(psWorker("mesh", `python3 mesh.py --ps_hosts=$PAI_TASK_ROLE_ps_HOST_LIST`), rawExecSite()),
 		"ps-worker-docker":   plan(psWorker("mesh", `python3 mesh.py`), nil),
 		"hostile":            plan(psWorker("x y/z", strings.Join(hostileStrings, " ")), rawExecSite()),
+		// static ports (written as port blocks with static) and a job
+		// constraint; the real contract renders it
+		"leinao-raw_exec": plan(leinaoJob(), rawExecSite()),
 	}
 	for name, p := range cases {
-		job, diags := BuildJob(p, fixtureContract{})
+		var cc Contract = fixtureContract{}
+		if name == "leinao-raw_exec" {
+			cc = nil
+		}
+		job, diags := BuildJob(p, cc)
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

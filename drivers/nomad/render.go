@@ -49,6 +49,9 @@ type renderer struct {
 	contract Contract
 	jobID    string
 	diags    hcl2.Diagnostics
+	// hostNet: a role binds fixed ports in the host's network (LeinaoPAI
+	// off docker), so no two tasks of the job may share a node.
+	hostNet bool
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
@@ -145,6 +148,9 @@ func (r *renderer) job() *api.Job {
 		seen[*g.Name] = role.Name
 		job.TaskGroups = append(job.TaskGroups, g)
 	}
+	if r.hostNet {
+		job.Constraints = append(job.Constraints, distinctHosts)
+	}
 	return job
 }
 
@@ -211,23 +217,30 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 }
 
 // network declares one dynamic port per label the role's services use. A
-// label with a fixed container port (LeinaoPAI's 10001..) needs a container
-// in a bridge network: Docker maps each to a dynamic host port (`to`).
+// label with a fixed container port (LeinaoPAI's 10001..) needs, on the
+// docker driver, a container in a bridge network: Docker maps each to a
+// dynamic host port (`to`). Every other driver runs the task in the host's
+// network, where the fixed port is the host port: it is reserved as a
+// static port (so the port map is the identity, PAI_PORT_MAP_10001=10001)
+// and the job gets a distinct_hosts constraint (hostNet), since two such
+// tasks can never share a node.
 func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.NetworkResource {
 	n := &api.NetworkResource{}
 	seen := map[string]bool{}
-	var fixed []int
 	for _, s := range own {
 		if s.PortLabel == "" || seen[s.PortLabel] {
 			continue
 		}
 		seen[s.PortLabel] = true
-		n.DynamicPorts = append(n.DynamicPorts, api.Port{Label: s.PortLabel, To: s.To})
-		if s.To > 0 {
-			fixed = append(fixed, s.To)
+		switch {
+		case s.To > 0 && driver != "docker":
+			n.ReservedPorts = append(n.ReservedPorts, api.Port{Label: s.PortLabel, Value: s.To})
+			r.hostNet = true
+		default:
+			n.DynamicPorts = append(n.DynamicPorts, api.Port{Label: s.PortLabel, To: s.To})
 		}
 	}
-	if len(n.DynamicPorts) == 0 {
+	if len(n.DynamicPorts)+len(n.ReservedPorts) == 0 {
 		for _, s := range own {
 			if s.PortLabel == "" {
 				// An address-only service registers the group network's IP.
@@ -236,15 +249,12 @@ func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.N
 		}
 		return nil
 	}
-	if len(fixed) > 0 && driver != "docker" {
-		r.errorf(role.Pos, "Fixed container ports need the docker driver",
-			"Role %q binds the fixed ports %v inside its container (LeinaoPAI) and its peers reach them through the port map. "+
-				"Driver %q shares the host's network, so two tasks on one node would collide and the port map would be wrong; "+
-				"set nomad.driver = \"docker\" (or a role rule with driver = \"docker\") in the site config.", role.Name, fixed, driver)
-		return nil
-	}
 	return n
 }
+
+// distinctHosts is the constraint that keeps every allocation of the job
+// on a node of its own (job level: across all groups).
+var distinctHosts = &api.Constraint{Operand: api.ConstraintDistinctHosts, RTarget: "true"}
 
 // bridged reports whether the role's ports are mapped into a container.
 func bridged(net *api.NetworkResource) bool {

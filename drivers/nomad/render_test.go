@@ -3,6 +3,7 @@ package nomad
 import (
 	"context"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -289,5 +291,96 @@ func TestDockerSettings(t *testing.T) {
 		if diff := cmp.Diff(c.want, got, cmp.AllowUnexported(want{})); diff != "" {
 			t.Errorf("%s (-want +got):\n%s", name, diff)
 		}
+	}
+}
+
+// leinaoJob is seed 000 as the PAI reader gives it: ps×2, worker×2 (2
+// GPUs each), three LeinaoPAI ports per task.
+func leinaoJob() *jobs.Job {
+	role := func(name string, gpu int) *jobs.Role {
+		return &jobs.Role{Name: name, Instances: 2, Image: "10.11.3.8:5000/pai-images/pai.run.deepo:v1.1",
+			Command:   jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --ps_hosts=$PAI_TASK_ROLE_ps_HOST_LIST"},
+			Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 1024, GPU: gpu},
+			Ports:     []jobs.Port{{Label: contract.LeinaoLabel, Count: 3, Implicit: true}}}
+	}
+	return &jobs.Job{Name: "tensorflow-distributed", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao", Path: "leinao.json"},
+		Contracts: []string{jobs.ContractLeinao}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Roles: []*jobs.Role{role("ps", 0), role("worker", 2)}}
+}
+
+// TestRenderLeinaoNetworks: LeinaoPAI's 10001-10003 are mapped by Docker
+// (dynamic host ports, `to` = 1000x) on the docker driver; on raw_exec and
+// exec the task runs in the host's network, so they are static ports
+// 10001-10003 and no two allocations of the job may share a node.
+func TestRenderLeinaoNetworks(t *testing.T) {
+	type netSummary struct {
+		Static, Dynamic []string // label=port, label->to
+		DistinctHosts   bool
+	}
+	static := []string{"leinao_0=10001", "leinao_1=10002", "leinao_2=10003"}
+	mapped := []string{"leinao_0->10001", "leinao_1->10002", "leinao_2->10003"}
+	cases := map[string]struct {
+		driver string
+		want   netSummary
+	}{
+		"docker":   {"docker", netSummary{Dynamic: mapped}},
+		"raw_exec": {"raw_exec", netSummary{Static: static, DistinctHosts: true}},
+		"exec":     {"exec", netSummary{Static: static, DistinctHosts: true}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := plan(leinaoJob(), &hcl.Config{Nomad: &hcl.NomadConfig{Driver: tc.driver}})
+			job, diags := BuildJob(p, nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			for _, g := range job.TaskGroups {
+				var got netSummary
+				for _, pt := range g.Networks[0].ReservedPorts {
+					got.Static = append(got.Static, fmt.Sprintf("%s=%d", pt.Label, pt.Value))
+				}
+				for _, pt := range g.Networks[0].DynamicPorts {
+					got.Dynamic = append(got.Dynamic, fmt.Sprintf("%s->%d", pt.Label, pt.To))
+				}
+				for _, c := range job.Constraints {
+					got.DistinctHosts = got.DistinctHosts || c.Operand == "distinct_hosts" && c.RTarget == "true"
+				}
+				if d := cmp.Diff(tc.want, got); d != "" {
+					t.Errorf("group %s (-want +got):\n%s", *g.Name, d)
+				}
+			}
+		})
+	}
+}
+
+// TestRenderUAIWithoutPorts: UAI users declared no ports; the uai contract
+// asks for two per node (label uai), so each group has two dynamic ports
+// and a service per port, which the ps and training templates read.
+func TestRenderUAIWithoutPorts(t *testing.T) {
+	j := uaiJob()
+	j.Roles[0].Ports = nil
+	p := plan(j, rawExecSite())
+	p.Contracts = []string{jobs.ContractUAI}
+	job, diags := BuildJob(p, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	g := job.TaskGroups[0]
+	var ports, services []string
+	for _, pt := range g.Networks[0].DynamicPorts {
+		ports = append(ports, pt.Label)
+	}
+	for _, s := range g.Services {
+		services = append(services, s.PortLabel)
+	}
+	want := []string{"uai_0", "uai_1"}
+	if d := cmp.Diff(want, ports); d != "" {
+		t.Errorf("dynamic ports (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(want, services); d != "" {
+		t.Errorf("service ports (-want +got):\n%s", d)
+	}
+	if len(job.Constraints) != 0 {
+		t.Errorf("constraints %v, want none", job.Constraints)
 	}
 }

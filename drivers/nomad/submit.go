@@ -73,7 +73,26 @@ func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job) error {
 	if len(resp.FailedTGAllocs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s", ErrPlacement, placementReport(resp.FailedTGAllocs))
+	return fmt.Errorf("%w: %s%s", ErrPlacement, placementReport(resp.FailedTGAllocs), hostNetHint(job))
+}
+
+// hostNetHint explains a failed placement of a job whose tasks each need a
+// node of their own (LeinaoPAI in the host's network, see network).
+func hostNetHint(job *api.Job) string {
+	for _, c := range job.Constraints {
+		if c.Operand == api.ConstraintDistinctHosts {
+			n := 0
+			for _, g := range job.TaskGroups {
+				if g.Count != nil {
+					n += *g.Count
+				}
+			}
+			return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports 10001-10003 "+
+				"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
+				"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", n)
+		}
+	}
+	return ""
 }
 
 // placementReport explains failed placements in Nomad's own words.

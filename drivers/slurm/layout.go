@@ -49,6 +49,9 @@ type settings struct {
 	User                               string   // Plan.User (contract naming)
 	Contracts                          []string // Plan.Contracts
 	Poll                               string   // seconds between checks of task ends
+	// OnePerNode: every task alone on its node (LeinaoPAI jobs, whose
+	// tasks all bind 10001-10003 in the host's network).
+	OnePerNode bool
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {

@@ -3,6 +3,7 @@ package slurm
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -50,13 +51,9 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	opts := contract.Options{User: p.User, Contracts: p.Contracts}
-	for _, c := range contractsOf(job, opts) {
-		if c == jobs.ContractLeinao {
-			return nil, fmt.Errorf("%w: %s: LeinaoPAI jobs bind the container ports 10001-10003 behind a per-container "+
-				"port mapping (PAI_PORT_MAP_*); Slurm runs tasks in the host's network, where two tasks on one node cannot "+
-				"both own port 10001. Run this job with -to nomad or -to local, or drop the leinao contract with -contract", ErrJob, job.Source.Path)
-		}
-	}
+	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
+	// host's network, so each task gets a node of its own (see hostNet).
+	st.OnePerNode = slices.Contains(contractsOf(job, opts), jobs.ContractLeinao)
 	sc := &script{}
 	var roles []roleInfo
 	var rs []res
@@ -66,6 +63,9 @@ func render(p *translate.Plan) (*script, error) {
 			return nil, err
 		}
 		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), labels: contract.PortLabels(job, k, opts)}
+		if st.OnePerNode {
+			hostNet(ri.labels)
+		}
 		for _, l := range ri.labels {
 			if l.BeginAt > 0 {
 				ri.labelOff = append(ri.labelOff, -1)
@@ -82,6 +82,14 @@ func render(p *translate.Plan) (*script, error) {
 		}
 	}
 	sc.Layout = chooseLayout(job, rs, st.Layout, st.SpreadNodes)
+	if st.OnePerNode && sc.Layout == LayoutHet {
+		// het components may share a node (spec/slurm.md §1.3); only one
+		// allocation of one task per node keeps every task alone
+		sc.Layout = LayoutPacked
+		if st.Layout == LayoutHet { // asked for, not chosen by auto
+			sc.Warnings = append(sc.Warnings, "layout het ignored: a LeinaoPAI job needs one task per node, which only the packed layout (one allocation, --ntasks-per-node=1) guarantees")
+		}
+	}
 	contractSh, err := contract.Shell(job, opts)
 	if err != nil {
 		return nil, err
@@ -106,6 +114,7 @@ func render(p *translate.Plan) (*script, error) {
 	span := max(total, 1)
 	slots := max((st.PortMax-st.PortBase+1)/span, 1)
 	fmt.Fprintf(&b, "_jsh_pbase=%d\n_jsh_pspan=%d\n_jsh_pslots=%d\n", st.PortBase, span, slots)
+	fmt.Fprintf(&b, "_jsh_one_per_node=%d\n_jsh_uai_ps=%d\n", b2i(st.OnePerNode), b2i(len(contract.Processes(job, opts)) > 1))
 	deadline := int64(0)
 	if d, ok := completion.Deadline(job); ok {
 		deadline = int64(d.Seconds())
@@ -236,7 +245,7 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 			if i > 0 {
 				b.WriteString("#SBATCH hetjob\n")
 			}
-			line(append(resOpts(ri.Instances, ri.res, st.GPURequest), "--distribution=block")...)
+			line(placement(resOpts(ri.Instances, ri.res, st.GPURequest), st)...)
 		}
 	default:
 		var rs []res
@@ -245,8 +254,8 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 			rs = append(rs, ri.res)
 			n += ri.Instances
 		}
-		o := append(resOpts(n, packedSlot(rs), st.GPURequest), "--distribution=block")
-		if st.SpreadNodes > 0 {
+		o := placement(resOpts(n, packedSlot(rs), st.GPURequest), st)
+		if st.SpreadNodes > 0 && !st.OnePerNode {
 			// tasks over that many nodes, as OpenPAI/Kubernetes spread a
 			// job's containers (--spread-job alone leaves GPU jobs packed on
 			// few nodes); js_topology reads any placement
@@ -255,6 +264,31 @@ func header(job *jobs.Job, name string, st settings, layout string, roles []role
 		line(o...)
 	}
 	return b.String()
+}
+
+// placement adds the allocation's task distribution: block, and with
+// OnePerNode one task per node (gres mode may already ask for it).
+func placement(o []string, st settings) []string {
+	if st.OnePerNode && !slices.Contains(o, "--ntasks-per-node=1") {
+		o = append(o, "--ntasks-per-node=1")
+	}
+	return append(o, "--distribution=block")
+}
+
+// leinaoPort is the first of the ports a LeinaoPAI task binds (10001..).
+const leinaoPort = 10001
+
+// hostNet fixes LeinaoPAI's three ports at 10001-10003 in labels (a copy
+// of the role's PortLabels): on Slurm a task runs in the host's network,
+// there is no port map, so the host port is the container port
+// (PAI_PORT_MAP_1000x = 1000x, PAI_PORT_LIST_<r>_<i> = ip,10001,10002,10003),
+// as LeinaoPAI's own mapping would give a task alone on its node.
+func hostNet(labels []jobs.Port) {
+	for i := range labels {
+		if labels[i].Label == contract.LeinaoLabel && labels[i].Implicit {
+			labels[i].BeginAt = leinaoPort
+		}
+	}
 }
 
 // srunFunc renders js_srun_R: srun with every resource option explicit.

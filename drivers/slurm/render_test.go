@@ -18,6 +18,7 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
@@ -63,6 +64,21 @@ func ddpJob() *jobs.Job {
 			Command: jobs.Command{Kind: jobs.CommandEval, Script: "python train.py --rank $PAI_TASK_INDEX"}}}}
 }
 
+// leinaoJob is seed 000 as the PAI reader gives it (LeinaoPAI dialect):
+// ps×2 CPU-only, worker×2 with 2 GPUs, three mapped ports per task.
+func leinaoJob() *jobs.Job {
+	port := []jobs.Port{{Label: contract.LeinaoLabel, Count: 3, Implicit: true}}
+	cmd := func(role string) jobs.Command {
+		return jobs.Command{Kind: jobs.CommandEval, Script: "python mnist_replica.py --ps_hosts=$PAI_TASK_ROLE_ps_HOST_LIST --worker_hosts=$PAI_TASK_ROLE_worker_HOST_LIST --job_name=" + role + " --task_index=$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"}
+	}
+	return &jobs.Job{Name: "tensorflow-distributed", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao", Path: "leinao.json"},
+		Contracts: []string{jobs.ContractLeinao}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Roles: []*jobs.Role{
+			{Name: "ps", Instances: 2, MinFailed: intp(1), MinSucceeded: intp(2), Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 8192}, Ports: port, Command: cmd("ps")},
+			{Name: "worker", Instances: 2, MinFailed: intp(1), MinSucceeded: intp(2), Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 16384, GPU: 2}, Ports: port, Command: cmd("worker")},
+		}}
+}
+
 // goldenCases render each job with site settings that exercise one choice.
 var goldenCases = map[string]struct {
 	job  func() *jobs.Job
@@ -77,6 +93,7 @@ var goldenCases = map[string]struct {
 	"tf-pyxis":       {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
 	"tf-apptainer":   {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "apptainer", Layout: "het"}}},
 	"ddp-single-gpu": {job: ddpJob, site: &hcl.Config{GPUTypes: []hcl.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
+	"leinao-host":    {job: leinaoJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Layout: "het"}}},
 }
 
 func renderCase(t *testing.T, name string) *script {
@@ -160,6 +177,14 @@ func TestRenderHeaders(t *testing.T) {
 			"_jsh_pbase=30000\n", "--container-image='nvcr.io#nvidia/tensorflow:23.10-tf2-py3'"}},
 		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
+		// LeinaoPAI in the host's network: het is overridden (components
+		// may share a node), one allocation of one task per node, the
+		// three ports fixed at 10001-10003 for every task
+		"leinao-host": {LayoutPacked, []string{
+			"#SBATCH --ntasks=4 --cpus-per-task=2 --mem-per-cpu=8192M --gpus-per-task=2 --ntasks-per-node=1 --distribution=block\n",
+			"_jsh_one_per_node=1\n",
+			`eval "JS_R0_PORT_0_$_ci=10001,10002,10003"`,
+			`eval "JS_R1_PORT_0_$_ci=10001,10002,10003"`}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -323,8 +348,6 @@ done`
 }
 
 func TestRenderErrors(t *testing.T) {
-	leinao := paiJob()
-	leinao.Contracts = []string{jobs.ContractLeinao}
 	nul := paiJob()
 	nul.Roles[0].Env = []jobs.EnvVar{{Name: "A", Value: "x\x00y"}}
 	noCmd := tfJob()
@@ -341,7 +364,6 @@ func TestRenderErrors(t *testing.T) {
 		"bad layout":    {paiJob(), map[string]string{"layout": "spread"}, ErrSetting},
 		"bad container": {paiJob(), map[string]string{"container": "docker"}, ErrSetting},
 		"blank dir":     {paiJob(), map[string]string{"state_dir": "/a b"}, ErrSetting},
-		"leinao":        {leinao, nil, ErrJob},
 		"nul byte":      {nul, nil, ErrJob},
 		"entrypoint":    {noCmd, nil, ErrJob},
 		"env name code": {badName, nil, ErrJob},
@@ -541,5 +563,28 @@ apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
 		if _, err := os.Stat(marker); err == nil {
 			t.Errorf("%s: a command inside an image name ran", sh)
 		}
+	}
+}
+
+// The het override is announced only when the site or -layout asked for
+// het; auto's choice is silently replaced.
+func TestLeinaoLayoutWarning(t *testing.T) {
+	for name, tc := range map[string]struct {
+		layout string
+		warn   bool
+	}{"auto": {"", false}, "het": {"het", true}, "packed": {"packed", false}} {
+		t.Run(name, func(t *testing.T) {
+			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &hcl.Config{}, Options: map[string]string{"layout": tc.layout}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sc.Layout != LayoutPacked {
+				t.Errorf("layout %s, want packed", sc.Layout)
+			}
+			warned := strings.Contains(strings.Join(sc.Warnings, "\n"), "layout het ignored")
+			if warned != tc.warn {
+				t.Errorf("warned = %v, want %v: %q", warned, tc.warn, sc.Warnings)
+			}
+		})
 	}
 }

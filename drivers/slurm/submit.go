@@ -9,11 +9,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // Handle.Meta keys.
@@ -117,6 +120,9 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 // submitHint explains the sbatch errors users hit most.
 func submitHint(msg string, p *translate.Plan) string {
 	switch {
+	case strings.Contains(msg, "Requested node configuration is not available") && slices.Contains(contractsOf(p.Job, contract.Options{Contracts: p.Contracts}), jobs.ContractLeinao):
+		return fmt.Sprintf("\n  This LeinaoPAI job needs %d nodes, one per task: every task binds ports 10001-10003 in the host's network, "+
+			"so no node may hold two of them, and the partition has fewer nodes that can hold a task as requested (check `sinfo -o '%%N %%c %%m %%G'`).", p.Job.TaskCount())
 	case strings.Contains(msg, "Requested node configuration is not available"):
 		var gpu []string
 		for _, r := range p.Job.Roles {

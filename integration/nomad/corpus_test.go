@@ -76,28 +76,34 @@ func TestCorpusValidates(t *testing.T) {
 	}
 }
 
-// TestLeinaoOnRawExecIsAClearError: a LeinaoPAI job binds fixed container
-// ports, which raw_exec cannot give it: the user gets a diagnostic, not a
-// broken job.
-func TestLeinaoOnRawExecIsAClearError(t *testing.T) {
+// TestLeinaoCorpusOnRawExec: a LeinaoPAI job from the corpus on raw_exec
+// runs in the host's network: the HCL reserves 10001-10003 as static ports
+// of every group and keeps the allocations on distinct hosts, and Nomad
+// accepts it.
+func TestLeinaoCorpusOnRawExec(t *testing.T) {
 	f := filepath.Join(agent.Repo(), "..", "shared", "corpus", "pai-v1", "feng257-LeinaoPAI__example-tensorflow-distributed-distributed_job.json")
 	if _, err := os.Stat(f); err != nil {
 		t.Skip("no corpus")
 	}
 	p := loadPlan(t, f, site())
 	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
-	_, err := d.Render(context.Background(), p)
-	var de *nomad.DiagError
-	if !errors.As(err, &de) {
-		t.Fatalf("want diagnostics, got %v", err)
+	art, err := d.Render(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
 	}
-	msg := de.Error()
-	for _, want := range []string{"Fixed container ports need the docker driver", "[10001 10002 10003]", `nomad.driver = "docker"`} {
-		if !strings.Contains(msg, want) {
-			t.Errorf("diagnostic lacks %q:\n%s", want, msg)
+	src := string(art.Files[0].Data)
+	for _, want := range []string{`operator = "distinct_hosts"`, "static = 10001", "static = 10002", "static = 10003"} {
+		if !strings.Contains(src, want) {
+			t.Errorf("HCL lacks %q:\n%s", want, src)
 		}
 	}
-	if de.Diags[0].Subject == nil || de.Diags[0].Subject.Start.Line == 0 {
-		t.Errorf("diagnostic has no source position: %v", de.Diags[0])
+	c := agent.Client(t)
+	job, err := c.Jobs().ParseHCLOpts(&api.JobsParseRequest{JobHCL: src})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, _, err := c.Jobs().Validate(job, nil)
+	if err != nil || resp.Error != "" || len(resp.ValidationErrors) > 0 {
+		t.Errorf("nomad job validate: %v %s %v", err, resp.Error, resp.ValidationErrors)
 	}
 }

@@ -126,7 +126,8 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 		return &Error{Kind: ErrJob, Diags: diags}
 	}
 	pai := has(cs, jobs.ContractPAI)
-	if pai || has(cs, jobs.ContractPAIYarn) {
+	yarnNames := pai || has(cs, jobs.ContractPAIYarn)
+	if yarnNames || has(cs, jobs.ContractLeinao) {
 		if opts.User == "" || strings.Contains(opts.User, "~") {
 			bad(job.NamePos, "Invalid user for OpenPAI naming", "User %q: OpenPAI names a job <user>~<job> and splits it at the first '~'; give a non-empty -user without '~'.", opts.User)
 		}
@@ -135,6 +136,8 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 		value(job.NamePos, "outputDir", job.OutputDir)
 		value(job.NamePos, "codeDir", job.CodeDir)
 		value(job.NamePos, "virtualCluster", job.VirtualCluster)
+	}
+	if yarnNames {
 		for _, r := range job.Roles {
 			for _, l := range []string{"http", "ssh"} {
 				if p := findPort(r, l); p == nil || p.Count < 1 {

@@ -61,9 +61,9 @@ func TestCheckRejects(t *testing.T) {
 				j.Contracts = []string{jobs.ContractUAI}
 				return j
 			}, err: ErrJob, want: "single-role"},
-		"uai with one port": {
+		"uai with one port under the uai label": {
 			job: func() *jobs.Job {
-				j := paiJob("j", paiRole("n", 3, jobs.Port{Label: "p", Count: 1}))
+				j := paiJob("j", paiRole("n", 3, jobs.Port{Label: "uai", Count: 1}))
 				j.Contracts = []string{jobs.ContractUAI}
 				return j
 			}, err: ErrJob, want: "two ports"},

@@ -154,7 +154,7 @@ func NeedsWorkDir(job *jobs.Job, opts Options) bool {
 	if err != nil {
 		return false
 	}
-	return has(cs, jobs.ContractPAI) || has(cs, jobs.ContractPAIYarn)
+	return has(cs, jobs.ContractPAI) || has(cs, jobs.ContractPAIYarn) || has(cs, jobs.ContractLeinao)
 }
 
 // Processes lists the processes every task of the job runs: [ProcessMain]

@@ -43,11 +43,18 @@
 //     and codeDir get the submission-time substitutions of $PAI_JOB_NAME,
 //     $PAI_USER_NAME/$PAI_USERNAME and $PAI_DEFAULT_FS_URI (→ ""), exactly
 //     like models/v1/job/yarn.js; an empty outputDir stays empty (no HDFS).
-//   - leinao: LeinaoPAI. Host lists of IPs only, PAI_PORT_LIST_<r>_<i> =
-//     ip,p1,p2,p3 and PAI_PORT_MAP_10001..10003 from the topology's port
-//     label "leinao" (3 host ports mapped to the container's 10001..10003),
-//     plus the current-task names of its README and the
-//     PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX its own example uses.
+//   - leinao: LeinaoPAI, OpenPAI of the YARN era: first the pai-yarn
+//     names (without those built from http/ssh ports, which LeinaoPAI
+//     containers did not have, and without a YARN label for its three
+//     mapped ports), then its own: host lists of IPs only,
+//     PAI_PORT_LIST_<r>_<i> = ip,p1,p2,p3 and PAI_PORT_MAP_10001..10003 from
+//     the topology's port label "leinao" (3 host ports mapped to the
+//     container's 10001..10003), the current-task names of its README and
+//     the PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX its own example uses.
+//     Where both define a name LeinaoPAI's value wins; only
+//     PAI_TASK_ROLE_<r>_HOST_LIST differs (IPs only, not ip:http). Where
+//     tasks run in the host's network, drivers give the label the ports
+//     10001..10003 themselves (one task per node).
 //   - tf: TFJob v1.9 TF_CONFIG (compact JSON, cluster keys sorted, lower-case
 //     types, evaluator listed unless Options.TFLegacyEvaluator, no TF_CONFIG
 //     for a one-replica job, the sparse form for enableDynamicWorker).
@@ -55,7 +62,9 @@
 //     get their operators' rules: TF_CONFIG also for a one-replica job,
 //     evaluators not listed (tfHasConfig, tfListsEvaluator).
 //   - uai: UCloud UAI Train (seed 002), see uai.go for how the seed's
-//     ambiguous task list is read.
+//     ambiguous task list is read. Its two ports per node are the role's
+//     first two declared ports, or, as UAI users never declared any, two
+//     ports under label "uai" that PortLabels asks every driver for.
 //   - torch: PyTorchJob v1.9 MASTER_*/WORLD_SIZE/RANK/PET_*; for other jobs
 //     (opt-in) derived from the first task of the first role, see torch.go.
 //     PyTorchJobs of an apiVersion before kubeflow.org/v1 get

@@ -201,8 +201,32 @@ func TestLeinaoExample(t *testing.T) {
 			task("192.168.1.10", map[string][]int{"leinao": {33001, 33002, 33003}}),
 			task("192.168.1.12", map[string][]int{"leinao": {34001, 34002, 34003}})}},
 	}}
-	env := mustEval(t, j, topo, "worker", 1, Options{})
+	j.Roles[1].Resources = jobs.Resources{GPU: 2, CPUMilli: 2000, MemoryMiB: 16384}
+	env := mustEval(t, j, topo, "worker", 1, Options{User: "feng"})
+	// LeinaoPAI ran on OpenPAI's YARN era: the pai-yarn names are there
+	// too, without the ones built from http/ssh ports (LeinaoPAI had
+	// none) and without a YARN label for the three mapped ports.
+	for _, name := range []string{"PAI_CONTAINER_HOST_PORT", "PAI_CONTAINER_SSH_PORT", "PAI_CURRENT_CONTAINER_PORT",
+		"PAI_PORT_LIST_worker_1_leinao", "PAI_worker_1_leinao_PORT", "PAI_CONTAINER_HOST_leinao_PORT_LIST"} {
+		if v, ok := env.Lookup(name); ok {
+			t.Errorf("%s=%q is set; LeinaoPAI had no such variable", name, v)
+		}
+	}
 	subset(t, env, map[string]string{
+		"PAI_USER_NAME":                            "feng",
+		"PAI_USERNAME":                             "feng",
+		"PAI_JOB_NAME":                             "feng~tensorflow-distributed",
+		"FRAMEWORK_NAME":                           "feng~tensorflow-distributed",
+		"PAI_TASK_ROLE_LIST":                       "ps,worker",
+		"PAI_TASK_ROLE_COUNT":                      "2",
+		"PAI_TASK_ROLE_TASK_COUNT_ps":              "2",
+		"PAI_HOST_IP_ps_1":                         "192.168.1.11",
+		"PAI_HOST_IP_worker_1":                     "192.168.1.12",
+		"PAI_CONTAINER_HOST_IP":                    "192.168.1.12",
+		"PAI_CONTAINER_HOST_PORT_LIST":             "",
+		"PAI_RESOURCE":                             "2,2,16384,0",
+		"PAI_TASK_GPU_NUM":                         "2",
+		"PAI_TASKS_NUM":                            "4",
 		"PAI_CURRENT_TASK_ROLE_NAME":               "worker",
 		"PAI_CURRENT_TASK_ROLE_TASK_COUNT":         "2",
 		"PAI_TASK_ROLE_ps_HOST_LIST":               "192.168.1.10,192.168.1.11",
@@ -292,4 +316,38 @@ func TestRenderingSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "nomad-pai-3.1.6-worker.tmpl", tm)
+}
+
+// Seed 002 as UAI users wrote it: no ports declared. The contract asks for
+// two ports under UAILabel (port-ps first, port-worker second); a port the
+// role declares itself (syn) is not used by TF_CONFIG.
+func TestUAIExampleWithoutDeclaredPorts(t *testing.T) {
+	for name, declared := range map[string][]jobs.Port{
+		"none":     nil,
+		"one port": {{Label: "syn", Count: 1}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			j := paiJob("uai", paiRole("node", 3, declared...))
+			j.Contracts = []string{jobs.ContractUAI}
+			want := map[string]int{"ssh": 1, "http": 1, UAILabel: 2}
+			for _, p := range declared {
+				want[p.Label] = p.Count
+			}
+			got := map[string]int{}
+			for _, p := range PortLabels(j, 0, Options{}) {
+				got[p.Label] = p.Count
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Fatalf("PortLabels (-want +got):\n%s", diff)
+			}
+			var tasks []TaskTopology
+			for n, ip := range []string{"10.9.0.10", "10.9.0.11", "10.9.0.12"} {
+				tasks = append(tasks, task(ip, map[string][]int{UAILabel: {4000 + n, 5000 + n}, "syn": {3000 + n}, "ssh": {6000 + n}, "http": {7000 + n}}))
+			}
+			topo := Topology{Roles: []RoleTopology{{Name: "node", Tasks: tasks}}}
+			cluster := `{"cluster":{"master":["10.9.0.10:5000"],"ps":["10.9.0.10:4000","10.9.0.11:4001","10.9.0.12:4002"],"worker":["10.9.0.11:5001","10.9.0.12:5002"]},"task":`
+			subset(t, mustEval(t, j, topo, "node", 2, Options{}), map[string]string{"TF_CONFIG": cluster + `{"type":"worker","index":1},"environment":"cloud"}`})
+			subset(t, mustEval(t, j, topo, "node", 1, Options{Process: ProcessPS}), map[string]string{"TF_CONFIG": cluster + `{"type":"ps","index":1},"environment":"cloud"}`})
+		})
+	}
 }

@@ -6,7 +6,20 @@ import "strconv"
 // container had three ports, 10001–10003 inside, mapped to random host
 // ports; the topology carries the host ports under LeinaoLabel in that
 // order. Role names are used as given.
+//
+// LeinaoPAI was OpenPAI of the YARN era, so its tasks had that era's
+// variables too (its own example ppchallenge2018-deploy reads
+// $PAI_USER_NAME): the contract is the pai-yarn names (yarnVars, leinao
+// mode) followed by LeinaoPAI's own, and where both define a name
+// LeinaoPAI's value wins. Only PAI_TASK_ROLE_<r>_HOST_LIST differs between
+// the two: LeinaoPAI's is IPs only (mnist_replica.py matches entries equal
+// to an IP), YARN's ip:httpPort needs an http port LeinaoPAI containers did
+// not have. The others both define (PAI_CURRENT_CONTAINER_IP,
+// PAI_CURRENT_TASK_ROLE_NAME, PAI_CURRENT_TASK_ROLE_TASK_COUNT,
+// PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX, PAI_TASK_INDEX) have equal
+// values; they keep YARN's position.
 func (b *builder) leinao() {
+	b.yarnVars(true)
 	j, k := b.job, b.self
 	r := j.Roles[k]
 	b.set("PAI_CURRENT_CONTAINER_IP", addr(k, self))

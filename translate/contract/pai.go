@@ -86,13 +86,14 @@ func (b *builder) currentContainer(k int) {
 	for _, p := range r.Ports {
 		b.set("PAI_CONTAINER_HOST_"+p.Label+"_PORT_LIST", ports(k, self, p.Label))
 	}
-	b.set("PAI_CONTAINER_HOST_PORT_LIST", b.containerPortList(k))
+	b.set("PAI_CONTAINER_HOST_PORT_LIST", containerPortList(k, r.Ports))
 }
 
-// containerPortList is "<label>:<p>[,<p>];" for every label, trailing ';'.
-func (b *builder) containerPortList(k int) expr {
+// containerPortList is "<label>:<p>[,<p>];" for every label of ps (role
+// k's), trailing ';'.
+func containerPortList(k int, ps []jobs.Port) expr {
 	var es []expr
-	for _, p := range b.job.Roles[k].Ports {
+	for _, p := range ps {
 		es = append(es, lit(p.Label+":"), ports(k, self, p.Label), lit(";"))
 	}
 	return cat(es...)

@@ -31,10 +31,17 @@ const LeinaoLabel = "leinao"
 // leinaoInternal are the container ports LeinaoPAI mapped.
 var leinaoInternal = []int{10001, 10002, 10003}
 
+// UAILabel is the port label under which a UAI Train node's two ports
+// (port-ps, port-worker) are in a topology when the role does not declare
+// two ports itself: UAI users never declared ports (the platform chose
+// them), so the uai contract asks the drivers for them.
+const UAILabel = "uai"
+
 // PortLabels lists the port labels a topology must give every task of role
 // k, in order, with their counts: the role's ports as declared, plus
 // LeinaoLabel ×3 when the leinao contract applies and the role does not
-// declare it. The Shell input (JS_R<k>_PORT_<l>_<i>) and the Nomad services
+// declare it, plus UAILabel ×2 when the uai contract needs ports the role
+// does not declare (see uaiSlots). The Shell input (JS_R<k>_PORT_<l>_<i>) and the Nomad services
 // number labels by their position in this list.
 func PortLabels(job *jobs.Job, k int, opts Options) []jobs.Port {
 	r := job.Roles[k]
@@ -42,6 +49,9 @@ func PortLabels(job *jobs.Job, k int, opts Options) []jobs.Port {
 	cs, err := contracts(job, opts)
 	if err == nil && has(cs, jobs.ContractLeinao) && findPort(r, LeinaoLabel) == nil {
 		out = append(out, jobs.Port{Label: LeinaoLabel, Count: len(leinaoInternal), Implicit: true})
+	}
+	if err == nil && has(cs, jobs.ContractUAI) && uaiImplicit(job, k) {
+		out = append(out, jobs.Port{Label: UAILabel, Count: 2, Implicit: true})
 	}
 	return out
 }

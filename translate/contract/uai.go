@@ -21,10 +21,13 @@ import "github.com/jobshift/jobshift/jobs"
 // {"type":"worker","index":i-1}, and node i's ps process is
 // {"type":"ps","index":i}. jobshift implements that reading.
 //
-// Ports: each node needs two, port-ps and port-worker. They are the first
-// two declared (non-implicit) port slots of the role in declaration order:
+// Ports: each node needs two, port-ps and port-worker. UAI chose them
+// itself; no UAI user declared ports. When the role declares two or more
+// (non-implicit) port slots, the first two in declaration order are used:
 // the first is port-ps, the second port-worker (so `portList: [{label: uai,
-// portNumber: 2}]` or two labels both work). A one-node job gets no
+// portNumber: 2}]` or two labels both work). Otherwise the contract asks the
+// drivers for two more ports under UAILabel (PortLabels), and any port the
+// role does declare stays the user's own. A one-node job gets no
 // TF_CONFIG (UAI ran the same code as single-node training) and no ps
 // process. The JSON is compact, keys in the seed's order (cluster, task,
 // environment; inside task: type, index); UAI's own byte layout is not
@@ -35,7 +38,7 @@ func (b *builder) uai() {
 	if r.Instances < 2 {
 		return
 	}
-	sl := declaredSlots(r)
+	sl := uaiSlots(r)
 	ps, wk := sl[0], sl[1]
 	cluster := cat(
 		lit(`{"cluster":{"master":[`), host(0, 0, wk.label, wk.n),
@@ -57,7 +60,30 @@ func checkUAI(j *jobs.Job, bad func(jobs.Pos, string, string, ...any)) {
 		return
 	}
 	r := j.Roles[0]
-	if r.Instances > 1 && len(declaredSlots(r)) < 2 {
-		bad(r.Pos, "UAI Train needs two ports per node", "Role %q declares %d ports; a UAI node serves a parameter server and a training task, so declare two (e.g. portList [{label: uai, portNumber: 2}]).", r.Name, len(declaredSlots(r)))
+	if r.Instances < 2 || len(declaredSlots(r)) >= 2 {
+		return
 	}
+	if p := findPort(r, UAILabel); p != nil {
+		bad(p.Pos, "UAI Train needs two ports per node", "Role %q declares port label %q with %d port(s); a UAI node serves a parameter server and a training task, and jobshift gives them two ports under that label itself. Remove the label, or declare two ports in all (e.g. ports: {uai: 2}).", r.Name, UAILabel, p.Count)
+	}
+}
+
+// uaiImplicit reports whether role k needs the two UAI ports added by the
+// contract: a uai job of more than one node whose role declares fewer
+// than two ports.
+func uaiImplicit(j *jobs.Job, k int) bool {
+	if len(j.Roles) != 1 || k != 0 {
+		return false
+	}
+	r := j.Roles[0]
+	return r.Instances > 1 && len(declaredSlots(r)) < 2 && findPort(r, UAILabel) == nil
+}
+
+// uaiSlots are port-ps and port-worker of a UAI node: the role's first two
+// declared ports, else the two under UAILabel that PortLabels adds.
+func uaiSlots(r *jobs.Role) []slot {
+	if sl := declaredSlots(r); len(sl) >= 2 {
+		return sl[:2]
+	}
+	return []slot{{UAILabel, 0}, {UAILabel, 1}}
 }

@@ -4,21 +4,52 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
 )
 
 // yarn is the pai-yarn contract: the names OpenPAI v0.11–v0.14 gave v1 JSON
 // jobs (spec/pai.md §3.2), in the order yarnContainerScript.mustache wrote
 // its docker env-file. Role names are used as given (no conversion).
-func (b *builder) yarn() {
+func (b *builder) yarn() { b.yarnVars(false) }
+
+// yarnVars writes the pai-yarn names. With leinao (the YARN-era base of the
+// LeinaoPAI contract) the ports are LeinaoPAI's: its three mapped ports are
+// not a YARN port label (they have names of their own, see leinao), and a
+// LeinaoPAI container had no http/ssh ports, so the names derived from
+// them (PAI_CONTAINER_HOST_PORT, PAI_CONTAINER_SSH_PORT,
+// PAI_CURRENT_CONTAINER_PORT, the ip:http host lists) are written only for
+// a role that declares such a port; LeinaoPAI's own IP-only host lists
+// follow in leinao. A port label the job declares itself is exported like
+// any YARN label.
+func (b *builder) yarnVars(leinao bool) {
 	j, user, k := b.job, b.opts.User, b.self
 	r := j.Roles[k]
+	portsOf := func(r *jobs.Role) []jobs.Port {
+		if !leinao {
+			return r.Ports
+		}
+		var out []jobs.Port
+		for _, p := range r.Ports {
+			if !(p.Implicit && p.Label == LeinaoLabel) {
+				out = append(out, p)
+			}
+		}
+		return out
+	}
+	// hasPort: every pai-yarn role has http and ssh (check); a LeinaoPAI
+	// role only when it declares them.
+	hasPort := func(r *jobs.Role, label string) bool {
+		p := findPort(r, label)
+		return !leinao || p != nil && p.Count > 0
+	}
 	fw := user + "~" + j.Name
 	names := strings.Join(roleNames(j), ",")
 	b.setLit("FRAMEWORK_NAME", fw)
 	b.setLit("HADOOP_USER_NAME", user)
 	b.set("PAI_TASK_INDEX", index(0))
 	b.set("PAI_CONTAINER_HOST_IP", addr(k, self))
-	b.set("PAI_CONTAINER_HOST_PORT_LIST", b.containerPortList(k))
+	b.set("PAI_CONTAINER_HOST_PORT_LIST", containerPortList(k, portsOf(r)))
 	b.setLit("PAI_JOB_NAME", fw)
 	b.setLit("PAI_USER_NAME", user)
 	b.setLit("PAI_DEFAULT_FS_URI", "")
@@ -29,11 +60,15 @@ func (b *builder) yarn() {
 	b.setLit("PAI_MIN_SUCCEEDED_TASK_COUNT_"+r.Name, minCount(r.MinSucceeded, r.Instances))
 	b.setLit("PAI_CURRENT_TASK_ROLE_NAME", r.Name)
 	b.set("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX", index(0))
-	for _, p := range r.Ports {
+	for _, p := range portsOf(r) {
 		b.set("PAI_CONTAINER_HOST_"+p.Label+"_PORT_LIST", ports(k, self, p.Label))
 	}
-	b.set("PAI_CONTAINER_HOST_PORT", port(k, self, "http", 0))
-	b.set("PAI_CONTAINER_SSH_PORT", port(k, self, "ssh", 0))
+	if hasPort(r, "http") {
+		b.set("PAI_CONTAINER_HOST_PORT", port(k, self, "http", 0))
+	}
+	if hasPort(r, "ssh") {
+		b.set("PAI_CONTAINER_SSH_PORT", port(k, self, "ssh", 0))
+	}
 
 	// get_host_list iterates `jq keys`, which sorts the role names.
 	order := make([]int, len(j.Roles))
@@ -46,13 +81,15 @@ func (b *builder) yarn() {
 		for i := range rr.Instances {
 			is := strconv.Itoa(i)
 			b.set("PAI_HOST_IP_"+rr.Name+"_"+is, addr(rk, i))
-			for _, p := range rr.Ports {
+			for _, p := range portsOf(rr) {
 				b.set("PAI_PORT_LIST_"+rr.Name+"_"+is+"_"+p.Label, ports(rk, i, p.Label))
 				b.set("PAI_"+rr.Name+"_"+is+"_"+p.Label+"_PORT", ports(rk, i, p.Label))
 			}
 		}
 		b.setLit("PAI_TASK_ROLE_TASK_COUNT_"+rr.Name, strconv.Itoa(rr.Instances))
-		b.set("PAI_TASK_ROLE_"+rr.Name+"_HOST_LIST", hostList(rk, rr.Instances))
+		if hasPort(rr, "http") {
+			b.set("PAI_TASK_ROLE_"+rr.Name+"_HOST_LIST", hostList(rk, rr.Instances))
+		}
 	}
 
 	// "# Backward compatibility" block.
@@ -83,7 +120,9 @@ func (b *builder) yarn() {
 	b.setLit("PAI_JOB_TASK_ROLE_COUNT", strconv.Itoa(len(j.Roles)))
 	b.setLit("PAI_TASK_ROLE_LIST", names)
 	b.setLit("PAI_JOB_TASK_ROLE_LIST", names)
-	b.set("PAI_CURRENT_CONTAINER_PORT", port(k, self, "http", 0))
+	if hasPort(r, "http") {
+		b.set("PAI_CURRENT_CONTAINER_PORT", port(k, self, "http", 0))
+	}
 }
 
 // v1Path applies the submission-time substitutions of models/v1/job/yarn.js

@@ -8,7 +8,9 @@
 #   _jsh_layout het|packed|single, _jsh_nroles, _jsh_n_R, _jsh_np_R (window
 #   ports per task of role R), _jsh_fname_R (role name for file names),
 #   _jsh_address nodeaddr|hostname, _jsh_pbase/_jsh_pspan/_jsh_pslots (port
-#   window), _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
+#   window), _jsh_one_per_node 0|1 (LeinaoPAI: no node may hold two tasks),
+#   _jsh_uai_ps 0|1 (UAI: every task also runs a parameter server),
+#   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
 #   _jsh_retry_* (retry policy), _jsh_task (the task program) and
 #   _jsh_contract (the contract script), both written to files by js_main,
 #   js_srun_R (one function per role: srun with every option but the command),
@@ -76,6 +78,12 @@ js_topology() {
 		fi
 		_t_r=$((_t_r + 1))
 	done
+	if [ "$_jsh_one_per_node" = 1 ]; then
+		# LeinaoPAI tasks all bind 10001-10003: refuse an allocation that
+		# put two of them on one node rather than let them collide
+		_t_dup=$(cat "$_jsh_adir"/hosts.* | sort | uniq -d | head -n 1)
+		[ -z "$_t_dup" ] || js_die 97 "node $_t_dup holds two tasks, but every task of this LeinaoPAI job binds ports 10001-10003 and needs a node of its own"
+	fi
 }
 
 # js_addresses: _jsh_addr_R_I from NodeAddr (or NodeHostName) of one
@@ -276,7 +284,10 @@ js_main() {
 	# stop every role that still runs (parameter servers never end)
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
-		if [ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ] && ! js_all_recorded "$_m_r"; then
+		# a UAI node's parameter server outlives its training task: its
+		# step runs until stopped here even when every task has recorded
+		if [ -f "$_jsh_adir/srun.$_m_r" ] && [ ! -f "$_jsh_adir/step.$_m_r" ] &&
+			{ [ "$_jsh_uai_ps" = 1 ] || ! js_all_recorded "$_m_r"; }; then
 			js_log "stopping role $_m_r with SIGTERM"
 			js_stop "$_m_r"
 		fi

@@ -32,7 +32,7 @@ js_task_main() {
 	_k_stop=0
 	trap '_k_stop=1' TERM INT
 	# UAI Train nodes also run a parameter server: the same command with
-	# the ps process's TF_CONFIG, beside the training task, until it ends
+	# the ps process's TF_CONFIG, beside the training task, until the verdict
 	_k_ps=
 	if [ "$_t_uai_ps" = 1 ]; then
 		(
@@ -54,8 +54,18 @@ js_task_main() {
 		printf 'jobshift: task %s-%s exited with %s; restarting it in place\n' "$_k_r" "$_k_i" "$_k_rc" >&2
 		echo "$_k_rc" >>"$_k_dir/restarted.$_k_r.$_k_i"
 	done
-	[ -n "$_k_ps" ] && kill -TERM "$_k_ps" 2>/dev/null
 	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
+	if [ -n "$_k_ps" ]; then
+		# UAI cleans up only after every worker has ended: the node's
+		# parameter server serves the slower training tasks until the
+		# batch script stops this step at the verdict (or it ends by
+		# itself, which decides nothing)
+		while [ "$_k_stop" = 0 ] && kill -0 "$_k_ps" 2>/dev/null; do
+			wait "$_k_ps"
+			[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
+		done
+		kill -TERM "$_k_ps" 2>/dev/null
+	fi
 	if [ "$_k_stop" = 1 ]; then
 		# die of the signal, so Slurm reports the step CANCELLED, not FAILED
 		trap - TERM INT

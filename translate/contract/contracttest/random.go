@@ -186,9 +186,16 @@ func paiCase(r *rand.Rand, v1 bool) Case {
 func leinaoCase(r *rand.Rand) Case {
 	j := &jobs.Job{Name: "leinao", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao"}, Contracts: []string{jobs.ContractLeinao}}
 	for _, name := range distinct(r, v1Names, 1+r.IntN(6)) {
-		j.Roles = append(j.Roles, &jobs.Role{Name: name, Instances: 1 + r.IntN(16)})
+		// ports the user declared (the YARN-era names cover them), and
+		// LeinaoPAI's three either as the PAI reader adds them or left to
+		// PortLabels
+		role := &jobs.Role{Name: name, Instances: 1 + r.IntN(16), Ports: userPorts(r, v1Names)}
+		if r.IntN(2) == 0 {
+			role.Ports = append(role.Ports, jobs.Port{Label: contract.LeinaoLabel, Count: 3, Implicit: true})
+		}
+		j.Roles = append(j.Roles, role)
 	}
-	return Case{Name: "leinao", Job: j}
+	return Case{Name: "leinao", Job: j, Opts: contract.Options{User: pick(r, Hostile)}}
 }
 
 // kubeflowVersions are apiVersions of every operator generation.
@@ -239,9 +246,13 @@ func torchCase(r *rand.Rand) Case {
 	return Case{Name: "torch", Job: j}
 }
 
+// uaiCase: a UAI node role that declares two ports, one (the contract adds
+// two of its own) or none (as every UAI user wrote it).
 func uaiCase(r *rand.Rand) Case {
+	implicit := []jobs.Port{{Label: "ssh", Count: 1, Implicit: true}, {Label: "http", Count: 1, Implicit: true}}
+	declared := [][]jobs.Port{{{Label: "uai", Count: 2}}, {{Label: "syn", Count: 1}}, nil}[r.IntN(3)]
 	j := &jobs.Job{Name: "uai", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractUAI},
-		Roles: []*jobs.Role{{Name: "node", Instances: 1 + r.IntN(16), Ports: []jobs.Port{{Label: "uai", Count: 2}, {Label: "ssh", Count: 1, Implicit: true}, {Label: "http", Count: 1, Implicit: true}}}}}
+		Roles: []*jobs.Role{{Name: "node", Instances: 1 + r.IntN(16), Ports: append(declared, implicit...)}}}
 	opts := contract.Options{}
 	if j.Roles[0].Instances > 1 && r.IntN(2) == 0 {
 		opts.Process = contract.ProcessPS
