@@ -83,15 +83,26 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		stdout.abort()
 		return fail(err)
 	}
-	cmd := exec.Command(spec.Argv[0], spec.Argv[1:]...)
+	argv, cwd, err := prepareWorkDir(spec.Work, spec, dir)
+	if err != nil {
+		stdout.abort()
+		stderr.abort()
+		return fail(fmt.Errorf("private working directory: %w", err))
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = spec.Env
-	cmd.Dir = spec.Dir
+	cmd.Dir = cwd
 	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = stdout.w, stderr.w
 	// Own process group: stopping the task reaches every process it forked,
 	// and a Ctrl-C on jobshift's terminal reaches only jobshift, which then
 	// stops the job in order.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if spec.Work == workOverlay && spec.Shared != "" {
+		// The overlay is mounted in the task's own mount namespace, which
+		// ends with its last process (Go remounts / private in it first).
+		cmd.SysProcAttr.Unshareflags = syscall.CLONE_NEWNS
+	}
 	if err := cmd.Start(); err != nil {
 		stdout.abort()
 		stderr.abort()
