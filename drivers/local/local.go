@@ -52,6 +52,9 @@ type Options struct {
 	// $JOBSHIFT_TEST_RESTART_BACKOFF.
 	RestartBackoff completion.Backoff
 
+	// work forces the private-directory mode (tests); "" = probe.
+	work workMode
+
 	// ports overrides the free-port source (tests); the argument is the
 	// address to find ports on.
 	ports func(host string) portSource

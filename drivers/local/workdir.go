@@ -114,7 +114,9 @@ func (d *Driver) workModeFor(shared, runDir string) workMode {
 		return m
 	}
 	m := workOverlay
-	if err := probeOverlay(shared, runDir); err != nil {
+	if d.opts.work != "" {
+		m = d.opts.work
+	} else if err := probeOverlay(shared, runDir); err != nil {
 		m = workLinks
 		fmt.Fprintf(d.opts.Warnings, "note: tasks get private working directories of symlinks to %s (an overlay mount is not possible here: %v); "+
 			"writing through a link (into an existing file or a linked sub-directory) reaches the shared directory\n", shared, err)
