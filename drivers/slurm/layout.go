@@ -3,11 +3,13 @@ package slurm
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // Layouts (spec/slurm.md §1).
@@ -47,6 +49,10 @@ type settings struct {
 	User                               string   // Plan.User (contract naming)
 	Contracts                          []string // Plan.Contracts
 	Poll                               string   // seconds between checks of task ends
+	// Backoff is the wait before in-place restarts (the kubelet's;
+	// option restart_backoff or $JOBSHIFT_TEST_RESTART_BACKOFF scale it
+	// down for tests only).
+	Backoff completion.Backoff
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {
@@ -71,6 +77,11 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 			s.PortBase = sc.PortBase
 		}
 	}
+	b, err := completion.ParseBackoff(os.Getenv(completion.BackoffEnv))
+	if err != nil {
+		return s, fmt.Errorf("%w: %v", ErrSetting, err)
+	}
+	s.Backoff = b
 	for k, v := range p.Options {
 		if v == "" {
 			continue // an empty option means "not set"
@@ -96,6 +107,12 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 			s.StateDir = v
 		case "poll":
 			s.Poll = v
+		case "restart_backoff", "restart-backoff":
+			b, err := completion.ParseBackoff(v)
+			if err != nil {
+				return s, fmt.Errorf("%w: restart_backoff: %v", ErrSetting, err)
+			}
+			s.Backoff = b
 		case "port_base", "port-base":
 			if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
 				return s, fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)

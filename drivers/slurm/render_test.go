@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
@@ -431,7 +432,7 @@ func TestRestartMatchesGo(t *testing.T) {
 			}
 		}
 		dir := t.TempDir()
-		script := restartData(c.job) + `
+		script := restartData(c.job, completion.KubeletBackoff) + `
 for a in "$@"; do
 	code=${a%:*}
 	echo "${a#*:}" >"$1.d/restarts.0.0"
@@ -450,6 +451,64 @@ done`
 				t.Errorf("%s: %s (-go +sh):\n%s", sh, c.name, d)
 			}
 		}
+	}
+}
+
+// TestBackoffMatchesGo: js_backoff waits as completion.Backoff.Next, for the
+// kubelet's schedule and a scaled one, across streaks and run lengths around
+// the reset (2 × Max).
+func TestBackoffMatchesGo(t *testing.T) {
+	for _, bo := range []completion.Backoff{completion.KubeletBackoff, {Initial: 150 * time.Millisecond, Max: 4500 * time.Millisecond}} {
+		var args, want []string
+		for _, streak := range []int{0, 1, 2, 3, 4, 5, 6, 7, 12, 60} {
+			for _, ran := range []time.Duration{0, time.Second, bo.ResetAfter(), bo.ResetAfter() + time.Millisecond, time.Hour} {
+				args = append(args, fmt.Sprintf("%d:%d", streak, ran.Milliseconds()))
+				d, next := bo.Next(streak, ran)
+				want = append(want, fmt.Sprintf("%d:%d %d %d", streak, ran.Milliseconds(), d.Milliseconds(), next))
+			}
+		}
+		script := restartData(&jobs.Job{}, bo) + `
+for a in "$@"; do
+	js_backoff "${a%:*}" "${a#*:}"
+	echo "$a $_b_wait $_b_streak"
+done`
+		for _, sh := range shells {
+			out, status := runSh(t, sh, shRestart, script, args...)
+			if status != 0 {
+				t.Fatalf("%s exited %d", sh, status)
+			}
+			if d := cmp.Diff(want, lines(out)); d != "" {
+				t.Errorf("%s: backoff %+v (-go +sh):\n%s", sh, bo, d)
+			}
+		}
+	}
+}
+
+// The restart back-off reaches the script: the kubelet's by default, the
+// test-only option scales it.
+func TestBackoffRendered(t *testing.T) {
+	cases := map[string]struct {
+		opt  string
+		want string
+	}{
+		"default: the kubelet's": {"", "_t_bo_init=10000 _t_bo_max=300000\n"},
+		"scaled for tests":       {"200ms", "_t_bo_init=200 _t_bo_max=6000\n"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(completion.BackoffEnv, "")
+			p := &translate.Plan{Job: paiJob(), Options: map[string]string{"restart_backoff": c.opt}}
+			st, err := resolveSettings(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := restartData(p.Job, st.Backoff); !strings.Contains(got, c.want) {
+				t.Errorf("restart data:\n%s\nwant the line %q", got, c.want)
+			}
+		})
+	}
+	if _, err := resolveSettings(&translate.Plan{Job: paiJob(), Options: map[string]string{"restart_backoff": "soon"}}); !errors.Is(err, ErrSetting) {
+		t.Errorf("restart_backoff soon: %v, want ErrSetting", err)
 	}
 }
 

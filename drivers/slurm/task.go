@@ -61,14 +61,14 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	}
 	uaiPS := len(contract.Processes(job, contract.Options{User: st.User, Contracts: st.Contracts})) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n", b2i(uaiPS))
-	b.WriteString(restartData(job))
+	b.WriteString(restartData(job, st.Backoff))
 	b.WriteString(shRestart)
 	b.WriteString(shTask)
 	return b.String(), nil
 }
 
 // restartData renders what js_restart reads (sh/restart.sh).
-func restartData(job *jobs.Job) string {
+func restartData(job *jobs.Job, bo completion.Backoff) string {
 	var b strings.Builder
 	kind := "none"
 	switch completion.KindOf(job) {
@@ -84,6 +84,7 @@ func restartData(job *jobs.Job) string {
 		bl = *job.Retry.BackoffLimit
 	}
 	fmt.Fprintf(&b, "_t_kind=%s\n_t_gang=%d\n_t_bl=%d\n_t_classes=%s\n", kind, b2i(job.Retry.GangAllocation), bl, exitClasses(job))
+	fmt.Fprintf(&b, "_t_bo_init=%d _t_bo_max=%d\n", bo.Initial.Milliseconds(), bo.Max.Milliseconds())
 	for k, r := range job.Roles {
 		fmt.Fprintf(&b, "_t_tretry_%d=%d _t_pol_%d=%s\n", k, r.TaskRetryCount, k, shQuote(restartPolicyOf(job, completion.KindOf(job), r)))
 	}
