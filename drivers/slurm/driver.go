@@ -49,7 +49,7 @@
 //     cannot keep tasks alive: the allocation ends with the batch script.
 //   - Task restarts in place (Kubeflow restartPolicy with backoffLimit, PAI
 //     taskRetryCount without gang allocation) happen inside the task's step
-//     (sh/restart.sh = completion.TaskRestartDecision), after the
+//     (completion.RestartShell = completion.TaskRestartDecision), after the
 //     kubelet's back-off (js_backoff = completion.Backoff: at once, then
 //     10 s doubling to 300 s, reset after 10 minutes running; a stop
 //     interrupts the wait; every run's start/end in runs.R.I); whole-job retries

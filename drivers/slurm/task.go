@@ -67,7 +67,8 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	return b.String(), nil
 }
 
-// restartData renders what js_restart reads (sh/restart.sh).
+// restartData renders what js_restart and js_backoff read
+// (completion.RestartShell).
 func restartData(job *jobs.Job, bo completion.Backoff) string {
 	var b strings.Builder
 	kind := "none"
