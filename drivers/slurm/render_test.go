@@ -485,6 +485,35 @@ done`
 	}
 }
 
+// js_now_ms falls back to whole seconds where date prints %N literally
+// (busybox builds without it), and js_sleep_ms to a whole-second sleep where
+// sleep takes no fraction, rounded up so the wait is never shorter.
+func TestShellClockFallbacks(t *testing.T) {
+	bin := t.TempDir()
+	shim := map[string]string{
+		"date":  "#!/bin/sh\ncase $1 in +%s%N) echo 1700000000N ;; +%s) echo 1700000000 ;; esac\n",
+		"sleep": "#!/bin/sh\ncase $1 in *.*) exit 1 ;; esac\necho \"$1\" >>\"$SLEPT\"\n",
+	}
+	for name, text := range shim {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slept := filepath.Join(t.TempDir(), "slept")
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	t.Setenv("SLEPT", slept)
+	for _, sh := range shells {
+		os.Remove(slept)
+		out, status := runSh(t, sh, shRestart, "js_now_ms; js_sleep_ms 1200")
+		if status != 0 || out != "1700000000000\n" {
+			t.Errorf("%s: js_now_ms = %q (status %d), want 1700000000000", sh, out, status)
+		}
+		if b, _ := os.ReadFile(slept); string(b) != "2\n" {
+			t.Errorf("%s: js_sleep_ms 1200 slept %q, want 2 (seconds, rounded up)", sh, b)
+		}
+	}
+}
+
 // The restart back-off reaches the script: the kubelet's by default, the
 // test-only option scales it.
 func TestBackoffRendered(t *testing.T) {

@@ -91,16 +91,21 @@ js_backoff() {
 	_b_streak=$(($1 + 1))
 }
 
-# js_now_ms: milliseconds since the epoch (GNU date).
+# js_now_ms: milliseconds since the epoch; whole seconds where date has no
+# %N (some images' date prints it literally).
 js_now_ms() {
 	_n_ns=$(date +%s%N)
-	echo $((_n_ns / 1000000))
+	case $_n_ns in
+	'' | *[!0-9]*) echo $(($(date +%s) * 1000)) ;;
+	*) echo $((_n_ns / 1000000)) ;;
+	esac
 }
 
 # js_sleep_ms MS: sleep in the background and wait for it, so a TERM to the
-# task (its trap) interrupts the wait at once.
+# task (its trap) interrupts the wait at once. A sleep without fractions
+# sleeps the whole seconds rounded up (never shorter than the back-off).
 js_sleep_ms() {
-	sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" &
+	{ sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" 2>/dev/null || sleep $((($1 + 999) / 1000)); } &
 	_s_pid=$!
 	wait "$_s_pid"
 	kill "$_s_pid" 2>/dev/null
