@@ -107,9 +107,24 @@ func runLoop(t *testing.T, loop string, argv []string, during func(*exec.Cmd)) (
 	}
 	cmd := exec.Command("/bin/sh", append([]string{f}, argv...)...)
 	cmd.Env = append(os.Environ(), "NOMAD_TASK_DIR="+dir, "NOMAD_ALLOC_INDEX=0")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	// A loop that does not end is a failure, not a hung test; nothing of
+	// it may outlive the test either.
+	hung := false
+	watchdog := time.AfterFunc(time.Minute, func() {
+		hung = true
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	})
+	defer func() {
+		watchdog.Stop()
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if hung {
+			t.Errorf("the loop did not end within a minute; killed")
+		}
+	}()
 	if during != nil {
 		during(cmd)
 	}

@@ -101,14 +101,27 @@ js_now_ms() {
 	esac
 }
 
-# js_sleep_ms MS: sleep in the background and wait for it, so a TERM to the
-# task (its trap) interrupts the wait at once. A sleep without fractions
-# sleeps the whole seconds rounded up (never shorter than the back-off).
+# js_sleep_ms MS: sleep in the background and wait for it, so a stop (the
+# caller's trap sets _k_stop=1 and kills $_s_pid) ends the wait at once. A
+# sleep without fractions sleeps whole seconds rounded up (never shorter
+# than the back-off). The sleep is a direct child, so killing it ends it.
 js_sleep_ms() {
-	{ sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" 2>/dev/null || sleep $((($1 + 999) / 1000)); } &
+	[ "${_k_stop:-0}" = 1 ] && return 0
+	if [ -z "${_s_frac:-}" ]; then
+		_s_frac=0
+		sleep 0.001 2>/dev/null && _s_frac=1
+	fi
+	if [ "$_s_frac" = 1 ]; then
+		sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" &
+	else
+		sleep $((($1 + 999) / 1000)) &
+	fi
 	_s_pid=$!
+	# a stop that came before $_s_pid was known
+	[ "${_k_stop:-0}" = 1 ] && kill "$_s_pid" 2>/dev/null
 	wait "$_s_pid"
 	kill "$_s_pid" 2>/dev/null
 	wait "$_s_pid" 2>/dev/null
+	_s_pid=
 	return 0
 }

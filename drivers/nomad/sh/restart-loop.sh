@@ -13,7 +13,7 @@ _k_stop=0
 _k_child=
 # A stop (Nomad's kill_signal) is passed on as SIGTERM, as the kubelet
 # stops a container; the command is never restarted after it.
-trap '_k_stop=1; [ -n "$_k_child" ] && kill -TERM "$_k_child" 2>/dev/null' TERM INT
+trap '_k_stop=1; [ -n "$_k_child" ] && kill -TERM "$_k_child" 2>/dev/null; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
 _k_dir=${NOMAD_TASK_DIR:-.}
 _k_i=${NOMAD_ALLOC_INDEX:-0}
 _k_streak=0
