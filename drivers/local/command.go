@@ -51,8 +51,16 @@ type taskSpec struct {
 	Added []envVar
 	// Env is the full environment: the base environment with Added on top.
 	Env []string
-	// Dir is the working directory.
+	// Dir is the working directory: without -docker the task's private
+	// directory (privateDir), a view of Shared (workdir.go).
 	Dir string
+	// Shared is the directory whose files the private one shows: the
+	// invocation directory, or a Kubeflow workingDir that exists here.
+	// Empty with -docker (the container has its own file system).
+	Shared string
+	// Work is how the private directory is made (set when an attempt
+	// starts; Render leaves it empty).
+	Work workMode
 	// TaskDir keeps the task's output files and is its scratch space.
 	TaskDir string
 	// Container is the docker container name (-docker only).
@@ -77,10 +85,16 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		Grace: d.opts.Grace}
 
 	s.Dir = d.opts.Dir
-	if r.WorkingDir != "" && !d.opts.Docker {
-		if fi, err := os.Stat(r.WorkingDir); err == nil && fi.IsDir() {
-			s.Dir = r.WorkingDir
+	if !d.opts.Docker {
+		s.Shared = d.opts.Dir
+		if r.WorkingDir != "" {
+			if fi, err := os.Stat(r.WorkingDir); err == nil && fi.IsDir() {
+				s.Shared = r.WorkingDir
+			}
 		}
+		// Each task had its own container file system: it works in a
+		// private view of the shared directory.
+		s.Dir = privateDir(s.TaskDir, attempt)
 	}
 
 	for _, e := range r.Env {
@@ -88,7 +102,8 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	}
 	s.Added = append(s.Added, contractVars...)
 	if contract.NeedsWorkDir(job, contractOptions(p)) && !d.opts.Docker {
-		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command.
+		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
+		// the task's private directory.
 		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
 	}
 	if !d.opts.Docker {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // Name is the driver's name for -to.
@@ -46,6 +47,14 @@ type Options struct {
 	// Warnings receives non-fatal notes; nil discards them.
 	Warnings io.Writer
 
+	// RestartBackoff is the wait before in-place restarts; zero = the
+	// kubelet's (completion.KubeletBackoff), or the test-only scale in
+	// $JOBSHIFT_TEST_RESTART_BACKOFF.
+	RestartBackoff completion.Backoff
+
+	// work forces the private-directory mode (tests); "" = probe.
+	work workMode
+
 	// ports overrides the free-port source (tests); the argument is the
 	// address to find ports on.
 	ports func(host string) portSource
@@ -54,9 +63,10 @@ type Options struct {
 // Driver is the local driver. A Driver can run several jobs; each Submit
 // gets its own run directory.
 type Driver struct {
-	opts Options
-	mu   sync.Mutex
-	runs map[string]*run
+	opts  Options
+	mu    sync.Mutex
+	runs  map[string]*run
+	modes map[string]workMode // per shared+run directory (workModeFor)
 }
 
 // New returns a local driver.
@@ -76,6 +86,13 @@ func New(opts Options) (*Driver, error) {
 	}
 	if opts.Warnings == nil {
 		opts.Warnings = io.Discard
+	}
+	if opts.RestartBackoff == (completion.Backoff{}) {
+		b, err := completion.ParseBackoff(os.Getenv(completion.BackoffEnv))
+		if err != nil {
+			return nil, fmt.Errorf("local driver: %w", err)
+		}
+		opts.RestartBackoff = b
 	}
 	if opts.ports == nil {
 		opts.ports = func(host string) portSource { return &kernelPorts{host: host} }

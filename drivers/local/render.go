@@ -41,6 +41,9 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	for _, s := range specs {
 		fmt.Fprintf(&b, "\ntask %s\n", refString(s.Ref))
 		fmt.Fprintf(&b, "  dir: %s\n", shellQuote(s.Dir))
+		if s.Shared != "" {
+			fmt.Fprintf(&b, "  dir shows: %s (a private overlay per start, else links; written files stay the task's)\n", shellQuote(s.Shared))
+		}
 		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
 		renderProgram(&b, s.Program)
 		fmt.Fprintf(&b, "  output: %s/{stdout,stderr}\n", startDir(s.TaskDir, 0, 0))

@@ -121,6 +121,13 @@ type slot struct {
 	starts   int // restarts of any kind, for the start directory name
 	seq      int64
 
+	// Restart backoff (completion.Backoff): the streak of restarts, when
+	// the current run started, and the pending restart while the task
+	// waits (CrashLoopBackOff; the task is not terminal meanwhile).
+	streak  int
+	started time.Time
+	waiting *time.Timer
+
 	// ps is a UAI node's parameter-server process (spec.PS): started with
 	// the attempt, kept across in-place restarts of the training process,
 	// stopped when the job's verdict is in. It is not a task to the
@@ -139,7 +146,11 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 		r.emit(drivers.Event{Attempt: a, Message: "cannot start attempt: " + err.Error()})
 		return v, true
 	}
+	r.chooseWorkMode(specs)
 	exits := make(chan exit, 2*len(specs))
+	// A slot waits at most once at a time, so a timer never blocks on
+	// sending, even after the attempt returned.
+	relaunch := make(chan *slot, len(specs))
 	slots := make([]*slot, len(specs))
 	byProc := map[*proc]*slot{}
 	psOf := map[*proc]*slot{}
@@ -151,6 +162,8 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 		return ts
 	}
 	launch := func(s *slot) {
+		s.waiting = nil
+		s.started = time.Now()
 		s.p = start(s.spec, startDir(s.spec.TaskDir, a, s.starts), r.d.opts.Docker, r.mux, exits)
 		byProc[s.p] = s
 		s.state = completion.Running
@@ -178,16 +191,31 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 
 	ending, userStop := false, false
 	stopReq, killReq := r.stopReq, r.killReq
+	var cancelWait func(*slot)
 	stopRefs := func(refs []jobs.TaskRef, grace time.Duration) {
 		want := map[jobs.TaskRef]bool{}
 		for _, ref := range refs {
 			want[ref] = true
 		}
 		for _, s := range slots {
-			if want[s.ref] && !s.state.Terminal() {
+			switch {
+			case want[s.ref] && s.waiting != nil:
+				cancelWait(s)
+			case want[s.ref] && !s.state.Terminal():
 				s.p.stop(grace)
 			}
 		}
+	}
+	// cancelWait ends a task waiting for its restart: nothing runs, so it
+	// is stopped at once, with the code of its last run.
+	cancelWait = func(s *slot) {
+		s.waiting.Stop()
+		s.waiting = nil
+		s.state = completion.Stopped
+		r.seq++
+		s.seq = r.seq
+		ref := s.ref
+		r.emit(drivers.Event{Attempt: a, Task: &ref, State: s.state, ExitCode: s.code, Message: "stopped while waiting to restart"})
 	}
 	// Parameter servers never end by themselves; like a PS role's tasks
 	// they are stopped once the verdict is in (or on Stop or deadline).
@@ -215,6 +243,14 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 	}
 
 	for {
+		if ending {
+			// Nothing restarts once the verdict is in or a stop began.
+			for _, s := range slots {
+				if s.waiting != nil {
+					cancelWait(s)
+				}
+			}
+		}
 		if ending && allEnded() {
 			if userStop {
 				v = completion.UserStopped(job, list())
@@ -258,9 +294,19 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 						s.restarts++
 					}
 					s.starts++
+					var wait time.Duration
+					wait, s.streak = r.d.opts.RestartBackoff.Next(s.streak, time.Since(s.started))
+					if wait == 0 {
+						r.emit(drivers.Event{Attempt: a, Task: &ref, State: s.state, ExitCode: s.code,
+							Message: fmt.Sprintf("exited %d; restarting in place (%s)", s.code, dec.Reason)})
+						launch(s)
+						continue
+					}
 					r.emit(drivers.Event{Attempt: a, Task: &ref, State: s.state, ExitCode: s.code,
-						Message: fmt.Sprintf("exited %d; restarting in place (%s)", s.code, dec.Reason)})
-					launch(s)
+						Message: fmt.Sprintf("exited %d; restarting in place after a back-off of %s, as the kubelet's CrashLoopBackOff (%s)", s.code, wait, dec.Reason)})
+					// Not terminal while it waits, as a pod in CrashLoopBackOff.
+					s.state = completion.Running
+					s.waiting = time.AfterFunc(wait, func() { relaunch <- s })
 					continue
 				}
 			}
@@ -278,6 +324,11 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 				stopPS(r.d.opts.Grace)
 			} else if len(d.Stop) > 0 {
 				stopRefs(d.Stop, r.d.opts.Grace)
+			}
+		case s := <-relaunch:
+			// A timer that fired just as the wait was cancelled is stale.
+			if s.waiting != nil && !ending {
+				launch(s)
 			}
 		case <-stopReq:
 			stopReq = nil
@@ -303,6 +354,18 @@ func (r *run) attempt(a int, deadline <-chan time.Time) (v completion.Verdict, f
 			r.emit(drivers.Event{Attempt: a, Message: d.Reason})
 			stopRefs(allRefs(), r.d.opts.Grace)
 			stopPS(r.d.opts.Grace)
+		}
+	}
+}
+
+// chooseWorkMode sets how the attempt's tasks get their private working
+// directories (workdir.go); the run directory exists by now.
+func (r *run) chooseWorkMode(specs []*taskSpec) {
+	for _, s := range specs {
+		for _, sp := range []*taskSpec{s, s.PS} {
+			if sp != nil && sp.Shared != "" {
+				sp.Work = r.d.workModeFor(sp.Shared, r.dir)
+			}
 		}
 	}
 }

@@ -85,6 +85,11 @@ func runPlan(t *testing.T, plan *translate.Plan, opts Options) (*drivers.Result,
 	if opts.Grace == 0 {
 		opts.Grace = 5 * time.Second
 	}
+	if opts.RestartBackoff == (completion.Backoff{}) {
+		// The kubelet's 10 s would slow every restart test; the
+		// backoff tests set their own.
+		opts.RestartBackoff = completion.Backoff{Initial: 20 * time.Millisecond, Max: 600 * time.Millisecond}
+	}
 	d, err := New(opts)
 	if err != nil {
 		t.Fatal(err)

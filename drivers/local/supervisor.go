@@ -93,6 +93,12 @@ func superviseWith(life *os.File, spec *taskSpec, argv []string, stdout, stderr 
 		Stdout: stdout, Stderr: stderr, ExtraFiles: []*os.File{life, repW},
 		// Its own group: a Ctrl-C on jobshift's terminal does not reach it.
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+	if spec.Work == workOverlay && spec.Shared != "" && spec.Dir == spec.Shared {
+		// The overlay is mounted in the task's own mount namespace (the
+		// supervisor's, which the task shares), gone with its last
+		// process; Go remounts / private in it first.
+		cmd.SysProcAttr.Unshareflags = syscall.CLONE_NEWNS
+	}
 	err = cmd.Start()
 	repW.Close()
 	if err != nil {

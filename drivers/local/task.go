@@ -92,11 +92,19 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
+	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
+	if err != nil {
+		stdout.abort()
+		stderr.abort()
+		return fail(fmt.Errorf("private working directory: %w", err))
+	}
+	run := *spec
+	run.Dir = cwd
 	// Own process group, under a supervisor (supervisor.go): stopping the
 	// task reaches every process it forked, a Ctrl-C on jobshift's
 	// terminal reaches only jobshift, which then stops the job in order,
 	// and the group is stopped even if jobshift is killed.
-	sup, err := startSupervised(spec, argv, stdout.w, stderr.w)
+	sup, err := startSupervised(&run, argv, stdout.w, stderr.w)
 	if err != nil {
 		stdout.abort()
 		stderr.abort()

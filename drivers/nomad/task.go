@@ -47,6 +47,8 @@ const (
 type userCommand struct {
 	argv []string
 	file *api.Template
+	// loop is the in-place restart loop around argv (restart.go), if any.
+	loop *api.Template
 }
 
 // maxEnvLine is bufio.MaxScanTokenSize, the longest line Nomad's env
@@ -167,6 +169,11 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		r.errorf(role.Command.Pos, "Command cannot run on Nomad", "%v", err)
 		return nil
 	}
+	if proc == "" {
+		// Only the task restarts in place; a UAI parameter server never
+		// ends by itself.
+		uc = r.restartLoop(role, uc)
+	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
@@ -208,6 +215,9 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	})
 	if uc.file != nil {
 		t.Templates = append(t.Templates, uc.file)
+	}
+	if uc.loop != nil {
+		t.Templates = append(t.Templates, uc.loop)
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
 	return t

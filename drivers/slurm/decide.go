@@ -43,24 +43,7 @@ func decideData(job *jobs.Job) string {
 		fmt.Fprintf(&b, "_jsh_n_%d=%d _jsh_rt_%d=%s _jsh_minf_%d=%d _jsh_mins_%d=%d\n",
 			i, r.Instances, i, shQuote(rt), i, thresholdOf(r.MinFailed), i, thresholdOf(r.MinSucceeded))
 		if kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch {
-			fmt.Fprintf(&b, "_jsh_rs_%d=%s\n", i, restartTable(job, r))
-		}
-	}
-	return b.String()
-}
-
-// restartTable is role r's Kubeflow restart policy as 256 characters, the
-// (code+1)th "1" when a task ending with exit code code is restarted in
-// place (completion.Restartable, before backoffLimit), else "0". A table
-// keeps every generation's rule (ExitCode's retryable codes, the v1alpha1
-// chief) in Go, where it is tested, instead of repeating it in sh.
-func restartTable(job *jobs.Job, r *jobs.Role) string {
-	var b strings.Builder
-	for code := range 256 {
-		if completion.Restartable(job, r.Name, code) {
-			b.WriteByte('1')
-		} else {
-			b.WriteByte('0')
+			fmt.Fprintf(&b, "_jsh_rs_%d=%s\n", i, completion.RestartTable(job, r))
 		}
 	}
 	return b.String()

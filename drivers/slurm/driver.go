@@ -28,6 +28,9 @@
 //	state_dir (option only)  where tasks record exit codes and logs; must be
 //	                         shared by the nodes; default
 //	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR)
+//	restart_backoff          tests only: the first in-place restart back-off
+//	(option only)            (e.g. 300ms; max 30x), instead of the kubelet's
+//	                         10s/300s; also $JOBSHIFT_TEST_RESTART_BACKOFF
 //
 // SLURM_CONF is honoured by every Slurm command jobshift runs (it inherits
 // the environment) and by the jobs (sbatch exports it).
@@ -49,7 +52,10 @@
 //     cannot keep tasks alive: the allocation ends with the batch script.
 //   - Task restarts in place (Kubeflow restartPolicy with backoffLimit, PAI
 //     taskRetryCount without gang allocation) happen inside the task's step
-//     (sh/restart.sh = completion.TaskRestartDecision); whole-job retries
+//     (completion.RestartShell = completion.TaskRestartDecision), after the
+//     kubelet's back-off (js_backoff = completion.Backoff: at once, then
+//     10 s doubling to 300 s, reset after 10 minutes running; a stop
+//     interrupts the wait; every run's start/end in runs.R.I); whole-job retries
 //     requeue the job (scontrol requeue, counted in the state directory,
 //     attempt = SLURM_RESTART_COUNT).
 //   - activeDeadlineSeconds is enforced by the script (exit 124); --time is

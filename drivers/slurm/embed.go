@@ -1,6 +1,10 @@
 package slurm
 
-import _ "embed"
+import (
+	_ "embed"
+
+	"github.com/jobshift/jobshift/translate/completion"
+)
 
 // The shell that runs inside the allocation. Kept as real .sh files (not Go
 // strings) so shellcheck and the dash/bash differential tests read exactly
@@ -14,6 +18,7 @@ var (
 	shBatch string
 	//go:embed sh/task.sh
 	shTask string
-	//go:embed sh/restart.sh
-	shRestart string
 )
+
+// shRestart is shared with the Nomad target (completion.RestartShell).
+var shRestart = completion.RestartShell

@@ -3,12 +3,14 @@ package slurm
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // Layouts (spec/slurm.md §1).
@@ -52,6 +54,10 @@ type settings struct {
 	// OnePerNode: every task alone on its node (LeinaoPAI jobs, whose
 	// tasks all bind 10001-10003 in the host's network).
 	OnePerNode bool
+	// Backoff is the wait before in-place restarts (the kubelet's;
+	// option restart_backoff or $JOBSHIFT_TEST_RESTART_BACKOFF scale it
+	// down for tests only).
+	Backoff completion.Backoff
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {
@@ -77,6 +83,11 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		}
 		s.SpreadNodes = sc.SpreadNodes
 	}
+	b, err := completion.ParseBackoff(os.Getenv(completion.BackoffEnv))
+	if err != nil {
+		return s, fmt.Errorf("%w: %v", ErrSetting, err)
+	}
+	s.Backoff = b
 	for k, v := range p.Options {
 		if v == "" {
 			continue // an empty option means "not set"
@@ -108,6 +119,12 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 				return s, fmt.Errorf("%w: spread_nodes %q is not a number of nodes", ErrSetting, v)
 			}
 			s.SpreadNodes = n
+		case "restart_backoff", "restart-backoff":
+			b, err := completion.ParseBackoff(v)
+			if err != nil {
+				return s, fmt.Errorf("%w: restart_backoff: %v", ErrSetting, err)
+			}
+			s.Backoff = b
 		case "port_base", "port-base":
 			if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
 				return s, fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
@@ -233,9 +234,10 @@ func TestShellcheck(t *testing.T) {
 		os.WriteFile(p, []byte("#!/bin/sh\n"+task), 0o644)
 		files = append(files, p)
 	}
-	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "restart.sh"} {
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh"} {
 		files = append(files, filepath.Join("sh", f))
 	}
+	files = append(files, filepath.Join("..", "..", "translate", "completion", "restart.sh"))
 	// the library files are fragments (their data comes from the script)
 	args := append([]string{"-s", "sh", "-e", "SC2154,SC2034"}, files...)
 	if out, err := exec.Command("shellcheck", args...).CombinedOutput(); err != nil {
@@ -470,7 +472,7 @@ func TestRestartMatchesGo(t *testing.T) {
 			}
 		}
 		dir := t.TempDir()
-		script := restartData(c.job) + `
+		script := restartData(c.job, completion.KubeletBackoff) + `
 for a in "$@"; do
 	code=${a%:*}
 	echo "${a#*:}" >"$1.d/restarts.0.0"
@@ -489,6 +491,93 @@ done`
 				t.Errorf("%s: %s (-go +sh):\n%s", sh, c.name, d)
 			}
 		}
+	}
+}
+
+// TestBackoffMatchesGo: js_backoff waits as completion.Backoff.Next, for the
+// kubelet's schedule and a scaled one, across streaks and run lengths around
+// the reset (2 × Max).
+func TestBackoffMatchesGo(t *testing.T) {
+	for _, bo := range []completion.Backoff{completion.KubeletBackoff, {Initial: 150 * time.Millisecond, Max: 4500 * time.Millisecond}} {
+		var args, want []string
+		for _, streak := range []int{0, 1, 2, 3, 4, 5, 6, 7, 12, 60} {
+			for _, ran := range []time.Duration{0, time.Second, bo.ResetAfter(), bo.ResetAfter() + time.Millisecond, time.Hour} {
+				args = append(args, fmt.Sprintf("%d:%d", streak, ran.Milliseconds()))
+				d, next := bo.Next(streak, ran)
+				want = append(want, fmt.Sprintf("%d:%d %d %d", streak, ran.Milliseconds(), d.Milliseconds(), next))
+			}
+		}
+		script := restartData(&jobs.Job{}, bo) + `
+for a in "$@"; do
+	js_backoff "${a%:*}" "${a#*:}"
+	echo "$a $_b_wait $_b_streak"
+done`
+		for _, sh := range shells {
+			out, status := runSh(t, sh, shRestart, script, args...)
+			if status != 0 {
+				t.Fatalf("%s exited %d", sh, status)
+			}
+			if d := cmp.Diff(want, lines(out)); d != "" {
+				t.Errorf("%s: backoff %+v (-go +sh):\n%s", sh, bo, d)
+			}
+		}
+	}
+}
+
+// js_now_ms falls back to whole seconds where date prints %N literally
+// (busybox builds without it), and js_sleep_ms to a whole-second sleep where
+// sleep takes no fraction, rounded up so the wait is never shorter.
+func TestShellClockFallbacks(t *testing.T) {
+	bin := t.TempDir()
+	shim := map[string]string{
+		"date":  "#!/bin/sh\ncase $1 in +%s%N) echo 1700000000N ;; +%s) echo 1700000000 ;; esac\n",
+		"sleep": "#!/bin/sh\ncase $1 in *.*) exit 1 ;; esac\necho \"$1\" >>\"$SLEPT\"\n",
+	}
+	for name, text := range shim {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	slept := filepath.Join(t.TempDir(), "slept")
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	t.Setenv("SLEPT", slept)
+	for _, sh := range shells {
+		os.Remove(slept)
+		out, status := runSh(t, sh, shRestart, "js_now_ms; js_sleep_ms 1200")
+		if status != 0 || out != "1700000000000\n" {
+			t.Errorf("%s: js_now_ms = %q (status %d), want 1700000000000", sh, out, status)
+		}
+		if b, _ := os.ReadFile(slept); string(b) != "2\n" {
+			t.Errorf("%s: js_sleep_ms 1200 slept %q, want 2 (seconds, rounded up)", sh, b)
+		}
+	}
+}
+
+// The restart back-off reaches the script: the kubelet's by default, the
+// test-only option scales it.
+func TestBackoffRendered(t *testing.T) {
+	cases := map[string]struct {
+		opt  string
+		want string
+	}{
+		"default: the kubelet's": {"", "_t_bo_init=10000 _t_bo_max=300000\n"},
+		"scaled for tests":       {"200ms", "_t_bo_init=200 _t_bo_max=6000\n"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Setenv(completion.BackoffEnv, "")
+			p := &translate.Plan{Job: paiJob(), Options: map[string]string{"restart_backoff": c.opt}}
+			st, err := resolveSettings(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := restartData(p.Job, st.Backoff); !strings.Contains(got, c.want) {
+				t.Errorf("restart data:\n%s\nwant the line %q", got, c.want)
+			}
+		})
+	}
+	if _, err := resolveSettings(&translate.Plan{Job: paiJob(), Options: map[string]string{"restart_backoff": "soon"}}); !errors.Is(err, ErrSetting) {
+		t.Errorf("restart_backoff soon: %v, want ErrSetting", err)
 	}
 }
 

@@ -70,36 +70,16 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	}
 	uaiPS := len(contract.Processes(job, contract.Options{User: st.User, Contracts: st.Contracts})) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n", b2i(uaiPS))
-	b.WriteString(restartData(job))
+	b.WriteString(restartData(job, st.Backoff))
 	b.WriteString(shRestart)
 	b.WriteString(shTask)
 	return b.String(), nil
 }
 
-// restartData renders what js_restart reads (sh/restart.sh).
-func restartData(job *jobs.Job) string {
-	var b strings.Builder
-	kind := "none"
-	switch completion.KindOf(job) {
-	case jobs.CompletionPAI:
-		kind = "pai"
-	case jobs.CompletionTF:
-		kind = "tf"
-	case jobs.CompletionPyTorch:
-		kind = "pytorch"
-	}
-	bl := -1
-	if job.Retry.BackoffLimit != nil {
-		bl = *job.Retry.BackoffLimit
-	}
-	fmt.Fprintf(&b, "_t_kind=%s\n_t_gang=%d\n_t_bl=%d\n_t_classes=%s\n", kind, b2i(job.Retry.GangAllocation), bl, exitClasses(job))
-	for k, r := range job.Roles {
-		fmt.Fprintf(&b, "_t_tretry_%d=%d\n", k, r.TaskRetryCount)
-		if kind == "tf" || kind == "pytorch" {
-			fmt.Fprintf(&b, "_t_rs_%d=%s\n", k, restartTable(job, r))
-		}
-	}
-	return b.String()
+// restartData renders what js_restart and js_backoff read
+// (completion.RestartShell).
+func restartData(job *jobs.Job, bo completion.Backoff) string {
+	return completion.RestartShellData(job, bo)
 }
 
 // runCommand is stage 2's command for a role: $2 is the attempt's state
@@ -194,25 +174,7 @@ func retryData(job *jobs.Job) string {
 	kind := retryKind(job)
 	cls := ""
 	if kind == "pai" {
-		cls = exitClasses(job)
+		cls = completion.ExitClasses(job)
 	}
 	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, job.Retry.JobRetryCount, cls)
-}
-
-// exitClasses is OpenPAI's class of the code it would have reported for
-// every raw exit code 0..255, one letter each (t, p, u).
-func exitClasses(job *jobs.Job) string {
-	var cls strings.Builder
-	era := completion.PAIEra(job)
-	for c := 0; c < 256; c++ {
-		switch completion.ClassifyPAIExit(completion.PAIExitCode(c, era), era) {
-		case completion.Transient:
-			cls.WriteByte('t')
-		case completion.Permanent:
-			cls.WriteByte('p')
-		default:
-			cls.WriteByte('u')
-		}
-	}
-	return cls.String()
 }

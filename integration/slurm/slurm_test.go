@@ -506,6 +506,57 @@ func TestRestartInPlace(t *testing.T) {
 	}
 }
 
+// TestRestartBackoff: a crash-looping task is restarted in place after the
+// kubelet's back-off, scaled down (restart_backoff 300ms: 0, 300ms, 600ms,
+// 1.2s). The task's recorded run start/end times (runs.R.I, milliseconds)
+// show each wait was applied: lower bounds only, a loaded cluster may be
+// slower, never faster.
+func TestRestartBackoff(t *testing.T) {
+	needCluster(t)
+	plan := loadPlan(t, "integration/slurm/testdata/crashloop.yaml", map[string]string{"restart_backoff": "300ms"})
+	r := submit(t, plan, 3*time.Minute)
+	if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 3 {
+		t.Fatalf("final = %+v, want failed with 3 (backoffLimit 5)", r.final)
+	}
+	b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", "runs.0.0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runs [][3]int64
+	for _, l := range lines(string(b)) {
+		var x [3]int64
+		if _, err := fmt.Sscanf(l, "%d %d %d", &x[0], &x[1], &x[2]); err != nil {
+			t.Fatalf("runs.0.0 line %q: %v", l, err)
+		}
+		runs = append(runs, x)
+	}
+	want := []time.Duration{0, 300 * time.Millisecond, 600 * time.Millisecond, 1200 * time.Millisecond}
+	if len(runs) != len(want)+1 {
+		t.Fatalf("%d runs recorded, want %d:\n%s", len(runs), len(want)+1, b)
+	}
+	for i, w := range want {
+		gap := time.Duration(runs[i+1][0]-runs[i][1]) * time.Millisecond
+		t.Logf("restart %d: back-off %s, measured %s", i+1, w, gap)
+		if gap < w {
+			t.Errorf("restart %d started %s after the crash, before its back-off of %s", i+1, gap, w)
+		}
+		if runs[i][2] != 3 {
+			t.Errorf("run %d exited %d, want 3", i, runs[i][2])
+		}
+	}
+	if gap0, gap3 := runs[1][0]-runs[0][1], runs[4][0]-runs[3][1]; gap3 <= gap0 {
+		t.Errorf("the last wait (%d ms) is not longer than the first (%d ms): no back-off", gap3, gap0)
+	}
+}
+
+func lines(s string) []string {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, "\n")
+}
+
 // TestUAIParameterServers: with the uai contract every node also runs a
 // parameter-server process (same command, TF_CONFIG of type ps) beside its
 // training task, as UCloud UAI Train did.

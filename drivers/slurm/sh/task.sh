@@ -30,7 +30,7 @@ js_task_main() {
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
-	trap '_k_stop=1' TERM INT
+	trap '_k_stop=1; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
 	# UAI Train nodes also run a parameter server: the same command with
 	# the ps process's TF_CONFIG, beside the training task, until the verdict
 	_k_ps=
@@ -42,17 +42,29 @@ js_task_main() {
 		) &
 		_k_ps=$!
 	fi
+	_k_streak=0
 	while :; do
+		_k_t0=$(js_now_ms)
 		# files, not arguments: one argument is at most 128 KiB
 		/bin/sh "$_k_dir/contract.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
 		_k_rc=$?
+		_k_t1=$(js_now_ms)
+		# every run's start and end (ms), for the back-off tests and logs
+		echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
 		# the batch script marks a role stopped before signalling it: the
 		# command may die of the signal before this shell's trap has run
 		[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 		[ "$_k_stop" = 1 ] && break
 		js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i" || break
-		printf 'jobshift: task %s-%s exited with %s; restarting it in place\n' "$_k_r" "$_k_i" "$_k_rc" >&2
+		js_backoff "$_k_streak" $((_k_t1 - _k_t0))
+		_k_streak=$_b_streak
+		printf 'jobshift: task %s-%s exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_r" "$_k_i" "$_k_rc" "$_b_wait" >&2
 		echo "$_k_rc" >>"$_k_dir/restarted.$_k_r.$_k_i"
+		if [ "$_b_wait" -gt 0 ]; then
+			js_sleep_ms "$_b_wait"
+			[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
+			[ "$_k_stop" = 1 ] && break
+		fi
 	done
 	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
 	if [ -n "$_k_ps" ]; then

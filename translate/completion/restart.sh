@@ -10,6 +10,9 @@
 # (Kubeflow backoffLimit, -1 = none); _t_classes (OpenPAI class of each raw
 # exit code 0..255: t transient, p permanent, u unknown).
 #
+# _t_bo_init, _t_bo_max: the restart back-off in milliseconds
+# (completion.Backoff, the kubelet's CrashLoopBackOff: 10000 300000).
+#
 # js_restart R CODE DIR I: 0 = restart the task. Counted restarts are kept
 # in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
 # (restarts.job, whose backoffLimit counts every task's restarts).
@@ -63,4 +66,59 @@ js_restart() {
 		;;
 	esac
 	return 1
+}
+
+# js_backoff STREAK RAN_MS sets _b_wait (milliseconds to wait before the
+# restart) and _b_streak, as completion.Backoff.Next: the first restart of a
+# streak at once; then _t_bo_init, doubling, capped at _t_bo_max; a run of
+# more than 2 x _t_bo_max since its start begins a new streak.
+js_backoff() {
+	if [ "$1" -le 0 ] || [ "$2" -gt $((2 * _t_bo_max)) ]; then
+		_b_wait=0
+		_b_streak=1
+		return
+	fi
+	_b_wait=$_t_bo_init
+	_b_n=1
+	while [ "$_b_n" -lt "$1" ] && [ "$_b_wait" -lt "$_t_bo_max" ]; do
+		_b_wait=$((_b_wait * 2))
+		_b_n=$((_b_n + 1))
+	done
+	[ "$_b_wait" -gt "$_t_bo_max" ] && _b_wait=$_t_bo_max
+	_b_streak=$(($1 + 1))
+}
+
+# js_now_ms: milliseconds since the epoch; whole seconds where date has no
+# %N (some images' date prints it literally).
+js_now_ms() {
+	_n_ns=$(date +%s%N)
+	case $_n_ns in
+	'' | *[!0-9]*) echo $(($(date +%s) * 1000)) ;;
+	*) echo $((_n_ns / 1000000)) ;;
+	esac
+}
+
+# js_sleep_ms MS: sleep in the background and wait for it, so a stop (the
+# caller's trap sets _k_stop=1 and kills $_s_pid) ends the wait at once. A
+# sleep without fractions sleeps whole seconds rounded up (never shorter
+# than the back-off). The sleep is a direct child, so killing it ends it.
+js_sleep_ms() {
+	[ "${_k_stop:-0}" = 1 ] && return 0
+	if [ -z "${_s_frac:-}" ]; then
+		_s_frac=0
+		sleep 0.001 2>/dev/null && _s_frac=1
+	fi
+	if [ "$_s_frac" = 1 ]; then
+		sleep "$(($1 / 1000)).$(printf '%03d' $(($1 % 1000)))" &
+	else
+		sleep $((($1 + 999) / 1000)) &
+	fi
+	_s_pid=$!
+	# a stop that came before $_s_pid was known
+	[ "${_k_stop:-0}" = 1 ] && kill "$_s_pid" 2>/dev/null
+	wait "$_s_pid"
+	kill "$_s_pid" 2>/dev/null
+	wait "$_s_pid" 2>/dev/null
+	_s_pid=
+	return 0
 }

@@ -1,0 +1,61 @@
+package nomad
+
+import (
+	_ "embed"
+	"fmt"
+	"os"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+//go:embed sh/restart-loop.sh
+var shRestartLoop string
+
+// OptRestartBackoff (plan option, tests only) scales the in-place restart
+// back-off down: the first wait, e.g. 300ms (max 30×); else
+// $JOBSHIFT_TEST_RESTART_BACKOFF, else the kubelet's 10s/300s.
+const OptRestartBackoff = "restart_backoff"
+
+// restartFile is where the restart loop is delivered in the task.
+const restartFile = "local/jobshift-restart.sh"
+
+// restartBackoff is the back-off the restart loop waits.
+func restartBackoff(opts map[string]string) (completion.Backoff, error) {
+	if v := opts[OptRestartBackoff]; v != "" {
+		return completion.ParseBackoff(v)
+	}
+	return completion.ParseBackoff(os.Getenv(completion.BackoffEnv))
+}
+
+// restartLoop wraps the command of a role whose tasks restart in place
+// (completion.RestartsPossible) in sh/restart-loop.sh: a Nomad task ends
+// with its command otherwise (the group's restart policy is attempts 0,
+// mode fail). The user's argv follows the loop's file unchanged. A
+// container without `command` runs its image's ENTRYPOINT, which cannot be
+// wrapped: such a role is not restarted in place (warned).
+func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand) *userCommand {
+	job := r.plan.Job
+	if !completion.RestartsPossible(job, role.Name) {
+		return uc
+	}
+	if role.Command.Kind == jobs.CommandArgv && len(role.Command.Command) == 0 {
+		r.diags = append(r.diags, jobs.Warnf(role.Command.Pos, "No in-place restarts",
+			"Role %q runs its image's ENTRYPOINT, which jobshift cannot wrap in its restart loop on Nomad; its tasks are not restarted in place. Add `command:` to restart them.", role.Name))
+		return uc
+	}
+	k := 0
+	for i, x := range job.Roles {
+		if x == role {
+			k = i
+		}
+	}
+	bo, err := restartBackoff(r.plan.Options)
+	if err != nil {
+		r.errorf(role.Pos, "Invalid restart back-off", "%v", err)
+		return uc
+	}
+	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + completion.RestartShell + shRestartLoop
+	return &userCommand{argv: append([]string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-restart.sh"}, uc.argv...),
+		file: uc.file, loop: r.fileTemplate(restartFile, script)}
+}

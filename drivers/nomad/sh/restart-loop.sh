@@ -1,0 +1,45 @@
+# In-place task restarts on Nomad (jobshift): runs the task's command ("$@")
+# and, when it ends, restarts it in place as its source platform would
+# (js_restart = completion.TaskRestartDecision) after the kubelet's
+# back-off (js_backoff = completion.Backoff). Nomad's own restart block has
+# only a constant delay, and its exponential delay_function is for
+# rescheduling (a new allocation, new ports), so the loop lives in the task.
+#
+# Data (rendered before this text): completion.RestartShellData, and
+# _t_role, the role's index. Counted restarts and every run's start/end
+# (milliseconds) and exit code are kept in the task directory.
+
+_k_stop=0
+_k_child=
+# A stop (Nomad's kill_signal) is passed on as SIGTERM, as the kubelet
+# stops a container; the command is never restarted after it.
+trap '_k_stop=1; [ -n "$_k_child" ] && kill -TERM "$_k_child" 2>/dev/null; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
+_k_dir=${NOMAD_TASK_DIR:-.}
+_k_i=${NOMAD_ALLOC_INDEX:-0}
+_k_streak=0
+_k_rc=0
+while :; do
+	_k_t0=$(js_now_ms)
+	"$@" &
+	_k_child=$!
+	wait "$_k_child"
+	_k_rc=$?
+	# a trapped signal ends wait early: wait again for the command's own end
+	while kill -0 "$_k_child" 2>/dev/null; do
+		wait "$_k_child"
+		_k_rc=$?
+	done
+	_k_child=
+	_k_t1=$(js_now_ms)
+	echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/jobshift-runs"
+	[ "$_k_stop" = 1 ] && break
+	js_restart "$_t_role" "$_k_rc" "$_k_dir" "$_k_i" || break
+	js_backoff "$_k_streak" $((_k_t1 - _k_t0))
+	_k_streak=$_b_streak
+	printf 'jobshift: task exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_rc" "$_b_wait" >&2
+	if [ "$_b_wait" -gt 0 ]; then
+		js_sleep_ms "$_b_wait"
+		[ "$_k_stop" = 1 ] && break
+	fi
+done
+exit "$_k_rc"
