@@ -379,6 +379,7 @@ nomad_down() {
 	net_down
 	unmount_under "$D"
 	rm -rf "$D"
+	rmdir "$base" 2>/dev/null || true # the other engine may still use it
 }
 
 # docker containers of a client (Nomad labels them with the node name).
@@ -579,6 +580,7 @@ slurm_down() {
 	stop_pid "$D/munge/munged.pid"
 	net_down
 	rm -rf "$D"
+	rmdir "$base" 2>/dev/null || true # the other engine may still use it
 }
 
 slurm_restart() {
