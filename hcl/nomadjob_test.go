@@ -124,3 +124,39 @@ func TestNomadJobHCLKeepsUnicodeBytes(t *testing.T) {
 		t.Errorf("(-want +got):\n%s\n%+q", diff, src)
 	}
 }
+
+// Static ports have no block of their own in a jobspec: they are port
+// blocks with a static value (jobspec2 moves those to ReservedPorts), and
+// come before the dynamic ones; a job constraint is a constraint block.
+func TestNomadJobHCLStaticPorts(t *testing.T) {
+	job := &api.Job{ID: new("j"), Constraints: []*api.Constraint{{Operand: api.ConstraintDistinctHosts, RTarget: "true"}},
+		TaskGroups: []*api.TaskGroup{{Name: new("g"), Networks: []*api.NetworkResource{{
+			ReservedPorts: []api.Port{{Label: "leinao_0", Value: 10001}},
+			DynamicPorts:  []api.Port{{Label: "http"}}}}}}}
+	src, err := NomadJobHCL(job)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `job "j" {
+  constraint {
+    value    = "true"
+    operator = "distinct_hosts"
+  }
+  group "g" {
+    network {
+      port "leinao_0" {
+        static = 10001
+      }
+      port "http" {
+      }
+    }
+  }
+}
+`
+	if d := cmp.Diff(want, string(src)); d != "" {
+		t.Errorf("HCL (-want +got):\n%s", d)
+	}
+	if len(job.TaskGroups[0].Networks[0].ReservedPorts) != 1 {
+		t.Errorf("the job itself was changed: %+v", job.TaskGroups[0].Networks[0])
+	}
+}

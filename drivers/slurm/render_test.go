@@ -677,3 +677,34 @@ func TestLeinaoLayoutWarning(t *testing.T) {
 		})
 	}
 }
+
+// js_one_per_node refuses (exit 97, the reason on stdout) an allocation
+// whose block layout put two tasks on one node, and accepts one node per
+// task, whatever the role split.
+func TestOnePerNodeCheck(t *testing.T) {
+	cases := map[string]struct {
+		hosts map[string]string // hosts.<role> file contents
+		code  int
+		want  string
+	}{
+		"a node each":         {map[string]string{"0": "n1\nn2\n", "1": "n3\nn4\n"}, 0, ""},
+		"two roles, one node": {map[string]string{"0": "n1\nn2\n", "1": "n2\nn3\n"}, 97, "node n2 holds two tasks"},
+		"one role, one node":  {map[string]string{"0": "n1\nn1\n"}, 97, "node n1 holds two tasks"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			for r, c := range tc.hosts {
+				if err := os.WriteFile(filepath.Join(dir, "hosts."+r), []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, sh := range shells {
+				out, code := runSh(t, sh, shHostlist+shDecide+shBatch, "_jsh_adir="+dir+"\njs_one_per_node\necho ok")
+				if code != tc.code || !strings.Contains(out, tc.want) {
+					t.Errorf("%s: exit %d, output %q; want exit %d containing %q", sh, code, out, tc.code, tc.want)
+				}
+			}
+		})
+	}
+}

@@ -46,6 +46,10 @@ for name, f in peers:
                     rf = c.makefile()
                     got = rf.readline().strip()
                     want = "%s %d" % (name, 10001 + k)
+                    if got == "":
+                        # Docker's proxy accepts on the host port before
+                        # the container listens, then closes: not up yet
+                        raise ConnectionError("closed without an answer")
                     if got != want:
                         sys.exit("%s: %s:%s answered %r, want %r" % (me, f[0], hp, got, want))
                     print(me, "reached", name, "on", 10001 + k, "via", f[0] + ":" + hp, flush=True)

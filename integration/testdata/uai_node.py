@@ -30,6 +30,9 @@ for i, addr in enumerate(tf["cluster"]["ps"]):
         try:
             with socket.create_connection((h, int(p)), timeout=5) as c:
                 got = c.makefile().readline().strip()
+            if got == "":
+                # a port proxy (Docker) accepted before the ps listened
+                raise ConnectionError("closed without an answer")
             break
         except OSError as e:
             if time.time() > deadline:

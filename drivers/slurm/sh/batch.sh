@@ -78,12 +78,16 @@ js_topology() {
 		fi
 		_t_r=$((_t_r + 1))
 	done
-	if [ "$_jsh_one_per_node" = 1 ]; then
-		# LeinaoPAI tasks all bind 10001-10003: refuse an allocation that
-		# put two of them on one node rather than let them collide
-		_t_dup=$(cat "$_jsh_adir"/hosts.* | sort | uniq -d | head -n 1)
-		[ -z "$_t_dup" ] || js_die 97 "node $_t_dup holds two tasks, but every task of this LeinaoPAI job binds ports 10001-10003 and needs a node of its own"
-	fi
+	[ "$_jsh_one_per_node" = 1 ] && js_one_per_node
+	return 0
+}
+
+# js_one_per_node: LeinaoPAI tasks all bind 10001-10003 in the host's
+# network: refuse an allocation that put two of them on one node rather
+# than let them collide.
+js_one_per_node() {
+	_o_dup=$(cat "$_jsh_adir"/hosts.* | sort | uniq -d | head -n 1)
+	[ -z "$_o_dup" ] || js_die 97 "node $_o_dup holds two tasks, but every task of this LeinaoPAI job binds ports 10001-10003 and needs a node of its own"
 }
 
 # js_addresses: _jsh_addr_R_I from NodeAddr (or NodeHostName) of one
