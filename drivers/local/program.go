@@ -1,16 +1,15 @@
 package local
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"syscall"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // maxArgBytes is the longest command jobshift passes as one argument.
@@ -117,8 +116,7 @@ func (p *programFile) write(argv []string, dir string) ([]string, string, error)
 // secretRef is a PAI v2 secret reference, as drivers/slurm reads it (keys of
 // letters, digits, _ and -, and [N] indexes).
 var (
-	secretRef  = regexp.MustCompile(`<%\s*\$secrets((?:\.[A-Za-z0-9_-]+|\[[0-9]+\])+)\s*%>`)
-	secretStep = regexp.MustCompile(`\.([A-Za-z0-9_-]+)|\[([0-9]+)\]`)
+	secretRef = regexp.MustCompile(`<%\s*\$secrets((?:\.[A-Za-z0-9_-]+|\[[0-9]+\])+)\s*%>`)
 )
 
 // fillSecrets replaces every reference that resolves in secrets by its
@@ -133,7 +131,7 @@ func fillSecrets(s string, secrets map[string]any) (string, int) {
 	n := 0
 	out := secretRef.ReplaceAllStringFunc(s, func(m string) string {
 		path := secretRef.FindStringSubmatch(m)[1]
-		v, ok := lookupSecret(secrets, path)
+		v, ok := translate.LookupSecret(secrets, path)
 		if !ok {
 			return m
 		}
@@ -141,41 +139,4 @@ func fillSecrets(s string, secrets map[string]any) (string, int) {
 		return v
 	})
 	return out, n
-}
-
-// lookupSecret walks path (".a[0].b") through the secrets tree; a leaf
-// string is its value, an object or list its JSON, as in drivers/slurm.
-func lookupSecret(root map[string]any, path string) (string, bool) {
-	var cur any = root
-	for _, seg := range secretStep.FindAllStringSubmatch(path, -1) {
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[seg[1]]
-			if !ok || seg[1] == "" {
-				return "", false
-			}
-			cur = v
-		case []any:
-			// [N], or .N: the PAI v2 reader rewrites [N] to .N as
-			// OpenPAI's renderer did.
-			i, err := strconv.Atoi(seg[1] + seg[2])
-			if err != nil || i < 0 || i >= len(c) {
-				return "", false
-			}
-			cur = c[i]
-		default:
-			return "", false
-		}
-	}
-	switch v := cur.(type) {
-	case nil:
-		return "", false
-	case string:
-		return v, true
-	case map[string]any, []any:
-		b, err := json.Marshal(v)
-		return string(b), err == nil
-	default:
-		return fmt.Sprint(v), true
-	}
 }

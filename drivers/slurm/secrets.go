@@ -1,12 +1,12 @@
 package slurm
 
 import (
-	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // PAI v2 commands keep `<% $secrets.path %>` references (jobs/pai): the
@@ -39,7 +39,7 @@ func (t *secretTable) split(s string) []secretPart {
 	last := 0
 	for _, m := range secretRE.FindAllStringSubmatchIndex(s, -1) {
 		path := s[m[2]:m[3]]
-		v, ok := lookupSecret(t.job.Secrets, path)
+		v, ok := translate.LookupSecret(t.job.Secrets, path)
 		if !ok {
 			continue
 		}
@@ -54,39 +54,6 @@ func (t *secretTable) split(s string) []secretPart {
 		last = m[1]
 	}
 	return append(parts, secretPart{lit: s[last:], secret: -1})
-}
-
-func lookupSecret(root map[string]any, path string) (string, bool) {
-	var cur any = root
-	for _, seg := range regexp.MustCompile(`\.([A-Za-z0-9_-]+)|\[([0-9]+)\]`).FindAllStringSubmatch(path, -1) {
-		switch c := cur.(type) {
-		case map[string]any:
-			v, ok := c[seg[1]]
-			if !ok || seg[1] == "" {
-				return "", false
-			}
-			cur = v
-		case []any:
-			var i int
-			if _, err := fmt.Sscanf(seg[2], "%d", &i); err != nil || i >= len(c) || seg[2] == "" {
-				return "", false
-			}
-			cur = c[i]
-		default:
-			return "", false
-		}
-	}
-	switch v := cur.(type) {
-	case nil:
-		return "", false
-	case string:
-		return v, true
-	case map[string]any, []any:
-		b, err := json.Marshal(v)
-		return string(b), err == nil
-	default:
-		return fmt.Sprint(v), true
-	}
 }
 
 // file renders the secrets file: one shell assignment per secret.
