@@ -24,6 +24,7 @@ func TestGenerationsOnRawExec(t *testing.T) {
 	}{
 		"tf v1alpha2: no evaluator in TF_CONFIG":       {"env-tf-v1alpha2.yaml", completion.PhaseSucceeded, 0},
 		"pytorch v1beta1: MASTER_ADDR=localhost":       {"env-torch-v1beta1.yaml", completion.PhaseSucceeded, 0},
+		"pytorch v1alpha1: TF_CONFIG with ranks":       {"env-torch-v1alpha1.yaml", completion.PhaseSucceeded, 0},
 		"tf v1alpha1: the chief's exit 1 ends the job": {"v1alpha1-chief.yaml", completion.PhaseFailed, 1},
 	}
 	for name, tc := range cases {

@@ -173,6 +173,7 @@ func TestEnvMatchesOracle(t *testing.T) {
 		// generations: the oracle gives each one's variables
 		"tf v1alpha2 packed":     {"integration/slurm/testdata/env-tf-v1alpha2.yaml", "packed"},
 		"pytorch v1beta1 packed": {"integration/slurm/testdata/env-torch-v1beta1.yaml", "packed"},
+		"pytorch v1alpha1 het":   {"integration/slurm/testdata/env-torch-v1alpha1.yaml", "het"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -69,7 +69,7 @@
 //     (opt-in) derived from the first task of the first role, see torch.go.
 //     PyTorchJobs of an apiVersion before kubeflow.org/v1 get
 //     pytorch-operator's five variables instead, MASTER_ADDR=localhost on
-//     the master (torchPreV1).
+//     the master, preceded by a TF_CONFIG for v1alpha1 (torchPreV1).
 //
 // When two contracts set the same name, the later one in Options.Contracts
 // wins and the variable keeps its first position.

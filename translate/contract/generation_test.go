@@ -114,10 +114,17 @@ func TestKubeflowGenerations(t *testing.T) {
 			job:    ptJob("kubeflow.org/v1alpha2", role("master", 1, ptPort), role("worker", 1, ptPort)), task: jobs.TaskRef{Role: "master"},
 			want: Env{{"MASTER_PORT", "23456"}, {"MASTER_ADDR", "localhost"}, {"WORLD_SIZE", "2"}, {"RANK", "0"}, {"PYTHONUNBUFFERED", "0"}},
 		},
-		"pytorch v1alpha1 master: localhost": {
-			source: "pytorch-operator 8d71ff3b (parent of PR #110) pkg/trainer/replicas.go CreatePodWithIndex (its TF_CONFIG is not reproduced)",
-			job:    ptJob("kubeflow.org/v1alpha1", role("master", 1, ptPort), role("worker", 1, ptPort)), task: jobs.TaskRef{Role: "master"},
-			want: Env{{"MASTER_PORT", "23456"}, {"MASTER_ADDR", "localhost"}, {"WORLD_SIZE", "2"}, {"RANK", "0"}, {"PYTHONUNBUFFERED", "0"}},
+		"pytorch v1alpha1 master: TF_CONFIG, localhost": {
+			source: "pytorch-operator 8d71ff3b (parent of PR #110) pkg/trainer/replicas.go CreatePodWithIndex, training.go ClusterSpec",
+			job:    ptJob("kubeflow.org/v1alpha1", role("master", 1, ptPort), role("worker", 2, ptPort)), task: jobs.TaskRef{Role: "master"},
+			want: Env{{"TF_CONFIG", `{"cluster":{"master":["10.0.0.1:23456"],"worker":["10.0.3.1:23456","10.0.3.2:23456"]},"task":{"type":"master","index":0},"environment":"cloud"}`},
+				{"MASTER_PORT", "23456"}, {"MASTER_ADDR", "localhost"}, {"WORLD_SIZE", "3"}, {"RANK", "0"}, {"PYTHONUNBUFFERED", "0"}},
+		},
+		"pytorch v1alpha1 worker: TF_CONFIG index is the rank": {
+			source: "pytorch-operator 8d71ff3b pkg/trainer/replicas.go SyncPods (rank = index + 1 for WORKER) and CreatePodWithIndex",
+			job:    ptJob("kubeflow.org/v1alpha1", role("master", 1, ptPort), role("worker", 2, ptPort)), task: jobs.TaskRef{Role: "worker", Index: 1},
+			want: Env{{"TF_CONFIG", `{"cluster":{"master":["10.0.0.1:23456"],"worker":["10.0.3.1:23456","10.0.3.2:23456"]},"task":{"type":"worker","index":2},"environment":"cloud"}`},
+				{"MASTER_PORT", "23456"}, {"MASTER_ADDR", "10.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}, {"PYTHONUNBUFFERED", "0"}},
 		},
 	}
 	for name, c := range cases {

@@ -96,25 +96,30 @@ func (b *builder) tf() {
 
 // tfCluster is the JSON object type → [host:port of every task], keys in
 // Go's sorted map order.
-func (b *builder) tfCluster(roles []int) expr {
+func (b *builder) tfCluster(roles []int) expr { return b.clusterOf(roles, tfPort) }
+
+// clusterOf is tfCluster with each role's port chosen by portOf.
+func (b *builder) clusterOf(roles []int, portOf func(*jobs.Role) *slot) expr {
 	sort.SliceStable(roles, func(x, y int) bool { return tfType(b.job.Roles[roles[x]]) < tfType(b.job.Roles[roles[y]]) })
 	es := []expr{lit("{")}
 	for n, k := range roles {
 		if n > 0 {
 			es = append(es, lit(","))
 		}
-		es = append(es, lit(jsonString(tfType(b.job.Roles[k]))+":"), b.tfHosts(k))
+		es = append(es, lit(jsonString(tfType(b.job.Roles[k]))+":"), b.hostsOf(k, portOf))
 	}
 	return cat(append(es, lit("}"))...)
 }
 
 // tfHosts is the JSON list of role k's task addresses.
-func (b *builder) tfHosts(k int) expr {
+func (b *builder) tfHosts(k int) expr { return b.hostsOf(k, tfPort) }
+
+func (b *builder) hostsOf(k int, portOf func(*jobs.Role) *slot) expr {
 	r := b.job.Roles[k]
 	if r.Instances == 0 {
 		return lit("[]")
 	}
-	s := tfPort(r)
+	s := portOf(r)
 	return cat(lit("["), join(r.Instances, ",", func(i int) expr { return host(k, i, s.label, s.n) }), lit("]"))
 }
 

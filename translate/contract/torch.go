@@ -111,9 +111,12 @@ func torchPreV1(j *jobs.Job) bool {
 // #1453, gave every pod the service name); WORLD_SIZE counts pods (no
 // nprocPerNode, which came in v1.7); PYTHONUNBUFFERED is "0" (v1.7, PR
 // #1860, made it "1"); there are no PET_* variables. The v1alpha1 operator
-// also set a TF_CONFIG "left for POC" that jobshift does not reproduce.
+// set a TF_CONFIG first (torchV1Alpha1TFConfig).
 func (b *builder) torchPreV1() {
 	j := b.job
+	if j.KubeflowGen() == jobs.KubeflowGenV1Alpha1 {
+		b.set("TF_CONFIG", b.torchV1Alpha1TFConfig())
+	}
 	if mk := torchMaster(j); mk >= 0 {
 		s := torchPort(j.Roles[mk])
 		b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
@@ -128,6 +131,23 @@ func (b *builder) torchPreV1() {
 		b.set("RANK", index(rank))
 	}
 	b.setLit("PYTHONUNBUFFERED", "0")
+}
+
+// torchV1Alpha1TFConfig is the TF_CONFIG the v1alpha1 PyTorch operator set
+// "for POC" (pkg/trainer/replicas.go CreatePodWithIndex, training.go
+// ClusterSpec, before PR #110): the TFJob shape over master and worker at
+// the master port, with the task's index being its RANK, so a worker's
+// index is one more than its position in the list, as upstream.
+func (b *builder) torchV1Alpha1TFConfig() expr {
+	roles := make([]int, len(b.job.Roles))
+	for k := range roles {
+		roles[k] = k
+	}
+	me, off := tfType(b.job.Roles[b.self]), 0
+	if me != "master" {
+		off = 1 // RANK = index + 1 on Workers
+	}
+	return cat(lit(`{"cluster":`), b.clusterOf(roles, torchPort), lit(`,"task":{"type":`+jsonString(me)+`,"index":`), index(off), lit(`},"environment":"cloud"}`))
 }
 
 // torchMaster is the role whose task 0 is the master: the PyTorchJob
@@ -221,6 +241,13 @@ func intOf(v any) (int, bool) {
 }
 
 func checkTorch(j *jobs.Job, bad func(jobs.Pos, string, string, ...any)) {
+	if torchPreV1(j) && j.KubeflowGen() == jobs.KubeflowGenV1Alpha1 {
+		for _, r := range j.Roles {
+			if r.Instances > 0 && torchPort(r) == nil {
+				bad(r.Pos, "Role has no port for TF_CONFIG", "Role %q has no port; the v1alpha1 PyTorchJob TF_CONFIG lists host:masterPort of every task. Declare pytorchjob-port.", r.Name)
+			}
+		}
+	}
 	if mk := torchMaster(j); mk >= 0 && torchPort(j.Roles[mk]) == nil {
 		bad(j.Roles[mk].Pos, "No master port for torch", "Role %q provides MASTER_ADDR/MASTER_PORT but declares no port; declare one (pytorchjob-port, or a ports/portList entry for OpenPAI).", j.Roles[mk].Name)
 	}
