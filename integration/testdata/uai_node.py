@@ -7,6 +7,13 @@
 # process (UAI cleans up after all workers have ended).
 import json, os, socket, sys, time
 
+
+def say(*words):
+    # one write per line: the node's two processes share one output file,
+    # and print() may write its pieces separately (unbuffered stdout)
+    os.write(1, (" ".join(str(w) for w in words) + "\n").encode())
+
+
 tf = json.loads(os.environ["TF_CONFIG"])
 me = tf["task"]
 mine = tf["cluster"][me["type"]][me["index"]]
@@ -16,7 +23,7 @@ s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 s.bind((host, int(port)))
 s.listen(16)
 if me["type"] == "ps":
-    print("ps", me["index"], "serving on", mine, flush=True)
+    say("ps", me["index"], "serving on", mine)
     while True:
         c, _ = s.accept()
         c.sendall(b"ps %d\n" % me["index"])
@@ -40,4 +47,4 @@ for i, addr in enumerate(tf["cluster"]["ps"]):
             time.sleep(0.2)
     if got != "ps %d" % i:
         sys.exit("%s %d: ps %d at %s answered %r" % (me["type"], me["index"], i, addr, got))
-    print(me["type"], me["index"], "reached ps", i, "at", addr, flush=True)
+    say(me["type"], me["index"], "reached ps", i, "at", addr)
