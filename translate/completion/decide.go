@@ -60,6 +60,8 @@ func rulesFor(job *jobs.Job) rules {
 		return tfRules{}
 	case jobs.CompletionPyTorch:
 		return pytorchRules{}
+	case jobs.CompletionMPI:
+		return mpiRules{}
 	}
 	return genericRules{}
 }
@@ -77,6 +79,8 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionTF
 	case jobs.FormatPyTorchJob:
 		return jobs.CompletionPyTorch
+	case jobs.FormatMPIJob:
+		return jobs.CompletionMPI
 	}
 	return ""
 }

@@ -25,7 +25,7 @@ func JobRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 		return RetryDecision{Reason: "the attempt has not ended"}
 	case v.Phase == PhaseStopped:
 		return RetryDecision{Reason: "the job was stopped"}
-	case KindOf(job) == jobs.CompletionTF, KindOf(job) == jobs.CompletionPyTorch:
+	case KindOf(job) == jobs.CompletionTF, KindOf(job) == jobs.CompletionPyTorch, KindOf(job) == jobs.CompletionMPI:
 		return RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}
 	case KindOf(job) != jobs.CompletionPAI:
 		return RetryDecision{Reason: "this job kind has no retry policy"}
@@ -100,7 +100,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 			return RetryDecision{Reason: "the task succeeded"}
 		}
 		return normalOrFancy(r.TaskRetryCount, true, exitCode, PAIEra(job), restartsSoFar, "taskRetryCount")
-	case jobs.CompletionTF, jobs.CompletionPyTorch:
+	case jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI:
 		pol := RestartPolicyOf(job, r)
 		s := Succeeded
 		if exitCode != 0 {
@@ -112,7 +112,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 			}
 			return RetryDecision{Reason: fmt.Sprintf("restartPolicy %s does not restart a task that exited with %d", pol, exitCode)}
 		}
-		if bl := job.Retry.BackoffLimit; bl != nil && restartsSoFar+1 >= *bl {
+		if bl := job.Retry.BackoffLimit; bl != nil && mpiBackoffApplies(job, r) && restartsSoFar+1 >= *bl {
 			return RetryDecision{Reason: fmt.Sprintf("backoffLimit %d reached (%d restarts so far)", *bl, restartsSoFar)}
 		}
 		return RetryDecision{Retry: true, Counted: true, Reason: fmt.Sprintf("restartPolicy %s restarts a task that exited with %d", pol, exitCode)}
@@ -167,7 +167,8 @@ func DeadlineVerdict(job *jobs.Job, tasks []Task) Verdict {
 // PAI: roles with minFailed or minSucceeded ≥ 1. TFJob: every role (any
 // replica's failure fails the job), except Workers under
 // enableDynamicWorker when a Chief/Master exists (their failures are
-// ignored and success is the Chief's). PyTorchJob: every role.
+// ignored and success is the Chief's). PyTorchJob: every role. MPIJob:
+// the launcher.
 func DecidingRoles(job *jobs.Job) []string {
 	if job == nil {
 		return nil
@@ -196,6 +197,10 @@ func DecidingRoles(job *jobs.Job) []string {
 		case jobs.CompletionTF:
 			if hasChief && job.Completion.EnableDynamicWorker && replicaType(r) == rtWorker {
 				continue
+			}
+		case jobs.CompletionMPI:
+			if replicaType(r) != rtLauncher {
+				continue // only the launcher decides (mpi.go)
 			}
 		}
 		out = append(out, r.Name)
