@@ -29,7 +29,7 @@ var mustFail = map[string]string{
 	"tfjob/kubeflow-training-operator__test-e2e-tf_job_setup_failure.yaml":                   "semantically invalid",
 	"pai-v2/microsoft-openpai-runtime__test-git_repo_test_job.yaml":                          "undeclared prerequisites",
 	"pai-v2/microsoft-pai__marketplace-job-pytorch_mnist.yaml":                               "pre-standard protocol_version: v2",
-	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml": "gpus without gpusPerNode (the operator's flag decided the worker count)",
+	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml":             "gpus without gpusPerNode (the operator's flag decided the worker count)",
 }
 
 func expectFailure(rel string) (string, bool) {
