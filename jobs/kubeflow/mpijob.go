@@ -81,6 +81,9 @@ func (r *reader) readMPIJob(job *jobs.Job, spec *mapping, apiNode *yaml.Node, ns
 		unknownIsError: true, defaultRestart: gen.workerRestart, typeRestart: map[string]string{"launcher": gen.launcherRestart}, fl: mpiFlavour})
 	r.mpiRoles(job, spec, gen)
 	r.mpiOptions(job, spec, mpi, gen)
+	if l := job.Role("launcher"); api == "kubeflow.org/v1" && l != nil && l.Resources.GPU > 0 {
+		mpi.RunLauncherAsWorker = true // v1 isGPULauncher: listed in the hostfile, keeps its GPUs
+	}
 	if gen.ssh {
 		if ns == "" {
 			ns = "default"
