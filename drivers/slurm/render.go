@@ -49,6 +49,11 @@ func render(p *translate.Plan) (*script, error) {
 	if err != nil {
 		return nil, err
 	}
+	if completion.KindOf(job) == jobs.CompletionMPI {
+		// The batch script's completion rules (sh/decide.sh) know no
+		// launcher rule yet, and no ssh emulation runs in the allocation.
+		return nil, fmt.Errorf("%w: %s: MPIJobs do not run on Slurm yet (the launcher-decides rule and the ssh/hostfile setup are not in the batch script); run it with -to local", ErrJob, job.Source.Path)
+	}
 	opts := contract.Options{User: p.User, Contracts: p.Contracts}
 	for _, c := range contractsOf(job, opts) {
 		if c == jobs.ContractLeinao {
