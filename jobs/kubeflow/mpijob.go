@@ -232,6 +232,10 @@ func (r *reader) mpiV1alpha1(job *jobs.Job, spec *mapping, mpi *jobs.MPI) {
 	}
 	worker := *launcher
 	worker.Name, worker.ReplicaType, worker.RestartPolicy = "worker", "worker", "Always"
+	// Own copies: drivers may adjust one role's ports or env.
+	worker.Ports = append([]jobs.Port(nil), launcher.Ports...)
+	worker.Env = append([]jobs.EnvVar(nil), launcher.Env...)
+	worker.Volumes = append([]jobs.Volume(nil), launcher.Volumes...)
 	worker.Command = jobs.Command{Kind: jobs.CommandArgv, Command: []string{"sleep"}, Args: []string{"365d"}, Pos: launcher.Command.Pos}
 	launcher.Resources = jobs.Resources{Pos: launcher.Resources.Pos} // the operator cleared the launcher's limits and requests
 	worker.Instances = r.mpiV1alpha1Workers(spec, &worker, mpi)
