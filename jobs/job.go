@@ -8,7 +8,7 @@ const (
 	FormatPAIv2      Format = "pai-v2"     // OpenPAI protocol v2 YAML
 	FormatTFJob      Format = "tfjob"      // Kubeflow TFJob, every API generation
 	FormatPyTorchJob Format = "pytorchjob" // Kubeflow PyTorchJob
-	FormatMPIJob     Format = "mpijob"     // recognised, not supported yet
+	FormatMPIJob     Format = "mpijob"     // Kubeflow MPIJob v1alpha1 … v2beta1
 )
 
 // Contract names. A contract is the set of environment variables one source
@@ -20,6 +20,7 @@ const (
 	ContractTF      = "tf"       // Kubeflow TFJob v1.9 TF_CONFIG
 	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
 	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
+	ContractMPI     = "mpi"      // MPIJob: hostfile, OMPI_MCA_*/I_MPI_*/HYDRA_*, K_MPI_JOB_ROLE
 )
 
 // Job is the neutral description of one distributed job.
@@ -222,6 +223,7 @@ const (
 	CompletionPAI     CompletionKind = "pai"     // per-role minFailed/minSucceeded
 	CompletionTF      CompletionKind = "tf"      // chief/master, worker-0, AllWorkers
 	CompletionPyTorch CompletionKind = "pytorch" // master decides
+	CompletionMPI     CompletionKind = "mpi"     // the launcher decides
 )
 
 // Completion is the job-level part of the completion policy; PAI's per-role
@@ -260,6 +262,30 @@ type Extras struct {
 	HivedSKU map[string]string `json:"hivedSku,omitempty"`
 	// ElasticPolicy is PyTorchJob elasticPolicy, kept verbatim.
 	ElasticPolicy map[string]any `json:"elasticPolicy,omitempty"`
+	// MPI is what an MPIJob's operator derived from its spec.
+	MPI *MPI `json:"mpi,omitempty"`
+}
+
+// MPI is the MPIJob part the operator turned into the launcher's hostfile
+// and environment (spec/kubeflow.md §5; kubeflow/mpi-operator controllers).
+type MPI struct {
+	// SlotsPerWorker is the slots= (OpenMPI) or :N (Intel, MPICH) of every
+	// hostfile line, after the generation's default.
+	SlotsPerWorker int `json:"slotsPerWorker"`
+	// Implementation is OpenMPI, Intel or MPICH (v2beta1; earlier
+	// generations only knew OpenMPI).
+	Implementation string `json:"implementation"`
+	// RunLauncherAsWorker lists the launcher first in the hostfile (v2beta1).
+	RunLauncherAsWorker bool `json:"runLauncherAsWorker,omitempty"`
+	// SSHAuthMountPath is where v2beta1 mounts the job's ssh keys.
+	SSHAuthMountPath string `json:"sshAuthMountPath,omitempty"`
+	// RshAgent is how the launcher reached workers: "ssh" (v2beta1) or
+	// "kubexec" (v1alpha1 … v1: /etc/mpi/kubexec.sh, kubectl exec).
+	RshAgent string `json:"rshAgent"`
+	// HostSuffix is appended to worker pod names in the hostfile: ".<job>.<ns>.svc"
+	// for v2beta1, "" before (bare pod names).
+	HostSuffix string `json:"hostSuffix,omitempty"`
+	Pos        Pos    `json:"pos"`
 }
 
 // RuntimePlugin is one PAI runtime plugin (ssh, tensorboard, cmd, git, ...).

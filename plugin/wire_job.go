@@ -95,6 +95,10 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	mpi, err := mpiToJSON(j.Extras.MPI)
+	if err != nil {
+		return nil, err
+	}
 	out := &pb.Job{
 		Name:    j.Name,
 		NamePos: posToPB(j.NamePos),
@@ -116,7 +120,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 		DataDir:        j.DataDir,
 		OutputDir:      j.OutputDir,
 		CodeDir:        j.CodeDir,
-		Extras:         &pb.Extras{HivedSku: j.Extras.HivedSKU, ElasticPolicyJson: elastic},
+		Extras:         &pb.Extras{HivedSku: j.Extras.HivedSKU, ElasticPolicyJson: elastic, MpiJson: mpi},
 	}
 	for _, rp := range j.Extras.RuntimePlugins {
 		params, err := anyToJSON(rp.Parameters)
@@ -203,6 +207,9 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 		if j.Extras.ElasticPolicy, err = anyFromJSON(x.ElasticPolicyJson); err != nil {
 			return nil, err
 		}
+		if j.Extras.MPI, err = mpiFromJSON(x.MpiJson); err != nil {
+			return nil, err
+		}
 		for _, rp := range x.RuntimePlugins {
 			params, err := anyFromJSON(rp.ParametersJson)
 			if err != nil {
@@ -256,4 +263,24 @@ func roleFromPB(in *pb.Role) *jobs.Role {
 			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posFromPB(v.Pos)})
 	}
 	return r
+}
+
+// mpiToJSON carries Extras.MPI (a plain struct of strings, numbers and a
+// position) as JSON; nil travels as empty bytes.
+func mpiToJSON(m *jobs.MPI) ([]byte, error) {
+	if m == nil {
+		return nil, nil
+	}
+	return json.Marshal(m)
+}
+
+func mpiFromJSON(b []byte) (*jobs.MPI, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	m := &jobs.MPI{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("mpi extras: %w", err)
+	}
+	return m, nil
 }

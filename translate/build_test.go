@@ -21,7 +21,7 @@ func TestResolveContracts(t *testing.T) {
 		"replace":                 {[]string{"pai", "pai-yarn"}, []string{"=tf"}, []string{"tf"}, 0},
 		"replace then add":        {[]string{"pai"}, []string{"=leinao", "tf"}, []string{"leinao", "tf"}, 0},
 		"replace with nothing":    {[]string{"pai"}, []string{"="}, nil, 0},
-		"unknown is an error":     {[]string{"pai"}, []string{"tf,mpi", "nope"}, []string{"pai", "tf"}, 2},
+		"unknown is an error":     {[]string{"pai"}, []string{"tf,horovod", "nope"}, []string{"pai", "tf"}, 2},
 		"no defaults, add":        {nil, []string{"uai"}, []string{"uai"}, 0},
 		"empty items are skipped": {nil, []string{",tf,,"}, []string{"tf"}, 0},
 	}

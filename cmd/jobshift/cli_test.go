@@ -68,7 +68,7 @@ func TestCLIGolden(t *testing.T) {
 		"validate-no-args":         {[]string{"validate"}, "", 1},
 		"validate-help":            {[]string{"validate", "-h"}, "", 0},
 		"validate-bad-flag":        {[]string{"validate", "-nope", "x"}, "", 1},
-		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,mpi", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 1},
+		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,horovod", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 1},
 		"validate-secrets-missing": {[]string{"validate", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
 		"validate-secrets":         {[]string{"validate", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
 		"validate-secrets-stdin":   {[]string{"validate", "-secrets", "-", "testdata/cli/pai-v2-auth.yaml"}, "{\"user\": \"bob\", \"password\": \"x\"}", 0},

@@ -50,6 +50,11 @@ func render(p *translate.Plan) (*script, error) {
 	if err != nil {
 		return nil, err
 	}
+	if completion.KindOf(job) == jobs.CompletionMPI {
+		// The batch script's completion rules (sh/decide.sh) know no
+		// launcher rule yet, and no ssh emulation runs in the allocation.
+		return nil, fmt.Errorf("%w: %s: MPIJobs do not run on Slurm yet (the launcher-decides rule and the ssh/hostfile setup are not in the batch script); run it with -to local", ErrJob, job.Source.Path)
+	}
 	opts := contract.Options{User: p.User, Contracts: p.Contracts}
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).

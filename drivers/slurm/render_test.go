@@ -358,6 +358,8 @@ func TestRenderErrors(t *testing.T) {
 	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
 	dotted := tfJob()
 	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
+	mpi := tfJob() // an MPIJob's completion kind: refused until Slurm runs the launcher rule and ssh
+	mpi.Completion.Kind = jobs.CompletionMPI
 	cases := map[string]struct {
 		job  *jobs.Job
 		opts map[string]string
@@ -371,6 +373,7 @@ func TestRenderErrors(t *testing.T) {
 		"env name code": {badName, nil, ErrJob},
 		"env name dot":  {dotted, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
+		"mpijob":        {mpi, nil, ErrJob},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {

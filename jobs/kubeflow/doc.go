@@ -1,5 +1,5 @@
 // Package kubeflow reads Kubeflow training jobs (TFJob in every API
-// generation since 2017, PyTorchJob; MPIJob is recognised) into a jobs.Job.
+// generation since 2017, PyTorchJob, MPIJob v1alpha1 … v2beta1) into a jobs.Job.
 // Facts are from ../shared/spec/kubeflow.md (§1 TFJob schema, §3
 // completion, §4 PyTorchJob, §5 MPIJob).
 //
@@ -71,7 +71,12 @@
 //     copied from each other or Worker.replicas, rdzvBackend c10d);
 //     nprocPerNode goes to Role.NprocPerNodeSpec (and Role.NprocPerNode when
 //     it is an integer), on every role.
-//   - MPIJob (any version): a located "MPIJob is not supported yet" error.
+//   - MPIJob v1alpha1 (single template: launcher + `sleep 365d` workers),
+//     v1alpha2, v1 and v2beta1 (mpiReplicaSpecs Launcher/Worker): roles
+//     launcher and worker, the first container of each template, an
+//     implicit ssh port 22, Extras.MPI (slots, implementation, rsh agent,
+//     host-name suffix), completion kind mpi (the launcher decides); see
+//     mpijob.go for the per-generation defaults and their sources.
 //
 // # Pod template
 //

@@ -30,6 +30,9 @@ func (r *reader) readJob(m *mapping, format jobs.Format, kind string, kindNode *
 		r.readTFJob(job, spec, apiNode)
 	case jobs.FormatPyTorchJob:
 		r.readPyTorchJob(job, spec, apiNode)
+	case jobs.FormatMPIJob:
+		ns, _ := r.silent().str(r.silent().mapOf(m.get("metadata"), "").get("namespace"), "")
+		r.readMPIJob(job, spec, apiNode, ns)
 	}
 	m.warnUnknown()
 	return job

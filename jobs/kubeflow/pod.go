@@ -113,7 +113,13 @@ func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, 
 		return restart
 	}
 	chosen := -1
+	if fl.container == "" {
+		chosen = 0 // MPIJob: the operator takes the first container, whatever its name
+	}
 	for i, c := range containers {
+		if chosen >= 0 {
+			break
+		}
 		if n, _ := r.str(r.silent().mapOf(c, "").get("name"), ""); n == fl.container {
 			chosen = i
 			break

@@ -58,8 +58,8 @@ func onlyComments(src []byte) bool {
 
 // Read reads a Kubeflow job file: TFJob in every API generation (2017
 // TfJob, kubeflow.org v1alpha1 … v1, kubeflow.caicloud.io v1alpha1),
-// PyTorchJob (v1alpha1 … v1), possibly wrapped in an AppWrapper; MPIJob is
-// recognised and refused. Multi-document YAML is allowed: the job document
+// PyTorchJob (v1alpha1 … v1) and MPIJob (v1alpha1 … v2beta1, mpijob.go),
+// possibly wrapped in an AppWrapper. Multi-document YAML is allowed: the job document
 // is found, the others are reported as ignored. On errors the returned job
 // may be nil; when it is not, it carries everything that could be read.
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
@@ -122,12 +122,7 @@ func (r *reader) read(src []byte) *jobs.Job {
 		if wrapper != "" {
 			r.warnf(root, "AppWrapper unwrapped", "The %s is wrapped in an %s; jobshift runs the wrapped job and ignores the wrapper's own fields (queueing, retries, resource accounting).", kind, wrapper)
 		}
-		switch format {
-		case jobs.FormatMPIJob:
-			r.errorf(kindNode, "MPIJob is not supported yet", "jobshift reads TFJob and PyTorchJob; MPIJob (launcher + ssh workers, hostfile at /etc/mpi/hostfile) is recognised but cannot be run yet. Run the launcher command with srun/mpirun directly, or convert the job to a PyTorchJob.")
-		default:
-			job = r.readJob(m, format, kind, kindNode)
-		}
+		job = r.readJob(m, format, kind, kindNode)
 	}
 	if !found {
 		switch {

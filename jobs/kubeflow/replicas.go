@@ -16,6 +16,7 @@ type replicaSet struct {
 	canonical      map[string]string // lower-cased key → canonical type
 	unknownIsError bool              // PyTorch's webhook rejects other keys; TFJob's does not
 	defaultRestart string            // restartPolicy default of the kind
+	typeRestart    map[string]string // per-type defaults (MPIJob Launcher), by lower-cased type
 	fl             *flavour
 }
 
@@ -72,6 +73,9 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 		spec := r.mapOf(fl.val, where)
 		r.instances(role, spec.field("replicas"), where)
 		role.RestartPolicy = rs.defaultRestart
+		if d, ok := rs.typeRestart[name]; ok {
+			role.RestartPolicy = d
+		}
 		if rp := spec.get("restartPolicy"); rp != nil {
 			if v, ok := r.restartPolicy(rp, where+".restartPolicy", true); ok {
 				role.RestartPolicy = v
@@ -79,7 +83,7 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 		}
 		tmpl := spec.field("template")
 		if tmpl.val == nil {
-			r.errorf(fl.key, "Missing template", "%s has no template; add template.spec.containers with a container named %q.", where, rs.fl.container)
+			r.errorf(fl.key, "Missing template", "%s has no template; add template.spec.containers with a container%s.", where, containerHint(rs.fl))
 		} else if tr := r.podTemplate(role, tmpl.val, rs.fl, where+".template", nil); tr != nil {
 			r.warnf(tr, "Template restartPolicy ignored", "The replica's restartPolicy (%s) overrides the pod template's; the operator ignores this one. Set restartPolicy on the replica spec instead.", role.RestartPolicy)
 		}
@@ -96,7 +100,7 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 }
 
 func typeList(canon map[string]string) string {
-	order := []string{"chief", "master", "ps", "worker", "evaluator"}
+	order := []string{"launcher", "chief", "master", "ps", "worker", "evaluator"}
 	var out []string
 	for _, k := range order {
 		if v, ok := canon[k]; ok {
@@ -151,4 +155,12 @@ func (r *reader) restartPolicy(n *yaml.Node, where string, replicaLevel bool) (s
 // instance, an argv command (empty = the image's ENTRYPOINT and CMD).
 func newRole(name string, pos jobs.Pos) *jobs.Role {
 	return &jobs.Role{Name: name, ReplicaType: name, Pos: pos, Instances: 1, Command: jobs.Command{Kind: jobs.CommandArgv, Pos: pos}}
+}
+
+// containerHint names the container the operator looks for, if any.
+func containerHint(fl *flavour) string {
+	if fl.container == "" {
+		return " (the first one is used)"
+	}
+	return fmt.Sprintf(" named %q", fl.container)
 }

@@ -171,6 +171,7 @@ func (r *v2reader) read(src []byte) *jobs.Job {
 	}
 	r.taskRoles(root, get(kvs, "taskRoles"))
 	r.extras(extras)
+	sshUse(job, r.warnf)
 	return job
 }
 

@@ -1551,8 +1551,10 @@ type Extras struct {
 	RuntimePlugins    []*RuntimePlugin       `protobuf:"bytes,1,rep,name=runtime_plugins,json=runtimePlugins,proto3" json:"runtime_plugins,omitempty"`
 	HivedSku          map[string]string      `protobuf:"bytes,2,rep,name=hived_sku,json=hivedSku,proto3" json:"hived_sku,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	ElasticPolicyJson []byte                 `protobuf:"bytes,3,opt,name=elastic_policy_json,json=elasticPolicyJson,proto3" json:"elastic_policy_json,omitempty"`
-	unknownFields     protoimpl.UnknownFields
-	sizeCache         protoimpl.SizeCache
+	// MPIJob settings (jobs.MPI) as JSON; empty = none.
+	MpiJson       []byte `protobuf:"bytes,4,opt,name=mpi_json,json=mpiJson,proto3" json:"mpi_json,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Extras) Reset() {
@@ -1602,6 +1604,13 @@ func (x *Extras) GetHivedSku() map[string]string {
 func (x *Extras) GetElasticPolicyJson() []byte {
 	if x != nil {
 		return x.ElasticPolicyJson
+	}
+	return nil
+}
+
+func (x *Extras) GetMpiJson() []byte {
+	if x != nil {
+		return x.MpiJson
 	}
 	return nil
 }
@@ -2700,11 +2709,12 @@ const file_driver_proto_rawDesc = "" +
 	"\x17active_deadline_seconds\x18\x05 \x01(\v2\x1f.jobshift.plugin.v1.OptionalIntR\x15activeDeadlineSeconds\x12(\n" +
 	"\x10clean_pod_policy\x18\x06 \x01(\tR\x0ecleanPodPolicy\x12\\\n" +
 	"\x1attl_seconds_after_finished\x18\a \x01(\v2\x1f.jobshift.plugin.v1.OptionalIntR\x17ttlSecondsAfterFinished\x12)\n" +
-	"\x03pos\x18\b \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\x88\x02\n" +
+	"\x03pos\x18\b \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xa3\x02\n" +
 	"\x06Extras\x12J\n" +
 	"\x0fruntime_plugins\x18\x01 \x03(\v2!.jobshift.plugin.v1.RuntimePluginR\x0eruntimePlugins\x12E\n" +
 	"\thived_sku\x18\x02 \x03(\v2(.jobshift.plugin.v1.Extras.HivedSkuEntryR\bhivedSku\x12.\n" +
-	"\x13elastic_policy_json\x18\x03 \x01(\fR\x11elasticPolicyJson\x1a;\n" +
+	"\x13elastic_policy_json\x18\x03 \x01(\fR\x11elasticPolicyJson\x12\x19\n" +
+	"\bmpi_json\x18\x04 \x01(\fR\ampiJson\x1a;\n" +
 	"\rHivedSkuEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc1\x01\n" +

@@ -66,6 +66,8 @@ func rulesFor(job *jobs.Job) rules {
 			return chiefRules{kind: "PyTorchJob"}
 		}
 		return pytorchRules{}
+	case jobs.CompletionMPI:
+		return mpiRules{}
 	}
 	return genericRules{}
 }
@@ -83,6 +85,8 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionTF
 	case jobs.FormatPyTorchJob:
 		return jobs.CompletionPyTorch
+	case jobs.FormatMPIJob:
+		return jobs.CompletionMPI
 	}
 	return ""
 }

@@ -175,11 +175,11 @@ func TestDecidePAI(t *testing.T) {
 	}
 }
 
-// Jobs of a kind without rules (MPIJob is recognised, not supported): the
+// Jobs of a kind without rules (a format no reader produces): the
 // job waits for every task; any failure fails it (README "Other kinds").
 func TestDecideGeneric(t *testing.T) {
 	mpi := func() *jobs.Job {
-		return &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob},
+		return &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.Format("other")},
 			Roles: []*jobs.Role{{Name: "launcher", Instances: 1}, {Name: "worker", Instances: 2}}}
 	}
 	cases := map[string]struct {

@@ -46,6 +46,8 @@ func displayType(rt string) string {
 		return "Worker"
 	case rtEvaluator:
 		return "Evaluator"
+	case rtLauncher:
+		return "Launcher"
 	}
 	return rt
 }
@@ -124,7 +126,7 @@ func keepOnDone(job *jobs.Job) bool { return strings.EqualFold(job.Retry.CleanPo
 func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, bool) {
 	role := a.roles[t.Role]
 	rt := replicaType(role)
-	if bl := a.job.Retry.BackoffLimit; bl != nil && restartable(a.job, role, t.State, t.ExitCode) {
+	if bl := a.job.Retry.BackoffLimit; bl != nil && mpiBackoffApplies(a.job, role) && restartable(a.job, role, t.State, t.ExitCode) {
 		// A task the policy restarts is only reported terminal once
 		// TaskRestart refused: the backoff limit is reached (§1.4, §1.5:
 		// all pods are deleted, cleanPodPolicy is not consulted).

@@ -24,7 +24,7 @@ func randomJob(r *rand.Rand) *jobs.Job {
 	var j *jobs.Job
 	switch r.IntN(5) {
 	case 4: // a kind without rules
-		j = &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob},
+		j = &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.Format("other")},
 			Roles: []*jobs.Role{{Name: "launcher", Instances: 1}, {Name: "worker", Instances: r.IntN(3)}}}
 	case 0, 1:
 		var roles []*jobs.Role

@@ -25,7 +25,7 @@ func JobRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 		return RetryDecision{Reason: "the attempt has not ended"}
 	case v.Phase == PhaseStopped:
 		return RetryDecision{Reason: "the job was stopped"}
-	case KindOf(job) == jobs.CompletionTF, KindOf(job) == jobs.CompletionPyTorch:
+	case KindOf(job) == jobs.CompletionTF, KindOf(job) == jobs.CompletionPyTorch, KindOf(job) == jobs.CompletionMPI:
 		return RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}
 	case KindOf(job) != jobs.CompletionPAI:
 		return RetryDecision{Reason: "this job kind has no retry policy"}
@@ -100,7 +100,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 			return RetryDecision{Reason: "the task succeeded"}
 		}
 		return normalOrFancy(r.TaskRetryCount, true, exitCode, PAIEra(job), restartsSoFar, "taskRetryCount")
-	case jobs.CompletionTF, jobs.CompletionPyTorch:
+	case jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI:
 		pol := RestartPolicyOf(job, r)
 		s := Succeeded
 		if exitCode != 0 {
@@ -119,7 +119,7 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 			}
 			return RetryDecision{Reason: fmt.Sprintf("restartPolicy %s does not restart a task that exited with %d", pol, exitCode)}
 		}
-		if bl := job.Retry.BackoffLimit; bl != nil && restartsSoFar+1 >= *bl {
+		if bl := job.Retry.BackoffLimit; bl != nil && mpiBackoffApplies(job, r) && restartsSoFar+1 >= *bl {
 			return RetryDecision{Reason: fmt.Sprintf("backoffLimit %d reached (%d restarts so far)", *bl, restartsSoFar)}
 		}
 		return RetryDecision{Retry: true, Counted: true, Reason: fmt.Sprintf("restartPolicy %s restarts a task that exited with %d", pol, exitCode)}
@@ -175,7 +175,8 @@ func DeadlineVerdict(job *jobs.Job, tasks []Task) Verdict {
 // replica's failure fails the job), except Workers under
 // enableDynamicWorker when a Chief/Master exists (their failures are
 // ignored and success is the Chief's). PyTorchJob: every role. v1alpha1
-// TFJob and PyTorchJob: the MASTER role only (chiefDecides).
+// TFJob and PyTorchJob: the MASTER role only (chiefDecides). MPIJob: the
+// launcher.
 func DecidingRoles(job *jobs.Job) []string {
 	if job == nil {
 		return nil
@@ -207,6 +208,10 @@ func DecidingRoles(job *jobs.Job) []string {
 			}
 			if k == jobs.CompletionTF && hasChief && job.Completion.EnableDynamicWorker && replicaType(r) == rtWorker {
 				continue
+			}
+		case jobs.CompletionMPI:
+			if replicaType(r) != rtLauncher {
+				continue // only the launcher decides (mpi.go)
 			}
 		}
 		out = append(out, r.Name)

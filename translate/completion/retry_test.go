@@ -71,7 +71,7 @@ func TestJobRetry(t *testing.T) {
 		"Kubeflow: never": {with(tfNoChief(), func(j *jobs.Job) { j.Retry.BackoffLimit = ip(5) }), failedWith(1), 0,
 			RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}},
 		"nil job": {nil, failedWith(1), 0, RetryDecision{Reason: "no job"}},
-		"other kinds: never": {&jobs.Job{Source: jobs.Source{Format: jobs.FormatMPIJob}}, failedWith(1), 0,
+		"other kinds: never": {&jobs.Job{Source: jobs.Source{Format: jobs.Format("other")}}, failedWith(1), 0,
 			RetryDecision{Reason: "this job kind has no retry policy"}},
 	}
 	for name, c := range cases {

@@ -182,6 +182,9 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 	if has(cs, jobs.ContractTorch) {
 		checkTorch(job, bad)
 	}
+	if has(cs, jobs.ContractMPI) {
+		value(job.NamePos, "MPI directory", opts.MPIDir)
+	}
 	if diags.HasErrors() {
 		return &Error{Kind: ErrJob, Diags: diags}
 	}

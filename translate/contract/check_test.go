@@ -19,7 +19,7 @@ func TestCheckRejects(t *testing.T) {
 	}{
 		"unknown contract": {
 			job:  func() *jobs.Job { return paiJob("j", paiRole("w", 1)) },
-			opts: Options{User: "u", Contracts: []string{"mpi"}}, err: ErrUnknownContract, want: `"mpi"`},
+			opts: Options{User: "u", Contracts: []string{"horovod"}}, err: ErrUnknownContract, want: `"horovod"`},
 		"user with ~": {
 			job:  func() *jobs.Job { return paiJob("j", paiRole("w", 1)) },
 			opts: Options{User: "a~b"}, err: ErrJob, want: "first '~'"},

@@ -36,6 +36,9 @@ type Options struct {
 	// is for: "" (ProcessMain, the training task) or ProcessPS. Only the uai
 	// contract looks at it; see Processes.
 	Process string
+	// MPIDir is where the target delivers the mpi contract's files
+	// (hostfile, kubexec.sh); "" = MPIDefaultDir (/etc/mpi).
+	MPIDir string
 }
 
 // Processes a task can run, see Options.Process.
@@ -124,10 +127,10 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, c := range list {
 		switch c {
-		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch:
+		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI:
 		default:
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch.", c)
+				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi.", c)
 		}
 		if !seen[c] {
 			seen[c] = true

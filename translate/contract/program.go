@@ -98,6 +98,8 @@ func build(job *jobs.Job, k int, opts Options) (*program, error) {
 			b.uai()
 		case jobs.ContractTorch:
 			b.torch()
+		case jobs.ContractMPI:
+			b.mpi()
 		}
 	}
 	return &program{role: k, defs: b.defs}, nil

@@ -88,7 +88,7 @@ func RandomNoTilde(seed uint64, n int) Case { return random(seed, n, true) }
 func random(seed uint64, n int, noTilde bool) Case {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	var c Case
-	switch n % 6 {
+	switch n % 7 {
 	case 0, 1:
 		c = paiCase(r, n%2 == 0)
 	case 2:
@@ -97,6 +97,8 @@ func random(seed uint64, n int, noTilde bool) Case {
 		c = tfCase(r)
 	case 4:
 		c = torchCase(r)
+	case 6:
+		c = mpiCase(r)
 	default:
 		c = uaiCase(r)
 	}
@@ -258,4 +260,26 @@ func uaiCase(r *rand.Rand) Case {
 		opts.Process = contract.ProcessPS
 	}
 	return Case{Name: "uai", Job: j, Opts: opts}
+}
+
+// mpiCase is an MPIJob of a random generation and implementation; the
+// directory the files go to is sometimes hostile (it is a value).
+func mpiCase(r *rand.Rand) Case {
+	ssh := []jobs.Port{{Label: "ssh", Count: 1, Implicit: true}}
+	m := &jobs.MPI{SlotsPerWorker: r.IntN(9), Implementation: pick(r, []string{"OpenMPI", "Intel", "MPICH"}),
+		RshAgent: "ssh", HostSuffix: ".mpi.default.svc", RunLauncherAsWorker: r.IntN(2) == 0}
+	version := pick(r, []string{"kubeflow.org/v1alpha1", "kubeflow.org/v1alpha2", "kubeflow.org/v1", "kubeflow.org/v2beta1"})
+	if version != "kubeflow.org/v2beta1" {
+		m.RshAgent, m.HostSuffix, m.Implementation = "kubexec", "", "OpenMPI"
+	}
+	j := &jobs.Job{Name: "mpi", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: version}, Contracts: []string{jobs.ContractMPI},
+		Extras: jobs.Extras{MPI: m}, Roles: []*jobs.Role{
+			{Name: "launcher", ReplicaType: "launcher", Instances: 1, Ports: ssh},
+			{Name: "worker", ReplicaType: "worker", Instances: 1 + r.IntN(16), Ports: append(ssh, userPorts(r, v2Names)...)},
+		}}
+	opts := contract.Options{}
+	if r.IntN(2) == 0 {
+		opts.MPIDir = pick(r, Hostile)
+	}
+	return Case{Name: "mpi", Job: j, Opts: opts}
 }
