@@ -34,7 +34,7 @@ marked() {
 # allocation is pending or running.
 stop_jobs() {
 	local addr=$1 ns id
-	curl -sf "$addr/v1/jobs?namespace=*" | jq -r '.[] | [.Namespace, .ID] | @tsv' 2>/dev/null |
+	{ curl -sf "$addr/v1/jobs?namespace=*" || echo '[]'; } | jq -r '.[] | [.Namespace, .ID] | @tsv' 2>/dev/null |
 		while IFS=$'\t' read -r ns id; do
 			curl -sf -X DELETE "$addr/v1/job/$(jq -rn --arg x "$id" '$x|@uri')?namespace=$ns" >/dev/null || true
 		done
@@ -45,18 +45,28 @@ stop_jobs() {
 	echo "nomad-dev-stop: allocations still running after 60 s; killing them with the agent" >&2
 }
 
+# alive PID: running, not a zombie (a killed agent whose parent is gone may
+# stay a zombie where PID 1 does not reap, and kill -0 succeeds on those).
+alive() {
+	local st
+	st=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) || return 1
+	[[ -n $st && $st != Z && $st != X ]]
+}
+
 pid=
 if [[ -f $pidf ]]; then
 	pid=$(cat "$pidf")
-	if kill -0 "$pid" 2>/dev/null; then
-		[[ -f $dev/addr ]] && stop_jobs "$(cat "$dev/addr")"
+	if [[ $pid =~ ^[0-9]+$ ]] && alive "$pid"; then
+		if [[ -f $dev/addr ]] && curl -sf "$(cat "$dev/addr")/v1/agent/health" >/dev/null 2>&1; then
+			stop_jobs "$(cat "$dev/addr")" || true
+		fi
 		# SIGINT: the dev agent leaves gracefully.
-		kill -INT "$pid"
+		kill -INT "$pid" 2>/dev/null || true
 		for _ in $(seq 1 60); do
-			kill -0 "$pid" 2>/dev/null || break
+			alive "$pid" || break
 			sleep 0.5
 		done
-		if kill -0 "$pid" 2>/dev/null; then kill -KILL "$pid"; fi
+		if alive "$pid"; then kill -KILL "$pid" 2>/dev/null || true; fi
 	fi
 	rm -f "$pidf"
 fi

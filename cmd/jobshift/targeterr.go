@@ -8,6 +8,9 @@ import (
 	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/drivers/local"
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
@@ -47,8 +50,21 @@ func targetDiags(err error, plan *translate.Plan) hcl2.Diagnostics {
 		return hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: summaryOf(strings.TrimSuffix(msg[:i], ": ")),
 			Detail: msg[i+len(path)+2:], Subject: jobPos(job).Range()}}
 	}
-	return nil // not about the file (a cluster that does not answer...)
+	for _, r := range jobRefusals {
+		if errors.Is(err, r) {
+			// a refusal of the job that names no file: at the job
+			detail := strings.TrimPrefix(strings.TrimPrefix(msg, r.Error()), ": ")
+			return hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: summaryOf(r.Error()), Detail: detail, Subject: jobPos(job).Range()}}
+		}
+	}
+	return nil // not about the job (a cluster that does not answer...)
 }
+
+// jobRefusals are the drivers' errors that refuse the job itself (as
+// opposed to a cluster that does not answer); located at the job even when
+// their text names no file (the local LeinaoPAI refusal names none).
+var jobRefusals = []error{slurm.ErrJob, local.ErrLeinaoLocal, local.ErrPortConflict, local.ErrNoEntrypoint,
+	local.ErrCommandKind, local.ErrUnsupportedContract, nomad.ErrNoEntrypoint}
 
 // summaryOf capitalises a driver's error prefix ("job cannot run on Slurm").
 func summaryOf(s string) string {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/drivers/local"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
@@ -31,6 +32,8 @@ func TestTargetDiags(t *testing.T) {
 		"file only":          {fmt.Errorf("%w: dir/j.json: LeinaoPAI jobs bind ports", slurm), plan, "dir/j.json:2:14 Job cannot run on Slurm | LeinaoPAI jobs bind ports"},
 		"file only, no name": {fmt.Errorf("%w: j.json: LeinaoPAI", slurm), noName, "j.json:5:3 Job cannot run on Slurm | LeinaoPAI"},
 		"not about the file": {errors.New("registering job: connection refused"), plan, ""},
+		"local LeinaoPAI refusal, no file": {fmt.Errorf("%w: every task binds 10001: %w", local.ErrLeinaoLocal, local.ErrPortConflict), plan,
+			"dir/j.json:2:14 LeinaoPAI jobs need port mapping | every task binds 10001: fixed ports collide on one machine"},
 		"diagnostics kept": {hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "S", Detail: "D",
 			Subject: &hcl2.Range{Filename: "x", Start: hcl2.Pos{Line: 3, Column: 4}}}}, plan, "x:3:4 S | D"},
 	}

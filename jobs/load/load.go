@@ -10,6 +10,7 @@ import (
 	"os"
 	"runtime/debug"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
@@ -82,6 +83,9 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 		return nil, append(diags, jobs.Errorf(jobs.Pos{File: opts.Path, Line: line, Col: col}, "File too large",
 			"The input is longer than %d bytes (1.5 MiB, the largest object Kubernetes stores; no OpenPAI or Kubeflow job was larger).", MaxFileBytes))
 	}
+	if d := invalidUTF8(src, opts.Path); d != nil {
+		return nil, append(diags, d)
+	}
 	j, d := read(src, opts)
 	diags = append(diags, d...)
 	if j != nil {
@@ -128,6 +132,28 @@ func undetected(src []byte, det Detection, path string) *hcl.Diagnostic {
 	}
 	return jobs.Errorf(det.Pos, "Unknown job format",
 		"None of the keys jobshift looks for is at the top level (protocolVersion, kind/apiVersion, jobName, taskRoles). jobshift reads %s.", Formats)
+}
+
+// invalidUTF8 refuses a file that is not UTF-8, at its first bad byte:
+// OpenPAI (Node) would have turned such bytes into U+FFFD and Kubernetes
+// refuses them, and the targets cannot all carry them (nomad-json replaced
+// them, HCL cannot hold them). UTF-16 files (with a byte order mark), which
+// YAML allows, are left to the YAML readers.
+func invalidUTF8(src []byte, path string) *hcl.Diagnostic {
+	if bytes.HasPrefix(src, []byte("\xfe\xff")) || bytes.HasPrefix(src, []byte("\xff\xfe")) || utf8.Valid(src) {
+		return nil
+	}
+	off := 0
+	for off < len(src) {
+		r, n := utf8.DecodeRune(src[off:])
+		if r == utf8.RuneError && n <= 1 {
+			break
+		}
+		off += n
+	}
+	line, col := jobs.LineCol(src, off)
+	return jobs.Errorf(jobs.Pos{File: path, Line: line, Col: col}, "Invalid UTF-8",
+		"Byte 0x%02x is not UTF-8. Job files are UTF-8 text (Kubernetes refuses anything else and OpenPAI replaced such bytes with U+FFFD); re-encode the file as UTF-8.", src[off])
 }
 
 // jsonLooking: the file starts like JSON (or a JSON comment); in YAML text
