@@ -109,7 +109,8 @@ if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null && command -v ip >/dev
 	log "starting the multi-host test clusters (3 Nomad clients, 3 slurmd hosts)"
 	CLUSTERS_UP=1
 	bash scripts/cluster.sh up nomad 3 >/dev/null
-	bash scripts/cluster.sh up slurm 3 >/dev/null
+	# 4 nodes: the LeinaoPAI seed runs one task per node (ps x2, worker x2)
+	bash scripts/cluster.sh up slurm 4 >/dev/null
 fi
 
 log "go vet"
