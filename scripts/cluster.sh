@@ -534,12 +534,20 @@ nomad_wait() {
 }
 
 nomad_down() {
-	local i name
+	local i name downs=()
 	for ((i = 1; i <= $(nhosts); i++)); do
 		name=$pre$i
-		# the client first: it would restart the containers removed under it
-		stop_pid "$D/$name/pid" KILL
-		docker_down "$name"
+		# the client first (it would restart the containers removed under it), then its daemons;
+		# the hosts at the same time (stopping dockerd and removing its data root takes a while)
+		(
+			stop_pid "$D/$name/pid" KILL
+			docker_down "$name"
+		) &
+		downs+=($!)
+	done
+	((${#downs[@]} == 0)) || wait "${downs[@]}"
+	for ((i = 1; i <= $(nhosts); i++)); do
+		name=$pre$i
 		host_down "$name"
 		rm -f "$D/$name/pid"
 		unmount_under "$D/$name/data"
