@@ -57,9 +57,14 @@ for k, v in peers:
     for j, p in enumerate(f[1:]):
         for _ in range(600):
             try:
-                s = socket.create_connection((f[0], int(p)), timeout=2); got = s.recv(100).decode(); s.close(); break
+                s = socket.create_connection((f[0], int(p)), timeout=2); got = s.recv(100).decode(); s.close()
+                if got:
+                    break
             except OSError:
-                time.sleep(0.2)
+                pass
+            # Docker's userland proxy accepts on the host port before the
+            # container listens, then closes: an empty answer is "not yet"
+            time.sleep(0.2)
         else:
             sys.exit("%s: cannot reach %s port %d at %s:%s" % (me, k, j + 1, f[0], p))
         if got != "%s:%d" % (k[len("PAI_PORT_LIST_"):].rsplit("_", 1)[0] + "-" + k.rsplit("_", 1)[1], 10001 + j):
