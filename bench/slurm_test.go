@@ -119,36 +119,43 @@ func BenchmarkSlurmStart(b *testing.B) {
 			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) {
 				var total time.Duration
 				for i := 0; i < b.N; i++ {
-					b.StopTimer()
-					dir := b.TempDir()
-					var id string
-					var t0 time.Time
-					if kind == "bare" {
-						path := filepath.Join(dir, "bare.sh")
-						os.WriteFile(path, []byte(bareScript(n, dir)), 0o755)
-						t0 = time.Now()
-						out, err := exec.Command("sbatch", "--parsable", path).Output()
-						if err != nil {
-							b.Fatal(err)
-						}
-						id = strings.TrimSpace(string(out))
-					} else {
-						plan := &translate.Plan{Job: benchJob(n, dir), User: "bench", Site: &hcl.Config{},
-							Options: map[string]string{"state_dir": filepath.Join(dir, "state"), "submit_dir": dir}}
-						d := slurm.New(drivers.Config{})
-						t0 = time.Now() // Submit = render + write + sbatch
-						h, err := d.Submit(context.Background(), plan)
-						if err != nil {
-							b.Fatal(err)
-						}
-						id = h.ID
-					}
-					last := waitStamps(b, dir, n, 3*time.Minute)
-					total += last.Sub(t0)
-					waitGone(id)
+					total += slurmStartOnce(b, kind, n, &hcl.Config{})
 				}
 				b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "start-ms/op")
 			})
 		}
 	}
+}
+
+// slurmStartOnce submits one job of n tasks (kind jobshift, with the site
+// config site, or bare) and returns the time from the submission to the
+// last task's start stamp.
+func slurmStartOnce(b *testing.B, kind string, n int, site *hcl.Config) time.Duration {
+	b.StopTimer()
+	dir := b.TempDir()
+	var id string
+	var t0 time.Time
+	if kind == "bare" {
+		path := filepath.Join(dir, "bare.sh")
+		os.WriteFile(path, []byte(bareScript(n, dir)), 0o755)
+		t0 = time.Now()
+		out, err := exec.Command("sbatch", "--parsable", path).Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		id = strings.TrimSpace(string(out))
+	} else {
+		plan := &translate.Plan{Job: benchJob(n, dir), User: "bench", Site: site,
+			Options: map[string]string{"state_dir": filepath.Join(dir, "state"), "submit_dir": dir}}
+		d := slurm.New(drivers.Config{Site: site})
+		t0 = time.Now() // Submit = render + write + sbatch
+		h, err := d.Submit(context.Background(), plan)
+		if err != nil {
+			b.Fatal(err)
+		}
+		id = h.ID
+	}
+	last := waitStamps(b, dir, n, 3*time.Minute)
+	waitGone(id)
+	return last.Sub(t0)
 }

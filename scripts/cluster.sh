@@ -25,11 +25,15 @@
 # Nothing here collides with the single-host engines (nomad-dev-start.sh, slurm-up.sh): other
 # subnets, ports only in our namespaces, own state directory, ClusterName, munge socket and database.
 #
-# Docker on the Nomad clients: the daemon is the machine's (root network namespace). A task in
-# Docker's host network mode therefore lives in the root namespace, not in its client's; a task in
-# bridge mode gets its ports published by the root namespace's daemon, which cannot bind a client's
-# address. Docker tasks start and run, but peers cannot reach them at the client's address: the site
-# config this script writes uses raw_exec. README "Multi-node site" says what a real site needs.
+# Docker on the Nomad clients: each client host runs its own containerd and dockerd inside its
+# network namespace (own sockets, data root, exec root, cgroup parent, bridge subnet), and its Nomad
+# client's docker plugin talks to that socket. So a Docker task in bridge mode has its ports
+# published on its client's address by its client's daemon, and a task in host mode shares its
+# client's interfaces, as on a real host. The daemons use overlay2 on the machine's file system
+# (nested in a container whose own daemon needs fuse-overlayfs, overlay2 on a plain ext4 directory
+# still mounts), a runtime named nvidia that is runc (scripts/fake-nvidia-runtime.sh says why), and
+# the images of $JOBSHIFT_CLUSTER_IMAGES present in the machine's daemon, moved with docker save |
+# load (the saved archive is cached per image ID, so `up` after `down` only loads it).
 #
 # State: ${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc}/<engine> (short: Nomad's Task API socket path is limited).
 set -euo pipefail
@@ -213,6 +217,159 @@ jobshift_helper() {
 	(cd "$repo" && CGO_ENABLED=0 go build -o "$D/bin/jobshift.tmp" ./cmd/jobshift && mv "$D/bin/jobshift.tmp" "$D/bin/jobshift")
 }
 
+# ---- Docker per Nomad client host ---------------------------------------------------------------
+# The images every client's daemon gets from the machine's (those the machine's daemon has).
+images=${JOBSHIFT_CLUSTER_IMAGES:-jobshift/torch:bookworm}
+loads=() # PIDs of the image loads under way
+
+have_docker() {
+	command -v dockerd >/dev/null && command -v containerd >/dev/null && command -v docker >/dev/null &&
+		docker info >/dev/null 2>&1
+}
+# a client host's daemon directory (short: containerd's socket path is limited to 107 bytes)
+ddir() { echo "$D/$1/d"; }
+dk() {
+	local name=$1
+	shift
+	docker --host "unix://$(ddir "$name")/docker.sock" "$@"
+}
+
+# docker_conf NAME I: containerd and dockerd configs. Own bridge subnet per host (the hosts'
+# container networks never overlap, so a packet's source says which host it came from); own cgroup
+# parent so kill-host finds every container process of the host.
+docker_conf() {
+	local name=$1 i=$2 dd
+	dd=$(ddir "$name")
+	cat >"$dd/containerd.toml" <<TOML
+version = 2
+root  = "$dd/containerd/root"
+state = "$dd/containerd/state"
+[grpc]
+  address = "$dd/containerd.sock"
+[ttrpc]
+  address = "$dd/containerd.sock.ttrpc"
+[debug]
+  address = ""
+[metrics]
+  address = ""
+TOML
+	cat >"$dd/daemon.json" <<JSON
+{
+  "hosts": ["unix://$dd/docker.sock"],
+  "containerd": "$dd/containerd.sock",
+  "data-root": "$dd/data",
+  "exec-root": "$dd/exec",
+  "pidfile": "$dd/dockerd.pid",
+  "storage-driver": "overlay2",
+  "cgroup-parent": "/jsd-$name",
+  "bip": "172.30.$i.1/24",
+  "mtu": 1400,
+  "log-driver": "json-file",
+  "runtimes": { "nvidia": { "path": "$(command -v runc || echo /usr/sbin/runc)" } }
+}
+JSON
+}
+
+# docker_up NAME I: containerd and dockerd in the host's network namespace (idempotent).
+docker_up() {
+	local name=$1 i=$2 dd
+	dd=$(ddir "$name")
+	mkdir -p "$dd"
+	docker_conf "$name" "$i"
+	if ! alive "$dd/containerd.pid.ours"; then
+		start "$name" "$dd/containerd.pid.ours" "$dd/containerd.log" containerd --config "$dd/containerd.toml"
+	fi
+	if ! alive "$dd/dockerd.pid.ours"; then
+		for _ in $(seq 1 100); do [[ -S $dd/containerd.sock ]] && break; sleep 0.1; done
+		start "$name" "$dd/dockerd.pid.ours" "$dd/dockerd.log" dockerd --config-file "$dd/daemon.json"
+	fi
+}
+
+docker_wait() {
+	local name=$1
+	for _ in $(seq 1 240); do
+		dk "$name" info >/dev/null 2>&1 && return 0
+		sleep 0.5
+	done
+	die "dockerd of $name not up after 120s; see $(ddir "$name")/dockerd.log"
+}
+
+# image_tar IMAGE: the machine daemon's image saved once per image ID (a rebuilt image is saved
+# again, replacing the old archive).
+image_tar() {
+	local img=$1 id dir=$cache/cluster-images f
+	id=$(docker image inspect -f '{{.Id}}' "$img")
+	f=$dir/${img//[^a-zA-Z0-9._-]/_}
+	mkdir -p "$dir"
+	if [[ ! -s $f.tar || $(cat "$f.id" 2>/dev/null) != "$id" ]]; then
+		docker save -o "$f.tar.tmp" "$img" && mv "$f.tar.tmp" "$f.tar"
+		echo "$id" >"$f.id"
+	fi
+	echo "$f.tar"
+}
+
+# docker_images NAME: the host's daemon gets the images it lacks (loaded in the background, so
+# the hosts load theirs at the same time; docker_images_wait collects them).
+docker_images() {
+	local name=$1 img tar
+	for img in $images; do
+		docker image inspect "$img" >/dev/null 2>&1 || continue
+		[[ $(dk "$name" image inspect -f '{{.Id}}' "$img" 2>/dev/null) == "$(docker image inspect -f '{{.Id}}' "$img")" ]] && continue
+		tar=$(image_tar "$img")
+		dk "$name" load -q -i "$tar" >"$(ddir "$name")/load.log" 2>&1 &
+		loads+=($!)
+	done
+}
+
+# images_wait N: every host's image loads ended well.
+images_wait() {
+	local i
+	# only the loads: the daemons started here are children of this shell too
+	((${#loads[@]} == 0)) || wait "${loads[@]}" || true
+	have_docker || return 0
+	for ((i = 1; i <= $1; i++)); do
+		for img in $images; do
+			docker image inspect "$img" >/dev/null 2>&1 || continue
+			dk "$pre$i" image inspect "$img" >/dev/null 2>&1 ||
+				die "$pre$i: image $img not loaded; see $(ddir "$pre$i")/load.log"
+		done
+	done
+}
+
+# cgroup_kill PARENT: SIGKILL every process under the cgroup PARENT (all containers of a host at
+# once, as a power loss); repeated while some remain (a fork racing the first pass).
+cgroup_kill() {
+	local d=/sys/fs/cgroup/pids$1 pids
+	[[ -d $d ]] || d=/sys/fs/cgroup$1
+	[[ -d $d ]] || return 0
+	for _ in 1 2 3 4 5; do
+		pids=$(find "$d" -name cgroup.procs -exec cat {} + 2>/dev/null | tr '\n' ' ')
+		[[ -z ${pids// /} ]] && return 0
+		# shellcheck disable=SC2086
+		kill -KILL $pids 2>/dev/null || true
+		sleep 0.2
+	done
+}
+
+# docker_down NAME: containers removed through the daemon when it answers (their mounts and
+# network namespaces released), then the daemons stopped; whatever a killed host left (container
+# processes, overlay and netns mounts) is killed and unmounted.
+docker_down() {
+	local name=$1 dd ids
+	dd=$(ddir "$name")
+	[[ -d $dd ]] || return 0
+	if [[ -S $dd/docker.sock ]] && alive "$dd/dockerd.pid.ours"; then
+		ids=$(dk "$name" ps -aq 2>/dev/null || true)
+		# shellcheck disable=SC2086
+		[[ -n $ids ]] && dk "$name" rm -f $ids >/dev/null 2>&1 || true
+	fi
+	cgroup_kill "/jsd-$name"
+	stop_pid "$dd/dockerd.pid.ours"
+	stop_pid "$dd/containerd.pid.ours"
+	unmount_under "$dd"
+	cgroups_rm "/jsd-$name"
+}
+
 nomad_server_conf() {
 	cat >"$D/$ctl/agent.hcl" <<HCL
 name       = "$ctl"
@@ -240,19 +397,19 @@ HCL
 
 nomad_client_conf() {
 	local name=$1 ip=$2 docker=""
-	if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
-		# the capabilities OpenPAI gave its containers must be allowed (as nomad-dev-start.sh);
-		# node_name labels let kill-host find this client's containers.
-		docker='plugin "docker" {
+	if have_docker; then
+		# the host's own daemon (endpoint); the capabilities OpenPAI gave its containers must be
+		# allowed (as nomad-dev-start.sh)
+		docker="plugin \"docker\" {
   config {
-    allow_caps = ["audit_write", "chown", "dac_override", "fowner", "fsetid", "kill", "mknod",
-      "net_bind_service", "setfcap", "setgid", "setpcap", "setuid", "sys_chroot",
-      "sys_admin", "ipc_lock", "dac_read_search", "net_raw"]
+    endpoint   = \"unix://$(ddir "$name")/docker.sock\"
+    allow_caps = [\"audit_write\", \"chown\", \"dac_override\", \"fowner\", \"fsetid\", \"kill\", \"mknod\",
+      \"net_bind_service\", \"setfcap\", \"setgid\", \"setpcap\", \"setuid\", \"sys_chroot\",
+      \"sys_admin\", \"ipc_lock\", \"dac_read_search\", \"net_raw\"]
     volumes { enabled = true }
-    extra_labels = ["node_name"]
     gc { image = false }
   }
-}'
+}"
 	fi
 	cat >"$D/$name/agent.hcl" <<HCL
 name       = "$name"
@@ -309,20 +466,28 @@ nomad_up() {
 		start "$ctl" "$D/$ctl/pid" "$D/$ctl/agent.log" "$nomad" agent -config="$D/$ctl/agent.hcl"
 	fi
 	for ((i = 1; i <= n; i++)); do
+		mkdir -p "$D/$pre$i"
+		host_up "$pre$i" "$(hostip "$i")"
+	done
+	if have_docker; then
+		for ((i = 1; i <= n; i++)); do docker_up "$pre$i" "$i"; done
+		for ((i = 1; i <= n; i++)); do docker_wait "$pre$i" && docker_images "$pre$i"; done
+	fi
+	for ((i = 1; i <= n; i++)); do
 		name=$pre$i
-		mkdir -p "$D/$name"
-		host_up "$name" "$(hostip "$i")"
 		alive "$D/$name/pid" && continue
 		nomad_client_conf "$name" "$(hostip "$i")"
 		start "$name" "$D/$name/pid" "$D/$name/agent.log" "$nomad" agent -config="$D/$name/agent.hcl"
 	done
+	images_wait "$n"
 	nomad_wait "$n"
 	cat >"$D/jobshift.hcl" <<HCL
 # Site config of the cluster.sh Nomad cluster ($n clients on $net.0/24).
 nomad {
   address     = "http://$ctlip:4646"
   datacenters = ["dc1"]
-  # Docker tasks run in the machine's network namespace, not their client's (cluster.sh header)
+  # raw_exec by default (tasks run the repository's programs with the machine's tools); every
+  # client also has Docker on its own daemon (driver = "docker", or a role rule, picks it)
   driver      = "raw_exec"
   # the clients declare 64 cores of 1000 MHz (cpu_total_compute)
   cpu_mhz_per_core = 1000
@@ -333,20 +498,23 @@ HCL
 	cat "$D/env"
 }
 
-# node_ready NAME < /v1/nodes JSON: that client is ready, raw_exec healthy, its GPUs fingerprinted.
+# node_ready NAME < /v1/nodes JSON: that client is ready, raw_exec (and Docker when the machine has it)
+# healthy, its GPUs fingerprinted.
 node_ready() {
 	python3 -c '
 import json, sys
-name, gpus = sys.argv[1], int(sys.argv[2])
+name, gpus, docker = sys.argv[1], int(sys.argv[2]), sys.argv[3] == "1"
 for n in json.load(sys.stdin):
     if n["Name"] != name or n["Status"] != "ready":
         continue
     if not n["Drivers"].get("raw_exec", {}).get("Healthy"):
         continue
+    if docker and not n["Drivers"].get("docker", {}).get("Healthy"):
+        continue
     devs = (n.get("NodeResources") or {}).get("Devices") or []
     if sum(len(d.get("Instances") or []) for d in devs) >= gpus:
         sys.exit(0)
-sys.exit(1)' "$1" "$gpus" 2>/dev/null
+sys.exit(1)' "$1" "$gpus" "$(have_docker && echo 1 || echo 0)" 2>/dev/null
 }
 
 # Ready: n clients ready with raw_exec healthy and the GPUs fingerprinted.
@@ -366,10 +534,20 @@ nomad_wait() {
 }
 
 nomad_down() {
-	local i name
+	local i name downs=()
 	for ((i = 1; i <= $(nhosts); i++)); do
 		name=$pre$i
-		nomad_docker_kill "$name"
+		# the client first (it would restart the containers removed under it), then its daemons;
+		# the hosts at the same time (stopping dockerd and removing its data root takes a while)
+		(
+			stop_pid "$D/$name/pid" KILL
+			docker_down "$name"
+		) &
+		downs+=($!)
+	done
+	((${#downs[@]} == 0)) || wait "${downs[@]}"
+	for ((i = 1; i <= $(nhosts); i++)); do
+		name=$pre$i
 		host_down "$name"
 		rm -f "$D/$name/pid"
 		unmount_under "$D/$name/data"
@@ -380,16 +558,6 @@ nomad_down() {
 	unmount_under "$D"
 	rm -rf "$D"
 	rmdir "$base" 2>/dev/null || true # the other engine may still use it
-}
-
-# docker containers of a client (Nomad labels them with the node name).
-nomad_docker_kill() {
-	command -v docker >/dev/null || return 0
-	local ids
-	ids=$(docker ps -aq --filter "label=com.hashicorp.nomad.node_name=$1" 2>/dev/null || true)
-	[[ -n $ids ]] || return 0
-	# shellcheck disable=SC2086
-	docker rm -f $ids >/dev/null 2>&1 || true
 }
 
 # cgroups_rm PARENT: the client's cgroup subtree in every v1 hierarchy (or under cgroup v2).
@@ -622,8 +790,8 @@ kill-host)
 	name=$(resolve "$3")
 	# everything at once, as at a power loss: the link goes first so nothing more leaves the host
 	ip link set "jsv-$name" down 2>/dev/null || true
+	[[ $engine == nomad ]] && cgroup_kill "/jsd-$name" # its containers (own pid namespaces)
 	kill_netns "$name"
-	[[ $engine == nomad ]] && nomad_docker_kill "$name"
 	rm -f "$D/$name/pid" "$D/run/slurmd-$name.pid.ours"
 	echo "cluster.sh: $name killed"
 	;;

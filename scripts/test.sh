@@ -106,10 +106,11 @@ export NOMAD_ADDR
 # Multi-host clusters (network namespaces, scripts/cluster.sh) for integration/multihost; the tests
 # read their addresses from `cluster.sh env`, so the single-host engines' variables above stay.
 if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null && command -v ip >/dev/null; then
-	log "starting the multi-host test clusters (3 Nomad clients, 3 slurmd hosts)"
+	log "starting the multi-host test clusters (3 Nomad clients, 4 slurmd hosts)"
 	CLUSTERS_UP=1
 	bash scripts/cluster.sh up nomad 3 >/dev/null
-	bash scripts/cluster.sh up slurm 3 >/dev/null
+	# 4 nodes: the LeinaoPAI seed runs one task per node (ps x2, worker x2)
+	bash scripts/cluster.sh up slurm 4 >/dev/null
 fi
 
 log "go vet"

@@ -75,7 +75,9 @@ func TestMain(m *testing.M) {
 			if _, err := clusterSh("env", e); err == nil {
 				continue
 			}
-			out, err := clusterSh("up", e, "3")
+			// Slurm: 4 nodes, as the LeinaoPAI seed runs one task per node
+			n := map[string]string{"nomad": "3", "slurm": "4"}[e]
+			out, err := clusterSh("up", e, n)
 			fmt.Fprint(os.Stderr, out)
 			if err != nil {
 				fmt.Fprintf(os.Stderr, "integration/multihost: %v\n", err)

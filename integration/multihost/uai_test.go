@@ -91,17 +91,21 @@ taskRoles:
 // TestUAIAcrossHosts: every node's training task reaches the parameter
 // servers of all three nodes, each on its own host, on both engines.
 //
-// Known failure (found by this test, not fixed yet): on Slurm a node's PS
-// process dies with its node's training task (slurmstepd ends the node's
-// processes when its task exits), so a peer on another host that has not
-// reached that PS yet gets "connection refused" until it gives up; seen
-// with jss3's worker done and master/worker on jss1/jss2 refused. On Nomad
-// one run in three failed the same way (ps 1 refused for 60 s). Set
-// JOBSHIFT_KNOWN_BUGS=1 to run it.
+// Slurm: a node's PS is kept until the verdict (task.sh), so a peer on
+// another host still reaches it after that node's training task ended.
+//
+// Nomad, known failure (gated by JOBSHIFT_KNOWN_BUGS=1): the cluster.sh
+// site config sets nomad.helper, and with the in-job finisher the training
+// task is its group's leader (drivers/nomad/render.go: the poststop
+// finisher only runs once every main task of the allocation ended, and the
+// PS never ends by itself). So a node's PS is killed the moment its own
+// training task ends, and a slower peer on another host that has not
+// reached it yet is refused until it gives up ("ps 1 refused for 60 s",
+// about one run in three here). Without a helper (integration/nomad's
+// dev agent) the PS lives until the verdict and the test passes. Fixing
+// it needs a finisher that is not a poststop task (e.g. a sidecar that
+// waits for its own MainTask, then judges), so that no task is leader.
 func TestUAIAcrossHosts(t *testing.T) {
-	if os.Getenv("JOBSHIFT_KNOWN_BUGS") != "1" {
-		t.Skip("UAI parameter servers end with their node's training task across hosts (see the comment); JOBSHIFT_KNOWN_BUGS=1 runs it")
-	}
 	t.Run("slurm", func(t *testing.T) {
 		c := need(t, "slurm")
 		p := uaiPlan(t, c)
@@ -117,6 +121,9 @@ func TestUAIAcrossHosts(t *testing.T) {
 		checkSpread(t, c, taskAddrs(p.Job, r.topology(t)))
 	})
 	t.Run("nomad", func(t *testing.T) {
+		if os.Getenv("JOBSHIFT_KNOWN_BUGS") != "1" {
+			t.Skip("on Nomad with nomad.helper a node's PS ends with its own training task (see the comment); JOBSHIFT_KNOWN_BUGS=1 runs it")
+		}
 		c := need(t, "nomad")
 		cl := nomadClient(t, c)
 		p := uaiPlan(t, c)
