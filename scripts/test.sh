@@ -103,6 +103,13 @@ log "starting the Nomad dev agent"
 eval "$(bash scripts/nomad-dev-start.sh | grep '^NOMAD_ADDR=')"
 export NOMAD_ADDR
 
+# The Docker tests' image (debootstrap + python3-torch, ~10 min once, cached): built before the
+# multi-host clusters start, because `cluster.sh up` copies it into every client host's daemon.
+if [[ $(id -u) == 0 ]] && command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+	log "building the Docker test image (cached)"
+	bash integration/nomad/build-torch-image.sh
+fi
+
 # Multi-host clusters (network namespaces, scripts/cluster.sh) for integration/multihost; the tests
 # read their addresses from `cluster.sh env`, so the single-host engines' variables above stay.
 if [[ $(id -u) == 0 ]] && command -v slurmctld >/dev/null && command -v ip >/dev/null; then
