@@ -10,6 +10,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -31,29 +32,7 @@ func TestStoppedJobVerdict(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer agent.Client(t).Jobs().Deregister(h.ID, true, nil)
-	events, err := d.Watch(ctx, h)
-	if err != nil {
-		t.Fatal(err)
-	}
-	running, stopped := map[string]bool{}, false
-	var final *drivers.Result
-	for e := range events {
-		if e.Task != nil && e.State == completion.Running {
-			running[fmt.Sprintf("%s-%d", e.Task.Role, e.Task.Index)] = true
-		}
-		if len(running) == 3 && !stopped {
-			stopped = true
-			if err := d.Stop(ctx, h); err != nil {
-				t.Fatal(err)
-			}
-		}
-		if e.Final != nil {
-			final = e.Final
-		}
-	}
-	if !stopped || final == nil {
-		t.Fatalf("stopped %v, final %+v", stopped, final)
-	}
+	final := drivertest.StopOnceRunning(ctx, t, d, h, 3)
 	if final.Phase != completion.PhaseStopped || final.ExitCode != completion.StoppedExitCode {
 		t.Errorf("final %+v, want phase %s exit %d", final, completion.PhaseStopped, completion.StoppedExitCode)
 	}
