@@ -51,6 +51,9 @@ func Open(path string, logs io.Writer) (*External, error) {
 			DisableTime: true}),
 		SyncStdout: logs,
 		SyncStderr: logs,
+		// Managed: goplugin.CleanupClients (deferred by the CLI) kills it,
+		// so no plugin process outlives the command that started it.
+		Managed: true,
 	})
 	rpc, err := client.Client()
 	if err != nil {

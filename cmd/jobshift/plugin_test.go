@@ -79,4 +79,21 @@ func TestExternalPluginCLI(t *testing.T) {
 	if code := realMain([]string{"run", "-to", "example", "-plugin-dir", dir, "-plain", file}, &out, &errb); code != 0 {
 		t.Fatalf("run -to example: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
+	// No plugin process outlives the commands that started it.
+	if left := processesOf(filepath.Join(dir, "jobshift-driver-example")); len(left) > 0 {
+		t.Errorf("plugin processes left running: %v", left)
+	}
+}
+
+// processesOf lists the live processes whose executable path is exe.
+func processesOf(exe string) []string {
+	var pids []string
+	paths, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err == nil && strings.HasPrefix(string(b), exe+"\x00") {
+			pids = append(pids, filepath.Base(filepath.Dir(p)))
+		}
+	}
+	return pids
 }
