@@ -85,6 +85,12 @@ ports {
   rpc  = $((port + 1))
   serf = $((port + 2))
 }
+# Every test process of the suite (several at once under go test -p) talks to this one agent from
+# 127.0.0.1, each holding blocking queries and keep-alive connections; Nomad's default of 100
+# connections per client address is a guard for many users on many addresses, not for this.
+limits {
+  http_max_conns_per_client = 1000
+}
 client {
   network_interface = "$iface"
   options = {

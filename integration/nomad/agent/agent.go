@@ -98,14 +98,29 @@ func cacheDir() string {
 // Client returns an API client for the agent.
 func Client(t testing.TB) *api.Client {
 	t.Helper()
+	addr := Addr(t)
+	clientsMu.Lock()
+	defer clientsMu.Unlock()
+	if c := clients[addr]; c != nil {
+		return c
+	}
 	cfg := api.DefaultConfig()
-	cfg.Address = Addr(t)
+	cfg.Address = addr
 	c, err := api.NewClient(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	clients[addr] = c
 	return c
 }
+
+// One client per address for the whole test process: every client has its
+// own pool of keep-alive connections, and the agent refuses an address
+// holding more than its http_max_conns_per_client (429).
+var (
+	clientsMu sync.Mutex
+	clients   = map[string]*api.Client{}
+)
 
 // StopIfStarted stops the agent when this process started it; call it from
 // TestMain after m.Run.
