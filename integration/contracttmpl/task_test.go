@@ -44,9 +44,6 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 			}
 		}
 		for _, driver := range []string{"raw_exec", "docker"} {
-			if c.Job.Source.Dialect == "leinao" && driver != "docker" {
-				continue // fixed container ports: Docker only (drivers/nomad refuses host networking)
-			}
 			p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 				Site: &hcl.Config{Nomad: &hcl.NomadConfig{Driver: driver}}, Options: map[string]string{}}
 			checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s", c.Name, driver))
