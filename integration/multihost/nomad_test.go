@@ -15,6 +15,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -248,7 +249,7 @@ func TestNomadEnvMatchesOracle(t *testing.T) {
 	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			plan := loadPlan(t, c, f)
-			lingerAfterDump(plan)
+			drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
 			res, id := runNomad(t, c, plan, 4*time.Minute)
 			if res.Phase != completion.PhaseSucceeded {
 				t.Fatalf("result %+v", res)
@@ -307,24 +308,5 @@ func TestNomadDDPTorch(t *testing.T) {
 			checkChecksums(t, logs.String())
 			checkNodes(t, c, cl, plan, nomadTopology(plan, id, tasks), tasks)
 		})
-	}
-}
-
-// lingerAfterDump keeps every task alive a while after it printed its
-// environment. Known limit of the Nomad target (issue "Performance": one
-// topology snapshot per attempt): a task whose env template renders after a
-// peer has already ended no longer finds that peer's registration and fails
-// loudly. Real training peers wait for each other; these dump-and-exit tasks
-// do not, so on a loaded machine the race was seen (ps_server-1 failed).
-func lingerAfterDump(plan *translate.Plan) {
-	for _, r := range plan.Job.Roles {
-		switch r.Command.Kind {
-		case jobs.CommandBashScript, jobs.CommandEval:
-			r.Command.Script += "\nsleep 20"
-		case jobs.CommandArgv:
-			argv := append(append([]string(nil), r.Command.Command...), r.Command.Args...)
-			r.Command.Command = []string{"/bin/sh", "-c", `"$@"; rc=$?; sleep 20; exit $rc`, "sh"}
-			r.Command.Args = argv
-		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -30,6 +31,9 @@ func TestGenerationsOnRawExec(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			p := loadPlan(t, filepath.Join(dir, tc.file), site())
+			if tc.phase == completion.PhaseSucceeded {
+				drivertest.LingerAfter(p, 20) // dump-and-exit tasks: see LingerAfter
+			}
 			res, id := run(t, p)
 			defer func() { _, _, _ = c.Jobs().Deregister(id, true, nil) }()
 			if res.Phase != tc.phase || res.ExitCode != tc.code {
