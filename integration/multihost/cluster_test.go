@@ -14,9 +14,7 @@ package multihost_test
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -214,34 +212,4 @@ func haveTorch(t *testing.T) bool {
 		t.Fatal("python3-torch is not installed for /usr/bin/python3 (CI=true)")
 	}
 	return false
-}
-
-// readEnvFile parses the contract template's NAME="json string" lines and
-// NAME=value lines (as integration/nomad reads them).
-func readEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
-	t.Helper()
-	defer r.Close()
-	out := map[string]string{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		k, v, ok := strings.Cut(line, "=")
-		if !ok {
-			t.Errorf("env line without '=': %q", line)
-			continue
-		}
-		if strings.HasPrefix(v, `"`) {
-			var s string
-			if err := json.Unmarshal([]byte(v), &s); err != nil {
-				t.Errorf("%s: %v", k, err)
-			}
-			v = s
-		}
-		out[k] = v
-	}
-	return out
 }

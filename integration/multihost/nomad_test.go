@@ -227,7 +227,7 @@ func TestNomadExamples(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				got := readEnvFile(t, io.NopCloser(strings.NewReader(catAlloc(t, cl, nt.alloc, "main/local/jobshift.env"))))
+				got := drivertest.ReadEnvFile(t, io.NopCloser(strings.NewReader(catAlloc(t, cl, nt.alloc, "main/local/jobshift.env"))))
 				for _, v := range want {
 					if v.Name == contract.WorkDirVar {
 						continue // exported by the task itself

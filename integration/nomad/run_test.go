@@ -17,6 +17,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/translate"
@@ -184,7 +185,7 @@ func checkEnvAgainstOracle(t *testing.T, c *api.Client, p *translate.Plan, id st
 			t.Errorf("%s: reading the rendered env: %v", a.Name, err)
 			continue
 		}
-		got := readEnvFile(t, rc)
+		got := drivertest.ReadEnvFile(t, rc)
 		for _, v := range want {
 			if v.Name == contract.WorkDirVar {
 				continue // exported by the task itself

@@ -15,6 +15,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/translate"
@@ -158,7 +159,7 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 				t.Errorf("%s %s: reading the rendered env: %v", a.Name, task, err)
 				continue
 			}
-			got := readEnvFile(t, rc)
+			got := drivertest.ReadEnvFile(t, rc)
 			sawTF := false
 			for _, v := range want {
 				if v.Name == contract.WorkDirVar {

@@ -1,4 +1,4 @@
-package nomad_test
+package drivertest
 
 import (
 	"bufio"
@@ -8,9 +8,10 @@ import (
 	"testing"
 )
 
-// readEnvFile parses NAME="json string" lines (what the contract template
-// writes; go-envparse reads them the same way) and NAME=value lines.
-func readEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
+// ReadEnvFile parses a rendered Nomad env template: NAME="json string" lines
+// (what the contract template writes; go-envparse reads them the same way)
+// and NAME=value lines. A line without '=' is a test error.
+func ReadEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
 	t.Helper()
 	defer r.Close()
 	out := map[string]string{}
