@@ -51,24 +51,37 @@ type Config struct {
 
 	// Plugins is the `plugins {}` block (nil = none).
 	Plugins *PluginsConfig
+	// Defaults is the `defaults {}` block (nil = none): resources for roles
+	// whose job asks for none.
+	Defaults *DefaultsConfig
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.
 type NomadConfig struct {
-	Address        string
-	Region         string
-	Namespace      string
-	Datacenters    []string
-	NodePool       string
-	Priority       int
-	Driver         string // docker (default), raw_exec, exec, podman
-	CPUMHzPerCore  int
-	BarrierTimeout string // a Go duration ("90s", "5m")
+	Address   string
+	Region    string
+	Namespace string
+	// NamespacePerUser puts each user's jobs in a namespace named after
+	// the user (made Nomad-safe); the operator creates the namespaces
+	// (and may give each user an ACL policy for theirs). Wins over
+	// Namespace.
+	NamespacePerUser bool
+	Datacenters      []string
+	NodePool         string
+	Priority         int
+	Driver           string // docker (default), raw_exec, exec, podman
+	CPUMHzPerCore    int
+	BarrierTimeout   string // a Go duration ("90s", "5m")
 	// Helper is the absolute path of a jobshift binary on every Nomad
 	// client. When set, each group gets a poststop task that applies the
 	// completion rule through the Task API, so a job submitted with plain
 	// `nomad job run` ends without a jobshift process (drivers/nomad).
 	Helper string
+	// SpreadNodes > 0 spreads a job's allocations over that many clients
+	// at least (as OpenPAI/Kubernetes spread a job's containers): at most
+	// ceil(tasks / SpreadNodes) allocations of the job per client
+	// (drivers/nomad). The cluster needs that many feasible clients.
+	SpreadNodes int
 	// WorkDir is the working directory of raw_exec/exec tasks (absolute,
 	// on every client; "" = the task directory).
 	WorkDir string
@@ -100,6 +113,9 @@ type SlurmConfig struct {
 	// over hosts; 0 = Slurm's choice (it packs). Sets the packed layout, whose
 	// allocation gets --nodes (drivers/slurm).
 	SpreadNodes int
+	// Sbatch are extra #SBATCH directives for every job ("--constraint=a100",
+	// "--reservation=x"), after jobshift's own; see CheckSbatchArg.
+	Sbatch []string
 
 	Range hcl2.Range `json:"-"`
 }
@@ -131,6 +147,13 @@ type RoleRule struct {
 	// DockerCapAdd, when set, replaces nomad.docker_cap_add for matching
 	// roles (an empty list removes them).
 	DockerCapAdd []string
+	// Sbatch are extra #SBATCH directives for matching roles (Slurm; in a
+	// layout where roles share one allocation they apply to it).
+	Sbatch []string
+	// Setup are shell command lines (e.g. "module load cuda/12.2") run in
+	// the task's shell before the user's command, on Slurm; what they export
+	// the command sees.
+	Setup []string
 
 	Range hcl2.Range `json:"-"`
 }

@@ -28,20 +28,21 @@ var (
 // position (hcl reports them), so a typo never silently does nothing.
 var (
 	rootSchema = &hcl2.BodySchema{Blocks: []hcl2.BlockHeaderSchema{
-		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"},
+		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"}, {Type: "defaults"},
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
-		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir",
-		"docker_gpu_runtime", "docker_cap_add")
+		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir", "spread_nodes",
+		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
-		"gpu_request", "port_base", "address", "spread_nodes")
-	imageSchema   = attrs("replace")
-	roleSchema    = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add")
-	gpuTypeSchema = attrs("model", "min_memory_mib")
-	pluginsSchema = attrs("dirs", "allowed")
+		"gpu_request", "port_base", "address", "spread_nodes", "sbatch")
+	imageSchema    = attrs("replace")
+	roleSchema     = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add", "sbatch", "setup")
+	defaultsSchema = attrs("cpu", "memory_mib", "shm_mib")
+	gpuTypeSchema  = attrs("model", "min_memory_mib")
+	pluginsSchema  = attrs("dirs", "allowed")
 )
 
 func attrs(names ...string) *hcl2.BodySchema {
@@ -65,7 +66,7 @@ func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
 	seen := map[string]hcl2.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
-		case "nomad", "slurm", "plugins":
+		case "nomad", "slurm", "plugins", "defaults":
 			if prev, dup := seen[b.Type]; dup {
 				diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagError,
 					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
@@ -82,6 +83,8 @@ func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
 			cfg.Slurm, d = decodeSlurm(b)
 		case "plugins":
 			cfg.Plugins, d = decodePlugins(b)
+		case "defaults":
+			cfg.Defaults, d = decodeDefaults(b)
 		case "image":
 			var r *ImageRule
 			r, d = decodeImage(b)
@@ -206,11 +209,13 @@ func decodeNomad(b *hcl2.Block) (*NomadConfig, hcl2.Diagnostics) {
 	}
 	d.absPath("helper", &n.Helper)
 	d.absPath("work_dir", &n.WorkDir)
+	d.intField("spread_nodes", &n.SpreadNodes, 0, 100000)
 	var rt string
 	if a := d.decode("docker_gpu_runtime", &rt); a != nil {
 		n.DockerGPURuntime = &rt
 	}
 	d.caps("docker_cap_add", &n.DockerCapAdd)
+	d.decode("namespace_per_user", &n.NamespacePerUser)
 	return n, d.diags
 }
 
@@ -288,6 +293,7 @@ func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
 	d.intField("port_base", &s.PortBase, 1024, 65535)
 	d.enum("address", &s.Address, SlurmAddresses)
 	d.intField("spread_nodes", &s.SpreadNodes, 0, 100000)
+	d.sbatch("sbatch", &s.Sbatch)
 	return s, d.diags
 }
 
@@ -362,16 +368,11 @@ func decodeRole(b *hcl2.Block) (*RoleRule, hcl2.Diagnostics) {
 			}
 		}
 	}
-	var cores float64
-	if a := d.decode("cpu", &cores); a != nil {
-		if cores <= 0 || cores > 1e6 {
-			d.errAt(a, "Invalid cpu", "cpu is a number of cores greater than 0 (\"0.5\" = 500 millicores), got %v.", cores)
-		} else {
-			r.CPUMilli = int64(math.Round(cores * 1000))
-		}
-	}
+	d.cores("cpu", &r.CPUMilli)
 	d.integer("memory_mib", &r.MemoryMiB, 1, 1<<40)
 	d.integer("shm_mib", &r.ShmMiB, 1, 1<<40)
+	d.sbatch("sbatch", &r.Sbatch)
+	d.setup("setup", &r.Setup)
 	if pat == "" {
 		return nil, d.diags
 	}

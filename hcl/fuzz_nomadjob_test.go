@@ -10,7 +10,8 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// FuzzNomadJobHCL: any UTF-8 string, written by NomadJobHCL as an argument,
+// FuzzNomadJobHCL: NomadJobHCL's direct emitter writes the bytes hclwrite +
+// Format write, and any UTF-8 string, written by NomadJobHCL as an argument,
 // an env value, a meta value (under any key) and a template body, parses
 // back to itself (HCL's parser gives it in NFC, as cty.StringVal does;
 // the bytes in the file are checked by TestNomadJobHCLKeepsUnicodeBytes).
@@ -32,6 +33,9 @@ func FuzzNomadJobHCL(f *testing.F) {
 		src, err := NomadJobHCL(job)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
+		}
+		if ref, _ := nomadJobHCLFormat(job); string(ref) != string(src) {
+			t.Fatalf("direct emitter differs from hclwrite.Format:\n%s\n---\n%s", src, ref)
 		}
 		file, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl2.InitialPos)
 		if diags.HasErrors() {

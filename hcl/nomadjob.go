@@ -1,6 +1,7 @@
 package hcl
 
 import (
+	"errors"
 	"fmt"
 	"reflect"
 	"sort"
@@ -31,6 +32,27 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	if job == nil || job.ID == nil || *job.ID == "" {
 		return nil, fmt.Errorf("nomad job has no ID")
 	}
+	skip := map[string]bool{"id": true}
+	if job.Name != nil && *job.Name == *job.ID {
+		skip["name"] = true // the default; keep the file minimal
+	}
+	e := &emitter{b: make([]byte, 0, 16<<10)}
+	e.open("job", []string{*job.ID}, 0)
+	err := e.body(reflect.ValueOf(job).Elem(), skip, 1)
+	if errors.Is(err, errNotDirect) {
+		return nomadJobHCLFormat(job)
+	}
+	if err != nil {
+		return nil, err
+	}
+	e.close(0)
+	return e.b, nil
+}
+
+// nomadJobHCLFormat is NomadJobHCL through an hclwrite tree formatted by
+// hclwrite.Format: the fallback for values the direct emitter does not lay
+// out, and the reference it is tested against.
+func nomadJobHCLFormat(job *api.Job) ([]byte, error) {
 	f := hclwrite.NewEmptyFile()
 	b := f.Body().AppendNewBlock("job", []string{*job.ID}).Body()
 	if err := writeStruct(b, reflect.ValueOf(job).Elem(), map[string]bool{"id": true}); err != nil {
@@ -51,25 +73,10 @@ type hclField struct {
 }
 
 func fieldsOf(v reflect.Value) []hclField {
-	var out []hclField
-	t := v.Type()
-	for i := 0; i < t.NumField(); i++ {
-		sf := t.Field(i)
-		tag, ok := sf.Tag.Lookup("hcl")
-		if !ok || !sf.IsExported() {
-			continue
-		}
-		name, opt, _ := strings.Cut(tag, ",")
-		kind := "attr"
-		switch opt {
-		case "block":
-			kind = "block"
-		case "label":
-			kind = "label"
-		case "remain":
-			continue
-		}
-		out = append(out, hclField{name: name, kind: kind, value: v.Field(i)})
+	fields := fieldsOfType(v.Type())
+	out := make([]hclField, 0, len(fields))
+	for _, f := range fields {
+		out = append(out, hclField{name: f.name, kind: f.kind, value: v.Field(f.index)})
 	}
 	return out
 }
@@ -293,17 +300,7 @@ func writeBlocks(b *hclwrite.Body, name string, v reflect.Value) error {
 // (env names with dots, for instance) cannot be block attributes; jobspec2
 // also accepts `name = { "k" = "v" }`, which takes any key.
 func writeMapBlock(b *hclwrite.Body, name string, v reflect.Value) error {
-	keys := make([]string, 0, v.Len())
-	for _, k := range v.MapKeys() {
-		keys = append(keys, k.String())
-	}
-	sort.Strings(keys)
-	allIdent := true
-	for _, k := range keys {
-		if !hclsyntax.ValidIdentifier(k) {
-			allIdent = false
-		}
-	}
+	keys, allIdent := mapKeys(v)
 	if !allIdent && name != "config" {
 		toks, err := mapTokens(v)
 		if err != nil {
@@ -376,24 +373,48 @@ func ctyOf(v reflect.Value) (cty.Value, error) {
 // good heredoc (empty, or not ending in a newline: a heredoc always does).
 // Inside a heredoc only `${` and `%{` are special.
 func heredoc(s string) hclwrite.Tokens {
-	if s == "" || !strings.HasSuffix(s, "\n") || strings.ContainsAny(s, "\r\x00") {
+	delim, body, ok := heredocParts(s)
+	if !ok {
 		return nil
 	}
-	lines := map[string]bool{}
-	for _, l := range strings.Split(s, "\n") {
-		lines[strings.TrimSpace(l)] = true
-	}
-	delim := "EOT"
-	for i := 1; lines[delim]; i++ {
-		delim = fmt.Sprintf("EOT%d", i)
-	}
-	body := strings.NewReplacer("${", "$${", "%{", "%%{").Replace(s)
 	return hclwrite.Tokens{
 		{Type: hclsyntax.TokenOHeredoc, Bytes: []byte("<<" + delim + "\n")},
 		{Type: hclsyntax.TokenStringLit, Bytes: []byte(body)},
 		{Type: hclsyntax.TokenCHeredoc, Bytes: []byte(delim)},
 	}
 }
+
+// heredocParts are the delimiter (EOT, or EOT<n> when a line of s is EOT)
+// and the escaped body of s as a heredoc.
+func heredocParts(s string) (delim, body string, ok bool) {
+	if s == "" || !strings.HasSuffix(s, "\n") || strings.ContainsAny(s, "\r\x00") {
+		return "", "", false
+	}
+	delim = "EOT"
+	for i := 1; hasLine(s, delim); i++ {
+		delim = fmt.Sprintf("EOT%d", i)
+	}
+	return delim, heredocEscaper.Replace(s), true
+}
+
+// hasLine: some line of s is l, ignoring surrounding white space.
+func hasLine(s, l string) bool {
+	for len(s) > 0 {
+		line := s
+		if i := strings.IndexByte(s, '\n'); i >= 0 {
+			line, s = s[:i], s[i+1:]
+		} else {
+			s = ""
+		}
+		if len(line) >= len(l) && strings.TrimSpace(line) == l {
+			return true
+		}
+	}
+	return false
+}
+
+// heredocEscaper is built once (a Replacer compiles its table on first use).
+var heredocEscaper = strings.NewReplacer("${", "$${", "%{", "%%{")
 
 // ParseNomadJobHCLSyntax checks that src is syntactically valid HCL (the
 // full decode is Nomad's; tests use the agent's /v1/jobs/parse).
@@ -411,4 +432,21 @@ func staticPortsAsPortBlocks(n api.NetworkResource) api.NetworkResource {
 	n.DynamicPorts = append(append([]api.Port(nil), n.ReservedPorts...), n.DynamicPorts...)
 	n.ReservedPorts = nil
 	return n
+}
+
+// mapKeys returns a string-keyed map's keys in order, and whether every key
+// is an HCL identifier (and so can be a block attribute).
+func mapKeys(v reflect.Value) (keys []string, allIdent bool) {
+	keys = make([]string, 0, v.Len())
+	for _, k := range v.MapKeys() {
+		keys = append(keys, k.String())
+	}
+	sort.Strings(keys)
+	allIdent = true
+	for _, k := range keys {
+		if !hclsyntax.ValidIdentifier(k) {
+			allIdent = false
+		}
+	}
+	return keys, allIdent
 }

@@ -6,6 +6,7 @@
 #   scripts/cluster.sh hosts nomad|slurm             # one line per client host: NAME IP
 #   scripts/cluster.sh kill-host nomad|slurm NAME|IP # power loss: agent + every task SIGKILLed, link cut
 #   scripts/cluster.sh restart-agent nomad|slurm NAME|IP  # restart the Nomad client / slurmd only
+#   scripts/cluster.sh restart-server nomad|slurm    # restart the Nomad server / slurmctld (state kept)
 #   scripts/cluster.sh env nomad|slurm               # the export lines of a cluster that is up
 #
 # Why network namespaces (not containers): a host here must see the machine's files at the same
@@ -36,22 +37,34 @@
 # load (the saved archive is cached per image ID, so `up` after `down` only loads it).
 #
 # State: ${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc}/<engine> (short: Nomad's Task API socket path is limited).
+#
+# Instances: JOBSHIFT_CLUSTER_ID=K (1..9) names a second, independent pair of clusters beside the
+# default one (unset or 0), so a suite that kills hosts and restarts agents (integration/faults) never
+# touches the clusters other tests share: subnets 10.87.2K/10.87.2K+1, bridges jsbrK-nomad/-slurm,
+# hosts jsKn1.. / jsKs1.. (servers jsKnsrv, jsKsctl), state /tmp/jscK, ClusterName jsmultiK (own munged
+# and database under the state dir as always), Docker bridges 172.(30-K).i.0/24. The default keeps
+# its names and addresses exactly. JOBSHIFT_CLUSTER_DOCKER=0 at `up nomad`: clients without Docker
+# (raw_exec only; remembered in the state dir), for suites whose jobs need no containers.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cache=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift}
-base=${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc}
+cid=${JOBSHIFT_CLUSTER_ID:-0}
+[[ $cid =~ ^[0-9]$ ]] || { echo "cluster.sh: JOBSHIFT_CLUSTER_ID must be 0..9" >&2; exit 2; }
+# the instance suffix of names (empty for the default instance: today's names)
+sfx=${cid#0}
+base=${JOBSHIFT_CLUSTER_DIR:-/tmp/jsc$sfx}
 gpus=4
 
 die() { echo "cluster.sh: $*" >&2; exit 1; }
-usage() { sed -n '3,9p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,10p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 # ---- per-engine naming: subnet, bridge, host names ----------------------------------------------
 # setvars ENGINE: net (first three octets), br (bridge), pre (host name prefix), ctl (server host).
 setvars() {
 	case $1 in
-	nomad) net=10.87.0 br=jsbr-nomad pre=jsn ctl=jsnsrv ;;
-	slurm) net=10.87.1 br=jsbr-slurm pre=jss ctl=jssctl ;;
+	nomad) net=10.87.$((2 * cid)) br=jsbr$sfx-nomad pre=js${sfx}n ctl=js${sfx}nsrv ;;
+	slurm) net=10.87.$((2 * cid + 1)) br=jsbr$sfx-slurm pre=js${sfx}s ctl=js${sfx}sctl ;;
 	*) usage ;;
 	esac
 	D=$base/$1
@@ -71,8 +84,8 @@ net_up() {
 	ip link set "$br" up
 	# Docker loads br_netfilter and sets FORWARD to DROP: bridged traffic between our hosts passes
 	# through FORWARD, so accept it for our bridge only.
-	if ! iptables -C FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; then
-		iptables -I FORWARD 1 -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)"
+	if ! iptables -w -C FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; then
+		iptables -w -I FORWARD 1 -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)"
 	fi
 }
 
@@ -93,15 +106,25 @@ host_up() {
 	hosts_line "$name" "$ip"
 }
 
-# /etc/hosts: every host resolves every other host's name (a site's DNS).
+# /etc/hosts: every host resolves every other host's name (a site's DNS). Edits hold a lock: two
+# instances (JOBSHIFT_CLUSTER_ID) coming up at once would otherwise lose each other's lines.
 hosts_line() {
 	local name=$1 ip=$2
-	grep -q "^$ip $name # $(tag)\$" /etc/hosts 2>/dev/null && return 0
-	sed_hosts "/ $name # $(tag)\$/d"
-	echo "$ip $name # $(tag)" >>/etc/hosts
+	(
+		flock 9
+		grep -q "^$ip $name # $(tag)\$" /etc/hosts 2>/dev/null && exit 0
+		sed_hosts_locked "/ $name # $(tag)\$/d"
+		echo "$ip $name # $(tag)" >>/etc/hosts
+	) 9>>/tmp/jobshift-cluster-hosts.lock
+}
+sed_hosts() {
+	(
+		flock 9
+		sed_hosts_locked "$1"
+	) 9>>/tmp/jobshift-cluster-hosts.lock
 }
 # /etc/hosts may be a bind mount (containers): edit it in place, never replace the file.
-sed_hosts() {
+sed_hosts_locked() {
 	local t
 	t=$(mktemp)
 	sed "$1" /etc/hosts >"$t"
@@ -172,7 +195,7 @@ host_down() {
 
 net_down() {
 	ip link del "$br" 2>/dev/null || true
-	while iptables -D FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; do :; done
+	while iptables -w -D FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; do :; done
 }
 
 # resolve NAME|IP to a client host name.
@@ -223,6 +246,7 @@ images=${JOBSHIFT_CLUSTER_IMAGES:-jobshift/torch:bookworm}
 loads=() # PIDs of the image loads under way
 
 have_docker() {
+	[[ -f $D/nodocker ]] && return 1
 	command -v dockerd >/dev/null && command -v containerd >/dev/null && command -v docker >/dev/null &&
 		docker info >/dev/null 2>&1
 }
@@ -262,7 +286,7 @@ TOML
   "pidfile": "$dd/dockerd.pid",
   "storage-driver": "overlay2",
   "cgroup-parent": "/jsd-$name",
-  "bip": "172.30.$i.1/24",
+  "bip": "172.$((30 - cid)).$i.1/24",
   "mtu": 1400,
   "log-driver": "json-file",
   "runtimes": { "nvidia": { "path": "$(command -v runc || echo /usr/sbin/runc)" } }
@@ -460,6 +484,7 @@ nomad_up() {
 	net_up
 	mkdir -p "$D/$ctl"
 	echo "$n" >"$D/nhosts"
+	[[ ${JOBSHIFT_CLUSTER_DOCKER:-1} == 0 ]] && : >"$D/nodocker"
 	host_up "$ctl" "$ctlip"
 	if ! alive "$D/$ctl/pid"; then
 		nomad_server_conf
@@ -492,6 +517,9 @@ nomad {
   # the clients declare 64 cores of 1000 MHz (cpu_total_compute)
   cpu_mhz_per_core = 1000
   helper      = "$D/bin/jobshift"
+  # at most ceil(tasks/3) allocations of a job per client: a job covers the 3 clients (the
+  # spread algorithm alone counts per group and put a 3-task job of two groups on 2 clients)
+  spread_nodes = 3
 }
 HCL
 	printf 'export NOMAD_ADDR=http://%s:4646\nexport JOBSHIFT_CONFIG=%s\n' "$ctlip" "$D/jobshift.hcl" >"$D/env"
@@ -583,18 +611,32 @@ nomad_restart() {
 	die "nomad: $name not ready after restart; see $D/$name/agent.log"
 }
 
+# The server: SIGTERM (a server does not leave the cluster on it: leave_on_terminate is off), then
+# the same agent on the same data dir, which replays its Raft state; the clients reconnect.
+nomad_restart_server() {
+	local nomad
+	nomad=$(nomad_bin)
+	stop_pid "$D/$ctl/pid" TERM
+	start "$ctl" "$D/$ctl/pid" "$D/$ctl/agent.log" "$nomad" agent -config="$D/$ctl/agent.hcl"
+	nomad_wait "$(nhosts)"
+}
+
 # ---- Slurm ---------------------------------------------------------------------------------------
 slurm_conf() {
 	local n=$1 i acct
 	acct="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=$ctlip
 AccountingStoragePort=6819
+# the munge socket of the slurmctld -> slurmdbd connection: without it slurmctld uses the machine's
+# default socket (/run/munge/munge.socket.2), i.e. the shared cluster's munged, and dies when that
+# one is not running (fatal: we have no TRES; seen on a fresh machine)
+AccountingStoragePass=$D/munge/munge.socket
 AccountingStorageTRES=gres/gpu
 JobAcctGatherType=jobacct_gather/linux
 JobAcctGatherFrequency=0"
 	cat >"$D/etc/slurm.conf" <<CONF
 # cluster.sh multi-host Slurm cluster ($n nodes on $net.0/24); settings as scripts/slurm-up.sh
-ClusterName=jsmulti
+ClusterName=jsmulti$sfx
 SlurmctldHost=$ctl($ctlip)
 SlurmUser=root
 SlurmdUser=root
@@ -764,6 +806,16 @@ slurm_restart() {
 	die "slurm: $name not back after restart; see $D/log"
 }
 
+# slurmctld: SIGTERM saves its state; started again without -c it recovers the jobs (slurmd and the
+# jobs' steps never stop).
+slurm_restart_server() {
+	export SLURM_CONF=$D/etc/slurm.conf
+	stop_pid "$D/run/slurmctld.pid.ours" TERM
+	start "$ctl" "$D/run/slurmctld.pid.ours" "$D/log/slurmctld.out" slurmctld -D
+	for _ in $(seq 1 100); do timeout 2 scontrol ping >/dev/null 2>&1 && return 0; sleep 0.2; done
+	die "slurm: slurmctld not back after restart; see $D/log"
+}
+
 # ---- commands ------------------------------------------------------------------------------------
 [[ $# -ge 2 ]] || usage
 cmd=$1 engine=$2
@@ -800,6 +852,11 @@ restart-agent)
 	name=$(resolve "$3")
 	"${engine}_restart" "$name"
 	echo "cluster.sh: $name agent restarted"
+	;;
+restart-server)
+	[[ -f $D/nhosts ]] || die "no $engine cluster is up"
+	"${engine}_restart_server"
+	echo "cluster.sh: $ctl restarted"
 	;;
 *) usage ;;
 esac

@@ -21,7 +21,9 @@ export JOBSHIFT_CACHE=${JOBSHIFT_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jobshift
 log() { printf '== %s\n' "$*" >&2; }
 
 if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
-	pkgs=(python3-torch shellcheck dash bash curl jq debootstrap)
+	# openmpi-bin, python3-mpi4py, openssh-*: the MPI allreduce tests (the ssh emulation's sshd);
+	# tmux: the live status line test (cmd/jobshift)
+	pkgs=(python3-torch shellcheck dash bash curl jq debootstrap openmpi-bin python3-mpi4py openssh-server openssh-client tmux)
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
@@ -77,6 +79,14 @@ cleanup() {
 		bash scripts/cluster.sh down nomad || rc=1
 		bash scripts/cluster.sh down slurm || rc=1
 	fi
+	# the fault suite's own clusters, should its TestMain not have taken them down (killed)
+	if [[ -n ${CLUSTERS_UP:-} ]]; then
+		for e in nomad slurm; do
+			if JOBSHIFT_CLUSTER_ID=1 bash scripts/cluster.sh env "$e" >/dev/null 2>&1; then
+				JOBSHIFT_CLUSTER_ID=1 bash scripts/cluster.sh down "$e" || rc=1
+			fi
+		done
+	fi
 	sleep 1 # processes killed just now are still being reaped
 	left=$(leftovers)
 	if [[ -n $left ]]; then
@@ -108,6 +118,8 @@ export NOMAD_ADDR
 if [[ $(id -u) == 0 ]] && command -v docker >/dev/null && docker info >/dev/null 2>&1; then
 	log "building the Docker test image (cached)"
 	bash integration/nomad/build-torch-image.sh
+	log "building the MPI Docker test image (cached by recipe)"
+	bash integration/nomad/build-mpi-image.sh
 fi
 
 # Multi-host clusters (network namespaces, scripts/cluster.sh) for integration/multihost; the tests
@@ -123,7 +135,13 @@ fi
 log "go vet"
 go vet ./...
 log "go test"
-go test -count=1 -timeout 45m "$@" ./...
+# the fault suite (integration/faults) runs alone afterwards: it kills hosts and restarts servers of
+# its own clusters (JOBSHIFT_CLUSTER_ID=1, brought up by its TestMain under CI) and checks stop
+# times of a few seconds, which the other packages' load on 2 cores must not blur
+mapfile -t pkgs < <(go list ./... | grep -v '/integration/faults$')
+go test -count=1 -timeout 45m "$@" "${pkgs[@]}"
+log "go test (integration/faults: the fault suite, both engines at once, ~8 min + clusters up)"
+go test -count=1 -timeout 40m "$@" ./integration/faults
 log "go test (integration/contracttmpl: the Nomad template under consul-template)"
 (cd integration/contracttmpl && go test -count=1 "$@" ./...)
 log "go vet (integration/fakegpu)"

@@ -115,7 +115,9 @@ func Build(job *jobs.Job, cfg *hcl.Config, contracts []string, user string) (*Pl
 		diags = append(diags, applyRules(&rc, cfg)...)
 		j.Roles[i] = &rc
 	}
-	return &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}}, diags
+	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}}
+	p.compiled = compile(p)
+	return p, diags
 }
 
 func applyRules(r *jobs.Role, cfg *hcl.Config) hcl2.Diagnostics {
@@ -154,6 +156,7 @@ func applyRules(r *jobs.Role, cfg *hcl.Config) hcl2.Diagnostics {
 			r.Env = env
 		}
 	}
+	diags = append(diags, applyDefaults(r, cfg.Defaults)...)
 	if r.Resources.GPU > 0 && r.Resources.GPUType != "" && cfg.GPUType(r.Resources.GPUType) == nil {
 		diags = append(diags, jobs.Warnf(r.Resources.Pos, "GPU type not mapped",
 			"Role %s asks for GPU type %q, but no gpu_type rule in the site config matches it, so any GPU model may be used. "+

@@ -18,4 +18,6 @@ type Plan struct {
 	// Options are driver-specific choices from the command line
 	// (e.g. "layout" = "packed" for Slurm), already validated by the driver.
 	Options map[string]string
+
+	compiled *Compiled // see Compiled
 }

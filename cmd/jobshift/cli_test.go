@@ -65,10 +65,10 @@ func TestCLIGolden(t *testing.T) {
 		stdin string
 		code  int
 	}{
-		"validate-no-args":         {[]string{"validate"}, "", 1},
+		"validate-no-args":         {[]string{"validate"}, "", 2},
 		"validate-help":            {[]string{"validate", "-h"}, "", 0},
-		"validate-bad-flag":        {[]string{"validate", "-nope", "x"}, "", 1},
-		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,horovod", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 1},
+		"validate-bad-flag":        {[]string{"validate", "-nope", "x"}, "", 2},
+		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,horovod", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 2},
 		"validate-secrets-missing": {[]string{"validate", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
 		"validate-secrets":         {[]string{"validate", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
 		"validate-secrets-stdin":   {[]string{"validate", "-secrets", "-", "testdata/cli/pai-v2-auth.yaml"}, "{\"user\": \"bob\", \"password\": \"x\"}", 0},
@@ -80,8 +80,8 @@ func TestCLIGolden(t *testing.T) {
 		// A contract the job cannot have is reported by validate (the
 		// contract package's check), as run would refuse it.
 		"validate-contract-misfit": {[]string{"validate", "-lossy", "-contract", "pai", "testdata/cli/tfjob-lossy.yaml"}, "", 1},
-		"validate-stdin-twice":     {[]string{"validate", "-secrets", "-", "a.json", "-"}, "", 1},
-		"validate-bad-var":         {[]string{"validate", "-var", "novalue", "x"}, "", 1},
+		"validate-stdin-twice":     {[]string{"validate", "-secrets", "-", "a.json", "-"}, "", 2},
+		"validate-bad-var":         {[]string{"validate", "-var", "novalue", "x"}, "", 2},
 		// Every file is reported, not only the first bad one.
 		"validate-undetected": {[]string{"validate", "testdata/cli/comments.yaml", "testdata/cli/deployment.yaml", "testdata/cli/unknown.json", "testdata/cli/missing.json"}, "", 1},
 		"validate-stdin":      {[]string{"validate", "-"}, "apiVersion: batch/v1\nkind: Job\n", 1},
@@ -92,11 +92,11 @@ func TestCLIGolden(t *testing.T) {
 		"explain-pai-v1-site":    {[]string{"explain", "-config", "testdata/cli/site.hcl", "-contract", "tf", "-user", "alice", "testdata/cli/pai-v1.json"}, "", 0},
 		"explain-pai-v2-var":     {[]string{"explain", "-var", "steps=5", "testdata/cli/pai-v2.yaml"}, "", 0},
 		"explain-pai-v2-json":    {[]string{"explain", "-format", "json", "-"}, "protocolVersion: 2\nname: x\ntype: job\ntaskRoles:\n  a:\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 512, gpu: 0}\n    commands: [\"true\"]\nprerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n", 0},
-		"explain-no-args":        {[]string{"explain"}, "", 1},
-		"explain-two-files":      {[]string{"explain", "a", "b"}, "", 1},
-		"explain-env-json":       {[]string{"explain", "-env", "-format", "json", "a"}, "", 1},
+		"explain-no-args":        {[]string{"explain"}, "", 2},
+		"explain-two-files":      {[]string{"explain", "a", "b"}, "", 2},
+		"explain-env-json":       {[]string{"explain", "-env", "-format", "json", "a"}, "", 2},
 		"explain-topology-alone": {[]string{"explain", "-topology", "t.json", "a"}, "", 1},
-		"explain-bad-format":     {[]string{"explain", "-format", "xml", "a"}, "", 1},
+		"explain-bad-format":     {[]string{"explain", "-format", "xml", "a"}, "", 2},
 		"explain-undetected":     {[]string{"explain", "testdata/cli/deployment.yaml"}, "", 1},
 		"explain-bad-config":     {[]string{"explain", "-config", "testdata/cli/bad.hcl", "testdata/cli/deployment.yaml"}, "", 1},
 	}

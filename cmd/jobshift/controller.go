@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 )
@@ -34,8 +35,15 @@ func runController(args []string, stdout, stderr io.Writer) int {
 	var tf targetFlags
 	tf.register(fs)
 	every := fs.Duration("every", 30*time.Second, "Longest wait between job list refreshes.")
+	logJSON := fs.Bool("log-json", false, "Log one JSON object per line (go-hclog: @timestamp, @level, @message, job, ...).")
+	logLevel := fs.String("log-level", "info", "Least `level` logged: trace, debug, info, warn, error.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
+	}
+	level := hclog.LevelFromString(*logLevel)
+	if level == hclog.NoLevel {
+		fmt.Fprintf(stderr, "jobshift controller: -log-level %q: use trace, debug, info, warn or error\n", *logLevel)
+		return 2
 	}
 	tf.to = nomad.TargetHCL
 	d, ok := tf.driver(stderr)
@@ -44,7 +52,8 @@ func runController(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
-	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: stdout, Every: *every}
+	log := hclog.New(&hclog.LoggerOptions{Name: "jobshift-controller", Output: stdout, JSONFormat: *logJSON, Level: level})
+	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: log, Every: *every}
 	if err := ct.Run(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "jobshift controller: %v\n", err)
 		return 1
@@ -58,23 +67,41 @@ func init() {
 	register("nomad-finish", "(internal) The poststop finisher of a Nomad job: apply its completion rule once", runNomadFinish)
 }
 
-// runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go).
+// runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go):
+// the poststop finisher, or with -after-main the UAI groups' judge, which
+// first waits for its allocation's training task to end and always exits 0
+// (a failed sidecar would make Nomad kill the parameter server beside it).
 func runNomadFinish(args []string, stdout, stderr io.Writer) int {
 	id, alloc := os.Getenv("NOMAD_JOB_ID"), os.Getenv("NOMAD_ALLOC_ID")
 	if id == "" || alloc == "" {
 		fmt.Fprintln(stderr, "jobshift nomad-finish: runs only inside a Nomad task (NOMAD_JOB_ID, NOMAD_ALLOC_ID unset)")
 		return 1
 	}
+	judge := len(args) == 1 && args[0] == nomad.FinishAfterMain
+	if len(args) > 0 && !judge {
+		fmt.Fprintf(stderr, "jobshift nomad-finish: unexpected arguments %q (only %s)\n", args, nomad.FinishAfterMain)
+		return 2
+	}
+	fail := 1
+	if judge {
+		fail = 0
+	}
 	d, err := nomad.NewInTask()
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift nomad-finish: %v\n", err)
-		return 1
+		return fail
+	}
+	if judge {
+		if err := d.WaitMainEnded(context.Background(), id, alloc); err != nil {
+			fmt.Fprintf(stderr, "jobshift nomad-finish: %v\n", err)
+			return fail
+		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	if err := d.Finish(ctx, id, alloc, func(s string) { fmt.Fprintln(stdout, "jobshift-finish: "+s) }); err != nil {
 		fmt.Fprintf(stderr, "jobshift nomad-finish: %v\n", err)
-		return 1
+		return fail
 	}
 	return 0
 }

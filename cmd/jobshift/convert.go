@@ -9,6 +9,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	_ "github.com/jobshift/jobshift/drivers/nomad" // registers -to nomad, nomad-json
+	"github.com/jobshift/jobshift/drivers/slurm"
 )
 
 func init() {
@@ -41,11 +42,16 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "jobshift convert: want exactly one job FILE (see jobshift convert -h)")
-		return 1
+		return exitUsage
 	}
 	cfg, plan, ok := jf.loadForTarget(fs.Arg(0), stderr)
 	if !ok {
 		return 1
+	}
+	if *outDir == "" && *to == slurm.Name && plan.Options["library"] == "" {
+		// one printed file must run with plain sbatch: the library goes
+		// inside it (with -o it is a file beside the script)
+		plan.Options["library"] = slurm.LibraryInline
 	}
 	drv, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
 	if err != nil {
@@ -54,7 +60,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "convert", err, plan)
+		printTargetError(stderr, "convert", err)
 		return 1
 	}
 	if *outDir == "" {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -10,7 +11,10 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
+	hcl2 "github.com/hashicorp/hcl/v2"
+
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -23,9 +27,13 @@ Usage: jobshift explain [options] FILE
   config's rules are applied (rewritten images, role overrides). FILE "-"
   reads standard input.
 
-  -format json prints the job model (after the site rules) as JSON instead.
+  -format json prints the job model (after the site rules) as JSON instead,
+  with every diagnostic in its "diagnostics" field (the validate -json
+  form); when the job cannot be read, only "diagnostics" is printed.
   -env prints, for a sample topology (or -topology FILE), every environment
-  variable each task would get from the job's contracts. With -contract the
+  variable each task would get from the job's contracts (the variables
+  every task gets with the same value once, under "# every task"; then each
+  task's own). With -contract the
   table is followed by that environment for the chosen contracts, and
   -topology implies -env.
 
@@ -54,11 +62,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
 		fs.Usage()
-		return 1
+		return exitUsage
 	}
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
-		return 1
+		return exitUsage
 	}
 	// Choosing contracts is asking to see them: the table is followed by the
 	// environment every task would get. A topology implies -env.
@@ -68,22 +76,31 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	if *env && *format == "json" {
 		fmt.Fprintln(stderr, "jobshift explain: -env prints text; use -env or -format json, not both")
-		return 1
+		return exitUsage
 	}
 	if *topology != "" && !*env {
 		fmt.Fprintln(stderr, "jobshift explain: -topology only applies with -env")
-		return 1
+		return exitUsage
+	}
+	asJSON := *format == "json"
+	// fail reports diagnostics with errors: as text, or with -format json
+	// as a document holding only them (stdout stays parseable).
+	fail := func(diags hcl2.Diagnostics, code int) int {
+		printDiags(stderr, diags)
+		if asJSON {
+			_ = writeExplainJSON(stdout, nil, diags)
+		}
+		return code
 	}
 	if diags := jf.check(fs.Args()); len(diags) > 0 {
-		printDiags(stderr, diags)
 		if diags.HasErrors() {
-			return 1
+			return fail(diags, diagsExitCode(diags))
 		}
+		printDiags(stderr, diags)
 	}
 	cfg, diags := jf.siteConfig()
 	if diags.HasErrors() {
-		printDiags(stderr, diags)
-		return 1
+		return fail(diags, exitInvalid)
 	}
 	job, plan, d := jf.loadPlan(fs.Arg(0), cfg)
 	diags = append(diags, d...)
@@ -91,23 +108,19 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		diags = append(diags, contractDiags(plan)...)
 	}
 	if plan == nil || diags.HasErrors() {
-		printDiags(stderr, diags)
-		return 1
+		return fail(diags, exitInvalid)
 	}
 	switch {
 	case *env:
 		printDiags(stderr, diags)
 		return explainEnv(plan, *topology, stdout, stderr)
-	case *format == "json":
+	case asJSON:
 		printDiags(stderr, diags)
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false) // commands hold <, > and & that must read as written
-		if err := enc.Encode(plan.Job); err != nil {
+		if err := writeExplainJSON(stdout, plan.Job, diags); err != nil {
 			fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
-			return 1
+			return exitInvalid
 		}
-		return 0
+		return exitOK
 	}
 	explainTable(stdout, plan)
 	if changes := siteChanges(job, plan); changes != "" {
@@ -124,6 +137,48 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return explainEnv(plan, "", stdout, stderr)
 	}
 	return 0
+}
+
+// writeExplainJSON prints the job model (nil when it could not be read)
+// with its diagnostics as one more top-level field, "diagnostics" (the
+// validate -json form), so `jq .roles` works as before and a script sees
+// the warnings without parsing stderr.
+func writeExplainJSON(w io.Writer, job *jobs.Job, diags hcl2.Diagnostics) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false) // commands hold <, > and & that must read as written
+	if job != nil {
+		if err := enc.Encode(job); err != nil {
+			return err
+		}
+	} else {
+		b.WriteString("{}")
+	}
+	obj := bytes.TrimRight(b.Bytes(), "\n")
+	b2 := bytes.Buffer{}
+	enc = json.NewEncoder(&b2)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(diag.From(diags, sourceOf)); err != nil {
+		return err
+	}
+	// obj is a JSON object: insert the field before its closing brace.
+	body := bytes.TrimSpace(obj[1 : len(obj)-1])
+	var out bytes.Buffer
+	out.WriteString("{")
+	if len(body) > 0 {
+		out.Write(body)
+		out.WriteString(",")
+	}
+	out.WriteString(`"diagnostics":`)
+	out.Write(bytes.TrimRight(b2.Bytes(), "\n"))
+	out.WriteString("}")
+	var pretty bytes.Buffer
+	if err := json.Indent(&pretty, out.Bytes(), "", "  "); err != nil {
+		return err
+	}
+	pretty.WriteString("\n")
+	_, err := w.Write(pretty.Bytes())
+	return err
 }
 
 func explainTable(w io.Writer, plan *translate.Plan) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -14,6 +15,7 @@ import (
 
 	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -21,8 +23,10 @@ import (
 // explainEnv prints, for every task (and, for UAI, every process of a
 // task), the environment the plan's contracts give it on a topology: the
 // sample one (contract.SampleTopologyFor) or the JSON file topologyFile.
-// The values come from the contract oracle, contract.Eval, the same code
-// the drivers are tested against.
+// The values come from the contract oracle (contract.Compile, Bind), the
+// same code the drivers are tested against. Variables every task gets with
+// the same value (host lists, every task's address and ports) are printed
+// once, under "# every task"; each task's block has the rest.
 func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Writer) int {
 	job := plan.Job
 	if len(plan.Contracts) == 0 {
@@ -31,7 +35,7 @@ func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, "No contracts: tasks get no platform environment variables.")
 		return 0
 	}
-	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	opts := plan.Compiled().Contract
 	if diags := contract.Check(job, opts); len(diags) > 0 {
 		printDiags(stderr, diags)
 		if diags.HasErrors() {
@@ -48,31 +52,65 @@ func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Wri
 		}
 		topo, where = t, topologyFile
 	}
-	fmt.Fprintf(stdout, "Environment from contracts %s, user %s, on the %s.\n", strings.Join(plan.Contracts, ", "), plan.User, where)
-	processes := contract.Processes(job, opts)
+	c, err := contract.Compile(job, opts)
+	var b *contract.Bound
+	if err == nil {
+		b, err = c.Bind(topo)
+	}
+	var shared contract.Env
+	if err == nil {
+		shared, err = b.Shared()
+	}
+	if err != nil {
+		return explainEnvError(stderr, err)
+	}
+	// One write per task (the output is O(tasks) lines of O(tasks) bytes
+	// at most); variables every task has with the same value come once.
+	w := bufio.NewWriterSize(stdout, 64<<10)
+	fmt.Fprintf(w, "Environment from contracts %s, user %s, on the %s.\n", strings.Join(plan.Contracts, ", "), plan.User, where)
+	own := b.Own
+	if len(shared) > 0 && job.TaskCount()*len(c.Processes()) > 1 {
+		fmt.Fprintf(w, "\n# every task\n")
+		writeEnv(w, shared)
+	} else {
+		own = b.Env // one task: its whole environment under its name
+	}
 	for k, r := range job.Roles {
 		for i := 0; i < r.Instances; i++ {
-			for _, proc := range processes {
-				popts := opts
-				popts.Process = proc
-				env, err := contract.Eval(job, topo, jobs.TaskRef{Role: r.Name, Index: i}, popts)
+			for _, proc := range c.Processes() {
+				env, err := own(jobs.TaskRef{Role: r.Name, Index: i}, proc)
 				if err != nil {
-					var ce *contract.Error
-					if errors.As(err, &ce) {
-						printDiags(stderr, ce.Diags)
-					} else {
-						fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
-					}
-					return 1
+					w.Flush()
+					return explainEnvError(stderr, err)
 				}
-				fmt.Fprintf(stdout, "\n# %s-%d%s%s\n", r.Name, i, procLabel(proc), taskWhere(topo, k, i))
-				for _, v := range env {
-					fmt.Fprintf(stdout, "%s=%s\n", v.Name, printable(v.Value))
-				}
+				fmt.Fprintf(w, "\n# %s-%d%s%s\n", r.Name, i, procLabel(proc), taskWhere(topo, k, i))
+				writeEnv(w, env)
 			}
 		}
 	}
+	if err := w.Flush(); err != nil {
+		fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
+		return 1
+	}
 	return 0
+}
+
+func writeEnv(w *bufio.Writer, env contract.Env) {
+	for _, v := range env {
+		w.WriteString(v.Name)
+		w.WriteByte('=')
+		w.WriteString(printable(v.Value))
+		w.WriteByte('\n')
+	}
+}
+
+func explainEnvError(stderr io.Writer, err error) int {
+	if d, ok := diag.Of(err); ok {
+		printDiags(stderr, d)
+	} else {
+		fmt.Fprintf(stderr, "jobshift explain: %v\n", err)
+	}
+	return 1
 }
 
 func procLabel(proc string) string {

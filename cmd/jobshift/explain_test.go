@@ -172,17 +172,38 @@ func TestExplainEnvTopology(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
+	// "# every task" holds what every task has; each task's block the rest.
 	env := map[string]map[string]string{} // task → name → value
-	task := ""
+	shared := map[string]string{}
+	var cur map[string]string
 	for _, line := range strings.Split(out, "\n") {
-		if strings.HasPrefix(line, "# ") {
-			task = strings.Fields(line)[1]
-			env[task] = map[string]string{}
+		if line == "# every task" {
+			cur = shared
 			continue
 		}
-		if name, value, ok := strings.Cut(line, "="); ok && task != "" {
-			env[task][name] = value
+		if strings.HasPrefix(line, "# ") {
+			task := strings.Fields(line)[1]
+			cur = map[string]string{}
+			env[task] = cur
+			continue
 		}
+		if name, value, ok := strings.Cut(line, "="); ok && cur != nil {
+			if _, dup := cur[name]; dup {
+				t.Errorf("%s printed twice in one block", name)
+			}
+			cur[name] = value
+		}
+	}
+	for task, vars := range env {
+		for name, value := range shared {
+			if _, dup := vars[name]; dup {
+				t.Errorf("%s: %s printed both under every task and for the task", task, name)
+			}
+			vars[name] = value
+		}
+	}
+	if shared["PAI_HOST_IP_ps_0"] != "node-a" || env["ps-0"]["PAI_CURRENT_TASK_ROLE_NAME"] == "" {
+		t.Errorf("host variables belong to the shared block, the task's own role name to its block:\n%s", out)
 	}
 	want := map[string]map[string]string{
 		"ps-0":     {"PAI_CURRENT_TASK_ROLE_NAME": "ps", "PAI_HOST_IP_ps_0": "node-a", "PAI_worker_2_grpc_PORT": "5003"},
@@ -239,5 +260,24 @@ func TestExplainHidesSecrets(t *testing.T) {
 		if strings.Contains(out, "s3cret") {
 			t.Errorf("%s: the secret value is printed:\n%s", format, out)
 		}
+	}
+}
+
+// A one-task job has no "every task" block: its whole environment is
+// printed under its own name.
+func TestExplainEnvOneTask(t *testing.T) {
+	isolate(t)
+	src := "protocolVersion: 2\nname: solo\ntype: job\nprerequisites:\n  - {type: dockerimage, name: img, uri: busybox}\n" +
+		"taskRoles:\n  worker:\n    instances: 1\n    dockerImage: img\n    resourcePerInstance: {cpu: 1, memoryMB: 128, gpu: 0}\n    commands: [\"true\"]\n"
+	out, code := runCLI(t, []string{"explain", "-env", "-"}, src)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, out)
+	}
+	if strings.Contains(out, "# every task") {
+		t.Errorf("a one-task job printed a shared block:\n%s", out)
+	}
+	_, task, ok := strings.Cut(out, "\n# worker-0")
+	if !ok || !strings.Contains(task, "\nPAI_TASK_ROLE_LIST=worker\n") || !strings.Contains(task, "\nPAI_CURRENT_TASK_ROLE_NAME=worker\n") {
+		t.Errorf("worker-0's block lacks its job-wide and own variables:\n%s", out)
 	}
 }

@@ -1,22 +1,23 @@
 package main
 
 import (
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // Shared CLI plumbing: the flags every job-reading command takes, the
@@ -30,6 +31,7 @@ var stdin io.Reader = os.Stdin
 // examples) and then the options.
 func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	lastFlagSet = fs // completion.go lists a command's flags from it
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, strings.TrimSpace(help))
@@ -40,15 +42,42 @@ func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args; it returns the exit code to use when the command
-// must stop (-h: 0, bad flag: 1) and ok=false.
+// must stop (-h: 0, bad flag: 2) and ok=false.
+//
+// Flags may come after the file names too (`jobshift run job.yaml -to
+// slurm`), as most CLIs accept them: the standard flag package stops at the
+// first non-flag, which read "-to" as a second file. "--" ends the flags;
+// "-" (standard input) is a file name.
 func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return 0, false
+	var files []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if err == flag.ErrHelp {
+				return exitOK, false
+			}
+			return exitUsage, false
 		}
-		return 1, false
+		rest := fs.Args()
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			files = append(files, rest...) // the flag package ate the "--"
+			break
+		}
+		i := 0
+		for i < len(rest) && (rest[i] == "-" || !strings.HasPrefix(rest[i], "-")) {
+			i++
+		}
+		files = append(files, rest[:i]...)
+		if i == len(rest) {
+			break
+		}
+		if rest[i] == "--" {
+			files = append(files, rest[i+1:]...)
+			break
+		}
+		args = rest[i:]
 	}
-	return 0, true
+	_ = fs.Parse(append([]string{"--"}, files...)) // fs.Args() = the files
+	return exitOK, true
 }
 
 // jobFlags are the options of every command that reads a job file.
@@ -60,6 +89,7 @@ type jobFlags struct {
 	lossy     bool
 	contracts listFlag
 	user      string
+	sbatch    listFlag
 
 	opts    jobs.ReadOptions // set by check
 	checked bool
@@ -74,6 +104,7 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lossy, "lossy", false, "Turn errors about content jobshift would drop (and that changes what the job does) into warnings.")
 	fs.Var(&f.contracts, "contract", "Contracts (environment variables) tasks get: \"tf\" adds tf to the job's defaults, \"=pai,tf\" replaces them, \"=\" gives none. Repeatable. Known: "+strings.Join(translate.Contracts, ", ")+".")
 	fs.StringVar(&f.user, "user", "", "Submitting user (PAI's <user>~<job> names). Default: $USER, else \"jobshift\".")
+	fs.Var(&f.sbatch, "sbatch-arg", "Slurm: an extra #SBATCH `option` for this run (\"--qos=high\", \"--constraint=a100\"), after the site's. Repeatable.")
 }
 
 // check validates the options that do not depend on a job file (dialect,
@@ -107,6 +138,11 @@ func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 		f.opts.Secrets = s
 		diags = append(diags, d...)
 	}
+	for _, a := range f.sbatch {
+		if msg := hcl.CheckSbatchArg(a); msg != "" {
+			diags = append(diags, cmdError("Invalid -sbatch-arg", "%s.", msg))
+		}
+	}
 	_, d := translate.ResolveContracts(nil, f.contracts)
 	diags = append(diags, d...)
 	_, d = translate.ResolveUser(f.user)
@@ -130,16 +166,17 @@ func (f *jobFlags) loadPlan(path string, cfg *hcl.Config) (*jobs.Job, *translate
 	}
 	opts := f.opts
 	opts.Path = path
-	job, d := load.Load(path, opts)
+	job, d := loadJob(path, opts)
 	diags = append(diags, d...)
 	if job == nil || d.HasErrors() {
 		return job, nil, diags
 	}
 	plan, d := translate.Build(job, cfg, f.contracts, f.user)
+	if plan != nil && len(f.sbatch) > 0 {
+		plan.Options[slurm.OptSbatchArgs] = strings.Join(f.sbatch, "\n")
+	}
 	return job, plan, append(diags, d...)
 }
-
-var yamlLine = regexp.MustCompile(`line (\d+)`)
 
 // readSecrets reads a -secrets file: a YAML (or JSON) mapping.
 func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
@@ -149,6 +186,7 @@ func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
 	var d *hcl2.Diagnostic
 	if path == "-" {
 		src, d = load.ReadAllLimited(stdin, path)
+		rememberStdin(src)
 	} else {
 		src, d = load.ReadFileLimited(path)
 	}
@@ -156,53 +194,48 @@ func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
 		d.Summary = strings.Replace(d.Summary, "job file", "secrets file", 1)
 		return nil, hcl2.Diagnostics{d}
 	}
-	var m map[string]any
-	if err := yaml.Unmarshal(src, &m); err != nil {
-		line := 1
-		if sm := yamlLine.FindStringSubmatch(err.Error()); sm != nil {
-			line, _ = strconv.Atoi(sm[1])
-		}
-		return nil, hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Invalid secrets file",
-			Detail:  fmt.Sprintf("%v. A secrets file is a YAML or JSON mapping of names to values.", err),
-			Subject: &hcl2.Range{Filename: path, Start: hcl2.Pos{Line: line, Column: 1}, End: hcl2.Pos{Line: line, Column: 1}}}}
+	return secretsValue(src, path)
+}
+
+const secretsHint = "A secrets file is a YAML or JSON mapping of names to values."
+
+// secretsValue decodes a secrets file through the readers' YAML layer
+// (located errors, alias bombs bounded); its first document is the
+// mapping, as yaml.Unmarshal read it.
+func secretsValue(src []byte, path string) (map[string]any, hcl2.Diagnostics) {
+	docs, d := yamlpos.Docs(src, path, yamlpos.Options{Hint: secretsHint})
+	if d != nil {
+		d.Summary = "Invalid secrets file"
+		return nil, hcl2.Diagnostics{d}
 	}
-	if m == nil {
-		m = map[string]any{}
+	var root *yaml.Node
+	if len(docs) > 0 {
+		root = yamlpos.Root(docs[0])
 	}
-	return m, nil
+	if root == nil {
+		return map[string]any{}, nil
+	}
+	at := yamlpos.Pos(root, path)
+	if root.Kind != yaml.MappingNode {
+		return nil, hcl2.Diagnostics{jobs.Errorf(at, "Invalid secrets file", "The file holds no mapping. %s", secretsHint)}
+	}
+	var diags hcl2.Diagnostics
+	for _, dup := range yamlpos.Pairs(root).Dups {
+		diags = append(diags, jobs.Errorf(yamlpos.Pos(dup.KeyNode, path), "Invalid secrets file", "The secret %q is given twice. %s", dup.Key, secretsHint))
+	}
+	v, whole := yamlpos.Value(root, yamlpos.ValueOptions{})
+	if !whole {
+		diags = append(diags, jobs.Errorf(at, "Invalid secrets file", "The secrets expand to more than %d YAML nodes (through anchors and aliases); write them out plainly.", yamlpos.MaxValueNodes))
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return v.(map[string]any), nil
 }
 
 // cmdError is a diagnostic about the command line (it has no file).
 func cmdError(summary, detail string, args ...any) *hcl2.Diagnostic {
 	return &hcl2.Diagnostic{Severity: hcl2.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
-}
-
-// printDiags prints each diagnostic as
-//
-//	file:line:col: severity: summary
-//	    detail
-//
-// (file alone when there is no line, nothing when there is no file).
-func printDiags(w io.Writer, diags hcl2.Diagnostics) {
-	for _, d := range diags {
-		sev := "error"
-		if d.Severity == hcl2.DiagWarning {
-			sev = "warning"
-		}
-		prefix := ""
-		if s := d.Subject; s != nil && s.Filename != "" {
-			prefix = s.Filename + ": "
-			if s.Start.Line > 0 {
-				prefix = fmt.Sprintf("%s:%d:%d: ", s.Filename, s.Start.Line, s.Start.Column)
-			}
-		}
-		fmt.Fprintf(w, "%s%s: %s\n", prefix, sev, d.Summary)
-		for _, line := range strings.Split(strings.TrimRight(d.Detail, "\n"), "\n") {
-			if line != "" {
-				fmt.Fprintf(w, "    %s\n", line)
-			}
-		}
-	}
 }
 
 // count returns the number of errors and warnings.
@@ -251,23 +284,74 @@ func contractDiags(plan *translate.Plan) hcl2.Diagnostics {
 	if plan == nil || len(plan.Contracts) == 0 {
 		return nil // contract.Options would read an empty list as "the job's defaults"
 	}
-	return contract.Check(plan.Job, contract.Options{User: plan.User, Contracts: plan.Contracts})
+	return contract.Check(plan.Job, plan.Compiled().Contract)
+}
+
+// loadJob is load.Load keeping standard input's text for the diagnostics'
+// source lines.
+func loadJob(path string, opts jobs.ReadOptions) (*jobs.Job, hcl2.Diagnostics) {
+	if path != load.Stdin {
+		return load.Load(path, opts)
+	}
+	src, d := load.ReadAllLimited(load.StdinReader, opts.Path)
+	if d != nil {
+		return nil, hcl2.Diagnostics{d}
+	}
+	rememberStdin(src)
+	return load.Read(src, opts)
 }
 
 // loadForTarget is what convert and run do first: the site config, then the
 // job and its plan, printing every diagnostic. ok is false when the command
 // must stop (errors were printed).
 func (f *jobFlags) loadForTarget(path string, stderr io.Writer) (cfg *hcl.Config, plan *translate.Plan, ok bool) {
+	cfg, plan, code := f.loadForTargetWith(path, func(d hcl2.Diagnostics) { printDiags(stderr, d) })
+	return cfg, plan, code == exitOK
+}
+
+// loadForTargetWith is loadForTarget with the diagnostics given to emit
+// (text or JSON); code is exitOK, exitUsage for a bad option value, or
+// exitInvalid.
+func (f *jobFlags) loadForTargetWith(path string, emit func(hcl2.Diagnostics)) (cfg *hcl.Config, plan *translate.Plan, code int) {
+	if diags := f.check([]string{path}); diags.HasErrors() {
+		emit(diags)
+		return nil, nil, diagsExitCode(diags)
+	}
 	cfg, diags := f.siteConfig()
 	if diags.HasErrors() {
-		printDiags(stderr, diags)
-		return nil, nil, false
+		emit(diags)
+		return nil, nil, exitInvalid
 	}
 	_, plan, d := f.loadPlan(path, cfg)
 	diags = append(diags, d...)
-	printDiags(stderr, diags)
-	if plan == nil || diags.HasErrors() {
-		return nil, nil, false
+	if len(diags) > 0 {
+		emit(diags)
 	}
-	return cfg, plan, true
+	if plan == nil || diags.HasErrors() {
+		return nil, nil, exitInvalid
+	}
+	return cfg, plan, exitOK
+}
+
+// diagsExitCode is exitUsage when an error is about the command line (it
+// names no file: a bad -dialect, -contract or -user), else exitInvalid.
+func diagsExitCode(diags hcl2.Diagnostics) int {
+	for _, d := range diags {
+		if d.Severity == hcl2.DiagError && (d.Subject == nil || d.Subject.Filename == "") {
+			return exitUsage
+		}
+	}
+	return exitInvalid
+}
+
+// writeJSON prints v as indented JSON (commands' -json output).
+func writeJSON(stdout, stderr io.Writer, v any) int {
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // commands hold <, > and & that must read as written
+	if err := enc.Encode(v); err != nil {
+		fmt.Fprintf(stderr, "jobshift: %v\n", err)
+		return exitInvalid
+	}
+	return exitOK
 }

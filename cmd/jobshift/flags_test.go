@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,5 +49,38 @@ func TestLoadPlanWithoutCheck(t *testing.T) {
 				t.Errorf("command %q lacks %q", got, tc.wantWord)
 			}
 		})
+	}
+}
+
+// Flags may follow positional arguments; "--" ends the flags, "-" is an
+// argument (standard input).
+func TestParseFlagsInterspersed(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		to   string
+		pos  []string
+	}{
+		{[]string{"job.yaml", "-to", "nomad"}, "nomad", []string{"job.yaml"}},
+		{[]string{"-to", "slurm", "job.yaml"}, "slurm", []string{"job.yaml"}},
+		{[]string{"a", "-to", "x", "b"}, "x", []string{"a", "b"}},
+		{[]string{"-", "-to", "x"}, "x", []string{"-"}},
+		{[]string{"a", "--", "-to", "x"}, "", []string{"a", "-to", "x"}},
+		{[]string{"--", "-b"}, "", []string{"-b"}},
+		{nil, "", nil},
+	} {
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		to := fs.String("to", "", "")
+		if code, ok := parseFlags(fs, tc.args); !ok {
+			t.Errorf("%q: stopped with %d", tc.args, code)
+			continue
+		}
+		if *to != tc.to || !slices.Equal(fs.Args(), tc.pos) && len(fs.Args())+len(tc.pos) > 0 {
+			t.Errorf("%q: -to %q args %q, want %q %q", tc.args, *to, fs.Args(), tc.to, tc.pos)
+		}
+	}
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	if code, ok := parseFlags(fs, []string{"a", "-nope"}); ok || code != exitUsage {
+		t.Errorf("unknown flag after an argument: ok %v, code %d; want exit 2", ok, code)
 	}
 }

@@ -142,7 +142,8 @@ func TestConvertNomadHCLKeepsUnicode(t *testing.T) {
 }
 
 // A target's refusal prints located, like a reader's error (it printed as
-// "jobshift convert: job cannot run on Slurm: <file>:1:49: ...").
+// "jobshift convert: job cannot run on Slurm: <file>:1:49: ..."), with the
+// source line.
 func TestConvertRefusalLocated(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the jobshift binary")
@@ -158,7 +159,7 @@ func TestConvertRefusalLocated(t *testing.T) {
 		t.Fatal("convert accepted a NUL byte in the command")
 	}
 	// 1:49 is the role name, where the driver locates the role (counted by hand)
-	want := job + ":1:49: error: Job cannot run on Slurm\n    role w: a command or environment value contains a NUL byte"
+	want := job + ":1:49: error: Job cannot run on Slurm\n    Role w: a command or environment value contains a NUL byte"
 	if !strings.HasPrefix(errb.String(), want) {
 		t.Errorf("stderr %q, want it to start with %q", errb.String(), want)
 	}

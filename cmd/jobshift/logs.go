@@ -12,9 +12,11 @@ import (
 )
 
 const logsHelp = `
-Usage: jobshift logs [-to TARGET] [-stderr] [-f] JOB [ROLE-INDEX]
+Usage: jobshift logs [options] JOB [ROLE-INDEX]
 
-  Prints one task's output (e.g. worker-0); without a task, the first one's.
+  Prints one task's output (e.g. worker-0); without a task, the first one's
+  (local: the whole job's, prefixed). JOB is the handle run printed,
+  TARGET:ID.
 `
 
 func runLogs(args []string, stdout, stderr io.Writer) int {
@@ -28,7 +30,7 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() < 1 || fs.NArg() > 2 {
 		fmt.Fprintln(stderr, "jobshift logs: want JOB and optionally ROLE-INDEX")
-		return 1
+		return exitUsage
 	}
 	opts := drivers.LogOptions{Stderr: *errStream, Follow: *follow}
 	if fs.NArg() == 2 {
@@ -37,15 +39,20 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 		n, err := strconv.Atoi(t[i+1:])
 		if i <= 0 || err != nil {
 			fmt.Fprintf(stderr, "jobshift logs: task %q is not ROLE-INDEX (e.g. worker-0)\n", t)
-			return 1
+			return exitUsage
 		}
 		opts.Task = &completion.TaskRef{Role: t[:i], Index: n}
 	}
-	d, ok := tf.driver(stderr)
-	if !ok {
-		return 1
+	h, err := tf.handle(fs.Arg(0))
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift logs: %v\n", err)
+		return exitUsage
 	}
-	rc, err := d.Logs(context.Background(), drivers.Handle{Driver: tf.to, ID: fs.Arg(0)}, opts)
+	d, ok := tf.driverFor(h.Driver, stderr)
+	if !ok {
+		return exitInvalid
+	}
+	rc, err := d.Logs(context.Background(), h, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift logs: %v\n", err)
 		return 1

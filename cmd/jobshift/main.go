@@ -40,9 +40,9 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
 		usage(stderr)
 		if len(args) == 0 {
-			return 1
+			return exitUsage
 		}
-		return 0
+		return exitOK
 	}
 	if args[0] == "-v" || args[0] == "-version" || args[0] == "--version" {
 		args = []string{"version"}
@@ -51,7 +51,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		fmt.Fprintf(stderr, "jobshift: unknown command %q\n\n", args[0])
 		usage(stderr)
-		return 1
+		return exitUsage
 	}
 	return c.run(args[1:], stdout, stderr)
 }
@@ -71,4 +71,8 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "    %-12s %s\n", n, commands[n].synopsis)
 	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Options go before or after the file names (jobshift run job.yaml -to nomad); \"--\" ends them.")
+	fmt.Fprintln(w, "Exit status: 0 ok; a failed job's own code; 128+signal when interrupted; 2 usage error or")
+	fmt.Fprintln(w, "unplaceable job; 1 invalid job or other failure. 'jobshift <command> -h' for each command.")
 }

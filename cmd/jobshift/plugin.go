@@ -10,7 +10,6 @@ import (
 	"text/tabwriter"
 
 	goplugin "github.com/hashicorp/go-plugin"
-	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/plugin"
@@ -72,21 +71,21 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 	addPluginDirFlag(fs)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
 	fs.Usage = func() { fmt.Fprint(stderr, pluginsHelp); fs.PrintDefaults() }
-	if err := fs.Parse(args); err != nil {
-		return 1
+	asJSON := fs.Bool("json", false, "Print a JSON array of the drivers instead of the table.")
+	if code, ok := parseFlags(fs, args); !ok {
+		return code
 	}
 	site, diags := hcl.LoadConfig(*configPath)
 	if diags.HasErrors() {
-		printDiagsPlain(stderr, diags)
+		printDiags(stderr, diags)
 		return 1
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tVERSION\tPROTOCOL\tORIGIN\tSTATUS")
+	var list []pluginInfo
 	for _, n := range drivers.Names() {
-		fmt.Fprintf(tw, "%s\t%s\t%d\tbuilt-in\tok\n", n, version, plugin.ProtocolVersion)
+		list = append(list, pluginInfo{Name: n, Version: version, Protocol: plugin.ProtocolVersion, Origin: "built-in", Status: "ok", OK: true})
 	}
 	for _, c := range plugin.Discover(plugin.SearchDirs(pluginDir, site), site) {
-		status, ver, proto := "ok", "-", "-"
+		status, ver, proto := "ok", "", 0
 		if _, builtin := drivers.Lookup(c.Name); builtin {
 			status = "shadowed by the built-in driver"
 		}
@@ -95,7 +94,7 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 		} else if ext, err := plugin.Open(c.Path, nil); err != nil {
 			status = "error: " + oneLine(err.Error())
 		} else {
-			ver, proto = ext.Version(), fmt.Sprint(ext.Protocol)
+			ver, proto = ext.Version(), ext.Protocol
 			if ext.Name() != c.Name {
 				status = fmt.Sprintf("error: reports name %q", ext.Name())
 			}
@@ -104,10 +103,39 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 		for _, s := range c.Shadowed {
 			status += "; shadows " + s
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", c.Name, ver, proto, c.Path, status)
+		list = append(list, pluginInfo{Name: c.Name, Version: ver, Protocol: proto, Origin: c.Path, Status: status,
+			OK: status == "ok" || strings.HasPrefix(status, "ok;"), Shadows: c.Shadowed})
+	}
+	if *asJSON {
+		return writeJSON(stdout, stderr, list)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tVERSION\tPROTOCOL\tORIGIN\tSTATUS")
+	for _, p := range list {
+		ver, proto := p.Version, fmt.Sprint(p.Protocol)
+		if ver == "" {
+			ver = "-"
+		}
+		if p.Protocol == 0 {
+			proto = "-"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", p.Name, ver, proto, p.Origin, p.Status)
 	}
 	tw.Flush()
 	return 0
+}
+
+// pluginInfo is one line of `jobshift plugins` (one object of -json).
+type pluginInfo struct {
+	Name     string `json:"name"`
+	Version  string `json:"version,omitempty"`  // "" when it could not be asked
+	Protocol int    `json:"protocol,omitempty"` // 0 when it could not be asked
+	// Origin is "built-in" or the executable's path.
+	Origin string `json:"origin"`
+	// OK: usable under this name; Status says why not otherwise.
+	OK      bool     `json:"ok"`
+	Status  string   `json:"status"`
+	Shadows []string `json:"shadows,omitempty"`
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
@@ -125,18 +153,18 @@ Options:
 func runPluginCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "serve" {
 		fmt.Fprint(stderr, pluginServeHelp)
-		return 1
+		return exitUsage
 	}
 	fs := flag.NewFlagSet("plugin serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
 	fs.Usage = func() { fmt.Fprint(stderr, pluginServeHelp); fs.PrintDefaults() }
-	if err := fs.Parse(args[1:]); err != nil {
-		return 1
+	if code, ok := parseFlags(fs, args[1:]); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
-		return 1
+		return exitUsage
 	}
 	return servePlugin(fs.Arg(0), *configPath, stderr)
 }
@@ -152,7 +180,7 @@ func servePlugin(name, configPath string, stderr io.Writer) int {
 	}
 	site, diags := hcl.LoadConfig(configPath)
 	if diags.HasErrors() {
-		printDiagsPlain(stderr, diags)
+		printDiags(stderr, diags)
 		return 1
 	}
 	// stdout belongs to the plugin protocol: everything else goes to stderr,
@@ -164,22 +192,4 @@ func servePlugin(name, configPath string, stderr io.Writer) int {
 	}
 	plugin.Serve(d, version)
 	return 0
-}
-
-// printDiagsPlain prints diagnostics as file:line:col: severity: summary.
-func printDiagsPlain(w io.Writer, diags hcl2.Diagnostics) {
-	for _, d := range diags {
-		sev := "error"
-		if d.Severity != hcl2.DiagError {
-			sev = "warning"
-		}
-		pos := ""
-		if d.Subject != nil {
-			pos = fmt.Sprintf("%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
-		}
-		fmt.Fprintf(w, "%s%s: %s\n", pos, sev, d.Summary)
-		if d.Detail != "" {
-			fmt.Fprintf(w, "    %s\n", d.Detail)
-		}
-	}
 }

@@ -22,6 +22,7 @@ type progress struct {
 	mu       sync.Mutex
 	w        io.Writer
 	tty      bool
+	width    func() int // terminal columns; nil when not a terminal
 	job      *jobs.Job
 	start    time.Time
 	attempt  int
@@ -31,8 +32,10 @@ type progress struct {
 	drawn    bool
 }
 
-func newProgress(w io.Writer, tty bool, job *jobs.Job) *progress {
-	p := &progress{w: w, tty: tty, job: job, start: time.Now(), restarts: map[string]int{}}
+// newProgress shows job on w; width is the terminal's width (nil: w is
+// not a terminal, print plain lines).
+func newProgress(w io.Writer, width func() int, job *jobs.Job) *progress {
+	p := &progress{w: w, tty: width != nil, width: width, job: job, start: time.Now(), restarts: map[string]int{}}
 	p.reset()
 	return p
 }
@@ -64,6 +67,15 @@ func (p *progress) note(msg string) {
 	defer p.mu.Unlock()
 	p.clear()
 	fmt.Fprintf(p.w, "jobshift: %s\n", msg)
+	p.draw()
+}
+
+// println prints a line of jobshift's own (the submitted handle) as is.
+func (p *progress) println(msg string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.clear()
+	fmt.Fprintln(p.w, msg)
 	p.draw()
 }
 
@@ -167,10 +179,58 @@ func (p *progress) clear() {
 	}
 }
 
-// draw writes the status line without a newline (terminal only).
+// draw writes the status line without a newline (terminal only), cut to
+// the terminal's width: a line that wraps cannot be erased by "\r\033[K"
+// and would leave a stale copy per redraw.
 func (p *progress) draw() {
 	if p.tty {
-		fmt.Fprint(p.w, p.status())
+		fmt.Fprint(p.w, fitWidth(p.status(), p.width()))
 		p.drawn = true
 	}
+}
+
+// fitWidth cuts s to fit in cols columns, leaving the last column free (a
+// terminal may wrap when it is written) and ending a cut line in "…".
+// The status line is plain text of role names and counts: one rune is one
+// column except for wide characters, which count two.
+func fitWidth(s string, cols int) string {
+	max := cols - 1
+	if max < 1 {
+		return ""
+	}
+	if displayWidth(s) <= max {
+		return s
+	}
+	w, cut := 0, 0
+	for i, r := range s {
+		rw := runeWidth(r)
+		if w+rw > max-1 {
+			cut = i
+			break
+		}
+		w += rw
+	}
+	return s[:cut] + "…"
+}
+
+func displayWidth(s string) int {
+	n := 0
+	for _, r := range s {
+		n += runeWidth(r)
+	}
+	return n
+}
+
+// runeWidth: 2 for East Asian wide and fullwidth characters (the common
+// ranges), 0 for control characters, 1 otherwise.
+func runeWidth(r rune) int {
+	switch {
+	case r < 0x20 || r == 0x7f:
+		return 0
+	case r >= 0x1100 && r <= 0x115f, r >= 0x2e80 && r <= 0xa4cf, r >= 0xac00 && r <= 0xd7a3,
+		r >= 0xf900 && r <= 0xfaff, r >= 0xfe30 && r <= 0xfe4f, r >= 0xff00 && r <= 0xff60,
+		r >= 0xffe0 && r <= 0xffe6, r >= 0x1f300 && r <= 0x1faff, r >= 0x20000 && r <= 0x3fffd:
+		return 2
+	}
+	return 1
 }

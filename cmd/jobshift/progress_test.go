@@ -40,7 +40,7 @@ func TestProgressStatus(t *testing.T) {
 			want: "[attempt 2] ps: 1 pending, 1 running | worker: 2 pending"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			p := newProgress(&bytes.Buffer{}, true, progressJob())
+			p := newProgress(&bytes.Buffer{}, wide, progressJob())
 			for _, e := range tc.events {
 				p.event(e)
 			}
@@ -57,7 +57,7 @@ func TestProgressStatus(t *testing.T) {
 // place; elsewhere every task event is its own line.
 func TestProgressOutput(t *testing.T) {
 	var tty, plain bytes.Buffer
-	for _, p := range []*progress{newProgress(&tty, true, progressJob()), newProgress(&plain, false, progressJob())} {
+	for _, p := range []*progress{newProgress(&tty, wide, progressJob()), newProgress(&plain, nil, progressJob())} {
 		p.event(ev(0, "ps", 0, completion.Running, 0))
 		_, _ = p.Write([]byte("[ps-0] hello\n"))
 		p.event(ev(0, "ps", 0, completion.Stopped, 143))
@@ -70,5 +70,29 @@ func TestProgressOutput(t *testing.T) {
 		!strings.HasPrefix(lines[1], "[ps-0] hello\nps: 1 pending, 1 running |") ||
 		!strings.HasPrefix(lines[2], "ps: 1 pending, 1 stopped |") || strings.Contains(tty.String(), "jobshift: ps-0") {
 		t.Errorf("terminal output = %q", tty.String())
+	}
+}
+
+// wide is a terminal wide enough for any status line of the tests.
+func wide() int { return 400 }
+
+// The status line never takes a terminal's last column, however narrow
+// the terminal: a line that wraps leaves a stale copy on every redraw.
+func TestFitWidth(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		cols int
+		want string
+	}{
+		{"ps: 1 running | 3s", 80, "ps: 1 running | 3s"},
+		{"ps: 1 running | 3s", 19, "ps: 1 running | 3s"},
+		{"ps: 1 running | 3s", 18, "ps: 1 running | …"},
+		{"ps: 1 running | 3s", 5, "ps:…"},
+		{"ps: 1 running | 3s", 1, ""},
+		{"角色: 1 running", 8, "角色: …"}, // wide characters count two columns
+	} {
+		if got := fitWidth(tc.in, tc.cols); got != tc.want {
+			t.Errorf("fitWidth(%q, %d) = %q, want %q", tc.in, tc.cols, got, tc.want)
+		}
 	}
 }

@@ -37,11 +37,11 @@ func TestRunExitCodes(t *testing.T) {
 			want: []string{"[worker-1] worker:1: mesh ok", "jobshift: ps-0 stopped (exit code 143)", "job mesh-ps-worker succeeded (exit code 0) after 1 attempt(s)"}},
 		"failing worker": {args: []string{"examples/pai-v1-ps-worker.json"}, env: "worker:0", code: 1,
 			want: []string{"job mesh-ps-worker failed (exit code 1)", "FailedTaskCount 1 has reached MinFailedTaskCount 1"}},
-		"detach refused": {args: []string{"-detach", "examples/pai-v1-ps-worker.json"}, code: 1,
+		"detach refused": {args: []string{"-detach", "examples/pai-v1-ps-worker.json"}, code: 2,
 			want: []string{"-detach is not available with -to local"}},
-		"unknown driver": {args: []string{"-to", "nosuchdriver", "examples/pai-v1-ps-worker.json"}, code: 1,
+		"unknown driver": {args: []string{"-to", "nosuchdriver", "examples/pai-v1-ps-worker.json"}, code: 2,
 			want: []string{"driver nosuchdriver is not available"}},
-		"no file": {args: nil, code: 1, want: []string{"want exactly one job FILE"}},
+		"no file": {args: nil, code: 2, want: []string{"want exactly one job FILE"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			isolate(t)
@@ -121,8 +121,8 @@ func TestRunInterrupt(t *testing.T) {
 			if ctx.Err() != nil {
 				t.Fatalf("jobshift did not end after Ctrl-C:\n%s", out.String())
 			}
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Errorf("exit: %v, want exit code 1\n%s", err, out.String())
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+				t.Errorf("exit: %v, want exit code 130 (Ctrl-C)\n%s", err, out.String())
 			}
 			if !strings.Contains(out.String(), "job sleepers stopped") {
 				t.Errorf("no stopped verdict:\n%s", out.String())

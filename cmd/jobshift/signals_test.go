@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -55,13 +56,21 @@ func noLeftovers(runDir string) func() bool {
 }
 
 // SIGHUP (terminal or ssh session closed) and SIGQUIT (Ctrl-\) stop the job
-// like SIGTERM: every task stopped, verdict printed, exit 1. Before, SIGHUP
+// like SIGTERM: every task stopped, verdict printed, exit 128+signal (as a
+// shell reports a death by that signal). Before, SIGHUP
 // and SIGQUIT killed jobshift and left every task running.
 func TestRunStopSignals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the jobshift binary")
 	}
 	bin := buildJobshift(t)
+	// Under nohup the test inherits SIGHUP ignored, and so would jobshift,
+	// which then (rightly) leaves SIGHUP alone. A signal this process
+	// catches is reset to its default in the children it starts.
+	if signal.Ignored(syscall.SIGHUP) {
+		signal.Notify(make(chan os.Signal, 1), syscall.SIGHUP)
+		defer signal.Reset(syscall.SIGHUP)
+	}
 	for name, sig := range map[string]syscall.Signal{
 		"SIGHUP": syscall.SIGHUP, "SIGQUIT": syscall.SIGQUIT, "SIGTERM": syscall.SIGTERM,
 	} {
@@ -78,8 +87,8 @@ func TestRunStopSignals(t *testing.T) {
 				t.Fatal(err)
 			}
 			err := cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Errorf("exit: %v, want exit code 1\n%s", err, out.String())
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 128+int(sig) {
+				t.Errorf("exit: %v, want exit code %d\n%s", err, 128+int(sig), out.String())
 			}
 			if !strings.Contains(out.String(), "job sleepers stopped") {
 				t.Errorf("no stopped verdict:\n%s", out.String())
@@ -205,8 +214,8 @@ func TestRunStalledStdout(t *testing.T) {
 			// Now drain, so jobshift can write its last lines and exit.
 			out, _ := io.ReadAll(r)
 			err = cmd.Wait()
-			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 1 {
-				t.Errorf("exit: %v, want exit code 1 (stopped)", err)
+			if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 {
+				t.Errorf("exit: %v, want exit code 130 (interrupted)", err)
 			}
 			if !strings.Contains(string(out), "job flood stopped") {
 				t.Errorf("no stopped verdict at the end of the output: ...%q", out[max(0, len(out)-300):])

@@ -6,9 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -20,15 +22,6 @@ var ErrNoEntrypoint = errors.New("no command and no image entrypoint")
 
 // ErrCommandKind: the job's command kind is not one the local driver knows.
 var ErrCommandKind = errors.New("unknown command kind")
-
-// pai1Eval runs a PAI v1 command the way the YARN-era container script did:
-// evaluated once by bash as one line, its failure code kept. The command is
-// passed as $1, so no byte of it is re-quoted on the way.
-const pai1Eval = `eval "$1" || exit $?`
-
-// pai2Prelude is the first line of OpenPAI's user.sh (openpai-runtime since
-// d858a8a): any failing line ends the task, unset variables are fatal.
-const pai2Prelude = "set -o errexit -o nounset -o pipefail\n"
 
 // envVar is one variable jobshift gives a task on top of its environment.
 type envVar struct{ Name, Value string }
@@ -101,7 +94,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Added = append(s.Added, envVar{e.Name, e.Value})
 	}
 	s.Added = append(s.Added, contractVars...)
-	if contract.NeedsWorkDir(job, contractOptions(p)) && !d.opts.Docker {
+	if p.Compiled().WorkDir && !d.opts.Docker {
 		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
 		// the task's private directory.
 		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
@@ -114,21 +107,28 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
 	}
 
-	base := d.opts.Env
-	if base == nil {
-		base = os.Environ()
-	}
-	s.Env = mergeEnv(base, s.Added)
-
-	userArgv, err := commandArgv(r, d.opts.Docker)
-	if err != nil {
-		return nil, err
+	k := slices.Index(job.Roles, r)
+	idle := !d.opts.Docker && sshemu.Idle(job, k)
+	var userArgv []string
+	if !idle { // an idle MPIJob worker runs only the emulation's sshd
+		var err error
+		if userArgv, err = commandArgv(r, p.Compiled().Roles[k].Launch, d.opts.Docker); err != nil {
+			return nil, err
+		}
 	}
 	firstStart := startDir(s.TaskDir, attempt, 0)
 	if process != contract.ProcessMain {
 		firstStart = psDir(s.TaskDir, attempt)
 	}
 	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	if !d.opts.Docker && process == contract.ProcessMain {
+		userArgv = sshWrap(job, k, s, userArgv, runDir, attempt)
+	}
+	base := d.opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	s.Env = mergeEnv(base, s.Added)
 	defer func() {
 		if s.Program != nil {
 			s.Program.locate(s.Argv)
@@ -139,7 +139,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		if process != contract.ProcessMain {
 			s.Container += "-" + process
 		}
-		s.Argv = dockerArgv(r, s, userArgv)
+		s.Argv = dockerArgv(r, p.Compiled().Roles[k].Launch, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)
 		return s, nil
 	}
@@ -152,27 +152,24 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 
 // commandArgv is the argv the source platform ran inside the container.
 // An empty result means "the image's entrypoint" (docker only).
-func commandArgv(r *jobs.Role, docker bool) ([]string, error) {
+func commandArgv(r *jobs.Role, l translate.Launch, docker bool) ([]string, error) {
 	c := r.Command
 	switch c.Kind {
-	case jobs.CommandEval:
-		return []string{"bash", "-c", pai1Eval, "_", c.Script}, nil
-	case jobs.CommandBashScript:
-		// $0 names the script like OpenPAI's file, so bash reports
-		// "user.sh: line 3: X: unbound variable".
-		return []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}, nil
+	case jobs.CommandEval, jobs.CommandBashScript:
+		// translate.Launch: the line PAI ran; a v2 script's $0 names it
+		// like OpenPAI's file, so bash reports "user.sh: line 3: ...".
+		return append([]string(nil), l.Argv...), nil
 	case jobs.CommandArgv:
-		if len(c.Command) == 0 {
+		if l.Entrypoint {
 			if docker {
-				return append([]string(nil), c.Args...), nil
+				return append([]string(nil), l.Argv...), nil
 			}
-			return nil, fmt.Errorf("%s: role %q: %w: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
-				"which jobshift cannot know without running the image; add `command:` to the container, or run with -docker",
-				c.Pos, r.Name, ErrNoEntrypoint, r.Image)
+			return nil, refuse(ErrNoEntrypoint, c.Pos, "No command", "Role %q: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
+				"which jobshift cannot know without running the image; add `command:` to the container, or run with -docker.", r.Name, r.Image)
 		}
-		return append(append([]string(nil), c.Command...), c.Args...), nil
+		return append([]string(nil), l.Argv...), nil
 	default:
-		return nil, fmt.Errorf("%s: role %q: %w %q", c.Pos, r.Name, ErrCommandKind, c.Kind)
+		return nil, refuse(ErrCommandKind, c.Pos, "Unknown command kind", "Role %q: unknown command kind %q.", r.Name, c.Kind)
 	}
 }
 

@@ -1,25 +1,18 @@
 package local
 
 import (
+	"path/filepath"
+
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
-// contractOptions are the contract choices of a plan.
-func contractOptions(p *translate.Plan) contract.Options {
-	cs := p.Contracts
-	if len(cs) == 0 {
-		cs = p.Job.Contracts
-	}
-	return contract.Options{User: p.User, Contracts: cs}
-}
-
-// contractEnv is the oracle's environment for task self on topology topo:
-// the single definition of what the source platform gave each task. process
-// is contract.ProcessMain, or contract.ProcessPS for a UAI node's
-// parameter-server process (see contract.Processes).
-func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef, process string) ([]envVar, error) {
+// bindContract compiles the plan's contract once for the attempt and binds
+// it to topo: the job-wide part of every value is evaluated once, so each
+// task's environment costs only its own variables.
+func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bound, error) {
 	var t contract.Topology
 	for _, r := range p.Job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
@@ -29,9 +22,22 @@ func contractEnv(p *translate.Plan, topo topology, self jobs.TaskRef, process st
 		}
 		t.Roles = append(t.Roles, rt)
 	}
-	opts := contractOptions(p)
-	opts.Process = process
-	env, err := contract.Eval(p.Job, t, self, opts)
+	opts := p.Compiled().Contract
+	opts.SSH = sshemu.Enabled(p.Job)
+	opts.MPIDir = filepath.Join(runDir, "mpi") // the tasks share this host's file system
+	c, err := contract.Compile(p.Job, opts)
+	if err != nil {
+		return nil, err
+	}
+	return c.Bind(t)
+}
+
+// contractEnv is the oracle's environment for task self: the single
+// definition of what the source platform gave each task. process is
+// contract.ProcessMain, or contract.ProcessPS for a UAI node's
+// parameter-server process (see contract.Processes).
+func contractEnv(b *contract.Bound, self jobs.TaskRef, process string) ([]envVar, error) {
+	env, err := b.Env(self, process)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -22,7 +23,7 @@ import (
 // Values are never put on the command line: `-e NAME` makes docker copy
 // NAME from its own environment, which is the task's environment. That keeps
 // secrets out of `ps` and avoids any quoting of the user's bytes.
-func dockerArgv(r *jobs.Role, s *taskSpec, user []string) []string {
+func dockerArgv(r *jobs.Role, l translate.Launch, s *taskSpec, user []string) []string {
 	a := []string{"docker", "run", "--rm", "--name", s.Container, "--network", "host", "--init"}
 	for _, e := range s.Added {
 		a = append(a, "-e", e.Name)
@@ -48,11 +49,7 @@ func dockerArgv(r *jobs.Role, s *taskSpec, user []string) []string {
 	}
 	// PAI: the runtime exported PAI_WORK_DIR=$(pwd) (the image WORKDIR)
 	// before running the user command; only the container knows it.
-	user = append([]string(nil), user...)
-	if len(user) > 2 && user[0] == "bash" && user[1] == "-c" {
-		user[2] = `export PAI_WORK_DIR="$PWD"; ` + user[2]
-	}
-	return append(append(a, r.Image), user...)
+	return append(append(a, r.Image), l.WithWorkDir(user)...)
 }
 
 // checkDocker reports drivers.ErrUnavailable when no Docker engine answers.
@@ -110,7 +107,7 @@ func publishLeinao(argv []string, tn taskNet) []string {
 	out := make([]string, 0, len(argv)+6)
 	for i := 0; i < len(argv); i++ {
 		if argv[i] == "--network" && i+1 < len(argv) && argv[i+1] == "host" {
-			for n, in := range leinaoInternal {
+			for n, in := range contract.LeinaoPorts {
 				if n < len(tn.Ports[contract.LeinaoLabel]) {
 					out = append(out, "-p", fmt.Sprintf("%s:%d:%d", tn.Addr, tn.Ports[contract.LeinaoLabel][n], in))
 				}

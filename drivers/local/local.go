@@ -6,6 +6,7 @@ package local
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -14,7 +15,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -179,6 +183,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err != nil {
 		return drivers.Handle{}, err
 	}
+	writeRunInfo(dir, p.Job.Name, p.User)
 	r := newRun(d, p, dir)
 	h := drivers.Handle{Driver: Name, ID: dir}
 	d.mu.Lock()
@@ -198,14 +203,18 @@ func (d *Driver) warnImages(p *translate.Plan) {
 		return
 	}
 	var withImage []string
+	var at jobs.Pos
 	for _, r := range p.Job.Roles {
 		if r.Image != "" {
 			withImage = append(withImage, r.Name)
+			if at.IsZero() {
+				at = r.ImagePos
+			}
 		}
 	}
 	if len(withImage) > 0 {
-		fmt.Fprintf(d.opts.Warnings, "warning: images are not run: the tasks of %v run on this machine with its own programs "+
-			"(use -docker to run each task in its image)\n", withImage)
+		diag.Text(d.opts.Warnings, hcl.Diagnostics{jobs.Warnf(at, "Images are not run",
+			"The tasks of %v run on this machine with its own programs (use -docker to run each task in its image).", withImage)}, nil)
 	}
 }
 
@@ -223,6 +232,9 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 // Stop returns once the job has ended or ctx is done.
 func (d *Driver) Stop(ctx context.Context, h drivers.Handle) error {
 	r, err := d.lookup(h)
+	if errors.Is(err, drivers.ErrNotFound) && h.Driver == Name {
+		return stopElsewhere(ctx, h.ID)
+	}
 	if err != nil {
 		return err
 	}

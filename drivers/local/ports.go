@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net"
-	"slices"
 	"sort"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -24,9 +23,12 @@ var ErrPortConflict = errors.New("fixed ports collide on one machine")
 // internal ports 10001–10003 cannot run as plain processes on one address.
 var ErrLeinaoLocal = errors.New("LeinaoPAI jobs need port mapping")
 
-// leinaoInternal are the container ports every LeinaoPAI task binds; the
-// platform mapped them to random host ports with docker -p.
-var leinaoInternal = []int{10001, 10002, 10003}
+// refuse is a one-diagnostic refusal of the job matching kind.
+func refuse(kind error, p jobs.Pos, summary, format string, args ...any) error {
+	r := &refusals{}
+	r.add(kind, p, summary, format, args...)
+	return r.err()
+}
 
 // ErrUnsupportedContract: the contract needs something the local driver
 // does not do. (No contract returns it at present: the uai contract's
@@ -98,39 +100,39 @@ func (k *kernelPorts) Release() {
 func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (topology, error) {
 	defer src.Release()
 	job := p.Job
-	opts := contractOptions(p)
 	if isLeinao(p) && job.TaskCount() > 1 && !bridgeOK {
-		return nil, fmt.Errorf("%w: every task binds %v inside its container and LeinaoPAI mapped them "+
-			"to random host ports; %d local processes cannot all bind them on one address. "+
-			"Run with -docker (each task in its image, bridge networking, ports published), "+
-			"or on Nomad or Slurm: %w",
-			ErrLeinaoLocal, leinaoInternal, job.TaskCount(), ErrPortConflict)
+		return nil, refuse(errors.Join(ErrLeinaoLocal, ErrPortConflict), jobPos(job), "LeinaoPAI jobs need port mapping",
+			"Every task binds %v inside its container and LeinaoPAI mapped them to random host ports; "+
+				"%d local processes cannot all bind them on one address. "+
+				"Run with -docker (each task in its image, bridge networking, ports published), or on Nomad or Slurm.",
+			contract.LeinaoPorts, job.TaskCount())
 	}
+	var conflicts refusals
 	// A LeinaoPAI job of one task without -docker runs in this machine's
 	// network, alone on its "node": PAI_PORT_MAP_1000x = 1000x.
 	hostNet := isLeinao(p) && !bridgeOK
-	kube := job.Source.Format == jobs.FormatTFJob || job.Source.Format == jobs.FormatPyTorchJob
 	topo := topology{}
 	fixed := map[int]jobs.TaskRef{}
 	for k, r := range job.Roles {
-		labels := contract.PortLabels(job, k, opts)
+		labels := p.Compiled().Roles[k].Ports
 		for i := range r.Instances {
 			ref := jobs.TaskRef{Role: r.Name, Index: i}
 			tn := taskNet{Addr: addr, Ports: map[string][]int{}}
 			for _, p := range labels {
-				if hostNet && p.Implicit && p.Label == contract.LeinaoLabel {
-					// the task binds 10001-10003 on this machine itself:
-					// no port map, so the host port is the container port
-					p.BeginAt = leinaoInternal[0]
+				if hostNet && p.Container > 0 {
+					// the task binds its container ports on this machine
+					// itself: no port map, so the host port is the
+					// container port
+					p.BeginAt = p.Container
 				}
-				if p.BeginAt > 0 && !kube {
+				if p.BeginAt > 0 {
 					ps := make([]int, p.Count)
 					for k := range ps {
 						ps[k] = p.BeginAt + k
 						if other, dup := fixed[ps[k]]; dup {
-							return nil, fmt.Errorf("%w: port %d (label %q, beginAt %d) is wanted by %s and %s; "+
-								"remove beginAt to let jobshift pick free ports: %s",
-								ErrPortConflict, ps[k], p.Label, p.BeginAt, refString(other), refString(ref), p.Pos)
+							conflicts.add(ErrPortConflict, p.Pos, "Fixed ports collide on one machine",
+								"Port %d (label %q, beginAt %d) is wanted by %s and %s; remove beginAt to let jobshift pick free ports.",
+								ps[k], p.Label, p.BeginAt, refString(other), refString(ref))
 						}
 						fixed[ps[k]] = ref
 					}
@@ -145,6 +147,9 @@ func allocate(p *translate.Plan, src portSource, addr string, bridgeOK bool) (to
 			}
 			topo[ref] = tn
 		}
+	}
+	if err := conflicts.err(); err != nil {
+		return nil, err
 	}
 	// A free port the kernel handed out could equal a fixed one of another
 	// task; that would be a silent collision at bind time, so refuse.
@@ -197,5 +202,5 @@ func sortedLabels(m map[string][]int) []string {
 
 // isLeinao reports whether the plan gives tasks the LeinaoPAI contract.
 func isLeinao(p *translate.Plan) bool {
-	return slices.Contains(contractOptions(p).Contracts, jobs.ContractLeinao)
+	return p.Compiled().HasContract(jobs.ContractLeinao)
 }

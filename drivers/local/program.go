@@ -38,11 +38,11 @@ type programFile struct {
 	Args []int
 }
 
-// v1FromFile is pai1Eval with the command read from the file named by $1:
+// v1FromFile is translate.PAIEval with the command read from the file named by $1:
 // read -d ” keeps every byte (trailing newlines included), and `set --`
-// puts the command back in $1, so the eval sees exactly what pai1Eval's
+// puts the command back in $1, so the eval sees exactly what PAIEval's
 // would.
-const v1FromFile = `IFS= read -r -d '' _jsh_cmd <"$1"; set -- "$_jsh_cmd"; unset _jsh_cmd; eval "$1" || exit $?`
+const v1FromFile = `IFS= read -r -d '' _jsh_cmd <"$1"; set -- "$_jsh_cmd"; unset _jsh_cmd; ` + translate.PAIEval
 
 // v2FromFile runs the user.sh file named by $0 as OpenPAI's runtime ran
 // user.sh: bash reading a file. (-c keeps the docker PAI_WORK_DIR prefix
@@ -57,12 +57,12 @@ func programArgv(r *jobs.Role, secrets map[string]any, argv []string, firstStart
 	switch c.Kind {
 	case jobs.CommandBashScript:
 		filled, n := fillSecrets(c.Script, secrets)
-		if n == 0 && len(pai2Prelude)+len(c.Script) <= maxArgBytes {
+		if n == 0 && len(translate.PAIPrelude)+len(c.Script) <= maxArgBytes {
 			return argv, nil
 		}
 		path := filepath.Join(firstStart, "user.sh")
 		return []string{"bash", "-c", v2FromFile, path},
-			&programFile{Path: path, Data: []byte(pai2Prelude + filled), Secret: n > 0}
+			&programFile{Path: path, Data: []byte(translate.PAIPrelude + filled), Secret: n > 0}
 	case jobs.CommandEval:
 		if len(c.Script) <= maxArgBytes {
 			return argv, nil

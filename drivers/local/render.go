@@ -29,7 +29,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		return nil, err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "# jobshift local plan: job %q (%s), %d tasks\n", p.Job.Name, p.Job.Source.Format, len(specs))
+	fmt.Fprintf(&b, "# jobshift local plan: job %q (%s), %d tasks\n", p.Job.Name, p.Origin(), len(specs))
 	fmt.Fprintf(&b, "# run directory: %s\n", dir)
 	fmt.Fprintf(&b, "# every task starts at once, in its own process group; stop = SIGTERM, SIGKILL after %s\n", d.opts.Grace)
 	fmt.Fprintf(&b, "# ports were free when this was rendered; a run picks free ports again\n")

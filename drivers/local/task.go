@@ -113,38 +113,42 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	// The child has its copies; ours must go so the readers see EOF.
 	stdout.w.Close()
 	stderr.w.Close()
-	cmd := sup.cmd
-	p.cmd, p.pgid = cmd, sup.pgid
+	p.cmd, p.pgid = sup.cmd, sup.pgid
 	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
 
-	go func() {
-		werr := cmd.Wait()
-		code := exitCode(cmd.ProcessState, werr)
-		p.mu.Lock()
-		p.exited = true
-		if p.kill != nil {
-			p.kill.Stop()
-		}
-		p.mu.Unlock()
-		// A container ends when its main process does, taking every
-		// other process with it; a task here does the same.
-		_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
-		if p.docker {
-			dockerKill(spec.Container)
-		}
-		// Report the end only once nothing of the task is left, so a
-		// finished job means no process behind.
-		waitGroupGone(p.pgid, 10*time.Second)
-		if spec.Program != nil && spec.Program.Secret {
-			// Secret values live only as long as the task.
-			_ = os.Remove(progPath)
-		}
-		stdout.wait()
-		stderr.wait()
-		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
-		done <- exit{p: p, code: code, err: nil}
-	}()
+	go p.reap(progPath, stdout, stderr, done)
 	return p
+}
+
+// reap waits for the task's process, makes sure nothing of it is left, and
+// reports its exit on done.
+func (p *proc) reap(progPath string, stdout, stderr *tee, done chan<- exit) {
+	cmd, spec := p.cmd, p.spec
+	werr := cmd.Wait()
+	code := exitCode(cmd.ProcessState, werr)
+	p.mu.Lock()
+	p.exited = true
+	if p.kill != nil {
+		p.kill.Stop()
+	}
+	p.mu.Unlock()
+	// A container ends when its main process does, taking every
+	// other process with it; a task here does the same.
+	_ = syscall.Kill(-p.pgid, syscall.SIGKILL)
+	if p.docker {
+		dockerKill(spec.Container)
+	}
+	// Report the end only once nothing of the task is left, so a
+	// finished job means no process behind.
+	waitGroupGone(p.pgid, 10*time.Second)
+	if spec.Program != nil && spec.Program.Secret {
+		// Secret values live only as long as the task.
+		_ = os.Remove(progPath)
+	}
+	stdout.wait()
+	stderr.wait()
+	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
+	done <- exit{p: p, code: code, err: nil}
 }
 
 // exitCode is the code a shell would report: the exit status, or 128+n for

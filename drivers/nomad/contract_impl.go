@@ -1,44 +1,57 @@
 package nomad
 
 import (
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
-// contractImpl adapts translate/contract's Nomad rendering.
-type contractImpl struct{}
-
-func contractOptions(p *translate.Plan) contract.Options {
-	return contract.Options{User: p.User, Contracts: p.Contracts}
+// contractImpl adapts translate/contract's Nomad rendering. One is made
+// per render: it compiles the plan's contract once for every role and
+// process.
+type contractImpl struct {
+	plan     *translate.Plan
+	compiled *contract.Compiled
+	err      error
 }
 
-func (contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {
-	opts := contractOptions(p)
+func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {
+	if c.plan != p {
+		c.plan = p
+		opts := p.Compiled().Contract
+		opts.SSH = sshemu.Enabled(p.Job)
+		opts.MPIDir = sshMPIDir(JobIDFor(p))
+		c.compiled, c.err = contract.Compile(p.Job, opts)
+	}
+	return c.compiled, c.err
+}
+
+func (*contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {
+	c := p.Compiled()
 	var out []Service
-	for _, s := range contract.NomadServicesFor(p.Job, jobID, opts) {
+	for _, s := range contract.NomadServicesFor(p.Job, jobID, c.Contract) {
 		svc := Service{Role: s.Role, Name: s.Name, PortLabel: s.PortLabel, Tags: s.Tags}
-		if s.Label == contract.LeinaoLabel {
-			svc.To = leinaoBase + s.Ordinal
+		if rp := c.Role(s.Role); rp != nil {
+			for _, port := range rp.Ports {
+				if port.Label == s.Label && port.Container > 0 {
+					svc.To = port.Container + s.Ordinal // fixed container ports (LeinaoPAI)
+				}
+			}
 		}
 		out = append(out, svc)
 	}
 	return out, nil
 }
 
-// leinaoBase is the first of LeinaoPAI's fixed container ports (10001..3).
-const leinaoBase = 10001
-
-func (contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error) {
-	opts := contractOptions(p)
-	opts.Process = process
-	return contract.NomadTemplate(p.Job, role.Name, jobID, opts)
+func (c *contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error) {
+	cj, err := c.compile(p)
+	if err != nil {
+		return "", err
+	}
+	return cj.NomadTemplate(role.Name, process, jobID)
 }
 
-func (contractImpl) Processes(p *translate.Plan) []string {
-	return contract.Processes(p.Job, contractOptions(p))
+func (*contractImpl) Processes(p *translate.Plan) []string {
+	return p.Compiled().Processes
 }
-
-// needsWorkDir: PAI's runtime exported PAI_WORK_DIR=$(pwd) right before
-// the user command.
-func needsWorkDir(p *translate.Plan) bool { return contract.NeedsWorkDir(p.Job, contractOptions(p)) }

@@ -2,11 +2,10 @@ package nomad
 
 import (
 	"context"
-	"fmt"
-	"io"
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -22,8 +21,12 @@ import (
 // acted on again, and retries register with the job's modify index, so a
 // controller and a `run` watching the same job cannot retry it twice.
 type Controller struct {
-	D   *Driver
-	Log io.Writer
+	D *Driver
+	// Log receives one record per event, with the job ID and the event's
+	// fields as key/value pairs (nil = no logging). The CLI gives it a
+	// text or JSON go-hclog logger (jobshift controller -log-json), so a
+	// log pipeline reads fields, not sentences.
+	Log hclog.Logger
 	// Every is the fallback poll period of the job list (the list is read
 	// with blocking queries; this bounds the wait).
 	Every time.Duration
@@ -41,6 +44,14 @@ func (ct *Controller) Run(ctx context.Context) error {
 	}
 	var mu sync.Mutex
 	watching := map[string]bool{}
+	// settled: stopped or dead jobs already looked at, by modify index. A
+	// stopped job is not necessarily finished: a watcher (this controller
+	// before a restart, or a killed `jobshift run`) stops the failed
+	// attempt before it retries it, and may die in between. So a stopped
+	// job is watched once (the watcher returns at once when a verdict is
+	// recorded, else it finishes the work: the retry, or the verdict), and
+	// again only when it changes.
+	settled := map[string]uint64{}
 	var index uint64
 	for ctx.Err() == nil {
 		q := (&api.QueryOptions{WaitIndex: index, WaitTime: every}).WithContext(ctx)
@@ -49,52 +60,62 @@ func (ct *Controller) Run(ctx context.Context) error {
 			if ctx.Err() != nil {
 				break
 			}
-			ct.logf("listing jobs: %v", err)
+			ct.log().Error("listing jobs", "error", err)
 			time.Sleep(2 * time.Second)
 			continue
 		}
 		index = meta.LastIndex
 		for _, j := range list {
-			if _, ok := j.Meta[MetaVersion]; !ok || j.Stop || j.Status == "dead" {
+			if _, ok := j.Meta[MetaVersion]; !ok {
 				continue
 			}
+			ended := j.Stop || j.Status == "dead"
 			mu.Lock()
-			busy := watching[j.ID]
-			watching[j.ID] = true
+			busy := watching[j.ID] || ended && settled[j.ID] == j.ModifyIndex
+			if !busy {
+				watching[j.ID] = true
+			}
 			mu.Unlock()
 			if busy {
 				continue
 			}
-			go func(id string) {
-				defer func() { mu.Lock(); delete(watching, id); mu.Unlock() }()
+			go func(id string, ended bool, modify uint64) {
 				ct.watch(ctx, id)
-			}(j.ID)
+				mu.Lock()
+				delete(watching, id)
+				if ended {
+					settled[id] = modify
+				}
+				mu.Unlock()
+			}(j.ID, ended, j.ModifyIndex)
 		}
 	}
 	return ctx.Err()
 }
 
 func (ct *Controller) watch(ctx context.Context, id string) {
+	l := ct.log().With("job", id)
 	ev, err := ct.D.Watch(ctx, drivers.Handle{Driver: TargetHCL, ID: id})
 	if err != nil {
-		ct.logf("%s: %v", id, err)
+		l.Error("cannot watch", "error", err)
 		return
 	}
-	ct.logf("%s: watching", id)
+	l.Info("watching")
 	for e := range ev {
 		switch {
 		case e.Final != nil:
-			ct.logf("%s: %s (exit code %d) after %d attempt(s): %s", id, e.Final.Phase, e.Final.ExitCode, e.Final.Attempts, e.Final.Reason)
+			l.Info("verdict", "phase", e.Final.Phase, "exit_code", e.Final.ExitCode, "attempts", e.Final.Attempts, "reason", e.Final.Reason)
 		case e.Task != nil:
-			ct.logf("%s: %s-%d %s", id, e.Task.Role, e.Task.Index, e.State)
+			l.Info("task", "role", e.Task.Role, "index", e.Task.Index, "state", e.State)
 		case e.Message != "":
-			ct.logf("%s: %s", id, e.Message)
+			l.Info(e.Message)
 		}
 	}
 }
 
-func (ct *Controller) logf(format string, args ...any) {
-	if ct.Log != nil {
-		fmt.Fprintf(ct.Log, time.Now().Format(time.RFC3339)+" "+format+"\n", args...)
+func (ct *Controller) log() hclog.Logger {
+	if ct.Log == nil {
+		return hclog.NewNullLogger()
 	}
+	return ct.Log
 }

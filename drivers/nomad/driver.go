@@ -11,6 +11,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -37,7 +38,7 @@ type Driver struct {
 
 // New builds the driver; the connection is made lazily (Render needs none).
 func New(c drivers.Config, asJSON bool) (*Driver, error) {
-	return &Driver{cfg: c, json: asJSON, contract: contractImpl{}}, nil
+	return &Driver{cfg: c, json: asJSON}, nil // contract nil: BuildJob compiles one per render
 }
 
 // WithContract replaces the contract rendering (tests of Render only).
@@ -51,21 +52,11 @@ func (d *Driver) Name() string {
 	return TargetHCL
 }
 
-// DiagError carries diagnostics through the error-returning Driver API.
-type DiagError struct{ Diags hcl2.Diagnostics }
-
-func (e *DiagError) Error() string { return e.Diags.Error() }
-
-// Unwrap exposes the diagnostics, so that errors.As(err, &hcl.Diagnostics)
-// finds them (the CLI prints them located; the plugin transport carries
-// them whole).
-func (e *DiagError) Unwrap() error { return e.Diags }
-
 // Render returns the job as HCL2 (or API JSON), exactly what Submit sends.
 func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
 	job, diags := BuildJob(p, d.contract)
 	if diags.HasErrors() {
-		return nil, &DiagError{diags}
+		return nil, &diag.Error{Diags: diags}
 	}
 	d.warn(diags)
 	if d.json {
@@ -95,29 +86,10 @@ func JobJSON(job *api.Job) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// DiagList formats the diagnostics, one per line, file:line:col first.
-func (e *DiagError) DiagList() []string {
-	var out []string
-	for _, d := range e.Diags {
-		sev := "error"
-		if d.Severity == hcl2.DiagWarning {
-			sev = "warning"
-		}
-		at := ""
-		if d.Subject != nil {
-			at = fmt.Sprintf("%s:%d:%d: ", d.Subject.Filename, d.Subject.Start.Line, d.Subject.Start.Column)
-		}
-		out = append(out, fmt.Sprintf("%s%s: %s: %s", at, sev, d.Summary, d.Detail))
-	}
-	return out
-}
-
 // warn prints warning diagnostics to the configured writer.
 func (d *Driver) warn(diags hcl2.Diagnostics) {
 	if d.cfg.Warnings == nil {
 		return
 	}
-	for _, l := range (&DiagError{diags}).DiagList() {
-		fmt.Fprintln(d.cfg.Warnings, l)
-	}
+	diag.Text(d.cfg.Warnings, diags, nil)
 }

@@ -49,14 +49,70 @@ import (
 // FinisherTask is the poststop task's name.
 const FinisherTask = "finish"
 
+// JudgeTask is the UAI groups' second finisher: a poststart sidecar.
+// A UAI node's parameter server never ends by itself and must stay up
+// until the job's verdict (peers on other hosts still reach it after this
+// node's training ended, as on PAI), so no task leads the group and the
+// poststop finisher only runs when the allocation is torn down: after a
+// failure (Nomad kills the siblings of a failed task) or the job's stop.
+// A training task that succeeds ends nothing, so the judge waits for it
+// and judges then. It exits 0 whatever it finds: a failed sidecar would
+// make Nomad kill the parameter server beside it.
+const JudgeTask = "judge"
+
+// FinishAfterMain is the nomad-finish argument of the judge: wait until
+// the allocation's main task has ended, then judge.
+const FinishAfterMain = "-after-main"
+
 func (r *renderer) finisher() *api.Task {
+	return r.finishTask(FinisherTask, &api.TaskLifecycle{Hook: "poststop"})
+}
+
+func (r *renderer) judge() *api.Task {
+	t := r.finishTask(JudgeTask, &api.TaskLifecycle{Hook: "poststart", Sidecar: true})
+	t.Config["args"] = []string{"nomad-finish", FinishAfterMain}
+	return t
+}
+
+func (r *renderer) finishTask(name string, lc *api.TaskLifecycle) *api.Task {
 	return &api.Task{
-		Name:       FinisherTask,
+		Name:       name,
 		Driver:     "raw_exec",
-		Lifecycle:  &api.TaskLifecycle{Hook: "poststop"},
+		Lifecycle:  lc,
 		Config:     map[string]any{"command": r.set.Helper, "args": []string{"nomad-finish"}},
 		Identities: []*api.WorkloadIdentity{{Name: "default", Env: true}},
 		Resources:  &api.Resources{CPU: new(50), MemoryMB: new(64)},
+	}
+}
+
+// WaitMainEnded blocks until allocation self's main task has ended (the
+// judge's first step), following the job's allocation list with blocking
+// queries rather than polling.
+func (d *Driver) WaitMainEnded(ctx context.Context, id, self string) error {
+	c, err := d.Client()
+	if err != nil {
+		return err
+	}
+	var index uint64
+	for {
+		q := &api.QueryOptions{WaitIndex: index, WaitTime: 30 * time.Second}
+		allocs, meta, err := c.Jobs().Allocations(id, false, q.WithContext(ctx))
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			time.Sleep(time.Second) // a client or server restart: try again
+			continue
+		}
+		for _, a := range allocs {
+			if a.ID != self {
+				continue
+			}
+			if ts := a.TaskStates[MainTask]; ts != nil && ts.State == "dead" {
+				return nil
+			}
+		}
+		index = meta.LastIndex
 	}
 }
 
@@ -80,23 +136,29 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 			return err
 		}
 		obs := observe(w.pol, allocs, w.version, nil)
-		var tasks []completion.Task
+		// One judgement of this snapshot: a fresh machine (no restarts,
+		// no ticks: the watchers own those) sees every task at once.
+		m := completion.NewMachine(w.pol.Rules(), completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
+		var evs []completion.TaskEvent
 		var b strings.Builder
 		ownEnded := false
 		for _, o := range obs {
-			tasks = append(tasks, o.Task)
+			evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
 			fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
 			if o.AllocID == self && o.State.Terminal() {
 				ownEnded = true
 			}
 		}
-		v := completion.Decide(w.job, tasks)
-		if v.Phase.Done() {
-			if rd := completion.JobRetry(w.job, v, w.retries); rd.Retry {
-				log("verdict " + string(v.Phase) + ", but a retry is due (" + rd.Reason + "): left to jobshift run/controller")
+		for _, a := range m.ObserveAll(evs) {
+			if a.Kind != completion.ActVerdict {
+				continue
+			}
+			v := a.Verdict
+			if a.Retry.Retry {
+				log("verdict " + string(v.Phase) + ", but a retry is due (" + a.Retry.Reason + "): left to jobshift run/controller")
 				return nil
 			}
-			res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.attempt + 1}
+			res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: m.Attempt() + 1}
 			w.record(ctx, res)
 			log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
 			_, _, err := w.c.Jobs().Deregister(id, false, (&api.WriteOptions{}).WithContext(ctx))
@@ -106,7 +168,7 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 			sig, stable = b.String(), time.Now()
 		}
 		if ownEnded && time.Since(stable) > 3*time.Second {
-			log("no rule fired: " + v.Reason)
+			log("no rule fired: " + b.String())
 			return nil
 		}
 		time.Sleep(300 * time.Millisecond)

@@ -20,6 +20,10 @@ func allocIndex(name string) (int, bool) {
 	return n, err == nil
 }
 
+// ExitNodeLost is the exit code of a task whose allocation was lost with
+// its client: FrameworkController's NodeLost (-1001).
+const ExitNodeLost = -1001
+
 // observed is one task as seen in its allocation.
 type observed struct {
 	completion.Task
@@ -61,6 +65,13 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 				o.ExitCode = 1
 			}
 			o.Message = "parameter server failed: " + o.Message
+		case a.ClientStatus == "lost":
+			// Its client is gone (host down); its task states are the
+			// last the client sent ("running"). OpenPAI's NodeLost: a
+			// transient platform failure, always retried (spec/pai.md
+			// §4.2). Found by the fault suite's kill-host case.
+			o.State, o.ExitCode, o.Seq = completion.Failed, ExitNodeLost, a.ModifyTime
+			o.Message = "allocation lost: " + a.ClientDescription
 		case main != nil && main.State == "dead" && !main.StartedAt.IsZero():
 			o.State, o.ExitCode, o.Seq = completion.Succeeded, 0, main.FinishedAt.UnixNano()
 			if code, msg, ok := lastExit(main); ok {
@@ -96,6 +107,30 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 		}
 		out = append(out, o)
 	}
+	return lostWins(out)
+}
+
+// lostWins keeps one observation per task: Nomad replaces an allocation
+// lost with its client (the reschedule policy does not cover lost ones) by
+// a new one of the same version, new ports, a stale contract for its
+// peers. The attempt failed with the lost task; the replacement is stopped
+// with the attempt and never decides anything.
+func lostWins(obs []observed) []observed {
+	lost := map[jobs.TaskRef]bool{}
+	for _, o := range obs {
+		if o.ExitCode == ExitNodeLost && o.State == completion.Failed {
+			lost[o.TaskRef] = true
+		}
+	}
+	if len(lost) == 0 {
+		return obs
+	}
+	out := obs[:0]
+	for _, o := range obs {
+		if !lost[o.TaskRef] || o.ExitCode == ExitNodeLost && o.State == completion.Failed {
+			out = append(out, o)
+		}
+	}
 	return out
 }
 
@@ -114,6 +149,13 @@ func lastExit(ts *api.TaskState) (int, string, bool) {
 	for i := len(ts.Events) - 1; i >= 0; i-- {
 		e := ts.Events[i]
 		if e.Type == api.TaskTerminated {
+			if e.ExitCode == 0 && e.Signal > 0 {
+				// Died of a signal (Nomad reports exit code 0 and the
+				// signal): 128+n, as a shell, Kubernetes and Slurm's
+				// task record report it. OpenPAI's exit-code classes
+				// key on it (137 SIGKILL is transient).
+				return 128 + e.Signal, e.DisplayMessage, true
+			}
 			return e.ExitCode, e.DisplayMessage, true
 		}
 		if e.Type == api.TaskDriverFailure || e.Type == api.TaskFailedValidation || e.Type == api.TaskSetupFailure || e.Type == "Template failed" {

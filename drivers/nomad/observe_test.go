@@ -51,3 +51,43 @@ func TestObserveUAI(t *testing.T) {
 		}
 	}
 }
+
+// TestLastExitSignal: a task that died of a signal is reported 128+n
+// (Nomad's Terminated event carries exit code 0 and the signal).
+func TestLastExitSignal(t *testing.T) {
+	for _, tc := range []struct {
+		ev   api.TaskEvent
+		want int
+	}{
+		{api.TaskEvent{Type: api.TaskTerminated, ExitCode: 0, Signal: 9}, 137},
+		{api.TaskEvent{Type: api.TaskTerminated, ExitCode: 0, Signal: 15}, 143},
+		{api.TaskEvent{Type: api.TaskTerminated, ExitCode: 3}, 3},
+		{api.TaskEvent{Type: api.TaskTerminated, ExitCode: 137}, 137},
+	} {
+		ev := tc.ev
+		got, _, ok := lastExit(&api.TaskState{Events: []*api.TaskEvent{&ev}})
+		if !ok || got != tc.want {
+			t.Errorf("lastExit(%+v) = %d, %v; want %d", tc.ev, got, ok, tc.want)
+		}
+	}
+}
+
+// TestObserveLost: an allocation whose client was lost is a failed task
+// with OpenPAI's NodeLost code, though its task states still say running
+// (the client's last report); Nomad's replacement of it is not the task.
+func TestObserveLost(t *testing.T) {
+	lost := &api.AllocationListStub{ID: "a", Name: "j.worker[1]", TaskGroup: "worker", ClientStatus: "lost",
+		TaskStates: map[string]*api.TaskState{MainTask: {State: "running", StartedAt: time.Unix(100, 0)}}}
+	repl := &api.AllocationListStub{ID: "b", Name: "j.worker[1]", TaskGroup: "worker", ClientStatus: "running",
+		TaskStates: map[string]*api.TaskState{MainTask: {State: "running", StartedAt: time.Unix(130, 0)}}}
+	pol := Policy{Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: 2}}}
+	for _, order := range [][]*api.AllocationListStub{{lost, repl}, {repl, lost}} {
+		obs := observe(pol, order, 0, map[jobs.TaskRef]bool{})
+		if len(obs) != 1 || obs[0].AllocID != "a" || obs[0].State != completion.Failed || obs[0].ExitCode != -1001 {
+			t.Fatalf("observed %+v, want only worker-1 of alloc a, failed with -1001", obs)
+		}
+	}
+	if c := completion.ClassifyPAIExit(completion.PAIExitCode(ExitNodeLost, completion.EraK8s), completion.EraK8s); c != completion.Transient {
+		t.Errorf("NodeLost classifies %v, want transient", c)
+	}
+}

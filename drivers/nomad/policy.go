@@ -4,23 +4,26 @@ import (
 	"encoding/json"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
-// Policy is the part of a job the completion engine needs, carried in job
-// meta (MetaPolicy) so that the controller — and `status` from another
-// process — can judge a job without its source file.
+// Policy is the job's completion.Policy as carried in job meta (MetaPolicy),
+// so that the controller, the finisher and `status` from another process
+// judge a job without its source file; it adds each role's task group.
+// (The wire form predates completion.Policy; it is kept so that jobs
+// submitted earlier are still judged.)
 type Policy struct {
 	Name   string      `json:"name"`
 	Format jobs.Format `json:"format"`
-	// Version is the apiVersion: it picks the Kubeflow generation's rules
-	// (jobs.Job.KubeflowGen).
+	// Version is the apiVersion: it picks the Kubeflow generation's rules.
 	Version    string          `json:"version,omitempty"`
 	Completion jobs.Completion `json:"completion"`
 	Retry      jobs.Retry      `json:"retry"`
 	Roles      []PolicyRole    `json:"roles"`
+	Elastic    bool            `json:"elastic,omitempty"`
 }
 
-// PolicyRole is one role's completion-relevant fields.
+// PolicyRole is one role's completion-relevant fields and its group.
 type PolicyRole struct {
 	Name           string `json:"name"`
 	Group          string `json:"group"`
@@ -32,11 +35,11 @@ type PolicyRole struct {
 	RestartPolicy  string `json:"restartPolicy,omitempty"`
 }
 
-// PolicyOf extracts a job's policy.
-func PolicyOf(j *jobs.Job) Policy {
-	p := Policy{Name: j.Name, Format: j.Source.Format, Version: j.Source.Version, Completion: j.Completion, Retry: j.Retry}
-	p.Completion.Pos, p.Retry.Pos = jobs.Pos{}, jobs.Pos{}
-	for _, r := range j.Roles {
+// metaPolicy is pol in its meta form.
+func metaPolicy(pol completion.Policy) Policy {
+	p := Policy{Name: pol.Name, Format: pol.Format, Version: pol.Version, Completion: pol.Completion,
+		Retry: pol.Retry, Elastic: pol.Elastic}
+	for _, r := range pol.Roles {
 		p.Roles = append(p.Roles, PolicyRole{
 			Name: r.Name, Group: groupName(r.Name), ReplicaType: r.ReplicaType, Instances: r.Instances,
 			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
@@ -46,17 +49,18 @@ func PolicyOf(j *jobs.Job) Policy {
 	return p
 }
 
-// Job rebuilds a jobs.Job with what the completion engine reads.
-func (p Policy) Job() *jobs.Job {
-	j := &jobs.Job{Name: p.Name, Source: jobs.Source{Format: p.Format, Version: p.Version}, Completion: p.Completion, Retry: p.Retry}
+// Rules is the completion.Policy the meta carries.
+func (p Policy) Rules() completion.Policy {
+	pol := completion.Policy{Name: p.Name, Kind: p.Completion.Kind, Format: p.Format, Version: p.Version,
+		Completion: p.Completion, Retry: p.Retry, Elastic: p.Elastic}
 	for _, r := range p.Roles {
-		j.Roles = append(j.Roles, &jobs.Role{
+		pol.Roles = append(pol.Roles, completion.PolicyRole{
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,
 			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
 			TaskRetryCount: r.TaskRetryCount, RestartPolicy: r.RestartPolicy,
 		})
 	}
-	return j
+	return pol
 }
 
 // ParsePolicy reads MetaPolicy.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ const (
 	MetaSource  = "jobshift_source"
 	MetaPolicy  = "jobshift_policy"
 	MetaAttempt = "jobshift_attempt"
+	MetaUser    = "jobshift_user"
 	MetaRole    = "jobshift_role" // group meta
 )
 
@@ -68,7 +70,7 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
 		set.WorkDir = wd
 	}
 	if c == nil {
-		c = contractImpl{}
+		c = &contractImpl{}
 	}
 	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags}
 	job := r.job()
@@ -79,12 +81,12 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
 }
 
 // JobIDFor is the Nomad job ID of a plan: Options["id"] when given, else
-// derived from the job name.
+// UserJobID of the submitting user and the job's name.
 func JobIDFor(p *translate.Plan) string {
 	if id := p.Options["id"]; id != "" {
 		return JobID(id)
 	}
-	return JobID(p.Job.Name)
+	return UserJobID(p.User, p.Job.Name)
 }
 
 func (r *renderer) errorf(pos jobs.Pos, summary, format string, args ...any) {
@@ -99,22 +101,23 @@ func (r *renderer) job() *api.Job {
 		Type: new("batch"),
 		Meta: map[string]string{
 			MetaVersion: Version,
-			MetaFormat:  string(j.Source.Format),
+			MetaFormat:  r.plan.Origin(),
 			MetaName:    j.Name,
 			MetaAttempt: "0",
+			MetaUser:    r.plan.User,
 		},
 	}
 	if j.Source.Path != "" && j.Source.Path != "-" {
 		job.Meta[MetaSource] = j.Source.Path
 	}
-	if pol, err := json.Marshal(PolicyOf(j)); err == nil {
+	if pol, err := json.Marshal(metaPolicy(r.plan.Compiled().Policy)); err == nil {
 		job.Meta[MetaPolicy] = string(pol)
 	}
 	if r.set.Region != "" {
 		job.Region = new(r.set.Region)
 	}
-	if r.set.Namespace != "" {
-		job.Namespace = new(r.set.Namespace)
+	if ns := namespaceFor(r.set, r.plan.User); ns != "" {
+		job.Namespace = new(ns)
 	}
 	if len(r.set.Datacenters) > 0 {
 		job.Datacenters = r.set.Datacenters
@@ -150,8 +153,28 @@ func (r *renderer) job() *api.Job {
 	}
 	if r.hostNet {
 		job.Constraints = append(job.Constraints, distinctHosts)
+	} else if c := spreadConstraint(j.TaskCount(), r.set.SpreadNodes); c != nil {
+		job.Constraints = append(job.Constraints, c)
 	}
 	return job
+}
+
+// spreadConstraint caps the job's allocations per client so that they
+// cover at least min(tasks, nodes) clients when tasks ≤ nodes, and spread
+// evenly otherwise. Neither the spread scheduler algorithm nor a spread
+// block does it: both count allocations per task group, so a 3-task job
+// of two groups landed on 2 of 3 clients. A job-level distinct_property
+// counts across groups (Nomad scheduler/propertyset.go); distinct_hosts
+// would refuse jobs with more tasks than clients.
+func spreadConstraint(tasks, nodes int) *api.Constraint {
+	if nodes <= 0 || tasks <= 1 {
+		return nil
+	}
+	return &api.Constraint{
+		LTarget: "${node.unique.id}",
+		Operand: api.ConstraintDistinctProperty,
+		RTarget: strconv.Itoa((tasks + nodes - 1) / nodes),
+	}
 }
 
 func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
@@ -194,21 +217,21 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		// A UAI node: the parameter server runs the same command with its
 		// own TF_CONFIG. It never ends by itself and does not decide the
 		// task's outcome (observe reads MainTask's exit). It lives until
-		// the job's verdict stops the job (run, controller): other nodes'
-		// training tasks, and the chief's final checkpoint, still need a
-		// node's PS after that node's own training task ended — stopping
-		// it then made peers fail with "connection refused" on the dev
-		// agent. Only the in-job finisher (a poststop task, which runs
-		// once every main task of the allocation ended) needs the PS gone
-		// with the training task, so with it the training task is the
-		// group's leader (spec/nomad.md: leader is group-scoped, i.e.
-		// one node here) and that race is accepted.
-		main.Leader = r.set.Helper != ""
+		// the job's verdict stops the job (run, controller, or the in-job
+		// finisher): other nodes' training tasks, and the chief's final
+		// checkpoint, still need a node's PS after that node's own
+		// training task ended — stopping it then made peers on other
+		// hosts fail with "connection refused". So no task leads the
+		// group, and with the in-job finisher a sidecar judges once the
+		// training task ended (finisher.go, JudgeTask).
 		ps := r.mainTask(role, driver, net, procs[1])
 		if ps == nil {
 			return nil
 		}
 		g.Tasks = append(g.Tasks, ps)
+		if r.set.Helper != "" {
+			g.Tasks = append(g.Tasks, r.judge())
+		}
 	}
 	if r.set.Helper != "" {
 		g.Tasks = append(g.Tasks, r.finisher())
@@ -323,5 +346,9 @@ func durationPtr(d time.Duration) *time.Duration { return &d }
 
 // quoteTemplateString makes s a Go template string literal.
 func quoteTemplateString(s string) string {
-	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`).Replace(s) + `"`
+	return `"` + templateEscaper.Replace(s) + `"`
 }
+
+// templateEscaper is built once: a strings.Replacer compiles its table on
+// first use, which cost more than the replacing for the short strings here.
+var templateEscaper = strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`, "\r", `\r`, "\t", `\t`)

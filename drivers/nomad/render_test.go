@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"github.com/hashicorp/nomad/api"
 	"os"
 	"path/filepath"
 	"strings"
@@ -195,8 +196,10 @@ func TestRenderUAI(t *testing.T) {
 		t.Errorf("UAI tasks (-want +got):\n%s", diff)
 	}
 
-	// With the in-job finisher (a poststop task) the training task leads
-	// its group, so the PS ends with it and the finisher can run.
+	// With the in-job finisher no task leads the group either (the PS
+	// stays until the job's verdict); a poststart sidecar judges once the
+	// training task ended, the poststop finisher when the allocation is
+	// torn down.
 	ph := plan(uaiJob(), rawExecSite())
 	ph.Contracts = []string{jobs.ContractUAI}
 	ph.Options[OptHelper] = "/usr/local/bin/jobshift"
@@ -204,12 +207,32 @@ func TestRenderUAI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	leaders := map[string]bool{}
-	for _, task := range jobH.TaskGroups[0].Tasks {
-		leaders[task.Name] = task.Leader
+	type taskShape struct {
+		Leader  bool
+		Hook    string
+		Sidecar bool
+		Args    any
 	}
-	if diff := cmp.Diff(map[string]bool{BarrierTask: false, MainTask: true, PSTask: false, FinisherTask: false}, leaders); diff != "" {
-		t.Errorf("UAI with finisher: leaders (-want +got):\n%s", diff)
+	shapes := map[string]taskShape{}
+	for _, task := range jobH.TaskGroups[0].Tasks {
+		s := taskShape{Leader: task.Leader}
+		if task.Lifecycle != nil {
+			s.Hook, s.Sidecar = task.Lifecycle.Hook, task.Lifecycle.Sidecar
+		}
+		if task.Name == FinisherTask || task.Name == JudgeTask {
+			s.Args = task.Config["args"]
+		}
+		shapes[task.Name] = s
+	}
+	wantShapes := map[string]taskShape{
+		BarrierTask:  {Hook: "prestart"},
+		MainTask:     {},
+		PSTask:       {},
+		JudgeTask:    {Hook: "poststart", Sidecar: true, Args: []string{"nomad-finish", "-after-main"}},
+		FinisherTask: {Hook: "poststop", Args: []string{"nomad-finish"}},
+	}
+	if diff := cmp.Diff(wantShapes, shapes); diff != "" {
+		t.Errorf("UAI with finisher: tasks (-want +got):\n%s", diff)
 	}
 
 	// With the pai contract before it, TF_CONFIG's per-node choice (a
@@ -382,5 +405,41 @@ func TestRenderUAIWithoutPorts(t *testing.T) {
 	}
 	if len(job.Constraints) != 0 {
 		t.Errorf("constraints %v, want none", job.Constraints)
+	}
+}
+
+// TestRenderSpreadNodes: nomad.spread_nodes caps a job's allocations per
+// client at ceil(tasks/N), counted across groups (job level), so a job of
+// N tasks or more covers N clients; host networking keeps distinct_hosts.
+func TestRenderSpreadNodes(t *testing.T) {
+	cases := map[string]struct {
+		job    *jobs.Job
+		driver string
+		nodes  int
+		want   []api.Constraint
+	}{
+		"off":             {uaiJob(), "raw_exec", 0, nil},
+		"3 tasks 3 nodes": {uaiJob(), "raw_exec", 3, []api.Constraint{{LTarget: "${node.unique.id}", Operand: "distinct_property", RTarget: "1"}}},
+		"3 tasks 2 nodes": {uaiJob(), "raw_exec", 2, []api.Constraint{{LTarget: "${node.unique.id}", Operand: "distinct_property", RTarget: "2"}}},
+		"one task":        {func() *jobs.Job { j := uaiJob(); j.Roles[0].Instances = 1; return j }(), "raw_exec", 3, nil},
+		"host network":    {leinaoJob(), "raw_exec", 3, []api.Constraint{{Operand: "distinct_hosts", RTarget: "true"}}},
+		"leinao bridged":  {leinaoJob(), "docker", 4, []api.Constraint{{LTarget: "${node.unique.id}", Operand: "distinct_property", RTarget: "1"}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			site := rawExecSite()
+			site.Nomad.Driver, site.Nomad.SpreadNodes = tc.driver, tc.nodes
+			job, diags := BuildJob(plan(tc.job, site), nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			var got []api.Constraint
+			for _, c := range job.Constraints {
+				got = append(got, *c)
+			}
+			if d := cmp.Diff(tc.want, got); d != "" {
+				t.Errorf("job constraints (-want +got):\n%s", d)
+			}
+		})
 	}
 }

@@ -78,13 +78,17 @@ func join(a, b string) string {
 	return a + "." + b
 }
 
-// putSecrets writes the job's secrets variable when its commands use any.
+// putSecrets writes the job's secrets variable when its commands use any,
+// or the ssh emulation needs the job key.
 func (d *Driver) putSecrets(ctx context.Context, c *api.Client, job *api.Job, p *translate.Plan) error {
-	if len(p.Job.Secrets) == 0 {
-		return nil
-	}
 	items := map[string]string{}
 	flattenSecrets("", map[string]any(p.Job.Secrets), items)
+	if err := sshItems(p, items); err != nil {
+		return err
+	}
+	if len(items) == 0 {
+		return nil
+	}
 	keys := make([]string, 0, len(items))
 	for k := range items {
 		keys = append(keys, k)

@@ -21,6 +21,7 @@ const (
 // settings are the site config's nomad block with defaults applied.
 type settings struct {
 	Region, Namespace, NodePool string
+	NamespacePerUser            bool
 	Datacenters                 []string
 	Priority                    int
 	Driver                      string
@@ -33,6 +34,9 @@ type settings struct {
 	Helper string
 	// WorkDir of raw_exec/exec tasks ("" = the task directory).
 	WorkDir string
+	// SpreadNodes > 0: a job's allocations go to that many clients at
+	// least (spreadConstraint).
+	SpreadNodes int
 	// GPURuntime is written as the docker runtime of GPU tasks ("" = none).
 	GPURuntime string
 	// CapAdd are capabilities for every container task (none by default).
@@ -46,6 +50,7 @@ func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
 	}
 	n := site.Nomad
 	s.Region, s.Namespace, s.NodePool = n.Region, n.Namespace, n.NodePool
+	s.NamespacePerUser = n.NamespacePerUser
 	s.Datacenters = append([]string(nil), n.Datacenters...)
 	s.Priority = n.Priority
 	if n.Driver != "" {
@@ -53,6 +58,7 @@ func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
 	}
 	s.CPUMHzPerCore = n.CPUMHzPerCore
 	s.Helper, s.WorkDir = n.Helper, n.WorkDir
+	s.SpreadNodes = n.SpreadNodes
 	if n.DockerGPURuntime != nil {
 		s.GPURuntime = *n.DockerGPURuntime
 	}

@@ -15,7 +15,7 @@ import (
 // and its allocations stay visible to `status` and `logs`). A watcher sees
 // the tasks end and reports the job Stopped.
 func (d *Driver) Stop(ctx context.Context, h drivers.Handle) error {
-	c, err := d.Client()
+	c, err := d.clientFor(h)
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func (d *Driver) Stop(ctx context.Context, h drivers.Handle) error {
 // job's latest version for that role and index). Without a task the first
 // task's is returned: Nomad keeps logs per allocation.
 func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOptions) (io.ReadCloser, error) {
-	c, err := d.Client()
+	c, err := d.clientFor(h)
 	if err != nil {
 		return nil, err
 	}

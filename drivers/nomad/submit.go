@@ -11,7 +11,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // ErrPlacement: the cluster cannot place every task of the job now.
@@ -24,7 +26,7 @@ var ErrPlacement = errors.New("the job cannot be placed")
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
 	job, diags := BuildJob(p, d.contract)
 	if diags.HasErrors() {
-		return drivers.Handle{}, &DiagError{diags}
+		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
 	d.warn(diags)
 	c, err := d.Client()
@@ -32,6 +34,14 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	wo := (&api.WriteOptions{}).WithContext(ctx)
+	if job.Namespace != nil {
+		c.SetNamespace(*job.Namespace)
+	}
+	// Checked before the plan: a running job's plan says nothing useful.
+	reg, err := d.registerOptions(ctx, c, job)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
 	if err := d.plan(ctx, c, job); err != nil {
 		return drivers.Handle{}, err
 	}
@@ -42,13 +52,57 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err != nil {
 		return drivers.Handle{}, err
 	}
-	_, _, err = c.Jobs().RegisterOpts(job, &api.RegisterOptions{
-		Submission: &api.JobSubmission{Source: string(src), Format: "hcl2"},
-	}, wo)
+	reg.Submission = &api.JobSubmission{Source: string(src), Format: "hcl2"}
+	_, _, err = c.Jobs().RegisterOpts(job, reg, wo)
 	if err != nil {
+		if strings.Contains(err.Error(), "modify index") {
+			// Registered by someone else between our check and now.
+			return drivers.Handle{}, fmt.Errorf("%w: job %s was registered by someone else meanwhile (%v); look at it with jobshift status nomad:%s, or replace it with -force",
+				ErrJobExists, *job.ID, err, *job.ID)
+		}
 		return drivers.Handle{}, fmt.Errorf("registering job %s: %w", *job.ID, unavailable(err))
 	}
 	return d.handle(job), nil
+}
+
+// ErrJobExists: a job of the same ID is running; Submit never replaces it
+// unless forced.
+var ErrJobExists = errors.New("a job of that ID is already running")
+
+// OptForce ("true") lets Submit replace a running job of the same ID (the
+// run -force flag), as a plain `nomad job run` would.
+const OptForce = "force"
+
+// registerOptions enforces the job's modify index, so that a submit never
+// silently replaces a job someone runs under the same ID: a new ID
+// registers only if still absent (index 0); an ended job (stopped, or
+// dead) is replaced only if nobody changed it since we looked. -force
+// registers unconditionally.
+func (d *Driver) registerOptions(ctx context.Context, c *api.Client, job *api.Job) (*api.RegisterOptions, error) {
+	if d.cfg.Options[OptForce] == "true" {
+		return &api.RegisterOptions{}, nil
+	}
+	old, _, err := c.Jobs().Info(*job.ID, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		if strings.Contains(err.Error(), "404") {
+			return &api.RegisterOptions{EnforceIndex: true, ModifyIndex: 0}, nil
+		}
+		return nil, fmt.Errorf("looking up job %s: %w", *job.ID, unavailable(err))
+	}
+	stopped := old.Stop != nil && *old.Stop
+	if !stopped && old.Status != nil && *old.Status != "dead" {
+		return nil, fmt.Errorf("%w: job %s is %s in namespace %s (submitted by %s); stop it first (jobshift stop %s), pick another -user or name, or replace it with -force",
+			ErrJobExists, *job.ID, *old.Status, ptrOr(old.Namespace, "default"), ptrOr(new(old.Meta[MetaUser]), "someone"),
+			d.handle(old).String())
+	}
+	return &api.RegisterOptions{EnforceIndex: true, ModifyIndex: *old.JobModifyIndex}, nil
+}
+
+func ptrOr(p *string, def string) string {
+	if p == nil || *p == "" {
+		return def
+	}
+	return *p
 }
 
 func (d *Driver) handle(job *api.Job) drivers.Handle {
@@ -87,9 +141,9 @@ func hostNetHint(job *api.Job) string {
 					n += *g.Count
 				}
 			}
-			return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports 10001-10003 "+
+			return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
 				"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
-				"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", n)
+				"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", contract.LeinaoPorts, n)
 		}
 	}
 	return ""

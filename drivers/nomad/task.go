@@ -9,7 +9,10 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // ErrNoEntrypoint: a Kubeflow container relies on its image's ENTRYPOINT
@@ -20,9 +23,9 @@ var ErrNoEntrypoint = errors.New("no command and args that Nomad would rewrite")
 // PAI v1 evaluated the line once in bash; PAI v2 ran the commands as a bash
 // script under errexit/nounset/pipefail; Kubeflow ran argv directly.
 const (
-	pai1Eval     = `eval "$1" || exit $?`
-	pai1EvalFile = `eval "$(cat "$1")" || exit $?`
-	pai2Prelude  = "set -o errexit -o nounset -o pipefail\n"
+	pai1Eval     = translate.PAIEval
+	pai1EvalFile = translate.PAIEvalFile
+	pai2Prelude  = translate.PAIPrelude
 )
 
 // Plan options (override the site config's nomad block):
@@ -49,6 +52,9 @@ type userCommand struct {
 	file *api.Template
 	// loop is the in-place restart loop around argv (restart.go), if any.
 	loop *api.Template
+	// extra templates and env of the ssh emulation (ssh.go).
+	extra []*api.Template
+	env   map[string]string
 }
 
 // maxEnvLine is bufio.MaxScanTokenSize, the longest line Nomad's env
@@ -67,16 +73,17 @@ func envLineLen(e jobs.EnvVar) int {
 
 func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error) {
 	uc, err := r.command1(role, container)
-	if err == nil && needsWorkDir(r.plan) && len(uc.argv) > 2 && uc.argv[0] == "bash" && uc.argv[1] == "-c" {
-		// As PAI's runtime did, right before the user command.
-		uc.argv[2] = workDirExport + uc.argv[2]
-	} else if err == nil && needsWorkDir(r.plan) && len(uc.argv) == 2 && uc.argv[0] == "bash" {
-		uc.argv = []string{"bash", "-c", workDirExport + `. "$1"`, "user.sh", uc.argv[1]}
+	if err != nil {
+		return uc, err
 	}
-	return uc, err
+	// As PAI's runtime did, right before the user command.
+	launch := r.plan.Compiled().Role(role.Name).Launch
+	if launch.WorkDir && len(uc.argv) == 2 && uc.argv[0] == "bash" {
+		uc.argv = []string{"bash", "-c", contract.WorkDirExport + `. "$1"`, translate.PAIScriptName, uc.argv[1]}
+	}
+	uc.argv = launch.WithWorkDir(uc.argv)
+	return uc, nil
 }
-
-const workDirExport = "export PAI_WORK_DIR=\"$(pwd)\"\n"
 
 func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, error) {
 	c := role.Command
@@ -164,15 +171,18 @@ func (r *renderer) image(role *jobs.Role) string { return role.Image }
 // tasks, and a parameter server does not compute).
 func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc string) *api.Task {
 	container := driver == "docker" || driver == "podman"
-	uc, err := r.command(role, container)
-	if err != nil {
-		r.errorf(role.Command.Pos, "Command cannot run on Nomad", "%v", err)
-		return nil
+	uc := &userCommand{} // an idle MPIJob worker runs only the emulation's sshd
+	if !sshemu.Idle(r.plan.Job, roleIndex(r.plan.Job, role)) {
+		var err error
+		if uc, err = r.command(role, container); err != nil {
+			r.errorf(role.Command.Pos, "Command cannot run on Nomad", "%v", err)
+			return nil
+		}
 	}
 	if proc == "" {
 		// Only the task restarts in place; a UAI parameter server never
 		// ends by itself.
-		uc = r.restartLoop(role, uc)
+		uc = r.sshWrap(role, r.restartLoop(role, uc))
 	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
@@ -183,6 +193,10 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		name, gpus = PSTask, 0
 	}
 	t := &api.Task{Name: name, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
+	// SIGTERM, as Kubernetes (OpenPAI, Kubeflow) and Slurm stop a task, so
+	// a task's checkpoint-on-SIGTERM handler runs; Nomad's default for
+	// non-container drivers is SIGINT (spec/nomad.md §3, exp. 3).
+	t.KillSignal = "SIGTERM"
 	if gpus == 0 {
 		t.Resources.Devices = nil
 	}
@@ -218,6 +232,13 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	}
 	if uc.loop != nil {
 		t.Templates = append(t.Templates, uc.loop)
+	}
+	t.Templates = append(t.Templates, uc.extra...)
+	for k, v := range uc.env {
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		t.Env[k] = v
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
 	return t
@@ -299,7 +320,7 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 			// client configured otherwise refuses it at once).
 			cfg["runtime"] = r.set.GPURuntime
 		}
-		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv {
+		if len(role.Command.Command) > 0 || role.Command.Kind != jobs.CommandArgv || uc.env != nil {
 			cfg["entrypoint"] = uc.argv[:1]
 			cfg["args"] = uc.argv[1:]
 		} else if len(uc.argv) > 0 {

@@ -15,6 +15,11 @@ import (
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
+// GangTimeoutReason starts the reason of a job stopped because it was not
+// fully placed in time (the CLI exits 2 for it, as for any placement
+// failure).
+const GangTimeoutReason = "gang timeout"
+
 // ErrNotJobshift: the Nomad job was not rendered by jobshift (no policy).
 var ErrNotJobshift = errors.New("not a jobshift job")
 
@@ -27,6 +32,11 @@ var ErrNotJobshift = errors.New("not a jobshift job")
 // gang timeout is stopped: Nomad places what fits and queues the rest,
 // so two half-placed jobs could otherwise wait on each other forever.
 func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
+	if ns := h.Meta[drivers.MetaNamespace]; ns != "" {
+		if _, err := d.clientFor(h); err != nil {
+			return nil, err
+		}
+	}
 	w, err := d.newWatcher(ctx, h.ID)
 	if err != nil {
 		return nil, err
@@ -40,19 +50,13 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 }
 
 type watcher struct {
-	d        *Driver
-	c        *api.Client
-	id       string
-	pol      Policy
-	job      *jobs.Job
-	attempt  int
-	retries  int
-	version  uint64
-	start    time.Time
-	gang     time.Duration
-	last     map[jobs.TaskRef]observed
-	stopping map[jobs.TaskRef]bool
-	verdict  *completion.Verdict
+	d       *Driver
+	c       *api.Client
+	id      string
+	pol     Policy
+	m       *completion.Machine
+	version uint64
+	last    map[jobs.TaskRef]observed
 }
 
 func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
@@ -72,12 +76,16 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 		return nil, fmt.Errorf("nomad job %q: %w (no %s meta)", id, ErrNotJobshift, MetaPolicy)
 	}
 	set, _ := newSettings(d.cfg.Site)
-	w := &watcher{d: d, c: c, id: id, pol: pol, job: pol.Job(), gang: set.BarrierTimeout,
-		last: map[jobs.TaskRef]observed{}, stopping: map[jobs.TaskRef]bool{}}
-	w.attempt, _ = strconv.Atoi(info.Meta[MetaAttempt])
-	w.retries, _ = strconv.Atoi(info.Meta[metaRetries])
-	w.version = *info.Version
-	w.start = time.Unix(0, *info.SubmitTime)
+	w := &watcher{d: d, c: c, id: id, pol: pol, version: *info.Version, last: map[jobs.TaskRef]observed{}}
+	attempt, _ := strconv.Atoi(info.Meta[MetaAttempt])
+	retries, _ := strconv.Atoi(info.Meta[metaRetries])
+	// The deadline and the gang timeout run from the version's submission
+	// (Kubeflow jobs, which have deadlines, are never retried as a whole).
+	// Tasks restart in place inside the task (restart.go), so the machine
+	// sees a task end only once its restarts are over.
+	start := time.Unix(0, *info.SubmitTime)
+	w.m = completion.NewMachine(pol.Rules(), completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
+		GangTimeout: set.BarrierTimeout})
 	if info.Stop != nil && *info.Stop {
 		// Stopping a job registers a new version (Stop = true) that has
 		// no allocations: the attempt is the version the allocations
@@ -105,7 +113,7 @@ const metaRetries = "jobshift_retries"
 
 func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.Event) {
 	e.Time = time.Now()
-	e.Attempt = w.attempt
+	e.Attempt = w.m.Attempt()
 	select {
 	case out <- e:
 	case <-ctx.Done():
@@ -139,75 +147,64 @@ func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 	}
 }
 
-// step digests one allocation snapshot; done when the job is over.
+// step digests one allocation snapshot; done when the job is over. The
+// attempt machine decides; the watcher reports what it observed and does
+// what the machine says (deregister, register again, record).
 func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*api.AllocationListStub) (*drivers.Result, bool) {
-	obs := observe(w.pol, allocs, w.version, w.stopping)
-	var tasks []completion.Task
+	now := time.Now()
+	var evs []completion.TaskEvent
 	live := 0
-	for _, o := range obs {
+	for _, o := range observe(w.pol, allocs, w.version, w.m.StoppingSet()) {
 		prev, seen := w.last[o.TaskRef]
 		if !seen || prev.State != o.State {
 			ref := o.TaskRef
 			w.emit(ctx, out, drivers.Event{Task: &ref, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
 		}
+		if !seen || prev.State != o.State || prev.ExitCode != o.ExitCode {
+			evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq, Time: now})
+		}
 		w.last[o.TaskRef] = o
-		tasks = append(tasks, o.Task)
 		if !o.State.Terminal() {
 			live++
 		}
 	}
-
-	if w.verdict == nil {
-		v := completion.Decide(w.job, tasks)
-		if dl, ok := completion.Deadline(w.job); ok && !v.Phase.Done() && time.Since(w.start) > dl {
-			v = completion.DeadlineVerdict(w.job, tasks)
-		}
-		if !v.Phase.Done() && len(obs) < w.job.TaskCount() && time.Since(w.start) > w.gang {
-			v = completion.Verdict{Phase: completion.PhaseFailed, ExitCode: 1, Reason: fmt.Sprintf(
-				"gang timeout: only %d of %d tasks were placed within %s (Nomad places what fits and queues the rest); the job was stopped so its allocations do not hold resources another job waits for",
-				len(obs), w.job.TaskCount(), w.gang)}
-		}
-		if v.Phase.Done() {
-			w.verdict = &v
-			// The whole job is deregistered: every task still running
-			// ends by jobshift's hand (v.Stop, and v.Keep too — Nomad
-			// jobs are not left half-running).
-			for _, o := range obs {
-				if !o.State.Terminal() {
-					w.stopping[o.TaskRef] = true
-				}
-			}
-			for _, r := range v.Stop {
-				w.stopping[r] = true
-			}
-			w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason)})
-			if _, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
-				w.emit(ctx, out, drivers.Event{Message: "stopping: " + err.Error()})
-			}
-		} else if allStopped(obs, w.job.TaskCount()) {
-			// Stopped from outside (jobshift stop, nomad job stop).
-			v := completion.UserStopped(w.job, tasks)
-			w.verdict = &v
-		}
-	}
-	if w.verdict == nil || live > 0 || w.pendingAllocs(allocs) {
+	w.act(ctx, out, w.m.ObserveAll(evs))
+	w.act(ctx, out, w.m.Tick(now))
+	if _, decided := w.m.Verdict(); !decided || live > 0 || w.pendingAllocs(allocs) {
 		return nil, false
 	}
-
 	// Every allocation of this attempt has ended.
-	v := *w.verdict
-	rd := completion.JobRetry(w.job, v, w.retries)
-	if rd.Retry {
-		if err := w.retry(ctx, rd); err == nil {
-			w.emit(ctx, out, drivers.Event{Message: "retrying: " + rd.Reason})
-			return nil, false
-		} else {
+	for _, a := range w.m.Ended() {
+		v := a.Verdict
+		if a.Kind == completion.ActRetry {
+			err := w.retry(ctx)
+			if err == nil {
+				w.emit(ctx, out, drivers.Event{Message: "retrying: " + a.Retry.Reason})
+				return nil, false
+			}
 			v.Reason += "; retry failed: " + err.Error()
 		}
+		res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1}
+		w.record(ctx, res)
+		return res, true
 	}
-	res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.attempt + 1}
-	w.record(ctx, res)
-	return res, true
+	return nil, false
+}
+
+// act executes the machine's actions: a verdict stops the whole job
+// (deregister: every task still running ends by jobshift's hand, those of
+// Verdict.Stop and of Keep too — Nomad jobs are not left half-running),
+// unless the job was stopped from outside already.
+func (w *watcher) act(ctx context.Context, out chan<- drivers.Event, acts []completion.Action) {
+	for _, a := range acts {
+		if a.Kind != completion.ActVerdict || a.Verdict.Phase == completion.PhaseStopped {
+			continue
+		}
+		w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("%s: %s; stopping the job", a.Verdict.Phase, a.Verdict.Reason)})
+		if _, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+			w.emit(ctx, out, drivers.Event{Message: "stopping: " + err.Error()})
+		}
+	}
 }
 
 // pendingAllocs: an allocation of this version has not reached a client
@@ -221,31 +218,17 @@ func (w *watcher) pendingAllocs(allocs []*api.AllocationListStub) bool {
 	return false
 }
 
-func allStopped(obs []observed, total int) bool {
-	if len(obs) == 0 {
-		return false
-	}
-	for _, o := range obs {
-		if o.State != completion.Stopped {
-			return false
-		}
-	}
-	return true
-}
-
 // retry registers the job again (a new version) with the attempt counted
-// in meta; the allocations of the old version have all ended.
-func (w *watcher) retry(ctx context.Context, rd completion.RetryDecision) error {
+// in meta (the machine counted the retry); the allocations of the old
+// version have all ended.
+func (w *watcher) retry(ctx context.Context) error {
 	job, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		return err
 	}
-	if rd.Counted {
-		w.retries++
-	}
-	w.attempt++
-	job.Meta[MetaAttempt] = strconv.Itoa(w.attempt)
-	job.Meta[metaRetries] = strconv.Itoa(w.retries)
+	attempt, retries := w.m.Attempt()+1, w.m.Retries()
+	job.Meta[MetaAttempt] = strconv.Itoa(attempt)
+	job.Meta[metaRetries] = strconv.Itoa(retries)
 	job.Stop = new(false)
 	// Enforced on the modify index: when another watcher (the controller,
 	// or a run) retried first, this register fails and we follow theirs.
@@ -254,18 +237,16 @@ func (w *watcher) retry(ctx context.Context, rd completion.RetryDecision) error 
 		if ierr != nil || *info.Version == w.version {
 			return err
 		}
-		w.attempt, _ = strconv.Atoi(info.Meta[MetaAttempt])
-		w.retries, _ = strconv.Atoi(info.Meta[metaRetries])
+		attempt, _ = strconv.Atoi(info.Meta[MetaAttempt])
+		retries, _ = strconv.Atoi(info.Meta[metaRetries])
 	}
 	info, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		return err
 	}
 	w.version = *info.Version
-	w.start = time.Unix(0, *info.SubmitTime)
-	w.verdict = nil
+	w.m.NewAttempt(time.Unix(0, *info.SubmitTime), attempt, retries)
 	w.last = map[jobs.TaskRef]observed{}
-	w.stopping = map[jobs.TaskRef]bool{}
 	return nil
 }
 

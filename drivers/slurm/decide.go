@@ -9,32 +9,25 @@ import (
 )
 
 // decideData renders the static data sh/decide.sh reads: the completion
-// rules of job as shell assignments (see the header of decide.sh).
-func decideData(job *jobs.Job) string {
+// rules of the job's policy as shell assignments (see the header of
+// decide.sh). The same Policy drives the Go attempt machine, and
+// TestShellDecideMatchesGo holds the two to the same verdicts.
+func decideData(pol completion.Policy) string {
 	var b strings.Builder
-	kind := job.Completion.Kind
-	if kind == "" {
-		switch job.Source.Format {
-		case jobs.FormatPAIv1, jobs.FormatPAIv2:
-			kind = jobs.CompletionPAI
-		case jobs.FormatTFJob:
-			kind = jobs.CompletionTF
-		case jobs.FormatPyTorchJob:
-			kind = jobs.CompletionPyTorch
-		}
-	}
+	kind := pol.Kind
 	k := "generic"
 	switch kind {
-	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch:
+	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI:
 		k = string(kind)
 	}
-	if (kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch) && job.KubeflowGen() == jobs.KubeflowGenV1Alpha1 {
+	if (kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch) && pol.Generation() == jobs.KubeflowGenV1Alpha1 {
 		k += "1" // the v1alpha1 chief rule (completion chiefRules)
 	}
-	fmt.Fprintf(&b, "_jsh_kind=%s\n_jsh_nroles=%d\n", k, len(job.Roles))
+	fmt.Fprintf(&b, "_jsh_kind=%s\n_jsh_nroles=%d\n", k, len(pol.Roles))
 	fmt.Fprintf(&b, "_jsh_bl=%d\n_jsh_dynworker=%d\n_jsh_allworkers=%d\n_jsh_elastic=%d\n",
-		b2i(job.Retry.BackoffLimit != nil), b2i(job.Completion.EnableDynamicWorker),
-		b2i(strings.EqualFold(job.Completion.SuccessPolicy, "AllWorkers")), b2i(job.Extras.ElasticPolicy != nil))
+		b2i(pol.Retry.BackoffLimit != nil), b2i(pol.Completion.EnableDynamicWorker),
+		b2i(strings.EqualFold(pol.Completion.SuccessPolicy, "AllWorkers")), b2i(pol.Elastic))
+	job := pol.Job()
 	for i, r := range job.Roles {
 		rt := strings.ToLower(r.ReplicaType)
 		if rt == "" {
@@ -42,7 +35,7 @@ func decideData(job *jobs.Job) string {
 		}
 		fmt.Fprintf(&b, "_jsh_n_%d=%d _jsh_rt_%d=%s _jsh_minf_%d=%d _jsh_mins_%d=%d\n",
 			i, r.Instances, i, shQuote(rt), i, thresholdOf(r.MinFailed), i, thresholdOf(r.MinSucceeded))
-		if kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch {
+		if kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch || kind == jobs.CompletionMPI {
 			fmt.Fprintf(&b, "_jsh_rs_%d=%s\n", i, completion.RestartTable(job, r))
 		}
 	}

@@ -53,6 +53,11 @@ func decideJobs() map[string]*jobs.Job {
 		"pytorch elastic": pt(func(j *jobs.Job) { j.Extras.ElasticPolicy = map[string]any{"minReplicas": 1} }, role("worker", "worker", 3)),
 		"pytorch backoff": pt(func(j *jobs.Job) { j.Retry.BackoffLimit = intp(2) }, role("master", "master", 1), role("worker", "worker", 2)),
 		"generic":         {Name: "g", Roles: []*jobs.Role{role("a", "", 2), role("b", "", 1)}},
+		"mpi launcher": {Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Completion: jobs.Completion{Kind: jobs.CompletionMPI},
+			Roles: []*jobs.Role{{Name: "launcher", ReplicaType: "launcher", Instances: 1, RestartPolicy: "Never"}, role("worker", "worker", 3)}},
+		"mpi backoff": {Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v1alpha2"}, Completion: jobs.Completion{Kind: jobs.CompletionMPI},
+			Retry: jobs.Retry{BackoffLimit: intp(2)},
+			Roles: []*jobs.Role{{Name: "launcher", ReplicaType: "launcher", Instances: 1, RestartPolicy: "OnFailure"}, {Name: "worker", ReplicaType: "worker", Instances: 2, RestartPolicy: "Always"}}},
 		// generations (completion chiefRules, retryableExitCode)
 		"tf v1alpha1 master": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
 			&jobs.Role{Name: "master", ReplicaType: "master", Instances: 1, RestartPolicy: "OnFailure"}, role("ps", "ps", 1), role("worker", "worker", 2)),
@@ -62,6 +67,27 @@ func decideJobs() map[string]*jobs.Job {
 		"tf v1beta2 exitcode backoff": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1beta2"; j.Retry.BackoffLimit = intp(1) },
 			&jobs.Role{Name: "Worker", ReplicaType: "worker", Instances: 3, RestartPolicy: "ExitCode"}),
 	}
+}
+
+// machineVerdict is the Go attempt machine's verdict on the task ends of s,
+// observed one at a time as a target reports them (on Slurm a task ends
+// only after its in-place restarts, so the machine restarts nothing): the
+// first verdict, or running.
+func machineVerdict(job *jobs.Job, s []endEvent) completion.Verdict {
+	m := completion.NewMachine(completion.PolicyOf(job), completion.MachineConfig{})
+	for _, e := range s {
+		st := completion.Failed
+		if e.ok {
+			st = completion.Succeeded
+		}
+		ref := jobs.TaskRef{Role: job.Roles[e.role].Name, Index: e.index}
+		for _, a := range m.Observe(completion.TaskEvent{TaskRef: ref, State: st, ExitCode: e.code}) {
+			if a.Kind == completion.ActVerdict {
+				return a.Verdict
+			}
+		}
+	}
+	return completion.Verdict{Phase: completion.PhaseRunning}
 }
 
 type endEvent struct {
@@ -106,7 +132,7 @@ func TestShellDecideMatchesGo(t *testing.T) {
 				}
 				args = append(args, strings.Join(parts, " "))
 			}
-			script := decideData(job) + `
+			script := decideData(completion.PolicyOf(job)) + `
 for seq in "$@"; do
 	js_decide_init
 	for ev in $seq; do
@@ -127,16 +153,7 @@ done`
 					t.Fatalf("%s: %d results for %d sequences:\n%s", sh, len(got), len(seqs), out)
 				}
 				for k, s := range seqs {
-					var tasks []completion.Task
-					for n, e := range s {
-						st := completion.Failed
-						if e.ok {
-							st = completion.Succeeded
-						}
-						tasks = append(tasks, completion.Task{TaskRef: jobs.TaskRef{Role: job.Roles[e.role].Name, Index: e.index},
-							State: st, ExitCode: e.code, Seq: int64(n + 1)})
-					}
-					v := completion.Decide(job, tasks)
+					v := machineVerdict(job, s)
 					want := fmt.Sprintf("%s %d", v.Phase, v.ExitCode)
 					if v.Trigger != nil && v.Phase != completion.PhaseRunning {
 						ri := -1

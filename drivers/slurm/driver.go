@@ -1,5 +1,7 @@
-// Package slurm is jobshift's Slurm target: it renders a job as one
-// self-contained sbatch script (spec/slurm.md, DESIGN.md "Slurm mapping")
+// Package slurm is jobshift's Slurm target: it renders a job as an sbatch
+// script that runs with plain sbatch (spec/slurm.md, DESIGN.md "Slurm
+// mapping") beside one content-addressed library file holding the fixed
+// shell (library.go; option library = "inline" puts it inside the script),
 // and submits, watches, stops and reads the logs of it with the Slurm
 // client commands.
 //
@@ -25,6 +27,11 @@
 //	spread_nodes             0 (default: Slurm packs) | N: the packed
 //	                         allocation gets --nodes=min(tasks, N), tasks
 //	                         spread over N nodes; auto then picks packed
+//	sbatch (site only)       extra #SBATCH directives after jobshift's own;
+//	                         role rules add theirs (sbatch) and setup
+//	                         commands (setup); option sbatch_args
+//	                         (-sbatch-arg) adds the run's (site.go)
+//	library (option only)    file (default) | inline (library.go)
 //	state_dir (option only)  where tasks record exit codes and logs; must be
 //	                         shared by the nodes; default
 //	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR)
@@ -69,9 +76,10 @@ package slurm
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -95,8 +103,9 @@ func New(cfg drivers.Config) *Driver { return &Driver{cfg: cfg} }
 // Name implements drivers.Driver.
 func (d *Driver) Name() string { return Name }
 
-// Render returns the batch script (and the 0600 secrets file when the job
-// has secrets).
+// Render returns the batch script, the library it sources (library.go;
+// none with option library = "inline") and the 0600 secrets file when the
+// job has secrets.
 func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
 	sc, err := render(p)
 	if err != nil {
@@ -105,19 +114,21 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	d.warn(sc.Warnings)
 	a := &drivers.Artifact{MediaType: "text/x-shellscript",
 		Files: []drivers.File{{Name: scriptName(p), Mode: 0o755, Data: []byte(sc.Text)}}}
+	if sc.Library != "" {
+		name, _ := libraryName(sc.Library)
+		a.Files = append(a.Files, drivers.File{Name: name, Mode: 0o644, Data: []byte(sc.Library)})
+	}
 	if len(sc.Secrets) > 0 {
 		a.Files = append(a.Files, drivers.File{Name: secretsName(p.Job), Mode: 0o600, Data: sc.Secrets})
 	}
 	return a, nil
 }
 
-func (d *Driver) warn(ws []string) {
+func (d *Driver) warn(ws hcl.Diagnostics) {
 	if d.cfg.Warnings == nil {
 		return
 	}
-	for _, w := range ws {
-		fmt.Fprintf(d.cfg.Warnings, "warning: %s\n", w)
-	}
+	diag.Text(d.cfg.Warnings, ws, nil)
 }
 
 func scriptName(p *translate.Plan) string {

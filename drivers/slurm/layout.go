@@ -48,8 +48,7 @@ type settings struct {
 	PortBase, PortMax                  int
 	SpreadNodes                        int      // --nodes of the packed allocation (0 = Slurm's choice)
 	StateDir                           string   // "" = $SLURM_SUBMIT_DIR/.jobshift
-	User                               string   // Plan.User (contract naming)
-	Contracts                          []string // Plan.Contracts
+	Processes                          []string // of every task (translate.Compiled)
 	Poll                               string   // seconds between checks of task ends
 	// OnePerNode: every task alone on its node (LeinaoPAI jobs, whose
 	// tasks all bind 10001-10003 in the host's network).
@@ -58,11 +57,16 @@ type settings struct {
 	// option restart_backoff or $JOBSHIFT_TEST_RESTART_BACKOFF scale it
 	// down for tests only).
 	Backoff completion.Backoff
+	// InlineLib: the library is inside the script (option library =
+	// "inline"), not a file beside it (library.go).
+	InlineLib bool
+	// hooks are the site's extra directives and setup commands (site.go).
+	hooks siteHooks
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {
 	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
-		PortBase: 20000, PortMax: 29999, Poll: "1", User: p.User, Contracts: p.Contracts}
+		PortBase: 20000, PortMax: 29999, Poll: "1", Processes: p.Compiled().Processes}
 	var sc *hcl.SlurmConfig
 	if p.Site != nil {
 		sc = p.Site.Slurm
@@ -92,45 +96,63 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		if v == "" {
 			continue // an empty option means "not set"
 		}
-		switch k {
-		case "layout":
-			s.Layout = v
-		case "container":
-			s.Container = v
-		case "gpu_request", "gpu-request":
-			s.GPURequest = v
-		case "address":
-			s.Address = v
-		case "partition":
-			s.Partition = v
-		case "account":
-			s.Account = v
-		case "qos":
-			s.QOS = v
-		case "time_limit", "time":
-			s.TimeLimit = v
-		case "state_dir", "state-dir":
-			s.StateDir = v
-		case "poll":
-			s.Poll = v
-		case "spread_nodes", "spread-nodes":
-			n, err := strconv.Atoi(v)
-			if err != nil || n < 0 {
-				return s, fmt.Errorf("%w: spread_nodes %q is not a number of nodes", ErrSetting, v)
-			}
-			s.SpreadNodes = n
-		case "restart_backoff", "restart-backoff":
-			b, err := completion.ParseBackoff(v)
-			if err != nil {
-				return s, fmt.Errorf("%w: restart_backoff: %v", ErrSetting, err)
-			}
-			s.Backoff = b
-		case "port_base", "port-base":
-			if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
-				return s, fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)
-			}
+		if err := s.option(k, v); err != nil {
+			return s, err
 		}
 	}
+	return s, s.check()
+}
+
+// option applies one -opt key=value.
+func (s *settings) option(k, v string) error {
+	switch k {
+	case "layout":
+		s.Layout = v
+	case "container":
+		s.Container = v
+	case "gpu_request", "gpu-request":
+		s.GPURequest = v
+	case "address":
+		s.Address = v
+	case "partition":
+		s.Partition = v
+	case "account":
+		s.Account = v
+	case "qos":
+		s.QOS = v
+	case "time_limit", "time":
+		s.TimeLimit = v
+	case "state_dir", "state-dir":
+		s.StateDir = v
+	case "poll":
+		s.Poll = v
+	case "library":
+		if v != LibraryFile && v != LibraryInline {
+			return fmt.Errorf("%w: library %q; use %q or %q", ErrSetting, v, LibraryFile, LibraryInline)
+		}
+		s.InlineLib = v == LibraryInline
+	case "spread_nodes", "spread-nodes":
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 {
+			return fmt.Errorf("%w: spread_nodes %q is not a number of nodes", ErrSetting, v)
+		}
+		s.SpreadNodes = n
+	case "restart_backoff", "restart-backoff":
+		b, err := completion.ParseBackoff(v)
+		if err != nil {
+			return fmt.Errorf("%w: restart_backoff: %v", ErrSetting, err)
+		}
+		s.Backoff = b
+	case "port_base", "port-base":
+		if _, err := fmt.Sscanf(v, "%d", &s.PortBase); err != nil {
+			return fmt.Errorf("%w: port_base %q is not a number", ErrSetting, v)
+		}
+	}
+	return nil
+}
+
+// check rejects settings the script cannot carry.
+func (s *settings) check() error {
 	check := func(name, v string, allowed ...string) error {
 		for _, a := range allowed {
 			if v == a {
@@ -146,11 +168,11 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		check("address", s.Address, "nodeaddr", "hostname"),
 	} {
 		if err != nil {
-			return s, err
+			return err
 		}
 	}
 	if s.PortBase < 1024 || s.PortBase > 60000 {
-		return s, fmt.Errorf("%w: port_base %d must be within 1024..60000", ErrSetting, s.PortBase)
+		return fmt.Errorf("%w: port_base %d must be within 1024..60000", ErrSetting, s.PortBase)
 	}
 	if s.PortMax < s.PortBase+1000 {
 		s.PortMax = s.PortBase + 9999
@@ -159,14 +181,14 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		s.PortMax = 65535
 	}
 	if strings.ContainsAny(s.StateDir, " \t\n\"'\\") {
-		return s, fmt.Errorf("%w: state_dir %q: use a path without blanks or quotes (it goes into #SBATCH lines)", ErrSetting, s.StateDir)
+		return fmt.Errorf("%w: state_dir %q: use a path without blanks or quotes (it goes into #SBATCH lines)", ErrSetting, s.StateDir)
 	}
 	for _, c := range s.Poll {
 		if (c < '0' || c > '9') && c != '.' {
-			return s, fmt.Errorf("%w: poll %q is not a number of seconds", ErrSetting, s.Poll)
+			return fmt.Errorf("%w: poll %q is not a number of seconds", ErrSetting, s.Poll)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // res are one role's per-task Slurm resources.

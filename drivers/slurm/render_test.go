@@ -175,7 +175,7 @@ func TestRenderHeaders(t *testing.T) {
 		"pai-gres": {LayoutHet, []string{"#SBATCH --time=2:00:00\n#SBATCH --partition=gpu\n#SBATCH --account=proj\n#SBATCH --qos=high\n",
 			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
 		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
-			"_jsh_pbase=30000\n", "--container-image='nvcr.io#nvidia/tensorflow:23.10-tf2-py3'"}},
+			"_jsh_pbase=30000\n", `'\''--container-image=nvcr.io#nvidia/tensorflow:23.10-tf2-py3'\''`}},
 		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
 		// LeinaoPAI in the host's network: het is overridden (components
@@ -184,8 +184,8 @@ func TestRenderHeaders(t *testing.T) {
 		"leinao-host": {LayoutPacked, []string{
 			"#SBATCH --ntasks=4 --cpus-per-task=2 --mem-per-cpu=8192M --gpus-per-task=2 --ntasks-per-node=1 --distribution=block\n",
 			"_jsh_one_per_node=1\n",
-			`eval "JS_R0_PORT_0_$_ci=10001,10002,10003"`,
-			`eval "JS_R1_PORT_0_$_ci=10001,10002,10003"`}},
+			"_jsh_ports_0=f:10001:3\n",
+			"_jsh_ports_1=f:10001:3\n"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -221,12 +221,14 @@ func TestShellcheck(t *testing.T) {
 		if site == nil {
 			site = &hcl.Config{}
 		}
-		st, _ := resolveSettings(&translate.Plan{Job: c.job(), Site: site, Options: c.opts})
+		job := c.job()
+		plan := &translate.Plan{Job: job, Site: site, Options: c.opts}
+		st, _ := resolveSettings(plan)
 		var roles []roleInfo
-		for k, r := range c.job().Roles {
-			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r)})
+		for k, r := range job.Roles {
+			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: plan.Compiled().Roles[k].Launch})
 		}
-		task, err := taskProgram(c.job(), roles, st)
+		task, err := taskProgram(job, roles, st)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -265,7 +267,8 @@ func TestCommandsByteExact(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			job := &jobs.Job{Name: "x", Roles: []*jobs.Role{{Name: "r", Instances: 1, Command: tc.cmd}}}
-			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}}
+			launch := (&translate.Plan{Job: job}).Compiled().Roles[0].Launch
+			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}, launch: launch}
 			task, err := taskProgram(job, []roleInfo{ri}, settings{Container: "none"})
 			if err != nil {
 				t.Fatal(err)
@@ -279,7 +282,7 @@ func TestCommandsByteExact(t *testing.T) {
 			case jobs.CommandEval:
 				want = []string{hex.EncodeToString([]byte(tc.cmd.Script)) + "."}
 			case jobs.CommandBashScript:
-				want = []string{hex.EncodeToString([]byte(pai2Prelude+tc.cmd.Script)) + "."}
+				want = []string{hex.EncodeToString([]byte(translate.PAIPrelude+tc.cmd.Script)) + "."}
 			}
 			for _, sh := range shells {
 				path, err := exec.LookPath(sh)
@@ -327,7 +330,7 @@ func TestRetryMatchesGo(t *testing.T) {
 				}
 			}
 			dir := t.TempDir()
-			script := retryData(job) + "_jsh_phase=failed\n_jsh_dir=" + dir + `
+			script := retryData(completion.PolicyOf(job)) + "_jsh_phase=failed\n_jsh_dir=" + dir + `
 for a in "$@"; do
 	code=${a%:*}
 	echo "${a#*:}" >"$_jsh_dir/retries"
@@ -358,8 +361,12 @@ func TestRenderErrors(t *testing.T) {
 	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
 	dotted := tfJob()
 	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
-	mpi := tfJob() // an MPIJob's completion kind: refused until Slurm runs the launcher rule and ssh
-	mpi.Completion.Kind = jobs.CompletionMPI
+	// the ssh emulation runs on the host: not with an image run by Apptainer
+	ssh := []jobs.Port{{Label: "ssh", Count: 1}}
+	mpi := &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Contracts: []string{jobs.ContractMPI},
+		Completion: jobs.Completion{Kind: jobs.CompletionMPI}, Roles: []*jobs.Role{
+			{Name: "launcher", ReplicaType: "launcher", Instances: 1, Image: "mpi:1", Ports: ssh, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"mpirun", "hostname"}}},
+			{Name: "worker", ReplicaType: "worker", Instances: 2, Image: "mpi:1", Ports: ssh, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/usr/sbin/sshd", "-De"}}}}}
 	cases := map[string]struct {
 		job  *jobs.Job
 		opts map[string]string
@@ -373,7 +380,7 @@ func TestRenderErrors(t *testing.T) {
 		"env name code": {badName, nil, ErrJob},
 		"env name dot":  {dotted, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
-		"mpijob":        {mpi, nil, ErrJob},
+		"mpi container": {mpi, map[string]string{"container": "apptainer"}, ErrJob},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -409,8 +416,9 @@ func TestSecretsStayOut(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(a.Files) != 2 || a.Files[1].Mode != 0o600 || a.Files[1].Name != "ps-worker.sbatch.secrets" {
-		t.Fatalf("files: %+v", a.Files)
+	libName, _ := libraryName(library())
+	if len(a.Files) != 3 || a.Files[1].Name != libName || a.Files[2].Mode != 0o600 || a.Files[2].Name != "ps-worker.sbatch.secrets" {
+		t.Fatalf("files: %v %v %v", len(a.Files), a.Files[1].Name, a.Files[len(a.Files)-1].Name)
 	}
 	script := string(a.Files[0].Data)
 	for _, v := range []string{"s3cr3t", "42"} {
@@ -422,7 +430,7 @@ func TestSecretsStayOut(t *testing.T) {
 		t.Error("an unresolved reference must stay as written")
 	}
 	want := "# jobshift secrets (0600): read by the job's tasks, never put in the batch script\n_jsh_secret_0='s3cr3t'\\''v'\n_jsh_secret_1=42\n"
-	if d := cmp.Diff(want, string(a.Files[1].Data)); d != "" {
+	if d := cmp.Diff(want, string(a.Files[2].Data)); d != "" {
 		t.Errorf("secrets file (-want +got):\n%s", d)
 	}
 }
@@ -627,7 +635,7 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets")
+	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", false)
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
@@ -673,7 +681,7 @@ func TestLeinaoLayoutWarning(t *testing.T) {
 			if sc.Layout != LayoutPacked {
 				t.Errorf("layout %s, want packed", sc.Layout)
 			}
-			warned := strings.Contains(strings.Join(sc.Warnings, "\n"), "layout het ignored")
+			warned := strings.Contains(sc.Warnings.Error(), "layout het ignored")
 			if warned != tc.warn {
 				t.Errorf("warned = %v, want %v: %q", warned, tc.warn, sc.Warnings)
 			}
@@ -709,5 +717,30 @@ func TestOnePerNodeCheck(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestSrunDataExact: js_srun runs srun with exactly the words srunData
+// rendered (hostile image and role names included), the attempt directory
+// expanded where the script names it, then the command's own arguments,
+// under dash and bash.
+func TestSrunDataExact(t *testing.T) {
+	ri := roleInfo{Role: &jobs.Role{Name: "wo rk'er", Instances: 2, Image: "reg.io/a b/$(id)'x#y:1"}, k: 0, res: res{CPUs: 2, MemPerCPU: 512}}
+	st := settings{Container: "pyxis", GPURequest: "gpus-per-task"}
+	data := srunData(ri, LayoutPacked, st)
+	script := data + `_jsh_adir='/state/a dir'
+srun() { for a in "$@"; do printf '%s\n' "$a"; done; }
+js_srun 0 /bin/sh -c 'echo "$1"' 'x y' '$z'`
+	want := []string{"--kill-on-bad-exit=0", "--job-name=wo_rk_er", "--exact", "--ntasks=2", "--cpus-per-task=2", "--mem-per-cpu=512M",
+		"--gres=none", "--distribution=arbitrary", "--container-image=reg.io#a b/$(id)'x#y:1", "--container-mounts=/state/a dir:/state/a dir",
+		"--output=/state/a dir/wo_rk_er-%t.out", "--error=/state/a dir/wo_rk_er-%t.err", "/bin/sh", "-c", `echo "$1"`, "x y", "$z"}
+	for _, sh := range shells {
+		out, code := runSh(t, sh, shBatch, script)
+		if code != 0 {
+			t.Fatalf("%s exited %d:\n%s", sh, code, out)
+		}
+		if diff := cmp.Diff(want, lines(out)); diff != "" {
+			t.Errorf("%s: srun's arguments (-want +got):\n%s", sh, diff)
+		}
 	}
 }

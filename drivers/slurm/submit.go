@@ -9,7 +9,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -32,10 +31,29 @@ const (
 // ErrSubmit: sbatch refused the job.
 var ErrSubmit = errors.New("sbatch rejected the job")
 
+// ErrPlacement: sbatch refused the job because no node (or not enough of
+// them) can ever hold it as requested.
+var ErrPlacement = errors.New("the job cannot be placed")
+
+// unplaceable reports whether sbatch's message says the request does not
+// fit the cluster (as opposed to a bad option or an unreachable slurmctld).
+func unplaceable(msg string) bool {
+	for _, s := range []string{"Requested node configuration is not available", "Node count specification invalid",
+		"More processors requested than permitted", "Memory required by task is not available"} {
+		if strings.Contains(msg, s) {
+			return true
+		}
+	}
+	return false
+}
+
 // Submit writes the script under <cwd>/.jobshift/scripts and submits it
 // with `sbatch --parsable` from the current directory, so tasks start where
 // the user is (SLURM_SUBMIT_DIR) and record their state under
 // <cwd>/.jobshift/<job id>.
+//
+// (About 90 lines: render, write, sbatch and the handle in the order a
+// submission takes; the pieces are in helpers already.)
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
 	a, err := d.Render(ctx, p)
 	if err != nil {
@@ -67,9 +85,21 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	stamp := time.Now().Format("20060102-150405.000000")
-	var path, secrets string
+	var path, secrets, lib string
 	for i, f := range a.Files {
 		fp := filepath.Join(scripts, stamp+"-"+f.Name)
+		if strings.HasPrefix(f.Name, "jobshift-slurm-") {
+			// one library per version, shared by every job of the state
+			// directory (its name is its content's hash)
+			fp = filepath.Join(state, "lib", f.Name)
+			lib = fp
+			if have, err := os.ReadFile(fp); err == nil && bytes.Equal(have, f.Data) {
+				continue
+			}
+			if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
+				return drivers.Handle{}, err
+			}
+		}
 		mode := os.FileMode(f.Mode)
 		if mode == 0 {
 			mode = 0o644
@@ -78,22 +108,30 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		if err := freshfile.Write(fp, f.Data, mode); err != nil {
 			return drivers.Handle{}, err
 		}
-		if i == 0 {
+		switch {
+		case i == 0:
 			path = fp
-		} else {
+		case fp != lib:
 			secrets = fp
 		}
 	}
 	cmd := exec.CommandContext(ctx, "sbatch", "--parsable", path)
 	cmd.Dir = cwd
+	// sbatch exports its environment into the job: the script finds the
+	// secrets file and the library by these paths
+	cmd.Env = os.Environ()
 	if secrets != "" {
-		// sbatch exports its environment into the job: the script finds
-		// the secrets file by this path
-		cmd.Env = append(os.Environ(), "JOBSHIFT_SECRETS="+secrets)
+		cmd.Env = append(cmd.Env, "JOBSHIFT_SECRETS="+secrets)
+	}
+	if lib != "" {
+		cmd.Env = append(cmd.Env, "JOBSHIFT_SLURM_LIB="+lib)
 	}
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
+		if unplaceable(errb.String()) {
+			return drivers.Handle{}, fmt.Errorf("%w (%w): %s%s", ErrSubmit, ErrPlacement, strings.TrimSpace(errb.String()), submitHint(errb.String(), p))
+		}
 		return drivers.Handle{}, fmt.Errorf("%w: %s%s", ErrSubmit, strings.TrimSpace(errb.String()), submitHint(errb.String(), p))
 	}
 	id := strings.TrimSpace(out.String())
@@ -101,6 +139,17 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if id == "" {
 		return drivers.Handle{}, fmt.Errorf("%w: sbatch printed no job id", ErrSubmit)
 	}
+	h := handleFor(p, st, cwd, state, id, path)
+	if err := writeManifest(h); err != nil {
+		// The job runs; only status/logs by id from another process
+		// need the manifest (and fall back to the default state place).
+		return h, fmt.Errorf("slurm job %s submitted, but its manifest could not be written: %w", id, err)
+	}
+	return h, nil
+}
+
+// handleFor is the handle of job id submitted with script from cwd.
+func handleFor(p *translate.Plan, st settings, cwd, state, id, script string) drivers.Handle {
 	var names, counts []string
 	for _, r := range p.Job.Roles {
 		names = append(names, r.Name)
@@ -112,17 +161,17 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	}
 	return drivers.Handle{Driver: Name, ID: id, Meta: map[string]string{
 		metaDir: cwd, metaState: filepath.Join(state, id), metaRoles: strings.Join(names, ","),
-		metaCounts: strings.Join(counts, ","), metaScript: path,
+		metaCounts: strings.Join(counts, ","), metaScript: script,
 		metaOutput: filepath.Join(outDir, fmt.Sprintf("%s-%s.out", nameRE.ReplaceAllString(p.Job.Name, "_"), id)),
-	}}, nil
+	}}
 }
 
 // submitHint explains the sbatch errors users hit most.
 func submitHint(msg string, p *translate.Plan) string {
 	switch {
-	case strings.Contains(msg, "Requested node configuration is not available") && slices.Contains(contractsOf(p.Job, contract.Options{Contracts: p.Contracts}), jobs.ContractLeinao):
-		return fmt.Sprintf("\n  This LeinaoPAI job needs %d nodes, one per task: every task binds ports 10001-10003 in the host's network, "+
-			"so no node may hold two of them, and the partition has fewer nodes that can hold a task as requested (check `sinfo -o '%%N %%c %%m %%G'`).", p.Job.TaskCount())
+	case strings.Contains(msg, "Requested node configuration is not available") && p.Compiled().HasContract(jobs.ContractLeinao):
+		return fmt.Sprintf("\n  This LeinaoPAI job needs %d nodes, one per task: every task binds ports %v in the host's network, "+
+			"so no node may hold two of them, and the partition has fewer nodes that can hold a task as requested (check `sinfo -o '%%N %%c %%m %%G'`).", p.Job.TaskCount(), contract.LeinaoPorts)
 	case strings.Contains(msg, "Requested node configuration is not available"):
 		var gpu []string
 		for _, r := range p.Job.Roles {

@@ -5,9 +5,10 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
-	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // shName is what a POSIX shell can assign.
@@ -25,7 +26,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	// user values are data in single quotes; functions are called by
 	// computed names; variables come from the batch script's environment
 	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2317\n")
-	b.WriteString("js_unset_internal() {\n\tunset _jsh_task _jsh_contract _jsh_adir\n")
+	b.WriteString("js_unset_internal() {\n\tunset _jsh_task _jsh_contract _jsh_adir _jsh_lib\n")
 	if len(roles) > 0 {
 		b.WriteString("\tunset SLURM_HOSTFILE\n")
 	}
@@ -45,35 +46,68 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			// every GPU of the node (spec/slurm.md §2)
 			b.WriteString("\tCUDA_VISIBLE_DEVICES=\n\texport CUDA_VISIBLE_DEVICES\n")
 		}
+		if ri.Resources.ShmSet && ri.Resources.ShmMiB > 0 {
+			b.WriteString(shmCheck(ri.Resources.ShmMiB))
+		}
 		for _, e := range ri.Env {
 			if !shName.MatchString(e.Name) {
 				// Kubernetes allows '.' and '-' in names; a POSIX shell
 				// cannot assign them, and the name must never become code.
-				return "", fmt.Errorf("%w: %s: role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally", ErrJob, e.Pos, ri.Name, e.Name)
+				return "", refuse(e.Pos, "Role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally.", ri.Name, e.Name)
 			}
 			fmt.Fprintf(&b, "\t%s=%s\n\texport %s\n", e.Name, shQuote(e.Value), e.Name)
 		}
 		b.WriteString("\t:\n}\n")
-		run, err := runCommand(ri, st)
+		env, prefix := sshPrefix(job, ri.k)
+		run, err := runCommand(ri, st, prefix)
+		if sshemu.Idle(job, ri.k) {
+			run, err = sshIdleRun(job, ri.k), nil
+		}
 		if err != nil {
 			return "", err
 		}
 		if ri.Command.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
 			if parts := sec.split(ri.Command.Script); len(parts) > 1 {
 				if st.Container != "none" && ri.Image != "" {
-					return "", fmt.Errorf("%w: %s: role %s uses secrets, which jobshift renders on the host; run it with container = \"none\"", ErrJob, ri.Command.Pos, ri.Name)
+					return "", refuse(ri.Command.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
 				}
-				run = secretScriptRun(parts, ri.k)
+				run = secretScriptRun(parts, ri.k, prefix)
 			}
 		}
-		fmt.Fprintf(&b, "js_run_%d() {\n\t%s\n}\n", ri.k, run)
+		fmt.Fprintf(&b, "js_run_%d() {\n%s\t%s\n}\n", ri.k, setupLines(ri.Name, st.hooks.setup[ri.k]), env+run)
 	}
-	uaiPS := len(contract.Processes(job, contract.Options{User: st.User, Contracts: st.Contracts})) > 1
+	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n", b2i(uaiPS))
 	b.WriteString(restartData(job, st.Backoff))
-	b.WriteString(shRestart)
-	b.WriteString(shTask)
+	if st.InlineLib {
+		b.WriteString(shRestart)
+		b.WriteString(shTask)
+		b.WriteString(taskDispatch(""))
+	} else {
+		// stage 1 needs the library's task functions; stage 2 only its
+		// own js_run_R, so it starts the user's command without reading it
+		b.WriteString(taskDispatch("# shellcheck source=/dev/null\n\t. \"$_jsh_lib\" || exit 97\n\t"))
+	}
 	return b.String(), nil
+}
+
+// taskDispatch picks the stage by $0 (sh/task.sh); lib is what stage 1
+// runs first (sourcing the library file).
+func taskDispatch(lib string) string {
+	return "case $0 in\njobshift-task)\n\t" + lib + "js_task_main \"$1\"\n\t;;\n" +
+		"jobshift-run) \"js_run_$1\" \"$@\" ;;\n*) echo \"jobshift: unknown task stage $0\" >&2; exit 97 ;;\nesac\n"
+}
+
+// shmCheck renders the /dev/shm check of a role that sized it (PAI shmMB,
+// a Kubeflow memory emptyDir at /dev/shm). Slurm cannot size /dev/shm: it
+// is the node's tmpfs, shared by every job there (what a task writes into
+// it counts against its --mem under cgroup memory enforcement, as a memory
+// emptyDir counted against the pod's limit). So the task says at start
+// when less is free than the job asked for, instead of failing later with
+// "No space left on device" in a DataLoader.
+func shmCheck(mib int64) string {
+	return fmt.Sprintf("\t_shm=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')\n"+
+		"\t[ \"${_shm:-0}\" -ge %d ] || printf 'jobshift: warning: /dev/shm on %%s has %%s MiB free, the job asked for %d MiB (on Slurm /dev/shm is the node'\\''s)\\n' \"${SLURMD_NODENAME:-?}\" \"${_shm:-?}\" >&2\n", mib, mib)
 }
 
 // restartData renders what js_restart and js_backoff read
@@ -84,7 +118,7 @@ func restartData(job *jobs.Job, bo completion.Backoff) string {
 
 // runCommand is stage 2's command for a role: $2 is the attempt's state
 // directory (the SIFs are one level up).
-func runCommand(ri roleInfo, st settings) (string, error) {
+func runCommand(ri roleInfo, st settings, prefix string) (string, error) {
 	c := ri.Command
 	var argv []string
 	prep := ""
@@ -92,16 +126,19 @@ func runCommand(ri roleInfo, st settings) (string, error) {
 	case c.Kind != jobs.CommandArgv && len(c.Script) > longCommand:
 		prep, argv = commandFile(ri.k, c)
 	case c.Kind == jobs.CommandEval:
-		argv = []string{"bash", "-c", pai1Eval, "_", c.Script}
+		argv = ri.launch.Argv
 	case c.Kind == jobs.CommandBashScript:
 		// $0 names the script like OpenPAI's file (user.sh)
-		argv = []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}
+		argv = ri.launch.Argv
 	case c.Kind == jobs.CommandArgv:
-		argv = append(append([]string{}, c.Command...), c.Args...)
+		argv = ri.launch.Argv
 	default:
-		return "", fmt.Errorf("%w: %s: role %s: unknown command kind %q", ErrJob, c.Pos, ri.Name, c.Kind)
+		return "", refuse(c.Pos, "Role %s: unknown command kind %q.", ri.Name, c.Kind)
 	}
 	run, err := execLine(ri, st, argv, prep != "")
+	if prefix != "" && err == nil {
+		run = "exec " + prefix + strings.TrimPrefix(run, "exec ")
+	}
 	return prep + run, err
 }
 
@@ -116,9 +153,9 @@ const longCommand = 64 << 10
 // (its $0 ends in .sh like OpenPAI's user.sh), a v1 line through eval as
 // before.
 func commandFile(k int, c jobs.Command) (string, []string) {
-	text, name, argv := c.Script, "cmd", []string{"bash", "-c", `eval "$(cat "$1")" || exit $?`, "_", "@FILE@"}
+	text, name, argv := c.Script, "cmd", []string{"bash", "-c", translate.PAIEvalFile, "_", "@FILE@"}
 	if c.Kind == jobs.CommandBashScript {
-		text, name, argv = pai2Prelude+c.Script, "user", []string{"bash", "@FILE@"}
+		text, name, argv = translate.PAIPrelude+c.Script, "user", []string{"bash", "@FILE@"}
 	}
 	prep := fmt.Sprintf("_f=\"$2/%s-%d-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" && printf '%%s' %s >\"$_f\" || exit 97\n\t", name, k, shQuote(text))
 	return prep, argv
@@ -148,20 +185,19 @@ func execLine(ri roleInfo, st settings, argv []string, fromFile bool) (string, e
 		return "exec apptainer exec --nv " + sif + " " + strings.Join(q, " "), nil
 	}
 	if len(argv) == 0 {
-		return "", fmt.Errorf("%w: %s: role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
-			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\"",
-			ErrJob, c.Pos, ri.Name, ri.Image)
+		return "", refuse(c.Pos, "Role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
+			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\".", ri.Name, ri.Image)
 	}
 	return "exec " + strings.Join(q, " "), nil
 }
 
 // retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
 // "none" (Kubeflow: never retried as a whole).
-func retryKind(job *jobs.Job) string {
-	if completion.KindOf(job) != jobs.CompletionPAI {
+func retryKind(pol completion.Policy) string {
+	if pol.Kind != jobs.CompletionPAI {
 		return "none"
 	}
-	if job.Retry.JobRetryCount == -2 {
+	if pol.Retry.JobRetryCount == -2 {
 		return "always"
 	}
 	return "pai"
@@ -170,11 +206,11 @@ func retryKind(job *jobs.Job) string {
 // retryData renders what js_retry reads: the policy and, for PAI, the class
 // of every raw exit code 0..255 as OpenPAI would have classified the code it
 // reported (completion.PAIExitCode, ClassifyPAIExit), one letter each.
-func retryData(job *jobs.Job) string {
-	kind := retryKind(job)
+func retryData(pol completion.Policy) string {
+	kind := retryKind(pol)
 	cls := ""
 	if kind == "pai" {
-		cls = completion.ExitClasses(job)
+		cls = completion.ExitClasses(pol.Job())
 	}
-	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, job.Retry.JobRetryCount, cls)
+	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, pol.Retry.JobRetryCount, cls)
 }

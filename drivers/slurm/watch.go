@@ -22,6 +22,8 @@ type jobState struct {
 	Reason   string
 	ExitCode int // the batch script's exit code (scontrol ExitCode=rc:sig)
 	Restarts int // RestartCnt: the attempt number
+	Name     string
+	User     string // UserId=alice(1000) → alice
 	Found    bool
 }
 
@@ -49,6 +51,10 @@ func parseScontrolJob(out string) jobState {
 			js.ExitCode, _ = strconv.Atoi(rc)
 		case "Restarts":
 			js.Restarts, _ = strconv.Atoi(v)
+		case "JobName":
+			js.Name = v
+		case "UserId":
+			js.User, _, _ = strings.Cut(v, "(")
 		}
 	}
 	return js
@@ -69,7 +75,16 @@ func parseSacct(out string) jobState {
 	return jobState{State: st, ExitCode: code, Found: true}
 }
 
+// queryJob asks Slurm about a job: `squeue --json` (fields by name) where
+// squeue honours -j; else `scontrol show job -o` (22.05's squeue --json
+// dumps every job, and scontrol has no --json before 23.02); once both
+// forgot the job (MinJobAge), sacct's text output: `sacct --json` of 22.05
+// reports exit code 0 ("SUCCESS") for a batch script that exited 3
+// (measured on 22.05.8; text sacct says 3:0).
 func queryJob(ctx context.Context, id string) jobState {
+	if j, ok := squeueJSON(ctx, id, true); ok {
+		return j.state()
+	}
 	out, err := exec.CommandContext(ctx, "scontrol", "show", "job", "-o", id).Output()
 	if err == nil {
 		if js := parseScontrolJob(string(out)); js.Found {
@@ -120,12 +135,12 @@ func readAttempt(dir string, roles []string, counts []int) attemptState {
 	return a
 }
 
-// resolveHandle fills in Handle.Meta for a handle that carries only the
-// job id (jobshift status/logs/stop from another process): the state
-// directory from the submitted script (scontrol Command=, _jsh_statedir) or
-// the job's WorkDir (scontrol, or sacct once scontrol forgot the job), the
-// roles from the "roles" file the script writes there, the output file
-// from scontrol StdOut=.
+// resolveHandle completes a handle that carries only a job id (jobshift
+// status/logs/stop from another process): everything from the manifest
+// written at submit beside the script (squeue --json or scontrol name it);
+// once scontrol forgot the job, the state directory is the default one
+// under the job's WorkDir (sacct) or $JOBSHIFT_STATE_DIR, and the roles
+// come from the "roles" file the script writes there.
 func resolveHandle(ctx context.Context, h drivers.Handle) drivers.Handle {
 	if h.Meta[metaState] != "" && h.Meta[metaRoles] != "" {
 		return h
@@ -135,19 +150,33 @@ func resolveHandle(ctx context.Context, h drivers.Handle) drivers.Handle {
 		meta[k] = v
 	}
 	workDir, script := "", ""
+	// once per handle: the JSON keeps a WorkDir or Command with spaces
+	// whole (even where squeue dumps every job)
+	if j, ok := squeueJSON(ctx, h.ID, false); ok {
+		workDir, script = j.WorkDir, j.Command
+	}
+	// StdOut: squeue --json of 22.05 leaves standard_output empty; scontrol
+	// prints it expanded (%x, %j filled in)
 	if out, err := exec.CommandContext(ctx, "scontrol", "show", "job", "-o", h.ID).Output(); err == nil {
 		line, _, _ := strings.Cut(string(out), "\n")
 		for _, f := range strings.Fields(line) {
 			k, v, _ := strings.Cut(f, "=")
-			switch k {
-			case "WorkDir":
+			switch {
+			case k == "WorkDir" && workDir == "":
 				workDir = v
-			case "Command":
+			case k == "Command" && script == "":
 				script = v
-			case "StdOut":
+			case k == "StdOut":
 				meta[metaOutput] = v
 			}
 		}
+	}
+	if m, err := readManifest(script); err == nil && script != "" {
+		for k, v := range m {
+			meta[k] = v
+		}
+		h.Meta = meta
+		return h
 	}
 	if workDir == "" {
 		if out, err := exec.CommandContext(ctx, "sacct", "-j", h.ID, "-X", "-n", "-P", "--format=WorkDir").Output(); err == nil {
@@ -155,34 +184,11 @@ func resolveHandle(ctx context.Context, h drivers.Handle) drivers.Handle {
 		}
 	}
 	base := filepath.Join(workDir, ".jobshift")
-	if b, err := os.ReadFile(script); err == nil {
-		for _, l := range strings.Split(string(b), "\n") {
-			if v, ok := strings.CutPrefix(l, "_jsh_statedir="); ok {
-				if v = strings.Trim(v, "'"); v != "" {
-					base = v
-				}
-				break
-			}
-		}
-	}
 	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
 		base = env
 	}
 	meta[metaState] = filepath.Join(base, h.ID)
-	roles, err := os.ReadFile(filepath.Join(meta[metaState], "roles"))
-	if err != nil {
-		// not started yet: the same lines are in the script's js_write_roles
-		if b, err2 := os.ReadFile(script); err2 == nil {
-			var out []string
-			for _, l := range strings.Split(string(b), "\n") {
-				if v, ok := strings.CutPrefix(l, "\tprintf '%s\\n' "); ok {
-					out = append(out, strings.ReplaceAll(strings.Trim(v, "'"), `'\''`, "'"))
-				}
-			}
-			roles, err = []byte(strings.Join(out, "\n")), nil
-		}
-	}
-	if err == nil {
+	if roles, err := os.ReadFile(filepath.Join(meta[metaState], "roles")); err == nil {
 		var names, counts []string
 		for _, l := range strings.Split(strings.TrimSpace(string(roles)), "\n") {
 			f := strings.SplitN(l, " ", 3)
@@ -271,21 +277,7 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 			for k, name := range roles {
 				for i := 0; i < counts[k]; i++ {
 					ref := jobs.TaskRef{Role: name, Index: i}
-					st, code := completion.Pending, 0
-					if a.started[ref] {
-						st = completion.Running
-					}
-					if rc, ok := a.rc[ref]; ok {
-						st, code = completion.Succeeded, rc
-						if rc != 0 {
-							st = completion.Failed
-						}
-						if a.stopped[k] && a.verdict != nil && !endedBeforeVerdict(adir, k, i) {
-							st = completion.Stopped
-						}
-					} else if a.verdict != nil && a.stopped[k] {
-						st = completion.Stopped
-					}
+					st, code := a.taskState(adir, k, ref)
 					if st != reported[ref] && st != completion.Pending {
 						reported[ref] = st
 						r := ref
@@ -311,6 +303,27 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 	return ch, nil
 }
 
+// taskState is task ref (of role k) as the attempt's state files say: a
+// task the script stopped after the verdict is Stopped, not failed.
+func (a attemptState) taskState(adir string, k int, ref jobs.TaskRef) (completion.State, int) {
+	st, code := completion.Pending, 0
+	if a.started[ref] {
+		st = completion.Running
+	}
+	if rc, ok := a.rc[ref]; ok {
+		st, code = completion.Succeeded, rc
+		if rc != 0 {
+			st = completion.Failed
+		}
+		if a.stopped[k] && a.verdict != nil && !endedBeforeVerdict(adir, k, ref.Index) {
+			st = completion.Stopped
+		}
+	} else if a.verdict != nil && a.stopped[k] {
+		st = completion.Stopped
+	}
+	return st, code
+}
+
 // endedBeforeVerdict reports whether task (k, i) is in the script's "ends"
 // file: replayed by the completion rules, so a real end, not a stop.
 func endedBeforeVerdict(adir string, k, i int) bool {
@@ -331,6 +344,11 @@ func endedBeforeVerdict(adir string, k, i int) bool {
 // task's real exit code), else what Slurm says.
 func finalResult(js jobState, a attemptState) drivers.Result {
 	if a.verdict != nil && (js.State == "COMPLETED" || js.State == "FAILED") {
+		return *a.verdict
+	}
+	if a.verdict != nil && js.State == "CANCELLED" && (a.verdict.Phase == completion.PhaseFailed || a.verdict.Phase == completion.PhaseSucceeded) {
+		// As completion.UserStopped on every target: a verdict a rule
+		// had already given stands when the job is stopped afterwards.
 		return *a.verdict
 	}
 	switch js.State {

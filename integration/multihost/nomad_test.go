@@ -22,6 +22,14 @@ import (
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
+// helperBinary builds the jobshift binary of the code under test for the
+// in-job finisher tasks: the one cluster.sh built at `up` time may be of
+// another revision. The temporary directory is seen by every host.
+func helperBinary(t *testing.T) string {
+	t.Helper()
+	return drivertest.Jobshift(t)
+}
+
 func nomadClient(t *testing.T, c *cluster) *api.Client {
 	t.Helper()
 	cfg := api.DefaultConfig()
@@ -42,6 +50,9 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 	plan.Options["id"] = id
 	// raw_exec tasks run in the repository (every host sees it at this path)
 	plan.Options[nomad.OptWorkDir] = repoRoot()
+	if plan.Site != nil && plan.Site.Nomad != nil && plan.Site.Nomad.Helper != "" {
+		plan.Options[nomad.OptHelper] = helperBinary(t)
+	}
 	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: plan.Site})
 	if err != nil {
 		t.Fatal(err)

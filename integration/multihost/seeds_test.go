@@ -85,9 +85,47 @@ func checkOracle(t *testing.T, want contract.Env, env map[string]string, task, w
 // tasks span at least three hosts, mesh.py reached every peer, the master
 // decided success and the PS was stopped.
 func TestSeed003TFJobAcrossHosts(t *testing.T) {
+	seedAcrossHosts(t, seed003)
+}
+
+func jobsRef(role string, i int) jobs.TaskRef { return jobs.TaskRef{Role: role, Index: i} }
+
+// seed004 is the plain distributed TensorFlow job of shared/seeds/004 (ps
+// x2, worker x2, the cluster passed as --ps_hosts/--worker_hosts/
+// --job_name/--task_index) as an OpenPAI v1 job (examples/
+// pai-v1-ps-worker.json), each task printing its environment first.
+func seed004(t *testing.T) string {
+	t.Helper()
+	role := func(name string, extra string) string {
+		cmd := `python3 -c 'import json, os; print("ENV " + json.dumps(dict(os.environ)), flush=True)' && exec python3 examples/mesh.py --ps_hosts=$PAI_TASK_ROLE_ps_HOST_LIST --worker_hosts=$PAI_TASK_ROLE_worker_HOST_LIST --job_name=` + name + ` --task_index=$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX`
+		b, _ := json.Marshal(cmd)
+		return fmt.Sprintf(`{"name": %q, "taskNumber": 2, "cpuNumber": 1, "memoryMB": 256, "gpuNumber": 0, %s"minFailedTaskCount": 1, "command": %s}`, name, extra, b)
+	}
+	src := `{"jobName": "seed004", "image": "python:3.11-slim", "retryCount": 0, "taskRoles": [` +
+		role("ps", "") + ", " + role("worker", `"minSucceededTaskCount": 2, `) + "]}"
+	f := filepath.Join(t.TempDir(), "seed004.json")
+	if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestSeed004PlainFlagsAcrossHosts: seed 004's four processes on both
+// clusters: every task's environment is the oracle's for where it ran, the
+// tasks span at least three hosts, mesh.py reached every peer named in the
+// flags, the workers decided success and the parameter servers were
+// stopped.
+func TestSeed004PlainFlagsAcrossHosts(t *testing.T) {
+	seedAcrossHosts(t, seed004)
+}
+
+// seedAcrossHosts runs the seed job file seed(t) names on both clusters and
+// checks every task's environment against the oracle for where it ran, and
+// that the tasks span at least three hosts.
+func seedAcrossHosts(t *testing.T, seed func(*testing.T) string) {
 	t.Run("slurm", func(t *testing.T) {
 		c := need(t, "slurm")
-		plan := loadPlan(t, c, seed003(t))
+		plan := loadPlan(t, c, seed(t))
 		r := runSlurm(t, plan, 4*time.Minute)
 		if r.final.Phase != completion.PhaseSucceeded || r.final.ExitCode != 0 {
 			t.Fatalf("final = %+v", r.final)
@@ -109,7 +147,7 @@ func TestSeed003TFJobAcrossHosts(t *testing.T) {
 	t.Run("nomad", func(t *testing.T) {
 		c := need(t, "nomad")
 		cl := nomadClient(t, c)
-		plan := loadPlan(t, c, seed003(t))
+		plan := loadPlan(t, c, seed(t))
 		res, id := runNomad(t, c, plan, 4*time.Minute)
 		if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
 			t.Fatalf("result %+v", res)
@@ -128,5 +166,3 @@ func TestSeed003TFJobAcrossHosts(t *testing.T) {
 		}
 	})
 }
-
-func jobsRef(role string, i int) jobs.TaskRef { return jobs.TaskRef{Role: role, Index: i} }

@@ -94,17 +94,12 @@ taskRoles:
 // Slurm: a node's PS is kept until the verdict (task.sh), so a peer on
 // another host still reaches it after that node's training task ended.
 //
-// Nomad, known failure (gated by JOBSHIFT_KNOWN_BUGS=1): the cluster.sh
-// site config sets nomad.helper, and with the in-job finisher the training
-// task is its group's leader (drivers/nomad/render.go: the poststop
-// finisher only runs once every main task of the allocation ended, and the
-// PS never ends by itself). So a node's PS is killed the moment its own
-// training task ends, and a slower peer on another host that has not
-// reached it yet is refused until it gives up ("ps 1 refused for 60 s",
-// about one run in three here). Without a helper (integration/nomad's
-// dev agent) the PS lives until the verdict and the test passes. Fixing
-// it needs a finisher that is not a poststop task (e.g. a sidecar that
-// waits for its own MainTask, then judges), so that no task is leader.
+// Nomad: no task leads a UAI group, so a node's PS stays up until the
+// job's verdict too; the cluster's site config sets nomad.helper, and the
+// judge sidecar (drivers/nomad/finisher.go) ends the job once every
+// training task ended. With the training task as leader (the earlier
+// design) a node's PS died with it and a slower peer on another host was
+// refused ("ps 1 refused for 60 s", about one run in three).
 func TestUAIAcrossHosts(t *testing.T) {
 	t.Run("slurm", func(t *testing.T) {
 		c := need(t, "slurm")
@@ -121,9 +116,6 @@ func TestUAIAcrossHosts(t *testing.T) {
 		checkSpread(t, c, taskAddrs(p.Job, r.topology(t)))
 	})
 	t.Run("nomad", func(t *testing.T) {
-		if os.Getenv("JOBSHIFT_KNOWN_BUGS") != "1" {
-			t.Skip("on Nomad with nomad.helper a node's PS ends with its own training task (see the comment); JOBSHIFT_KNOWN_BUGS=1 runs it")
-		}
 		c := need(t, "nomad")
 		cl := nomadClient(t, c)
 		p := uaiPlan(t, c)

@@ -3,7 +3,6 @@ package nomad_test
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +40,7 @@ func TestControllerEnforcesPlainNomadJobRun(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: io.Discard, Every: 2 * time.Second}
+	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: nil, Every: 2 * time.Second}
 	go ct.Run(ctx)
 	for ctx.Err() == nil {
 		v, _, err := c.Variables().Read(nomad.ResultPath(id), nil)

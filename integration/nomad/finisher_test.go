@@ -6,42 +6,20 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
-)
-
-var (
-	helperOnce sync.Once
-	helperBin  string
-	helperErr  error
 )
 
 // helper builds the jobshift binary the finisher tasks run.
 func helper(t *testing.T) string {
 	t.Helper()
-	helperOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "jobshift-helper")
-		if err != nil {
-			helperErr = err
-			return
-		}
-		helperBin = filepath.Join(dir, "jobshift")
-		cmd := exec.Command("go", "build", "-o", helperBin, "./cmd/jobshift")
-		cmd.Dir = agent.Repo()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			helperErr = fmt.Errorf("%v\n%s", err, out)
-		}
-	})
-	if helperErr != nil {
-		t.Fatal(helperErr)
-	}
-	return helperBin
+	return drivertest.Jobshift(t)
 }
 
 // TestFinisherWithoutJobshiftProcess: submitted with plain `nomad job run`

@@ -27,9 +27,7 @@ import (
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	if helperBin != "" {
-		os.RemoveAll(filepath.Dir(helperBin))
-	}
+	drivertest.RemoveJobshift()
 	agent.StopIfStarted()
 	os.Exit(code)
 }

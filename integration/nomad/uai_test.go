@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -184,12 +185,24 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 }
 
 // TestUAIFinisherWithoutJobshiftProcess: submitted with plain `nomad job
-// run` and the in-job finisher, a UAI job still ends: the training task
-// leads its group, so its end stops the node's PS, the poststop finisher
-// runs, records the verdict and stops the job. (The command does not
-// reach other nodes' PS: with the leader rule a node's PS ends with its
-// own training task, see drivers/nomad/render.go.)
+// run` and the in-job finisher, a UAI job still ends: no task leads the
+// group (a node's PS stays up for the other nodes), the judge sidecar of
+// each node waits for its training task, the last one records the verdict
+// and stops the job, which ends the parameter servers.
 func TestUAIFinisherWithoutJobshiftProcess(t *testing.T) {
+	// succeed: every training task ends 0 (the judges decide); fail: node
+	// 1's training task exits 3, Nomad kills its PS and judge, and the
+	// poststop finisher of that allocation records the failure (the stop
+	// may come before node 0's tasks even started).
+	for _, tc := range []struct{ name, train, phase, code string }{
+		{"succeed", "sleep 1", "succeeded", "0"},
+		{"fail", `[ "$NOMAD_ALLOC_INDEX" != 1 ] || exit 3; sleep 30`, "failed", "3"},
+	} {
+		t.Run(tc.name, func(t *testing.T) { uaiFinisher(t, tc.train, tc.phase, tc.code) })
+	}
+}
+
+func uaiFinisher(t *testing.T, train, phase, code string) {
 	c := agent.Client(t)
 	t.Setenv("NOMAD_ADDR", agent.Addr(t))
 	dir := t.TempDir()
@@ -205,8 +218,9 @@ taskRoles:
     resourcePerInstance: {cpu: 1, memoryMB: 128, gpu: 0, ports: {uai: 2}}
     commands:
       - 'case "$TF_CONFIG" in *''"task":{"type":"ps"''*) exec sleep 3600 ;; esac'
-      - 'sleep 1'
+      - %s
 `
+	src = fmt.Sprintf(src, strconv.Quote(train))
 	path := filepath.Join(dir, "uaifin.yaml")
 	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 		t.Fatal(err)
@@ -243,9 +257,10 @@ taskRoles:
 			time.Sleep(500 * time.Millisecond)
 			continue
 		}
-		if v.Items["phase"] != "succeeded" || v.Items["exitCode"] != "0" {
-			t.Fatalf("verdict %v, want succeeded with exit code 0", v.Items)
+		if v.Items["phase"] != phase || v.Items["exitCode"] != code {
+			t.Fatalf("verdict %v, want %s with exit code %s", v.Items, phase, code)
 		}
+		judged := false
 		for time.Now().Before(end) {
 			allocs, _, _ := c.Jobs().Allocations(id, true, nil)
 			live := 0
@@ -253,11 +268,21 @@ taskRoles:
 				if a.ClientStatus == "running" || a.ClientStatus == "pending" {
 					live++
 				}
-				if ps := a.TaskStates[nomad.PSTask]; ps == nil || ps.StartedAt.IsZero() {
+				if ps := a.TaskStates[nomad.PSTask]; phase == "succeeded" && (ps == nil || ps.StartedAt.IsZero()) {
 					t.Fatalf("%s: the PS task never ran: %+v", a.Name, ps)
+				}
+				if j := a.TaskStates[nomad.JudgeTask]; j != nil && !j.StartedAt.IsZero() {
+					judged = true
 				}
 			}
 			if live == 0 {
+				// Only a judge can end a UAI job whose training tasks all
+				// succeed (the PS never ends, so no poststop task runs
+				// before the stop); a judge may be killed before it
+				// started when another one decided first.
+				if phase == "succeeded" && !judged {
+					t.Error("no judge task ran, yet the job ended")
+				}
 				return
 			}
 			time.Sleep(500 * time.Millisecond)

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // containerInfo is what the volume pass needs from the container pass.

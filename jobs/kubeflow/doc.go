@@ -13,8 +13,9 @@
 //
 // # Parsing
 //
-// gopkg.in/yaml.v3 into yaml.Node, never into Go structs: every value keeps
-// its line and column, which become the Pos fields of the job model and the
+// go.yaml.in/yaml/v3 (the maintained fork of yaml.v3) into yaml.Node
+// through jobs/yamlpos, never into Go structs: every value keeps its line
+// and column, which become the Pos fields of the job model and the
 // subjects of diagnostics. Multi-document files are split; the one job
 // document is read (also when wrapped in an AppWrapper:
 // workload.codeflare.dev spec.components[].template or mcad.ibm.com

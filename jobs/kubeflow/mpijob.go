@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // MPIJob generations, read from kubeflow/mpi-operator's sources:
@@ -91,19 +91,6 @@ func (r *reader) readMPIJob(job *jobs.Job, spec *mapping, apiNode *yaml.Node, ns
 		mpi.RshAgent, mpi.HostSuffix = "ssh", fmt.Sprintf(".%s.%s.svc", job.Name, ns)
 	}
 	r.mpiName(job)
-	r.mpiNotWired(job)
-}
-
-// mpiNotWired says what no target provides yet: the launcher gets the
-// operator's variables (the mpi contract) but no hostfile, no rsh agent
-// (ssh keys and sshd, or kubexec.sh) and no worker host names, so an
-// mpirun that reaches the workers fails at run time.
-func (r *reader) mpiNotWired(job *jobs.Job) {
-	l := job.Role("launcher")
-	if l == nil || job.TaskCount() < 2 {
-		return
-	}
-	r.warnf(r.node(l.Pos), "MPI launcher not wired to its workers yet", "jobshift reads this MPIJob and gives the launcher the operator's variables, but no target provides the hostfile at %s/hostfile, the rsh agent (ssh or kubexec.sh) or the worker host names yet: an mpirun that reaches the workers fails at run time.", "/etc/mpi")
 }
 
 // mpiRoles applies the per-type defaults and the webhook's rules: Launcher
@@ -241,7 +228,6 @@ func (r *reader) mpiV1alpha1(job *jobs.Job, spec *mapping, mpi *jobs.MPI) {
 	worker.Instances = r.mpiV1alpha1Workers(spec, &worker, mpi)
 	job.Roles = []*jobs.Role{launcher, &worker}
 	r.mpiName(job)
-	r.mpiNotWired(job)
 }
 
 // mpiV1alpha1Workers is allocateProcessingUnits: spec.replicas, or

@@ -6,7 +6,8 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
 var pytorchTypes = &replicaSet{
@@ -105,11 +106,11 @@ func (r *reader) firstPos(ps ...jobs.Pos) jobs.Pos {
 // rdzvBackend c10d, rdzv host = worker 0) and checks the fields it knows.
 func (r *reader) elasticPolicy(job *jobs.Job, f field) {
 	ep := r.mapOf(f.val, "spec.elasticPolicy")
-	budget := 10000
-	if v, ok := toAny(f.val, &budget).(map[string]any); ok {
-		job.Extras.ElasticPolicy = v
+	v, whole := yamlpos.Value(f.val, yamlpos.ValueOptions{LastWins: true, MaxNodes: 10000})
+	if m, ok := v.(map[string]any); ok {
+		job.Extras.ElasticPolicy = m
 	}
-	if budget < 0 {
+	if !whole {
 		r.errorf(f.val, "elasticPolicy too large", "elasticPolicy expands to more than 10000 YAML nodes (through anchors and aliases); write it out plainly.")
 	}
 	var minR, maxR int64 = -1, -1

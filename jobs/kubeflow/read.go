@@ -7,7 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 // jobKinds maps the lower-cased kind to the format. `TfJob` is the 2017
@@ -63,7 +63,8 @@ func onlyComments(src []byte) bool {
 // is found, the others are reported as ignored. On errors the returned job
 // may be nil; when it is not, it carries everything that could be read.
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
-	r := &reader{path: opts.Path, lossy: opts.Lossy}
+	r := &reader{path: opts.Path}
+	r.Lossy = opts.Lossy
 	job := r.read(src)
 	if job != nil {
 		// Options that belong to other formats: say so rather than
@@ -76,7 +77,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		}
 		// -dialect is reported by jobs/load, which sees it before dispatch.
 	}
-	return job, r.diags
+	return job, r.Diags
 }
 
 func (r *reader) read(src []byte) *jobs.Job {

@@ -5,7 +5,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"go.yaml.in/yaml/v3"
 )
 
 var tfTypes = &replicaSet{

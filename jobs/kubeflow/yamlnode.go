@@ -1,55 +1,45 @@
 package kubeflow
 
 import (
-	"errors"
 	"fmt"
-	"io"
-	"regexp"
-	"strconv"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"github.com/jobshift/jobshift/jobs/diag"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
-// This file holds the small YAML layer the reader needs on top of
-// gopkg.in/yaml.v3: positions from yaml.Node, mapping access with
-// Kubernetes' last-wins handling of duplicate keys, typed scalars, and the
-// diagnostics helpers. Decoding into yaml.Node (never into Go structs) is
-// what keeps line/column on every value and lets duplicate keys through
-// (yaml.v3 rejects them only when decoding into maps or structs).
+// This file holds the reader's view of YAML on top of jobs/yamlpos (the
+// layer shared with the PAI reader): Kubernetes' last-wins handling of
+// duplicate keys, the typed scalars Kubernetes' JSON decoding accepts, and
+// node-located diagnostics through the shared collector.
 
 // reader collects diagnostics while one file is read.
 type reader struct {
-	path  string
-	lossy bool
-	diags hcl.Diagnostics
+	diag.Collector // Lossy: jobs.ReadOptions.Lossy
+	path           string
 }
 
 func (r *reader) pos(n *yaml.Node) jobs.Pos {
 	if n == nil {
 		return jobs.Pos{}
 	}
-	return jobs.Pos{File: r.path, Line: n.Line, Col: n.Column}
+	return yamlpos.Pos(n, r.path)
 }
 
 func (r *reader) errorf(n *yaml.Node, summary, detail string, args ...any) {
-	r.diags = append(r.diags, jobs.Errorf(r.posOrFile(n), summary, detail, args...))
+	r.Errorf(r.posOrFile(n), summary, detail, args...)
 }
 
 func (r *reader) warnf(n *yaml.Node, summary, detail string, args ...any) {
-	r.diags = append(r.diags, jobs.Warnf(r.posOrFile(n), summary, detail, args...))
+	r.Warnf(r.posOrFile(n), summary, detail, args...)
 }
 
 // lossyf reports content jobshift cannot carry and whose loss changes what
-// the job does: an error, or a warning when the user chose -lossy.
+// the job does (diag.Collector.Lossyf).
 func (r *reader) lossyf(n *yaml.Node, summary, detail string, args ...any) {
-	if r.lossy {
-		r.warnf(n, summary, detail+" (accepted because of -lossy)", args...)
-		return
-	}
-	r.errorf(n, summary, detail+" Re-run with -lossy to convert the job without it.", args...)
+	r.Lossyf(r.posOrFile(n), summary, detail, args...)
 }
 
 // posOrFile gives diagnostics without a node the file's first position, so
@@ -61,14 +51,8 @@ func (r *reader) posOrFile(n *yaml.Node) jobs.Pos {
 	return r.pos(n)
 }
 
-// deref follows YAML aliases (*anchor). A bounded loop, because an alias
-// may point at another alias.
-func deref(n *yaml.Node) *yaml.Node {
-	for i := 0; n != nil && n.Kind == yaml.AliasNode && i < 16; i++ {
-		n = n.Alias
-	}
-	return n
-}
+// deref follows YAML aliases (*anchor), bounded.
+func deref(n *yaml.Node) *yaml.Node { return yamlpos.Resolve(n) }
 
 // scalar returns the text of a scalar node ("" for anything else).
 func scalar(n *yaml.Node) string {
@@ -80,10 +64,7 @@ func scalar(n *yaml.Node) string {
 }
 
 // isNull reports a missing value or an explicit YAML null (`key:`, `~`).
-func isNull(n *yaml.Node) bool {
-	n = deref(n)
-	return n == nil || (n.Kind == yaml.ScalarNode && n.Tag == "!!null")
-}
+func isNull(n *yaml.Node) bool { return yamlpos.IsNull(n) }
 
 // field is one key/value pair of a mapping.
 type field struct {
@@ -116,20 +97,16 @@ func (r *reader) mapOf(n *yaml.Node, where string) *mapping {
 		return m
 	}
 	m.node = n
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := deref(n.Content[i]), n.Content[i+1]
-		if k == nil || k.Kind != yaml.ScalarNode {
-			r.warnf(k, "Ignored non-string key", "%s has a key that is not a plain string; Kubernetes rejects such keys, jobshift ignores it.", where)
-			continue
-		}
-		if j, dup := m.index[k.Value]; dup {
-			prev := m.fields[j].key
-			r.warnf(k, "Duplicate key", "%s has the key %q twice (first at line %d); the last one wins, as in PyYAML and kubectl's JSON conversion. Remove one of them.", where, k.Value, prev.Line)
-			m.fields[j] = field{k, v}
-			continue
-		}
-		m.index[k.Value] = len(m.fields)
-		m.fields = append(m.fields, field{k, v})
+	p := yamlpos.Pairs(n)
+	for _, k := range p.Odd {
+		r.warnf(k, "Ignored non-string key", "%s has a key that is not a plain string; Kubernetes rejects such keys, jobshift ignores it.", where)
+	}
+	for _, d := range p.Dups {
+		r.warnf(d.KeyNode, "Duplicate key", "%s has the key %q twice (first at line %d); the last one wins, as in PyYAML and kubectl's JSON conversion. Remove one of them.", where, d.Key, p.KVs[d.First].KeyNode.Line)
+	}
+	for _, kv := range p.LastWins() {
+		m.index[kv.Key] = len(m.fields)
+		m.fields = append(m.fields, field{kv.KeyNode, kv.Val})
 	}
 	return m
 }
@@ -230,11 +207,8 @@ func (r *reader) integer(n *yaml.Node, where string) (int64, bool) {
 	if isNull(n) {
 		return 0, false
 	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!int" {
-		v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64)
-		if err == nil {
-			return v, true
-		}
+	if v, ok := yamlpos.Int(n); ok {
+		return v, true
 	}
 	r.errorf(n, "Expected an integer", "%s must be an integer, not %s; Kubernetes rejects this.", where, describe(n))
 	return 0, false
@@ -246,8 +220,8 @@ func (r *reader) boolean(n *yaml.Node, where string) (bool, bool) {
 	if isNull(n) {
 		return false, false
 	}
-	if n.Kind == yaml.ScalarNode && n.Tag == "!!bool" {
-		return strings.EqualFold(n.Value, "true"), true
+	if v, ok := yamlpos.Bool(n); ok {
+		return v, true
 	}
 	r.errorf(n, "Expected true or false", "%s must be true or false, not %s; Kubernetes rejects this.", where, describe(n))
 	return false, false
@@ -266,98 +240,13 @@ func (r *reader) seq(n *yaml.Node, where string) []*yaml.Node {
 	return n.Content
 }
 
-// toAny converts a node to plain Go values (for fields kept verbatim, such
-// as elasticPolicy). Duplicate keys resolve last-wins. Aliases are
-// expanded, so the number of nodes visited is capped: `&a [*a, *a]`
-// chains would otherwise grow exponentially (a "billion laughs").
-func toAny(n *yaml.Node, budget *int) any {
-	n = deref(n)
-	*budget--
-	if n == nil || *budget < 0 {
-		return nil
-	}
-	switch n.Kind {
-	case yaml.MappingNode:
-		m := map[string]any{}
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			if k := deref(n.Content[i]); k != nil && k.Kind == yaml.ScalarNode {
-				m[k.Value] = toAny(n.Content[i+1], budget)
-			}
-		}
-		return m
-	case yaml.SequenceNode:
-		l := make([]any, 0, len(n.Content))
-		for _, it := range n.Content {
-			l = append(l, toAny(it, budget))
-		}
-		return l
-	case yaml.ScalarNode:
-		switch n.Tag {
-		case "!!null":
-			return nil
-		case "!!int":
-			if v, err := strconv.ParseInt(strings.ReplaceAll(n.Value, "_", ""), 0, 64); err == nil {
-				return v
-			}
-		case "!!float":
-			if v, err := strconv.ParseFloat(n.Value, 64); err == nil {
-				return v
-			}
-		case "!!bool":
-			return strings.EqualFold(n.Value, "true")
-		}
-		return n.Value
-	}
-	return nil
-}
-
-// parseDocuments splits src into its YAML documents. A syntax error stops
-// the split and is returned located at the line yaml.v3 names.
+// parseDocuments splits src into its YAML documents; a syntax error stops
+// the split, located (yamlpos.Docs).
 func (r *reader) parseDocuments(src []byte) ([]*yaml.Node, bool) {
-	dec := yaml.NewDecoder(strings.NewReader(string(src)))
-	var docs []*yaml.Node
-	for {
-		var doc yaml.Node
-		err := dec.Decode(&doc)
-		if errors.Is(err, io.EOF) {
-			return docs, true
-		}
-		if err != nil {
-			if d := jobs.BlockCommentError(src, r.path); d != nil {
-				r.diags = append(r.diags, d)
-				return docs, false
-			}
-			line, col := errLine(err), 1
-			if l, c, ok := jobs.YAMLErrorPos(src, err.Error()); ok && !lineRE.MatchString(err.Error()) {
-				line, col = l, c
-			}
-			hint := "Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again."
-			if lines := strings.Split(string(src), "\n"); line <= len(lines) && strings.HasPrefix(strings.TrimLeft(lines[line-1], " "), "\t") {
-				hint = "The line is indented with a tab; YAML allows only spaces for indentation."
-			}
-			r.diags = append(r.diags, jobs.Errorf(jobs.Pos{File: r.path, Line: line, Col: col},
-				"Invalid YAML", "%s. %s", lineRE.ReplaceAllString(strings.TrimPrefix(err.Error(), "yaml: "), ""), hint))
-			return docs, false
-		}
-		if len(docs) > 10000 {
-			// A file of ten thousand `---` separators is no job file.
-			r.errorf(nil, "Too many YAML documents", "The file holds more than 10000 documents; jobshift reads one job per file.")
-			return docs, false
-		}
-		d := doc
-		docs = append(docs, &d)
+	docs, d := yamlpos.Docs(src, r.path, yamlpos.Options{Hint: "Fix the YAML syntax (indentation, quoting of {{...}} or : in values) and try again."})
+	if d != nil {
+		r.Diags = append(r.Diags, d)
+		return docs, false
 	}
-}
-
-var lineRE = regexp.MustCompile(`line (\d+): `)
-
-// errLine extracts the line yaml.v3 puts into its error text (1 when it
-// names none).
-func errLine(err error) int {
-	if m := lineRE.FindStringSubmatch(err.Error()); m != nil {
-		if n, e := strconv.Atoi(m[1]); e == nil && n > 0 {
-			return n
-		}
-	}
-	return 1
+	return docs, true
 }

@@ -5,8 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // Typed access to v1 JSON values with the conversions PAI's Joi schema
@@ -18,16 +17,9 @@ import (
 
 const maxSafeInt = 1<<53 - 1
 
+// diagSink is the readers' diagnostics collector with the Joi conversions.
 type diagSink struct {
-	diags hcl.Diagnostics
-}
-
-func (d *diagSink) errorf(p jobs.Pos, summary, format string, args ...any) {
-	d.diags = append(d.diags, jobs.Errorf(p, summary, format, args...))
-}
-
-func (d *diagSink) warnf(p jobs.Pos, summary, format string, args ...any) {
-	d.diags = append(d.diags, jobs.Warnf(p, summary, format, args...))
+	diag.Collector
 }
 
 // intValue converts n to an integer as Joi.number().integer() would. ok is
@@ -39,16 +31,16 @@ func (d *diagSink) intValue(n *jnode, field string) (v int64, ok bool) {
 	case jString:
 		text = strings.TrimFunc(text, isJSSpace)
 		if !isDecimalNumber(text) {
-			d.errorf(n.Pos, "Not a number", "%s must be an integer; %q is not a number.", field, n.Str)
+			d.Errorf(n.Pos, "Not a number", "%s must be an integer; %q is not a number.", field, n.Str)
 			return 0, false
 		}
 	default:
-		d.errorf(n.Pos, "Not a number", "%s must be an integer, not %s.", field, n.Kind)
+		d.Errorf(n.Pos, "Not a number", "%s must be an integer, not %s.", field, n.Kind)
 		return 0, false
 	}
 	f, err := strconv.ParseFloat(text, 64)
 	if err != nil || math.IsInf(f, 0) || f != math.Trunc(f) || math.Abs(f) > maxSafeInt {
-		d.errorf(n.Pos, "Not an integer", "%s must be a whole number (at most 2^53-1 in size), not %s.", field, text)
+		d.Errorf(n.Pos, "Not an integer", "%s must be a whole number (at most 2^53-1 in size), not %s.", field, text)
 		return 0, false
 	}
 	return int64(f), true
@@ -89,11 +81,11 @@ func isDecimalNumber(s string) bool {
 // refused unless allowEmpty (Joi's .allow(”)).
 func (d *diagSink) stringValue(n *jnode, field string, allowEmpty bool) (string, bool) {
 	if n.Kind != jString {
-		d.errorf(n.Pos, "Not a string", "%s must be a string, not %s; put the value in double quotes.", field, n.Kind)
+		d.Errorf(n.Pos, "Not a string", "%s must be a string, not %s; put the value in double quotes.", field, n.Kind)
 		return "", false
 	}
 	if n.Str == "" && !allowEmpty {
-		d.errorf(n.Pos, "Empty value", "%s must not be empty.", field)
+		d.Errorf(n.Pos, "Empty value", "%s must not be empty.", field)
 		return "", false
 	}
 	return n.Str, true

@@ -56,7 +56,7 @@ func (r *v1reader) detectLeinao(root *jnode) bool {
 	if reason == "" {
 		return false
 	}
-	r.warnf(at, "LeinaoPAI dialect detected",
+	r.Warnf(at, "LeinaoPAI dialect detected",
 		"Read as a LeinaoPAI job because %s: every task gets three ports (container ports 10001–10003) and the leinao environment contract instead of OpenPAI's. Use -dialect pai to read it as upstream OpenPAI.", reason)
 	return true
 }

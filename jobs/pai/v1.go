@@ -50,25 +50,25 @@ func ReadV1(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		return nil, diags
 	}
 	r := &v1reader{opts: opts}
-	r.diags = diags
+	r.Diags = diags
 	job := r.read(root)
-	if r.diags.HasErrors() {
-		return nil, r.diags
+	if r.Diags.HasErrors() {
+		return nil, r.Diags
 	}
-	return job, r.diags
+	return job, r.Diags
 }
 
 func (r *v1reader) unknownKeys(n *jnode, known map[string]bool, where string) {
 	for _, m := range n.Members {
 		if !known[m.Key] {
-			r.warnf(m.KeyPos, "Unknown field", "%q is not a field of %s. OpenPAI rejected jobs with unknown fields; jobshift ignores it. Check the spelling or remove it.", m.Key, where)
+			r.Warnf(m.KeyPos, "Unknown field", "%q is not a field of %s. OpenPAI rejected jobs with unknown fields; jobshift ignores it. Check the spelling or remove it.", m.Key, where)
 		}
 	}
 }
 
 func (r *v1reader) read(root *jnode) *jobs.Job {
 	if root.Kind != jObject {
-		r.errorf(root.Pos, "Not a job object", "An OpenPAI v1 job file is one JSON object with jobName, image and taskRoles; found %s.", root.Kind)
+		r.Errorf(root.Pos, "Not a job object", "An OpenPAI v1 job file is one JSON object with jobName, image and taskRoles; found %s.", root.Kind)
 		return nil
 	}
 	r.unknownKeys(root, v1TopKeys, "an OpenPAI v1 job")
@@ -83,20 +83,20 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 	file := jobs.Pos{File: r.opts.Path, Line: 1, Col: 1}
 
 	if n := root.get("jobName"); n == nil {
-		r.errorf(root.Pos, "Missing jobName", "Every OpenPAI job needs \"jobName\" (letters, digits, '-', '.', '_').")
+		r.Errorf(root.Pos, "Missing jobName", "Every OpenPAI job needs \"jobName\" (letters, digits, '-', '.', '_').")
 	} else if s, ok := r.stringValue(n, "jobName", false); ok {
 		job.Name, job.NamePos = s, n.Pos
 		switch {
 		case v1JobNameRe.MatchString(s):
 		case v1JobNameOldRe.MatchString(s):
-			r.warnf(n.Pos, "'~' in jobName", "OpenPAI v0.8 and later refuse '~' in jobName (v0.4–v0.7 allowed it), because '~' separates user and job in PAI_JOB_NAME. Rename the job.")
+			r.Warnf(n.Pos, "'~' in jobName", "OpenPAI v0.8 and later refuse '~' in jobName (v0.4–v0.7 allowed it), because '~' separates user and job in PAI_JOB_NAME. Rename the job.")
 		default:
-			r.errorf(n.Pos, "Invalid jobName", "jobName %q may only contain letters, digits, '-', '.' and '_'.", s)
+			r.Errorf(n.Pos, "Invalid jobName", "jobName %q may only contain letters, digits, '-', '.' and '_'.", s)
 		}
 	}
 	image, imagePos := "", jobs.Pos{}
 	if n := root.get("image"); n == nil {
-		r.errorf(root.Pos, "Missing image", "An OpenPAI v1 job needs \"image\", the Docker image every task role runs.")
+		r.Errorf(root.Pos, "Missing image", "An OpenPAI v1 job needs \"image\", the Docker image every task role runs.")
 	} else if s, ok := r.stringValue(n, "image", false); ok {
 		image, imagePos = s, n.Pos
 	}
@@ -117,15 +117,15 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 		job.VirtualCluster, _ = r.stringValue(n, "virtualCluster", true)
 	}
 	if authFile != "" {
-		r.warnf(authPos, "authFile is an HDFS path", "OpenPAI read registry credentials from the HDFS file %q at submission; jobshift cannot. Give the target's container runtime credentials for this registry.", authFile)
+		r.Warnf(authPos, "authFile is an HDFS path", "OpenPAI read registry credentials from the HDFS file %q at submission; jobshift cannot. Give the target's container runtime credentials for this registry.", authFile)
 	}
 	if codeDir != "" {
-		r.warnf(codePos, "codeDir is not copied", "OpenPAI downloaded codeDir %q from HDFS into the working directory before the command ran; jobshift does not. Put the code in the image or on a volume the command can reach.", codeDir)
+		r.Warnf(codePos, "codeDir is not copied", "OpenPAI downloaded codeDir %q from HDFS into the working directory before the command ran; jobshift does not. Put the code in the image or on a volume the command can reach.", codeDir)
 	}
 	if n := root.get("retryCount"); n != nil {
 		if v, ok := r.intValue(n, "retryCount"); ok {
 			if v < -2 {
-				r.errorf(n.Pos, "Invalid retryCount", "retryCount must be -2 (always retry), -1 (retry on any failure) or a count ≥ 0; got %d.", v)
+				r.Errorf(n.Pos, "Invalid retryCount", "retryCount must be -2 (always retry), -1 (retry on any failure) or a count ≥ 0; got %d.", v)
 			}
 			job.Retry.JobRetryCount = int(v)
 			job.Retry.Fancy = v != -2
@@ -137,11 +137,11 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 	rolesNode := root.get("taskRoles")
 	switch {
 	case rolesNode == nil:
-		r.errorf(root.Pos, "Missing taskRoles", "An OpenPAI v1 job needs \"taskRoles\", an array with at least one task role.")
+		r.Errorf(root.Pos, "Missing taskRoles", "An OpenPAI v1 job needs \"taskRoles\", an array with at least one task role.")
 	case rolesNode.Kind != jArray:
-		r.errorf(rolesNode.Pos, "taskRoles is not an array", "taskRoles must be an array of task role objects, not %s.", rolesNode.Kind)
+		r.Errorf(rolesNode.Pos, "taskRoles is not an array", "taskRoles must be an array of task role objects, not %s.", rolesNode.Kind)
 	case len(rolesNode.Elems) == 0:
-		r.errorf(rolesNode.Pos, "No task roles", "taskRoles must hold at least one task role.")
+		r.Errorf(rolesNode.Pos, "No task roles", "taskRoles must hold at least one task role.")
 	}
 	explicitMinSucceeded := map[*jobs.Role]bool{}
 	seen := map[string]bool{}
@@ -152,7 +152,7 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 				continue
 			}
 			if seen[role.Name] {
-				r.errorf(role.Pos, "Duplicate task role", "Task role %q is defined twice; role names must be unique.", role.Name)
+				r.Errorf(role.Pos, "Duplicate task role", "Task role %q is defined twice; role names must be unique.", role.Name)
 			}
 			seen[role.Name] = true
 			role.Image, role.ImagePos = image, imagePos
@@ -169,7 +169,7 @@ func (r *v1reader) read(root *jnode) *jobs.Job {
 	if r.opts.Dialect == DialectLeinao || (r.opts.Dialect == "" && r.detectLeinao(root)) {
 		applyLeinao(job)
 	} else if r.opts.Dialect != "" && r.opts.Dialect != DialectPAI {
-		r.errorf(file, "Unknown dialect", "Dialect %q is not known; use %q or %q.", r.opts.Dialect, DialectLeinao, DialectPAI)
+		r.Errorf(file, "Unknown dialect", "Dialect %q is not known; use %q or %q.", r.opts.Dialect, DialectLeinao, DialectPAI)
 	}
 	return job
 }
@@ -181,17 +181,17 @@ func (r *v1reader) jobEnvs(n *jnode) []jobs.EnvVar {
 		return nil
 	}
 	if n.Kind != jObject {
-		r.errorf(n.Pos, "jobEnvs is not an object", "jobEnvs must be an object of NAME: value pairs, not %s.", n.Kind)
+		r.Errorf(n.Pos, "jobEnvs is not an object", "jobEnvs must be an object of NAME: value pairs, not %s.", n.Kind)
 		return nil
 	}
 	var env []jobs.EnvVar
 	for _, m := range n.Members {
 		if !wordRe.MatchString(m.Key) {
-			r.errorf(m.KeyPos, "Invalid jobEnvs name", "%q is not a valid environment variable name.", m.Key)
+			r.Errorf(m.KeyPos, "Invalid jobEnvs name", "%q is not a valid environment variable name.", m.Key)
 			continue
 		}
 		if !shellNameRe.MatchString(m.Key) {
-			r.warnf(m.KeyPos, "Unusual environment variable name", "%q is not a shell identifier; a shell cannot read it as $%s.", m.Key, m.Key)
+			r.Warnf(m.KeyPos, "Unusual environment variable name", "%q is not a shell identifier; a shell cannot read it as $%s.", m.Key, m.Key)
 		}
 		var val string
 		switch m.Val.Kind {
@@ -202,14 +202,14 @@ func (r *v1reader) jobEnvs(n *jnode) []jobs.EnvVar {
 		case jBool:
 			val = map[bool]string{true: "true", false: "false"}[m.Val.Bool]
 		default:
-			r.errorf(m.Val.Pos, "Invalid jobEnvs value", "The value of %s must be a string, number or boolean, not %s.", m.Key, m.Val.Kind)
+			r.Errorf(m.Val.Pos, "Invalid jobEnvs value", "The value of %s must be a string, number or boolean, not %s.", m.Key, m.Val.Kind)
 			continue
 		}
 		switch m.Key {
 		case "isDebug":
-			r.warnf(m.KeyPos, "isDebug has no effect", "On OpenPAI, isDebug kept a failed container for debugging; jobshift only exports it as an environment variable.")
+			r.Warnf(m.KeyPos, "isDebug has no effect", "On OpenPAI, isDebug kept a failed container for debugging; jobshift only exports it as an environment variable.")
 		case "paiAzRDMA":
-			r.warnf(m.KeyPos, "paiAzRDMA has no effect", "On OpenPAI, paiAzRDMA enabled Azure RDMA in the container; jobshift only exports it as an environment variable.")
+			r.Warnf(m.KeyPos, "paiAzRDMA has no effect", "On OpenPAI, paiAzRDMA enabled Azure RDMA in the container; jobshift only exports it as an environment variable.")
 		}
 		env = append(env, jobs.EnvVar{Name: m.Key, Value: val, Pos: m.Val.Pos})
 	}
@@ -238,7 +238,7 @@ func (r *v1reader) killAll(root *jnode, explicit map[*jobs.Role]bool) {
 			role.MinSucceeded, role.MinSucceededPos = &one, n.Pos
 		}
 	}
-	r.warnf(n.Pos, "killAllOnCompletedTaskNumber read with its v0.4–v0.6 meaning",
+	r.Warnf(n.Pos, "killAllOnCompletedTaskNumber read with its v0.4–v0.6 meaning",
 		"This field ended the whole job as soon as any task completed in OpenPAI v0.4–v0.6 (every role gets minSucceededTaskCount 1 unless it sets its own); v0.7.1 refused it and v0.8+ ignored it. "+
 			"If you meant \"end the job after %d tasks completed\" (LeinaoPAI examples use the worker count this way), remove it and set minSucceededTaskCount on the role that decides.", v)
 }

@@ -9,7 +9,7 @@ import (
 // override it).
 func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 	if n.Kind != jObject {
-		r.errorf(n.Pos, "Task role is not an object", "Each taskRoles entry must be an object with name, command and resources, not %s.", n.Kind)
+		r.Errorf(n.Pos, "Task role is not an object", "Each taskRoles entry must be an object with name, command and resources, not %s.", n.Kind)
 		return nil, false
 	}
 	r.unknownKeys(n, v1RoleKeys, "a v1 task role")
@@ -21,18 +21,18 @@ func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 		Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 100, ShmMiB: 64, Pos: n.Pos},
 	}
 	if nn := n.get("name"); nn == nil {
-		r.errorf(n.Pos, "Task role without name", "Every task role needs a \"name\" (letters, digits, '.', '_', '~').")
+		r.Errorf(n.Pos, "Task role without name", "Every task role needs a \"name\" (letters, digits, '.', '_', '~').")
 	} else if s, ok := r.stringValue(nn, "name", false); ok {
 		role.Name, role.Pos = s, nn.Pos
 		switch {
 		case v1RoleNameRe.MatchString(s):
 			if !shellNameRe.MatchString(s) {
-				r.warnf(nn.Pos, "Role name is not a shell identifier", "OpenPAI accepts %q, but the variables named after it (PAI_TASK_ROLE_%s_HOST_LIST ...) cannot be read with $NAME in a shell. Prefer letters, digits and '_'.", s, s)
+				r.Warnf(nn.Pos, "Role name is not a shell identifier", "OpenPAI accepts %q, but the variables named after it (PAI_TASK_ROLE_%s_HOST_LIST ...) cannot be read with $NAME in a shell. Prefer letters, digits and '_'.", s, s)
 			}
 		case v1RoleNameOldRe.MatchString(s):
-			r.warnf(nn.Pos, "'-' in task role name", "Only OpenPAI v0.4 accepted '-' in a task role name (v0.5+ refuse it), and variables named after %q cannot be read with $NAME in a shell. Rename the role, e.g. with '_'.", s)
+			r.Warnf(nn.Pos, "'-' in task role name", "Only OpenPAI v0.4 accepted '-' in a task role name (v0.5+ refuse it), and variables named after %q cannot be read with $NAME in a shell. Rename the role, e.g. with '_'.", s)
 		default:
-			r.errorf(nn.Pos, "Invalid task role name", "Task role name %q may only contain letters, digits, '.', '_' and '~'.", s)
+			r.Errorf(nn.Pos, "Invalid task role name", "Task role name %q may only contain letters, digits, '.', '_' and '~'.", s)
 		}
 	}
 	intField := func(key string, dst *int64, min int64, what string) (jobs.Pos, bool) {
@@ -45,7 +45,7 @@ func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 			return f.Pos, false
 		}
 		if v < min {
-			r.errorf(f.Pos, "Invalid "+key, "%s must be at least %d (%s); got %d.", key, min, what, v)
+			r.Errorf(f.Pos, "Invalid "+key, "%s must be at least %d (%s); got %d.", key, min, what, v)
 			return f.Pos, false
 		}
 		*dst = v
@@ -62,14 +62,14 @@ func (r *v1reader) role(n *jnode) (role *jobs.Role, explicitMinSucceeded bool) {
 	if p, ok := intField("shmMB", &role.Resources.ShmMiB, 0, "MiB of /dev/shm"); ok {
 		role.Resources.ShmSet = true
 		if role.Resources.ShmMiB > role.Resources.MemoryMiB {
-			r.errorf(p, "shmMB larger than memoryMB", "shmMB (%d) must not exceed memoryMB (%d); /dev/shm counts against the container's memory.", role.Resources.ShmMiB, role.Resources.MemoryMiB)
+			r.Errorf(p, "shmMB larger than memoryMB", "shmMB (%d) must not exceed memoryMB (%d); /dev/shm counts against the container's memory.", role.Resources.ShmMiB, role.Resources.MemoryMiB)
 		}
 	}
 	if _, ok := intField("gpuNumber", &tmp, 0, "GPUs per instance"); ok {
 		role.Resources.GPU = int(tmp)
 	}
 	if c := n.get("command"); c == nil {
-		r.errorf(n.Pos, "Task role without command", "Task role %q needs a \"command\": one bash command line.", role.Name)
+		r.Errorf(n.Pos, "Task role without command", "Task role %q needs a \"command\": one bash command line.", role.Name)
 	} else if s, ok := r.stringValue(c, "command", false); ok {
 		role.Command = jobs.Command{Kind: jobs.CommandEval, Script: s, Pos: c.Pos}
 	}
@@ -95,7 +95,7 @@ func (r *v1reader) minCount(n *jnode, key string, role *jobs.Role, def *int) (*i
 		return def, f.Pos
 	}
 	if v < 1 {
-		r.errorf(f.Pos, "Invalid "+key, "%s must be null (rule off) or at least 1; got %d.", key, v)
+		r.Errorf(f.Pos, "Invalid "+key, "%s must be null (rule off) or at least 1; got %d.", key, v)
 		return def, f.Pos
 	}
 	i := int(v)
@@ -108,24 +108,24 @@ func (r *v1reader) minCount(n *jnode, key string, role *jobs.Role, def *int) (*i
 func (r *v1reader) ports(n *jnode) []jobs.Port {
 	var ports []jobs.Port
 	if n != nil && n.Kind != jArray {
-		r.errorf(n.Pos, "portList is not an array", "portList must be an array of {label, beginAt, portNumber} objects, not %s.", n.Kind)
+		r.Errorf(n.Pos, "portList is not an array", "portList must be an array of {label, beginAt, portNumber} objects, not %s.", n.Kind)
 		n = nil
 	}
 	if n != nil {
 		for _, pn := range n.Elems {
 			if pn.Kind != jObject {
-				r.errorf(pn.Pos, "Port is not an object", "Each portList entry must be an object {label, beginAt, portNumber}, not %s.", pn.Kind)
+				r.Errorf(pn.Pos, "Port is not an object", "Each portList entry must be an object {label, beginAt, portNumber}, not %s.", pn.Kind)
 				continue
 			}
 			r.unknownKeys(pn, v1PortKeys, "a portList entry")
 			p := jobs.Port{Count: 1, Pos: pn.Pos}
 			if l := pn.get("label"); l == nil {
-				r.errorf(pn.Pos, "Port without label", "Each portList entry needs a \"label\".")
+				r.Errorf(pn.Pos, "Port without label", "Each portList entry needs a \"label\".")
 				continue
 			} else if s, ok := r.stringValue(l, "label", false); !ok {
 				continue
 			} else if !v1LabelRe.MatchString(s) {
-				r.errorf(l.Pos, "Invalid port label", "Port label %q may only contain letters, digits, '.', '_' and '~'.", s)
+				r.Errorf(l.Pos, "Invalid port label", "Port label %q may only contain letters, digits, '.', '_' and '~'.", s)
 				continue
 			} else {
 				p.Label = s
@@ -133,7 +133,7 @@ func (r *v1reader) ports(n *jnode) []jobs.Port {
 			if b := pn.get("beginAt"); b != nil {
 				if v, ok := r.intValue(b, "beginAt"); ok {
 					if v < 0 || v > 65535 {
-						r.errorf(b.Pos, "Invalid beginAt", "beginAt must be 0 (any free port) or a port number up to 65535; got %d.", v)
+						r.Errorf(b.Pos, "Invalid beginAt", "beginAt must be 0 (any free port) or a port number up to 65535; got %d.", v)
 					}
 					p.BeginAt = int(v)
 				}
@@ -141,18 +141,18 @@ func (r *v1reader) ports(n *jnode) []jobs.Port {
 			if c := pn.get("portNumber"); c != nil {
 				if v, ok := r.intValue(c, "portNumber"); ok {
 					if v < 0 || v > 65535 {
-						r.errorf(c.Pos, "Invalid portNumber", "portNumber is how many ports the label gets (0 to 65535); got %d.", v)
+						r.Errorf(c.Pos, "Invalid portNumber", "portNumber is how many ports the label gets (0 to 65535); got %d.", v)
 					}
 					p.Count = int(v)
 				}
 			}
 			if p.BeginAt > 0 && p.BeginAt+p.Count-1 > 65535 {
-				r.errorf(pn.Pos, "Port range too high", "Ports %d..%d go past 65535.", p.BeginAt, p.BeginAt+p.Count-1)
+				r.Errorf(pn.Pos, "Port range too high", "Ports %d..%d go past 65535.", p.BeginAt, p.BeginAt+p.Count-1)
 			}
 			replaced := false
 			for i := range ports {
 				if ports[i].Label == p.Label {
-					r.warnf(pn.Pos, "Duplicate port label", "Label %q is listed twice; OpenPAI kept the last entry, and so does jobshift.", p.Label)
+					r.Warnf(pn.Pos, "Duplicate port label", "Label %q is listed twice; OpenPAI kept the last entry, and so does jobshift.", p.Label)
 					ports[i], replaced = p, true
 				}
 			}
@@ -195,11 +195,11 @@ func (r *v1reader) checkMinTaskNumber(role *jobs.Role) {
 				at = role.Pos
 			}
 		}
-		r.errorf(at, key+" larger than taskNumber", "%s is %d%s, more than role %q's taskNumber %d; OpenPAI refused such jobs because the rule could never fire.", key, *v, how, role.Name, role.Instances)
+		r.Errorf(at, key+" larger than taskNumber", "%s is %d%s, more than role %q's taskNumber %d; OpenPAI refused such jobs because the rule could never fire.", key, *v, how, role.Name, role.Instances)
 	}
 	check("minFailedTaskCount", role.MinFailed, role.MinFailedPos)
 	check("minSucceededTaskCount", role.MinSucceeded, role.MinSucceededPos)
 	if role.Instances == 0 && role.MinFailed == nil {
-		r.warnf(role.InstancesPos, "Task role with no instances", "taskNumber is 0, so role %q runs no task.", role.Name)
+		r.Warnf(role.InstancesPos, "Task role with no instances", "taskNumber is 0, so role %q runs no task.", role.Name)
 	}
 }

@@ -7,7 +7,8 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
 // OpenPAI protocol v2 YAML (spec/pai.md §2). The rules are those of the
@@ -41,7 +42,7 @@ type v2reader struct {
 	prereqs map[string]map[string]*prereq // type → name → prerequisite
 	names   map[string]bool               // every prerequisite name
 	params  map[string]any
-	deploy  map[string]ykv // role → its entry in the defaults.deployment deployment
+	deploy  map[string]yamlpos.KV // role → its entry in the defaults.deployment deployment
 	gang    bool
 	// paramsRefused: parameters were refused (too large), so references
 	// to them are not reported again as naming nothing
@@ -52,43 +53,38 @@ type v2reader struct {
 // when there are no errors.
 func ReadV2(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	r := &v2reader{opts: opts, file: opts.Path, gang: true}
+	r.Lossy = opts.Lossy // content PAI refused: Lossyf
 	job := r.read(src)
-	if r.diags.HasErrors() {
-		return nil, r.diags
+	if r.Diags.HasErrors() {
+		return nil, r.Diags
 	}
-	return job, r.diags
+	return job, r.Diags
 }
 
-// lossyf reports content PAI refused: an error, or a warning with -lossy.
-func (r *v2reader) lossyf(p jobs.Pos, summary, format string, args ...any) {
-	if r.opts.Lossy {
-		r.warnf(p, summary, format+" Ignored because of -lossy.", args...)
-		return
-	}
-	r.errorf(p, summary, format+" Fix it, or use -lossy to ignore it.", args...)
-}
-
-func (r *v2reader) pos(n *yaml.Node) jobs.Pos { return posOf(n, r.file) }
+func (r *v2reader) pos(n *yaml.Node) jobs.Pos { return yamlpos.Pos(n, r.file) }
 
 // mapping returns the entries of n, reporting duplicate keys (js-yaml
 // refused them, so PAI did too) and n not being a mapping.
-func (r *v2reader) mapping(n *yaml.Node, what string) ([]ykv, bool) {
-	n = resolve(n)
+func (r *v2reader) mapping(n *yaml.Node, what string) ([]yamlpos.KV, bool) {
+	n = yamlpos.Resolve(n)
 	if n == nil || n.Kind != yaml.MappingNode {
-		r.errorf(r.pos(n), "Not a mapping", "%s must be a mapping of key: value entries, not %s.", what, kindName(n))
+		r.Errorf(r.pos(n), "Not a mapping", "%s must be a mapping of key: value entries, not %s.", what, kindName(n))
 		return nil, false
 	}
-	kvs, dups := pairs(n, r.file)
-	for _, d := range dups {
-		r.errorf(d.KeyPos, "Duplicate key", "%q appears twice in %s; OpenPAI's YAML parser refused that. Keep one.", d.Key, what)
+	m := yamlpos.Pairs(n)
+	for _, d := range m.Dups {
+		r.Errorf(r.pos(d.KeyNode), "Duplicate key", "%q appears twice in %s; OpenPAI's YAML parser refused that. Keep one.", d.Key, what)
 	}
-	return kvs, true
+	for _, k := range m.Odd {
+		r.Lossyf(r.pos(k), "Unknown field", "A key that is %s, not a string, is not a field of %s; OpenPAI refused files with unknown fields.", kindName(k), what)
+	}
+	return m.KVs, true
 }
 
-func (r *v2reader) unknown(kvs []ykv, known map[string]bool, what string) {
+func (r *v2reader) unknown(kvs []yamlpos.KV, known map[string]bool, what string) {
 	for _, kv := range kvs {
 		if !known[kv.Key] {
-			r.lossyf(kv.KeyPos, "Unknown field", "%q is not a field of %s; OpenPAI refused files with unknown fields.", kv.Key, what)
+			r.Lossyf(r.pos(kv.KeyNode), "Unknown field", "%q is not a field of %s; OpenPAI refused files with unknown fields.", kv.Key, what)
 		}
 	}
 }
@@ -96,45 +92,41 @@ func (r *v2reader) unknown(kvs []ykv, known map[string]bool, what string) {
 // findJob picks the job document and an optional secrets document.
 func (r *v2reader) findJob(docs []*yaml.Node) (job, secrets *yaml.Node) {
 	for _, d := range docs {
-		root := docRoot(d)
-		if root == nil || (root.Kind == yaml.ScalarNode && root.ShortTag() == "!!null") {
+		root := yamlpos.Root(d)
+		if root == nil {
 			continue // an empty document (comments only)
 		}
-		kvs, _ := pairs(root, r.file)
-		isJob := get(kvs, "protocolVersion") != nil || get(kvs, "protocol_version") != nil || get(kvs, "taskRoles") != nil
+		kvs := yamlpos.Pairs(root).KVs
+		isJob := yamlpos.Get(kvs, "protocolVersion") != nil || yamlpos.Get(kvs, "protocol_version") != nil || yamlpos.Get(kvs, "taskRoles") != nil
 		switch {
 		case job == nil && isJob:
 			job = root
 		case secrets == nil && !isJob && root.Kind == yaml.MappingNode:
 			secrets = root
 		default:
-			r.warnf(r.pos(root), "Document ignored", "Only the job document and one secrets document are read; this %s document is ignored.", kindName(root))
+			r.Warnf(r.pos(root), "Document ignored", "Only the job document and one secrets document are read; this %s document is ignored.", kindName(root))
 		}
 	}
 	return job, secrets
 }
 
 func (r *v2reader) read(src []byte) *jobs.Job {
-	docs, at, err := yamlDocs(src, r.file)
-	if err != nil {
-		if d := jobs.BlockCommentError(src, r.file); d != nil {
-			r.diags = append(r.diags, d)
-			return nil
-		}
-		r.errorf(at, "Invalid YAML", "%s. Fix the YAML syntax; OpenPAI could not have read this file either.", err)
+	docs, d := yamlpos.Docs(src, r.file, yamlpos.Options{YAML12: true, Hint: "Fix the YAML syntax; OpenPAI could not have read this file either."})
+	if d != nil {
+		r.Diags = append(r.Diags, d)
 		return nil
 	}
 	root, secretsDoc := r.findJob(docs)
 	if root == nil {
-		r.errorf(jobs.Pos{File: r.file, Line: 1, Col: 1}, "No OpenPAI v2 job", "No YAML document has protocolVersion or taskRoles; an OpenPAI v2 job starts with `protocolVersion: 2`.")
+		r.Errorf(jobs.Pos{File: r.file, Line: 1, Col: 1}, "No OpenPAI v2 job", "No YAML document has protocolVersion or taskRoles; an OpenPAI v2 job starts with `protocolVersion: 2`.")
 		return nil
 	}
 	kvs, ok := r.mapping(root, "the job")
 	if !ok {
 		return nil
 	}
-	if n := get(kvs, "protocol_version"); n != nil && get(kvs, "protocolVersion") == nil {
-		r.errorf(r.pos(n), "Unsupported pre-standard protocol",
+	if n := yamlpos.Get(kvs, "protocol_version"); n != nil && yamlpos.Get(kvs, "protocolVersion") == nil {
+		r.Errorf(r.pos(n), "Unsupported pre-standard protocol",
 			"`protocol_version: %s` is the 2018 marketplace draft (tasks list, $$param$$ placeholders), which OpenPAI never ran as a job. Rewrite it as a protocol v2 job (`protocolVersion: 2`, `taskRoles`).", n.Value)
 		return nil
 	}
@@ -142,9 +134,9 @@ func (r *v2reader) read(src []byte) *jobs.Job {
 	switch r.opts.Dialect {
 	case "", DialectPAI:
 	case DialectLeinao:
-		r.warnf(r.pos(root), "Dialect ignored", "LeinaoPAI jobs are v1 JSON files; -dialect leinao has no effect on a protocol v2 job.")
+		r.Warnf(r.pos(root), "Dialect ignored", "LeinaoPAI jobs are v1 JSON files; -dialect leinao has no effect on a protocol v2 job.")
 	default:
-		r.errorf(r.pos(root), "Unknown dialect", "Dialect %q is not known; use %q or %q.", r.opts.Dialect, DialectLeinao, DialectPAI)
+		r.Errorf(r.pos(root), "Unknown dialect", "Dialect %q is not known; use %q or %q.", r.opts.Dialect, DialectLeinao, DialectPAI)
 	}
 	job := &jobs.Job{
 		Source:         jobs.Source{Format: jobs.FormatPAIv2, Version: "2", Path: r.opts.Path},
@@ -155,59 +147,59 @@ func (r *v2reader) read(src []byte) *jobs.Job {
 	}
 	r.job = job
 	r.header(root, kvs)
-	r.parameters(get(kvs, "parameters"))
-	r.secrets(get(kvs, "secrets"), secretsDoc)
-	r.prerequisites(get(kvs, "prerequisites"))
-	r.deployments(get(kvs, "deployments"), get(kvs, "defaults"))
-	extras := get(kvs, "extras")
+	r.parameters(yamlpos.Get(kvs, "parameters"))
+	r.secrets(yamlpos.Get(kvs, "secrets"), secretsDoc)
+	r.prerequisites(yamlpos.Get(kvs, "prerequisites"))
+	r.deployments(yamlpos.Get(kvs, "deployments"), yamlpos.Get(kvs, "defaults"))
+	extras := yamlpos.Get(kvs, "extras")
 	r.gangAllocation(extras)
-	if n := get(kvs, "jobRetryCount"); n != nil {
+	if n := yamlpos.Get(kvs, "jobRetryCount"); n != nil {
 		if v, ok := r.integer(n, "jobRetryCount"); ok {
 			if v < 0 {
-				r.errorf(r.pos(n), "Invalid jobRetryCount", "jobRetryCount must be 0 or more in protocol v2; got %d.", v)
+				r.Errorf(r.pos(n), "Invalid jobRetryCount", "jobRetryCount must be 0 or more in protocol v2; got %d.", v)
 			}
 			job.Retry.JobRetryCount, job.Retry.Pos = int(v), r.pos(n)
 		}
 	}
-	r.taskRoles(root, get(kvs, "taskRoles"))
+	r.taskRoles(root, yamlpos.Get(kvs, "taskRoles"))
 	r.extras(extras)
-	sshUse(job, r.warnf)
+	sshUse(job, r.Warnf)
 	return job
 }
 
 // header reads protocolVersion, name, type, version, contributor, description.
-func (r *v2reader) header(root *yaml.Node, kvs []ykv) {
+func (r *v2reader) header(root *yaml.Node, kvs []yamlpos.KV) {
 	for _, key := range []string{"protocolVersion", "name", "type"} {
-		if get(kvs, key) == nil {
-			r.errorf(r.pos(root), "Missing "+key, "An OpenPAI v2 job needs %q.", key)
+		if yamlpos.Get(kvs, key) == nil {
+			r.Errorf(r.pos(root), "Missing "+key, "An OpenPAI v2 job needs %q.", key)
 		}
 	}
-	if n := get(kvs, "protocolVersion"); n != nil {
+	if n := yamlpos.Get(kvs, "protocolVersion"); n != nil {
 		r.protocolVersion(n)
 	}
-	if n := get(kvs, "name"); n != nil {
+	if n := yamlpos.Get(kvs, "name"); n != nil {
 		if s, ok := r.str(n, "name"); ok {
 			r.job.Name, r.job.NamePos = s, r.pos(n)
 			if !v2NameRe.MatchString(s) || len(s) > 255 {
-				r.errorf(r.pos(n), "Invalid job name", "The job name %q may only contain letters, digits, '_' and '-' (at most 255).", s)
+				r.Errorf(r.pos(n), "Invalid job name", "The job name %q may only contain letters, digits, '_' and '-' (at most 255).", s)
 			}
 		}
 	}
-	if n := get(kvs, "type"); n != nil {
+	if n := yamlpos.Get(kvs, "type"); n != nil {
 		if s, ok := r.str(n, "type"); ok && s != "job" {
-			r.errorf(r.pos(n), "Not a job", "type is %q; only `type: job` can be run.", s)
+			r.Errorf(r.pos(n), "Not a job", "type is %q; only `type: job` can be run.", s)
 		}
 	}
-	r.version(get(kvs, "version"))
+	r.version(yamlpos.Get(kvs, "version"))
 	for _, key := range []string{"contributor", "description"} {
-		if n := get(kvs, key); n != nil {
+		if n := yamlpos.Get(kvs, key); n != nil {
 			r.str(n, key)
 		}
 	}
 }
 
 func (r *v2reader) protocolVersion(n *yaml.Node) {
-	v := scalarValue(n)
+	v := yamlpos.Scalar(n)
 	if n.Kind == yaml.ScalarNode {
 		switch v := v.(type) {
 		case int64:
@@ -224,7 +216,7 @@ func (r *v2reader) protocolVersion(n *yaml.Node) {
 			}
 		}
 	}
-	r.errorf(r.pos(n), "Unsupported protocolVersion", "protocolVersion must be 2 (or \"2\"); got %s.", describe(n))
+	r.Errorf(r.pos(n), "Unsupported protocolVersion", "protocolVersion must be 2 (or \"2\"); got %s.", describe(n))
 }
 
 func (r *v2reader) version(n *yaml.Node) {
@@ -232,7 +224,7 @@ func (r *v2reader) version(n *yaml.Node) {
 		return
 	}
 	if n.Kind != yaml.ScalarNode || (n.ShortTag() != "!!str" && n.ShortTag() != "!!int" && n.ShortTag() != "!!float") {
-		r.errorf(r.pos(n), "Invalid version", "version must be a string or a number, not %s.", kindName(n))
+		r.Errorf(r.pos(n), "Invalid version", "version must be a string or a number, not %s.", kindName(n))
 	}
 }
 
@@ -248,10 +240,10 @@ func describe(n *yaml.Node) string {
 func (r *v2reader) parameters(n *yaml.Node) {
 	if n != nil {
 		if _, ok := r.mapping(n, "parameters"); ok {
-			v, whole := yamlValueOK(n)
+			v, whole := yamlpos.Value(n, yamlpos.ValueOptions{})
 			if !whole {
 				r.paramsRefused = true
-				r.errorf(r.pos(n), "Parameters too large", "parameters expand to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses them rather than render commands from a part of them.", maxValueNodes)
+				r.Errorf(r.pos(n), "Parameters too large", "parameters expand to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses them rather than render commands from a part of them.", yamlpos.MaxValueNodes)
 			}
 			r.params, _ = v.(map[string]any)
 		}
@@ -267,7 +259,7 @@ func (r *v2reader) parameters(n *yaml.Node) {
 			if n != nil {
 				at = r.pos(n)
 			}
-			r.errorf(at, "Unknown parameter", "-var %s=... names no parameter of this job; declared parameters: %v.", k, sortedKeys(r.params))
+			r.Errorf(at, "Unknown parameter", "-var %s=... names no parameter of this job; declared parameters: %v.", k, sortedKeys(r.params))
 			continue
 		}
 		r.params[k] = r.opts.Vars[k]
@@ -289,7 +281,7 @@ func (r *v2reader) secrets(inline, doc *yaml.Node) {
 	}
 	if doc != nil {
 		if src != nil && r.opts.Secrets == nil {
-			r.warnf(r.pos(doc), "Two sets of secrets", "The job has a `secrets` key and a secrets document; the secrets document is used.")
+			r.Warnf(r.pos(doc), "Two sets of secrets", "The job has a `secrets` key and a secrets document; the secrets document is used.")
 		}
 		src = doc
 	}
@@ -299,12 +291,12 @@ func (r *v2reader) secrets(inline, doc *yaml.Node) {
 		r.job.Secrets = r.opts.Secrets
 		names = sortedKeys(r.opts.Secrets)
 	case src != nil:
-		v, whole := yamlValueOK(src)
+		v, whole := yamlpos.Value(src, yamlpos.ValueOptions{})
 		if !whole {
-			r.errorf(r.pos(src), "Secrets too large", "The secrets document expands to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses it rather than use a part of it.", maxValueNodes)
+			r.Errorf(r.pos(src), "Secrets too large", "The secrets document expands to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses it rather than use a part of it.", yamlpos.MaxValueNodes)
 		}
 		r.job.Secrets, _ = v.(map[string]any)
-		kvs, _ := pairs(src, r.file)
+		kvs := yamlpos.Pairs(src).KVs
 		for _, kv := range kvs {
 			names = append(names, kv.Key)
 		}
@@ -324,16 +316,16 @@ func sortedKeys(m map[string]any) []string {
 // str, integer, boolean check a scalar's YAML type the way AJV checked the
 // JSON js-yaml produced (no coercion: "4" is not an integer).
 func (r *v2reader) str(n *yaml.Node, field string) (string, bool) {
-	if n = resolve(n); n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
-		r.errorf(r.pos(n), "Not a string", "%s must be a string, not %s.", field, kindName(n))
+	if n = yamlpos.Resolve(n); n == nil || n.Kind != yaml.ScalarNode || n.ShortTag() != "!!str" {
+		r.Errorf(r.pos(n), "Not a string", "%s must be a string, not %s.", field, kindName(n))
 		return "", false
 	}
 	return n.Value, true
 }
 
 func (r *v2reader) integer(n *yaml.Node, field string) (int64, bool) {
-	if n = resolve(n); n != nil && n.Kind == yaml.ScalarNode {
-		switch v := scalarValue(n).(type) {
+	if n = yamlpos.Resolve(n); n != nil && n.Kind == yaml.ScalarNode {
+		switch v := yamlpos.Scalar(n).(type) {
 		case int64:
 			if v <= maxSafeInt && v >= -maxSafeInt {
 				return v, true
@@ -344,7 +336,7 @@ func (r *v2reader) integer(n *yaml.Node, field string) (int64, bool) {
 			}
 		}
 	}
-	r.errorf(r.pos(n), "Not an integer", "%s must be a whole number, not %s.", field, describeValue(n))
+	r.Errorf(r.pos(n), "Not an integer", "%s must be a whole number, not %s.", field, describeValue(n))
 	return 0, false
 }
 

@@ -2,7 +2,8 @@ package pai
 
 import (
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
 // resources reads resourcePerInstance: cpu (→ millicores), memoryMB, gpu,
@@ -18,8 +19,8 @@ func (r *v2reader) resources(role *jobs.Role, n *yaml.Node) {
 	}
 	role.Resources.Pos = r.pos(n)
 	for _, key := range []string{"cpu", "memoryMB", "gpu"} {
-		if get(kvs, key) == nil {
-			r.errorf(r.pos(n), "Missing resourcePerInstance."+key, "resourcePerInstance needs cpu, memoryMB and gpu (whole numbers).")
+		if yamlpos.Get(kvs, key) == nil {
+			r.Errorf(r.pos(n), "Missing resourcePerInstance."+key, "resourcePerInstance needs cpu, memoryMB and gpu (whole numbers).")
 		}
 	}
 	var ports []jobs.Port
@@ -31,7 +32,7 @@ func (r *v2reader) resources(role *jobs.Role, n *yaml.Node) {
 				continue
 			}
 			if v < 0 {
-				r.errorf(r.pos(kv.Val), "Negative "+kv.Key, "%s must not be negative; got %d.", kv.Key, v)
+				r.Errorf(r.pos(kv.Val), "Negative "+kv.Key, "%s must not be negative; got %d.", kv.Key, v)
 				continue
 			}
 			switch kv.Key {
@@ -45,7 +46,7 @@ func (r *v2reader) resources(role *jobs.Role, n *yaml.Node) {
 		case "ports":
 			ports = r.ports(kv.Val)
 		default:
-			r.lossyf(kv.KeyPos, "Unknown field", "%q is not a field of resourcePerInstance (cpu, memoryMB, gpu, ports).", kv.Key)
+			r.Lossyf(r.pos(kv.KeyNode), "Unknown field", "%q is not a field of resourcePerInstance (cpu, memoryMB, gpu, ports).", kv.Key)
 		}
 	}
 	role.Ports = addImplicitPorts(ports)
@@ -57,12 +58,12 @@ func (r *v2reader) ports(n *yaml.Node) []jobs.Port {
 		return nil
 	}
 	if len(kvs) == 0 {
-		r.errorf(r.pos(n), "Empty ports", "ports must name at least one label, or be left out.")
+		r.Errorf(r.pos(n), "Empty ports", "ports must name at least one label, or be left out.")
 	}
 	var ports []jobs.Port
 	for _, kv := range kvs {
 		if !v2LabelRe.MatchString(kv.Key) {
-			r.errorf(kv.KeyPos, "Invalid port label", "Port label %q may only contain letters, digits and '_', not starting with a digit.", kv.Key)
+			r.Errorf(r.pos(kv.KeyNode), "Invalid port label", "Port label %q may only contain letters, digits and '_', not starting with a digit.", kv.Key)
 			continue
 		}
 		v, ok := r.integer(kv.Val, "ports."+kv.Key)
@@ -70,10 +71,10 @@ func (r *v2reader) ports(n *yaml.Node) []jobs.Port {
 			continue
 		}
 		if v < 0 || v > 65535 {
-			r.errorf(r.pos(kv.Val), "Invalid port count", "ports.%s is how many ports the label gets (0 to 65535); got %d.", kv.Key, v)
+			r.Errorf(r.pos(kv.Val), "Invalid port count", "ports.%s is how many ports the label gets (0 to 65535); got %d.", kv.Key, v)
 			continue
 		}
-		ports = append(ports, jobs.Port{Label: kv.Key, Count: int(v), Pos: kv.KeyPos})
+		ports = append(ports, jobs.Port{Label: kv.Key, Count: int(v), Pos: r.pos(kv.KeyNode)})
 	}
 	return ports
 }
@@ -93,19 +94,19 @@ func (r *v2reader) containerOptions(role *jobs.Role, n *yaml.Node) {
 		case "shmMB":
 			if v, ok := r.integer(kv.Val, "shmMB"); ok {
 				if v < 0 {
-					r.errorf(r.pos(kv.Val), "Negative shmMB", "shmMB must not be negative; got %d.", v)
+					r.Errorf(r.pos(kv.Val), "Negative shmMB", "shmMB must not be negative; got %d.", v)
 				}
 				role.Resources.ShmMiB, role.Resources.ShmSet = v, true
 			}
 		case "infiniband":
-			v := resolve(kv.Val)
-			if b, isBool := scalarValue(v).(bool); v == nil || v.Kind != yaml.ScalarNode || !isBool {
-				r.errorf(r.pos(kv.Val), "Not a boolean", "infiniband must be true or false, not %s.", kindName(kv.Val))
+			v := yamlpos.Resolve(kv.Val)
+			if b, isBool := yamlpos.Scalar(v).(bool); v == nil || v.Kind != yaml.ScalarNode || !isBool {
+				r.Errorf(r.pos(kv.Val), "Not a boolean", "infiniband must be true or false, not %s.", kindName(kv.Val))
 			} else if b {
 				role.Resources.Extended = map[string]int64{"rdma/hca": 1}
 			}
 		default:
-			r.warnf(kv.KeyPos, "Unknown container option ignored", "extraContainerOptions.%s is not used; OpenPAI knew shmMB and infiniband.", kv.Key)
+			r.Warnf(r.pos(kv.KeyNode), "Unknown container option ignored", "extraContainerOptions.%s is not used; OpenPAI knew shmMB and infiniband.", kv.Key)
 		}
 	}
 }
@@ -116,14 +117,14 @@ func (r *v2reader) gangAllocation(extras *yaml.Node) {
 	if extras == nil {
 		return
 	}
-	kvs, _ := pairs(extras, r.file)
-	n := get(kvs, "gangAllocation")
+	kvs := yamlpos.Pairs(extras).KVs
+	n := yamlpos.Get(kvs, "gangAllocation")
 	if n == nil {
 		return
 	}
-	b, isBool := scalarValue(n).(bool)
+	b, isBool := yamlpos.Scalar(n).(bool)
 	if n.Kind != yaml.ScalarNode || !isBool {
-		r.warnf(r.pos(n), "gangAllocation is not a boolean", "OpenPAI only turned gang allocation off for `gangAllocation: false`; %s keeps it on.", describe(n))
+		r.Warnf(r.pos(n), "gangAllocation is not a boolean", "OpenPAI only turned gang allocation off for `gangAllocation: false`; %s keeps it on.", describe(n))
 		return
 	}
 	r.gang = b
@@ -152,11 +153,11 @@ func (r *v2reader) extras(n *yaml.Node) {
 			case "storages":
 				r.storages(kv.Val)
 			case "hivedscheduler":
-				r.warnf(kv.KeyPos, "extras.hivedscheduler ignored", "OpenPAI only reads extras.hivedScheduler (capital S); this block had no effect there and is ignored here too.")
+				r.Warnf(r.pos(kv.KeyNode), "extras.hivedscheduler ignored", "OpenPAI only reads extras.hivedScheduler (capital S); this block had no effect there and is ignored here too.")
 			case "jobStatusChangeNotification":
-				r.warnf(kv.KeyPos, "Notifications not supported", "jobshift does not send OpenPAI's job status e-mails; extras.jobStatusChangeNotification is ignored.")
+				r.Warnf(r.pos(kv.KeyNode), "Notifications not supported", "jobshift does not send OpenPAI's job status e-mails; extras.jobStatusChangeNotification is ignored.")
 			default:
-				r.warnf(kv.KeyPos, "Unknown extras key ignored", "extras.%s is not something OpenPAI or jobshift acts on.", kv.Key)
+				r.Warnf(r.pos(kv.KeyNode), "Unknown extras key ignored", "extras.%s is not something OpenPAI or jobshift acts on.", kv.Key)
 			}
 		}
 	}
@@ -198,9 +199,9 @@ func (r *v2reader) orderedPrereqs(typ string) []*prereq {
 }
 
 func (r *v2reader) runtimePlugins(n *yaml.Node) {
-	n = resolve(n)
+	n = yamlpos.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
-		r.errorf(r.pos(n), "Invalid runtime plugins", "extras.com.microsoft.pai.runtimeplugin must be a list of {plugin, parameters, failurePolicy, taskroles}, not %s.", kindName(n))
+		r.Errorf(r.pos(n), "Invalid runtime plugins", "extras.com.microsoft.pai.runtimeplugin must be a list of {plugin, parameters, failurePolicy, taskroles}, not %s.", kindName(n))
 		return
 	}
 	for _, item := range n.Content {
@@ -208,41 +209,41 @@ func (r *v2reader) runtimePlugins(n *yaml.Node) {
 		if !ok {
 			continue
 		}
-		p := jobs.RuntimePlugin{Pos: r.pos(resolve(item))}
+		p := jobs.RuntimePlugin{Pos: r.pos(yamlpos.Resolve(item))}
 		for _, kv := range kvs {
 			switch kv.Key {
 			case "plugin":
 				p.Plugin, _ = r.str(kv.Val, "plugin")
 			case "failurePolicy":
 				if s, ok := r.str(kv.Val, "failurePolicy"); ok && s != "fail" && s != "ignore" {
-					r.warnf(r.pos(kv.Val), "Unknown failurePolicy", "failurePolicy is fail or ignore; %q is treated as fail.", s)
+					r.Warnf(r.pos(kv.Val), "Unknown failurePolicy", "failurePolicy is fail or ignore; %q is treated as fail.", s)
 				} else {
 					p.FailurePolicy = s
 				}
 			case "parameters":
 				if m, ok := yamlValue(kv.Val).(map[string]any); ok {
 					p.Parameters = m
-				} else if resolve(kv.Val).ShortTag() != "!!null" {
-					r.warnf(r.pos(kv.Val), "Plugin parameters ignored", "parameters of a runtime plugin must be a mapping, not %s.", kindName(kv.Val))
+				} else if yamlpos.Resolve(kv.Val).ShortTag() != "!!null" {
+					r.Warnf(r.pos(kv.Val), "Plugin parameters ignored", "parameters of a runtime plugin must be a mapping, not %s.", kindName(kv.Val))
 				}
 			case "taskroles", "taskRoles":
 				items, _ := r.stringList(kv.Val, kv.Key)
 				for _, it := range items {
 					if r.job.Role(it.Value) == nil {
-						r.warnf(r.pos(it), "Plugin for an unknown role", "Runtime plugin lists task role %q, which the job does not have; it is ignored for that name.", it.Value)
+						r.Warnf(r.pos(it), "Plugin for an unknown role", "Runtime plugin lists task role %q, which the job does not have; it is ignored for that name.", it.Value)
 					}
 					p.TaskRoles = append(p.TaskRoles, it.Value)
 				}
 			default:
-				r.warnf(kv.KeyPos, "Unknown plugin field ignored", "%q is not a field of a runtime plugin entry.", kv.Key)
+				r.Warnf(r.pos(kv.KeyNode), "Unknown plugin field ignored", "%q is not a field of a runtime plugin entry.", kv.Key)
 			}
 		}
 		if p.Plugin == "" {
-			r.errorf(p.Pos, "Runtime plugin without name", "Each runtime plugin entry needs `plugin` (ssh, tensorboard, cmd, git, teamwise_storage).")
+			r.Errorf(p.Pos, "Runtime plugin without name", "Each runtime plugin entry needs `plugin` (ssh, tensorboard, cmd, git, teamwise_storage).")
 			continue
 		}
 		if p.Plugin == "ssh" && p.Parameters["jobssh"] == true && !r.gang {
-			r.warnf(p.Pos, "jobssh is off without gang allocation", "OpenPAI's ssh plugin turned jobssh off when extras.gangAllocation is false (peers may not exist yet), so the <role>-<index> ssh aliases were not set up.")
+			r.Warnf(p.Pos, "jobssh is off without gang allocation", "OpenPAI's ssh plugin turned jobssh off when extras.gangAllocation is false (peers may not exist yet), so the <role>-<index> ssh aliases were not set up.")
 		}
 		r.job.Extras.RuntimePlugins = append(r.job.Extras.RuntimePlugins, p)
 	}
@@ -255,17 +256,17 @@ func (r *v2reader) hived(n *yaml.Node) {
 	if !ok {
 		return
 	}
-	if pc := get(kvs, "jobPriorityClass"); pc != nil && pc.ShortTag() != "!!null" {
+	if pc := yamlpos.Get(kvs, "jobPriorityClass"); pc != nil && pc.ShortTag() != "!!null" {
 		if s, ok := r.str(pc, "jobPriorityClass"); ok {
 			r.job.PriorityClass = s
 			if p, known := hivedPriority[s]; known {
 				r.job.Priority = &p
 			} else {
-				r.warnf(r.pos(pc), "Unknown priority class", "jobPriorityClass %q is not crit, prod, test or oppo; no priority is set.", s)
+				r.Warnf(r.pos(pc), "Unknown priority class", "jobPriorityClass %q is not crit, prod, test or oppo; no priority is set.", s)
 			}
 		}
 	}
-	roles := get(kvs, "taskRoles")
+	roles := yamlpos.Get(kvs, "taskRoles")
 	if roles == nil {
 		return
 	}
@@ -276,7 +277,7 @@ func (r *v2reader) hived(n *yaml.Node) {
 	for _, rkv := range rkvs {
 		role := r.job.Role(rkv.Key)
 		if role == nil {
-			r.errorf(rkv.KeyPos, "Unknown task role", "hivedScheduler configures task role %q, which the job does not have; OpenPAI refused that (\"Hived error: %s does not exist\").", rkv.Key, rkv.Key)
+			r.Errorf(r.pos(rkv.KeyNode), "Unknown task role", "hivedScheduler configures task role %q, which the job does not have; OpenPAI refused that (\"Hived error: %s does not exist\").", rkv.Key, rkv.Key)
 			continue
 		}
 		cfg, _ := yamlValue(rkv.Val).(map[string]any)
@@ -298,9 +299,9 @@ func (r *v2reader) hived(n *yaml.Node) {
 // (default /mnt/<name>) in every role. It is recorded as a volume; whether
 // a target can provide it is the driver's decision.
 func (r *v2reader) storages(n *yaml.Node) {
-	n = resolve(n)
+	n = yamlpos.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode {
-		r.errorf(r.pos(n), "Invalid storages", "extras.storages must be a list of {name, mountPath}, not %s.", kindName(n))
+		r.Errorf(r.pos(n), "Invalid storages", "extras.storages must be a list of {name, mountPath}, not %s.", kindName(n))
 		return
 	}
 	for _, item := range n.Content {
@@ -308,17 +309,17 @@ func (r *v2reader) storages(n *yaml.Node) {
 		if !ok {
 			continue
 		}
-		name := get(kvs, "name")
+		name := yamlpos.Get(kvs, "name")
 		if name == nil {
-			r.errorf(r.pos(item), "Storage without name", "Each extras.storages entry needs `name`.")
+			r.Errorf(r.pos(item), "Storage without name", "Each extras.storages entry needs `name`.")
 			continue
 		}
 		s, ok := r.str(name, "storage name")
 		if !ok {
 			continue
 		}
-		v := jobs.Volume{Name: s, Kind: "storage", Source: s, MountPath: "/mnt/" + s, Pos: r.pos(resolve(item))}
-		if mp := get(kvs, "mountPath"); mp != nil {
+		v := jobs.Volume{Name: s, Kind: "storage", Source: s, MountPath: "/mnt/" + s, Pos: r.pos(yamlpos.Resolve(item))}
+		if mp := yamlpos.Get(kvs, "mountPath"); mp != nil {
 			if p, ok := r.str(mp, "mountPath"); ok {
 				v.MountPath = p
 			}

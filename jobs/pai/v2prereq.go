@@ -4,7 +4,8 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"gopkg.in/yaml.v3"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"go.yaml.in/yaml/v3"
 )
 
 // Prerequisites, deployments and the rendering of commands (spec/pai.md
@@ -15,7 +16,7 @@ const runtimePluginPrefix = "com.microsoft.pai.runtimeplugin."
 type prereq struct {
 	name, typ string
 	node      *yaml.Node
-	kvs       []ykv
+	kvs       []yamlpos.KV
 	value     map[string]any // the whole object, as $data/$script/$output
 	uses      []string       // roles listing it in their prerequisites
 }
@@ -31,36 +32,36 @@ func (r *v2reader) prerequisites(n *yaml.Node) {
 		return
 	}
 	if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		r.errorf(r.pos(n), "Invalid prerequisites", "prerequisites must be a non-empty list, not %s.", kindName(n))
+		r.Errorf(r.pos(n), "Invalid prerequisites", "prerequisites must be a non-empty list, not %s.", kindName(n))
 		return
 	}
 	for _, item := range n.Content {
-		item = resolve(item)
+		item = yamlpos.Resolve(item)
 		kvs, ok := r.mapping(item, "a prerequisite")
 		if !ok {
 			continue
 		}
 		p := &prereq{node: item, kvs: kvs}
 		for _, key := range []string{"name", "type"} {
-			if get(kvs, key) == nil {
-				r.errorf(r.pos(item), "Prerequisite without "+key, "Every prerequisite needs %q.", key)
+			if yamlpos.Get(kvs, key) == nil {
+				r.Errorf(r.pos(item), "Prerequisite without "+key, "Every prerequisite needs %q.", key)
 			}
 		}
-		if v := get(kvs, "name"); v != nil {
+		if v := yamlpos.Get(kvs, "name"); v != nil {
 			p.name, _ = r.str(v, "prerequisite name")
 		}
-		if v := get(kvs, "type"); v != nil {
+		if v := yamlpos.Get(kvs, "type"); v != nil {
 			if p.typ, ok = r.str(v, "prerequisite type"); ok && r.prereqs[p.typ] == nil {
-				r.errorf(r.pos(v), "Unknown prerequisite type", "type %q must be dockerimage, script, output or data.", p.typ)
+				r.Errorf(r.pos(v), "Unknown prerequisite type", "type %q must be dockerimage, script, output or data.", p.typ)
 				continue
 			}
 		}
-		if v := get(kvs, "protocolVersion"); v != nil {
+		if v := yamlpos.Get(kvs, "protocolVersion"); v != nil {
 			r.protocolVersion(v)
 		}
-		r.version(get(kvs, "version"))
+		r.version(yamlpos.Get(kvs, "version"))
 		for _, key := range []string{"contributor", "description"} {
-			if v := get(kvs, key); v != nil {
+			if v := yamlpos.Get(kvs, key); v != nil {
 				r.str(v, key)
 			}
 		}
@@ -69,7 +70,7 @@ func (r *v2reader) prerequisites(n *yaml.Node) {
 			continue
 		}
 		if r.prereqs[p.typ][p.name] != nil {
-			r.errorf(r.pos(get(kvs, "name")), "Duplicate prerequisite", "There are two %s prerequisites named %q; OpenPAI refused that. Rename one.", p.typ, p.name)
+			r.Errorf(r.pos(yamlpos.Get(kvs, "name")), "Duplicate prerequisite", "There are two %s prerequisites named %q; OpenPAI refused that. Rename one.", p.typ, p.name)
 			continue
 		}
 		p.value, _ = yamlValue(item).(map[string]any)
@@ -82,20 +83,20 @@ func (r *v2reader) prerequisites(n *yaml.Node) {
 // optional auth and nothing else; data has a list uri; script and output a
 // string uri; the last three may carry plugin keys.
 func (r *v2reader) prereqShape(p *prereq) {
-	uri := get(p.kvs, "uri")
+	uri := yamlpos.Get(p.kvs, "uri")
 	switch p.typ {
 	case "dockerimage":
 		for _, kv := range p.kvs {
 			if !prereqBaseKeys[kv.Key] && kv.Key != "auth" {
-				r.lossyf(kv.KeyPos, "Unknown field", "%q is not a field of a dockerimage prerequisite; OpenPAI refused it.", kv.Key)
+				r.Lossyf(r.pos(kv.KeyNode), "Unknown field", "%q is not a field of a dockerimage prerequisite; OpenPAI refused it.", kv.Key)
 			}
 		}
 		if uri == nil {
-			r.errorf(r.pos(p.node), "Docker image without uri", "dockerimage prerequisite %q needs `uri`, the image to pull.", p.name)
+			r.Errorf(r.pos(p.node), "Docker image without uri", "dockerimage prerequisite %q needs `uri`, the image to pull.", p.name)
 		} else {
 			r.str(uri, "uri")
 		}
-		if a := get(p.kvs, "auth"); a != nil {
+		if a := yamlpos.Get(p.kvs, "auth"); a != nil {
 			if akvs, ok := r.mapping(a, "auth"); ok {
 				for _, kv := range akvs {
 					r.str(kv.Val, "auth."+kv.Key)
@@ -104,7 +105,7 @@ func (r *v2reader) prereqShape(p *prereq) {
 		}
 	case "data":
 		if uri != nil && (uri.Kind != yaml.SequenceNode) {
-			r.errorf(r.pos(uri), "Invalid data uri", "The uri of a data prerequisite is a list of strings, not %s.", kindName(uri))
+			r.Errorf(r.pos(uri), "Invalid data uri", "The uri of a data prerequisite is a list of strings, not %s.", kindName(uri))
 		} else if uri != nil {
 			for _, u := range uri.Content {
 				r.str(u, "uri entry")
@@ -115,7 +116,7 @@ func (r *v2reader) prereqShape(p *prereq) {
 			r.str(uri, "uri")
 		}
 	}
-	if pl := get(p.kvs, "plugin"); pl != nil {
+	if pl := yamlpos.Get(p.kvs, "plugin"); pl != nil {
 		r.str(pl, "plugin")
 	}
 }
@@ -128,7 +129,7 @@ func (r *v2reader) reference(n *yaml.Node, typ, field string) *prereq {
 	}
 	p := r.prereqs[typ][name]
 	if p == nil {
-		r.errorf(r.pos(n), "Unknown prerequisite", "%s names %q, but no %s prerequisite has that name; OpenPAI refused such jobs. Declare it under prerequisites or fix the name.", field, name, typ)
+		r.Errorf(r.pos(n), "Unknown prerequisite", "%s names %q, but no %s prerequisite has that name; OpenPAI refused such jobs. Declare it under prerequisites or fix the name.", field, name, typ)
 	}
 	return p
 }
@@ -136,10 +137,10 @@ func (r *v2reader) reference(n *yaml.Node, typ, field string) *prereq {
 // deployments reads `deployments` and `defaults`, keeping the deployment
 // defaults.deployment selects.
 func (r *v2reader) deployments(n, defaults *yaml.Node) {
-	byName := map[string][]ykv{}
+	byName := map[string][]yamlpos.KV{}
 	if n != nil {
 		if n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-			r.errorf(r.pos(n), "Invalid deployments", "deployments must be a non-empty list, not %s.", kindName(n))
+			r.Errorf(r.pos(n), "Invalid deployments", "deployments must be a non-empty list, not %s.", kindName(n))
 		} else {
 			for _, item := range n.Content {
 				r.deployment(item, byName)
@@ -166,27 +167,27 @@ func (r *v2reader) deployments(n, defaults *yaml.Node) {
 			}
 			roles, found := byName[name]
 			if !found {
-				r.errorf(r.pos(kv.Val), "Unknown deployment", "defaults.deployment names %q, but no deployment has that name; OpenPAI refused such jobs.", name)
+				r.Errorf(r.pos(kv.Val), "Unknown deployment", "defaults.deployment names %q, but no deployment has that name; OpenPAI refused such jobs.", name)
 				continue
 			}
-			r.deploy = map[string]ykv{}
+			r.deploy = map[string]yamlpos.KV{}
 			for _, rkv := range roles {
 				r.deploy[rkv.Key] = rkv
 			}
 		default:
-			r.warnf(kv.KeyPos, "Unknown default ignored", "defaults.%s has no meaning to OpenPAI or jobshift.", kv.Key)
+			r.Warnf(r.pos(kv.KeyNode), "Unknown default ignored", "defaults.%s has no meaning to OpenPAI or jobshift.", kv.Key)
 		}
 	}
 }
 
-func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
+func (r *v2reader) deployment(item *yaml.Node, byName map[string][]yamlpos.KV) {
 	kvs, ok := r.mapping(item, "a deployment")
 	if !ok {
 		return
 	}
-	name, rolesNode := get(kvs, "name"), get(kvs, "taskRoles")
+	name, rolesNode := yamlpos.Get(kvs, "name"), yamlpos.Get(kvs, "taskRoles")
 	if name == nil || rolesNode == nil {
-		r.errorf(r.pos(item), "Incomplete deployment", "A deployment needs `name` and `taskRoles`.")
+		r.Errorf(r.pos(item), "Incomplete deployment", "A deployment needs `name` and `taskRoles`.")
 		return
 	}
 	s, ok := r.str(name, "deployment name")
@@ -194,10 +195,10 @@ func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
 		return
 	}
 	if !v2NameRe.MatchString(s) {
-		r.errorf(r.pos(name), "Invalid deployment name", "Deployment name %q may only contain letters, digits, '_' and '-'.", s)
+		r.Errorf(r.pos(name), "Invalid deployment name", "Deployment name %q may only contain letters, digits, '_' and '-'.", s)
 	}
 	if _, dup := byName[s]; dup {
-		r.errorf(r.pos(name), "Duplicate deployment", "Two deployments are named %q; OpenPAI refused that.", s)
+		r.Errorf(r.pos(name), "Duplicate deployment", "Two deployments are named %q; OpenPAI refused that.", s)
 		return
 	}
 	roles, ok := r.mapping(rolesNode, "deployment taskRoles")
@@ -205,11 +206,11 @@ func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
 		return
 	}
 	if len(roles) == 0 {
-		r.errorf(r.pos(rolesNode), "Empty deployment", "Deployment %q lists no task roles.", s)
+		r.Errorf(r.pos(rolesNode), "Empty deployment", "Deployment %q lists no task roles.", s)
 	}
 	for _, rkv := range roles {
 		if !v2RoleRe.MatchString(rkv.Key) {
-			r.errorf(rkv.KeyPos, "Invalid task role name", "%q is not a valid task role name (letters, digits, '_', not starting with a digit).", rkv.Key)
+			r.Errorf(r.pos(rkv.KeyNode), "Invalid task role name", "%q is not a valid task role name (letters, digits, '_', not starting with a digit).", rkv.Key)
 		}
 		entry, ok := r.mapping(rkv.Val, "a deployment task role")
 		if !ok {
@@ -217,7 +218,7 @@ func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
 		}
 		for _, e := range entry {
 			if e.Key != "preCommands" && e.Key != "postCommands" {
-				r.lossyf(e.KeyPos, "Unknown field", "%q is not a field of a deployment task role (preCommands, postCommands).", e.Key)
+				r.Lossyf(r.pos(e.KeyNode), "Unknown field", "%q is not a field of a deployment task role (preCommands, postCommands).", e.Key)
 				continue
 			}
 			r.stringList(e.Val, e.Key)
@@ -228,15 +229,15 @@ func (r *v2reader) deployment(item *yaml.Node, byName map[string][]ykv) {
 
 // stringList checks a non-empty list of strings.
 func (r *v2reader) stringList(n *yaml.Node, field string) ([]*yaml.Node, bool) {
-	n = resolve(n)
+	n = yamlpos.Resolve(n)
 	if n == nil || n.Kind != yaml.SequenceNode || len(n.Content) == 0 {
-		r.errorf(r.pos(n), "Invalid "+field, "%s must be a non-empty list of strings, not %s.", field, kindName(n))
+		r.Errorf(r.pos(n), "Invalid "+field, "%s must be a non-empty list of strings, not %s.", field, kindName(n))
 		return nil, false
 	}
 	ok := true
 	items := make([]*yaml.Node, 0, len(n.Content))
 	for _, c := range n.Content {
-		c = resolve(c)
+		c = yamlpos.Resolve(c)
 		if _, isStr := r.str(c, field+" entry"); !isStr {
 			ok = false
 		}
@@ -251,12 +252,12 @@ func (r *v2reader) stringList(n *yaml.Node, field string) ([]*yaml.Node, bool) {
 func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string]any) (string, []string, bool) {
 	var items []*yaml.Node
 	if d, ok := r.deploy[role]; ok {
-		dkvs, _ := pairs(d.Val, r.file)
-		if pre := get(dkvs, "preCommands"); pre != nil {
+		dkvs := yamlpos.Pairs(d.Val).KVs
+		if pre := yamlpos.Get(dkvs, "preCommands"); pre != nil {
 			items = append(items, pre.Content...)
 		}
 		items = append(items, commands...)
-		if post := get(dkvs, "postCommands"); post != nil {
+		if post := yamlpos.Get(dkvs, "postCommands"); post != nil {
 			items = append(items, post.Content...)
 		}
 	} else {
@@ -269,7 +270,7 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 			b.WriteByte('\n')
 		}
 		starts[i] = b.Len()
-		if n := resolve(it); n != nil {
+		if n := yamlpos.Resolve(it); n != nil {
 			b.WriteString(jsTrim(n.Value))
 		}
 	}
@@ -281,7 +282,7 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 				at = items[i]
 			}
 		}
-		r.errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI renders commands with mustache.js using <%% %%> as delimiters and refused this job; fix the tag (a literal \"<%%\" can be written as '<''%%' in bash).", err.Msg)
+		r.Errorf(r.pos(at), "Invalid <% %> template", "%s. OpenPAI renders commands with mustache.js using <%% %%> as delimiters and refused this job; fix the tag (a literal \"<%%\" can be written as '<''%%' in bash).", err.Msg)
 		return "", nil, false
 	}
 	return out, unresolved, true
@@ -295,13 +296,13 @@ func (r *v2reader) checkLeftovers(unresolved []string, at jobs.Pos, role string)
 		if name, ok := strings.CutPrefix(path, "$secrets."); ok {
 			name, _, _ = strings.Cut(name, ".")
 			if _, found := r.job.Secrets[name]; !found {
-				r.warnf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q; give it in a secrets document or with -secrets FILE.", role, path, name)
+				r.Warnf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q; give it in a secrets document or with -secrets FILE.", role, path, name)
 			}
 			continue
 		}
 		if r.paramsRefused && strings.HasPrefix(path, "$parameters.") {
 			continue
 		}
-		r.warnf(at, "Unresolved reference", "Role %q refers to <%% %s %%>, which names nothing; OpenPAI left it in the command as written, so bash will see it literally. Declare it or fix the name.", role, path)
+		r.Warnf(at, "Unresolved reference", "Role %q refers to <%% %s %%>, which names nothing; OpenPAI left it in the command as written, so bash will see it literally. Declare it or fix the name.", role, path)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/plugin"
 	"github.com/jobshift/jobshift/plugin/example"
@@ -142,4 +143,26 @@ func TestPluginMatchesInProcess(t *testing.T) {
 			}
 		})
 	}
+	// A refusal crosses the wire as located diagnostics, every role's.
+	t.Run("refusal", func(t *testing.T) {
+		p := plan(t, "examples/tfjob-mesh.yaml")
+		for _, r := range p.Job.Roles {
+			r.Command.Command = nil
+		}
+		// The plan is compiled by Build: build it again from the changed job.
+		p, diags := translate.Build(p.Job, &hcl.Config{}, nil, "alice")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, inErr := local.Render(context.Background(), p)
+		_, outErr := ext.Render(context.Background(), p)
+		in, _ := diag.Of(inErr)
+		out, _ := diag.Of(outErr)
+		if len(in) != len(p.Job.Roles) || in[0].Subject == nil || in[0].Subject.Start.Line == 0 {
+			t.Fatalf("in-process: %v, want one located diagnostic per role", inErr)
+		}
+		if diff := cmp.Diff(in.Error(), out.Error()); diff != "" {
+			t.Errorf("diagnostics differ (-in-process +plugin):\n%s", diff)
+		}
+	})
 }

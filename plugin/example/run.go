@@ -18,12 +18,14 @@ import (
 
 // run is one submitted job: its processes and their states.
 type run struct {
-	dir   string
-	job   *jobs.Job
-	mu    sync.Mutex
-	tasks map[jobs.TaskRef]*task
-	order []jobs.TaskRef
-	done  chan struct{} // closed when every process has exited
+	dir    string
+	job    *jobs.Job
+	policy completion.Policy
+	start  time.Time
+	mu     sync.Mutex
+	tasks  map[jobs.TaskRef]*task
+	order  []jobs.TaskRef
+	done   chan struct{} // closed when every process has exited
 }
 
 type task struct {
@@ -45,7 +47,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err != nil {
 		return drivers.Handle{}, err
 	}
-	r := &run{dir: dir, job: p.Job, tasks: map[jobs.TaskRef]*task{}, done: make(chan struct{})}
+	r := &run{dir: dir, job: p.Job, policy: p.Compiled().Policy, start: time.Now(), tasks: map[jobs.TaskRef]*task{}, done: make(chan struct{})}
 	var wg sync.WaitGroup
 	i := 0
 	for _, role := range p.Job.Roles {
@@ -121,8 +123,11 @@ func (d *Driver) lookup(h drivers.Handle) (*run, error) {
 	return r, nil
 }
 
-// Watch polls the tasks, reports every change, applies the completion rules
-// of the job's platform and stops what they say to stop.
+// Watch polls the tasks and reports every change to the attempt machine
+// (completion.Machine), which applies the completion rules of the job's
+// platform; the driver only executes what it answers: stop tasks, and end
+// the job once every process exited. (This driver restarts nothing and
+// runs a job once: the machine's restarts and retries are off or reported.)
 func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
 	r, err := d.lookup(h)
 	if err != nil {
@@ -131,33 +136,38 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 	ch := make(chan drivers.Event, 64)
 	go func() {
 		defer close(ch)
+		m := completion.NewMachine(r.policy, completion.MachineConfig{Start: r.start})
 		seen := map[jobs.TaskRef]completion.State{}
 		tick := time.NewTicker(50 * time.Millisecond)
 		defer tick.Stop()
 		for {
-			states := r.snapshot()
-			for _, s := range states {
+			now := time.Now()
+			var evs []completion.TaskEvent
+			for _, s := range r.snapshot() {
 				if seen[s.TaskRef] != s.State {
 					seen[s.TaskRef] = s.State
 					ref := s.TaskRef
-					ch <- drivers.Event{Time: time.Now(), Task: &ref, State: s.State, ExitCode: s.ExitCode}
+					ch <- drivers.Event{Time: now, Task: &ref, State: s.State, ExitCode: s.ExitCode}
+					// Seq 1 for every end: this driver does not record
+					// the order its processes ended in, so ties are
+					// broken by role order then index (Task.Seq), the
+					// same in-process and as a plugin.
+					evs = append(evs, completion.TaskEvent{TaskRef: ref, State: s.State, ExitCode: s.ExitCode, Time: now, Seq: 1})
 				}
 			}
-			v := completion.Decide(r.job, states)
-			if v.Phase != completion.PhaseRunning {
-				// Keep lists what the platform would have left running
-				// (cleanPodPolicy None); a local run cannot leave processes
-				// behind, so they are stopped too.
-				r.stop(append(v.Stop, v.Keep...))
-				<-r.done
-				for _, s := range r.snapshot() {
-					if seen[s.TaskRef] != s.State {
-						ref := s.TaskRef
-						ch <- drivers.Event{Time: time.Now(), Task: &ref, State: s.State, ExitCode: s.ExitCode}
-					}
+			acts := append(m.ObserveAll(evs), m.Tick(now)...)
+			if r.exited() {
+				acts = append(acts, m.Ended()...)
+			}
+			for _, a := range acts {
+				switch a.Kind {
+				case completion.ActStop:
+					r.stop(a.Tasks)
+				case completion.ActEnd, completion.ActRetry:
+					v := a.Verdict
+					ch <- drivers.Event{Time: time.Now(), Final: &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}}
+					return
 				}
-				ch <- drivers.Event{Time: time.Now(), Final: &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}}
-				return
 			}
 			select {
 			case <-ctx.Done():
@@ -167,6 +177,16 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 		}
 	}()
 	return ch, nil
+}
+
+// exited reports whether every process of the run has exited.
+func (r *run) exited() bool {
+	select {
+	case <-r.done:
+		return true
+	default:
+		return false
+	}
 }
 
 func (r *run) snapshot() []completion.Task {

@@ -7,9 +7,16 @@ import "github.com/jobshift/jobshift/jobs"
 // FrameworkController's podFailureSpec; YARN:
 // pai@v0.14.0:src/job-exit-spec/config/job-exit-spec.yaml. Codes not listed
 // are Unknown (FC: a code without an attribute is Unknown).
+//
+// One deliberate departure, from issue 13 ("a worker killed with SIGKILL
+// mid-run → PAI minFailed: failed; with jobRetryCount: a new attempt"): both
+// tables list 137 (SIGKILL) and 143 (SIGTERM) as transient, so OpenPAI
+// retried such a job forever whatever its jobRetryCount (microsoft/pai#5615,
+// reported there as a bug). Here they are Unknown: retried while
+// jobRetryCount allows, counted, then the job fails.
 var (
 	k8sTransient = codeSet(-100, -101, -110, -111, -120, -1000, -1001, -1002, -1003, -1006,
-		-1205, -1300, 130, 131, 137, 143, 223, 250, 251, 253)
+		-1205, -1300, 130, 131, 223, 250, 251, 253)
 	k8sPermanent = codeSet(-200, -210, -220, -230, -1004, -1005, -1100, -1200, -1202, -1203,
 		132, 135, 136, 141, 220, 221, 222, 224, 225, 226,
 		228, 229, 230, 231, 232, 233, 234, 235, 249, 252, 254)
@@ -18,7 +25,7 @@ var (
 	// other non-zero user code is reported as 255 (§3.1.5).
 	k8sKept = codeSet(128, 130, 131, 132, 134, 135, 136, 137, 139, 141, 143)
 
-	yarnTransient = codeSet(130, 137, 143, 154, 193)
+	yarnTransient = codeSet(130, 154, 193)
 	yarnPermanent = codeSet(196, 198)
 )
 

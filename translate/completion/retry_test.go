@@ -31,11 +31,18 @@ func TestJobRetry(t *testing.T) {
 			RetryDecision{Retry: true, Counted: true, Reason: "exit code 1 (reported 255): retry 1 of jobRetryCount 2"}},
 		"unknown, 2 of 2 used: no retry": {retries(2), failedWith(1), 2,
 			RetryDecision{Reason: "exit code 1 (reported 255): jobRetryCount 2 exhausted"}},
-		// §4.2 Transient 137/143: always retried, not counted (issue #5615).
-		"137 transient with count 0: retried, not counted": {retries(0), failedWith(137), 0,
-			RetryDecision{Retry: true, Reason: "exit code 137 (reported 137) is transient: always retried, not counted"}},
-		"143 transient": {retries(0), failedWith(143), 9,
-			RetryDecision{Retry: true, Reason: "exit code 143 (reported 143) is transient: always retried, not counted"}},
+		// Issue 13: a worker killed by SIGKILL fails a job with jobRetryCount 0
+		// and is retried, counted, within it (OpenPAI's tables said transient,
+		// retried forever: microsoft/pai#5615).
+		"137 with count 0: failed": {retries(0), failedWith(137), 0,
+			RetryDecision{Reason: "exit code 137 (reported 137): jobRetryCount 0 exhausted"}},
+		"137 with count 1: retried, counted": {retries(1), failedWith(137), 0,
+			RetryDecision{Retry: true, Counted: true, Reason: "exit code 137 (reported 137): retry 1 of jobRetryCount 1"}},
+		"143 within count": {retries(1), failedWith(143), 1,
+			RetryDecision{Reason: "exit code 143 (reported 143): jobRetryCount 1 exhausted"}},
+		// §4.2 Transient (here -1001 NodeLost, a lost host): always retried, not counted.
+		"-1001 transient with count 0: retried, not counted": {retries(0), failedWith(-1001), 0,
+			RetryDecision{Retry: true, Reason: "exit code -1001 (reported -1001) is transient: always retried, not counted"}},
 		// §4.2 Permanent 132 (SIGILL): never, whatever the count.
 		"132 permanent": {retries(5), failedWith(132), 0,
 			RetryDecision{Reason: "exit code 132 (reported 132) is permanent: never retried"}},
@@ -109,8 +116,10 @@ func TestTaskRestart(t *testing.T) {
 			RetryDecision{Retry: true, Counted: true, Reason: "exit code 1 (reported 255): retry 2 of taskRetryCount 2"}},
 		"PAI no gang: unknown count exhausted": {noGang(2), "worker", 1, 2,
 			RetryDecision{Reason: "exit code 1 (reported 255): taskRetryCount 2 exhausted"}},
-		"PAI no gang: transient always": {noGang(0), "worker", 137, 0,
-			RetryDecision{Retry: true, Reason: "exit code 137 (reported 137) is transient: always retried, not counted"}},
+		"PAI no gang: transient always": {noGang(0), "worker", 131, 0,
+			RetryDecision{Retry: true, Reason: "exit code 131 (reported 131) is transient: always retried, not counted"}},
+		"PAI no gang: SIGKILL counted (issue 13)": {noGang(0), "worker", 137, 0,
+			RetryDecision{Reason: "exit code 137 (reported 137): taskRetryCount 0 exhausted"}},
 		"PAI no gang: permanent never": {noGang(5), "worker", 141, 0,
 			RetryDecision{Reason: "exit code 141 (reported 141) is permanent: never retried"}},
 		"PAI no gang: success is not restarted": {noGang(5), "worker", 0, 0,

@@ -94,9 +94,12 @@ func shellQuote(s string) string {
 
 // RestartsPossible reports whether a task of role could ever be restarted
 // in place (TaskRestartDecision can say yes for some exit code): drivers
-// that restart inside the task wrap only such tasks.
+// that restart inside the task wrap only such tasks. The codes tried stand
+// for every class: success, plain failure (255 as PAI reports it), the
+// signal deaths, and 130 (SIGINT), which OpenPAI's tables keep transient,
+// i.e. restarted whatever taskRetryCount says.
 func RestartsPossible(job *jobs.Job, role string) bool {
-	for _, code := range []int{0, 1, 137, 143, 255} {
+	for _, code := range []int{0, 1, 130, 137, 143, 255} {
 		if TaskRestartDecision(job, role, code, 0).Retry {
 			return true
 		}

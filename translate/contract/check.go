@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // Check reports every reason the job cannot have its contracts (Options
@@ -19,10 +20,8 @@ func Check(job *jobs.Job, opts Options) hcl.Diagnostics {
 	if err == nil {
 		err = check(job, cs, opts)
 	}
-	if e, ok := err.(*Error); ok {
-		return e.Diags
-	}
-	return nil
+	d, _ := diag.Of(err)
+	return d
 }
 
 // slot is one port: the n-th port of a label.
@@ -123,7 +122,7 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 		}
 	}
 	if diags.HasErrors() {
-		return &Error{Kind: ErrJob, Diags: diags}
+		return &diag.Error{Kind: ErrJob, Diags: diags}
 	}
 	pai := has(cs, jobs.ContractPAI)
 	yarnNames := pai || has(cs, jobs.ContractPAIYarn)
@@ -160,7 +159,7 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 	}
 	if has(cs, jobs.ContractLeinao) {
 		for _, r := range job.Roles {
-			if p := findPort(r, LeinaoLabel); p != nil && p.Count != len(leinaoInternal) {
+			if p := findPort(r, LeinaoLabel); p != nil && p.Count != len(LeinaoPorts) {
 				bad(p.Pos, "LeinaoPAI needs three ports", "Port label %q of role %q has %d ports; LeinaoPAI mapped exactly 3 (10001–10003).", LeinaoLabel, r.Name, p.Count)
 			}
 		}
@@ -186,7 +185,7 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 		value(job.NamePos, "MPI directory", opts.MPIDir)
 	}
 	if diags.HasErrors() {
-		return &Error{Kind: ErrJob, Diags: diags}
+		return &diag.Error{Kind: ErrJob, Diags: diags}
 	}
 	return nil
 }

@@ -2,11 +2,10 @@ package contract
 
 import (
 	"errors"
-	"fmt"
-	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // Sentinel errors; every error this package returns wraps one of them.
@@ -39,6 +38,10 @@ type Options struct {
 	// MPIDir is where the target delivers the mpi contract's files
 	// (hostfile, kubexec.sh); "" = MPIDefaultDir (/etc/mpi).
 	MPIDir string
+	// SSH adds the ssh emulation's own variables (SSHHostsVar,
+	// SSHSelfVar) to the tasks of SSHRoles; drivers that run the emulation
+	// set it.
+	SSH bool
 }
 
 // Processes a task can run, see Options.Process.
@@ -49,6 +52,13 @@ const (
 
 // WorkDirVar is exported by the task itself, see NeedsWorkDir.
 const WorkDirVar = "PAI_WORK_DIR"
+
+// WorkDirExport is the sh line that exports WorkDirVar as the task's working
+// directory right before the user command, as PAI's runtime did; the one
+// form every target (and the shell contract) uses.
+// (Assignment then export: `export V="$(pwd)"` would hide a failure of
+// the substitution, shellcheck SC2155.)
+const WorkDirExport = "PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n"
 
 // Var is one environment variable.
 type Var struct{ Name, Value string }
@@ -84,36 +94,12 @@ func (e Env) Strings() []string {
 	return out
 }
 
-// Error carries the diagnostics of a failed check; errors.Is matches its
-// sentinel.
-type Error struct {
-	Kind  error
-	Diags hcl.Diagnostics
-}
+var errNoJob = &diag.Error{Kind: ErrJob, Diags: hcl.Diagnostics{jobs.Errorf(jobs.Pos{}, "No job", "The contract needs a job.")}}
 
-func (e *Error) Error() string {
-	var b strings.Builder
-	for i, d := range e.Diags {
-		if i > 0 {
-			b.WriteString("; ")
-		}
-		if r := d.Subject; r != nil && r.Filename != "" {
-			fmt.Fprintf(&b, "%s:%d:%d: ", r.Filename, r.Start.Line, r.Start.Column)
-		}
-		b.WriteString(d.Summary)
-		if d.Detail != "" {
-			b.WriteString(": " + d.Detail)
-		}
-	}
-	return b.String()
-}
-
-func (e *Error) Unwrap() error { return e.Kind }
-
-var errNoJob = &Error{Kind: ErrJob, Diags: hcl.Diagnostics{jobs.Errorf(jobs.Pos{}, "No job", "The contract needs a job.")}}
-
-func fail(kind error, p jobs.Pos, summary, format string, args ...any) *Error {
-	return &Error{Kind: kind, Diags: hcl.Diagnostics{jobs.Errorf(p, summary, format, args...)}}
+// fail is a one-diagnostic error; every error the package returns is a
+// *diag.Error whose Kind is one of the sentinels above.
+func fail(kind error, p jobs.Pos, summary, format string, args ...any) *diag.Error {
+	return &diag.Error{Kind: kind, Diags: hcl.Diagnostics{jobs.Errorf(p, summary, format, args...)}}
 }
 
 // contracts resolves Options.Contracts (empty = the job's), dropping
@@ -178,30 +164,27 @@ func Eval(job *jobs.Job, topo Topology, self jobs.TaskRef, opts Options) (Env, e
 	if job == nil {
 		return nil, errNoJob
 	}
-	k := roleIndex(job, self.Role)
-	if k < 0 {
-		return nil, fail(ErrTopology, job.NamePos, "Unknown task", "task %s-%d: the job has no role %q.", self.Role, self.Index, self.Role)
-	}
-	if self.Index < 0 || self.Index >= job.Roles[k].Instances {
-		return nil, fail(ErrTopology, job.Roles[k].Pos, "Unknown task", "task %s-%d: role %q has %d instances.", self.Role, self.Index, self.Role, job.Roles[k].Instances)
-	}
-	p, err := build(job, k, opts)
+	k, err := (&Compiled{job: job}).task(self)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkTopology(job, topo, opts); err != nil {
+	c, err := Compile(job, opts)
+	if err != nil {
 		return nil, err
 	}
-	env := make(Env, 0, len(p.defs))
-	for _, d := range p.defs {
-		env = append(env, Var{Name: d.name, Value: d.val.eval(topo, self.Index)})
+	if _, err := c.program(k, opts.Process); err != nil {
+		return nil, err
 	}
-	return env, nil
+	b, err := c.Bind(topo)
+	if err != nil {
+		return nil, err
+	}
+	return b.Env(self, opts.Process)
 }
 
-// EvalAll is Eval for every task of the job (one program per role, so it
-// is much cheaper than calling Eval per task); the UAI parameter-server
-// processes are not included (use Eval with Options.Process).
+// EvalAll is Eval for every task of the job (the job compiled once, the
+// shared part of every value evaluated once per role); the UAI
+// parameter-server processes are not included (use Bound.Env).
 func EvalAll(job *jobs.Job, topo Topology, opts Options) (map[jobs.TaskRef]Env, error) {
 	if job == nil {
 		return nil, errNoJob
@@ -212,18 +195,20 @@ func EvalAll(job *jobs.Job, topo Topology, opts Options) (map[jobs.TaskRef]Env, 
 		}
 		return nil, err
 	}
-	out := map[jobs.TaskRef]Env{}
-	for k, r := range job.Roles {
-		p, err := build(job, k, opts)
-		if err != nil {
-			return nil, err
-		}
+	c, err := Compile(job, opts)
+	if err != nil {
+		return nil, err
+	}
+	b := c.bound(topo)
+	out := make(map[jobs.TaskRef]Env, job.TaskCount())
+	for _, r := range job.Roles {
 		for i := range r.Instances {
-			env := make(Env, 0, len(p.defs))
-			for _, d := range p.defs {
-				env = append(env, Var{Name: d.name, Value: d.val.eval(topo, i)})
+			ref := jobs.TaskRef{Role: r.Name, Index: i}
+			env, err := b.Env(ref, ProcessMain)
+			if err != nil {
+				return nil, err
 			}
-			out[jobs.TaskRef{Role: r.Name, Index: i}] = env
+			out[ref] = env
 		}
 	}
 	return out, nil

@@ -29,7 +29,7 @@ func (b *builder) leinao() {
 	// --task_index=$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX.
 	b.set("PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX", index(0))
 	b.set("PAI_TASK_INDEX", index(0))
-	for n, in := range leinaoInternal {
+	for n, in := range LeinaoPorts {
 		b.set("PAI_PORT_MAP_"+strconv.Itoa(in), port(k, self, LeinaoLabel, n))
 	}
 	for rk, rr := range j.Roles {

@@ -138,11 +138,25 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 	if job == nil {
 		return "", errNoJob
 	}
+	if roleIndex(job, role) < 0 {
+		return "", fail(ErrJob, job.NamePos, "Unknown role", "The job has no role %q.", role)
+	}
+	c, err := Compile(job, opts)
+	if err != nil {
+		return "", err
+	}
+	return c.NomadTemplate(role, opts.Process, jobID)
+}
+
+// NomadTemplate is the package's NomadTemplate for process proc of role.
+func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
+	job, opts := c.job, c.opts
+	opts.Process = proc
 	k := roleIndex(job, role)
 	if k < 0 {
 		return "", fail(ErrJob, job.NamePos, "Unknown role", "The job has no role %q.", role)
 	}
-	p, err := build(job, k, opts)
+	p, err := c.program(k, proc)
 	if err != nil {
 		return "", err
 	}
@@ -227,12 +241,25 @@ func (e expr) nomadLen() int {
 }
 
 type tmpl struct {
-	out   strings.Builder
-	svc   map[[3]string]int // role, label, ordinal → service number
-	names []string
-	roles []int
-	tmp   int
-	opts  Options
+	out    strings.Builder
+	svc    map[[3]string]int // role, label, ordinal → service number
+	names  []string
+	roles  []int
+	tmp    int
+	opts   Options
+	labels map[int][]jobs.Port // PortLabels per role, computed once
+}
+
+func (t *tmpl) portLabels(job *jobs.Job, k int) []jobs.Port {
+	if t.labels == nil {
+		t.labels = map[int][]jobs.Port{}
+	}
+	ls, ok := t.labels[k]
+	if !ok {
+		ls = PortLabels(job, k, t.opts)
+		t.labels[k] = ls
+	}
+	return ls
 }
 
 // reg is the template expression of the registration of task (k, i) for
@@ -263,7 +290,7 @@ func (t *tmpl) value(job *jobs.Job, e expr) string {
 			args = append(args, t.reg(job, p.role, p.idx, "", 0)+".Address")
 		case pPorts:
 			cnt := 0
-			for _, l := range PortLabels(job, p.role, t.opts) {
+			for _, l := range t.portLabels(job, p.role) {
 				if l.Label == p.label {
 					cnt = l.Count
 				}

@@ -83,6 +83,11 @@ func build(job *jobs.Job, k int, opts Options) (*program, error) {
 	if err := check(job, cs, opts); err != nil {
 		return nil, err
 	}
+	return assemble(job, k, cs, opts), nil
+}
+
+// assemble makes the program of role k of a checked job.
+func assemble(job *jobs.Job, k int, cs []string, opts Options) *program {
 	b := &builder{job: job, opts: opts, cs: cs, self: k, index: map[string]int{}}
 	for _, c := range cs {
 		switch c {
@@ -102,7 +107,10 @@ func build(job *jobs.Job, k int, opts Options) (*program, error) {
 			b.mpi()
 		}
 	}
-	return &program{role: k, defs: b.defs}, nil
+	if opts.SSH {
+		b.ssh()
+	}
+	return &program{role: k, defs: b.defs}
 }
 
 func lit(s string) expr { return expr{{kind: pLit, lit: s}} }
@@ -127,37 +135,56 @@ func cond(first, other expr) expr { return expr{{kind: pCond, a: first, b: other
 
 // cat concatenates expressions, merging neighbouring literals.
 func cat(es ...expr) expr {
-	var out expr
+	var b exprBuf
 	for _, e := range es {
-		for _, p := range e {
-			if p.kind == pLit {
-				if p.lit == "" {
-					continue
-				}
-				if n := len(out); n > 0 && out[n-1].kind == pLit {
-					out[n-1].lit += p.lit
-					continue
-				}
-			}
-			out = append(out, p)
-		}
+		b.add(e)
 	}
-	if out == nil {
-		out = expr{}
-	}
-	return out
+	return b.expr()
 }
 
 // join joins f(i) for every task i of role k with sep.
 func join(n int, sep string, f func(i int) expr) expr {
-	es := make([]expr, 0, 2*n)
+	var b exprBuf
 	for i := range n {
 		if i > 0 {
-			es = append(es, lit(sep))
+			b.lit.WriteString(sep)
 		}
-		es = append(es, f(i))
+		b.add(f(i))
 	}
-	return cat(es...)
+	return b.expr()
+}
+
+// exprBuf builds an expression, merging neighbouring literals without
+// re-copying them (a join of a thousand literal parts is one string).
+type exprBuf struct {
+	out expr
+	lit strings.Builder
+}
+
+func (b *exprBuf) add(e expr) {
+	for _, p := range e {
+		if p.kind == pLit {
+			b.lit.WriteString(p.lit)
+			continue
+		}
+		b.flush()
+		b.out = append(b.out, p)
+	}
+}
+
+func (b *exprBuf) flush() {
+	if b.lit.Len() > 0 {
+		b.out = append(b.out, part{kind: pLit, lit: b.lit.String()})
+		b.lit.Reset()
+	}
+}
+
+func (b *exprBuf) expr() expr {
+	b.flush()
+	if b.out == nil {
+		return expr{}
+	}
+	return b.out
 }
 
 // jsonString is Go's encoding of s as a JSON string, the form the

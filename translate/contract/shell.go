@@ -43,21 +43,25 @@ import (
 // in, single-quoted. The script covers every process (Options.Process is
 // ignored; JS_SELF_PROCESS selects at run time).
 func Shell(job *jobs.Job, opts Options) (string, error) {
-	if job == nil {
-		return "", errNoJob
+	c, err := Compile(job, opts)
+	if err != nil {
+		return "", err
 	}
+	return c.Shell()
+}
+
+// Shell is the package's Shell for the compiled job.
+func (cj *Compiled) Shell() (string, error) {
+	job, opts := cj.job, cj.opts
 	type variant struct {
 		k    int
 		proc string
 		p    *program
 	}
 	var vs []variant
-	procs := Processes(job, opts)
 	for k := range job.Roles {
-		for _, proc := range procs {
-			o := opts
-			o.Process = proc
-			p, err := build(job, k, o)
+		for _, proc := range cj.procs {
+			p, err := cj.program(k, proc)
 			if err != nil {
 				return "", err
 			}
@@ -65,24 +69,20 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 		}
 	}
 	if len(vs) == 0 {
-		_, err := build(job, 0, opts)
-		if err == nil {
-			err = fail(ErrJob, job.NamePos, "Job has no roles", "A job needs at least one role.")
-		}
-		return "", err
+		return "", fail(ErrJob, job.NamePos, "Job has no roles", "A job needs at least one role.")
 	}
 	// Variables with the same, self-independent value in every variant are
 	// computed once, before the per-task part.
-	common := map[string]string{}
+	common := map[string]expr{}
 	for _, d := range vs[0].p.defs {
 		if !d.val.usesSelf() {
-			common[d.name] = d.val.key()
+			common[d.name] = d.val
 		}
 	}
 	for _, v := range vs[1:] {
 		seen := map[string]bool{}
 		for _, d := range v.p.defs {
-			if c, ok := common[d.name]; ok && c == d.val.key() {
+			if c, ok := common[d.name]; ok && c.equal(d.val) {
 				seen[d.name] = true
 			}
 		}
@@ -245,7 +245,7 @@ func (c *shc) finish() {
 	w.WriteString("_js_finish() {\n")
 	c.unsetInputs()
 	if NeedsWorkDir(c.job, c.opts) {
-		w.WriteString("PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n")
+		w.WriteString(WorkDirExport)
 	}
 	w.WriteString("case $1 in *=*) exec env -- \"$@\" ;; esac\nexec \"$@\"\n}\n")
 }
@@ -328,5 +328,17 @@ func (e expr) usesSelf() bool {
 	return false
 }
 
-// key is a canonical text of e, to compare definitions.
-func (e expr) key() string { return fmt.Sprintf("%v", e) }
+// equal reports whether e and o are the same expression.
+func (e expr) equal(o expr) bool {
+	if len(e) != len(o) {
+		return false
+	}
+	for i := range e {
+		p, q := &e[i], &o[i]
+		if p.kind != q.kind || p.lit != q.lit || p.role != q.role || p.idx != q.idx || p.label != q.label ||
+			p.n != q.n || p.off != q.off || !p.a.equal(q.a) || !p.b.equal(q.b) {
+			return false
+		}
+	}
+	return true
+}

@@ -28,8 +28,10 @@ type TaskTopology struct {
 // ports (mapped to the container's 10001, 10002, 10003) are in a topology.
 const LeinaoLabel = "leinao"
 
-// leinaoInternal are the container ports LeinaoPAI mapped.
-var leinaoInternal = []int{10001, 10002, 10003}
+// LeinaoPorts are the container ports LeinaoPAI mapped: the one place
+// they are written down (translate.PortPlan.Container carries them to the
+// drivers).
+var LeinaoPorts = []int{10001, 10002, 10003}
 
 // UAILabel is the port label under which a UAI Train node's two ports
 // (port-ps, port-worker) are in a topology when the role does not declare
@@ -48,7 +50,7 @@ func PortLabels(job *jobs.Job, k int, opts Options) []jobs.Port {
 	out := slices.Clone(r.Ports)
 	cs, err := contracts(job, opts)
 	if err == nil && has(cs, jobs.ContractLeinao) && findPort(r, LeinaoLabel) == nil {
-		out = append(out, jobs.Port{Label: LeinaoLabel, Count: len(leinaoInternal), Implicit: true})
+		out = append(out, jobs.Port{Label: LeinaoLabel, Count: len(LeinaoPorts), Implicit: true})
 	}
 	if err == nil && has(cs, jobs.ContractUAI) && uaiImplicit(job, k) {
 		out = append(out, jobs.Port{Label: UAILabel, Count: 2, Implicit: true})

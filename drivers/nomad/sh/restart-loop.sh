@@ -12,15 +12,23 @@
 _k_stop=0
 _k_child=
 # A stop (Nomad's kill_signal) is passed on as SIGTERM, as the kubelet
-# stops a container; the command is never restarted after it.
-trap '_k_stop=1; [ -n "$_k_child" ] && kill -TERM "$_k_child" 2>/dev/null; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
+# stops a container; the command is never restarted after it. The command
+# runs in its own process group (setsid: dash has no job control without a
+# terminal) and the whole group gets the signal: Nomad signals only this
+# shell, and a shell between it and the user's process (sh -c "...") would
+# die of SIGTERM at once, after which Nomad kills what is left, the user's
+# process in its checkpoint (found by the fault suite, integration/faults).
+# (No "--" before a negative PID: dash's kill takes none.)
+_k_setsid=
+command -v setsid >/dev/null 2>&1 && _k_setsid=setsid
+trap '_k_stop=1; [ -n "$_k_child" ] && { kill -TERM "-$_k_child" 2>/dev/null || kill -TERM "$_k_child" 2>/dev/null; }; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
 _k_dir=${NOMAD_TASK_DIR:-.}
 _k_i=${NOMAD_ALLOC_INDEX:-0}
 _k_streak=0
 _k_rc=0
 while :; do
 	_k_t0=$(js_now_ms)
-	"$@" &
+	$_k_setsid "$@" &
 	_k_child=$!
 	wait "$_k_child"
 	_k_rc=$?
@@ -29,6 +37,11 @@ while :; do
 		wait "$_k_child"
 		_k_rc=$?
 	done
+	if [ "$_k_stop" = 1 ]; then
+		# the rest of the group finishes its checkpoint (Nomad's
+		# kill_timeout bounds the wait: then it kills every process)
+		while kill -0 "-$_k_child" 2>/dev/null; do sleep 0.1; done
+	fi
 	_k_child=
 	_k_t1=$(js_now_ms)
 	echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/jobshift-runs"

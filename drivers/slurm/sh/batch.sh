@@ -13,8 +13,63 @@
 #   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
 #   _jsh_retry_* (retry policy), _jsh_task (the task program) and
 #   _jsh_contract (the contract script), both written to files by js_main,
-#   js_srun_R (one function per role: srun with every option but the command),
-#   js_contract_inputs (exports the contract's topology variables).
+#   _jsh_ports_R (role R's port labels, see js_contract_inputs),
+#   _jsh_srun_R (role R's srun with every option but the command and the
+#   output files, each word quoted; see js_srun).
+
+# js_srun R COMMAND...: role R's step. _jsh_srun_R holds srun and its
+# options as quoted words (render.go quotes each one, so eval gives back
+# exactly those words; --container-mounts names $_jsh_adir, expanded here);
+# the step's output goes to the attempt directory as <role>-<task>.out/.err.
+js_srun() {
+	eval "_s_opts=\$_jsh_srun_$1 _s_fn=\$_jsh_fname_$1"
+	shift
+	eval "$_s_opts"' --output="$_jsh_adir/$_s_fn-%t.out" --error="$_jsh_adir/$_s_fn-%t.err" "$@"'
+}
+
+# js_contract_inputs exports the topology variables contract.Shell reads
+# (JS_NROLES, JS_R<k>_N, JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>) from
+# js_topology's addresses and the job's port window: role R's tasks take
+# _jsh_np_R window ports each, after the roles before it; _jsh_ports_R has
+# one word per port label, "f:BEGIN:COUNT" (fixed ports) or "w:OFFSET:COUNT"
+# (ports OFFSET.. of the task's window).
+js_contract_inputs() {
+	JS_NROLES=$_jsh_nroles
+	export JS_NROLES
+	_ci_off=0
+	_ci_r=0
+	while [ "$_ci_r" -lt "$_jsh_nroles" ]; do
+		eval "_ci_n=\$_jsh_n_$_ci_r _ci_w=\$_jsh_np_$_ci_r _ci_specs=\$_jsh_ports_$_ci_r"
+		eval "JS_R${_ci_r}_N=\$_ci_n"
+		export "JS_R${_ci_r}_N"
+		_ci=0
+		while [ "$_ci" -lt "$_ci_n" ]; do
+			eval "JS_R${_ci_r}_ADDR_$_ci=\$_jsh_addr_${_ci_r}_$_ci"
+			export "JS_R${_ci_r}_ADDR_$_ci"
+			_cp=$((_jsh_port0 + _ci_off + _ci * _ci_w))
+			_ci_l=0
+			for _ci_s in $_ci_specs; do
+				_ci_t=${_ci_s%%:*}
+				_ci_rest=${_ci_s#*:}
+				_ci_b=${_ci_rest%%:*}
+				_ci_c=${_ci_rest#*:}
+				[ "$_ci_t" = w ] && _ci_b=$((_cp + _ci_b))
+				_ci_v=
+				_ci_x=0
+				while [ "$_ci_x" -lt "$_ci_c" ]; do
+					_ci_v=${_ci_v:+$_ci_v,}$((_ci_b + _ci_x))
+					_ci_x=$((_ci_x + 1))
+				done
+				eval "JS_R${_ci_r}_PORT_${_ci_l}_$_ci=\$_ci_v"
+				export "JS_R${_ci_r}_PORT_${_ci_l}_$_ci"
+				_ci_l=$((_ci_l + 1))
+			done
+			_ci=$((_ci + 1))
+		done
+		_ci_off=$((_ci_off + _ci_n * _ci_w))
+		_ci_r=$((_ci_r + 1))
+	done
+}
 
 js_log() {
 	printf 'jobshift: %s\n' "$*"
@@ -142,7 +197,7 @@ js_launch() {
 		fi
 		# the task's shell expands $_jsh_adir (exported) itself
 		# shellcheck disable=SC2016
-		"js_srun_$1" /bin/sh -c '. "$_jsh_adir/task.sh"' jobshift-task "$1" </dev/null &
+		js_srun "$1" /bin/sh -c '. "$_jsh_adir/task.sh"' jobshift-task "$1" </dev/null &
 		echo "$!" >"$_jsh_adir/srun.$1"
 		wait "$!" 2>/dev/null # no "Terminated" line when a stopped step ends
 		echo "$?" >"$_jsh_adir/step.$1.tmp"
@@ -259,7 +314,7 @@ js_main() {
 	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" && printf '%s' "$_jsh_contract" >"$_jsh_adir/contract.sh"; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
 	date +%s >"$_jsh_adir/start"
-	js_write_roles >"$_jsh_dir/roles"
+	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
 	js_topology
 	js_addresses
@@ -311,6 +366,8 @@ js_main() {
 		sleep 0.1
 		_m_k=$((_m_k + 1))
 	done
+	# the ssh emulation's job key is a secret: it lives as long as the attempt
+	rm -f "$_jsh_adir/ssh-key"
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
 	if js_retry "$_jsh_vcode"; then

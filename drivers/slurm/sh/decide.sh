@@ -9,8 +9,9 @@
 # engine on tables of task outcomes.
 #
 # Static data the batch script defines (rendered from the job):
-#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | generic (tf1,
-#                    pytorch1: the v1alpha1 rule, the chief MASTER 0 decides)
+#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | mpi | generic (tf1,
+#                    pytorch1: the v1alpha1 rule, the chief MASTER 0 decides;
+#                    mpi: the MPIJob launcher decides)
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
 #   _jsh_rt_R        Kubeflow replica type of role R (lower case)
@@ -64,12 +65,13 @@ js_end() {
 	tf) js_rule_tf "$@" ;;
 	pytorch) js_rule_pytorch "$@" ;;
 	tf1 | pytorch1) js_rule_chief "$@" ;;
+	mpi) js_rule_mpi "$@" ;;
 	esac
 	[ "$_jsh_phase" = running ] || return 0
 	[ "$_jsh_nended" -eq "$_jsh_total" ] || return 0
 	case $_jsh_kind in
 	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
-	tf | pytorch | tf1 | pytorch1) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
+	tf | pytorch | tf1 | pytorch1 | mpi) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
 	*) js_all_ended_generic "$1" "$2" ;;
 	esac
 }
@@ -184,6 +186,16 @@ js_rule_tf() {
 		fi
 		_t_r=$((_t_r + 1))
 	done
+}
+
+# js_rule_mpi: the launcher's end decides (completion mpiRules); workers
+# only feed counters (a dead worker fails mpirun in the launcher).
+js_rule_mpi() {
+	eval "_m_rt=\$_jsh_rt_$1"
+	[ "$_m_rt" = launcher ] || return 0
+	js_kf_failure "$1" "$2" "$3" "$4" 0 && return 0
+	[ "$3" = s ] && js_verdict succeeded 0 "$1" "$2" "the Launcher succeeded"
+	return 0
 }
 
 js_rule_pytorch() {

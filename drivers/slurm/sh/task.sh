@@ -79,6 +79,7 @@ js_task_main() {
 		kill -TERM "$_k_ps" 2>/dev/null
 	fi
 	if [ "$_k_stop" = 1 ]; then
+		js_wait_group 30
 		# die of the signal, so Slurm reports the step CANCELLED, not FAILED
 		trap - TERM INT
 		kill -TERM $$
@@ -86,8 +87,21 @@ js_task_main() {
 	exit "$_k_rc"
 }
 
-case $0 in
-jobshift-task) js_task_main "$1" ;;
-jobshift-run) "js_run_$1" "$@" ;;
-*) echo "jobshift: unknown task stage $0" >&2; exit 97 ;;
-esac
+# js_wait_group SECS: wait (at most SECS, Kubernetes' default grace period)
+# until no other process of this task's process group is left. Slurm signals
+# every process of the step; a shell between this one and the user's
+# process (sh -c "...") dies of SIGTERM at once, but the user's process may
+# still be writing its checkpoint, and this task's end would make slurmstepd
+# SIGKILL it. Found by the fault suite (integration/faults, the deadline).
+js_wait_group() {
+	command -v pgrep >/dev/null 2>&1 || return 0
+	_g_k=0
+	while [ "$_g_k" -lt $(($1 * 10)) ]; do
+		# pgrep lists neither itself nor, written to a file, a subshell
+		pgrep -g $$ >"$_k_dir/group.$_k_r.$_k_i" 2>/dev/null
+		grep -qvx "$$" "$_k_dir/group.$_k_r.$_k_i" || break
+		sleep 0.1
+		_g_k=$((_g_k + 1))
+	done
+	rm -f "$_k_dir/group.$_k_r.$_k_i"
+}

@@ -3,6 +3,7 @@ nomad {
   address          = "http://nomad.example:4646"
   region           = "global"
   namespace        = "ml"
+  namespace_per_user = false
   datacenters      = ["dc1", "dc2"]
   node_pool        = "gpu"
   priority         = 70
@@ -11,6 +12,7 @@ nomad {
   barrier_timeout  = "5m"
   helper           = "/usr/local/bin/jobshift"
   work_dir         = "/scratch"
+  spread_nodes     = 3
   docker_gpu_runtime = "nvidia-container-runtime"
   docker_cap_add     = ["sys_admin", "CAP_IPC_LOCK"]
 }
@@ -26,6 +28,13 @@ slurm {
   port_base   = 20000
   address     = "hostname"
   spread_nodes = 3
+  sbatch      = ["--constraint=a100", "--reservation=train"]
+}
+
+defaults {
+  cpu        = 2
+  memory_mib = 8192
+  shm_mib    = 1024
 }
 
 image "10.11.3.8:5000/*" {
@@ -34,6 +43,8 @@ image "10.11.3.8:5000/*" {
 image "openpai/*" {}
 
 role "ps" {
+  sbatch     = ["--nice=10"]
+  setup      = ["module load python/3.11"]
   driver     = "raw_exec"
   docker_cap_add = []
   cpu        = 0.5

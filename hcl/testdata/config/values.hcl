@@ -6,6 +6,7 @@ nomad {
   datacenters      = "dc1"
   helper           = "jobshift"
   work_dir         = "scratch"
+  spread_nodes     = -1
   docker_gpu_runtime = 3
   docker_cap_add     = ["SYS_ADMIN", "IPC_LCOK"]
 }
@@ -16,4 +17,9 @@ slurm {
   address     = "ip"
   port_base   = 80
   time_limit  = "2h"
+  sbatch      = ["--mem=4G"]
+}
+defaults {
+  cpu        = 0
+  memory_mib = -1
 }

@@ -182,7 +182,15 @@ func paiCase(r *rand.Rand, v1 bool) Case {
 		cs = append(cs, jobs.ContractTorch)
 	}
 	j.Contracts = cs
-	return Case{Name: "pai", Job: j, Opts: contract.Options{User: pick(r, Hostile)}}
+	opts := contract.Options{User: pick(r, Hostile)}
+	// Half the jobs use the ssh runtime plugin (decided without a draw, so
+	// the random streams of existing cases stay as they were).
+	if j.Roles[0].Instances%2 == 0 {
+		j.Retry.GangAllocation = true
+		j.Extras.RuntimePlugins = []jobs.RuntimePlugin{{Plugin: "ssh", Parameters: map[string]any{"jobssh": true}}}
+		opts.SSH = true
+	}
+	return Case{Name: "pai", Job: j, Opts: opts}
 }
 
 func leinaoCase(r *rand.Rand) Case {
@@ -281,5 +289,6 @@ func mpiCase(r *rand.Rand) Case {
 	if r.IntN(2) == 0 {
 		opts.MPIDir = pick(r, Hostile)
 	}
+	opts.SSH = j.Roles[1].Instances%2 == 0 // without a draw, see paiCase
 	return Case{Name: "mpi", Job: j, Opts: opts}
 }

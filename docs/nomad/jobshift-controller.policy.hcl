@@ -1,0 +1,11 @@
+# What `jobshift controller` needs: every jobshift job of every namespace it serves. Checked on an
+# ACL-enabled agent by integration/nomadacl.
+namespace "*" {
+  # list and read jobs and allocations, re-register a job for a retry, stop tasks and jobs
+  capabilities = ["list-jobs", "read-job", "submit-job", "alloc-lifecycle"]
+  variables {
+    path "jobshift/*" {
+      capabilities = ["write", "read", "list"]
+    }
+  }
+}

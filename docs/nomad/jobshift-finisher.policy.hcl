@@ -1,0 +1,13 @@
+# What the in-job finisher (nomad.helper, the poststop `finish` task) needs through its workload
+# identity. Nomad attaches a policy to a namespace *and a job ID* only, never to a namespace alone:
+#   nomad acl policy apply -namespace default -job <job id> jobshift-finisher jobshift-finisher.policy.hcl
+# once per job ID (the policy name must differ per job). A site with ACLs on may run
+# `jobshift controller` instead, which needs no per-job policy. Checked by integration/nomadacl.
+namespace "default" {
+  capabilities = ["read-job", "submit-job", "alloc-lifecycle"]
+  variables {
+    path "jobshift/*" {
+      capabilities = ["write", "read"]
+    }
+  }
+}

@@ -1,0 +1,78 @@
+package local
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestMPIAllreduce runs the MPI jobs of integration/testdata/mpi as local
+// processes with the ssh emulation: an MPIJob v2beta1 (ssh, hostfile with
+// service-domain names, workers whose own command is an sshd), v1alpha2
+// (kubexec.sh as the rsh agent, workers without a command) and a PAI v2 job
+// whose mpirun names `-H master-0:2,worker-0:2`. Every rank must print the
+// same sum, the job must succeed with the launcher, and no sshd or rank
+// may be left once it ended.
+func TestMPIAllreduce(t *testing.T) {
+	drivertest.NeedMPI(t)
+	dir := drivertest.MPITestdata(t)
+	for _, tc := range drivertest.MPIJobs {
+		t.Run(tc.Name, func(t *testing.T) {
+			plan := loadPlan(t, filepath.Join(dir, tc.File))
+			work := t.TempDir()
+			res, runDir, evs := runPlan(t, plan, Options{Dir: work, Grace: 2 * time.Second})
+			out, _ := os.ReadFile(filepath.Join(runDir, tc.Launcher, "attempt-0", "stdout"))
+			errOut, _ := os.ReadFile(filepath.Join(runDir, tc.Launcher, "attempt-0", "stderr"))
+			if res.Phase != completion.PhaseSucceeded {
+				for _, e := range evs {
+					t.Logf("event: %+v", e)
+				}
+				t.Fatalf("result %+v; launcher stderr:\n%s", res, errOut)
+			}
+			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			// the ranks and the sshd are gone (the ranks run under the
+			// workers' sshd, in sessions of their own)
+			var left []string
+			deadline := time.Now().Add(5 * time.Second)
+			for {
+				left = append(drivertest.Leftovers(runDir), drivertest.Leftovers("allreduce rank")...)
+				if len(left) == 0 || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if len(left) > 0 {
+				t.Errorf("left behind:\n%v", left)
+			}
+			if keys, _ := filepath.Glob(filepath.Join(runDir, "ssh", "key-*")); len(keys) > 0 {
+				t.Errorf("job key left in the run directory: %v", keys)
+			}
+		})
+	}
+}
+
+// TestMPIRefusedUnderDocker: the emulation runs processes only; -docker
+// refuses an ssh job, located at each ssh role (its replica type key).
+func TestMPIRefusedUnderDocker(t *testing.T) {
+	plan := loadPlan(t, filepath.Join(drivertest.MPITestdata(t), "v2beta1.yaml"))
+	d, err := New(Options{Docker: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Render(context.Background(), plan)
+	if !errors.Is(err, ErrSSHInDocker) {
+		t.Fatalf("err = %v, want ErrSSHInDocker", err)
+	}
+	for _, at := range []string{"v2beta1.yaml:11:5:", "v2beta1.yaml:25:5:"} {
+		if !strings.Contains(err.Error(), at) {
+			t.Errorf("error does not point at %s: %v", at, err)
+		}
+	}
+}

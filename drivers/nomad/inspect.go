@@ -1,0 +1,158 @@
+package nomad
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// clientFor is the API client pointed at the handle's namespace (a handle
+// typed as nomad:NS/ID, or returned by Submit for a namespaced job).
+func (d *Driver) clientFor(h drivers.Handle) (*api.Client, error) {
+	c, err := d.Client()
+	if err != nil {
+		return nil, err
+	}
+	if ns := h.Meta[drivers.MetaNamespace]; ns != "" {
+		c.SetNamespace(ns)
+	}
+	return c, nil
+}
+
+// Inspect implements drivers.Inspector: the job's tasks as its latest
+// version's allocations show them, and the verdict jobshift recorded, if
+// any. It only reads: a job whose rules have fired but that no watcher
+// enforced yet is still "running" here.
+func (d *Driver) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status, error) {
+	c, err := d.clientFor(h)
+	if err != nil {
+		return nil, err
+	}
+	info, _, err := c.Jobs().Info(h.ID, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		if strings.Contains(err.Error(), "404") {
+			return nil, fmt.Errorf("nomad job %q: %w", h.ID, drivers.ErrNotFound)
+		}
+		return nil, fmt.Errorf("nomad job %q: %w", h.ID, unavailable(err))
+	}
+	return d.inspect(ctx, c, h, info)
+}
+
+func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, info *api.Job) (*drivers.Status, error) {
+	pol, ok := ParsePolicy(info.Meta)
+	if !ok {
+		return nil, fmt.Errorf("nomad job %q: %w (no %s meta)", h.ID, ErrNotJobshift, MetaPolicy)
+	}
+	w := &watcher{d: d, c: c, id: h.ID}
+	allocs, _, err := c.Jobs().Allocations(h.ID, true, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	// The attempt is the version the allocations ran (a stopped job's
+	// latest version has none).
+	w.version = *info.Version
+	if info.Stop != nil && *info.Stop {
+		for i, a := range allocs {
+			if i == 0 || a.JobVersion > w.version {
+				w.version = a.JobVersion
+			}
+		}
+	}
+	if info.Namespace != nil && *info.Namespace != "default" {
+		h.Meta = map[string]string{drivers.MetaNamespace: *info.Namespace}
+	}
+	st := &drivers.Status{Handle: drivers.Handle{Driver: TargetHCL, ID: h.ID, Meta: h.Meta}.String(),
+		Name: info.Meta[MetaName], User: info.Meta[MetaUser], Phase: completion.PhaseRunning, Tasks: []drivers.TaskStatus{}}
+	fmt.Sscan(info.Meta[MetaAttempt], &st.Attempt)
+	if info.SubmitTime != nil {
+		st.Submitted = time.Unix(0, *info.SubmitTime).UTC()
+	}
+	obs := observe(pol, allocs, w.version, nil)
+	started, live := false, 0
+	var tasks []completion.Task
+	for _, o := range obs {
+		started = started || o.State != completion.Pending
+		if !o.State.Terminal() {
+			live++
+		}
+		tasks = append(tasks, o.Task)
+		st.Tasks = append(st.Tasks, drivers.TaskStatus{Role: o.Role, Index: o.Index, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
+	}
+	sort.Slice(st.Tasks, func(i, j int) bool {
+		a, b := st.Tasks[i], st.Tasks[j]
+		return pol.roleOrder(a.Role) < pol.roleOrder(b.Role) || a.Role == b.Role && a.Index < b.Index
+	})
+	if !started {
+		st.Phase = drivers.PhasePending
+	}
+	if res := w.recorded(ctx); res != nil {
+		st.Phase, st.ExitCode, st.Reason = res.Phase, res.ExitCode, res.Reason
+	} else if info.Stop != nil && *info.Stop {
+		// Stopped from outside (jobshift stop, nomad job stop) and no
+		// watcher recorded it: the verdict every watcher would give.
+		if live > 0 {
+			st.Reason = "stopping"
+		} else {
+			v := completion.UserStopped(pol.Rules().Job(), tasks)
+			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
+		}
+	} else if v := completion.Decide(pol.Rules().Job(), tasks); v.Phase.Done() {
+		// Decided but not enforced: say so, and what would enforce it.
+		st.Reason = fmt.Sprintf("the job's rules say %s (%s), but nothing has enforced that yet: jobshift watch -enforce %s, or jobshift controller",
+			v.Phase, v.Reason, st.Handle)
+	}
+	return st, nil
+}
+
+// roleOrder is the position of a role in the job file (unknown roles last).
+func (p Policy) roleOrder(role string) int {
+	for i, r := range p.Roles {
+		if r.Name == role {
+			return i
+		}
+	}
+	return len(p.Roles)
+}
+
+// List implements drivers.Lister: the jobshift jobs of the client's
+// namespace (NOMAD_NAMESPACE or the site config's; "*" for every one the
+// token may read), newest first.
+func (d *Driver) List(ctx context.Context) ([]drivers.Status, error) {
+	c, err := d.Client()
+	if err != nil {
+		return nil, err
+	}
+	stubs, _, err := c.Jobs().ListOptions(&api.JobListOptions{Fields: &api.JobListFields{Meta: true}}, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("listing nomad jobs: %w", unavailable(err))
+	}
+	sort.Slice(stubs, func(i, j int) bool { return stubs[i].SubmitTime > stubs[j].SubmitTime })
+	var out []drivers.Status
+	for _, s := range stubs {
+		if s.Meta[MetaPolicy] == "" || s.ParentID != "" {
+			continue
+		}
+		h := drivers.Handle{Driver: TargetHCL, ID: s.ID, Meta: map[string]string{drivers.MetaNamespace: s.Namespace}}
+		jc, err := d.clientFor(h)
+		if err != nil {
+			return nil, err
+		}
+		info, _, err := jc.Jobs().Info(s.ID, (&api.QueryOptions{}).WithContext(ctx))
+		if err != nil {
+			continue // purged since the list
+		}
+		st, err := d.inspect(ctx, jc, h, info)
+		if err != nil {
+			continue
+		}
+		out = append(out, *st)
+	}
+	return out, nil
+}

@@ -1,0 +1,70 @@
+package nomad
+
+import (
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers/sshemu"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// The ssh emulation (drivers/sshemu) on Nomad: the wrapper travels as a
+// template file of the task, the job key as an item of the job's Nomad
+// Variable (nomad/jobs/<job ID>, which the task reads with its workload
+// identity; Submit writes it), rendered into the task's secrets directory
+// 0600. The wrapper is the outermost command, so the sshd outlives
+// in-place restarts of the user command.
+
+const (
+	sshKeyItem    = "jobshift_ssh_key" // item of the job's variable
+	sshScriptFile = "local/jobshift-sshemu.sh"
+	sshKeyFile    = "secrets/jobshift-ssh-key"
+)
+
+// sshMPIDir is where an MPIJob launcher's hostfile goes: a path of the
+// job's own on the client (raw_exec tasks share the host's /etc), the
+// same in a container.
+func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
+
+// roleIndex is k of role in the job.
+func roleIndex(job *jobs.Job, role *jobs.Role) int {
+	for k, r := range job.Roles {
+		if r == role {
+			return k
+		}
+	}
+	return -1
+}
+
+// sshWrap puts the task's command under the wrapper.
+func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
+	job := r.plan.Job
+	k := roleIndex(job, role)
+	if !sshemu.RoleEnabled(job, k) {
+		return uc
+	}
+	out := *uc
+	out.argv = sshemu.Wrap(job, k, "${NOMAD_TASK_DIR}/jobshift-sshemu.sh", uc.argv)
+	key := `{{ with nomadVar ` + quoteTemplateString(VariablePath(r.jobID)) + ` }}{{ index . ` + quoteTemplateString(sshKeyItem) + ` }}{{ end }}`
+	out.extra = append(append([]*api.Template(nil), uc.extra...),
+		r.fileTemplate(sshScriptFile, sshemu.Script),
+		&api.Template{EmbeddedTmpl: new(key), DestPath: new(sshKeyFile), ChangeMode: new("noop"), Once: new(true), Perms: new("0600")})
+	out.env = map[string]string{
+		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
+		sshemu.DirVar: "${NOMAD_TASK_DIR}/ssh",
+	}
+	return &out
+}
+
+// sshItems adds the job key to the items of the job's variable.
+func sshItems(p *translate.Plan, items map[string]string) error {
+	if !sshemu.Enabled(p.Job) {
+		return nil
+	}
+	priv, _, err := sshemu.NewKey()
+	if err != nil {
+		return err
+	}
+	items[sshKeyItem] = string(priv)
+	return nil
+}

@@ -1,0 +1,105 @@
+// Package sshemu is OpenPAI's ssh runtime plugin and mpi-operator's ssh
+// set-up, emulated on every target: a job key pair, an sshd per task on its
+// `ssh` port, `<role>-<i>` (or MPIJob pod host name) aliases that ssh,
+// mpirun and horovodrun resolve through a job-private client config, the
+// sshbarrier, and an MPIJob launcher's hostfile. The work on the node is
+// done by Script (sshemu.sh), which wraps the task's command; the drivers
+// deliver the key (a secret) and the wrapper, and ask the contract for the
+// emulation's variables (contract.Options.SSH).
+package sshemu
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	_ "embed"
+	"encoding/pem"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
+	"golang.org/x/crypto/ssh"
+)
+
+// Script is the node-side wrapper: `sh <script> [--idle] [--] argv...`.
+//
+//go:embed sshemu.sh
+var Script string
+
+// Environment the driver sets beside the contract's variables.
+const (
+	// KeyVar names the job's private key file (0600, never in an
+	// artifact: it travels the way the target carries secrets).
+	KeyVar = "JOBSHIFT_SSH_KEY"
+	// DirVar names the task's own directory for its sshd and client
+	// files ("" = a fresh one under $TMPDIR).
+	DirVar = "JOBSHIFT_SSH_DIR"
+)
+
+// IdleFlag makes the wrapper run only the sshd, in the foreground.
+const IdleFlag = "--idle"
+
+// Enabled reports whether any task of job runs the emulation.
+func Enabled(job *jobs.Job) bool { return contract.SSHRoles(job) != nil }
+
+// RoleEnabled reports whether the tasks of role k run the emulation.
+func RoleEnabled(job *jobs.Job, k int) bool {
+	rs := contract.SSHRoles(job)
+	return rs != nil && rs[k]
+}
+
+// sshdCommandRE finds an sshd started as a program (a word ending in sshd,
+// after a separator or a path), as MPIJob workers' commands do
+// (`/usr/sbin/sshd -De`, `mkdir -p /run/sshd; /usr/sbin/sshd -D`).
+var sshdCommandRE = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s|$)`)
+
+// Idle reports whether role k's own command is replaced by the emulation's
+// sshd: an MPIJob worker whose command starts an sshd (the image's, on
+// port 22 with the image's keys, which the operator's secret filled in;
+// jobshift's sshd takes its place on the task's port), or that has no
+// command (the kubexec generations ran `sleep 365d` in it, or the image's
+// entrypoint, which was an sshd in v2beta1 images).
+func Idle(job *jobs.Job, k int) bool {
+	r := job.Roles[k]
+	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || !RoleEnabled(job, k) {
+		return false
+	}
+	c := r.Command
+	switch c.Kind {
+	case jobs.CommandArgv:
+		if len(c.Command) == 0 && len(c.Args) == 0 {
+			return true
+		}
+		return sshdCommandRE.MatchString(strings.Join(append(append([]string(nil), c.Command...), c.Args...), " "))
+	default:
+		return sshdCommandRE.MatchString(c.Script)
+	}
+}
+
+// Wrap is the argv that runs argv under the wrapper at scriptPath (sh is
+// looked up on the task's PATH). An idle role ignores argv.
+func Wrap(job *jobs.Job, k int, scriptPath string, argv []string) []string {
+	if Idle(job, k) {
+		return []string{"sh", scriptPath, IdleFlag}
+	}
+	return append([]string{"sh", scriptPath, "--"}, argv...)
+}
+
+// NewKey makes the job's key pair: an ed25519 private key in OpenSSH
+// form (what ssh reads from IdentityFile) and its authorized_keys line.
+func NewKey() (private []byte, public string, err error) {
+	pub, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, "", fmt.Errorf("ssh key: %w", err)
+	}
+	blk, err := ssh.MarshalPrivateKey(priv, "jobshift job key")
+	if err != nil {
+		return nil, "", fmt.Errorf("ssh key: %w", err)
+	}
+	sp, err := ssh.NewPublicKey(pub)
+	if err != nil {
+		return nil, "", fmt.Errorf("ssh key: %w", err)
+	}
+	return pem.EncodeToMemory(blk), strings.TrimSpace(string(ssh.MarshalAuthorizedKey(sp))), nil
+}

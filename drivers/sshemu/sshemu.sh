@@ -1,0 +1,207 @@
+# jobshift ssh emulation: what OpenPAI's ssh runtime plugin and
+# mpi-operator's pods gave every task, rebuilt without root and without
+# touching the user's ~/.ssh:
+#   - an sshd of the task's own on its `ssh` port, accepting the job's key
+#     (and the userssh public keys), with a host key made here;
+#   - an ssh client config whose Host entries map every peer's alias
+#     (<role>-<i>, or the MPIJob pod host names) to its address and port,
+#     used through an `ssh` early on PATH, so `ssh worker-0`, mpirun and
+#     horovodrun reach the peers unchanged;
+#   - for an MPIJob task, the hostfile (and kubexec.sh) in the mpi dir;
+#   - sshbarrier: the command starts once every peer's sshd answers.
+# Then it execs the command (or, with --idle, runs the sshd in the
+# foreground: an MPIJob worker whose own command was an sshd).
+#
+# Usage: sh sshemu.sh [--idle] [--] command [args...]
+# Environment (see drivers/sshemu and translate/contract/ssh.go):
+#   JOBSHIFT_SSH_HOSTS   "<addr> <port> <alias>...", entries joined by ','
+#   JOBSHIFT_SSH_SELF    this task's first alias
+#   JOBSHIFT_SSH_KEY     the job's private key file (a secret; read only)
+#   JOBSHIFT_SSH_DIR     where this task's sshd and client files go
+#                        ("" = a new directory under $TMPDIR)
+#   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
+#   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
+#   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
+# Exit codes: 249 barrier timeout (OpenPAI's code), 1 setup failure.
+
+set -u
+umask 077
+
+fail() {
+	printf 'jobshift ssh emulation: %s\n' "$*" >&2
+	exit 1
+}
+
+idle=0
+if [ "${1:-}" = --idle ]; then
+	idle=1
+	shift
+fi
+if [ "${1:-}" = -- ]; then
+	shift
+fi
+
+hosts=${JOBSHIFT_SSH_HOSTS:?}
+me=${JOBSHIFT_SSH_SELF:?}
+key=${JOBSHIFT_SSH_KEY:?}
+dir=${JOBSHIFT_SSH_DIR:-}
+if [ -z "$dir" ]; then
+	dir=$(mktemp -d "${TMPDIR:-/tmp}/jobshift-ssh.XXXXXX") || fail "cannot make a directory under ${TMPDIR:-/tmp}"
+fi
+mkdir -p "$dir/bin" || fail "cannot make $dir"
+chmod 700 "$dir" || fail "cannot protect $dir"
+
+sshd=${JOBSHIFT_SSHD:-}
+if [ -z "$sshd" ]; then
+	sshd=$(command -v sshd) || sshd=/usr/sbin/sshd
+fi
+ssh=$(command -v ssh) || fail "ssh not found on PATH (install openssh-client)"
+keygen=$(command -v ssh-keygen) || fail "ssh-keygen not found on PATH (install openssh-client)"
+[ -x "$sshd" ] || fail "sshd not found (install openssh-server, or set JOBSHIFT_SSHD)"
+user=$(id -un) || fail "cannot tell the user name"
+
+# q quotes a value for ssh_config / sshd_config ("..."; '%' doubled for the
+# tokens sshd expands).
+q() { printf '"%s"' "$(printf '%s' "$1" | sed 's/%/%%/g')"; }
+# sq quotes a value for sh.
+sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# The key is used where the target put it (0600): no copy of a secret.
+"$keygen" -y -f "$key" >"$dir/id.pub" || fail "cannot read the job key $key"
+{
+	cat "$dir/id.pub"
+	if [ -n "${JOBSHIFT_SSH_USERKEYS:-}" ]; then
+		printf '%s\n' "$JOBSHIFT_SSH_USERKEYS"
+	fi
+} >"$dir/authorized_keys"
+rm -f "$dir/host_key" "$dir/host_key.pub"
+"$keygen" -q -t ed25519 -N '' -f "$dir/host_key" || fail "cannot make a host key"
+
+# The client config: one Host block per peer, then the job-wide settings.
+# (A function, so `set --` leaves the command's arguments alone.)
+host_blocks() {
+	old_ifs=$IFS
+	IFS=,
+	for entry in $hosts; do
+		IFS=' '
+		# shellcheck disable=SC2086 # the entry is split on purpose
+		set -- $entry
+		IFS=,
+		[ $# -ge 3 ] || fail "bad host entry '$entry'"
+		a=$1 p=$2
+		shift 2
+		IFS=' ' # "$*" joins with the first character of IFS
+		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$a" "$p" >>"$dir/ssh_config"
+		IFS=,
+		aliases="$aliases $1"
+		for n in "$@"; do
+			if [ "$n" = "$me" ]; then
+				addr=$a port=$p
+			fi
+		done
+	done
+	IFS=$old_ifs
+}
+addr='' port='' aliases=''
+: >"$dir/ssh_config"
+host_blocks
+[ -n "$port" ] || fail "this task ($me) is not in JOBSHIFT_SSH_HOSTS"
+cat >>"$dir/ssh_config" <<EOF
+Host *
+	User $user
+	IdentityFile $(q "$key")
+	IdentitiesOnly yes
+	StrictHostKeyChecking no
+	UserKnownHostsFile /dev/null
+	GlobalKnownHostsFile /dev/null
+	LogLevel ERROR
+	BatchMode yes
+	ConnectionAttempts 10
+EOF
+printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(sq "$ssh")" "$(sq "$dir/ssh_config")" >"$dir/bin/ssh"
+chmod 700 "$dir/bin/ssh"
+PATH=$dir/bin:$PATH
+export PATH
+
+# The sshd: key logins only, for this user, with the task's search paths
+# (an ssh session starts with a fresh environment; OpenPAI copied its
+# variables to /etc/environment for the same reason).
+{
+	printf 'Port %s\nListenAddress %s\n' "$port" "$addr"
+	printf 'HostKey %s\nPidFile %s\nAuthorizedKeysFile %s\n' "$(q "$dir/host_key")" "$(q "$dir/sshd.pid")" "$(q "$dir/authorized_keys")"
+	printf 'StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n'
+	printf 'PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAllowUsers %s\n' "$user"
+	printf 'PrintMotd no\nX11Forwarding no\nMaxStartups 100:30:200\nMaxSessions 100\n'
+	for v in PATH LD_LIBRARY_PATH PYTHONPATH OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; do
+		eval "val=\${$v-}"
+		# shellcheck disable=SC2154 # val is set by the eval
+		case $val in
+		'' | *'"'* | *'%'*) ;;
+		*) printf 'SetEnv "%s=%s"\n' "$v" "$val" ;;
+		esac
+	done
+} >"$dir/sshd_config"
+if [ "$(id -u)" = 0 ]; then
+	mkdir -p /run/sshd 2>/dev/null # privilege separation directory
+fi
+
+# Every MPIJob task's files, as the operator's ConfigMap held them.
+if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
+	mdir=${JOBSHIFT_MPI_DIR:?}
+	mkdir -p "$mdir" || fail "cannot make $mdir"
+	chmod 755 "$mdir"
+	# shellcheck disable=SC2015 # fail exits
+	printf '%s\n' "$JOBSHIFT_MPI_HOSTFILE" | tr ',' '\n' >"$mdir/hostfile.tmp.$$" && mv -f "$mdir/hostfile.tmp.$$" "$mdir/hostfile" ||
+		fail "cannot write $mdir/hostfile"
+	# kubexec.sh was `kubectl exec <pod> -- /bin/sh -c "$*"`; ssh runs the
+	# same command line on the same pod. The same text in every task (tasks
+	# on one host share the directory): the ssh on PATH is each task's own.
+	# shellcheck disable=SC2015 # fail exits
+	printf '#!/bin/sh\nexec ssh "$@"\n' >"$mdir/kubexec.sh.tmp.$$" &&
+		chmod 755 "$mdir/kubexec.sh.tmp.$$" && mv -f "$mdir/kubexec.sh.tmp.$$" "$mdir/kubexec.sh" ||
+		fail "cannot write $mdir/kubexec.sh"
+	chmod 644 "$mdir/hostfile"
+fi
+
+"$sshd" -t -f "$dir/sshd_config" || fail "sshd rejects its configuration $dir/sshd_config"
+if [ "$idle" = 1 ]; then
+	exec "$sshd" -D -e -f "$dir/sshd_config"
+fi
+# The sshd lives as long as the command: a watcher stops it once the
+# process that becomes the command (this shell's pid) is gone, whatever
+# the target's own clean-up does.
+main=$$
+(
+	"$sshd" -D -e -f "$dir/sshd_config" 2>>"$dir/sshd.log" </dev/null &
+	spid=$!
+	while kill -0 "$main" 2>/dev/null && kill -0 "$spid" 2>/dev/null; do
+		sleep 1
+	done
+	kill "$spid" 2>/dev/null
+) </dev/null >/dev/null 2>&1 &
+
+if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then
+	end=$(($(date +%s) + JOBSHIFT_SSH_BARRIER))
+	for h in $aliases; do
+		until ssh -o ConnectTimeout=2 -o ConnectionAttempts=1 "$h" true </dev/null 2>/dev/null; do
+			if [ "$(date +%s)" -ge "$end" ]; then
+				printf 'jobshift ssh emulation: sshbarrier: %s does not answer after %ss\n' "$h" "$JOBSHIFT_SSH_BARRIER" >&2
+				exit 249
+			fi
+			sleep 1
+		done
+	done
+fi
+# Under Slurm, OpenMPI's and Hydra's launchers would see the allocation
+# and start their daemons with srun on Slurm's nodes instead of the peers
+# the command names; on the source platform they used ssh and the
+# hostfile. (A user's own setting wins.)
+if [ -n "${SLURM_JOB_ID:-}" ]; then
+	OMPI_MCA_plm=${OMPI_MCA_plm:-rsh}
+	OMPI_MCA_ras=${OMPI_MCA_ras:-^slurm}
+	I_MPI_HYDRA_BOOTSTRAP=${I_MPI_HYDRA_BOOTSTRAP:-ssh}
+	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
+	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
+fi
+[ $# -gt 0 ] || exit 0
+exec "$@"

@@ -1,0 +1,106 @@
+package multihost_test
+
+import (
+	"io"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// mpiOverHosts points the MPI jobs' traffic at the cluster network instead
+// of loopback: OpenMPI's MCA variables in the launcher's environment (the
+// MPIJobs), the interface the PAI job's command reads; the commands stay
+// as written.
+func mpiOverHosts(plan *translate.Plan) {
+	const cidr = "10.87.0.0/16" // both clusters' host networks
+	for _, r := range plan.Job.Roles {
+		var env []jobs.EnvVar
+		for _, e := range r.Env {
+			if !strings.HasSuffix(e.Name, "_tcp_if_include") {
+				env = append(env, e)
+			}
+		}
+		r.Env = append(env, jobs.EnvVar{Name: "OMPI_MCA_btl_tcp_if_include", Value: cidr},
+			jobs.EnvVar{Name: "OMPI_MCA_oob_tcp_if_include", Value: cidr}, jobs.EnvVar{Name: "JOBSHIFT_TEST_MPI_IF", Value: cidr})
+	}
+}
+
+// checkMPILeftovers: no sshd of the job and no rank is alive on any host
+// (the hosts are network namespaces of this machine: one process table).
+func checkMPILeftovers(t *testing.T, markers ...string) {
+	t.Helper()
+	var left []string
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		left = drivertest.Leftovers("allreduce rank")
+		for _, m := range markers {
+			left = append(left, drivertest.Leftovers(m)...)
+		}
+		if len(left) == 0 || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if len(left) > 0 {
+		t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
+	}
+}
+
+// TestMPIAllreduceNomad: the three MPI jobs on the Nomad cluster (raw_exec),
+// tasks spread over the clients, ssh and MPI over the cluster network.
+func TestMPIAllreduceNomad(t *testing.T) {
+	c := need(t, "nomad")
+	drivertest.NeedMPI(t)
+	for _, tc := range drivertest.MPIJobs {
+		t.Run(tc.Name, func(t *testing.T) {
+			plan := loadPlan(t, c, filepath.Join("integration/testdata/mpi", tc.File))
+			mpiOverHosts(plan)
+			res, id := runNomad(t, c, plan, 4*time.Minute)
+			cl := nomadClient(t, c)
+			var logs strings.Builder
+			var allocs []string
+			for _, nt := range nomadTasks(t, cl, id) {
+				allocs = append(allocs, nt.alloc.ID)
+				if rc, err := cl.AllocFS().Cat(nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0", nil); err == nil {
+					b, _ := io.ReadAll(rc)
+					rc.Close()
+					logs.Write(b)
+				}
+			}
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			checkMPILeftovers(t, allocs...)
+		})
+	}
+}
+
+// TestMPIAllreduceSlurm: the three MPI jobs on the Slurm cluster, tasks
+// spread over the nodes.
+func TestMPIAllreduceSlurm(t *testing.T) {
+	c := need(t, "slurm")
+	drivertest.NeedMPI(t)
+	for _, tc := range drivertest.MPIJobs {
+		t.Run(tc.Name, func(t *testing.T) {
+			plan := loadPlan(t, c, filepath.Join("integration/testdata/mpi", tc.File))
+			mpiOverHosts(plan)
+			r := runSlurm(t, plan, 4*time.Minute)
+			role, _, _ := strings.Cut(tc.Launcher, "-")
+			out := r.taskLog(t, role, 0)
+			if r.final.Phase != completion.PhaseSucceeded {
+				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
+			}
+			drivertest.CheckAllreduce(t, out, tc.Ranks)
+			checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+			checkMPILeftovers(t, filepath.Dir(r.adir))
+		})
+	}
+}

@@ -1,0 +1,248 @@
+// Package nomadacl checks the ACL policies of docs/nomad/ on a Nomad agent
+// with ACLs enabled (scripts/nomad-acl-agent.sh starts it beside the
+// shared test agent and stops it after): `jobshift run` with a token of
+// the run policy, `jobshift controller` with a token of the controller
+// policy, and the in-job finisher with the finisher policy attached to its
+// job. Each is also shown to fail without its policy, so the policies are
+// what makes them work.
+package nomadacl
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+	"github.com/jobshift/jobshift/drivers/nomad"
+)
+
+func repo() string {
+	_, f, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(f), "..", "..")
+}
+
+type cluster struct {
+	addr, mgmt, bin, dir, nomad string
+	c                           *api.Client
+}
+
+// up starts the ACL agent (skips without a Nomad binary, except under CI).
+func up(t *testing.T) *cluster {
+	t.Helper()
+	nomadBin := filepath.Join(os.Getenv("JOBSHIFT_CACHE"), "nomad", "bin", "nomad")
+	if _, err := os.Stat(nomadBin); err != nil || os.Getenv("JOBSHIFT_CACHE") == "" {
+		if p, err := exec.LookPath("nomad"); err == nil {
+			nomadBin = p
+		} else if os.Getenv("CI") == "true" {
+			t.Fatal("no nomad binary and CI=true: run scripts/install-nomad.sh")
+		} else {
+			t.Skip("no nomad binary (scripts/install-nomad.sh)")
+		}
+	}
+	script := filepath.Join(repo(), "scripts", "nomad-acl-agent.sh")
+	cmd := exec.Command(script, "start")
+	cmd.Env = append(os.Environ(), "NOMAD_BIN="+nomadBin)
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("nomad-acl-agent.sh start: %v\n%s", err, out)
+	}
+	t.Cleanup(func() {
+		if out, err := exec.Command(script, "stop").CombinedOutput(); err != nil {
+			t.Errorf("nomad-acl-agent.sh stop: %v\n%s", err, out)
+		}
+	})
+	cl := &cluster{dir: t.TempDir(), nomad: nomadBin}
+	for _, l := range strings.Split(string(out), "\n") {
+		if v, ok := strings.CutPrefix(l, "NOMAD_ADDR="); ok {
+			cl.addr = v
+		}
+		if v, ok := strings.CutPrefix(l, "NOMAD_TOKEN="); ok {
+			cl.mgmt = v
+		}
+	}
+	cfg := api.DefaultConfig()
+	cfg.Address, cfg.SecretID = cl.addr, cl.mgmt
+	if cl.c, err = api.NewClient(cfg); err != nil {
+		t.Fatal(err)
+	}
+	cl.bin = filepath.Join(cl.dir, "jobshift")
+	b := exec.Command("go", "build", "-o", cl.bin, "./cmd/jobshift")
+	b.Dir = repo()
+	if out, err := b.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return cl
+}
+
+// policy applies docs/nomad/<name>.policy.hcl (attached to job when set).
+func (cl *cluster) policy(t *testing.T, name, job string) {
+	t.Helper()
+	rules, err := os.ReadFile(filepath.Join(repo(), "docs", "nomad", name+".policy.hcl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &api.ACLPolicy{Name: name, Rules: string(rules)}
+	if job != "" {
+		p.Name = name + "-" + job
+		p.JobACL = &api.JobACL{Namespace: "default", JobID: job}
+	}
+	if _, err := cl.c.ACLPolicies().Upsert(p, nil); err != nil {
+		t.Fatalf("policy %s: %v", name, err)
+	}
+}
+
+func (cl *cluster) token(t *testing.T, policies ...string) string {
+	t.Helper()
+	tok, _, err := cl.c.ACLTokens().Create(&api.ACLToken{Name: strings.Join(policies, "+"), Type: "client", Policies: policies}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tok.SecretID
+}
+
+// jobshift runs the binary with a token ("" = anonymous).
+func (cl *cluster) jobshift(t *testing.T, token string, args ...string) (string, int) {
+	t.Helper()
+	cmd := exec.Command(cl.bin, args...)
+	cmd.Dir = repo()
+	cmd.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+token)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+func (cl *cluster) site(t *testing.T, helper bool) string {
+	t.Helper()
+	s := fmt.Sprintf("nomad {\n  driver = \"raw_exec\"\n  cpu_mhz_per_core = 100\n  work_dir = %q\n", repo())
+	if helper {
+		s += fmt.Sprintf("  helper = %q\n", cl.bin)
+	}
+	p := filepath.Join(cl.dir, fmt.Sprintf("site-%v.hcl", helper))
+	if err := os.WriteFile(p, []byte(s+"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// register submits a converted job with the management token, as an
+// operator's `nomad job run` would, and returns its ID.
+func (cl *cluster) register(t *testing.T, site, name string) string {
+	t.Helper()
+	out, code := cl.jobshift(t, cl.mgmt, "convert", "-to", "nomad-json", "-config", site, "examples/pai-v1-ps-worker.json")
+	if code != 0 {
+		t.Fatalf("convert: %s", out)
+	}
+	var wrapped struct{ Job *api.Job }
+	if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &wrapped); err != nil || wrapped.Job == nil {
+		var job api.Job
+		if err := json.Unmarshal([]byte(out[strings.Index(out, "{"):]), &job); err != nil {
+			t.Fatalf("convert output: %v", err)
+		}
+		wrapped.Job = &job
+	}
+	wrapped.Job.ID, wrapped.Job.Name = &name, &name
+	if _, _, err := cl.c.Jobs().Register(wrapped.Job, nil); err != nil {
+		t.Fatalf("register %s: %v", name, err)
+	}
+	return name
+}
+
+func (cl *cluster) verdict(id string, within time.Duration) map[string]string {
+	for end := time.Now().Add(within); time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		if v, _, err := cl.c.Variables().Read(nomad.ResultPath(id), nil); err == nil && v != nil {
+			return v.Items
+		}
+	}
+	return nil
+}
+
+func TestPolicies(t *testing.T) {
+	cl := up(t)
+	site := cl.site(t, false)
+	cl.policy(t, "jobshift-run", "")
+	cl.policy(t, "jobshift-controller", "")
+
+	// run: anonymous is refused, the run policy's token runs the job to its end
+	if out, code := cl.jobshift(t, "", "run", "-to", "nomad", "-plain", "-config", site, "examples/pai-v1-ps-worker.json"); code == 0 {
+		t.Errorf("run without a token succeeded:\n%s", out)
+	} else if !strings.Contains(strings.ToLower(out), "permission denied") && !strings.Contains(out, "403") {
+		t.Errorf("run without a token: exit %d, but no permission error:\n%s", code, out)
+	}
+	run := cl.token(t, "jobshift-run")
+	if out, code := cl.jobshift(t, run, "run", "-to", "nomad", "-plain", "-config", site, "examples/pai-v1-ps-worker.json"); code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
+		t.Fatalf("run with the run policy: exit %d\n%s", code, out)
+	}
+
+	// controller: with its policy's token it ends a job registered by
+	// plain `nomad job run` and records the verdict
+	id := cl.register(t, site, "acl-controller")
+	ctl := exec.Command(cl.bin, "controller", "-every", "2s", "-log-json")
+	ctl.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.token(t, "jobshift-controller"))
+	var log bytes.Buffer
+	ctl.Stdout, ctl.Stderr = &log, &log
+	if err := ctl.Start(); err != nil {
+		t.Fatal(err)
+	}
+	v := cl.verdict(id, 120*time.Second)
+	_ = ctl.Process.Kill()
+	_ = ctl.Wait()
+	if v["phase"] != "succeeded" {
+		t.Errorf("controller: verdict %v; its log:\n%s", v, log.String())
+	}
+	sc := bufio.NewScanner(&log)
+	for sc.Scan() {
+		if strings.Contains(sc.Text(), "Permission denied") {
+			t.Errorf("controller log: %s", sc.Text())
+		}
+	}
+
+	// the controller jobspec of docs/nomad: a service job reaching the API
+	// through the Task API socket with its workload identity, the
+	// controller policy attached to it
+	p := &api.ACLPolicy{Name: "jobshift-controller-wi", JobACL: &api.JobACL{Namespace: "default", JobID: "jobshift-controller"}}
+	rules, _ := os.ReadFile(filepath.Join(repo(), "docs", "nomad", "jobshift-controller.policy.hcl"))
+	p.Rules = string(rules)
+	if _, err := cl.c.ACLPolicies().Upsert(p, nil); err != nil {
+		t.Fatal(err)
+	}
+	nj := exec.Command(cl.nomad, "job", "run", "-detach", "-var", "jobshift="+cl.bin, filepath.Join(repo(), "docs", "nomad", "jobshift-controller.nomad.hcl"))
+	nj.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
+	if out, err := nj.CombinedOutput(); err != nil {
+		t.Fatalf("nomad job run jobshift-controller.nomad.hcl: %v\n%s", err, out)
+	}
+	id = cl.register(t, site, "acl-controller-job")
+	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
+		t.Errorf("controller jobspec: verdict %v", v)
+	}
+	if _, _, err := cl.c.Jobs().Deregister("jobshift-controller", true, nil); err != nil {
+		t.Error(err)
+	}
+
+	// finisher: the job ends by itself (no jobshift process) only with the
+	// finisher policy attached to its job ID
+	helperSite := cl.site(t, true)
+	id = "acl-finisher"
+	cl.policy(t, "jobshift-finisher", id)
+	cl.register(t, helperSite, id)
+	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
+		t.Errorf("finisher with its policy: verdict %v", v)
+	}
+	id = "acl-finisher-nopolicy"
+	cl.register(t, helperSite, id)
+	if v := cl.verdict(id, 30*time.Second); v != nil {
+		t.Errorf("finisher without a policy recorded a verdict %v: the policy test proves nothing", v)
+	}
+}

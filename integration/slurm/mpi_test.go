@@ -1,0 +1,49 @@
+package slurm_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestMPIAllreduce runs the MPI jobs of integration/testdata/mpi under
+// Slurm with the ssh emulation (sshd per task on its port of the job's
+// window, the key made in the allocation): every rank prints the same sum,
+// the launcher decides (decide.sh's mpi rule), and neither an sshd nor a
+// rank is left on the nodes, nor the key in the state directory.
+func TestMPIAllreduce(t *testing.T) {
+	needCluster(t)
+	drivertest.NeedMPI(t)
+	for _, tc := range drivertest.MPIJobs {
+		t.Run(tc.Name, func(t *testing.T) {
+			plan := loadPlan(t, filepath.Join("integration/testdata/mpi", tc.File), nil)
+			r := submit(t, plan, 3*time.Minute)
+			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".out"))
+			if r.final.Phase != completion.PhaseSucceeded {
+				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
+			}
+			// the .out file is per role and task: <role>-<task id>.out
+			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			var left []string
+			deadline := time.Now().Add(30 * time.Second)
+			for {
+				left = append(drivertest.Leftovers(r.state), drivertest.Leftovers("allreduce rank")...)
+				if len(left) == 0 || time.Now().After(deadline) {
+					break
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+			if len(left) > 0 {
+				t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
+			}
+			if keys, _ := filepath.Glob(filepath.Join(r.state, "attempt-*", "ssh-key")); len(keys) > 0 {
+				t.Errorf("job key left in the state directory: %v", keys)
+			}
+		})
+	}
+}

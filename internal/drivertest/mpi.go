@@ -1,0 +1,114 @@
+package drivertest
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// MPIJobs are the allreduce jobs of integration/testdata/mpi, by test
+// name, and how many ranks each runs.
+var MPIJobs = []struct {
+	Name, File string
+	Ranks      int
+	Launcher   string // the task whose output has every rank's line
+}{
+	{"v2beta1", "v2beta1.yaml", 4, "launcher-0"},
+	{"v1alpha2", "v1alpha2.yaml", 4, "launcher-0"},
+	{"pai-horovod", "pai-horovod.yaml", 4, "master-0"},
+}
+
+// MPITestdata is the directory of the MPI jobs, from a package directory
+// two levels under the module root (drivers/local, integration/nomad).
+func MPITestdata(t *testing.T) string {
+	t.Helper()
+	for _, rel := range []string{"../../integration/testdata/mpi", "../testdata/mpi"} {
+		if _, err := os.Stat(filepath.Join(rel, "v2beta1.yaml")); err == nil {
+			return rel
+		}
+	}
+	t.Fatal("integration/testdata/mpi not found")
+	return ""
+}
+
+// NeedMPI skips (fails under CI=true) when this machine lacks what the MPI
+// jobs run: Debian's openmpi-bin, python3-mpi4py for /usr/bin/python3, and
+// openssh-server.
+func NeedMPI(t *testing.T) {
+	t.Helper()
+	var missing []string
+	for _, p := range []string{"mpirun", "ssh", "ssh-keygen"} {
+		if _, err := exec.LookPath(p); err != nil {
+			missing = append(missing, p)
+		}
+	}
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		missing = append(missing, "/usr/sbin/sshd")
+	}
+	if err := exec.Command("/usr/bin/python3", "-c", "import mpi4py").Run(); err != nil {
+		missing = append(missing, "python3-mpi4py")
+	}
+	if len(missing) == 0 {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("MPI test needs %v (scripts/test.sh installs them)", missing)
+	}
+	t.Skipf("MPI test needs %v", missing)
+}
+
+var allreduceRE = regexp.MustCompile(`allreduce rank (\d+) of (\d+) sum (\d+)`)
+
+// CheckAllreduce checks that output holds one line from each of the n
+// ranks, each with the sum 1+2+…+n (computed here, not by the job).
+func CheckAllreduce(t *testing.T, output string, n int) {
+	t.Helper()
+	want := n * (n + 1) / 2
+	seen := map[int]bool{}
+	for _, m := range allreduceRE.FindAllStringSubmatch(output, -1) {
+		rank, _ := strconv.Atoi(m[1])
+		size, _ := strconv.Atoi(m[2])
+		sum, _ := strconv.Atoi(m[3])
+		if size != n || sum != want {
+			t.Errorf("rank %d: world %d sum %d, want world %d sum %d", rank, size, sum, n, want)
+		}
+		if seen[rank] {
+			t.Errorf("rank %d printed twice", rank)
+		}
+		seen[rank] = true
+	}
+	if len(seen) != n {
+		t.Errorf("%d ranks printed, want %d; output:\n%s", len(seen), n, output)
+	}
+}
+
+// Leftovers lists the processes of this machine whose command line
+// contains marker (a run directory, an sshd config path, the ranks'
+// program text), as "pid cmdline".
+func Leftovers(marker string) []string {
+	var out []string
+	procs, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	self := strconv.Itoa(os.Getpid())
+	for _, f := range procs {
+		pid := filepath.Base(filepath.Dir(f))
+		if pid == self {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		cmd := strings.ReplaceAll(strings.TrimRight(string(b), "\x00"), "\x00", " ")
+		if strings.Contains(cmd, marker) {
+			out = append(out, fmt.Sprintf("%s %s", pid, cmd))
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,112 @@
+package translate
+
+import (
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// Compiled is everything about a plan that does not depend on the target,
+// worked out once (Build) so that no driver works it out again, and no
+// driver needs to know the input format: the completion policy, the
+// contract options, the processes of a task, and per role how the platform
+// launched the command and which ports it needs.
+type Compiled struct {
+	// Policy is the job's completion policy (kind resolved).
+	Policy completion.Policy
+	// Contract are the options every contract evaluation uses (the one
+	// place they are built); set Process for a UAI ps process.
+	Contract contract.Options
+	// Processes every task runs (contract.Processes): [main], or [main,
+	// ps] for a multi-node UAI job.
+	Processes []string
+	// WorkDir: PAI_WORK_DIR is part of the contract, so every target
+	// exports it (contract.WorkDirExport) right before the user command.
+	WorkDir bool
+	// Roles, in job order.
+	Roles []RolePlan
+}
+
+// RolePlan is the target-independent part of one role.
+type RolePlan struct {
+	Name   string
+	Launch Launch
+	// Ports are the labels a topology must give every task of the role
+	// (contract.PortLabels), in order, with container ports.
+	Ports []PortPlan
+}
+
+// PortPlan is one port label of a role.
+type PortPlan struct {
+	jobs.Port
+	// Container is the first of the label's fixed container ports
+	// (LeinaoPAI's 10001..10003, contract.LeinaoPorts): the task binds
+	// those inside its container and the target maps host ports onto
+	// them; 0 = the task binds its host ports itself.
+	Container int
+}
+
+// Compiled returns the compiled part of the plan: what Build computed, or,
+// for a Plan put together by hand (tests, a plugin's wire decoding),
+// computed now and kept.
+func (p *Plan) Compiled() *Compiled {
+	if p.compiled == nil {
+		p.compiled = compile(p)
+	}
+	return p.compiled
+}
+
+func compile(p *Plan) *Compiled {
+	job := p.Job
+	cs := p.Contracts
+	if len(cs) == 0 {
+		cs = job.Contracts
+	}
+	opts := contract.Options{User: p.User, Contracts: cs}
+	c := &Compiled{Policy: completion.PolicyOf(job), Contract: opts,
+		Processes: contract.Processes(job, opts), WorkDir: contract.NeedsWorkDir(job, opts)}
+	for k, r := range job.Roles {
+		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
+		for _, port := range contract.PortLabels(job, k, opts) {
+			pp := PortPlan{Port: port}
+			if port.Implicit && port.Label == contract.LeinaoLabel {
+				pp.Container = contract.LeinaoPorts[0]
+			}
+			rp.Ports = append(rp.Ports, pp)
+		}
+		c.Roles = append(c.Roles, rp)
+	}
+	return c
+}
+
+// Role is the compiled role named name (nil when the job has none).
+func (c *Compiled) Role(name string) *RolePlan {
+	for i := range c.Roles {
+		if c.Roles[i].Name == name {
+			return &c.Roles[i]
+		}
+	}
+	return nil
+}
+
+// ContractFor is Contract for one process of a task.
+func (c *Compiled) ContractFor(process string) contract.Options {
+	o := c.Contract
+	o.Process = process
+	return o
+}
+
+// HasContract reports whether contract name applies to the plan.
+func (c *Compiled) HasContract(name string) bool {
+	for _, x := range c.Contract.Contracts {
+		if x == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Origin names the job's input format ("pai-v2", "tfjob") for comments,
+// meta and messages in artifacts: text for people and tools, which no
+// driver branches on (the rules it implies are in Compiled).
+func (p *Plan) Origin() string { return string(p.Job.Source.Format) }

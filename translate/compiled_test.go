@@ -1,0 +1,132 @@
+package translate
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestCompiled: what Build works out once for every target, per input
+// form: the launch line as the platform ran it, the work-dir export, the
+// ports with container ports, the processes and the resolved policy kind.
+// The expected values are written from the platforms' documented behaviour
+// (spec/pai.md §3, spec/kubeflow.md), not produced by the code.
+func TestCompiled(t *testing.T) {
+	cmd := func(kind jobs.CommandKind, script string, argv ...string) jobs.Command {
+		c := jobs.Command{Kind: kind, Script: script}
+		if len(argv) > 0 {
+			c.Command, c.Args = argv[:1], argv[1:]
+		}
+		return c
+	}
+	type want struct {
+		launch    Launch
+		ports     []PortPlan
+		processes []string
+		kind      jobs.CompletionKind
+	}
+	cases := map[string]struct {
+		job  *jobs.Job
+		want want
+	}{
+		"pai v1: eval line, work dir, fixed ports stay fixed": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv1}, Contracts: []string{jobs.ContractPAI},
+				Roles: []*jobs.Role{{Name: "w", Instances: 1, Command: cmd(jobs.CommandEval, "python a.py && echo ok"),
+					Ports: []jobs.Port{{Label: "http", Count: 2, BeginAt: 8080}}}}},
+			want: want{
+				launch:    Launch{Argv: []string{"bash", "-c", `eval "$1" || exit $?`, "_", "python a.py && echo ok"}, WorkDir: true, Kind: jobs.CommandEval},
+				ports:     []PortPlan{{Port: jobs.Port{Label: "http", Count: 2, BeginAt: 8080}}},
+				processes: []string{""}, kind: jobs.CompletionPAI},
+		},
+		"pai v2: user.sh under errexit/nounset/pipefail": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractPAI},
+				Roles: []*jobs.Role{{Name: "w", Instances: 1, Command: cmd(jobs.CommandBashScript, "echo 1\necho 2\n")}}},
+			want: want{
+				launch:    Launch{Argv: []string{"bash", "-c", "set -o errexit -o nounset -o pipefail\necho 1\necho 2\n", "user.sh"}, WorkDir: true, Kind: jobs.CommandBashScript},
+				processes: []string{""}, kind: jobs.CompletionPAI},
+		},
+		"leinao: three container ports 10001..10003": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao"}, Contracts: []string{jobs.ContractLeinao},
+				Roles: []*jobs.Role{{Name: "w", Instances: 2, Command: cmd(jobs.CommandEval, "x")}}},
+			want: want{
+				launch:    Launch{Argv: []string{"bash", "-c", `eval "$1" || exit $?`, "_", "x"}, WorkDir: true, Kind: jobs.CommandEval},
+				ports:     []PortPlan{{Port: jobs.Port{Label: "leinao", Count: 3, Implicit: true}, Container: 10001}},
+				processes: []string{""}, kind: jobs.CompletionPAI},
+		},
+		"uai: a parameter server beside each node": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractUAI},
+				Roles: []*jobs.Role{{Name: "n", Instances: 2, Command: cmd(jobs.CommandBashScript, "x")}}},
+			want: want{
+				launch:    Launch{Argv: []string{"bash", "-c", "set -o errexit -o nounset -o pipefail\nx", "user.sh"}, Kind: jobs.CommandBashScript},
+				ports:     []PortPlan{{Port: jobs.Port{Label: "uai", Count: 2, Implicit: true}}},
+				processes: []string{"", "ps"}, kind: jobs.CompletionPAI},
+		},
+		"pytorchjob: argv unchanged, no work dir; kind from the format": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPyTorchJob}, Contracts: []string{jobs.ContractTorch},
+				Roles: []*jobs.Role{{Name: "master", ReplicaType: "Master", Instances: 1, Command: cmd(jobs.CommandArgv, "", "python", "-c", "print('$x')"),
+					Ports: []jobs.Port{{Label: "pytorchjob-port", Count: 1, Number: 23456, Implicit: true}}}}},
+			want: want{
+				launch:    Launch{Argv: []string{"python", "-c", "print('$x')"}, Kind: jobs.CommandArgv},
+				ports:     []PortPlan{{Port: jobs.Port{Label: "pytorchjob-port", Count: 1, Number: 23456, Implicit: true}}},
+				processes: []string{""}, kind: jobs.CompletionPyTorch},
+		},
+		"tfjob without command: the image's ENTRYPOINT with args": {
+			job: &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatTFJob}, Completion: jobs.Completion{Kind: jobs.CompletionTF},
+				Roles: []*jobs.Role{{Name: "worker", Instances: 1, Command: jobs.Command{Kind: jobs.CommandArgv, Args: []string{"--steps", "10"}}}}},
+			want: want{
+				launch:    Launch{Argv: []string{"--steps", "10"}, Entrypoint: true, Kind: jobs.CommandArgv},
+				processes: []string{""}, kind: jobs.CompletionTF},
+		},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, diags := Build(tc.job, &hcl.Config{}, nil, "alice")
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			c := p.Compiled()
+			r := c.Roles[0]
+			got := want{launch: r.Launch, ports: r.Ports, processes: c.Processes, kind: c.Policy.Kind}
+			if diff := cmp.Diff(tc.want, got, cmp.AllowUnexported(want{})); diff != "" {
+				t.Errorf("compiled (-want +got):\n%s", diff)
+			}
+			if c.Contract.User != "alice" {
+				t.Errorf("contract user %q, want alice", c.Contract.User)
+			}
+		})
+	}
+}
+
+// TestWithWorkDir: the export goes right before the user command of a
+// bash -c line, and nowhere else.
+func TestWithWorkDir(t *testing.T) {
+	l := Launch{WorkDir: true}
+	got := l.WithWorkDir([]string{"bash", "-c", "echo $PAI_WORK_DIR", "user.sh"})
+	want := []string{"bash", "-c", "PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\necho $PAI_WORK_DIR", "user.sh"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	argv := []string{"python", "a.py"}
+	if diff := cmp.Diff(argv, l.WithWorkDir(argv)); diff != "" {
+		t.Errorf("an argv command changed (-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(want[:2], (Launch{}).WithWorkDir(want[:2])); diff != "" {
+		t.Errorf("without WorkDir (-want +got):\n%s", diff)
+	}
+}
+
+// TestCompiledPolicyRoundTrip: the policy Build resolves judges like the
+// job it came from (the Nomad controller and the Slurm data rely on it).
+func TestCompiledPolicyRoundTrip(t *testing.T) {
+	one := 1
+	job := &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv2}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Roles: []*jobs.Role{{Name: "ps", Instances: 1}, {Name: "worker", Instances: 2, MinFailed: &one}}}
+	p, _ := Build(job, nil, nil, "u")
+	tasks := []completion.Task{{TaskRef: jobs.TaskRef{Role: "worker", Index: 1}, State: completion.Failed, ExitCode: 3, Seq: 1}}
+	if diff := cmp.Diff(completion.Decide(job, tasks), completion.Decide(p.Compiled().Policy.Job(), tasks)); diff != "" {
+		t.Errorf("verdict differs (-job +policy):\n%s", diff)
+	}
+}

@@ -1,0 +1,282 @@
+package completion
+
+import (
+	"fmt"
+	"time"
+)
+
+// Observe takes one task event and returns what to do.
+func (m *Machine) Observe(e TaskEvent) []Action { return m.ObserveAll([]TaskEvent{e}) }
+
+// ObserveAll takes the events of one snapshot (a target that polls sees
+// several changes at once) and judges once, after all of them: judging
+// after each would see a partial picture (the first tasks of a snapshot
+// all stopped, say, before the failure that came first).
+func (m *Machine) ObserveAll(es []TaskEvent) []Action {
+	var acts []Action
+	ended := false
+	for _, e := range es {
+		a, end := m.record(e)
+		acts, ended = append(acts, a...), ended || end
+	}
+	if ended {
+		acts = append(acts, m.judge()...)
+	}
+	return acts
+}
+
+// record takes one event; ended when a task ended (and is not restarted).
+func (m *Machine) record(e TaskEvent) ([]Action, bool) {
+	t := m.tasks[e.TaskRef]
+	if t == nil || m.over {
+		return nil, false
+	}
+	t.seen = true
+	if !e.State.Terminal() {
+		if e.State == Running {
+			t.started = e.Time // a (re)start: the back-off measures runs from it
+		}
+		if e.State == Running || !t.State.Terminal() {
+			t.State, t.due = e.State, time.Time{}
+		}
+		return nil, false
+	}
+	if e.State != Stopped && !m.ending() && m.cfg.RestartInPlace {
+		if acts, ok := m.restart(t, e); ok {
+			return acts, false
+		}
+	}
+	t.State, t.ExitCode, t.due = e.State, e.ExitCode, time.Time{}
+	if t.stopping {
+		// Asked to stop: however it ended, neither a success nor a
+		// failure of the task (Verdict.Stop).
+		t.State = Stopped
+	}
+	if e.Seq != 0 {
+		t.Seq = e.Seq
+	} else {
+		m.seq++
+		t.Seq = m.seq
+	}
+	return nil, true
+}
+
+// restart offers task t, which just ended (e), an in-place restart; ok
+// when it gets one (now, or after the back-off).
+func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
+	dec := TaskRestartDecision(m.job, t.Role, e.ExitCode, RestartsSoFar(m.job, t.TaskRef, m.Tasks()))
+	if !dec.Retry {
+		return nil, false
+	}
+	if dec.Counted {
+		t.Restarts++
+	}
+	var wait time.Duration
+	wait, t.streak = m.cfg.Backoff.Next(t.streak, e.Time.Sub(t.started))
+	// Not terminal while it restarts or waits, as a pod in CrashLoopBackOff.
+	t.State, t.ExitCode = Running, e.ExitCode
+	ref := []TaskRef{t.TaskRef}
+	if wait == 0 {
+		return []Action{{Kind: ActRestart, Tasks: ref, ExitCode: e.ExitCode, Reason: dec.Reason}}, true
+	}
+	t.due = e.Time.Add(wait)
+	return []Action{{Kind: ActBackoff, Tasks: ref, ExitCode: e.ExitCode, Wait: wait, Reason: dec.Reason}}, true
+}
+
+// judge runs the rules after a task ended.
+func (m *Machine) judge() []Action {
+	if m.ending() {
+		return nil // the first verdict stands; a stop is judged at Ended
+	}
+	tasks := m.Tasks()
+	v := Decide(m.job, tasks)
+	switch {
+	case v.Phase.Done():
+		return m.decide(v, false)
+	case len(v.Stop) > 0:
+		return m.stop(v.Stop, "the completion rules stop them")
+	case m.stoppedOutside():
+		// Every task seen was stopped, none by jobshift's hand: the job
+		// was stopped from outside (nomad job stop, scancel).
+		return m.decide(UserStopped(m.job, tasks), true)
+	}
+	return nil
+}
+
+// stoppedOutside: at least one task was seen, every task seen is Stopped,
+// and the machine stopped none of them.
+func (m *Machine) stoppedOutside() bool {
+	n := 0
+	for _, t := range m.tasks {
+		if !t.seen {
+			continue
+		}
+		if t.State != Stopped || t.stopping {
+			return false
+		}
+		n++
+	}
+	return n > 0
+}
+
+// decide records the attempt's verdict and stops every task still running
+// (Stop, and Keep too: no target leaves a job half-running).
+func (m *Machine) decide(v Verdict, final bool) []Action {
+	m.v, m.final = &v, final
+	rd := RetryDecision{Reason: "the verdict is final"}
+	if !final {
+		rd = JobRetry(m.job, v, m.tries)
+	}
+	acts := []Action{{Kind: ActVerdict, Verdict: v, Retry: rd, Final: final, Reason: v.Reason}}
+	return append(acts, m.stop(m.order, fmt.Sprintf("%s: %s", v.Phase, v.Reason))...)
+}
+
+// stop asks to stop every task of refs not yet terminal; tasks waiting to
+// restart are Stopped at once.
+func (m *Machine) stop(refs []TaskRef, why string) []Action {
+	a := Action{Kind: ActStop, Reason: why}
+	for _, ref := range refs {
+		t := m.tasks[ref]
+		if t == nil || t.State.Terminal() {
+			continue
+		}
+		t.stopping = true
+		a.Tasks = append(a.Tasks, ref)
+		if !t.due.IsZero() {
+			t.due, t.State = time.Time{}, Stopped
+			m.seq++
+			t.Seq = m.seq
+			a.Cancelled = append(a.Cancelled, ref)
+		}
+	}
+	if len(a.Tasks) == 0 {
+		return nil
+	}
+	return []Action{a}
+}
+
+// Stop is the user's request to stop the job (jobshift stop, Ctrl-C): every
+// task is stopped; the job ends Stopped (UserStopped) unless a verdict was
+// already in.
+func (m *Machine) Stop() []Action {
+	if m.over {
+		return nil
+	}
+	if m.v == nil {
+		m.user = true
+	}
+	return m.stop(m.order, "stopped by the user")
+}
+
+// Tick advances the clock to now: the deadline, the gang timeout and due
+// restarts.
+func (m *Machine) Tick(now time.Time) []Action {
+	if m.over {
+		return nil
+	}
+	if dl, ok := Deadline(m.job); ok && !m.dlDone && !now.Before(m.cfg.Start.Add(dl)) {
+		return m.deadline()
+	}
+	if g := m.cfg.GangTimeout; g > 0 && !m.ending() && m.seen() < len(m.order) && now.Sub(m.start) > g {
+		return m.decide(Verdict{Phase: PhaseFailed, ExitCode: noRuleExitCode, Reason: fmt.Sprintf(
+			"gang timeout: only %d of %d tasks were placed within %s (the scheduler places what fits and queues the rest); the job was stopped so its tasks do not hold resources another job waits for",
+			m.seen(), len(m.order), g)}, false)
+	}
+	var acts []Action
+	for _, ref := range m.order {
+		if t := m.tasks[ref]; !t.due.IsZero() && !now.Before(t.due) && !m.ending() {
+			t.due = time.Time{}
+			acts = append(acts, Action{Kind: ActRestart, Tasks: []TaskRef{ref}, ExitCode: t.ExitCode, Reason: "back-off over"})
+		}
+	}
+	return acts
+}
+
+// deadline ends the job: DeadlineExceeded unless a rule had decided
+// already; never retried; every task is stopped.
+func (m *Machine) deadline() []Action {
+	m.dlDone = true
+	d := DeadlineVerdict(m.job, m.Tasks())
+	var acts []Action
+	if m.v == nil || m.user {
+		m.v, m.user = &d, false
+		acts = append(acts, Action{Kind: ActVerdict, Verdict: d, Final: true, Reason: d.Reason,
+			Retry: RetryDecision{Reason: "the deadline ends the job"}})
+	}
+	m.final = true
+	return append(acts, m.stop(m.order, d.Reason)...)
+}
+
+func (m *Machine) seen() int {
+	n := 0
+	for _, t := range m.tasks {
+		if t.seen {
+			n++
+		}
+	}
+	return n
+}
+
+// Ended: every process of the attempt is gone. The machine runs the job
+// again (ActRetry) or ends it (ActEnd); nothing while no verdict is in
+// (a task never placed may still come).
+func (m *Machine) Ended() []Action {
+	if m.over {
+		return nil
+	}
+	if m.user {
+		v := UserStopped(m.job, m.Tasks())
+		m.v, m.final = &v, true
+	}
+	if m.v == nil {
+		return nil
+	}
+	m.over = true
+	if m.final {
+		return []Action{{Kind: ActEnd, Verdict: *m.v, Final: true, Retry: RetryDecision{Reason: "the verdict is final"}}}
+	}
+	rd := JobRetry(m.job, *m.v, m.tries)
+	if !rd.Retry {
+		return []Action{{Kind: ActEnd, Verdict: *m.v, Retry: rd}}
+	}
+	if rd.Counted {
+		m.tries++
+	}
+	return []Action{{Kind: ActRetry, Verdict: *m.v, Retry: rd}}
+}
+
+// NextTick is when Tick next has something to do (zero: nothing pending).
+func (m *Machine) NextTick() time.Time {
+	var next time.Time
+	at := func(t time.Time) {
+		if !t.IsZero() && (next.IsZero() || t.Before(next)) {
+			next = t
+		}
+	}
+	if m.over {
+		return next
+	}
+	if dl, ok := Deadline(m.job); ok && !m.dlDone {
+		at(m.cfg.Start.Add(dl))
+	}
+	if g := m.cfg.GangTimeout; g > 0 && !m.ending() && m.seen() < len(m.order) {
+		at(m.start.Add(g + time.Nanosecond))
+	}
+	for _, t := range m.tasks {
+		if !m.ending() {
+			at(t.due)
+		}
+	}
+	return next
+}
+
+// StoppingSet is the tasks the machine asked to stop.
+func (m *Machine) StoppingSet() map[TaskRef]bool {
+	out := map[TaskRef]bool{}
+	for ref, t := range m.tasks {
+		if t.stopping {
+			out[ref] = true
+		}
+	}
+	return out
+}

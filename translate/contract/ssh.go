@@ -1,0 +1,225 @@
+package contract
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// Variables of the ssh emulation (drivers/sshemu): jobshift's own, not a
+// platform's, so they are only set when a driver that runs the emulation
+// asks for them (Options.SSH).
+const (
+	// SSHHostsVar lists every task that runs an sshd: entries separated by
+	// ',', each "<addr> <port> <alias> [<alias>...]".
+	SSHHostsVar = "JOBSHIFT_SSH_HOSTS"
+	// SSHSelfVar is the first alias of the task itself.
+	SSHSelfVar = "JOBSHIFT_SSH_SELF"
+	// SSHBarrierVar is how many seconds the task waits for every peer's
+	// sshd before its command starts ("" or unset: it does not wait).
+	SSHBarrierVar = "JOBSHIFT_SSH_BARRIER"
+	// SSHUserKeysVar holds the PAI userssh public keys, one per line.
+	SSHUserKeysVar = "JOBSHIFT_SSH_USERKEYS"
+	// MPIDirVar and MPIHostfileVar tell an MPIJob task where to write
+	// the operator's files and the hostfile's lines (joined by ',').
+	MPIDirVar      = "JOBSHIFT_MPI_DIR"
+	MPIHostfileVar = "JOBSHIFT_MPI_HOSTFILE"
+)
+
+// DefaultSSHBarrier is OpenPAI's sshbarrierTimeout default (30 minutes),
+// also the time an MPIJob launcher waits for its workers' sshd.
+const DefaultSSHBarrier = 30 * 60
+
+// SSHLabel is the port label every ssh task's sshd listens on (OpenPAI's
+// $PAI_CONTAINER_SSH_PORT; the port jobshift gives an MPIJob pod).
+const SSHLabel = "ssh"
+
+// SSHRoles reports, per role of job, whether its tasks run an sshd and get
+// the host aliases: every role of an MPIJob (the launcher reaches the
+// workers over ssh, or kubexec before v2beta1, which jobshift also carries
+// over ssh), and for a PAI job the roles its ssh runtime plugin covers with
+// jobssh: true, as long as gang allocation keeps it on (OpenPAI turned
+// jobssh off without it). nil = no role does.
+func SSHRoles(job *jobs.Job) []bool {
+	if job == nil {
+		return nil
+	}
+	out := make([]bool, len(job.Roles))
+	any := false
+	for k, r := range job.Roles {
+		if !hasLabel(r, SSHLabel) {
+			continue
+		}
+		if job.Source.Format == jobs.FormatMPIJob {
+			out[k] = true
+		} else {
+			out[k] = paiJobSSH(job, r.Name)
+		}
+		any = any || out[k]
+	}
+	if !any {
+		return nil
+	}
+	return out
+}
+
+func hasLabel(r *jobs.Role, label string) bool {
+	for _, p := range r.Ports {
+		if p.Label == label && p.Count > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// paiJobSSH: the ssh plugin with jobssh: true covers role (a plugin
+// without taskroles covers every role) and gang allocation is on.
+func paiJobSSH(job *jobs.Job, role string) bool {
+	if !job.Retry.GangAllocation {
+		return false
+	}
+	for _, p := range job.Extras.RuntimePlugins {
+		if p.Plugin == "ssh" && p.Parameters["jobssh"] == true && pluginCovers(p, role) {
+			return true
+		}
+	}
+	return false
+}
+
+// SSHAliases are the names task i of role k answers to over ssh. OpenPAI:
+// `<role>-<i>` with the role name as in PAI_TASK_ROLE_INSTANCES
+// (convertName). MPIJob: the pod's host name as the hostfile writes it
+// (MPIHost), then the bare pod name when that differs (v2beta1 adds the
+// service domain), so `ssh <job>-worker-0` works too.
+func SSHAliases(job *jobs.Job, k, i int) []string {
+	return sshAliasParts(job, k, strconv.Itoa(i))
+}
+
+// sshAliasParts builds the aliases around idx, a decimal index or a
+// placeholder; the index is always the last thing before the suffix.
+func sshAliasParts(job *jobs.Job, k int, idx string) []string {
+	r := job.Roles[k]
+	if job.Source.Format != jobs.FormatMPIJob {
+		return []string{convertName(r.Name) + "-" + idx}
+	}
+	m := mpiOf(job)
+	rt := strings.ToLower(r.ReplicaType)
+	if rt == "" {
+		rt = strings.ToLower(r.Name)
+	}
+	bare := job.Name + "-" + rt
+	if rt != "launcher" {
+		bare += "-" + idx
+	}
+	if m.HostSuffix == "" {
+		return []string{bare}
+	}
+	return []string{bare + m.HostSuffix, bare}
+}
+
+// ssh defines the emulation's variables for an ssh role.
+func (b *builder) ssh() {
+	roles := SSHRoles(b.job)
+	if roles == nil || !roles[b.self] {
+		return
+	}
+	var entries []expr
+	for k, r := range b.job.Roles {
+		if !roles[k] {
+			continue
+		}
+		for i := range r.Instances {
+			if len(entries) > 0 {
+				entries = append(entries, lit(","))
+			}
+			entries = append(entries, addr(k, i), lit(" "), port(k, i, SSHLabel, 0), lit(" "+strings.Join(SSHAliases(b.job, k, i), " ")))
+		}
+	}
+	b.set(SSHHostsVar, cat(entries...))
+	b.sshRoleVars()
+	const mark = "\x00"
+	first := sshAliasParts(b.job, b.self, mark)[0]
+	pre, post, _ := strings.Cut(first, mark)
+	if pre == first {
+		b.setLit(SSHSelfVar, first) // the launcher: no index
+		return
+	}
+	b.set(SSHSelfVar, cat(lit(pre), index(0), lit(post)))
+}
+
+// sshRoleVars are the role-static settings: the PAI plugin's barrier and
+// user keys; an MPIJob launcher's barrier (it waits for its workers, as
+// launcherCreationPolicy WaitForWorkersReady does, so mpirun never meets
+// an sshd still starting) and every MPIJob task's hostfile.
+func (b *builder) sshRoleVars() {
+	j, r := b.job, b.job.Roles[b.self]
+	if j.Source.Format == jobs.FormatMPIJob {
+		if strings.EqualFold(r.ReplicaType, "launcher") {
+			b.setLit(SSHBarrierVar, strconv.Itoa(DefaultSSHBarrier))
+		}
+		// every pod had the ConfigMap: OpenMPI's daemons on the workers
+		// get the launcher's rsh agent path and check it exists there
+		dir := b.opts.MPIDir
+		if dir == "" {
+			dir = MPIDefaultDir
+		}
+		b.setLit(MPIDirVar, dir)
+		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(Hostfile(j), "\n"), "\n", ","))
+		return
+	}
+	var keys []string
+	barrier := 0
+	for _, p := range j.Extras.RuntimePlugins {
+		if p.Plugin != "ssh" || !pluginCovers(p, r.Name) {
+			continue
+		}
+		if p.Parameters["sshbarrier"] == true {
+			barrier = DefaultSSHBarrier
+			if m, ok := number(p.Parameters["sshbarrierTimeout"]); ok && m > 0 {
+				barrier = int(m * 60)
+			}
+		}
+		if u, ok := p.Parameters["userssh"].(map[string]any); ok {
+			if v, ok := u["value"].(string); ok && strings.TrimSpace(v) != "" {
+				keys = append(keys, strings.TrimSpace(v))
+			}
+		}
+	}
+	if barrier > 0 {
+		b.setLit(SSHBarrierVar, strconv.Itoa(barrier))
+	}
+	if len(keys) > 0 {
+		b.setLit(SSHUserKeysVar, strings.Join(keys, "\n"))
+	}
+}
+
+func pluginCovers(p jobs.RuntimePlugin, role string) bool {
+	if len(p.TaskRoles) == 0 {
+		return true
+	}
+	for _, r := range p.TaskRoles {
+		if r == role {
+			return true
+		}
+	}
+	return false
+}
+
+// number reads a YAML/JSON number (int, int64, float64, or a decimal string).
+func number(v any) (float64, bool) {
+	switch n := v.(type) {
+	case int:
+		return float64(n), true
+	case int64:
+		return float64(n), true
+	case uint64:
+		return float64(n), true
+	case float64:
+		return n, true
+	case string:
+		f, err := strconv.ParseFloat(n, 64)
+		return f, err == nil
+	}
+	return 0, false
+}
