@@ -22,10 +22,10 @@ import (
 // may be left once it ended.
 func TestMPIAllreduce(t *testing.T) {
 	drivertest.NeedMPI(t)
-	dir := drivertest.MPITestdata(t)
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
-			plan := loadPlan(t, filepath.Join(dir, tc.File))
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			plan := loadPlan(t, file)
 			work := t.TempDir()
 			res, runDir, evs := runPlan(t, plan, Options{Dir: work, Grace: 2 * time.Second})
 			out, _ := os.ReadFile(filepath.Join(runDir, tc.Launcher, "attempt-0", "stdout"))
@@ -42,7 +42,7 @@ func TestMPIAllreduce(t *testing.T) {
 			var left []string
 			deadline := time.Now().Add(5 * time.Second)
 			for {
-				left = append(drivertest.Leftovers(runDir), drivertest.Leftovers("allreduce rank")...)
+				left = append(drivertest.Leftovers(runDir), drivertest.Leftovers(marker)...)
 				if len(left) == 0 || time.Now().After(deadline) {
 					break
 				}

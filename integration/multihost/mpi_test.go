@@ -32,14 +32,15 @@ func mpiOverHosts(plan *translate.Plan) {
 	}
 }
 
-// checkMPILeftovers: no sshd of the job and no rank is alive on any host
+// checkMPILeftovers: no process whose command line holds a marker (the
+// job's directories, its ranks' MPIJobFile marker) is alive on any host
 // (the hosts are network namespaces of this machine: one process table).
 func checkMPILeftovers(t *testing.T, markers ...string) {
 	t.Helper()
 	var left []string
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		left = drivertest.Leftovers("allreduce rank")
+		left = nil
 		for _, m := range markers {
 			left = append(left, drivertest.Leftovers(m)...)
 		}
@@ -60,7 +61,8 @@ func TestMPIAllreduceNomad(t *testing.T) {
 	drivertest.NeedMPI(t)
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
-			plan := loadPlan(t, c, filepath.Join("integration/testdata/mpi", tc.File))
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			plan := loadPlan(t, c, file)
 			mpiOverHosts(plan)
 			res, id := runNomad(t, c, plan, 4*time.Minute)
 			cl := nomadClient(t, c)
@@ -78,7 +80,7 @@ func TestMPIAllreduceNomad(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
-			checkMPILeftovers(t, allocs...)
+			checkMPILeftovers(t, append(allocs, marker)...)
 		})
 	}
 }
@@ -90,7 +92,8 @@ func TestMPIAllreduceSlurm(t *testing.T) {
 	drivertest.NeedMPI(t)
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
-			plan := loadPlan(t, c, filepath.Join("integration/testdata/mpi", tc.File))
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			plan := loadPlan(t, c, file)
 			mpiOverHosts(plan)
 			r := runSlurm(t, plan, 4*time.Minute)
 			role, _, _ := strings.Cut(tc.Launcher, "-")
@@ -100,7 +103,7 @@ func TestMPIAllreduceSlurm(t *testing.T) {
 			}
 			drivertest.CheckAllreduce(t, out, tc.Ranks)
 			checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
-			checkMPILeftovers(t, filepath.Dir(r.adir))
+			checkMPILeftovers(t, filepath.Dir(r.adir), marker)
 		})
 	}
 }

@@ -50,10 +50,10 @@ func TestMPIAllreduceOnDocker(t *testing.T) {
 }
 
 func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
-	dir := drivertest.MPITestdata(t)
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
-			p := loadPlan(t, filepath.Join(dir, tc.File), cfg)
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			p := loadPlan(t, file, cfg)
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {
@@ -77,7 +77,7 @@ func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				left = drivertest.Leftovers("allreduce rank")
+				left = drivertest.Leftovers(marker)
 				for _, a := range allocs {
 					left = append(left, drivertest.Leftovers(a.ID)...)
 				}

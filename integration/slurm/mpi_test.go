@@ -21,7 +21,8 @@ func TestMPIAllreduce(t *testing.T) {
 	drivertest.NeedMPI(t)
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
-			plan := loadPlan(t, filepath.Join("integration/testdata/mpi", tc.File), nil)
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			plan := loadPlan(t, file, nil)
 			r := submit(t, plan, 3*time.Minute)
 			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".out"))
 			if r.final.Phase != completion.PhaseSucceeded {
@@ -32,7 +33,7 @@ func TestMPIAllreduce(t *testing.T) {
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
-				left = append(drivertest.Leftovers(r.state), drivertest.Leftovers("allreduce rank")...)
+				left = append(drivertest.Leftovers(r.state), drivertest.Leftovers(marker)...)
 				if len(left) == 0 || time.Now().After(deadline) {
 					break
 				}

@@ -24,17 +24,52 @@ var MPIJobs = []struct {
 	{"pai-horovod", "pai-horovod.yaml", 4, "master-0"},
 }
 
-// MPITestdata is the directory of the MPI jobs, from a package directory
-// two levels under the module root (drivers/local, integration/nomad).
+// MPITestdata is the directory of the MPI jobs, found from the test's
+// package directory upwards (drivers/local, integration/nomad, ...).
 func MPITestdata(t *testing.T) string {
 	t.Helper()
-	for _, rel := range []string{"../../integration/testdata/mpi", "../testdata/mpi"} {
-		if _, err := os.Stat(filepath.Join(rel, "v2beta1.yaml")); err == nil {
-			return rel
-		}
+	dir, err := filepath.Abs(".")
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Fatal("integration/testdata/mpi not found")
-	return ""
+	for {
+		p := filepath.Join(dir, "integration", "testdata", "mpi")
+		if _, err := os.Stat(filepath.Join(p, "v2beta1.yaml")); err == nil {
+			return p
+		}
+		up := filepath.Dir(dir)
+		if up == dir {
+			t.Fatal("integration/testdata/mpi not found")
+		}
+		dir = up
+	}
+}
+
+// mpiImport opens every rank's program in integration/testdata/mpi.
+const mpiImport = "from mpi4py import MPI;"
+
+// MPIJobFile copies the MPI job file into a test directory with a marker
+// unique to this test in every rank's program, and returns its path and
+// the marker. Leftovers(marker) then finds this test's ranks only: the
+// packages of `go test ./...` run at once, and another package's ranks
+// (on another engine) are not this test's leftovers.
+func MPIJobFile(t *testing.T, file string) (path, marker string) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(MPITestdata(t), file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	marker = fmt.Sprintf("jobshift_test_%d_%s", os.Getpid(), regexp.MustCompile(`[^A-Za-z0-9]+`).ReplaceAllString(t.Name(), "_"))
+	if !strings.Contains(string(b), mpiImport) {
+		t.Fatalf("%s: no %q to mark", file, mpiImport)
+	}
+	// A Python string constant: no quote, no shell or YAML metacharacter.
+	text := strings.ReplaceAll(string(b), mpiImport, fmt.Sprintf("%s marker = %q;", mpiImport, marker))
+	path = filepath.Join(t.TempDir(), file)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path, marker
 }
 
 // NeedMPI skips (fails under CI=true) when this machine lacks what the MPI
