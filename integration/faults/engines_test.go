@@ -2,12 +2,12 @@ package faults_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -16,7 +16,6 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // nomadClient is the case's one API client: a client per call opens a
@@ -182,20 +181,27 @@ func (cr *caseRun) cli(args ...string) *exec.Cmd {
 	return cmd
 }
 
-var statusRE = regexp.MustCompile(`(?m)^job \S+ (\w+) \(exit code (-?\d+)\) after (\d+) attempt\(s\): (.*)$`)
-
-// status runs `jobshift status` and parses its verdict line.
+// status runs `jobshift status -json` and reads its snapshot: the verdict
+// jobshift recorded, or an error when the job has none (yet).
 func (cr *caseRun) status() *drivers.Result {
-	cmd := cr.cli("status", "-to", cr.c.engine, cr.jobID)
-	out, _ := cmd.Output()
-	m := statusRE.FindStringSubmatch(string(out))
-	if m == nil {
-		cr.t.Errorf("jobshift status %s: no verdict in:\n%s", cr.jobID, out)
+	cmd := cr.cli("status", "-json", "-to", cr.c.engine, cr.jobID)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		cr.t.Errorf("jobshift status %s: %v\n%s%s", cr.jobID, err, out, stderr.String())
 		return nil
 	}
-	code, _ := strconv.Atoi(m[2])
-	n, _ := strconv.Atoi(m[3])
-	return &drivers.Result{Phase: completion.Phase(m[1]), ExitCode: code, Attempts: n, Reason: m[4]}
+	var st drivers.Status
+	if err := json.Unmarshal(out, &st); err != nil {
+		cr.t.Errorf("jobshift status -json %s: %v in:\n%s", cr.jobID, err, out)
+		return nil
+	}
+	if !st.Ended() {
+		cr.t.Errorf("jobshift status %s: no verdict, phase %s (%s):\n%s", cr.jobID, st.Phase, st.Reason, out)
+		return nil
+	}
+	return &drivers.Result{Phase: st.Phase, ExitCode: st.ExitCode, Attempts: st.Attempt + 1, Reason: st.Reason}
 }
 
 // runCLIKilled: `jobshift run` follows the job and is SIGKILLed mid-job;
@@ -223,9 +229,11 @@ func (cr *caseRun) runCLIKilled(ctx context.Context) {
 	cr.final = cr.status()
 }
 
-// waitEnded waits until the engine says the job ended: Nomad, every
-// allocation terminal and the verdict recorded; Slurm, the job gone from
-// the queue.
+// waitEnded waits until the engine says the job ended: Nomad, the verdict
+// recorded and every allocation ended on its client; Slurm, the job gone
+// from the queue. (Nomad calls a job "dead" as soon as its allocations are
+// told to stop, while their tasks may still be in their checkpoint: the
+// records would be read before the tasks wrote their end.)
 func (cr *caseRun) waitEnded(ctx context.Context) {
 	for ctx.Err() == nil {
 		if cr.c.engine == "slurm" {
@@ -236,13 +244,25 @@ func (cr *caseRun) waitEnded(ctx context.Context) {
 		} else {
 			cl := cr.nomadClient()
 			v, _, err := cl.Variables().Read(nomad.ResultPath(cr.jobID), nil)
-			info, _, ierr := cl.Jobs().Info(cr.jobID, nil)
-			if err == nil && v != nil && ierr == nil && *info.Status == "dead" {
+			allocs, _, aerr := cl.Jobs().Allocations(cr.jobID, true, nil)
+			if err == nil && v != nil && aerr == nil && allEnded(allocs) {
 				return
 			}
 		}
 		time.Sleep(500 * time.Millisecond)
 	}
+}
+
+// allEnded: every allocation reached a terminal status on its client.
+func allEnded(allocs []*api.AllocationListStub) bool {
+	for _, a := range allocs {
+		switch a.ClientStatus {
+		case "complete", "failed", "lost":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // runControllerKilled: the job is submitted detached, `jobshift controller`
@@ -255,8 +275,13 @@ func (cr *caseRun) runControllerKilled(ctx context.Context) {
 	if err != nil {
 		t.Fatalf("run -detach: %v\n%s", err, out)
 	}
+	// "submitted nomad job nomad:USER~NAME": the handle's ID
 	f := strings.Fields(strings.TrimSpace(string(out)))
-	cr.jobID = f[len(f)-1]
+	h, err := drivers.ParseHandle(f[len(f)-1], cr.c.engine, true)
+	if err != nil {
+		t.Fatalf("run -detach printed %q: %v", out, err)
+	}
+	cr.jobID = h.ID
 	cr.cleanupJob(drivers.Handle{ID: cr.jobID})
 	ctl := func(name string) *exec.Cmd {
 		cmd := cr.cli("controller", "-every", "2s")
