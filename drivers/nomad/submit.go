@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	hcl2 "github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -41,6 +42,13 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	reg, err := d.registerOptions(ctx, c, job)
 	if err != nil {
 		return drivers.Handle{}, err
+	}
+	note, err := fitSpread(ctx, c, job)
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	if note != "" {
+		d.warn(hcl2.Diagnostics{{Severity: hcl2.DiagWarning, Summary: "Spread loosened", Detail: note + " (nomad.spread_nodes)."}})
 	}
 	if err := d.plan(ctx, c, job); err != nil {
 		return drivers.Handle{}, err

@@ -177,7 +177,7 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	for _, a := range w.m.Ended() {
 		v := a.Verdict
 		if a.Kind == completion.ActRetry {
-			err := w.retry(ctx)
+			err := w.retry(ctx, out)
 			if err == nil {
 				w.emit(ctx, out, drivers.Event{Message: "retrying: " + a.Retry.Reason})
 				return nil, false
@@ -220,8 +220,9 @@ func (w *watcher) pendingAllocs(allocs []*api.AllocationListStub) bool {
 
 // retry registers the job again (a new version) with the attempt counted
 // in meta (the machine counted the retry); the allocations of the old
-// version have all ended.
-func (w *watcher) retry(ctx context.Context) error {
+// version have all ended. The spread cap is fitted to the clients up now
+// (a lost host is why many retries happen: spread.go).
+func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	job, _, err := w.c.Jobs().Info(w.id, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		return err
@@ -230,6 +231,11 @@ func (w *watcher) retry(ctx context.Context) error {
 	job.Meta[MetaAttempt] = strconv.Itoa(attempt)
 	job.Meta[metaRetries] = strconv.Itoa(retries)
 	job.Stop = new(false)
+	if note, err := fitSpread(ctx, w.c, job); err != nil {
+		return err
+	} else if note != "" {
+		w.emit(ctx, out, drivers.Event{Message: note})
+	}
 	// Enforced on the modify index: when another watcher (the controller,
 	// or a run) retried first, this register fails and we follow theirs.
 	if _, _, err := w.c.Jobs().EnforceRegister(job, *job.JobModifyIndex, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
