@@ -12,6 +12,29 @@ import (
 //go:embed sh/restart-loop.sh
 var shRestartLoop string
 
+//go:embed sh/stop-group.sh
+var shStopGroup string
+
+// stopGroupFile is where the stop wrapper is delivered in the task.
+const stopGroupFile = "local/jobshift-group.sh"
+
+// stopWrap puts the command of a task that is not restarted in place
+// under sh/stop-group.sh (the process group gets the stop signal) on the
+// drivers where Nomad signals only the task's top process: raw_exec and
+// exec. A container's stop signal goes to its PID 1, exactly as a pod's
+// container runtime sends it, and an image need not have /bin/sh, so
+// container tasks are left as the pod ran them. An empty command (an idle
+// MPIJob worker runs only the ssh emulation) has nothing to wrap.
+func (r *renderer) stopWrap(uc *userCommand, container bool) *userCommand {
+	if container || len(uc.argv) == 0 || uc.loop != nil {
+		return uc
+	}
+	out := *uc
+	out.argv = append([]string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-group.sh"}, uc.argv...)
+	out.loop = r.fileTemplate(stopGroupFile, shStopGroup)
+	return &out
+}
+
 // OptRestartBackoff (plan option, tests only) scales the in-place restart
 // back-off down: the first wait, e.g. 300ms (max 30×); else
 // $JOBSHIFT_TEST_RESTART_BACKOFF, else the kubelet's 10s/300s.

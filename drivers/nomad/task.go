@@ -50,7 +50,8 @@ const (
 type userCommand struct {
 	argv []string
 	file *api.Template
-	// loop is the in-place restart loop around argv (restart.go), if any.
+	// loop is the wrapper around argv (restart.go): the in-place restart
+	// loop, or the stop wrapper, if any.
 	loop *api.Template
 	// extra templates and env of the ssh emulation (ssh.go).
 	extra []*api.Template
@@ -181,8 +182,11 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	}
 	if proc == "" {
 		// Only the task restarts in place; a UAI parameter server never
-		// ends by itself.
-		uc = r.sshWrap(role, r.restartLoop(role, uc))
+		// ends by itself. Either way a stop reaches its whole process
+		// group (restart loop, or stop wrapper).
+		uc = r.sshWrap(role, r.stopWrap(r.restartLoop(role, uc), container))
+	} else {
+		uc = r.stopWrap(uc, container)
 	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
