@@ -25,6 +25,9 @@ const (
 	noFault        faultKind = "none"            // the job's own deadline is the fault
 )
 
+// batchHost as a case's target: the host the Slurm batch script runs on.
+const batchHost = "batch-host"
+
 type fcase struct {
 	name    string
 	engines []string          // nomad, slurm
@@ -109,6 +112,18 @@ func cases() []fcase {
 			// s of the cluster.sh cluster); the workers outlive it.
 			name: "pai-kill-host", engines: both, job: "pai.yaml", vars: pai("0", "75", ""),
 			fault: killHost, target: "worker-1", after: 3 * time.Second,
+			want:  want{phase: completion.PhaseSucceeded, attempts: 2, stopWithin: 5 * time.Second},
+			limit: 5 * time.Minute,
+		},
+		{
+			// The host of the batch script lost (Slurm: the allocation's
+			// first node, which runs the script that enforces the rules
+			// and requeues): slurmctld declares it down, ends the job
+			// NODE_FAIL with every step on the other hosts, and requeues
+			// it (--requeue: OpenPAI retries a lost node); the new attempt
+			// succeeds on the hosts left.
+			name: "pai-kill-batch-host", engines: []string{"slurm"}, job: "pai.yaml", vars: pai("0", "75", ""),
+			fault: killHost, target: batchHost, after: 3 * time.Second,
 			want:  want{phase: completion.PhaseSucceeded, attempts: 2, stopWithin: 5 * time.Second},
 			limit: 5 * time.Minute,
 		},

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -311,6 +312,25 @@ func (cr *caseRun) targetRecord() record {
 	return record{}
 }
 
+// targetHost is the host of the case's target: its task's, or the Slurm
+// batch script's (scontrol's BatchHost).
+func (cr *caseRun) targetHost() string {
+	if cr.fc.target != batchHost {
+		return cr.targetRecord().host
+	}
+	out, err := exec.Command("scontrol", "show", "job", "-o", cr.jobID).Output()
+	if err != nil {
+		cr.t.Fatalf("scontrol show job %s: %v", cr.jobID, err)
+	}
+	for _, f := range strings.Fields(string(out)) {
+		if h, ok := strings.CutPrefix(f, "BatchHost="); ok {
+			return h
+		}
+	}
+	cr.t.Fatalf("job %s has no BatchHost: %s", cr.jobID, out)
+	return ""
+}
+
 // inject applies the case's fault (kill-run and kill-controller are done
 // by their runners).
 func (cr *caseRun) inject(ctx context.Context) {
@@ -322,16 +342,16 @@ func (cr *caseRun) inject(ctx context.Context) {
 		cr.fault = time.Now()
 		err = syscall.Kill(r.pid, syscall.SIGKILL)
 	case killHost:
-		r := cr.targetRecord()
+		host := cr.targetHost()
 		t.Cleanup(func() {
 			// the host back, as a repaired machine rejoins
 			if out, err := clusterSh("up", e, hostCount[e]); err != nil {
-				t.Errorf("bringing %s back: %v\n%s", r.host, err, out)
+				t.Errorf("bringing %s back: %v\n%s", host, err, out)
 			}
 		})
 		cr.fault = time.Now()
-		cr.watchDetection(ctx, r.host)
-		_, err = clusterSh("kill-host", e, r.host)
+		cr.watchDetection(ctx, host)
+		_, err = clusterSh("kill-host", e, host)
 	case restartAgent:
 		r := cr.targetRecord()
 		cr.fault = time.Now()
