@@ -25,7 +25,7 @@ func (cr *caseRun) nomadClient() *api.Client {
 	defer cr.mu.Unlock()
 	if cr.nomad == nil {
 		cfg := api.DefaultConfig()
-		cfg.Address = cr.c.env["NOMAD_ADDR"]
+		cfg.Address = cr.c.Env["NOMAD_ADDR"]
 		cl, err := api.NewClient(cfg)
 		if err != nil {
 			panic(err) // only a malformed address: NOMAD_ADDR comes from cluster.sh
@@ -37,7 +37,7 @@ func (cr *caseRun) nomadClient() *api.Client {
 
 // driver is the engine's driver with the options the cluster needs.
 func (cr *caseRun) driver() drivers.Driver {
-	if cr.c.engine == "slurm" {
+	if cr.c.Engine == "slurm" {
 		cr.plan.Options["state_dir"] = filepath.Join(cr.rec, "..", filepath.Base(cr.rec)+"-state")
 		cr.plan.Options["submit_dir"] = repoRoot()
 		cr.t.Cleanup(func() { os.RemoveAll(cr.plan.Options["state_dir"]) })
@@ -94,7 +94,7 @@ func (cr *caseRun) runInProcess(ctx context.Context) {
 func (cr *caseRun) verdictTime(h drivers.Handle) time.Time {
 	cr.mu.Lock()
 	defer cr.mu.Unlock()
-	if cr.c.engine == "slurm" {
+	if cr.c.Engine == "slurm" {
 		// the script decided (it wrote its verdict): the deciding end was
 		// the last one it recorded
 		adir := filepath.Join(h.Meta["state"], "attempt-0")
@@ -111,9 +111,9 @@ func (cr *caseRun) verdictTime(h drivers.Handle) time.Time {
 		switch {
 		case e.Final != nil:
 			return e.Time
-		case cr.c.engine == "nomad" && strings.Contains(e.Message, "stopping the job"):
+		case cr.c.Engine == "nomad" && strings.Contains(e.Message, "stopping the job"):
 			return e.Time
-		case cr.c.engine == "slurm" && e.Task == nil && strings.HasPrefix(e.Message, "slurm job") && !strings.Contains(e.Message, "RUNNING"):
+		case cr.c.Engine == "slurm" && e.Task == nil && strings.HasPrefix(e.Message, "slurm job") && !strings.Contains(e.Message, "RUNNING"):
 			return e.Time
 		}
 	}
@@ -123,7 +123,7 @@ func (cr *caseRun) verdictTime(h drivers.Handle) time.Time {
 // cleanupJob: the job is stopped if still running and purged (Nomad).
 func (cr *caseRun) cleanupJob(h drivers.Handle) {
 	cr.t.Cleanup(func() {
-		if cr.c.engine == "slurm" {
+		if cr.c.Engine == "slurm" {
 			if cr.t.Failed() {
 				out, _ := os.ReadFile(h.Meta["output"])
 				cr.t.Logf("batch output of job %s:\n%s", h.ID, out)
@@ -142,7 +142,7 @@ func (cr *caseRun) checkLeftovers() {
 	var left string
 	for try := 0; try < 40; try++ {
 		left = ""
-		if cr.c.engine == "slurm" {
+		if cr.c.Engine == "slurm" {
 			out, err := exec.Command("squeue", "-h", "-j", cr.jobID, "-s", "-o", "%i %T").Output()
 			if err == nil {
 				left = strings.TrimSpace(string(out))
@@ -175,7 +175,7 @@ func (cr *caseRun) cli(args ...string) *exec.Cmd {
 	os.MkdirAll(cr.rec+"-state", 0o755)
 	cmd.Dir = cr.rec + "-state"
 	cmd.Env = append(os.Environ(), "JOBSHIFT_STATE_DIR="+cr.rec+"-state")
-	for k, v := range cr.c.env {
+	for k, v := range cr.c.Env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
 	return cmd
@@ -184,7 +184,7 @@ func (cr *caseRun) cli(args ...string) *exec.Cmd {
 // status runs `jobshift status -json` and reads its snapshot: the verdict
 // jobshift recorded, or an error when the job has none (yet).
 func (cr *caseRun) status() *drivers.Result {
-	cmd := cr.cli("status", "-json", "-to", cr.c.engine, cr.jobID)
+	cmd := cr.cli("status", "-json", "-to", cr.c.Engine, cr.jobID)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
@@ -212,7 +212,7 @@ func (cr *caseRun) runCLIKilled(ctx context.Context) {
 	t := cr.t
 	os.MkdirAll(cr.rec+"-state", 0o755)
 	t.Cleanup(func() { os.RemoveAll(cr.rec + "-state") })
-	cmd := cr.cli("run", "-to", cr.c.engine, "-plain", cr.file)
+	cmd := cr.cli("run", "-to", cr.c.Engine, "-plain", cr.file)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -236,7 +236,7 @@ func (cr *caseRun) runCLIKilled(ctx context.Context) {
 // records would be read before the tasks wrote their end.)
 func (cr *caseRun) waitEnded(ctx context.Context) {
 	for ctx.Err() == nil {
-		if cr.c.engine == "slurm" {
+		if cr.c.Engine == "slurm" {
 			out, err := exec.Command("squeue", "-h", "-j", cr.jobID, "-o", "%T").Output()
 			if err != nil || strings.TrimSpace(string(out)) == "" {
 				return
@@ -271,13 +271,13 @@ func allEnded(allocs []*api.AllocationListStub) bool {
 // follow.
 func (cr *caseRun) runControllerKilled(ctx context.Context) {
 	t := cr.t
-	out, err := cr.cli("run", "-to", cr.c.engine, "-detach", cr.file).Output()
+	out, err := cr.cli("run", "-to", cr.c.Engine, "-detach", cr.file).Output()
 	if err != nil {
 		t.Fatalf("run -detach: %v\n%s", err, out)
 	}
 	// "submitted nomad job nomad:USER~NAME": the handle's ID
 	f := strings.Fields(strings.TrimSpace(string(out)))
-	h, err := drivers.ParseHandle(f[len(f)-1], cr.c.engine, true)
+	h, err := drivers.ParseHandle(f[len(f)-1], cr.c.Engine, true)
 	if err != nil {
 		t.Fatalf("run -detach printed %q: %v", out, err)
 	}
@@ -324,10 +324,10 @@ func (cr *caseRun) watchDetection(ctx context.Context, host string) {
 	go func() {
 		for ctx.Err() == nil {
 			down := false
-			if cr.c.engine == "slurm" {
+			if cr.c.Engine == "slurm" {
 				// slurmctld's own log line (its time, not when a busy
 				// slurmctld answers sinfo)
-				if at, ok := slurmDown(cr.c.env["SLURM_CONF"], host, cr.fault); ok {
+				if at, ok := slurmDown(cr.c.Env["SLURM_CONF"], host, cr.fault); ok {
 					cr.mu.Lock()
 					cr.detected = at
 					cr.mu.Unlock()

@@ -128,7 +128,7 @@ func render(t *testing.T, fc fcase, rec string) string {
 
 func (cr *caseRun) loadPlan() {
 	t := cr.t
-	site := *cr.c.site
+	site := *cr.c.Site
 	if cr.fc.site != nil {
 		var e siteEdit
 		cr.fc.site(&e)
@@ -163,7 +163,7 @@ func runCase(t *testing.T, c *cluster, fc fcase) {
 	cr.loadPlan()
 	ctx, cancel := context.WithTimeout(context.Background(), fc.limit)
 	defer cancel()
-	m := measured{Engine: c.engine, Case: fc.name}
+	m := measured{Engine: c.Engine, Case: fc.name}
 	defer func() {
 		m.Total = time.Since(cr.start)
 		m.Passed = !t.Failed()
@@ -334,7 +334,7 @@ func (cr *caseRun) targetHost() string {
 // inject applies the case's fault (kill-run and kill-controller are done
 // by their runners).
 func (cr *caseRun) inject(ctx context.Context) {
-	t, e := cr.t, cr.c.engine
+	t, e := cr.t, cr.c.Engine
 	var err error
 	switch cr.fc.fault {
 	case killTask:
@@ -345,20 +345,20 @@ func (cr *caseRun) inject(ctx context.Context) {
 		host := cr.targetHost()
 		t.Cleanup(func() {
 			// the host back, as a repaired machine rejoins
-			if out, err := clusterSh("up", e, hostCount[e]); err != nil {
+			if out, err := suite.Sh("up", e, fmt.Sprint(suite.Hosts[e])); err != nil {
 				t.Errorf("bringing %s back: %v\n%s", host, err, out)
 			}
 		})
 		cr.fault = time.Now()
 		cr.watchDetection(ctx, host)
-		_, err = clusterSh("kill-host", e, host)
+		_, err = suite.Sh("kill-host", e, host)
 	case restartAgent:
 		r := cr.targetRecord()
 		cr.fault = time.Now()
-		_, err = clusterSh("restart-agent", e, r.host)
+		_, err = suite.Sh("restart-agent", e, r.host)
 	case restartServer:
 		cr.fault = time.Now()
-		_, err = clusterSh("restart-server", e)
+		_, err = suite.Sh("restart-server", e)
 	}
 	t.Logf("fault %s %s at %s", cr.fc.fault, cr.fc.target, cr.fault.Format("15:04:05.000"))
 	if err != nil {

@@ -12,18 +12,14 @@
 package multihost_test
 
 import (
-	"bufio"
-	"bytes"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/internal/clustertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/translate"
@@ -31,111 +27,26 @@ import (
 
 // repoRoot is the module root: tasks run there (examples/ paths resolve),
 // and every host sees it at the same path.
-func repoRoot() string {
-	_, f, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(f), "..", ".."))
-}
+var repoRoot = clustertest.RepoRoot
 
-// clusterSh runs scripts/cluster.sh with args.
-func clusterSh(args ...string) (string, error) {
-	cmd := exec.Command("bash", append([]string{filepath.Join(repoRoot(), "scripts", "cluster.sh")}, args...)...)
-	var out, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &stderr
-	err := cmd.Run()
-	if err != nil {
-		return out.String(), fmt.Errorf("cluster.sh %s: %v: %s", strings.Join(args, " "), err, stderr.String())
-	}
-	return out.String(), nil
-}
+// suite is the clusters the tests use: the instance JOBSHIFT_CLUSTER_ID
+// names (the default one when unset). Slurm: 4 nodes, as the LeinaoPAI
+// seed runs one task per node.
+var suite = clustertest.Instance{Hosts: map[string]int{"nomad": 3, "slurm": 4}}
 
 // cluster is one engine's cluster as cluster.sh describes it.
-type cluster struct {
-	engine string
-	env    map[string]string // the export lines of `cluster.sh env`
-	hosts  map[string]string // client host name -> address
-	site   *hcl.Config       // the site config cluster.sh wrote (JOBSHIFT_CONFIG)
-}
+type cluster = clustertest.Cluster
 
-// addrs is the set of the client hosts' addresses.
-func (c *cluster) addrs() map[string]bool {
-	m := map[string]bool{}
-	for _, ip := range c.hosts {
-		m[ip] = true
-	}
-	return m
-}
+func TestMain(m *testing.M) { os.Exit(suite.Main(m, "integration/multihost")) }
 
-var started = map[string]bool{}
-
-func TestMain(m *testing.M) {
-	if os.Getenv("CI") == "true" && os.Geteuid() == 0 {
-		for _, e := range []string{"nomad", "slurm"} {
-			if _, err := clusterSh("env", e); err == nil {
-				continue
-			}
-			// Slurm: 4 nodes, as the LeinaoPAI seed runs one task per node
-			n := map[string]string{"nomad": "3", "slurm": "4"}[e]
-			out, err := clusterSh("up", e, n)
-			fmt.Fprint(os.Stderr, out)
-			if err != nil {
-				fmt.Fprintf(os.Stderr, "integration/multihost: %v\n", err)
-				continue // the tests of that engine fail in need()
-			}
-			started[e] = true
-		}
-	}
-	code := m.Run()
-	for e := range started {
-		if _, err := clusterSh("down", e); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-		}
-	}
-	os.Exit(code)
-}
-
-// need returns the engine's cluster, or skips (fails under CI=true).
+// need returns the engine's cluster, or skips (fails under CI=true); the
+// test's environment names it (JOBSHIFT_CONFIG, NOMAD_ADDR or SLURM_CONF).
 func need(t *testing.T, engine string) *cluster {
 	t.Helper()
-	out, err := clusterSh("env", engine)
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("no %s cluster and CI=true: %v", engine, err)
-		}
-		t.Skipf("no %s cluster (start one with: scripts/cluster.sh up %s)", engine, engine)
-	}
-	c := &cluster{engine: engine, env: map[string]string{}, hosts: map[string]string{}}
-	sc := bufio.NewScanner(strings.NewReader(out))
-	for sc.Scan() {
-		k, v, ok := strings.Cut(strings.TrimPrefix(sc.Text(), "export "), "=")
-		if ok {
-			c.env[k] = v
-		}
-	}
+	c := suite.Need(t, engine)
 	for _, k := range []string{"JOBSHIFT_CONFIG", map[string]string{"nomad": "NOMAD_ADDR", "slurm": "SLURM_CONF"}[engine]} {
-		if c.env[k] == "" {
-			t.Fatalf("cluster.sh env %s: no %s in %q", engine, k, out)
-		}
-		t.Setenv(k, c.env[k])
+		t.Setenv(k, c.Env[k])
 	}
-	hosts, err := clusterSh("hosts", engine)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, l := range strings.Split(strings.TrimSpace(hosts), "\n") {
-		f := strings.Fields(l)
-		if len(f) != 2 {
-			t.Fatalf("cluster.sh hosts: line %q is not NAME IP", l)
-		}
-		c.hosts[f[0]] = f[1]
-	}
-	if len(c.hosts) < 3 {
-		t.Fatalf("cluster.sh hosts %s: %d hosts, want at least 3", engine, len(c.hosts))
-	}
-	site, diags := hcl.LoadConfig(c.env["JOBSHIFT_CONFIG"])
-	if diags.HasErrors() {
-		t.Fatalf("site config %s: %v", c.env["JOBSHIFT_CONFIG"], diags)
-	}
-	c.site = site
 	return c
 }
 
@@ -150,7 +61,7 @@ func loadPlan(t *testing.T, c *cluster, path string) *translate.Plan {
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", path, diags)
 	}
-	plan, diags := translate.Build(job, c.site, nil, "ci")
+	plan, diags := translate.Build(job, c.Site, nil, "ci")
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", path, diags)
 	}
@@ -164,11 +75,11 @@ func loadPlan(t *testing.T, c *cluster, path string) *translate.Plan {
 // spread_nodes).
 func checkSpread(t *testing.T, c *cluster, addrs map[string]string) {
 	t.Helper()
-	hosts := c.addrs()
+	hosts := c.Addrs()
 	used := map[string]bool{}
 	for task, a := range addrs {
 		if !hosts[a] {
-			t.Errorf("%s: address %q is not one of the %s cluster's hosts %v", task, a, c.engine, c.hosts)
+			t.Errorf("%s: address %q is not one of the %s cluster's hosts %v", task, a, c.Engine, c.Hosts)
 		}
 		used[a] = true
 	}

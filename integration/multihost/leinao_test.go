@@ -180,8 +180,8 @@ func checkLeinaoTask(t *testing.T, plan *translate.Plan, topo contract.Topology,
 // (cluster.sh loads it when the machine's daemon has it).
 func needClientImage(t *testing.T, c *cluster) {
 	t.Helper()
-	for name := range c.hosts {
-		sock := filepath.Join(filepath.Dir(c.env["JOBSHIFT_CONFIG"]), name, "d", "docker.sock")
+	for name := range c.Hosts {
+		sock := filepath.Join(filepath.Dir(c.Env["JOBSHIFT_CONFIG"]), name, "d", "docker.sock")
 		if err := exec.Command("docker", "--host", "unix://"+sock, "image", "inspect", torchImage).Run(); err != nil {
 			msg := fmt.Sprintf("%s's dockerd (%s) has no %s: build it (integration/nomad/build-torch-image.sh), then cluster.sh down/up nomad", name, sock, torchImage)
 			if os.Getenv("CI") == "true" {
@@ -200,12 +200,12 @@ func TestLeinaoSeedNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c)
 	cl := nomadClient(t, c)
-	site := *c.site
+	site := *c.Site
 	ns := *site.Nomad
 	ns.Driver = "docker"
 	site.Nomad = &ns
 	site.Images = append([]hcl.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}}, site.Images...)
-	dc := &cluster{engine: c.engine, env: c.env, hosts: c.hosts, site: &site}
+	dc := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
 	plan := loadPlan(t, dc, leinaoSeed(t))
 	if plan.Job.Source.Dialect != "leinao" {
 		t.Fatalf("dialect %q, want leinao", plan.Job.Source.Dialect)
@@ -239,8 +239,8 @@ func TestLeinaoSeedNomadDocker(t *testing.T) {
 // LeinaoPAI; every task reaches every task on all three ports across hosts.
 func TestLeinaoSeedSlurm(t *testing.T) {
 	c := need(t, "slurm")
-	if len(c.hosts) < 4 {
-		msg := fmt.Sprintf("the LeinaoPAI seed runs one task per node: 4 nodes needed, the cluster has %d (cluster.sh up slurm 4)", len(c.hosts))
+	if len(c.Hosts) < 4 {
+		msg := fmt.Sprintf("the LeinaoPAI seed runs one task per node: 4 nodes needed, the cluster has %d (cluster.sh up slurm 4)", len(c.Hosts))
 		if os.Getenv("CI") == "true" {
 			t.Fatal(msg)
 		}
@@ -265,8 +265,8 @@ func TestLeinaoSeedSlurm(t *testing.T) {
 		for i := 0; i < role.Instances; i++ {
 			p := parseProbe(t, fmt.Sprintf("%s-%d", role.Name, i), r.taskLog(t, role.Name, i))
 			checkLeinaoTask(t, plan, topo, role.Name, i, p, repoRoot())
-			if node := p.env["SLURMD_NODENAME"]; c.hosts[node] != addrs[fmt.Sprintf("%s-%d", role.Name, i)] {
-				t.Errorf("%s-%d: contract address %s, but it ran on %s (%s)", role.Name, i, addrs[fmt.Sprintf("%s-%d", role.Name, i)], node, c.hosts[node])
+			if node := p.env["SLURMD_NODENAME"]; c.Hosts[node] != addrs[fmt.Sprintf("%s-%d", role.Name, i)] {
+				t.Errorf("%s-%d: contract address %s, but it ran on %s (%s)", role.Name, i, addrs[fmt.Sprintf("%s-%d", role.Name, i)], node, c.Hosts[node])
 			}
 		}
 	}

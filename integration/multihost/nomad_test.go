@@ -33,7 +33,7 @@ func helperBinary(t *testing.T) string {
 func nomadClient(t *testing.T, c *cluster) *api.Client {
 	t.Helper()
 	cfg := api.DefaultConfig()
-	cfg.Address = c.env["NOMAD_ADDR"]
+	cfg.Address = c.Env["NOMAD_ADDR"]
 	cl, err := api.NewClient(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -193,8 +193,8 @@ func checkNodes(t *testing.T, c *cluster, cl *api.Client, p *translate.Plan, top
 				addrs[task] = topo.Roles[k].Tasks[nt.index].Addr
 			}
 		}
-		if c.hosts[node.Name] != addrs[task] {
-			t.Errorf("%s: contract address %s, but it ran on %s (address %s)", task, addrs[task], node.Name, c.hosts[node.Name])
+		if c.Hosts[node.Name] != addrs[task] {
+			t.Errorf("%s: contract address %s, but it ran on %s (address %s)", task, addrs[task], node.Name, c.Hosts[node.Name])
 		}
 	}
 	checkSpread(t, c, addrs)
@@ -301,9 +301,9 @@ func TestNomadDDPTorch(t *testing.T) {
 	cl := nomadClient(t, c)
 	// raw_exec tasks inherit their client's PATH; Debian's python3-torch is
 	// for /usr/bin/python3 (a site would set this rule the same way)
-	site := *c.site
+	site := *c.Site
 	site.Roles = append([]hcl.RoleRule{{Pattern: "*", Env: map[string]string{"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}}}, site.Roles...)
-	torch := &cluster{engine: c.engine, env: c.env, hosts: c.hosts, site: &site}
+	torch := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
 	for _, f := range []string{"pytorchjob-ddp.yaml", "pai-v2-ddp-torch.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, torch, filepath.Join("examples", f))

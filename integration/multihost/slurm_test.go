@@ -186,8 +186,8 @@ func TestSlurmEnvMatchesOracle(t *testing.T) {
 						t.Errorf("%s: contract (-oracle +task):\n%s", task, d)
 					}
 					node := env["SLURMD_NODENAME"]
-					if a := topo.Roles[k].Tasks[i].Addr; c.hosts[node] != a {
-						t.Errorf("%s: contract address %s, but it ran on %s (address %s)", task, a, node, c.hosts[node])
+					if a := topo.Roles[k].Tasks[i].Addr; c.Hosts[node] != a {
+						t.Errorf("%s: contract address %s, but it ran on %s (address %s)", task, a, node, c.Hosts[node])
 					}
 				}
 			}

@@ -80,7 +80,7 @@ taskRoles:
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	p, diags := translate.Build(j, c.site, []string{"uai"}, "ci")
+	p, diags := translate.Build(j, c.Site, []string{"uai"}, "ci")
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
