@@ -80,7 +80,8 @@ type NomadConfig struct {
 	// SpreadNodes > 0 spreads a job's allocations over that many clients
 	// at least (as OpenPAI/Kubernetes spread a job's containers): at most
 	// ceil(tasks / SpreadNodes) allocations of the job per client
-	// (drivers/nomad). The cluster needs that many feasible clients.
+	// (drivers/nomad). With fewer clients up at submit or at a retry
+	// (a host lost), the cap is raised to what those can hold.
 	SpreadNodes int
 	// WorkDir is the working directory of raw_exec/exec tasks (absolute,
 	// on every client; "" = the task directory).
