@@ -234,7 +234,7 @@ func (e expr) nomadLen() int {
 		case pHost:
 			n += 2*2 + 15 + 1 + 5
 		case pCond:
-			n += max(p.a.nomadLen(), p.b.nomadLen())
+			n += max(p.alt.a.nomadLen(), p.alt.b.nomadLen())
 		}
 	}
 	return n
@@ -322,7 +322,7 @@ func (t *tmpl) value(job *jobs.Job, e expr) string {
 			c := fmt.Sprintf("$c%d", t.tmp)
 			// No "{{-" here: this line lands between two variable
 			// lines, and trimming would glue it to the previous one.
-			fmt.Fprintf(&t.out, "{{ %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.a), c, t.value(job, p.b))
+			fmt.Fprintf(&t.out, "{{ %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.alt.a), c, t.value(job, p.alt.b))
 			f.WriteString("%s")
 			args = append(args, c)
 		}

@@ -294,7 +294,7 @@ func (c *shc) word(e expr) string {
 		case pCond:
 			c.tmp++
 			t := fmt.Sprintf("_js_c%d", c.tmp)
-			fmt.Fprintf(&c.out, "if [ \"$JS_SELF_INDEX\" -eq 0 ]; then %s=%s; else %s=%s; fi\n", t, c.word(p.a), t, c.word(p.b))
+			fmt.Fprintf(&c.out, "if [ \"$JS_SELF_INDEX\" -eq 0 ]; then %s=%s; else %s=%s; fi\n", t, c.word(p.alt.a), t, c.word(p.alt.b))
 			fmt.Fprintf(&b, `"${%s}"`, t)
 		}
 	}
@@ -336,7 +336,8 @@ func (e expr) equal(o expr) bool {
 	for i := range e {
 		p, q := &e[i], &o[i]
 		if p.kind != q.kind || p.lit != q.lit || p.role != q.role || p.idx != q.idx || p.label != q.label ||
-			p.n != q.n || p.off != q.off || !p.a.equal(q.a) || !p.b.equal(q.b) {
+			p.n != q.n || p.off != q.off || (p.alt == nil) != (q.alt == nil) ||
+			p.alt != nil && (!p.alt.a.equal(q.alt.a) || !p.alt.b.equal(q.alt.b)) {
 			return false
 		}
 	}
