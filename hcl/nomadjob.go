@@ -387,12 +387,17 @@ func heredoc(s string) hclwrite.Tokens {
 // heredocParts are the delimiter (EOT, or EOT<n> when a line of s is EOT)
 // and the escaped body of s as a heredoc.
 func heredocParts(s string) (delim, body string, ok bool) {
-	if s == "" || !strings.HasSuffix(s, "\n") || strings.ContainsAny(s, "\r\x00") {
+	// (IndexByte, not ContainsAny: env templates of large jobs are
+	// hundreds of KiB, and IndexByte is vectorised)
+	if s == "" || !strings.HasSuffix(s, "\n") || strings.IndexByte(s, '\r') >= 0 || strings.IndexByte(s, 0) >= 0 {
 		return "", "", false
 	}
 	delim = "EOT"
 	for i := 1; hasLine(s, delim); i++ {
 		delim = fmt.Sprintf("EOT%d", i)
+	}
+	if !strings.Contains(s, "${") && !strings.Contains(s, "%{") {
+		return delim, s, true // nothing to escape: no copy
 	}
 	return delim, heredocEscaper.Replace(s), true
 }

@@ -194,6 +194,9 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 		t.roles = append(t.roles, roleIndex(job, s.Role))
 	}
 	w := &t.out
+	// about a line of 60 bytes per variable and 400 per service: one
+	// allocation for a job of any size
+	w.Grow(64*len(p.defs) + 400*len(t.names))
 	// The first action must not trim to its left: the driver writes its
 	// own lines (CUDA_VISIBLE_DEVICES, user variables) before this text,
 	// and "{{-" would glue the next variable onto the last of them.
