@@ -36,7 +36,7 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	if job.Name != nil && *job.Name == *job.ID {
 		skip["name"] = true // the default; keep the file minimal
 	}
-	e := &emitter{b: make([]byte, 0, 16<<10)}
+	e := &emitter{b: make([]byte, 0, 16<<10+templateBytes(job))}
 	e.open("job", []string{*job.ID}, 0)
 	err := e.body(reflect.ValueOf(job).Elem(), skip, 1)
 	if errors.Is(err, errNotDirect) {
@@ -47,6 +47,22 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	}
 	e.close(0)
 	return e.b, nil
+}
+
+// templateBytes is the size of job's embedded templates: most of the
+// output of a large job, so the emitter starts with room for them.
+func templateBytes(job *api.Job) int {
+	n := 0
+	for _, g := range job.TaskGroups {
+		for _, t := range g.Tasks {
+			for _, tp := range t.Templates {
+				if tp.EmbeddedTmpl != nil {
+					n += len(*tp.EmbeddedTmpl) + 4<<10 // + the task around it
+				}
+			}
+		}
+	}
+	return n
 }
 
 // nomadJobHCLFormat is NomadJobHCL through an hclwrite tree formatted by

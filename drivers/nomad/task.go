@@ -293,6 +293,9 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 // its own: a fragment that begins by trimming whitespace ("{{-") can then
 // only eat the separator it was given, never the end of the line before.
 func joinEnvLines(parts []string) string {
+	if len(parts) == 1 && strings.HasSuffix(parts[0], "\n") {
+		return parts[0] // the contract alone: no copy of a large template
+	}
 	var b strings.Builder
 	for _, p := range parts {
 		if p == "" {

@@ -194,9 +194,7 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 		t.roles = append(t.roles, roleIndex(job, s.Role))
 	}
 	w := &t.out
-	// about a line of 60 bytes per variable and 400 per service: one
-	// allocation for a job of any size
-	w.Grow(64*len(p.defs) + 400*len(t.names))
+	w.Grow(templateSize(p.defs, len(t.names))) // one allocation, any job size
 	// The first action must not trim to its left: the driver writes its
 	// own lines (CUDA_VISIBLE_DEVICES, user variables) before this text,
 	// and "{{-" would glue the next variable onto the last of them.
@@ -216,6 +214,19 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 		w.Write(line)
 	}
 	return w.String(), nil
+}
+
+// templateSize is about the size of the template text of defs and
+// nsvc services, a little more rather than less.
+func templateSize(defs []def, nsvc int) int {
+	n := 512 * nsvc
+	for _, d := range defs {
+		n += len(d.name) + 24
+		for _, p := range d.val {
+			n += len(p.lit)*2 + 64 // a literal is quoted; a registration is ≈ 40
+		}
+	}
+	return n
 }
 
 // maxEnvLine is bufio.MaxScanTokenSize, the longest line go-envparse

@@ -145,7 +145,8 @@ func build(job *jobs.Job, k int, opts Options) (*program, error) {
 func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program {
 	// every task has a few variables of its own in every program: size
 	// the index for them at once
-	b := &builder{job: job, opts: opts, cs: cs, self: k, memo: m, index: make(map[string]int, 64+6*job.TaskCount())}
+	b := &builder{job: job, opts: opts, cs: cs, self: k, memo: m,
+		defs: make([]def, 0, 64+6*job.TaskCount()), index: make(map[string]int, 64+6*job.TaskCount())}
 	for _, c := range cs {
 		switch c {
 		case jobs.ContractPAI:
