@@ -77,6 +77,7 @@ func render(p *translate.Plan) (*script, error) {
 	}
 
 	var b strings.Builder
+	b.Grow(64<<10 + len(contractSh)*5/4) // the contract, quoted, is most of a large job's script
 	name := nameRE.ReplaceAllString(job.Name, "_")
 	if name == "" {
 		name = "jobshift"
@@ -113,7 +114,9 @@ func render(p *translate.Plan) (*script, error) {
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG)
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=%s\n", shQuote(task), shQuote(contractSh))
+	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=", shQuote(task))
+	writeShQuoted(&b, contractSh) // hundreds of KiB for a large job: one copy
+	b.WriteByte('\n')
 	if opts.SSH {
 		fmt.Fprintf(&b, "_jsh_sshemu=%s\n", shQuote(sshemu.Script))
 	}

@@ -95,6 +95,7 @@ func (cj *Compiled) Shell() (string, error) {
 
 	c := &shc{job: job, opts: opts}
 	w := &c.out
+	w.Grow(shellSize(vs[0].p.defs, len(vs))) // one allocation, any job size
 	w.WriteString(shellPrelude)
 	c.finish()
 	c.inputs()
@@ -123,6 +124,19 @@ func (cj *Compiled) Shell() (string, error) {
 	}
 	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
 	return w.String(), nil
+}
+
+// shellSize is about the size of the script of nv variants of the
+// program defs, a little more rather than less.
+func shellSize(defs []def, nv int) int {
+	n := 8 << 10
+	for _, d := range defs {
+		n += 2*len(d.name) + 16
+		for _, p := range d.val {
+			n += len(p.lit) + 32 // a literal is quoted; a variable is ≈ 20
+		}
+	}
+	return n + (nv-1)*2<<10
 }
 
 const shellPrelude = `#!/bin/sh
