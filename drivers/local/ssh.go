@@ -53,7 +53,7 @@ func sshWrap(job *jobs.Job, k int, s *taskSpec, argv []string, runDir string, at
 		return argv
 	}
 	s.Added = append(s.Added,
-		envVar{sshemu.KeyVar, sshKeyPath(runDir, attempt)},
-		envVar{sshemu.DirVar, filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
+		envVar{Name: sshemu.KeyVar, Value: sshKeyPath(runDir, attempt)},
+		envVar{Name: sshemu.DirVar, Value: filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
 	return sshemu.Wrap(job, k, sshScriptPath(runDir), argv)
 }
