@@ -9,10 +9,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/plugin/example"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -56,7 +56,7 @@ func TestExternalPluginCLI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
