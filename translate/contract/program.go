@@ -93,6 +93,7 @@ func (b *builder) sharedExpr(what string, role int, f func() expr) expr {
 	e, ok := b.memo.exprs[key]
 	if !ok {
 		e = f()
+		e = e[:len(e):len(e)] // shared: an append must copy
 		b.memo.exprs[key] = e
 	}
 	return e
