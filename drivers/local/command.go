@@ -224,6 +224,11 @@ func mergeEnv(base []string, add []envVar) []string {
 // mergeEnv.
 type envLayouts struct{ last []*envLayout }
 
+// maxEnvLayouts bounds the layouts kept (one per role and process is the
+// usual count), so that tasks of all-different names cost a plain merge,
+// not a search through every earlier task's layout.
+const maxEnvLayouts = 16
+
 type envLayout struct {
 	baseNames, addNames []string
 	basePos, addPos     []int // where each base and added variable goes
@@ -244,6 +249,9 @@ func (ls *envLayouts) merge(base []string, add []envVar) []string {
 		}
 	}
 	if l == nil {
+		if len(ls.last) >= maxEnvLayouts {
+			return mergeEnv(base, add) // not one role's tasks: no layout to share
+		}
 		l = newEnvLayout(base, add)
 		ls.last = append(ls.last, l)
 	}
