@@ -635,7 +635,7 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", false)
+	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", "")
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }

@@ -366,8 +366,10 @@ js_main() {
 		sleep 0.1
 		_m_k=$((_m_k + 1))
 	done
-	# the ssh emulation's job key is a secret: it lives as long as the attempt
+	# the ssh emulation's job key is a secret: it lives as long as the
+	# attempt; so does an MPIJob's directory (render.go, mpiDirFiles)
 	rm -f "$_jsh_adir/ssh-key"
+	rm -rf "$_jsh_adir/mpi"
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
 	if js_retry "$_jsh_vcode"; then
