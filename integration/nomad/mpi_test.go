@@ -74,6 +74,8 @@ func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			// the job key is a secret: gone with the verdict
+			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
