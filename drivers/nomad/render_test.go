@@ -462,5 +462,11 @@ func TestRenderMPIGolden(t *testing.T) {
 		p := plan(job, rawExecSite())
 		golden(t, "mpi-"+gen+".nomad.hcl", render(t, false, p))
 		golden(t, "mpi-"+gen+".nomad.json", render(t, true, p))
+		if gen == "v2beta1" {
+			// with the site's jobshift binary: the finisher, and the
+			// sshkey prestart task that makes the key for plain nomad job run
+			p.Options[OptHelper] = "/usr/local/bin/jobshift"
+			golden(t, "mpi-"+gen+"-helper.nomad.hcl", render(t, false, p))
+		}
 	}
 }
