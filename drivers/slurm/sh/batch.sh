@@ -320,9 +320,10 @@ js_main() {
 	js_addresses
 	js_ports
 	js_contract_inputs
-	# the topology every task gets (for jobshift's checks and for debugging)
-	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_prepare
+	# the topology every task gets (for jobshift's checks and for
+	# debugging; after js_prepare, which may add JS_MPI_DIR)
+	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_decide_init
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
