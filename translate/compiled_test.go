@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -83,7 +83,7 @@ func TestCompiled(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			p, diags := Build(tc.job, &hcl.Config{}, nil, "alice")
+			p, diags := Build(tc.job, &siteconfig.Config{}, nil, "alice")
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}

@@ -15,10 +15,10 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/translate/completion"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/plugin/example"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -62,7 +62,7 @@ func TestExternalPluginCLI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/sshemu"
@@ -51,7 +51,7 @@ type renderer struct {
 	set      settings
 	contract Contract
 	jobID    string
-	diags    hcl2.Diagnostics
+	diags    hcl.Diagnostics
 	// hostNet: a role binds fixed ports in the host's network (LeinaoPAI
 	// off docker), so no two tasks of the job may share a node.
 	hostNet bool
@@ -59,7 +59,7 @@ type renderer struct {
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
 // jobshift decides is set, Nomad applies its own defaults on submit.
-func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
+func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
 	set, diags := newSettings(p.Site)
 	if diags.HasErrors() {
 		return nil, diags

@@ -15,9 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -84,18 +84,18 @@ func leinaoJob() *jobs.Job {
 // goldenCases render each job with site settings that exercise one choice.
 var goldenCases = map[string]struct {
 	job  func() *jobs.Job
-	site *hcl.Config
+	site *siteconfig.Config
 	opts map[string]string
 }{
 	"pai-het":    {job: paiJob},
 	"pai-packed": {job: paiJob, opts: map[string]string{"layout": "packed"}},
 	// spread_nodes: auto picks packed, and the allocation gets --nodes=min(5 tasks, 3)
-	"pai-spread":     {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{SpreadNodes: 3}}},
-	"pai-gres":       {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
-	"tf-pyxis":       {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
-	"tf-apptainer":   {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "apptainer", Layout: "het"}}},
-	"ddp-single-gpu": {job: ddpJob, site: &hcl.Config{GPUTypes: []hcl.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
-	"leinao-host":    {job: leinaoJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Layout: "het"}}},
+	"pai-spread":     {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{SpreadNodes: 3}}},
+	"pai-gres":       {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
+	"tf-pyxis":       {job: tfJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
+	"tf-apptainer":   {job: tfJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "apptainer", Layout: "het"}}},
+	"ddp-single-gpu": {job: ddpJob, site: &siteconfig.Config{GPUTypes: []siteconfig.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
+	"leinao-host":    {job: leinaoJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Layout: "het"}}},
 	// MPIJob, one per generation: the ssh emulation and the MPI
 	// directory named at run time (the script is the same every time)
 	"mpi-v1alpha1": {job: mpiJob("v1alpha1")},
@@ -125,7 +125,7 @@ func renderCase(t *testing.T, name string) *script {
 	c := goldenCases[name]
 	site := c.site
 	if site == nil {
-		site = &hcl.Config{}
+		site = &siteconfig.Config{}
 	}
 	sc, err := render(&translate.Plan{Job: c.job(), User: "alice", Site: site, Options: c.opts})
 	if err != nil {
@@ -242,7 +242,7 @@ func TestShellcheck(t *testing.T) {
 		c := goldenCases[name]
 		site := c.site
 		if site == nil {
-			site = &hcl.Config{}
+			site = &siteconfig.Config{}
 		}
 		job := c.job()
 		plan := &translate.Plan{Job: job, Site: site, Options: c.opts}
@@ -407,7 +407,7 @@ func TestRenderErrors(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: tc.job, Site: &hcl.Config{}, Options: tc.opts})
+			_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: tc.job, Site: &siteconfig.Config{}, Options: tc.opts})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -435,7 +435,7 @@ func TestSecretsStayOut(t *testing.T) {
 	job := paiJob()
 	job.Secrets = map[string]any{"token": "s3cr3t'v", "db": map[string]any{"pw": 42}}
 	job.Roles[1].Command.Script = "login --token '<% $secrets.token %>' --pw <% $secrets.db.pw %> <% $secrets.none %>"
-	a, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, User: "alice", Site: &hcl.Config{}})
+	a, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, User: "alice", Site: &siteconfig.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -631,7 +631,7 @@ func TestTimeLimit(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			sc, err := render(&translate.Plan{Job: tc.job(), User: "u", Site: &hcl.Config{Slurm: &hcl.SlurmConfig{TimeLimit: tc.site}}})
+			sc, err := render(&translate.Plan{Job: tc.job(), User: "u", Site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{TimeLimit: tc.site}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -697,7 +697,7 @@ func TestLeinaoLayoutWarning(t *testing.T) {
 		warn   bool
 	}{"auto": {"", false}, "het": {"het", true}, "packed": {"packed", false}} {
 		t.Run(name, func(t *testing.T) {
-			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &hcl.Config{}, Options: map[string]string{"layout": tc.layout}})
+			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &siteconfig.Config{}, Options: map[string]string{"layout": tc.layout}})
 			if err != nil {
 				t.Fatal(err)
 			}

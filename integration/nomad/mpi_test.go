@@ -14,9 +14,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -46,13 +46,13 @@ func TestMPIAllreduceOnDocker(t *testing.T) {
 			t.Fatalf("build-mpi-image.sh: %v\n%s", err, out)
 		}
 	}
-	mpiOnNomad(t, &hcl.Config{
-		Nomad:  &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
-		Images: []hcl.ImageRule{{Pattern: torchImage, Replace: mpiImage}},
+	mpiOnNomad(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: torchImage, Replace: mpiImage}},
 	})
 }
 
-func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
+func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)

@@ -134,4 +134,5 @@ func taskState(base string) drivers.TaskStatus {
 }
 
 func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
 var _ drivers.Inspector = (*Driver)(nil)

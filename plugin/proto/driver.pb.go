@@ -222,7 +222,7 @@ type Plan struct {
 	Job       *Job                   `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"`
 	Contracts []string               `protobuf:"bytes,2,rep,name=contracts,proto3" json:"contracts,omitempty"`
 	User      string                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
-	// JSON encoding of jobshift's site config model (hcl.Config), for a
+	// JSON encoding of jobshift's site config model (siteconfig.Config), for a
 	// config built in code.
 	SiteConfigJson []byte            `protobuf:"bytes,4,opt,name=site_config_json,json=siteConfigJson,proto3" json:"site_config_json,omitempty"`
 	Options        map[string]string `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
