@@ -14,6 +14,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -441,5 +442,31 @@ func TestRenderSpreadNodes(t *testing.T) {
 				t.Errorf("job constraints (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestRenderMPIGolden: an MPIJob of every generation the reader supports
+// (jobs/kubeflow/testdata/mpi_<gen>.yaml), raw_exec: the ssh emulation's
+// wrapper and key templates, the launcher deciding completion, idle
+// workers.
+func TestRenderMPIGolden(t *testing.T) {
+	for _, gen := range []string{"v1alpha1", "v1alpha2", "v1", "v2beta1"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "jobs", "kubeflow", "testdata", "mpi_"+gen+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", gen, diags)
+		}
+		p := plan(job, rawExecSite())
+		golden(t, "mpi-"+gen+".nomad.hcl", render(t, false, p))
+		golden(t, "mpi-"+gen+".nomad.json", render(t, true, p))
+		if gen == "v2beta1" {
+			// with the site's jobshift binary: the finisher, and the
+			// sshkey prestart task that makes the key for plain nomad job run
+			p.Options[OptHelper] = "/usr/local/bin/jobshift"
+			golden(t, "mpi-"+gen+"-helper.nomad.hcl", render(t, false, p))
+		}
 	}
 }

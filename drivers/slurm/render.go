@@ -51,9 +51,8 @@ func render(p *translate.Plan) (*script, error) {
 	}
 	opts := c.Contract
 	opts.SSH = sshemu.Enabled(job)
-	if opts.SSH {
-		opts.MPIDir = sshMPIDir(job)
-	}
+	// the MPI directory is named at run time (see mpiDirFiles)
+	opts.MPIDirRunTime = true
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)
@@ -110,7 +109,14 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	sc.Secrets = sec.file()
-	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
+	var sshPart string
+	if opts.SSH {
+		sshPart = sshFiles
+	}
+	if contract.UsesMPIDir(job, opts) {
+		sshPart += mpiDirFiles(job)
+	}
+	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job), sshPart))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG)
@@ -366,12 +372,10 @@ func portSpecs(ri roleInfo) string {
 // prepareFunc renders js_prepare: per-job preparation in the batch script
 // (Apptainer: pull each image once into a SIF; concurrent pulls by every
 // task race and corrupt the cache, spec/slurm.md §8.7).
-func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string, ssh bool) string {
+func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string, sshPart string) string {
 	var b strings.Builder
 	b.WriteString("js_prepare() {\n\t:\n")
-	if ssh {
-		b.WriteString(sshFiles)
-	}
+	b.WriteString(sshPart) // the ssh emulation's files and the MPI directory (ssh.go)
 	if secrets {
 		// the values stay out of this script: copy the 0600 file beside it
 		// into the shared state directory, still 0600

@@ -16,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -95,6 +96,28 @@ var goldenCases = map[string]struct {
 	"tf-apptainer":   {job: tfJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "apptainer", Layout: "het"}}},
 	"ddp-single-gpu": {job: ddpJob, site: &siteconfig.Config{GPUTypes: []siteconfig.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
 	"leinao-host":    {job: leinaoJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Layout: "het"}}},
+	// MPIJob, one per generation: the ssh emulation and the MPI
+	// directory named at run time (the script is the same every time)
+	"mpi-v1alpha1": {job: mpiJob("v1alpha1")},
+	"mpi-v1alpha2": {job: mpiJob("v1alpha2")},
+	"mpi-v1":       {job: mpiJob("v1")},
+	"mpi-v2beta1":  {job: mpiJob("v2beta1")},
+}
+
+// mpiJob reads the MPIJob of generation gen from the reader's testdata.
+func mpiJob(gen string) func() *jobs.Job {
+	return func() *jobs.Job {
+		path := filepath.Join("..", "..", "jobs", "kubeflow", "testdata", "mpi_"+gen+".yaml")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			panic(err) // a test fixture missing: the test cannot run
+		}
+		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
+		if diags.HasErrors() {
+			panic(diags.Error())
+		}
+		return job
+	}
 }
 
 func renderCase(t *testing.T, name string) *script {
@@ -635,7 +658,7 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", false)
+	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", "")
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
@@ -741,6 +764,25 @@ js_srun 0 /bin/sh -c 'echo "$1"' 'x y' '$z'`
 		}
 		if diff := cmp.Diff(want, lines(out)); diff != "" {
 			t.Errorf("%s: srun's arguments (-want +got):\n%s", sh, diff)
+		}
+	}
+}
+
+// TestRenderMPIDeterministic: an MPIJob's whole script (contract and
+// library included) is the same on every render, and names no directory
+// of its own: the MPI directory comes from the allocation (JS_MPI_DIR).
+func TestRenderMPIDeterministic(t *testing.T) {
+	for _, gen := range []string{"v1alpha1", "v1alpha2", "v1", "v2beta1"} {
+		name := "mpi-" + gen
+		a, b := renderCase(t, name).Text, renderCase(t, name).Text
+		if a != b {
+			t.Errorf("%s: two renders differ:\n%s", name, cmp.Diff(a, b))
+		}
+		if strings.Contains(a, "/tmp/") || strings.Contains(a, contract.MPIDefaultDir) {
+			t.Errorf("%s: the script names a literal MPI directory", name)
+		}
+		if !strings.Contains(a, `"${JS_MPI_DIR}"`) {
+			t.Errorf("%s: the contract does not take the hostfile's directory from JS_MPI_DIR", name)
 		}
 	}
 }

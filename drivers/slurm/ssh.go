@@ -1,8 +1,6 @@
 package slurm
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 
 	"github.com/jobshift/jobshift/drivers/sshemu"
@@ -23,13 +21,21 @@ const sshFiles = "\tprintf '%s' \"$_jsh_sshemu\" >\"$_jsh_adir/sshemu.sh\" || js
 	"\t(umask 077 && ssh-keygen -q -t ed25519 -N '' -C jobshift -f \"$_jsh_adir/ssh-key\") ||\n" +
 	"\t\tjs_die 97 'cannot make the job ssh key (ssh-keygen from openssh-client is needed on the nodes)'\n"
 
-// sshMPIDir is where an MPIJob launcher writes the hostfile: the contract
-// needs one literal path, and the tasks run on the nodes' own /tmp; a
-// random part per rendered script keeps two jobs of the same name apart.
-func sshMPIDir(job *jobs.Job) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return fmt.Sprintf("/tmp/jobshift-mpi-%s-%s", nameRE.ReplaceAllString(job.Name, "_"), hex.EncodeToString(b))
+// mpiDirFiles is the js_prepare part of a job whose contract names the MPI
+// directory (hostfile, kubexec.sh): the directory is named at run time
+// (contract.Options.MPIDirRunTime), inside the attempt's state directory,
+// so the rendered script is the same for every submission while each job
+// and attempt gets its own; every node reads the state directory, as it
+// reads task.sh. Made 0700 before any task starts; js_main removes it with
+// the job key when the attempt ends. OpenMPI splits its rsh agent
+// (<dir>/kubexec.sh, the kubexec generations) on blanks, so such a job
+// refuses a state directory with one instead of failing in mpirun.
+func mpiDirFiles(job *jobs.Job) string {
+	s := "\tJS_MPI_DIR=$_jsh_adir/mpi\n\texport JS_MPI_DIR\n"
+	if m := job.Extras.MPI; m != nil && m.RshAgent != "ssh" {
+		s += "\tcase $JS_MPI_DIR in *[[:space:]]*) js_die 97 \"the state directory $_jsh_adir has a blank, which OpenMPI's rsh agent setting cannot carry; set JOBSHIFT_STATE_DIR to a path without one\" ;; esac\n"
+	}
+	return s + "\t(umask 077 && mkdir \"$JS_MPI_DIR\") || js_die 97 \"cannot make the MPI directory $JS_MPI_DIR\"\n"
 }
 
 // sshPrefix is what goes between `exec ` and a role's command: the wrapper

@@ -126,7 +126,7 @@ func readTopology(t *testing.T, job *jobs.Job, opts contract.Options, adir strin
 		k, v, _ := strings.Cut(l, "=")
 		vars[k] = v
 	}
-	var topo contract.Topology
+	topo := contract.Topology{MPIDir: vars["JS_MPI_DIR"]}
 	for k, r := range job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
 		for i := 0; i < r.Instances; i++ {

@@ -320,9 +320,10 @@ js_main() {
 	js_addresses
 	js_ports
 	js_contract_inputs
-	# the topology every task gets (for jobshift's checks and for debugging)
-	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_prepare
+	# the topology every task gets (for jobshift's checks and for
+	# debugging; after js_prepare, which may add JS_MPI_DIR)
+	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_decide_init
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
@@ -366,8 +367,10 @@ js_main() {
 		sleep 0.1
 		_m_k=$((_m_k + 1))
 	done
-	# the ssh emulation's job key is a secret: it lives as long as the attempt
+	# the ssh emulation's job key is a secret: it lives as long as the
+	# attempt; so does an MPIJob's directory (render.go, mpiDirFiles)
 	rm -f "$_jsh_adir/ssh-key"
+	rm -rf "$_jsh_adir/mpi"
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
 	if js_retry "$_jsh_vcode"; then
