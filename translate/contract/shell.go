@@ -332,7 +332,7 @@ func (c *shc) appendWord(dst []byte, e expr) []byte {
 				dst = append(dst, `'"'`...)
 			}
 		case pMPIDir:
-			b.WriteString(`"${JS_MPI_DIR}"`)
+			dst = append(dst, `"${JS_MPI_DIR}"`...)
 		case pIndex:
 			if p.off == 0 {
 				dst = append(dst, `"${JS_SELF_INDEX}"`...)
