@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -108,11 +107,12 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	}
 
 	k := slices.Index(job.Roles, r)
-	idle := !d.opts.Docker && sshemu.Idle(job, k)
+	rp := p.Compiled().Roles[k]
+	idle := !d.opts.Docker && rp.SSHIdle
 	var userArgv []string
 	if !idle { // an idle MPIJob worker runs only the emulation's sshd
 		var err error
-		if userArgv, err = commandArgv(r, p.Compiled().Roles[k].Launch, d.opts.Docker); err != nil {
+		if userArgv, err = commandArgv(r, rp.Launch, d.opts.Docker); err != nil {
 			return nil, err
 		}
 	}
@@ -120,9 +120,9 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if process != contract.ProcessMain {
 		firstStart = psDir(s.TaskDir, attempt)
 	}
-	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	userArgv, s.Program = programArgv(r, rp.Launch, job.Secrets, userArgv, firstStart)
 	if !d.opts.Docker && process == contract.ProcessMain {
-		userArgv = sshWrap(job, k, s, userArgv, runDir, attempt)
+		userArgv = sshWrap(rp, s, userArgv, runDir, attempt)
 	}
 	base := d.opts.Env
 	if base == nil {

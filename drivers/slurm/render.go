@@ -33,6 +33,9 @@ type roleInfo struct {
 	labelOff []int // per PortLabels entry: offset in the task's window ports, -1 = fixed
 	labels   []jobs.Port
 	launch   translate.Launch // how the platform ran the command
+	// ssh: the role runs the ssh emulation; sshIdle: only its sshd
+	// (translate.RolePlan.SSH, SSHIdle)
+	ssh, sshIdle bool
 }
 
 var nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)
@@ -46,14 +49,14 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	c := p.Compiled()
-	if err := checkJob(job, c.Policy.Kind, st); err != nil {
+	if err := checkJob(job, c, st); err != nil {
 		return nil, err
 	}
-	opts := c.Contract
-	opts.SSH = sshemu.Enabled(job)
-	if opts.SSH {
-		opts.MPIDir = sshMPIDir(job)
+	mpiDir := ""
+	if c.SSH {
+		mpiDir = sshMPIDir(job)
 	}
+	opts := c.ContractOn(mpiDir)
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)
@@ -161,7 +164,9 @@ func jobData(c *translate.Compiled, st settings, layout string, roles []roleInfo
 func planRoles(p *translate.Plan, st settings, sc *script) (roles []roleInfo, rs []res, total int) {
 	job, c := p.Job, p.Compiled()
 	for k, r := range job.Roles {
-		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: c.Roles[k].Launch, labels: hostNet(c.Roles[k].Ports, st.OnePerNode)}
+		rp := c.Roles[k]
+		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: rp.Launch, labels: hostNet(rp.Ports, st.OnePerNode),
+			ssh: rp.SSH, sshIdle: rp.SSHIdle}
 		for _, l := range ri.labels {
 			if l.BeginAt > 0 {
 				ri.labelOff = append(ri.labelOff, -1)

@@ -35,8 +35,9 @@ func sshMPIDir(job *jobs.Job) string {
 // sshPrefix is what goes between `exec ` and a role's command: the wrapper
 // and, before the exec, its two variables ($2 is the attempt's state
 // directory in stage 2). "" for a role without the emulation.
-func sshPrefix(job *jobs.Job, k int) (env, prefix string) {
-	if !sshemu.RoleEnabled(job, k) {
+func sshPrefix(ri roleInfo) (env, prefix string) {
+	k := ri.k
+	if !ri.ssh {
 		return "", ""
 	}
 	env = fmt.Sprintf("%s=\"$2/ssh-key\" %s=\"$2/ssh-%d-$SLURM_PROCID\"\n\texport %s %s\n\t",
@@ -45,7 +46,7 @@ func sshPrefix(job *jobs.Job, k int) (env, prefix string) {
 }
 
 // sshIdleRun is stage 2 of an idle MPIJob worker: only the sshd.
-func sshIdleRun(job *jobs.Job, k int) string {
-	env, _ := sshPrefix(job, k)
+func sshIdleRun(ri roleInfo) string {
+	env, _ := sshPrefix(ri)
 	return env + "exec sh \"$2/sshemu.sh\" " + sshemu.IdleFlag
 }

@@ -5,7 +5,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -58,10 +57,10 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			fmt.Fprintf(&b, "\t%s=%s\n\texport %s\n", e.Name, shQuote(e.Value), e.Name)
 		}
 		b.WriteString("\t:\n}\n")
-		env, prefix := sshPrefix(job, ri.k)
+		env, prefix := sshPrefix(ri)
 		run, err := runCommand(ri, st, prefix)
-		if sshemu.Idle(job, ri.k) {
-			run, err = sshIdleRun(job, ri.k), nil
+		if ri.sshIdle {
+			run, err = sshIdleRun(ri), nil
 		}
 		if err != nil {
 			return "", err
@@ -124,7 +123,7 @@ func runCommand(ri roleInfo, st settings, prefix string) (string, error) {
 	prep := ""
 	switch {
 	case c.Kind != jobs.CommandArgv && len(c.Script) > longCommand:
-		prep, argv = commandFile(ri.k, c)
+		prep, argv = commandFile(ri.k, ri.launch)
 	case c.Kind == jobs.CommandEval:
 		argv = ri.launch.Argv
 	case c.Kind == jobs.CommandBashScript:
@@ -149,13 +148,14 @@ const longCommand = 64 << 10
 
 // commandFile writes a long PAI command into the task's own file in the
 // attempt's state directory ($2) with the printf builtin (no exec, no
-// argument limit) and runs it from there: a v2 script as `bash user-…sh`
-// (its $0 ends in .sh like OpenPAI's user.sh), a v1 line through eval as
-// before.
-func commandFile(k int, c jobs.Command) (string, []string) {
-	text, name, argv := c.Script, "cmd", []string{"bash", "-c", translate.PAIEvalFile, "_", "@FILE@"}
-	if c.Kind == jobs.CommandBashScript {
-		text, name, argv = translate.PAIPrelude+c.Script, "user", []string{"bash", "@FILE@"}
+// argument limit) and runs it from there (translate.Launch.File): a v2
+// script as `bash user-…sh` (its $0 ends in .sh like OpenPAI's user.sh), a
+// v1 line through eval.
+func commandFile(k int, l translate.Launch) (string, []string) {
+	argv, text, _ := l.File("@FILE@")
+	name := "cmd"
+	if l.Kind == jobs.CommandBashScript {
+		name = "user"
 	}
 	prep := fmt.Sprintf("_f=\"$2/%s-%d-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" && printf '%%s' %s >\"$_f\" || exit 97\n\t", name, k, shQuote(text))
 	return prep, argv
