@@ -53,23 +53,29 @@ type PortPlan struct {
 	Container int
 }
 
-// Compiled returns the compiled part of the plan: what Build computed, or,
-// for a Plan put together by hand (tests, a plugin's wire decoding),
-// computed now and kept.
+// Compiled returns the compiled part of the plan, worked out once and
+// kept. It never goes stale: the plan's fields are exported and a caller
+// may change the job, the contracts or the user after Build (tests do,
+// to vary one thing), so each call compares a fingerprint of everything
+// compile reads (see fingerprintOf: a hash of the job's canonical
+// encoding, O(size of the job file), independent of the task count) and
+// compiles again when it changed. Safe for concurrent use.
 func (p *Plan) Compiled() *Compiled {
-	if p.compiled == nil {
-		p.compiled = compile(p)
+	sum, ok := fingerprintOf(p)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.compiled == nil || !ok || sum != p.sum {
+		p.compiled, p.sum = compile(p), sum
 	}
 	return p.compiled
 }
 
 func compile(p *Plan) *Compiled {
 	job := p.Job
-	cs := p.Contracts
-	if len(cs) == 0 {
-		cs = job.Contracts
+	opts := contract.Options{User: p.User, Contracts: p.Contracts, Exact: p.resolved}
+	if len(p.Contracts) == 0 && !p.resolved {
+		opts.Contracts = job.Contracts
 	}
-	opts := contract.Options{User: p.User, Contracts: cs}
 	ssh := contract.SSHRoles(job)
 	c := &Compiled{Policy: completion.PolicyOf(job), Contract: opts,
 		Processes: contract.Processes(job, opts), WorkDir: contract.NeedsWorkDir(job, opts), SSH: ssh != nil}
