@@ -65,6 +65,29 @@ type taskSpec struct {
 	Program *programFile
 }
 
+// addedEnv is what the task's environment adds to the driver's: the
+// role's env, the contract's variables, then jobshift's own.
+func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
+	var out []envVar
+	for _, e := range r.Env {
+		out = append(out, envVar{e.Name, e.Value})
+	}
+	out = append(out, contractVars...)
+	if d.opts.Docker {
+		return out
+	}
+	if c.WorkDir {
+		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
+		// the task's private directory.
+		out = append(out, envVar{contract.WorkDirVar, s.Dir})
+	}
+	// The task's own directory under the run directory, for programs
+	// that want scratch space no other task shares (the working
+	// directory is shared, like a code checkout). A container has no use
+	// for a host path.
+	return append(out, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
+}
+
 // buildSpec computes one task's command line, environment and directories.
 // process is the contract process (see taskSpec.Process).
 func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, process string, contractVars []envVar) (*taskSpec, error) {
@@ -89,25 +112,10 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Dir = privateDir(s.TaskDir, attempt)
 	}
 
-	for _, e := range r.Env {
-		s.Added = append(s.Added, envVar{e.Name, e.Value})
-	}
-	s.Added = append(s.Added, contractVars...)
-	if p.Compiled().WorkDir && !d.opts.Docker {
-		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
-		// the task's private directory.
-		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
-	}
-	if !d.opts.Docker {
-		// The task's own directory under the run directory, for programs
-		// that want scratch space no other task shares (the working
-		// directory is shared, like a code checkout). A container has no
-		// use for a host path.
-		s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
-	}
-
+	c := p.Compiled()
+	s.Added = d.addedEnv(r, c, s, contractVars)
 	k := slices.Index(job.Roles, r)
-	rp := p.Compiled().Roles[k]
+	rp := c.Roles[k]
 	idle := !d.opts.Docker && rp.SSHIdle
 	var userArgv []string
 	if !idle { // an idle MPIJob worker runs only the emulation's sshd
@@ -139,7 +147,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		if process != contract.ProcessMain {
 			s.Container += "-" + process
 		}
-		s.Argv = dockerArgv(r, p.Compiled().Roles[k].Launch, s, userArgv)
+		s.Argv = dockerArgv(r, rp.Launch, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)
 		return s, nil
 	}

@@ -40,8 +40,9 @@ type roleInfo struct {
 
 var nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
-// render turns a plan into the batch script. (About 80 lines: the script's
-// sections in the order they appear in it.)
+// render turns a plan into the batch script.
+//
+// long: the script's sections in the order they appear in it.
 func render(p *translate.Plan) (*script, error) {
 	job := p.Job
 	st, err := resolveSettings(p)
