@@ -113,7 +113,7 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	sc.Secrets = sec.file()
-	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
+	b.WriteString(prepareData(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG)
@@ -366,21 +366,17 @@ func portSpecs(ri roleInfo) string {
 	return strings.Join(specs, " ")
 }
 
-// prepareFunc renders js_prepare: per-job preparation in the batch script
-// (Apptainer: pull each image once into a SIF; concurrent pulls by every
-// task race and corrupt the cache, spec/slurm.md §8.7).
-func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string, ssh bool) string {
+// prepareData renders the data of js_prepare (sh/batch.sh), the per-job
+// preparation: the ssh emulation's files, the secrets file's name, and
+// each Apptainer image to pull once into a SIF.
+func prepareData(roles []roleInfo, st settings, secrets bool, secretsFile string, ssh bool) string {
 	var b strings.Builder
-	b.WriteString("js_prepare() {\n\t:\n")
-	if ssh {
-		b.WriteString(sshFiles)
-	}
+	name := ""
 	if secrets {
-		// the values stay out of this script: copy the 0600 file beside it
-		// into the shared state directory, still 0600
-		fmt.Fprintf(&b, "\t_ps=${JOBSHIFT_SECRETS:-${SLURM_SUBMIT_DIR:-.}/%s}\n", secretsFile)
-		b.WriteString("\t(umask 077 && cp \"$_ps\" \"$_jsh_dir/secrets\") || js_die 97 \"cannot read the secrets file $_ps (set JOBSHIFT_SECRETS to its path)\"\n")
+		name = secretsFile
 	}
+	fmt.Fprintf(&b, "_jsh_ssh=%d\n_jsh_secrets_name=%s\n", b2i(ssh), shQuote(name))
+	n := 0
 	if st.Container == "apptainer" {
 		seen := map[string]bool{}
 		for _, ri := range roles {
@@ -389,11 +385,11 @@ func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string
 			}
 			seen[ri.Image] = true
 			// every value is quoted once, here: an image name is data
-			fmt.Fprintf(&b, "\tif [ ! -s \"$_jsh_dir/%s\" ]; then\n\t\tjs_log %s\n\t\tapptainer pull --force \"$_jsh_dir/%s\" %s || js_die 97 'apptainer pull failed'\n\tfi\n",
-				sifName(ri.Image), shQuote("pulling "+ri.Image), sifName(ri.Image), shQuote("docker://"+ri.Image))
+			fmt.Fprintf(&b, "_jsh_pull_sif_%d=%s _jsh_pull_img_%d=%s\n", n, shQuote(sifName(ri.Image)), n, shQuote(ri.Image))
+			n++
 		}
 	}
-	b.WriteString("}\n")
+	fmt.Fprintf(&b, "_jsh_npull=%d\n", n)
 	return b.String()
 }
 

@@ -176,7 +176,7 @@ func TestRenderHeaders(t *testing.T) {
 			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
 		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
 			"_jsh_pbase=30000\n", `'\''--container-image=nvcr.io#nvidia/tensorflow:23.10-tf2-py3'\''`}},
-		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
+		"tf-apptainer":   {LayoutHet, []string{"_jsh_pull_img_0=nvcr.io/nvidia/tensorflow:23.10-tf2-py3\n", "exec apptainer exec --nv"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
 		// LeinaoPAI in the host's network: het is overridden (components
 		// may share a node), one allocation of one task per node, the
@@ -635,7 +635,8 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", false)
+	// the data lines, then sh/batch.sh's js_prepare reading them
+	prep := prepareData(roles, settings{Container: "apptainer"}, false, "x.secrets", false) + shBatch
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
@@ -647,7 +648,7 @@ apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
 		}
 		dir := t.TempDir()
 		marker := filepath.Join(dir, "ran")
-		cmd := exec.Command(path, "-c", stub+prep+"js_prepare")
+		cmd := exec.Command(path, "-c", prep+stub+"js_prepare")
 		cmd.Env = append(os.Environ(), "M="+marker, "_jsh_dir="+dir)
 		out, err := cmd.CombinedOutput()
 		if err != nil {

@@ -1,6 +1,7 @@
 package slurm
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -138,7 +139,7 @@ func TestShmCheck(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			b, err := exec.Command(path, "-c", "f() {\n"+shmCheck(tc.mib)+"}\nf").CombinedOutput()
+			b, err := exec.Command(path, "-c", shTask+fmt.Sprintf("\njs_shm_check %d\n", tc.mib)).CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v %s", sh, err, b)
 			}

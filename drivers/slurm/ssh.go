@@ -16,13 +16,6 @@ import (
 // through the wrapper, so the user's mpirun runs unchanged with the same
 // ssh aliases as on OpenPAI or Kubernetes.
 
-// sshFiles is the js_prepare part: the wrapper (from the plain variable
-// _jsh_sshemu) and a fresh key.
-const sshFiles = "\tprintf '%s' \"$_jsh_sshemu\" >\"$_jsh_adir/sshemu.sh\" || js_die 97 'cannot write the ssh emulation'\n" +
-	"\trm -f \"$_jsh_adir/ssh-key\" \"$_jsh_adir/ssh-key.pub\"\n" +
-	"\t(umask 077 && ssh-keygen -q -t ed25519 -N '' -C jobshift -f \"$_jsh_adir/ssh-key\") ||\n" +
-	"\t\tjs_die 97 'cannot make the job ssh key (ssh-keygen from openssh-client is needed on the nodes)'\n"
-
 // sshMPIDir is where an MPIJob launcher writes the hostfile: the contract
 // needs one literal path, and the tasks run on the nodes' own /tmp; a
 // random part per rendered script keeps two jobs of the same name apart.

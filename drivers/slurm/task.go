@@ -13,8 +13,9 @@ import (
 // shName is what a POSIX shell can assign.
 var shName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-// taskProgram renders the text srun runs in every task: the generated
-// per-role functions, then sh/task.sh.
+// taskProgram renders the text srun runs in every task: the task data
+// (quoted lines: _t_*), each role's js_run_R, then sh/dispatch.sh; the
+// code that reads the data is the library's (sh/task.sh).
 func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
 	return taskProgramSecrets(job, roles, st, &secretTable{job: job, index: map[string]int{}})
 }
@@ -25,38 +26,15 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	// user values are data in single quotes; functions are called by
 	// computed names; variables come from the batch script's environment
 	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2317\n")
-	b.WriteString("js_unset_internal() {\n\tunset _jsh_task _jsh_contract _jsh_adir _jsh_lib\n")
-	if len(roles) > 0 {
-		b.WriteString("\tunset SLURM_HOSTFILE\n")
+	fmt.Fprintf(&b, "_t_nroles=%d\n", len(roles))
+	for _, ri := range roles {
+		data, err := envData(ri)
+		if err != nil {
+			return "", err
+		}
+		b.WriteString(data)
 	}
 	for _, ri := range roles {
-		fmt.Fprintf(&b, "\t_u=0\n\twhile [ \"$_u\" -lt %d ]; do\n\t\tunset \"_jsh_node_%d_$_u\"\n\t\t_u=$((_u + 1))\n\tdone\n", ri.Instances, ri.k)
-	}
-	b.WriteString("}\n")
-	for _, ri := range roles {
-		// stage 1: working directory, GPU visibility, the role's own env
-		// (the contract, applied after, wins on a clash, as in drivers/local)
-		fmt.Fprintf(&b, "js_env_%d() {\n", ri.k)
-		if ri.WorkingDir != "" {
-			fmt.Fprintf(&b, "\tif [ -d %s ]; then cd %s || exit 97; fi\n", shQuote(ri.WorkingDir), shQuote(ri.WorkingDir))
-		}
-		if ri.res.GPUs == 0 {
-			// without device cgroups an unset CUDA_VISIBLE_DEVICES means
-			// every GPU of the node (spec/slurm.md §2)
-			b.WriteString("\tCUDA_VISIBLE_DEVICES=\n\texport CUDA_VISIBLE_DEVICES\n")
-		}
-		if ri.Resources.ShmSet && ri.Resources.ShmMiB > 0 {
-			b.WriteString(shmCheck(ri.Resources.ShmMiB))
-		}
-		for _, e := range ri.Env {
-			if !shName.MatchString(e.Name) {
-				// Kubernetes allows '.' and '-' in names; a POSIX shell
-				// cannot assign them, and the name must never become code.
-				return "", refuse(e.Pos, "Role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally.", ri.Name, e.Name)
-			}
-			fmt.Fprintf(&b, "\t%s=%s\n\texport %s\n", e.Name, shQuote(e.Value), e.Name)
-		}
-		b.WriteString("\t:\n}\n")
 		env, prefix := sshPrefix(ri)
 		run, err := runCommand(ri, st, prefix)
 		if ri.sshIdle {
@@ -76,37 +54,39 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 		fmt.Fprintf(&b, "js_run_%d() {\n%s\t%s\n}\n", ri.k, setupLines(ri.Name, st.hooks.setup[ri.k]), env+run)
 	}
 	uaiPS := len(st.Processes) > 1
-	fmt.Fprintf(&b, "_t_uai_ps=%d\n", b2i(uaiPS))
+	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
 	b.WriteString(restartData(job, st.Backoff))
 	if st.InlineLib {
 		b.WriteString(shRestart)
 		b.WriteString(shTask)
-		b.WriteString(taskDispatch(""))
-	} else {
-		// stage 1 needs the library's task functions; stage 2 only its
-		// own js_run_R, so it starts the user's command without reading it
-		b.WriteString(taskDispatch("# shellcheck source=/dev/null\n\t. \"$_jsh_lib\" || exit 97\n\t"))
 	}
+	b.WriteString(shDispatch)
 	return b.String(), nil
 }
 
-// taskDispatch picks the stage by $0 (sh/task.sh); lib is what stage 1
-// runs first (sourcing the library file).
-func taskDispatch(lib string) string {
-	return "case $0 in\njobshift-task)\n\t" + lib + "js_task_main \"$1\"\n\t;;\n" +
-		"jobshift-run) \"js_run_$1\" \"$@\" ;;\n*) echo \"jobshift: unknown task stage $0\" >&2; exit 97 ;;\nesac\n"
-}
-
-// shmCheck renders the /dev/shm check of a role that sized it (PAI shmMB,
-// a Kubeflow memory emptyDir at /dev/shm). Slurm cannot size /dev/shm: it
-// is the node's tmpfs, shared by every job there (what a task writes into
-// it counts against its --mem under cgroup memory enforcement, as a memory
-// emptyDir counted against the pod's limit). So the task says at start
-// when less is free than the job asked for, instead of failing later with
-// "No space left on device" in a DataLoader.
-func shmCheck(mib int64) string {
-	return fmt.Sprintf("\t_shm=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')\n"+
-		"\t[ \"${_shm:-0}\" -ge %d ] || printf 'jobshift: warning: /dev/shm on %%s has %%s MiB free, the job asked for %d MiB (on Slurm /dev/shm is the node'\\''s)\\n' \"${SLURMD_NODENAME:-?}\" \"${_shm:-?}\" >&2\n", mib, mib)
+// envData renders the data js_env (sh/task.sh) reads for role ri in
+// stage 1: instances, working directory, GPU visibility, the /dev/shm size
+// the job asked for, and the role's own variables as name/value pairs.
+func envData(ri roleInfo) (string, error) {
+	var b strings.Builder
+	k := ri.k
+	shm := int64(0)
+	if ri.Resources.ShmSet && ri.Resources.ShmMiB > 0 {
+		shm = ri.Resources.ShmMiB
+	}
+	fmt.Fprintf(&b, "_t_n_%d=%d _t_nogpu_%d=%d _t_shm_%d=%d _t_nenv_%d=%d\n", k, ri.Instances, k, b2i(ri.res.GPUs == 0), k, shm, k, len(ri.Env))
+	if ri.WorkingDir != "" {
+		fmt.Fprintf(&b, "_t_wd_%d=%s\n", k, shQuote(ri.WorkingDir))
+	}
+	for j, e := range ri.Env {
+		if !shName.MatchString(e.Name) {
+			// Kubernetes allows '.' and '-' in names; a POSIX shell
+			// cannot assign them, and the name must never become code.
+			return "", refuse(e.Pos, "Role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally.", ri.Name, e.Name)
+		}
+		fmt.Fprintf(&b, "_t_env_%d_%d=%s _t_val_%d_%d=%s\n", k, j, e.Name, k, j, shQuote(e.Value))
+	}
+	return b.String(), nil
 }
 
 // restartData renders what js_restart and js_backoff read
