@@ -176,7 +176,7 @@ func TestRenderHeaders(t *testing.T) {
 			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
 		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
 			"_jsh_pbase=30000\n", `'\''--container-image=nvcr.io#nvidia/tensorflow:23.10-tf2-py3'\''`}},
-		"tf-apptainer":   {LayoutHet, []string{"_jsh_pull_img_0=nvcr.io/nvidia/tensorflow:23.10-tf2-py3\n", "exec apptainer exec --nv"}},
+		"tf-apptainer":   {LayoutHet, []string{"_jsh_pull_img_0=nvcr.io/nvidia/tensorflow:23.10-tf2-py3\n", "_t_ctr_0=exec\n", "_t_sif_0=nvcr.io_nvidia_tensorflow_23.10-tf2-py3.sif\n"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
 		// LeinaoPAI in the host's network: het is overridden (components
 		// may share a node), one allocation of one task per node, the

@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"fmt"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -23,23 +22,4 @@ func sshMPIDir(job *jobs.Job) string {
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	return fmt.Sprintf("/tmp/jobshift-mpi-%s-%s", nameRE.ReplaceAllString(job.Name, "_"), hex.EncodeToString(b))
-}
-
-// sshPrefix is what goes between `exec ` and a role's command: the wrapper
-// and, before the exec, its two variables ($2 is the attempt's state
-// directory in stage 2). "" for a role without the emulation.
-func sshPrefix(ri roleInfo) (env, prefix string) {
-	k := ri.k
-	if !ri.ssh {
-		return "", ""
-	}
-	env = fmt.Sprintf("%s=\"$2/ssh-key\" %s=\"$2/ssh-%d-$SLURM_PROCID\"\n\texport %s %s\n\t",
-		sshemu.KeyVar, sshemu.DirVar, k, sshemu.KeyVar, sshemu.DirVar)
-	return env, "sh \"$2/sshemu.sh\" -- "
-}
-
-// sshIdleRun is stage 2 of an idle MPIJob worker: only the sshd.
-func sshIdleRun(ri roleInfo) string {
-	env, _ := sshPrefix(ri)
-	return env + "exec sh \"$2/sshemu.sh\" " + sshemu.IdleFlag
 }

@@ -14,8 +14,8 @@ import (
 var shName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // taskProgram renders the text srun runs in every task: the task data
-// (quoted lines: _t_*), each role's js_run_R, then sh/dispatch.sh; the
-// code that reads the data is the library's (sh/task.sh).
+// (quoted lines: _t_*), then sh/run.sh (stage 2) and sh/dispatch.sh; stage
+// 1's code is the library's (sh/task.sh).
 func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
 	return taskProgramSecrets(job, roles, st, &secretTable{job: job, index: map[string]int{}})
 }
@@ -35,23 +35,11 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 		b.WriteString(data)
 	}
 	for _, ri := range roles {
-		env, prefix := sshPrefix(ri)
-		run, err := runCommand(ri, st, prefix)
-		if ri.sshIdle {
-			run, err = sshIdleRun(ri), nil
-		}
+		data, err := runData(ri, st, job, sec)
 		if err != nil {
 			return "", err
 		}
-		if ri.Command.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
-			if parts := sec.split(ri.Command.Script); len(parts) > 1 {
-				if st.Container != "none" && ri.Image != "" {
-					return "", refuse(ri.Command.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
-				}
-				run = secretScriptRun(parts, ri.k, prefix)
-			}
-		}
-		fmt.Fprintf(&b, "js_run_%d() {\n%s\t%s\n}\n", ri.k, setupLines(ri.Name, st.hooks.setup[ri.k]), env+run)
+		b.WriteString(data)
 	}
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
@@ -60,6 +48,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 		b.WriteString(shRestart)
 		b.WriteString(shTask)
 	}
+	b.WriteString(shRun)
 	b.WriteString(shDispatch)
 	return b.String(), nil
 }
@@ -95,81 +84,79 @@ func restartData(job *jobs.Job, bo completion.Backoff) string {
 	return completion.RestartShellData(job, bo)
 }
 
-// runCommand is stage 2's command for a role: $2 is the attempt's state
-// directory (the SIFs are one level up).
-func runCommand(ri roleInfo, st settings, prefix string) (string, error) {
-	c := ri.Command
-	var argv []string
-	prep := ""
-	switch {
-	case c.Kind != jobs.CommandArgv && len(c.Script) > longCommand:
-		prep, argv = commandFile(ri.k, ri.launch)
-	case c.Kind == jobs.CommandEval:
-		argv = ri.launch.Argv
-	case c.Kind == jobs.CommandBashScript:
-		// $0 names the script like OpenPAI's file (user.sh)
-		argv = ri.launch.Argv
-	case c.Kind == jobs.CommandArgv:
-		argv = ri.launch.Argv
-	default:
+// runData renders the data js_run (sh/run.sh) reads for role ri in stage
+// 2: the site's setup commands, the ssh emulation, the file the command
+// travels in (a long PAI command, or a v2 script with secrets), the
+// container and the argument vector; it refuses what cannot run.
+func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string, error) {
+	c, k := ri.Command, ri.k
+	if c.Kind != jobs.CommandEval && c.Kind != jobs.CommandBashScript && c.Kind != jobs.CommandArgv {
 		return "", refuse(c.Pos, "Role %s: unknown command kind %q.", ri.Name, c.Kind)
 	}
-	run, err := execLine(ri, st, argv, prep != "")
-	if prefix != "" && err == nil {
-		run = "exec " + prefix + strings.TrimPrefix(run, "exec ")
+	var parts []secretPart
+	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
+		if parts = sec.split(c.Script); len(parts) > 1 {
+			if st.Container != "none" && ri.Image != "" {
+				return "", refuse(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
+			}
+			// the file holds the prelude, then the script's parts
+			parts = append([]secretPart{{lit: translate.PAIPrelude, secret: -1}}, parts...)
+		}
 	}
-	return prep + run, err
+	argv, file, fileIdx := ri.launch.Argv, "", -1
+	if len(parts) > 1 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
+		var text string
+		argv, text, _ = ri.launch.File("")
+		fileIdx, file = len(argv)-1, "cmd"
+		if c.Kind == jobs.CommandBashScript {
+			file = "user"
+		}
+		if len(parts) <= 1 {
+			parts = []secretPart{{lit: text, secret: -1}}
+		}
+	}
+	ctr := ""
+	if st.Container == "apptainer" && ri.Image != "" {
+		ctr = "exec"
+		if c.Kind == jobs.CommandArgv && len(c.Command) == 0 {
+			ctr = "run" // no command: the image's ENTRYPOINT with the args
+		}
+	} else if len(argv) == 0 && !ri.sshIdle {
+		return "", refuse(c.Pos, "Role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
+			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\".", ri.Name, ri.Image)
+	}
+	var b strings.Builder
+	ssh := 0
+	if ri.ssh {
+		ssh = 1 + b2i(ri.sshIdle)
+	}
+	setup := st.hooks.setup[k]
+	fmt.Fprintf(&b, "_t_nsetup_%d=%d _t_ssh_%d=%d _t_file_%d=%s _t_fileidx_%d=%d _t_ctr_%d=%s\n", k, len(setup), k, ssh, k, shQuote(file), k, fileIdx, k, shQuote(ctr))
+	for j, cmd := range setup {
+		fmt.Fprintf(&b, "_t_setup_%d_%d=%s _t_setupmsg_%d_%d=%s\n", k, j, shQuote(cmd), k, j, shQuote(ri.Name+": "+oneLine(cmd)))
+	}
+	if ctr != "" {
+		fmt.Fprintf(&b, "_t_sif_%d=%s\n", k, shQuote(sifName(ri.Image)))
+	}
+	if file != "" {
+		fmt.Fprintf(&b, "_t_secret_%d=%d _t_nparts_%d=%d\n", k, b2i(len(parts) > 1), k, len(parts))
+		for j, p := range parts {
+			fmt.Fprintf(&b, "_t_sec_%d_%d=%d _t_part_%d_%d=%s\n", k, j, p.secret, k, j, shQuote(p.lit))
+		}
+	}
+	fmt.Fprintf(&b, "_t_argc_%d=%d\n", k, len(argv))
+	for j, a := range argv {
+		if j != fileIdx {
+			fmt.Fprintf(&b, "_t_arg_%d_%d=%s\n", k, j, shQuote(a))
+		}
+	}
+	return b.String(), nil
 }
 
 // longCommand is the longest PAI command passed to bash as an argument;
 // a longer one runs from a file, as OpenPAI ran it (one argument is at most
 // 128 KiB, and arguments share ARG_MAX with the contract's environment).
 const longCommand = 64 << 10
-
-// commandFile writes a long PAI command into the task's own file in the
-// attempt's state directory ($2) with the printf builtin (no exec, no
-// argument limit) and runs it from there (translate.Launch.File): a v2
-// script as `bash user-…sh` (its $0 ends in .sh like OpenPAI's user.sh), a
-// v1 line through eval.
-func commandFile(k int, l translate.Launch) (string, []string) {
-	argv, text, _ := l.File("@FILE@")
-	name := "cmd"
-	if l.Kind == jobs.CommandBashScript {
-		name = "user"
-	}
-	prep := fmt.Sprintf("_f=\"$2/%s-%d-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" && printf '%%s' %s >\"$_f\" || exit 97\n\t", name, k, shQuote(text))
-	return prep, argv
-}
-
-// execLine is the exec of a role's command; fromFile: argv names "@FILE@",
-// the file commandFile wrote.
-func execLine(ri roleInfo, st settings, argv []string, fromFile bool) (string, error) {
-	c := ri.Command
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shQuote(a)
-		if fromFile && a == "@FILE@" {
-			q[i] = `"$_f"`
-		}
-	}
-	if st.Container == "apptainer" && ri.Image != "" {
-		sif := fmt.Sprintf("\"$2/../%s\"", sifName(ri.Image))
-		if fromFile {
-			// the container sees the command file at the same path
-			sif = `--bind "$2:$2" ` + sif
-		}
-		if c.Kind == jobs.CommandArgv && len(c.Command) == 0 {
-			// no command: the image's ENTRYPOINT with the args
-			return "exec apptainer run --nv " + sif + " " + strings.Join(q, " "), nil
-		}
-		return "exec apptainer exec --nv " + sif + " " + strings.Join(q, " "), nil
-	}
-	if len(argv) == 0 {
-		return "", refuse(c.Pos, "Role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
-			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\".", ri.Name, ri.Image)
-	}
-	return "exec " + strings.Join(q, " "), nil
-}
 
 // retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
 // "none" (Kubeflow: never retried as a whole).

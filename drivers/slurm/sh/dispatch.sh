@@ -1,7 +1,7 @@
 # The entry of the task program (the end of task.sh in the state directory
 # of the attempt), picked by $0: stage 1 (jobshift-task R) reads the
 # library first unless the script carries it inline (_t_inline_lib = 1);
-# stage 2 (jobshift-run R DIR) runs only js_run_R of the role, so the
+# stage 2 (jobshift-run R DIR) runs only js_run (sh/run.sh), so the
 # command of the user starts without reading the library.
 case $0 in
 jobshift-task)
@@ -11,7 +11,7 @@ jobshift-task)
 	fi
 	js_task_main "$1"
 	;;
-jobshift-run) "js_run_$1" "$@" ;;
+jobshift-run) js_run "$@" ;;
 *)
 	echo "jobshift: unknown task stage $0" >&2
 	exit 97
