@@ -361,6 +361,9 @@ func TestRenderErrors(t *testing.T) {
 	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
 	dotted := tfJob()
 	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
+	// the task program's data namespace: the value would be replaced
+	reserved := tfJob()
+	reserved.Roles[0].Env = []jobs.EnvVar{{Name: "_t_n_0", Value: "1"}}
 	// the ssh emulation runs on the host: not with an image run by Apptainer
 	ssh := []jobs.Port{{Label: "ssh", Count: 1}}
 	mpi := &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Contracts: []string{jobs.ContractMPI},
@@ -379,6 +382,7 @@ func TestRenderErrors(t *testing.T) {
 		"entrypoint":    {noCmd, nil, ErrJob},
 		"env name code": {badName, nil, ErrJob},
 		"env name dot":  {dotted, nil, ErrJob},
+		"env reserved":  {reserved, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
 		"mpi container": {mpi, map[string]string{"container": "apptainer"}, ErrJob},
 	}

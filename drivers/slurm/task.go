@@ -73,6 +73,11 @@ func envData(ri roleInfo) (string, error) {
 			// cannot assign them, and the name must never become code.
 			return "", refuse(e.Pos, "Role %s: environment variable name %q cannot be set by the batch script (POSIX sh names are letters, digits and _); rename it or run the job on Nomad or locally.", ri.Name, e.Name)
 		}
+		if strings.HasPrefix(e.Name, "_t_") || strings.HasPrefix(e.Name, "_jsh_") {
+			// the task program's own data and the batch script's
+			// variables live there: the job's value would be replaced
+			return "", refuse(e.Pos, "Role %s: environment variable name %q is in a namespace the batch script uses for its own data (_t_*, _jsh_*), so the task would not see the job's value; rename it or run the job on Nomad or locally.", ri.Name, e.Name)
+		}
 		fmt.Fprintf(&b, "_t_env_%d_%d=%s _t_val_%d_%d=%s\n", k, j, e.Name, k, j, shQuote(e.Value))
 	}
 	return b.String(), nil
