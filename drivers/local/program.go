@@ -47,7 +47,7 @@ func programArgv(r *jobs.Role, l translate.Launch, secrets map[string]any, argv 
 	n := 0
 	switch c.Kind {
 	case jobs.CommandBashScript:
-		if _, n = fillSecrets(c.Script, secrets); n == 0 && len(translate.PAIPrelude)+len(c.Script) <= maxArgBytes {
+		if _, n = fillSecrets(c.Script, secrets); n == 0 && len(l.Argv[2]) <= maxArgBytes { // the prelude and the script
 			return argv, nil
 		}
 		name = translate.PAIScriptName

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -98,21 +97,19 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 	if c.Kind != jobs.CommandEval && c.Kind != jobs.CommandBashScript && c.Kind != jobs.CommandArgv {
 		return "", refuse(c.Pos, "Role %s: unknown command kind %q.", ri.Name, c.Kind)
 	}
+	// The file form of the launch line (translate.Launch.File), used for
+	// a long PAI command and for a v2 script with secrets: its text is
+	// cut at the secret references (parts), filled in by the task.
+	fargv, text, _ := ri.launch.File("")
 	var parts []secretPart
 	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
-		if parts = sec.split(c.Script); len(parts) > 1 {
-			if st.Container != "none" && ri.Image != "" {
-				return "", refuse(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
-			}
-			// the file holds the prelude, then the script's parts
-			parts = append([]secretPart{{lit: translate.PAIPrelude, secret: -1}}, parts...)
+		if parts = sec.split(text); len(parts) > 1 && st.Container != "none" && ri.Image != "" {
+			return "", refuse(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
 		}
 	}
 	argv, file, fileIdx := ri.launch.Argv, "", -1
 	if len(parts) > 1 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
-		var text string
-		argv, text, _ = ri.launch.File("")
-		fileIdx, file = len(argv)-1, "cmd"
+		argv, fileIdx, file = fargv, len(fargv)-1, "cmd"
 		if c.Kind == jobs.CommandBashScript {
 			file = "user"
 		}
