@@ -206,3 +206,17 @@ func TestBuildReturnsContractDiagnostics(t *testing.T) {
 		t.Errorf("-contract =: %v", diags)
 	}
 }
+
+// BenchmarkCompiledCached is the cost of Plan.Compiled when nothing
+// changed: the fingerprint (a hash of the job's encoding), paid by every
+// call a driver makes.
+func BenchmarkCompiledCached(b *testing.B) {
+	p, diags := Build(testJob(), nil, nil, "u")
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Compiled()
+	}
+}
