@@ -340,6 +340,7 @@ func TestAgentGangTimeout(t *testing.T) {
 	}
 	var final *drivers.Result
 	for e := range ev {
+		t.Logf("event: %+v", e)
 		if e.Final != nil {
 			final = e.Final
 		}

@@ -53,6 +53,7 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 		main := a.TaskStates[MainTask]
 		barrier := a.TaskStates[BarrierTask]
 		psFailed := psFailedFirst(main, a.TaskStates[PSTask])
+		rendezvous := false
 		switch {
 		case psFailed:
 			// A UAI parameter server that died by itself while its
@@ -85,8 +86,11 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 			}
 		case main != nil && main.State == "running":
 			o.State = completion.Running
-		case barrier != nil && barrier.State == "dead" && barrier.Failed:
+		case barrier != nil && barrier.State == "dead" && barrier.Failed && !killed(barrier):
 			// The rendezvous failed (timeout): the task never ran.
+			// Nomad then kills the main task that never started; that
+			// kill is this failure's consequence, not a stop.
+			rendezvous = true
 			o.State, o.Seq = completion.Failed, barrier.FinishedAt.UnixNano()
 			o.ExitCode, o.Message, _ = lastExit(barrier)
 			if o.ExitCode == 0 {
@@ -100,7 +104,7 @@ func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopp
 			// Ended before the main task started (stopped while pending).
 			o.State, o.Seq = completion.Stopped, a.ModifyTime
 		}
-		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main) && !psFailed) {
+		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main) && !psFailed && !rendezvous) {
 			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
 			// outcome.
 			o.State = completion.Stopped

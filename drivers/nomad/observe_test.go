@@ -52,6 +52,44 @@ func TestObserveUAI(t *testing.T) {
 	}
 }
 
+// TestObserveRendezvousFailed: a barrier that failed by itself (timeout)
+// fails the task, though Nomad then kills the main task that never
+// started; a barrier killed by a stop is a stop. (A gang-timeout job was
+// once judged "stopped by the user" when all its placed tasks' barriers
+// timed out in one snapshot.)
+func TestObserveRendezvousFailed(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	neverStarted := &api.TaskState{State: "dead", Events: []*api.TaskEvent{{Type: api.TaskSiblingFailed}, {Type: api.TaskKilling}, {Type: api.TaskKilled}}}
+	timedOut := &api.TaskState{State: "dead", Failed: true, StartedAt: t0, FinishedAt: t0.Add(4 * time.Second),
+		Events: []*api.TaskEvent{{Type: api.TaskTerminated, ExitCode: 1}}}
+	killedBarrier := &api.TaskState{State: "dead", Failed: true, StartedAt: t0, FinishedAt: t0.Add(time.Second),
+		Events: []*api.TaskEvent{{Type: api.TaskKilling}, {Type: api.TaskTerminated, ExitCode: 1}}}
+	type got struct {
+		State    completion.State
+		ExitCode int
+	}
+	cases := map[string]struct {
+		barrier *api.TaskState
+		status  string
+		want    got
+	}{
+		"barrier timed out, main killed unstarted": {timedOut, "failed", got{completion.Failed, 1}},
+		"barrier killed by a stop":                 {killedBarrier, "complete", got{completion.Stopped, 0}},
+	}
+	pol := Policy{Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: 1}}}
+	for name, c := range cases {
+		a := &api.AllocationListStub{ID: "a", Name: "j.worker[0]", TaskGroup: "worker", ClientStatus: c.status,
+			TaskStates: map[string]*api.TaskState{MainTask: neverStarted, BarrierTask: c.barrier}}
+		obs := observe(pol, []*api.AllocationListStub{a}, 0, map[jobs.TaskRef]bool{})
+		if len(obs) != 1 {
+			t.Fatalf("%s: %d tasks observed", name, len(obs))
+		}
+		if diff := cmp.Diff(c.want, got{obs[0].State, obs[0].ExitCode}); diff != "" {
+			t.Errorf("%s (-want +got):\n%s", name, diff)
+		}
+	}
+}
+
 // TestLastExitSignal: a task that died of a signal is reported 128+n
 // (Nomad's Terminated event carries exit code 0 and the signal).
 func TestLastExitSignal(t *testing.T) {

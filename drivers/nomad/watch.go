@@ -129,7 +129,7 @@ func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 	}
 	var index uint64
 	for ctx.Err() == nil {
-		q := (&api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second}).WithContext(ctx)
+		q := (&api.QueryOptions{WaitIndex: index, WaitTime: w.wait(time.Now())}).WithContext(ctx)
 		allocs, meta, err := w.c.Jobs().Allocations(w.id, true, q)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -145,6 +145,17 @@ func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 			return
 		}
 	}
+}
+
+// wait bounds a blocking query so the machine's next tick (the gang
+// timeout, the deadline, a restart's back-off) is taken on time.
+func (w *watcher) wait(now time.Time) time.Duration {
+	const most = 5 * time.Second
+	next := w.m.NextTick()
+	if next.IsZero() || next.Sub(now) >= most {
+		return most
+	}
+	return max(next.Sub(now), 10*time.Millisecond)
 }
 
 // step digests one allocation snapshot; done when the job is over. The
@@ -168,7 +179,20 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 			live++
 		}
 	}
-	w.act(ctx, out, w.m.ObserveAll(evs))
+	// Placements first, then the clock, then outcomes: a snapshot that
+	// shows the gang timeout passed and the placed tasks' rendezvous
+	// timing out (the in-job barrier's own timeout) is the gang timeout.
+	var placed, ended []completion.TaskEvent
+	for _, e := range evs {
+		if e.State.Terminal() {
+			ended = append(ended, e)
+		} else {
+			placed = append(placed, e)
+		}
+	}
+	w.act(ctx, out, w.m.ObserveAll(placed))
+	w.act(ctx, out, w.m.Tick(now))
+	w.act(ctx, out, w.m.ObserveAll(ended))
 	w.act(ctx, out, w.m.Tick(now))
 	if _, decided := w.m.Verdict(); !decided || live > 0 || w.pendingAllocs(allocs) {
 		return nil, false

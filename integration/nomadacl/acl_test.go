@@ -169,6 +169,36 @@ func (cl *cluster) verdict(id string, within time.Duration) map[string]string {
 	return nil
 }
 
+// explain logs what became of a job that got no verdict: its allocations'
+// task states and events, and the finisher's and judge's logs.
+func (cl *cluster) explain(t *testing.T, id string) {
+	t.Helper()
+	allocs, _, err := cl.c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Logf("%s: allocations: %v", id, err)
+		return
+	}
+	for _, stub := range allocs {
+		t.Logf("alloc %s %s v%d: client %s, desired %s (%s)", stub.ID[:8], stub.Name, stub.JobVersion, stub.ClientStatus, stub.DesiredStatus, stub.ClientDescription)
+		for task, ts := range stub.TaskStates {
+			var evs []string
+			for _, e := range ts.Events {
+				evs = append(evs, e.Type+":"+e.DisplayMessage)
+			}
+			t.Logf("  task %s: %s failed=%v events=%q", task, ts.State, ts.Failed, evs)
+		}
+		for _, task := range []string{nomad.FinisherTask, nomad.JudgeTask} {
+			if _, ok := stub.TaskStates[task]; !ok {
+				continue
+			}
+			cmd := exec.Command(cl.nomad, "alloc", "logs", "-stderr", stub.ID, task)
+			cmd.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
+			out, _ := cmd.CombinedOutput()
+			t.Logf("  %s stderr:\n%s", task, out)
+		}
+	}
+}
+
 func TestPolicies(t *testing.T) {
 	cl := up(t)
 	site := cl.site(t, false)
@@ -226,6 +256,7 @@ func TestPolicies(t *testing.T) {
 	id = cl.register(t, site, "acl-controller-job")
 	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
 		t.Errorf("controller jobspec: verdict %v", v)
+		cl.explain(t, id)
 	}
 	if _, _, err := cl.c.Jobs().Deregister("jobshift-controller", true, nil); err != nil {
 		t.Error(err)
@@ -239,6 +270,7 @@ func TestPolicies(t *testing.T) {
 	cl.register(t, helperSite, id)
 	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
 		t.Errorf("finisher with its policy: verdict %v", v)
+		cl.explain(t, id)
 	}
 	id = "acl-finisher-nopolicy"
 	cl.register(t, helperSite, id)
