@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -16,7 +16,7 @@ func TestJobRoundTrip(t *testing.T) {
 	var job jobs.Job
 	fill(&job)
 	// A config built in code has no source and no ranges; it travels as JSON.
-	var site hcl.Config
+	var site siteconfig.Config
 	fill(&site)
 	site.Source = nil
 	clearRanges(&site)
@@ -82,7 +82,7 @@ role "ps" { driver = "raw_exec" }
 gpu_type "titanxp" { model = "TITAN Xp" }
 plugins { dirs = ["/opt/jobshift/plugins"] }
 `)
-	site, diags := hcl.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
+	site, diags := siteconfig.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 func TestResolveContracts(t *testing.T) {
@@ -76,7 +76,7 @@ func testJob() *jobs.Job {
 }
 
 func TestBuildAppliesSiteRules(t *testing.T) {
-	cfg, diags := hcl.ParseConfig([]byte(`
+	cfg, diags := siteconfig.ParseConfig([]byte(`
 image "10.11.3.8:5000/*" { replace = "mirror.example/*" }
 role "ps" {
   cpu        = 1
@@ -132,7 +132,7 @@ gpu_type "v100" { model = "Tesla V100" }
 		t.Errorf("user %q, site %p; want alice, %p", plan.User, plan.Site, cfg)
 	}
 	type diagView struct {
-		Sev     hcl2.DiagnosticSeverity
+		Sev     hcl.DiagnosticSeverity
 		Summary string
 		At      string
 	}
@@ -141,8 +141,8 @@ gpu_type "v100" { model = "Tesla V100" }
 		gotDiags = append(gotDiags, diagView{d.Severity, d.Summary, rangePos(*d.Subject).String()})
 	}
 	wantDiags := []diagView{
-		{hcl2.DiagWarning, "Site env not applied", "job.json:9:3"},
-		{hcl2.DiagWarning, "GPU type not mapped", "job.json:10:3"},
+		{hcl.DiagWarning, "Site env not applied", "job.json:9:3"},
+		{hcl.DiagWarning, "GPU type not mapped", "job.json:10:3"},
 	}
 	if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -85,7 +85,7 @@ func TestCompiled(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			// by hand, not Build: these jobs lack the ports the readers
 			// add, which Build's contract checks would refuse
-			p := &Plan{Job: tc.job, User: "alice", Site: &hcl.Config{}}
+			p := &Plan{Job: tc.job, User: "alice", Site: &siteconfig.Config{}}
 			c := p.Compiled()
 			r := c.Roles[0]
 			got := want{launch: r.Launch, ports: r.Ports, processes: c.Processes, kind: c.Policy.Kind}

@@ -3,8 +3,8 @@ package translate
 import (
 	"sync"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // Plan is a job ready for a driver: the job and every target-independent
@@ -21,7 +21,7 @@ type Plan struct {
 	// User is the submitting user (PAI's <user>~<job> naming); default $USER.
 	User string
 	// Site is the site config (never nil; zero value = defaults).
-	Site *hcl.Config
+	Site *siteconfig.Config
 	// Options are driver-specific choices from the command line
 	// (e.g. "layout" = "packed" for Slurm), already validated by the driver.
 	Options map[string]string

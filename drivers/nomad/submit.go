@@ -10,7 +10,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -48,7 +48,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := d.putSecrets(ctx, c, job, p); err != nil {
 		return drivers.Handle{}, err
 	}
-	src, err := jhcl.NomadJobHCL(job)
+	src, err := jobhcl.Marshal(job)
 	if err != nil {
 		return drivers.Handle{}, err
 	}

@@ -53,11 +53,9 @@ func render(p *translate.Plan) (*script, error) {
 	if err := checkJob(job, c, st); err != nil {
 		return nil, err
 	}
-	mpiDir := ""
-	if c.SSH {
-		mpiDir = sshMPIDir(job)
-	}
-	opts := c.ContractOn(mpiDir)
+	// the MPI directory is named at run time (js_prepare, mpiDirData)
+	opts := c.ContractOn("")
+	opts.MPIDirRunTime = true
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)
@@ -114,6 +112,7 @@ func render(p *translate.Plan) (*script, error) {
 	}
 	sc.Secrets = sec.file()
 	b.WriteString(prepareData(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
+	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG)

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -31,7 +31,7 @@ func resolveHooks(p *translate.Plan, roles []roleInfo) (siteHooks, error) {
 	}
 	if v := p.Options[OptSbatchArgs]; v != "" {
 		for _, a := range strings.Split(v, "\n") {
-			if msg := hcl.CheckSbatchArg(a); msg != "" {
+			if msg := siteconfig.CheckSbatchArg(a); msg != "" {
 				return h, fmt.Errorf("%w: -sbatch-arg: %s", ErrSetting, msg)
 			}
 			h.run = append(h.run, a)

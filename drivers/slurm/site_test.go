@@ -10,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
-func hookSite(t *testing.T, src string) *hcl.Config {
+func hookSite(t *testing.T, src string) *siteconfig.Config {
 	t.Helper()
-	cfg, diags := hcl.ParseConfig([]byte(src), "site.hcl")
+	cfg, diags := siteconfig.ParseConfig([]byte(src), "site.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -73,16 +73,16 @@ func TestCheckSbatchArg(t *testing.T) {
 	bad := []string{"constraint=a100", "", "-", "--", "--ntasks=2", "-n 2", "-n2", "--mem=4G", "--output=x", "--gres=gpu:1",
 		"--job-name=x", "--requeue", "--array=1-3", "--a\n#SBATCH --b"}
 	for _, a := range ok {
-		if msg := hcl.CheckSbatchArg(a); msg != "" {
+		if msg := siteconfig.CheckSbatchArg(a); msg != "" {
 			t.Errorf("%q refused: %s", a, msg)
 		}
 	}
 	for _, a := range bad {
-		if hcl.CheckSbatchArg(a) == "" {
+		if siteconfig.CheckSbatchArg(a) == "" {
 			t.Errorf("%q accepted", a)
 		}
 	}
-	if _, err := render(&translate.Plan{Job: paiJob(), Site: &hcl.Config{}, Options: map[string]string{OptSbatchArgs: "--mem=1G"}}); err == nil {
+	if _, err := render(&translate.Plan{Job: paiJob(), Site: &siteconfig.Config{}, Options: map[string]string{OptSbatchArgs: "--mem=1G"}}); err == nil {
 		t.Error("render accepted -sbatch-arg --mem=1G")
 	}
 }
@@ -102,7 +102,8 @@ role "ps" { setup = ["false"] }`)
 	}
 	var roles []roleInfo
 	for k, r := range job.Roles {
-		roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: plan.Compiled().Roles[k].Launch})
+		rp := plan.Compiled().Roles[k]
+		roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: rp.Launch, ssh: rp.SSH, sshIdle: rp.SSHIdle})
 	}
 	if st.hooks, err = resolveHooks(&translate.Plan{Job: job, Site: site}, roles); err != nil {
 		t.Fatal(err)
@@ -155,7 +156,7 @@ func TestShmCheck(t *testing.T) {
 // other content (exit 97, saying which), and sources the right one (js_main
 // then runs and asks for sbatch's SLURM_JOB_ID).
 func TestLibrarySourcing(t *testing.T) {
-	sc, err := render(&translate.Plan{Job: paiJob(), User: "alice", Site: &hcl.Config{}})
+	sc, err := render(&translate.Plan{Job: paiJob(), User: "alice", Site: &siteconfig.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,10 @@ func taskProgram(job *jobs.Job, roles []roleInfo, st settings) (string, error) {
 // taskProgramSecrets is taskProgram numbering secret references in sec.
 func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secretTable) (string, error) {
 	var b strings.Builder
-	// user values are data in single quotes; functions are called by
-	// computed names; variables come from the batch script's environment
-	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2317\n")
+	// user values are data in single quotes (a word that names a command
+	// is data too, SC2209); functions are called by computed names;
+	// variables come from the batch script's environment
+	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2209,SC2317\n")
 	fmt.Fprintf(&b, "_t_nroles=%d\n", len(roles))
 	for _, ri := range roles {
 		data, err := envData(ri)

@@ -26,8 +26,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 func repoRoot() string {
@@ -88,7 +88,7 @@ type cluster struct {
 	engine string
 	env    map[string]string
 	hosts  map[string]string // name -> address
-	site   *hcl.Config
+	site   *siteconfig.Config
 }
 
 // need returns the engine's cluster of the suite's instance, or skips
@@ -129,7 +129,7 @@ func need(t *testing.T, engine string) *cluster {
 			os.Setenv(k, v)
 		}
 	}
-	site, diags := hcl.LoadConfig(c.env["JOBSHIFT_CONFIG"])
+	site, diags := siteconfig.LoadConfig(c.env["JOBSHIFT_CONFIG"])
 	if diags.HasErrors() {
 		t.Fatalf("site config: %v", diags)
 	}

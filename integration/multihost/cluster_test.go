@@ -23,9 +23,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -51,9 +51,9 @@ func clusterSh(args ...string) (string, error) {
 // cluster is one engine's cluster as cluster.sh describes it.
 type cluster struct {
 	engine string
-	env    map[string]string // the export lines of `cluster.sh env`
-	hosts  map[string]string // client host name -> address
-	site   *hcl.Config       // the site config cluster.sh wrote (JOBSHIFT_CONFIG)
+	env    map[string]string  // the export lines of `cluster.sh env`
+	hosts  map[string]string  // client host name -> address
+	site   *siteconfig.Config // the site config cluster.sh wrote (JOBSHIFT_CONFIG)
 }
 
 // addrs is the set of the client hosts' addresses.
@@ -131,7 +131,7 @@ func need(t *testing.T, engine string) *cluster {
 	if len(c.hosts) < 3 {
 		t.Fatalf("cluster.sh hosts %s: %d hosts, want at least 3", engine, len(c.hosts))
 	}
-	site, diags := hcl.LoadConfig(c.env["JOBSHIFT_CONFIG"])
+	site, diags := siteconfig.LoadConfig(c.env["JOBSHIFT_CONFIG"])
 	if diags.HasErrors() {
 		t.Fatalf("site config %s: %v", c.env["JOBSHIFT_CONFIG"], diags)
 	}

@@ -41,6 +41,12 @@ type Options struct {
 	// MPIDir is where the target delivers the mpi contract's files
 	// (hostfile, kubexec.sh); "" = MPIDefaultDir (/etc/mpi).
 	MPIDir string
+	// MPIDirRunTime: the target knows the MPI directory only at run time
+	// and passes it in the topology (Topology.MPIDir; Shell's JS_MPI_DIR):
+	// Slurm, where it is a directory of the job's own allocation, so the
+	// rendered script is the same for every submission. MPIDir is ignored.
+	// Nomad templates cannot carry it (ErrTarget).
+	MPIDirRunTime bool
 	// SSH adds the ssh emulation's own variables (SSHHostsVar,
 	// SSHSelfVar) to the tasks of SSHRoles; drivers that run the emulation
 	// set it.

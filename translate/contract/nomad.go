@@ -160,6 +160,9 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if needsRunTimeMPIDir(job, opts) {
+		return "", fail(ErrTarget, job.NamePos, "MPI directory unknown", "Nomad templates need the MPI directory when the job is rendered (Options.MPIDir); a run-time directory is for the shell rendering.")
+	}
 	var badNames []string
 	for _, d := range p.defs {
 		if !isEnvparseName(d.name) {
@@ -231,6 +234,8 @@ func (e expr) nomadLen() int {
 			n += 6 * 3
 		case pPort, pIndex:
 			n += 5
+		case pMPIDir:
+			n += 256
 		case pHost:
 			n += 2*2 + 15 + 1 + 5
 		case pCond:

@@ -14,13 +14,14 @@ const self = -1
 type partKind uint8
 
 const (
-	pLit   partKind = iota // lit
-	pAddr                  // address of task (role, idx)
-	pPorts                 // ports of label, comma-joined
-	pPort                  // port n of label
-	pHost                  // JSON string "addr:port n of label"
-	pIndex                 // decimal self index + off
-	pCond                  // self index == 0 ? a : b
+	pLit    partKind = iota // lit
+	pAddr                   // address of task (role, idx)
+	pPorts                  // ports of label, comma-joined
+	pPort                   // port n of label
+	pHost                   // JSON string "addr:port n of label"
+	pIndex                  // decimal self index + off
+	pCond                   // self index == 0 ? a : b
+	pMPIDir                 // the topology's MPI directory (Options.MPIDirRunTime)
 )
 
 // part is one piece of a value expression. Parts that refer to a task name
@@ -129,6 +130,18 @@ func host(k, i int, label string, n int) expr {
 	return expr{{kind: pHost, role: k, idx: i, label: label, n: n}}
 }
 
+// mpiDirExpr is the directory of an MPIJob's files: the target's run-time
+// directory, its literal one, or the operator's /etc/mpi.
+func (b *builder) mpiDirExpr() expr {
+	switch {
+	case b.opts.MPIDirRunTime:
+		return expr{{kind: pMPIDir}}
+	case b.opts.MPIDir != "":
+		return lit(b.opts.MPIDir)
+	}
+	return lit(MPIDefaultDir)
+}
+
 func index(off int) expr { return expr{{kind: pIndex, off: off}} }
 
 func cond(first, other expr) expr { return expr{{kind: pCond, a: first, b: other}} }
@@ -223,6 +236,8 @@ func (e expr) evalTo(b *strings.Builder, topo Topology, selfIdx int) {
 		case pHost:
 			t := topo.Roles[p.role].Tasks[i]
 			b.WriteString(jsonString(t.Addr + ":" + strconv.Itoa(t.Ports[p.label][p.n])))
+		case pMPIDir:
+			b.WriteString(topo.MPIDir)
 		case pIndex:
 			b.WriteString(strconv.Itoa(selfIdx + p.off))
 		case pCond:

@@ -38,6 +38,8 @@ import (
 //	JS_SELF_INDEX          i of the task running the script
 //	JS_SELF_PROCESS        optional: "ps" for a UAI node's parameter server
 //	                       (see Processes), empty or unset otherwise
+//	JS_MPI_DIR             the MPI directory, an absolute path (only with
+//	                       Options.MPIDirRunTime, for a job that names it)
 //
 // Job-static values (user, job and role names, counts, resources) are baked
 // in, single-quoted. The script covers every process (Options.Process is
@@ -207,6 +209,9 @@ func (c *shc) inputs() {
 		}
 		fmt.Fprintf(w, "_js_role %d %d '%s'\n", k, r.Instances, strings.Join(counts, " "))
 	}
+	if needsRunTimeMPIDir(c.job, c.opts) {
+		w.WriteString("case ${JS_MPI_DIR-} in /*) ;; *) _js_die \"JS_MPI_DIR: not an absolute path: '${JS_MPI_DIR-}'\" ;; esac\n")
+	}
 }
 
 // selfPreamble checks JS_SELF_INDEX for role k and copies the task's own
@@ -285,6 +290,8 @@ func (c *shc) word(e expr) string {
 				// Addresses are checked to need no JSON escaping.
 				b.WriteString(`'"'` + a + `':'` + v + `'"'`)
 			}
+		case pMPIDir:
+			b.WriteString(`"${JS_MPI_DIR}"`)
 		case pIndex:
 			if p.off == 0 {
 				b.WriteString(`"${JS_SELF_INDEX}"`)
@@ -304,6 +311,9 @@ func (c *shc) word(e expr) string {
 func (c *shc) unsetInputs() {
 	w := &c.out
 	w.WriteString("unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS\n")
+	if needsRunTimeMPIDir(c.job, c.opts) {
+		w.WriteString("unset JS_MPI_DIR\n")
+	}
 	for k, r := range c.job.Roles {
 		fmt.Fprintf(w, "unset JS_R%d_N\n_js_i=0\nwhile [ \"$_js_i\" -lt %d ]; do\n\tunset JS_R%d_ADDR_$_js_i", k, r.Instances, k)
 		for l := range PortLabels(c.job, k, c.opts) {

@@ -161,11 +161,7 @@ func (b *builder) sshRoleVars() {
 		}
 		// every pod had the ConfigMap: OpenMPI's daemons on the workers
 		// get the launcher's rsh agent path and check it exists there
-		dir := b.opts.MPIDir
-		if dir == "" {
-			dir = MPIDefaultDir
-		}
-		b.setLit(MPIDirVar, dir)
+		b.set(MPIDirVar, b.mpiDirExpr())
 		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(Hostfile(j), "\n"), "\n", ","))
 		return
 	}

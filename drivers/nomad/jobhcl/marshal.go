@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/hashicorp/nomad/api"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// NomadJobHCL writes job as an HCL2 jobspec that `nomad job run` accepts
+// Marshal writes job as an HCL2 jobspec that `nomad job run` accepts
 // and that Nomad's parser (jobspec2, /v1/jobs/parse) reads back to the same
 // api.Job. Nomad has no encoder (spec/nomad.md §6), so this walks the api
 // types by their `hcl` struct tags — the same tags jobspec2 decodes with —
@@ -28,7 +28,7 @@ import (
 // `%%{`, quotes and control characters escaped), so nothing a user wrote is
 // interpreted by HCL. Template bodies that are whole lines are written as
 // heredocs with the same two escapes, for readability.
-func NomadJobHCL(job *api.Job) ([]byte, error) {
+func Marshal(job *api.Job) ([]byte, error) {
 	if job == nil || job.ID == nil || *job.ID == "" {
 		return nil, fmt.Errorf("nomad job has no ID")
 	}
@@ -40,7 +40,7 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	e.open("job", []string{*job.ID}, 0)
 	err := e.body(reflect.ValueOf(job).Elem(), skip, 1)
 	if errors.Is(err, errNotDirect) {
-		return nomadJobHCLFormat(job)
+		return marshalFormat(job)
 	}
 	if err != nil {
 		return nil, err
@@ -49,10 +49,10 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	return e.b, nil
 }
 
-// nomadJobHCLFormat is NomadJobHCL through an hclwrite tree formatted by
+// marshalFormat is Marshal through an hclwrite tree formatted by
 // hclwrite.Format: the fallback for values the direct emitter does not lay
 // out, and the reference it is tested against.
-func nomadJobHCLFormat(job *api.Job) ([]byte, error) {
+func marshalFormat(job *api.Job) ([]byte, error) {
 	f := hclwrite.NewEmptyFile()
 	b := f.Body().AppendNewBlock("job", []string{*job.ID}).Body()
 	if err := writeStruct(b, reflect.ValueOf(job).Elem(), map[string]bool{"id": true}); err != nil {
@@ -416,10 +416,10 @@ func hasLine(s, l string) bool {
 // heredocEscaper is built once (a Replacer compiles its table on first use).
 var heredocEscaper = strings.NewReplacer("${", "$${", "%{", "%%{")
 
-// ParseNomadJobHCLSyntax checks that src is syntactically valid HCL (the
+// CheckSyntax checks that src is syntactically valid HCL (the
 // full decode is Nomad's; tests use the agent's /v1/jobs/parse).
-func ParseNomadJobHCLSyntax(src []byte, filename string) hcl2.Diagnostics {
-	_, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
+func CheckSyntax(src []byte, filename string) hcl.Diagnostics {
+	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	return diags
 }
 

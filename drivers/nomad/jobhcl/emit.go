@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// The direct emitter: NomadJobHCL writes the jobspec in one pass, already
+// The direct emitter: Marshal writes the jobspec in one pass, already
 // in hclwrite.Format's canonical layout, instead of building an hclwrite
 // tree and re-lexing the whole output to format it (which cost half of a
 // Nomad render, most of it counting grapheme clusters token by token).
@@ -29,8 +29,8 @@ import (
 //     object (`name = {`) ends the run and is written with one space;
 //   - `[a, b]` lists, `{}`-less empty blocks written as `name {` `}`.
 // Values it cannot lay out that way (an object inside a list) make it
-// return errNotDirect, and NomadJobHCL falls back to hclwrite + Format
-// (nomadJobHCLFormat); TestNomadJobHCLDirectEqualsFormat holds the two
+// return errNotDirect, and Marshal falls back to hclwrite + Format
+// (marshalFormat); TestMarshalDirectEqualsFormat holds the two
 // byte-identical.
 
 var errNotDirect = errors.New("value needs hclwrite's formatter")
