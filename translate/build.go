@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // Contracts are the contract names jobshift knows, in the order the help
@@ -96,6 +97,10 @@ func ResolveUser(explicit string) (string, hcl.Diagnostics) {
 //   - gpu_type rules are looked up by drivers; Build warns when a role asks
 //     for a GPU type no rule maps.
 //
+// It also checks the job against its contracts (contract.Check) and
+// returns those diagnostics too; the plan's compiled part (Compiled) is
+// worked out here.
+//
 // (The brief named this function Plan; Go does not allow a function and the
 // Plan type to share a name in one package.)
 func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user string) (*Plan, hcl.Diagnostics) {
@@ -115,8 +120,11 @@ func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user strin
 		diags = append(diags, applyRules(&rc, cfg)...)
 		j.Roles[i] = &rc
 	}
-	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}}
-	p.compiled = compile(p)
+	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}, resolved: true}
+	// Contract checks (a port a contract needs, a role name the platform
+	// would have rejected): what every driver would refuse, said once here
+	// with every position. (Unknown -contract names were dropped above.)
+	diags = append(diags, contract.Check(p.Job, p.Compiled().Contract)...)
 	return p, diags
 }
 

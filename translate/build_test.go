@@ -62,10 +62,14 @@ func TestResolveUser(t *testing.T) {
 
 func testJob() *jobs.Job {
 	p := func(l int) jobs.Pos { return jobs.Pos{File: "job.json", Line: l, Col: 3} }
+	// the ports the PAI readers add to every role (the contracts check them)
+	ports := func() []jobs.Port {
+		return []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}
+	}
 	return &jobs.Job{Name: "j", Contracts: []string{"pai"}, Roles: []*jobs.Role{
-		{Name: "ps", Instances: 1, Image: "10.11.3.8:5000/pai-images/deepo:v2.0",
+		{Name: "ps", Instances: 1, Image: "10.11.3.8:5000/pai-images/deepo:v2.0", Ports: ports(),
 			Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 8192, Pos: p(5)}},
-		{Name: "worker", Instances: 2, Image: "openpai/pai.example.tensorflow",
+		{Name: "worker", Instances: 2, Image: "openpai/pai.example.tensorflow", Ports: ports(),
 			Env:       []jobs.EnvVar{{Name: "NCCL_DEBUG", Value: "WARN", Pos: p(9)}},
 			Resources: jobs.Resources{CPUMilli: 4000, MemoryMiB: 8192, GPU: 1, GPUType: "titanxp", Pos: p(10)}},
 	}}

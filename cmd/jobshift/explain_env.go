@@ -35,13 +35,9 @@ func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, "No contracts: tasks get no platform environment variables.")
 		return 0
 	}
+	// translate.Build checked the contracts: the caller printed any
+	// warning and stopped on an error.
 	opts := plan.Compiled().Contract
-	if diags := contract.Check(job, opts); len(diags) > 0 {
-		printDiags(stderr, diags)
-		if diags.HasErrors() {
-			return 1
-		}
-	}
 	topo := contract.SampleTopologyFor(job, opts)
 	where := "sample topology"
 	if topologyFile != "" {

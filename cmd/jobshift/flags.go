@@ -16,7 +16,6 @@ import (
 	"github.com/jobshift/jobshift/jobs/yamlpos"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
-	"github.com/jobshift/jobshift/translate/contract"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -276,16 +275,6 @@ type listFlag []string
 
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
-
-// contractDiags reports why the plan's job cannot have its contracts (a
-// port a contract needs, a role name the platform would have rejected):
-// what a run would refuse, so validate and explain say it first.
-func contractDiags(plan *translate.Plan) hcl.Diagnostics {
-	if plan == nil || len(plan.Contracts) == 0 {
-		return nil // contract.Options would read an empty list as "the job's defaults"
-	}
-	return contract.Check(plan.Job, plan.Compiled().Contract)
-}
 
 // loadJob is load.Load keeping standard input's text for the diagnostics'
 // source lines.

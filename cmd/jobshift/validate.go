@@ -119,8 +119,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		drv = d
 	}
 	for _, path := range fs.Args() {
-		job, plan, diags := jf.loadPlan(path, cfg)
-		diags = append(diags, contractDiags(plan)...)
+		job, plan, diags := jf.loadPlan(path, cfg) // with the contract checks (translate.Build)
 		if drv != nil && plan != nil && !diags.HasErrors() {
 			diags = append(diags, targetChecks(drv, plan)...)
 		}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -73,6 +72,29 @@ type taskSpec struct {
 	Program *programFile
 }
 
+// addedEnv is what the task's environment adds to the driver's: the
+// role's env, the contract's variables, then jobshift's own.
+func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
+	var out []envVar
+	for _, e := range r.Env {
+		out = append(out, envVar{Name: e.Name, Value: e.Value})
+	}
+	out = append(out, contractVars...)
+	if d.opts.Docker {
+		return out
+	}
+	if c.WorkDir {
+		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
+		// the task's private directory.
+		out = append(out, envVar{Name: contract.WorkDirVar, Value: s.Dir})
+	}
+	// The task's own directory under the run directory, for programs
+	// that want scratch space no other task shares (the working
+	// directory is shared, like a code checkout). A container has no use
+	// for a host path.
+	return append(out, envVar{Name: "JOBSHIFT_TASK_DIR", Value: s.TaskDir})
+}
+
 // buildSpec computes one task's command line, environment and directories.
 // process is the contract process (see taskSpec.Process).
 func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, process string, contractVars []envVar, layouts *envLayouts) (*taskSpec, error) {
@@ -97,29 +119,15 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Dir = privateDir(s.TaskDir, attempt)
 	}
 
-	for _, e := range r.Env {
-		s.Added = append(s.Added, envVar{Name: e.Name, Value: e.Value})
-	}
-	s.Added = append(s.Added, contractVars...)
-	if p.Compiled().WorkDir && !d.opts.Docker {
-		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
-		// the task's private directory.
-		s.Added = append(s.Added, envVar{Name: contract.WorkDirVar, Value: s.Dir})
-	}
-	if !d.opts.Docker {
-		// The task's own directory under the run directory, for programs
-		// that want scratch space no other task shares (the working
-		// directory is shared, like a code checkout). A container has no
-		// use for a host path.
-		s.Added = append(s.Added, envVar{Name: "JOBSHIFT_TASK_DIR", Value: s.TaskDir})
-	}
-
+	c := p.Compiled()
+	s.Added = d.addedEnv(r, c, s, contractVars)
 	k := slices.Index(job.Roles, r)
-	idle := !d.opts.Docker && sshemu.Idle(job, k)
+	rp := c.Roles[k]
+	idle := !d.opts.Docker && rp.SSHIdle
 	var userArgv []string
 	if !idle { // an idle MPIJob worker runs only the emulation's sshd
 		var err error
-		if userArgv, err = commandArgv(r, p.Compiled().Roles[k].Launch, d.opts.Docker); err != nil {
+		if userArgv, err = commandArgv(r, rp.Launch, d.opts.Docker); err != nil {
 			return nil, err
 		}
 	}
@@ -127,9 +135,9 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if process != contract.ProcessMain {
 		firstStart = psDir(s.TaskDir, attempt)
 	}
-	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	userArgv, s.Program = programArgv(r, rp.Launch, job.Secrets, userArgv, firstStart)
 	if !d.opts.Docker && process == contract.ProcessMain {
-		userArgv = sshWrap(job, k, s, userArgv, runDir, attempt)
+		userArgv = sshWrap(rp, s, userArgv, runDir, attempt)
 	}
 	base := d.opts.Env
 	if base == nil {
@@ -146,7 +154,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		if process != contract.ProcessMain {
 			s.Container += "-" + process
 		}
-		s.Argv = dockerArgv(r, p.Compiled().Roles[k].Launch, s, userArgv)
+		s.Argv = dockerArgv(r, rp.Launch, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)
 		return s, nil
 	}

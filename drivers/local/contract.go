@@ -3,7 +3,6 @@ package local
 import (
 	"path/filepath"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -22,9 +21,8 @@ func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bo
 		}
 		t.Roles = append(t.Roles, rt)
 	}
-	opts := p.Compiled().Contract
-	opts.SSH = sshemu.Enabled(p.Job)
-	opts.MPIDir = filepath.Join(runDir, "mpi") // the tasks share this host's file system
+	// the tasks share this host's file system
+	opts := p.Compiled().ContractOn(filepath.Join(runDir, "mpi"))
 	c, err := contract.Compile(p.Job, opts)
 	if err != nil {
 		return nil, err

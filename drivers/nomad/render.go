@@ -14,7 +14,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
@@ -208,7 +207,7 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	if r.plan.Job.TaskCount() > 1 {
 		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
 	}
-	if r.set.Helper != "" && sshemu.RoleEnabled(r.plan.Job, roleIndex(r.plan.Job, role)) {
+	if r.set.Helper != "" && r.plan.Compiled().Role(role.Name).SSH {
 		g.Tasks = append(g.Tasks, r.sshKeyTask()) // sshkey.go
 	}
 	procs := r.contract.Processes(r.plan)

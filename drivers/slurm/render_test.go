@@ -199,7 +199,7 @@ func TestRenderHeaders(t *testing.T) {
 			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
 		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
 			"_jsh_pbase=30000\n", `'\''--container-image=nvcr.io#nvidia/tensorflow:23.10-tf2-py3'\''`}},
-		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
+		"tf-apptainer":   {LayoutHet, []string{"_jsh_pull_img_0=nvcr.io/nvidia/tensorflow:23.10-tf2-py3\n", "_t_ctr_0=exec\n", "_t_sif_0=nvcr.io_nvidia_tensorflow_23.10-tf2-py3.sif\n"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
 		// LeinaoPAI in the host's network: het is overridden (components
 		// may share a node), one allocation of one task per node, the
@@ -249,7 +249,8 @@ func TestShellcheck(t *testing.T) {
 		st, _ := resolveSettings(plan)
 		var roles []roleInfo
 		for k, r := range job.Roles {
-			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: plan.Compiled().Roles[k].Launch})
+			rp := plan.Compiled().Roles[k]
+			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: rp.Launch, ssh: rp.SSH, sshIdle: rp.SSHIdle})
 		}
 		task, err := taskProgram(job, roles, st)
 		if err != nil {
@@ -384,6 +385,9 @@ func TestRenderErrors(t *testing.T) {
 	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
 	dotted := tfJob()
 	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
+	// the task program's data namespace: the value would be replaced
+	reserved := tfJob()
+	reserved.Roles[0].Env = []jobs.EnvVar{{Name: "_t_n_0", Value: "1"}}
 	// the ssh emulation runs on the host: not with an image run by Apptainer
 	ssh := []jobs.Port{{Label: "ssh", Count: 1}}
 	mpi := &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Contracts: []string{jobs.ContractMPI},
@@ -402,6 +406,7 @@ func TestRenderErrors(t *testing.T) {
 		"entrypoint":    {noCmd, nil, ErrJob},
 		"env name code": {badName, nil, ErrJob},
 		"env name dot":  {dotted, nil, ErrJob},
+		"env reserved":  {reserved, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
 		"mpi container": {mpi, map[string]string{"container": "apptainer"}, ErrJob},
 	}
@@ -658,7 +663,8 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", "")
+	// the data lines, then sh/batch.sh's js_prepare reading them
+	prep := prepareData(roles, settings{Container: "apptainer"}, false, "x.secrets", false) + shBatch
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
@@ -670,7 +676,7 @@ apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
 		}
 		dir := t.TempDir()
 		marker := filepath.Join(dir, "ran")
-		cmd := exec.Command(path, "-c", stub+prep+"js_prepare")
+		cmd := exec.Command(path, "-c", prep+stub+"js_prepare")
 		cmd.Env = append(os.Environ(), "M="+marker, "_jsh_dir="+dir)
 		out, err := cmd.CombinedOutput()
 		if err != nil {

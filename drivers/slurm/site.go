@@ -88,15 +88,3 @@ func commentLine(path, format string) string {
 	}
 	return "--comment=" + c
 }
-
-// setupLines renders a role's setup commands for js_run_R: run in the
-// task's shell before the user's command (what they export, the command
-// sees); a failing setup ends the task with 97 and says which line failed.
-func setupLines(role string, cmds []string) string {
-	var b strings.Builder
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "\t%s || { printf 'jobshift: setup command failed (%%s): %%s\\n' \"$?\" %s >&2; exit 97; }\n",
-			"{ "+c+"\n\t}", shQuote(role+": "+oneLine(c)))
-	}
-	return b.String()
-}
