@@ -22,7 +22,7 @@ func PlanToPB(p *translate.Plan) (*pb.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.Plan{Job: job, Contracts: p.Contracts, User: p.User, Options: p.Options}
+	out := &pb.Plan{Job: job, Contracts: p.Contracts, User: p.User, Options: p.Options, ContractsExact: p.ContractsExact()}
 	if p.Site != nil {
 		if p.Site.Source != nil {
 			out.SiteConfigHcl, out.SiteConfigPath = p.Site.Source, p.Site.Path
@@ -43,6 +43,9 @@ func PlanFromPB(in *pb.Plan) (*translate.Plan, error) {
 		return nil, err
 	}
 	p := &translate.Plan{Job: job, Contracts: in.Contracts, User: in.User, Options: in.Options, Site: &siteconfig.Config{}}
+	if in.ContractsExact {
+		p.SetContractsExact()
+	}
 	if in.SiteConfigHcl != nil {
 		site, diags := siteconfig.ParseConfig(in.SiteConfigHcl, in.SiteConfigPath)
 		if diags.HasErrors() {

@@ -102,3 +102,29 @@ plugins { dirs = ["/opt/jobshift/plugins"] }
 		t.Errorf("nomad block range lost: %+v", back.Site.Nomad)
 	}
 }
+
+// TestNoContractsAcrossTheWire: `-contract =` (no contract at all) stays no
+// contract in a plugin, not the job's default contracts.
+func TestNoContractsAcrossTheWire(t *testing.T) {
+	job := &jobs.Job{Name: "j", Contracts: []string{"pai"}, Roles: []*jobs.Role{{Name: "worker", Instances: 2,
+		Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 512}, Command: jobs.Command{Kind: jobs.CommandEval, Script: "true"},
+		Ports: []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}}}}
+	for name, flags := range map[string][]string{"none (-contract =)": {"="}, "defaults": nil} {
+		plan, diags := translate.Build(job, nil, flags, "alice")
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", name, diags.Errs())
+		}
+		wire, err := PlanToPB(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := PlanFromPB(wire)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, got := plan.Compiled().Contract, back.Compiled().Contract
+		if diff := cmp.Diff(sent, got); diff != "" {
+			t.Errorf("%s: contract options differ across the wire (-sent +received):\n%s", name, diff)
+		}
+	}
+}

@@ -26,9 +26,22 @@ type Plan struct {
 	// (e.g. "layout" = "packed" for Slurm), already validated by the driver.
 	Options map[string]string
 
-	resolved bool // made by Build: Contracts is exact
+	resolved bool // made by Build (or received as such): Contracts is exact
 
 	mu       sync.Mutex
 	compiled *Compiled // see Compiled
 	sum      fingerprint
+}
+
+// ContractsExact: Contracts is the whole list even when empty (a plan made
+// by Build, where `-contract =` asked for none), not "the job's defaults".
+func (p *Plan) ContractsExact() bool { return p.resolved }
+
+// SetContractsExact marks a plan rebuilt from its wire form as Build's
+// (plugin hosts): without it an empty Contracts falls back to the job's
+// defaults, and `-contract =` would render them anyway.
+func (p *Plan) SetContractsExact() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.resolved, p.compiled = true, nil
 }

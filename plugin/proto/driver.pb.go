@@ -231,6 +231,9 @@ type Plan struct {
 	// site_config_json, so every source range survives.
 	SiteConfigHcl  []byte `protobuf:"bytes,6,opt,name=site_config_hcl,json=siteConfigHcl,proto3" json:"site_config_hcl,omitempty"`
 	SiteConfigPath string `protobuf:"bytes,7,opt,name=site_config_path,json=siteConfigPath,proto3" json:"site_config_path,omitempty"`
+	// contracts is the whole list even when empty (-contract =), not "the
+	// job's defaults". Old hosts leave it false: the defaults, as before.
+	ContractsExact bool `protobuf:"varint,8,opt,name=contracts_exact,json=contractsExact,proto3" json:"contracts_exact,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -312,6 +315,13 @@ func (x *Plan) GetSiteConfigPath() string {
 		return x.SiteConfigPath
 	}
 	return ""
+}
+
+func (x *Plan) GetContractsExact() bool {
+	if x != nil {
+		return x.ContractsExact
+	}
+	return false
 }
 
 type Pos struct {
@@ -2754,7 +2764,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\";\n" +
 	"\vPlanRequest\x12,\n" +
-	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\xdc\x02\n" +
+	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\x85\x03\n" +
 	"\x04Plan\x12)\n" +
 	"\x03job\x18\x01 \x01(\v2\x17.jobshift.plugin.v1.JobR\x03job\x12\x1c\n" +
 	"\tcontracts\x18\x02 \x03(\tR\tcontracts\x12\x12\n" +
@@ -2762,7 +2772,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x10site_config_json\x18\x04 \x01(\fR\x0esiteConfigJson\x12?\n" +
 	"\aoptions\x18\x05 \x03(\v2%.jobshift.plugin.v1.Plan.OptionsEntryR\aoptions\x12&\n" +
 	"\x0fsite_config_hcl\x18\x06 \x01(\fR\rsiteConfigHcl\x12(\n" +
-	"\x10site_config_path\x18\a \x01(\tR\x0esiteConfigPath\x1a:\n" +
+	"\x10site_config_path\x18\a \x01(\tR\x0esiteConfigPath\x12'\n" +
+	"\x0fcontracts_exact\x18\b \x01(\bR\x0econtractsExact\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"?\n" +
