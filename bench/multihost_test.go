@@ -27,7 +27,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // clusterEnv is the export lines of `scripts/cluster.sh env ENGINE`, or nil
@@ -90,7 +90,7 @@ func BenchmarkMultiHostStart(b *testing.B) {
 			b.Skip("no multi-host Slurm cluster (scripts/cluster.sh up slurm 4)")
 		}
 		b.Setenv("SLURM_CONF", env["SLURM_CONF"])
-		site, diags := hcl.LoadConfig(env["JOBSHIFT_CONFIG"])
+		site, diags := siteconfig.LoadConfig(env["JOBSHIFT_CONFIG"])
 		if diags.HasErrors() {
 			b.Fatal(diags)
 		}

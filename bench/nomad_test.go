@@ -23,9 +23,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -44,7 +44,7 @@ func nomadBenchJob(name string, tasks int, cmd string) *jobs.Job {
 		Roles: []*jobs.Role{mk("ps", ps, &neg), mk("worker", w, &w)}, Completion: jobs.Completion{Kind: jobs.CompletionPAI}}
 }
 
-var nomadBenchSite = &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "5m"}}
+var nomadBenchSite = &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "5m"}}
 
 // nomadBare strips what jobshift adds: services, barrier, templates.
 func nomadBare(j *api.Job) *api.Job {

@@ -35,9 +35,9 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	_ "github.com/jobshift/jobshift/drivers/nomad"
 	_ "github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -81,7 +81,7 @@ func validateWork(b *testing.B, path string) *translate.Plan {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}

@@ -26,8 +26,8 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -119,7 +119,7 @@ func BenchmarkSlurmStart(b *testing.B) {
 			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) {
 				var total time.Duration
 				for i := 0; i < b.N; i++ {
-					total += slurmStartOnce(b, kind, n, &hcl.Config{})
+					total += slurmStartOnce(b, kind, n, &siteconfig.Config{})
 				}
 				b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "start-ms/op")
 			})
@@ -130,7 +130,7 @@ func BenchmarkSlurmStart(b *testing.B) {
 // slurmStartOnce submits one job of n tasks (kind jobshift, with the site
 // config site, or bare) and returns the time from the submission to the
 // last task's start stamp.
-func slurmStartOnce(b *testing.B, kind string, n int, site *hcl.Config) time.Duration {
+func slurmStartOnce(b *testing.B, kind string, n int, site *siteconfig.Config) time.Duration {
 	b.StopTimer()
 	dir := b.TempDir()
 	var id string

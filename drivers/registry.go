@@ -6,7 +6,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // Config is what a driver constructor gets. Everything job-specific travels
@@ -14,7 +14,7 @@ import (
 // process running jobshift.
 type Config struct {
 	// Site is the site config (never nil when built by the CLI).
-	Site *hcl.Config
+	Site *siteconfig.Config
 	// Options are driver flags from the command line (e.g. "grace" = "10s"
 	// for local). Each driver documents and validates its own keys.
 	Options map[string]string

@@ -5,16 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 
 	"github.com/jobshift/jobshift/drivers"
 	_ "github.com/jobshift/jobshift/drivers/local"
 	_ "github.com/jobshift/jobshift/drivers/nomad"
 	_ "github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -33,7 +33,7 @@ func FuzzRenderers(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	sites := []*hcl.Config{{}, {Nomad: &hcl.NomadConfig{Driver: "raw_exec"}}}
+	sites := []*siteconfig.Config{{}, {Nomad: &siteconfig.NomadConfig{Driver: "raw_exec"}}}
 	f.Fuzz(func(t *testing.T, src []byte) {
 		job, diags := load.Read(src, jobs.ReadOptions{Path: "fuzz.yaml"})
 		if diags.HasErrors() || job == nil || job.TaskCount() > 256 {
@@ -51,7 +51,7 @@ func FuzzRenderers(f *testing.F) {
 	})
 }
 
-func renderOne(t *testing.T, p *translate.Plan, site *hcl.Config, target string) {
+func renderOne(t *testing.T, p *translate.Plan, site *siteconfig.Config, target string) {
 	d, err := drivers.New(target, drivers.Config{Site: site})
 	if err != nil {
 		t.Fatal(err)
@@ -71,7 +71,7 @@ func renderOne(t *testing.T, p *translate.Plan, site *hcl.Config, target string)
 		if !strings.HasSuffix(file.Name, ".hcl") {
 			continue
 		}
-		if _, diags := hclsyntax.ParseConfig(file.Data, file.Name, hcl2.InitialPos); diags.HasErrors() {
+		if _, diags := hclsyntax.ParseConfig(file.Data, file.Name, hcl.InitialPos); diags.HasErrors() {
 			t.Fatalf("the rendered HCL does not parse: %s\n%s", diags.Error(), file.Data)
 		}
 	}

@@ -10,9 +10,9 @@ import (
 	goplugin "github.com/hashicorp/go-plugin"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -24,13 +24,13 @@ func benchPlans(b *testing.B) map[string]*translate.Plan {
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
-	typical, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	typical, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
 	big, _ := load.Load(f, jobs.ReadOptions{Path: f})
 	big.Roles[1].Instances = 498
-	bigPlan, diags := translate.Build(big, &hcl.Config{}, nil, "alice")
+	bigPlan, diags := translate.Build(big, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		b.Fatal(diags)
 	}
@@ -51,7 +51,7 @@ func BenchmarkRender(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer ext.Close()
-	in, err := drivers.New("nomad", drivers.Config{Site: &hcl.Config{}})
+	in, err := drivers.New("nomad", drivers.Config{Site: &siteconfig.Config{}})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -10,9 +10,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	_ "github.com/jobshift/jobshift/drivers/nomad" // registers "nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -44,7 +44,7 @@ func TestBuiltinAsPlugin(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ext.Close()
-	in, err := drivers.New("nomad", drivers.Config{Site: &hcl.Config{}})
+	in, err := drivers.New("nomad", drivers.Config{Site: &siteconfig.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestBuiltinAsPlugin(t *testing.T) {
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			p, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+			p, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}

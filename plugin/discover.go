@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // BinaryPrefix starts the name of every external driver executable:
@@ -27,7 +27,7 @@ type Candidate struct {
 // SearchDirs is the plugin search path, in order: the -plugin-dir flag,
 // $JOBSHIFT_PLUGIN_PATH (a list like $PATH), ~/.config/jobshift/plugins,
 // then the site config's plugins.dirs.
-func SearchDirs(flagDir string, site *hcl.Config) []string {
+func SearchDirs(flagDir string, site *siteconfig.Config) []string {
 	var dirs []string
 	if flagDir != "" {
 		dirs = append(dirs, filepath.SplitList(flagDir)...)
@@ -51,12 +51,12 @@ func SearchDirs(flagDir string, site *hcl.Config) []string {
 }
 
 // Allowed reports whether the site lets jobshift load the executable with
-// this base name (see hcl.Config.PluginAllowed).
-func Allowed(site *hcl.Config, base string) bool { return site.PluginAllowed(base) }
+// this base name (see siteconfig.Config.PluginAllowed).
+func Allowed(site *siteconfig.Config, base string) bool { return site.PluginAllowed(base) }
 
 // Discover lists the external drivers in dirs, sorted by name. Missing
 // directories are skipped: the default ones usually do not exist.
-func Discover(dirs []string, site *hcl.Config) []Candidate {
+func Discover(dirs []string, site *siteconfig.Config) []Candidate {
 	byName := map[string]*Candidate{}
 	for _, dir := range dirs {
 		entries, err := os.ReadDir(dir)

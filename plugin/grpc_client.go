@@ -10,6 +10,8 @@ import (
 	pb "github.com/jobshift/jobshift/plugin/proto"
 	"github.com/jobshift/jobshift/translate"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 )
 
 // GRPCClient is a drivers.Driver backed by a plugin (the host side).
@@ -98,6 +100,28 @@ func (c *GRPCClient) Stop(ctx context.Context, h drivers.Handle) error {
 	_, err := c.client.Stop(ctx, &pb.HandleRequest{Handle: handleToPB(h)})
 	return statusToError(err)
 }
+
+// Inspect asks the plugin for a snapshot (jobshift status). A plugin built
+// before the protocol had Inspect, or whose driver keeps no state another
+// process can read, answers UNIMPLEMENTED: that is ErrUnsupported with a
+// message saying what still works.
+func (c *GRPCClient) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status, error) {
+	st, err := c.client.Inspect(ctx, &pb.HandleRequest{Handle: handleToPB(h)})
+	if status.Code(err) == codes.Unimplemented {
+		return nil, fmt.Errorf("%s: plugin %s %s cannot show a job without following it (its protocol has no Inspect, or its driver keeps no state to read; update the plugin, or use status -follow): %w",
+			h, c.name, c.version, drivers.ErrUnsupported)
+	}
+	if err != nil {
+		return nil, statusToError(err)
+	}
+	out := statusFromPB(st)
+	if out.Handle == "" {
+		out.Handle = h.String()
+	}
+	return out, nil
+}
+
+var _ drivers.Inspector = (*GRPCClient)(nil)
 
 // Logs returns a reader over the plugin's log stream; a broken stream
 // surfaces as the reader's error.

@@ -6,7 +6,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	pb "github.com/jobshift/jobshift/plugin/proto"
+	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/metadata"
+	"google.golang.org/grpc/status"
 )
 
 // logChunkSize bounds one Logs message; gRPC's default limit is 4 MiB.
@@ -80,6 +82,21 @@ func (s *grpcServer) Stop(ctx context.Context, req *pb.HandleRequest) (*pb.StopR
 		return nil, errorToStatus(err)
 	}
 	return &pb.StopResponse{}, nil
+}
+
+// Inspect answers with the driver's snapshot; a driver that cannot take
+// one (no drivers.Inspector) answers UNIMPLEMENTED, as a plugin built
+// before Inspect existed does, so the host treats both alike.
+func (s *grpcServer) Inspect(ctx context.Context, req *pb.HandleRequest) (*pb.Status, error) {
+	in, ok := s.impl.(drivers.Inspector)
+	if !ok {
+		return nil, status.Errorf(codes.Unimplemented, "driver %s takes no status snapshots", s.impl.Name())
+	}
+	st, err := in.Inspect(ctx, handleFromPB(req.Handle))
+	if err != nil {
+		return nil, errorToStatus(err)
+	}
+	return statusToPB(st), nil
 }
 
 func (s *grpcServer) Logs(req *pb.LogsRequest, stream pb.Driver_LogsServer) error {

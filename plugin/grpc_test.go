@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -258,5 +259,46 @@ func TestEmptyLogs(t *testing.T) {
 	}
 	if !strings.Contains("", "") { // keep strings import honest
 		t.Fatal()
+	}
+}
+
+// TestInspectUnsupported: a driver without snapshots — as a plugin built
+// before Inspect was in the protocol answers — gives ErrUnsupported with a
+// message that says what to do, not a raw gRPC status.
+func TestInspectUnsupported(t *testing.T) {
+	c := connect(t, &recordingDriver{})
+	_, err := c.Inspect(context.Background(), drivers.Handle{Driver: "fake", ID: "x"})
+	if !errors.Is(err, drivers.ErrUnsupported) || !strings.Contains(err.Error(), "status -follow") || strings.Contains(err.Error(), "rpc error") {
+		t.Errorf("err = %v, want ErrUnsupported naming status -follow", err)
+	}
+}
+
+// inspectingDriver is recordingDriver with snapshots.
+type inspectingDriver struct{ recordingDriver }
+
+func (d *inspectingDriver) Inspect(_ context.Context, h drivers.Handle) (*drivers.Status, error) {
+	if h.ID == "gone" {
+		return nil, fmt.Errorf("no such job: %w", drivers.ErrNotFound)
+	}
+	return &drivers.Status{Handle: h.String(), Name: "n", User: "u", Phase: completion.PhaseFailed, ExitCode: 3, Reason: "r", Attempt: 1,
+		Submitted: time.Unix(1700000000, 5), Tasks: []drivers.TaskStatus{{Role: "worker", Index: 1, State: completion.Failed, ExitCode: 3, Message: "m"}}}, nil
+}
+
+// TestInspectTravels: every field of a snapshot survives the wire, and
+// ErrNotFound stays ErrNotFound.
+func TestInspectTravels(t *testing.T) {
+	c := connect(t, &inspectingDriver{})
+	h := drivers.Handle{Driver: "fake", ID: "x"}
+	got, err := c.Inspect(context.Background(), h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &drivers.Status{Handle: "fake:x", Name: "n", User: "u", Phase: completion.PhaseFailed, ExitCode: 3, Reason: "r", Attempt: 1,
+		Submitted: time.Unix(1700000000, 5), Tasks: []drivers.TaskStatus{{Role: "worker", Index: 1, State: completion.Failed, ExitCode: 3, Message: "m"}}}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("(-sent +received):\n%s", d)
+	}
+	if _, err := c.Inspect(context.Background(), drivers.Handle{Driver: "fake", ID: "gone"}); !errors.Is(err, drivers.ErrNotFound) {
+		t.Errorf("err = %v, want ErrNotFound", err)
 	}
 }

@@ -12,7 +12,7 @@ import (
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -142,7 +142,7 @@ func TestDiscover(t *testing.T) {
 	write(b, "jobshift-driver-notexec", 0o644)
 	write(b, "jobshift-driver-", 0o755)
 	write(b, "other-tool", 0o755)
-	site := &hcl.Config{Plugins: &hcl.PluginsConfig{Allowed: []string{"jobshift-driver-p*"}}}
+	site := &siteconfig.Config{Plugins: &siteconfig.PluginsConfig{Allowed: []string{"jobshift-driver-p*"}}}
 	got := Discover([]string{a, filepath.Join(a, "missing"), b}, site)
 	want := []Candidate{
 		{Name: "lsf", Path: filepath.Join(b, "jobshift-driver-lsf"), Denied: true},
@@ -151,7 +151,7 @@ func TestDiscover(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Errorf("Discover:\n got %+v\nwant %+v", got, want)
 	}
-	if !Allowed(nil, "jobshift-driver-x") || !Allowed(&hcl.Config{}, "jobshift-driver-x") {
+	if !Allowed(nil, "jobshift-driver-x") || !Allowed(&siteconfig.Config{}, "jobshift-driver-x") {
 		t.Error("with no allowed patterns every plugin may load")
 	}
 }

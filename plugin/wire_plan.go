@@ -6,9 +6,9 @@ import (
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	pb "github.com/jobshift/jobshift/plugin/proto"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -22,7 +22,7 @@ func PlanToPB(p *translate.Plan) (*pb.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := &pb.Plan{Job: job, Contracts: p.Contracts, User: p.User, Options: p.Options}
+	out := &pb.Plan{Job: job, Contracts: p.Contracts, User: p.User, Options: p.Options, ContractsExact: p.ContractsExact()}
 	if p.Site != nil {
 		if p.Site.Source != nil {
 			out.SiteConfigHcl, out.SiteConfigPath = p.Site.Source, p.Site.Path
@@ -42,9 +42,12 @@ func PlanFromPB(in *pb.Plan) (*translate.Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &translate.Plan{Job: job, Contracts: in.Contracts, User: in.User, Options: in.Options, Site: &hcl.Config{}}
+	p := &translate.Plan{Job: job, Contracts: in.Contracts, User: in.User, Options: in.Options, Site: &siteconfig.Config{}}
+	if in.ContractsExact {
+		p.SetContractsExact()
+	}
 	if in.SiteConfigHcl != nil {
-		site, diags := hcl.ParseConfig(in.SiteConfigHcl, in.SiteConfigPath)
+		site, diags := siteconfig.ParseConfig(in.SiteConfigHcl, in.SiteConfigPath)
 		if diags.HasErrors() {
 			return nil, diags
 		}

@@ -5,8 +5,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -16,7 +16,7 @@ func TestJobRoundTrip(t *testing.T) {
 	var job jobs.Job
 	fill(&job)
 	// A config built in code has no source and no ranges; it travels as JSON.
-	var site hcl.Config
+	var site siteconfig.Config
 	fill(&site)
 	site.Source = nil
 	clearRanges(&site)
@@ -82,7 +82,7 @@ role "ps" { driver = "raw_exec" }
 gpu_type "titanxp" { model = "TITAN Xp" }
 plugins { dirs = ["/opt/jobshift/plugins"] }
 `)
-	site, diags := hcl.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
+	site, diags := siteconfig.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -100,5 +100,31 @@ plugins { dirs = ["/opt/jobshift/plugins"] }
 	}
 	if back.Site.Nomad == nil || back.Site.Nomad.Range.Start.Line != 1 {
 		t.Errorf("nomad block range lost: %+v", back.Site.Nomad)
+	}
+}
+
+// TestNoContractsAcrossTheWire: `-contract =` (no contract at all) stays no
+// contract in a plugin, not the job's default contracts.
+func TestNoContractsAcrossTheWire(t *testing.T) {
+	job := &jobs.Job{Name: "j", Contracts: []string{"pai"}, Roles: []*jobs.Role{{Name: "worker", Instances: 2,
+		Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 512}, Command: jobs.Command{Kind: jobs.CommandEval, Script: "true"},
+		Ports: []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}}}}
+	for name, flags := range map[string][]string{"none (-contract =)": {"="}, "defaults": nil} {
+		plan, diags := translate.Build(job, nil, flags, "alice")
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", name, diags.Errs())
+		}
+		wire, err := PlanToPB(plan)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := PlanFromPB(wire)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sent, got := plan.Compiled().Contract, back.Compiled().Contract
+		if diff := cmp.Diff(sent, got); diff != "" {
+			t.Errorf("%s: contract options differ across the wire (-sent +received):\n%s", name, diff)
+		}
 	}
 }

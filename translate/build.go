@@ -7,9 +7,10 @@ import (
 	"sort"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // Contracts are the contract names jobshift knows, in the order the help
@@ -31,9 +32,9 @@ var userName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 //	-contract =            no contract at all
 //
 // Values apply in order, so "-contract =pai -contract tf" is pai, tf.
-func ResolveContracts(defaults, values []string) ([]string, hcl2.Diagnostics) {
+func ResolveContracts(defaults, values []string) ([]string, hcl.Diagnostics) {
 	out := append([]string(nil), defaults...)
-	var diags hcl2.Diagnostics
+	var diags hcl.Diagnostics
 	for _, v := range values {
 		names := v
 		if rest, ok := strings.CutPrefix(v, "="); ok {
@@ -45,7 +46,7 @@ func ResolveContracts(defaults, values []string) ([]string, hcl2.Diagnostics) {
 				continue
 			}
 			if !known(n) {
-				diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagError,
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
 					Summary: "Unknown contract",
 					Detail:  fmt.Sprintf("-contract %q: %q is not a contract; known contracts are %s.", v, n, strings.Join(Contracts, ", "))})
 				continue
@@ -71,10 +72,10 @@ func contains(list []string, s string) bool {
 
 // ResolveUser returns the submitting user: explicit (-user), else $USER,
 // else DefaultUser.
-func ResolveUser(explicit string) (string, hcl2.Diagnostics) {
+func ResolveUser(explicit string) (string, hcl.Diagnostics) {
 	if explicit != "" {
 		if !userName.MatchString(explicit) {
-			return DefaultUser, hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Invalid user name",
+			return DefaultUser, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid user name",
 				Detail: fmt.Sprintf("-user %q: a user name is letters, digits, '_', '.' and '-', starting with a letter or digit.", explicit)}}
 		}
 		return explicit, nil
@@ -96,13 +97,17 @@ func ResolveUser(explicit string) (string, hcl2.Diagnostics) {
 //   - gpu_type rules are looked up by drivers; Build warns when a role asks
 //     for a GPU type no rule maps.
 //
+// It also checks the job against its contracts (contract.Check) and
+// returns those diagnostics too; the plan's compiled part (Compiled) is
+// worked out here.
+//
 // (The brief named this function Plan; Go does not allow a function and the
 // Plan type to share a name in one package.)
-func Build(job *jobs.Job, cfg *hcl.Config, contracts []string, user string) (*Plan, hcl2.Diagnostics) {
+func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user string) (*Plan, hcl.Diagnostics) {
 	if cfg == nil {
-		cfg = &hcl.Config{}
+		cfg = &siteconfig.Config{}
 	}
-	var diags hcl2.Diagnostics
+	var diags hcl.Diagnostics
 	cs, d := ResolveContracts(job.Contracts, contracts)
 	diags = append(diags, d...)
 	u, d := ResolveUser(user)
@@ -115,13 +120,16 @@ func Build(job *jobs.Job, cfg *hcl.Config, contracts []string, user string) (*Pl
 		diags = append(diags, applyRules(&rc, cfg)...)
 		j.Roles[i] = &rc
 	}
-	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}}
-	p.compiled = compile(p)
+	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}, resolved: true}
+	// Contract checks (a port a contract needs, a role name the platform
+	// would have rejected): what every driver would refuse, said once here
+	// with every position. (Unknown -contract names were dropped above.)
+	diags = append(diags, contract.Check(p.Job, p.Compiled().Contract)...)
 	return p, diags
 }
 
-func applyRules(r *jobs.Role, cfg *hcl.Config) hcl2.Diagnostics {
-	var diags hcl2.Diagnostics
+func applyRules(r *jobs.Role, cfg *siteconfig.Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
 	if r.Image != "" {
 		if rule := cfg.Image(r.Image); rule != nil {
 			r.Image = rule.Rewrite(r.Image)
@@ -174,11 +182,11 @@ func envIndex(env []jobs.EnvVar, name string) int {
 	return -1
 }
 
-func rangePos(r hcl2.Range) jobs.Pos {
+func rangePos(r hcl.Range) jobs.Pos {
 	return jobs.Pos{File: r.Filename, Line: r.Start.Line, Col: r.Start.Column}
 }
 
-func rangeString(r hcl2.Range) string {
+func rangeString(r hcl.Range) string {
 	if r.Filename == "" {
 		return "site config"
 	}

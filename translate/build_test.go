@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 func TestResolveContracts(t *testing.T) {
@@ -62,17 +62,21 @@ func TestResolveUser(t *testing.T) {
 
 func testJob() *jobs.Job {
 	p := func(l int) jobs.Pos { return jobs.Pos{File: "job.json", Line: l, Col: 3} }
+	// the ports the PAI readers add to every role (the contracts check them)
+	ports := func() []jobs.Port {
+		return []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}
+	}
 	return &jobs.Job{Name: "j", Contracts: []string{"pai"}, Roles: []*jobs.Role{
-		{Name: "ps", Instances: 1, Image: "10.11.3.8:5000/pai-images/deepo:v2.0",
+		{Name: "ps", Instances: 1, Image: "10.11.3.8:5000/pai-images/deepo:v2.0", Ports: ports(),
 			Resources: jobs.Resources{CPUMilli: 2000, MemoryMiB: 8192, Pos: p(5)}},
-		{Name: "worker", Instances: 2, Image: "openpai/pai.example.tensorflow",
+		{Name: "worker", Instances: 2, Image: "openpai/pai.example.tensorflow", Ports: ports(),
 			Env:       []jobs.EnvVar{{Name: "NCCL_DEBUG", Value: "WARN", Pos: p(9)}},
 			Resources: jobs.Resources{CPUMilli: 4000, MemoryMiB: 8192, GPU: 1, GPUType: "titanxp", Pos: p(10)}},
 	}}
 }
 
 func TestBuildAppliesSiteRules(t *testing.T) {
-	cfg, diags := hcl.ParseConfig([]byte(`
+	cfg, diags := siteconfig.ParseConfig([]byte(`
 image "10.11.3.8:5000/*" { replace = "mirror.example/*" }
 role "ps" {
   cpu        = 1
@@ -128,7 +132,7 @@ gpu_type "v100" { model = "Tesla V100" }
 		t.Errorf("user %q, site %p; want alice, %p", plan.User, plan.Site, cfg)
 	}
 	type diagView struct {
-		Sev     hcl2.DiagnosticSeverity
+		Sev     hcl.DiagnosticSeverity
 		Summary string
 		At      string
 	}
@@ -137,8 +141,8 @@ gpu_type "v100" { model = "Tesla V100" }
 		gotDiags = append(gotDiags, diagView{d.Severity, d.Summary, rangePos(*d.Subject).String()})
 	}
 	wantDiags := []diagView{
-		{hcl2.DiagWarning, "Site env not applied", "job.json:9:3"},
-		{hcl2.DiagWarning, "GPU type not mapped", "job.json:10:3"},
+		{hcl.DiagWarning, "Site env not applied", "job.json:9:3"},
+		{hcl.DiagWarning, "GPU type not mapped", "job.json:10:3"},
 	}
 	if diff := cmp.Diff(wantDiags, gotDiags); diff != "" {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)

@@ -23,6 +23,9 @@ type Compiled struct {
 	// WorkDir: PAI_WORK_DIR is part of the contract, so every target
 	// exports it (contract.WorkDirExport) right before the user command.
 	WorkDir bool
+	// SSH: some role runs the ssh emulation (OpenPAI's ssh plugin,
+	// mpi-operator's ssh set-up; drivers/sshemu), see RolePlan.SSH.
+	SSH bool
 	// Roles, in job order.
 	Roles []RolePlan
 }
@@ -34,6 +37,10 @@ type RolePlan struct {
 	// Ports are the labels a topology must give every task of the role
 	// (contract.PortLabels), in order, with container ports.
 	Ports []PortPlan
+	// SSH: the role's tasks run the ssh emulation (contract.SSHRoles);
+	// SSHIdle: its own command is replaced by the emulation's sshd
+	// (contract.SSHIdle: an MPIJob worker that only started an sshd).
+	SSH, SSHIdle bool
 }
 
 // PortPlan is one port label of a role.
@@ -46,27 +53,37 @@ type PortPlan struct {
 	Container int
 }
 
-// Compiled returns the compiled part of the plan: what Build computed, or,
-// for a Plan put together by hand (tests, a plugin's wire decoding),
-// computed now and kept.
+// Compiled returns the compiled part of the plan, worked out once and
+// kept. It never goes stale: the plan's fields are exported and a caller
+// may change the job, the contracts or the user after Build (tests do,
+// to vary one thing), so each call compares a fingerprint of everything
+// compile reads (see fingerprintOf: a hash of the job's canonical
+// encoding, O(size of the job file), independent of the task count) and
+// compiles again when it changed. Safe for concurrent use.
 func (p *Plan) Compiled() *Compiled {
-	if p.compiled == nil {
-		p.compiled = compile(p)
+	sum, ok := fingerprintOf(p)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.compiled == nil || !ok || sum != p.sum {
+		p.compiled, p.sum = compile(p), sum
 	}
 	return p.compiled
 }
 
 func compile(p *Plan) *Compiled {
 	job := p.Job
-	cs := p.Contracts
-	if len(cs) == 0 {
-		cs = job.Contracts
+	opts := contract.Options{User: p.User, Contracts: p.Contracts, Exact: p.resolved}
+	if len(p.Contracts) == 0 && !p.resolved {
+		opts.Contracts = job.Contracts
 	}
-	opts := contract.Options{User: p.User, Contracts: cs}
+	ssh := contract.SSHRoles(job)
 	c := &Compiled{Policy: completion.PolicyOf(job), Contract: opts,
-		Processes: contract.Processes(job, opts), WorkDir: contract.NeedsWorkDir(job, opts)}
+		Processes: contract.Processes(job, opts), WorkDir: contract.NeedsWorkDir(job, opts), SSH: ssh != nil}
 	for k, r := range job.Roles {
 		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
+		if ssh != nil && ssh[k] {
+			rp.SSH, rp.SSHIdle = true, contract.SSHIdle(job, k)
+		}
 		for _, port := range contract.PortLabels(job, k, opts) {
 			pp := PortPlan{Port: port}
 			if port.Implicit && port.Label == contract.LeinaoLabel {
@@ -93,6 +110,15 @@ func (c *Compiled) Role(name string) *RolePlan {
 func (c *Compiled) ContractFor(process string) contract.Options {
 	o := c.Contract
 	o.Process = process
+	return o
+}
+
+// ContractOn is Contract on a target that runs the ssh emulation
+// (drivers/sshemu) when the plan uses it, and delivers the mpi contract's
+// files in mpiDir ("" = contract.MPIDefaultDir).
+func (c *Compiled) ContractOn(mpiDir string) contract.Options {
+	o := c.Contract
+	o.SSH, o.MPIDir = c.SSH, mpiDir
 	return o
 }
 

@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -83,10 +83,9 @@ func TestCompiled(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			p, diags := Build(tc.job, &hcl.Config{}, nil, "alice")
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
+			// by hand, not Build: these jobs lack the ports the readers
+			// add, which Build's contract checks would refuse
+			p := &Plan{Job: tc.job, User: "alice", Site: &siteconfig.Config{}}
 			c := p.Compiled()
 			r := c.Roles[0]
 			got := want{launch: r.Launch, ports: r.Ports, processes: c.Processes, kind: c.Policy.Kind}
@@ -128,5 +127,96 @@ func TestCompiledPolicyRoundTrip(t *testing.T) {
 	tasks := []completion.Task{{TaskRef: jobs.TaskRef{Role: "worker", Index: 1}, State: completion.Failed, ExitCode: 3, Seq: 1}}
 	if diff := cmp.Diff(completion.Decide(job, tasks), completion.Decide(p.Compiled().Policy.Job(), tasks)); diff != "" {
 		t.Errorf("verdict differs (-job +policy):\n%s", diff)
+	}
+}
+
+// TestCompiledFollowsTheJob: a plan's compiled part is never stale. A
+// change to the job, the contracts or the user after Build shows in the
+// next Compiled(); and -contract = (no contract) stays no contract
+// instead of falling back to the job's defaults.
+func TestCompiledFollowsTheJob(t *testing.T) {
+	job := func() *jobs.Job {
+		return &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractPAI},
+			Roles: []*jobs.Role{{Name: "w", Instances: 2, Command: jobs.Command{Kind: jobs.CommandBashScript, Script: "a\n"},
+				Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 512},
+				Ports:     []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}}}}
+	}
+	cases := map[string]struct {
+		contracts []string // -contract values
+		change    func(p *Plan)
+		argv2     string // the role's launch script after the change
+		contract  []string
+		workDir   bool
+		instances int
+	}{
+		"unchanged": {nil, func(*Plan) {}, "set -o errexit -o nounset -o pipefail\na\n", []string{"pai"}, true, 2},
+		"command edited": {nil, func(p *Plan) { p.Job.Roles[0].Command.Script = "b\n" },
+			"set -o errexit -o nounset -o pipefail\nb\n", []string{"pai"}, true, 2},
+		"instances edited": {nil, func(p *Plan) { p.Job.Roles[0].Instances = 5 },
+			"set -o errexit -o nounset -o pipefail\na\n", []string{"pai"}, true, 5},
+		"contracts replaced": {nil, func(p *Plan) { p.Contracts = []string{jobs.ContractTF} },
+			"set -o errexit -o nounset -o pipefail\na\n", []string{"tf"}, false, 2},
+		"-contract = is none": {[]string{"="}, func(*Plan) {},
+			"set -o errexit -o nounset -o pipefail\na\n", nil, false, 2},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p, diags := Build(job(), nil, tc.contracts, "u")
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			_ = p.Compiled() // compiled before the change
+			tc.change(p)
+			c := p.Compiled()
+			if got := c.Roles[0].Launch.Argv[2]; got != tc.argv2 {
+				t.Errorf("launch script %q, want %q", got, tc.argv2)
+			}
+			if d := cmp.Diff(tc.contract, c.Contract.Contracts); d != "" {
+				t.Errorf("contracts (-want +got):\n%s", d)
+			}
+			if c.WorkDir != tc.workDir {
+				t.Errorf("WorkDir %v, want %v", c.WorkDir, tc.workDir)
+			}
+			if n := c.Policy.TaskCount(); n != tc.instances {
+				t.Errorf("policy task count %d, want %d", n, tc.instances)
+			}
+		})
+	}
+}
+
+// TestBuildReturnsContractDiagnostics: Build reports what the contracts
+// refuse, located, as every driver would (a tf contract on a role without
+// any port to serve TF_CONFIG on is fine; a LeinaoPAI role with a
+// two-port leinao label is not: LeinaoPAI mapped exactly three).
+func TestBuildReturnsContractDiagnostics(t *testing.T) {
+	at := jobs.Pos{File: "j.json", Line: 7, Col: 3}
+	j := &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv1, Dialect: "leinao", Path: "j.json"}, Contracts: []string{jobs.ContractLeinao},
+		Roles: []*jobs.Role{{Name: "w", Instances: 1, Command: jobs.Command{Kind: jobs.CommandEval, Script: "x"},
+			Ports: []jobs.Port{{Label: "leinao", Count: 2, Pos: at}}}}}
+	_, diags := Build(j, nil, nil, "u")
+	if !diags.HasErrors() {
+		t.Fatalf("no error; diags %v", diags)
+	}
+	d := diags[len(diags)-1]
+	if d.Summary != "LeinaoPAI needs three ports" || d.Subject == nil || d.Subject.Filename != "j.json" || d.Subject.Start.Line != 7 || d.Subject.Start.Column != 3 {
+		t.Errorf("got %s at %v, want the leinao port check at j.json:7:3", d.Summary, d.Subject)
+	}
+	// The same job with no contract at all (-contract =) is fine.
+	if _, diags := Build(j, nil, []string{"="}, "u"); diags.HasErrors() {
+		t.Errorf("-contract =: %v", diags)
+	}
+}
+
+// BenchmarkCompiledCached is the cost of Plan.Compiled when nothing
+// changed: the fingerprint (a hash of the job's encoding), paid by every
+// call a driver makes.
+func BenchmarkCompiledCached(b *testing.B) {
+	p, diags := Build(testJob(), nil, nil, "u")
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		p.Compiled()
 	}
 }

@@ -3,9 +3,9 @@ package translate
 import (
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // applyDefaults fills what a role left unrequested (after the role rules)
@@ -13,7 +13,7 @@ import (
 // every target then applies a default of its own that was never chosen for
 // a training task (Nomad: 100 MHz and 300 MB; Slurm: 1 CPU and 1024 MiB,
 // drivers/slurm; a Docker /dev/shm of 64 MiB), and the job gets it silently.
-func applyDefaults(r *jobs.Role, d *hcl.DefaultsConfig) hcl2.Diagnostics {
+func applyDefaults(r *jobs.Role, d *siteconfig.DefaultsConfig) hcl.Diagnostics {
 	res := &r.Resources
 	if d != nil {
 		if res.CPUMilli == 0 && d.CPUMilli > 0 {
@@ -41,7 +41,7 @@ func applyDefaults(r *jobs.Role, d *hcl.DefaultsConfig) hcl2.Diagnostics {
 		pos = r.Pos
 	}
 	what := strings.Join(missing, " and ")
-	return hcl2.Diagnostics{jobs.Warnf(pos, "No "+what+" requested",
+	return hcl.Diagnostics{jobs.Warnf(pos, "No "+what+" requested",
 		"Role %s asks for no %s, so the target's own default applies (Nomad: 100 MHz CPU and 300 MB memory; Slurm: 1 CPU and 1024 MiB per task). "+
 			"Add resources to the job, or give the site a default in jobshift.hcl: defaults { cpu = 1, memory_mib = 4096, shm_mib = 1024 }.", r.Name, what)}
 }

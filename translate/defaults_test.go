@@ -4,27 +4,27 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // TestDefaults: the site's defaults fill only what a role left unrequested
 // (after role rules); what stays unrequested is a warning at the role.
 func TestDefaults(t *testing.T) {
-	cfg, diags := hcl.ParseConfig([]byte("defaults {\n  cpu = 2\n  memory_mib = 4096\n  shm_mib = 1024\n}\nrole \"ps\" { memory_mib = 512 }\n"), "site.hcl")
+	cfg, diags := siteconfig.ParseConfig([]byte("defaults {\n  cpu = 2\n  memory_mib = 4096\n  shm_mib = 1024\n}\nrole \"ps\" { memory_mib = 512 }\n"), "site.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	cases := []struct {
 		name     string
 		in       jobs.Resources
-		site     *hcl.Config
+		site     *siteconfig.Config
 		want     jobs.Resources
 		warnings []string
 	}{
 		{"nothing asked, defaults", jobs.Resources{}, cfg, jobs.Resources{CPUMilli: 2000, MemoryMiB: 4096, ShmMiB: 1024}, nil},
-		{"nothing asked, no defaults", jobs.Resources{}, &hcl.Config{}, jobs.Resources{}, []string{"No CPU and memory requested"}},
-		{"cpu asked", jobs.Resources{CPUMilli: 500}, &hcl.Config{}, jobs.Resources{CPUMilli: 500}, []string{"No memory requested"}},
+		{"nothing asked, no defaults", jobs.Resources{}, &siteconfig.Config{}, jobs.Resources{}, []string{"No CPU and memory requested"}},
+		{"cpu asked", jobs.Resources{CPUMilli: 500}, &siteconfig.Config{}, jobs.Resources{CPUMilli: 500}, []string{"No memory requested"}},
 		{"all asked", jobs.Resources{CPUMilli: 500, MemoryMiB: 100, ShmMiB: 64, ShmSet: true}, cfg, jobs.Resources{CPUMilli: 500, MemoryMiB: 100, ShmMiB: 64, ShmSet: true}, nil},
 	}
 	for _, tc := range cases {

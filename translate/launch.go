@@ -12,8 +12,16 @@ const (
 	// PAIEval is OpenPAI v1 (YARN era): the command string is eval'ed by
 	// bash, $1 being the command: bash -c PAIEval _ CMD.
 	PAIEval = `eval "$1" || exit $?`
-	// PAIEvalFile is PAIEval with the command read from the file $1.
-	PAIEvalFile = `eval "$(cat "$1")" || exit $?`
+	// PAIEvalFile is PAIEval with the command read from the file $1:
+	// read -d '' keeps every byte (trailing newlines included, which
+	// $(cat) would drop), and `set --` puts the command back in $1, so the
+	// eval sees exactly what PAIEval's would.
+	PAIEvalFile = `IFS= read -r -d '' _jsh_cmd <"$1"; set -- "$_jsh_cmd"; unset _jsh_cmd; ` + PAIEval
+	// PAIScriptFile runs a v2 script from the file $0, as OpenPAI's
+	// runtime ran user.sh: bash reading a file ($0 is its path, no
+	// arguments). It is a -c line so that WithWorkDir can put the
+	// PAI_WORK_DIR export in front of it.
+	PAIScriptFile = `exec bash "$0"`
 	// PAIPrelude starts a protocol-v2 script: OpenPAI ran the commands as
 	// a bash script with these options: bash -c PAIPrelude+SCRIPT user.sh.
 	PAIPrelude = "set -o errexit -o nounset -o pipefail\n"
@@ -64,4 +72,19 @@ func (l Launch) WithWorkDir(argv []string) []string {
 	out := append([]string(nil), argv...)
 	out[2] = contract.WorkDirExport + out[2]
 	return out
+}
+
+// File is the launch line when a PAI command travels as the file at path
+// instead of an argument (too long for one, it holds secrets, or the
+// target would interpolate it), and what that file holds: the same line
+// PAI ran, reading the file (PAIEvalFile, PAIScriptFile). ok is false for
+// an argv command (it has no script to put in a file).
+func (l Launch) File(path string) (argv []string, text string, ok bool) {
+	switch l.Kind {
+	case jobs.CommandEval:
+		return []string{"bash", "-c", PAIEvalFile, "_", path}, l.Argv[4], true
+	case jobs.CommandBashScript:
+		return []string{"bash", "-c", PAIScriptFile, path}, l.Argv[2], true
+	}
+	return nil, "", false
 }

@@ -65,6 +65,37 @@ var _ drivers.Driver = (*nomad.Driver)(nil)
 
 func init() {
 	register("nomad-finish", "(internal) The poststop finisher of a Nomad job: apply its completion rule once", runNomadFinish)
+	register("nomad-sshkey", "(internal) The prestart task of a Nomad job with the ssh emulation: make its job key unless it exists", runNomadSSHKey)
+}
+
+// runNomadSSHKey runs inside a Nomad task (drivers/nomad sshkey.go): the
+// job key of a job submitted without jobshift (plain nomad job run).
+func runNomadSSHKey(args []string, stdout, stderr io.Writer) int {
+	id := os.Getenv("NOMAD_JOB_ID")
+	if id == "" {
+		fmt.Fprintln(stderr, "jobshift nomad-sshkey: runs only inside a Nomad task (NOMAD_JOB_ID unset)")
+		return 1
+	}
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "jobshift nomad-sshkey: unexpected arguments %q\n", args)
+		return 2
+	}
+	d, err := nomad.NewInTask()
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift nomad-sshkey: %v\n", err)
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	made, err := d.EnsureSSHKey(ctx, id)
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift nomad-sshkey: %v\n", err)
+		return 1
+	}
+	if made {
+		fmt.Fprintf(stdout, "jobshift-sshkey: made the job key in Nomad Variable %s\n", nomad.VariablePath(id))
+	}
+	return 0
 }
 
 // runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go):

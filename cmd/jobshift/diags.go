@@ -5,7 +5,7 @@ import (
 	"os"
 	"sync"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
 )
@@ -13,7 +13,7 @@ import (
 // printDiags prints diagnostics for people through the one text writer
 // (diag.Text): `file:line:col: severity: summary`, the detail indented, then
 // the source line the diagnostic points at.
-func printDiags(w io.Writer, diags hcl2.Diagnostics) {
+func printDiags(w io.Writer, diags hcl.Diagnostics) {
 	diag.Text(w, diags, sourceOf)
 }
 

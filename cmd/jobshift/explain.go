@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 	"unicode/utf8"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
@@ -85,7 +85,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	asJSON := *format == "json"
 	// fail reports diagnostics with errors: as text, or with -format json
 	// as a document holding only them (stdout stays parseable).
-	fail := func(diags hcl2.Diagnostics, code int) int {
+	fail := func(diags hcl.Diagnostics, code int) int {
 		printDiags(stderr, diags)
 		if asJSON {
 			_ = writeExplainJSON(stdout, nil, diags)
@@ -103,10 +103,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return fail(diags, exitInvalid)
 	}
 	job, plan, d := jf.loadPlan(fs.Arg(0), cfg)
-	diags = append(diags, d...)
-	if !*env { // -env runs the same check itself
-		diags = append(diags, contractDiags(plan)...)
-	}
+	diags = append(diags, d...) // with the contract checks (translate.Build)
 	if plan == nil || diags.HasErrors() {
 		return fail(diags, exitInvalid)
 	}
@@ -143,7 +140,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 // with its diagnostics as one more top-level field, "diagnostics" (the
 // validate -json form), so `jq .roles` works as before and a script sees
 // the warnings without parsing stderr.
-func writeExplainJSON(w io.Writer, job *jobs.Job, diags hcl2.Diagnostics) error {
+func writeExplainJSON(w io.Writer, job *jobs.Job, diags hcl.Diagnostics) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false) // commands hold <, > and & that must read as written

@@ -13,7 +13,7 @@ import (
 	"strings"
 	"unicode"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
@@ -35,13 +35,9 @@ func explainEnv(plan *translate.Plan, topologyFile string, stdout, stderr io.Wri
 		fmt.Fprintln(stdout, "No contracts: tasks get no platform environment variables.")
 		return 0
 	}
+	// translate.Build checked the contracts: the caller printed any
+	// warning and stopped on an error.
 	opts := plan.Compiled().Contract
-	if diags := contract.Check(job, opts); len(diags) > 0 {
-		printDiags(stderr, diags)
-		if diags.HasErrors() {
-			return 1
-		}
-	}
 	topo := contract.SampleTopologyFor(job, opts)
 	where := "sample topology"
 	if topologyFile != "" {
@@ -163,11 +159,11 @@ func printable(v string) string {
 // readTopology reads a JSON contract.Topology:
 //
 //	{"Roles": [{"Name": "ps", "Tasks": [{"Addr": "10.0.0.1", "Ports": {"ssh": [22]}}]}]}
-func readTopology(path string) (contract.Topology, hcl2.Diagnostics) {
+func readTopology(path string) (contract.Topology, hcl.Diagnostics) {
 	var t contract.Topology
 	src, err := os.ReadFile(path)
 	if err != nil {
-		return t, hcl2.Diagnostics{cmdError("Cannot read topology file", "%v.", err)}
+		return t, hcl.Diagnostics{cmdError("Cannot read topology file", "%v.", err)}
 	}
 	dec := json.NewDecoder(bytes.NewReader(src))
 	dec.DisallowUnknownFields()
@@ -182,9 +178,9 @@ func readTopology(path string) (contract.Topology, hcl2.Diagnostics) {
 			off = int(te.Offset)
 		}
 		line, col := lineCol(src, off)
-		return t, hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Invalid topology file",
+		return t, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Invalid topology file",
 			Detail:  fmt.Sprintf("%v. A topology is JSON like {\"Roles\": [{\"Name\": \"worker\", \"Tasks\": [{\"Addr\": \"10.0.0.1\", \"Ports\": {\"http\": [8080]}}]}]}, one role per job role in job order.", err),
-			Subject: &hcl2.Range{Filename: path, Start: hcl2.Pos{Line: line, Column: col, Byte: off}, End: hcl2.Pos{Line: line, Column: col, Byte: off}}}}
+			Subject: &hcl.Range{Filename: path, Start: hcl.Pos{Line: line, Column: col, Byte: off}, End: hcl.Pos{Line: line, Column: col, Byte: off}}}}
 	}
 	return t, nil
 }

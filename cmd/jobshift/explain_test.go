@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -55,8 +55,8 @@ func explainJobs() map[string]*translate.Plan {
 		Retry:      jobs.Retry{BackoffLimit: exIntp(3), CleanPodPolicy: "None"},
 	}
 	return map[string]*translate.Plan{
-		"explain-table-pai": {Job: paiJob, Contracts: []string{"pai", "pai-yarn", "leinao"}, User: "tester", Site: &hcl.Config{Path: "site.hcl"}},
-		"explain-table-tf":  {Job: tfJob, Contracts: []string{"tf"}, User: "tester", Site: &hcl.Config{}},
+		"explain-table-pai": {Job: paiJob, Contracts: []string{"pai", "pai-yarn", "leinao"}, User: "tester", Site: &siteconfig.Config{Path: "site.hcl"}},
+		"explain-table-tf":  {Job: tfJob, Contracts: []string{"tf"}, User: "tester", Site: &siteconfig.Config{}},
 	}
 }
 

@@ -9,14 +9,13 @@ import (
 	"sort"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/jobs/yamlpos"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
-	"github.com/jobshift/jobshift/translate/contract"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -110,10 +109,10 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 // check validates the options that do not depend on a job file (dialect,
 // -secrets, -contract names, -user) once, so that a bad option is reported
 // once and not once per file; it also reads the secrets file.
-func (f *jobFlags) check(files []string) hcl2.Diagnostics {
+func (f *jobFlags) check(files []string) hcl.Diagnostics {
 	f.opts = jobs.ReadOptions{Lossy: f.lossy}
 	f.checked = true
-	var diags hcl2.Diagnostics
+	var diags hcl.Diagnostics
 	stdinUsers := 0
 	for _, p := range append([]string{f.secrets}, files...) {
 		if p == load.Stdin {
@@ -121,7 +120,7 @@ func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 		}
 	}
 	if stdinUsers > 1 {
-		return hcl2.Diagnostics{cmdError("Standard input used twice",
+		return hcl.Diagnostics{cmdError("Standard input used twice",
 			"Only one of -secrets and the job files can be \"-\" (standard input), and only once.")}
 	}
 	switch f.dialect {
@@ -139,7 +138,7 @@ func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 		diags = append(diags, d...)
 	}
 	for _, a := range f.sbatch {
-		if msg := hcl.CheckSbatchArg(a); msg != "" {
+		if msg := siteconfig.CheckSbatchArg(a); msg != "" {
 			diags = append(diags, cmdError("Invalid -sbatch-arg", "%s.", msg))
 		}
 	}
@@ -149,16 +148,16 @@ func (f *jobFlags) check(files []string) hcl2.Diagnostics {
 	return append(diags, d...)
 }
 
-// siteConfig loads the site config (see hcl.LoadConfig for the lookup).
-func (f *jobFlags) siteConfig() (*hcl.Config, hcl2.Diagnostics) {
-	return hcl.LoadConfig(f.config)
+// siteConfig loads the site config (see siteconfig.LoadConfig for the lookup).
+func (f *jobFlags) siteConfig() (*siteconfig.Config, hcl.Diagnostics) {
+	return siteconfig.LoadConfig(f.config)
 }
 
 // loadPlan reads one job file and builds its plan. It runs check first
 // when the command did not (commands reading one file need not call it). plan is nil when the
 // job could not be read.
-func (f *jobFlags) loadPlan(path string, cfg *hcl.Config) (*jobs.Job, *translate.Plan, hcl2.Diagnostics) {
-	var diags hcl2.Diagnostics
+func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *translate.Plan, hcl.Diagnostics) {
+	var diags hcl.Diagnostics
 	if !f.checked {
 		if diags = f.check([]string{path}); diags.HasErrors() {
 			return nil, nil, diags
@@ -179,11 +178,11 @@ func (f *jobFlags) loadPlan(path string, cfg *hcl.Config) (*jobs.Job, *translate
 }
 
 // readSecrets reads a -secrets file: a YAML (or JSON) mapping.
-func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
+func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	// The job-file limit bounds a secrets file too (it was part of the
 	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
 	var src []byte
-	var d *hcl2.Diagnostic
+	var d *hcl.Diagnostic
 	if path == "-" {
 		src, d = load.ReadAllLimited(stdin, path)
 		rememberStdin(src)
@@ -192,7 +191,7 @@ func readSecrets(path string) (map[string]any, hcl2.Diagnostics) {
 	}
 	if d != nil {
 		d.Summary = strings.Replace(d.Summary, "job file", "secrets file", 1)
-		return nil, hcl2.Diagnostics{d}
+		return nil, hcl.Diagnostics{d}
 	}
 	return secretsValue(src, path)
 }
@@ -202,11 +201,11 @@ const secretsHint = "A secrets file is a YAML or JSON mapping of names to values
 // secretsValue decodes a secrets file through the readers' YAML layer
 // (located errors, alias bombs bounded); its first document is the
 // mapping, as yaml.Unmarshal read it.
-func secretsValue(src []byte, path string) (map[string]any, hcl2.Diagnostics) {
+func secretsValue(src []byte, path string) (map[string]any, hcl.Diagnostics) {
 	docs, d := yamlpos.Docs(src, path, yamlpos.Options{Hint: secretsHint})
 	if d != nil {
 		d.Summary = "Invalid secrets file"
-		return nil, hcl2.Diagnostics{d}
+		return nil, hcl.Diagnostics{d}
 	}
 	var root *yaml.Node
 	if len(docs) > 0 {
@@ -217,9 +216,9 @@ func secretsValue(src []byte, path string) (map[string]any, hcl2.Diagnostics) {
 	}
 	at := yamlpos.Pos(root, path)
 	if root.Kind != yaml.MappingNode {
-		return nil, hcl2.Diagnostics{jobs.Errorf(at, "Invalid secrets file", "The file holds no mapping. %s", secretsHint)}
+		return nil, hcl.Diagnostics{jobs.Errorf(at, "Invalid secrets file", "The file holds no mapping. %s", secretsHint)}
 	}
-	var diags hcl2.Diagnostics
+	var diags hcl.Diagnostics
 	for _, dup := range yamlpos.Pairs(root).Dups {
 		diags = append(diags, jobs.Errorf(yamlpos.Pos(dup.KeyNode, path), "Invalid secrets file", "The secret %q is given twice. %s", dup.Key, secretsHint))
 	}
@@ -234,14 +233,14 @@ func secretsValue(src []byte, path string) (map[string]any, hcl2.Diagnostics) {
 }
 
 // cmdError is a diagnostic about the command line (it has no file).
-func cmdError(summary, detail string, args ...any) *hcl2.Diagnostic {
-	return &hcl2.Diagnostic{Severity: hcl2.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
+func cmdError(summary, detail string, args ...any) *hcl.Diagnostic {
+	return &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary, Detail: fmt.Sprintf(detail, args...)}
 }
 
 // count returns the number of errors and warnings.
-func countDiags(diags hcl2.Diagnostics) (errs, warns int) {
+func countDiags(diags hcl.Diagnostics) (errs, warns int) {
 	for _, d := range diags {
-		if d.Severity == hcl2.DiagError {
+		if d.Severity == hcl.DiagError {
 			errs++
 		} else {
 			warns++
@@ -277,25 +276,15 @@ type listFlag []string
 func (l *listFlag) String() string     { return strings.Join(*l, " ") }
 func (l *listFlag) Set(s string) error { *l = append(*l, s); return nil }
 
-// contractDiags reports why the plan's job cannot have its contracts (a
-// port a contract needs, a role name the platform would have rejected):
-// what a run would refuse, so validate and explain say it first.
-func contractDiags(plan *translate.Plan) hcl2.Diagnostics {
-	if plan == nil || len(plan.Contracts) == 0 {
-		return nil // contract.Options would read an empty list as "the job's defaults"
-	}
-	return contract.Check(plan.Job, plan.Compiled().Contract)
-}
-
 // loadJob is load.Load keeping standard input's text for the diagnostics'
 // source lines.
-func loadJob(path string, opts jobs.ReadOptions) (*jobs.Job, hcl2.Diagnostics) {
+func loadJob(path string, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if path != load.Stdin {
 		return load.Load(path, opts)
 	}
 	src, d := load.ReadAllLimited(load.StdinReader, opts.Path)
 	if d != nil {
-		return nil, hcl2.Diagnostics{d}
+		return nil, hcl.Diagnostics{d}
 	}
 	rememberStdin(src)
 	return load.Read(src, opts)
@@ -304,15 +293,15 @@ func loadJob(path string, opts jobs.ReadOptions) (*jobs.Job, hcl2.Diagnostics) {
 // loadForTarget is what convert and run do first: the site config, then the
 // job and its plan, printing every diagnostic. ok is false when the command
 // must stop (errors were printed).
-func (f *jobFlags) loadForTarget(path string, stderr io.Writer) (cfg *hcl.Config, plan *translate.Plan, ok bool) {
-	cfg, plan, code := f.loadForTargetWith(path, func(d hcl2.Diagnostics) { printDiags(stderr, d) })
+func (f *jobFlags) loadForTarget(path string, stderr io.Writer) (cfg *siteconfig.Config, plan *translate.Plan, ok bool) {
+	cfg, plan, code := f.loadForTargetWith(path, func(d hcl.Diagnostics) { printDiags(stderr, d) })
 	return cfg, plan, code == exitOK
 }
 
 // loadForTargetWith is loadForTarget with the diagnostics given to emit
 // (text or JSON); code is exitOK, exitUsage for a bad option value, or
 // exitInvalid.
-func (f *jobFlags) loadForTargetWith(path string, emit func(hcl2.Diagnostics)) (cfg *hcl.Config, plan *translate.Plan, code int) {
+func (f *jobFlags) loadForTargetWith(path string, emit func(hcl.Diagnostics)) (cfg *siteconfig.Config, plan *translate.Plan, code int) {
 	if diags := f.check([]string{path}); diags.HasErrors() {
 		emit(diags)
 		return nil, nil, diagsExitCode(diags)
@@ -335,9 +324,9 @@ func (f *jobFlags) loadForTargetWith(path string, emit func(hcl2.Diagnostics)) (
 
 // diagsExitCode is exitUsage when an error is about the command line (it
 // names no file: a bad -dialect, -contract or -user), else exitInvalid.
-func diagsExitCode(diags hcl2.Diagnostics) int {
+func diagsExitCode(diags hcl.Diagnostics) int {
 	for _, d := range diags {
-		if d.Severity == hcl2.DiagError && (d.Subject == nil || d.Subject.Filename == "") {
+		if d.Severity == hcl.DiagError && (d.Subject == nil || d.Subject.Filename == "") {
 			return exitUsage
 		}
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // Commands that read one file (convert, run) call loadPlan without check:
@@ -35,7 +35,7 @@ func TestLoadPlanWithoutCheck(t *testing.T) {
 			if err := fs.Parse(tc.args); err != nil {
 				t.Fatal(err)
 			}
-			_, plan, diags := jf.loadPlan(tc.file, &hcl.Config{})
+			_, plan, diags := jf.loadPlan(tc.file, &siteconfig.Config{})
 			if tc.wantErr != "" {
 				if !diags.HasErrors() || !strings.Contains(diags.Error(), tc.wantErr) {
 					t.Errorf("want error %q, got %s", tc.wantErr, diags.Error())

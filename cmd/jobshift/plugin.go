@@ -11,8 +11,8 @@ import (
 
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/plugin"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 func init() {
@@ -75,7 +75,7 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	site, diags := hcl.LoadConfig(*configPath)
+	site, diags := siteconfig.LoadConfig(*configPath)
 	if diags.HasErrors() {
 		printDiags(stderr, diags)
 		return 1
@@ -178,7 +178,7 @@ func servePlugin(name, configPath string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "This is a jobshift driver plugin: jobshift starts it itself (see 'jobshift plugins').")
 		return 1
 	}
-	site, diags := hcl.LoadConfig(configPath)
+	site, diags := siteconfig.LoadConfig(configPath)
 	if diags.HasErrors() {
 		printDiags(stderr, diags)
 		return 1

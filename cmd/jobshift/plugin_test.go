@@ -3,16 +3,22 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/translate/completion"
+
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/plugin/example"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -56,7 +62,7 @@ func TestExternalPluginCLI(t *testing.T) {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -79,6 +85,7 @@ func TestExternalPluginCLI(t *testing.T) {
 	if code := realMain([]string{"run", "-to", "example", "-plugin-dir", dir, "-plain", file}, &out, &errb); code != 0 {
 		t.Fatalf("run -to example: exit %d\nstdout:\n%s\nstderr:\n%s", code, out.String(), errb.String())
 	}
+	checkPluginStatus(t, dir, out.String(), file)
 	// No plugin process outlives the commands that started it.
 	if left := processesOf(filepath.Join(dir, "jobshift-driver-example")); len(left) > 0 {
 		t.Errorf("plugin processes left running: %v", left)
@@ -96,4 +103,65 @@ func processesOf(exe string) []string {
 		}
 	}
 	return pids
+}
+
+// checkPluginStatus: `status` on an example handle — printed by run, in a
+// process whose plugin process is not the one that ran the job — returns
+// a snapshot at once, in the JSON shape of every target; so does it for a
+// job submitted with -detach (whose plugin process ended with run), until
+// its verdict.
+func checkPluginStatus(t *testing.T, dir, runOut, file string) {
+	t.Helper()
+	status := func(handle string) drivers.Status {
+		t.Helper()
+		var out, errb bytes.Buffer
+		if code := realMain([]string{"status", "-plugin-dir", dir, "-json", handle}, &out, &errb); code != 0 && code != 1 {
+			t.Fatalf("status -json %s: exit %d\n%s", handle, code, errb.String())
+		}
+		var st drivers.Status
+		if err := json.Unmarshal(out.Bytes(), &st); err != nil {
+			t.Fatalf("status -json %s: %v\n%s", handle, err, out.String())
+		}
+		return st
+	}
+	handleOf := func(out string) string {
+		m := regexp.MustCompile(`submitted example job (example:\S+)`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("run printed no handle:\n%s", out)
+		}
+		return m[1]
+	}
+	h := handleOf(runOut)
+	st := status(h)
+	if st.Handle != h || st.Phase != completion.PhaseSucceeded || st.Name == "" || st.Submitted.IsZero() || len(st.Tasks) == 0 {
+		t.Errorf("status of a finished run: %+v", st)
+	}
+	for _, ts := range st.Tasks {
+		if ts.State != completion.Succeeded {
+			t.Errorf("task %s-%d is %s, want succeeded", ts.Role, ts.Index, ts.State)
+		}
+	}
+	var out, errb bytes.Buffer
+	if code := realMain([]string{"run", "-to", "example", "-plugin-dir", dir, "-detach", file}, &out, &errb); code != 0 {
+		t.Fatalf("run -detach -to example: exit %d\n%s", code, errb.String())
+	}
+	h = handleOf(out.String() + errb.String())
+	deadline := time.Now().Add(2 * time.Minute)
+	for st = status(h); !st.Ended(); st = status(h) {
+		if st.Phase != completion.PhaseRunning {
+			t.Fatalf("detached run: phase %s before its verdict, want running", st.Phase)
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("detached run still not ended: %+v", st)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if st.Phase != completion.PhaseSucceeded || len(st.Tasks) == 0 {
+		t.Errorf("detached run judged from its files: %+v", st)
+	}
+	for _, ts := range st.Tasks {
+		if ts.State != completion.Succeeded {
+			t.Errorf("detached task %s-%d is %s (%s), want succeeded", ts.Role, ts.Index, ts.State, ts.Message)
+		}
+	}
 }

@@ -13,14 +13,14 @@ import (
 	"sync"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"golang.org/x/term"
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/local"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs/diag"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -108,9 +108,9 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 			"jobshift process and end with it. Keep it in the foreground (or in tmux/nohup), or use -to nomad / -to slurm.")
 		return exitUsage
 	}
-	emitDiags := func(diags hcl2.Diagnostics) { printDiags(stderr, diags) }
+	emitDiags := func(diags hcl.Diagnostics) { printDiags(stderr, diags) }
 	if rf.json {
-		emitDiags = func(diags hcl2.Diagnostics) {
+		emitDiags = func(diags hcl.Diagnostics) {
 			for _, d := range diag.From(diags, sourceOf) {
 				writeEvent(stdout, runEvent{Type: "diagnostic", Diagnostic: &d})
 			}
@@ -255,7 +255,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 }
 
 // runPlan prints what submitting would do, and submits nothing.
-func runPlan(rf runFlags, cfg *hcl.Config, plan *translate.Plan, stdout, stderr io.Writer) int {
+func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, stderr io.Writer) int {
 	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift run: %v\n", err)
@@ -307,11 +307,11 @@ func writeEvent(w io.Writer, e runEvent) {
 
 // submitDiags is a refused submit as diagnostics (located when the target
 // refused the job itself).
-func submitDiags(err error, plan *translate.Plan) hcl2.Diagnostics {
+func submitDiags(err error, plan *translate.Plan) hcl.Diagnostics {
 	if d, ok := diag.Of(err); ok {
 		return d
 	}
-	return hcl2.Diagnostics{cmdError("Submit failed", "%v", err)}
+	return hcl.Diagnostics{cmdError("Submit failed", "%v", err)}
 }
 
 // terminalWidth returns, when w is a terminal (not merely a character

@@ -15,7 +15,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/local"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -49,8 +49,8 @@ func (f *targetFlags) handle(arg string) (drivers.Handle, error) {
 	return drivers.ParseHandle(arg, def, f.to != "")
 }
 
-func (f *targetFlags) site(stderr io.Writer) (*hcl.Config, bool) {
-	cfg, diags := hcl.LoadConfig(f.config)
+func (f *targetFlags) site(stderr io.Writer) (*siteconfig.Config, bool) {
+	cfg, diags := siteconfig.LoadConfig(f.config)
 	printDiags(stderr, diags)
 	return cfg, !diags.HasErrors()
 }

@@ -7,19 +7,19 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // Driver refusals print as file:line:col: error: like the readers' errors,
 // every one of them, also when wrapped; other errors name the command.
 func TestPrintTargetError(t *testing.T) {
-	at := func(line, col int) *hcl2.Range {
-		return &hcl2.Range{Filename: "nofile.json", Start: hcl2.Pos{Line: line, Column: col}, End: hcl2.Pos{Line: line, Column: col + 1}}
+	at := func(line, col int) *hcl.Range {
+		return &hcl.Range{Filename: "nofile.json", Start: hcl.Pos{Line: line, Column: col}, End: hcl.Pos{Line: line, Column: col + 1}}
 	}
-	refusal := &diag.Error{Kind: errors.New("job cannot run on Slurm"), Diags: hcl2.Diagnostics{
-		{Severity: hcl2.DiagError, Summary: "NUL byte", Detail: "Role w: a NUL byte.", Subject: at(5, 3)},
-		{Severity: hcl2.DiagError, Summary: "No command", Detail: "Role ps has no command and no image.", Subject: at(9, 7)},
+	refusal := &diag.Error{Kind: errors.New("job cannot run on Slurm"), Diags: hcl.Diagnostics{
+		{Severity: hcl.DiagError, Summary: "NUL byte", Detail: "Role w: a NUL byte.", Subject: at(5, 3)},
+		{Severity: hcl.DiagError, Summary: "No command", Detail: "Role ps has no command and no image.", Subject: at(9, 7)},
 	}}
 	cases := map[string]struct {
 		err  error
@@ -29,7 +29,7 @@ func TestPrintTargetError(t *testing.T) {
 			"nofile.json:9:7: error: No command\n    Role ps has no command and no image.\n"},
 		"wrapped": {fmt.Errorf("contract of task w-0: %w", refusal), "nofile.json:5:3: error: NUL byte\n    Role w: a NUL byte.\n" +
 			"nofile.json:9:7: error: No command\n    Role ps has no command and no image.\n"},
-		"bare diagnostics": {hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "S", Detail: "D", Subject: at(3, 4)}},
+		"bare diagnostics": {hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "S", Detail: "D", Subject: at(3, 4)}},
 			"nofile.json:3:4: error: S\n    D\n"},
 		"not about the job": {errors.New("registering job: connection refused"), "jobshift run: registering job: connection refused\n"},
 	}

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
@@ -67,8 +67,8 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	out := validateOutput{FormatVersion: jsonFormatVersion, Diagnostics: []diag.Diagnostic{}, Files: []validateFile{}}
-	var all hcl2.Diagnostics
-	emit := func(d hcl2.Diagnostics) {
+	var all hcl.Diagnostics
+	emit := func(d hcl.Diagnostics) {
 		all = append(all, d...)
 		if !*asJSON {
 			printDiags(stderr, d)
@@ -119,8 +119,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		drv = d
 	}
 	for _, path := range fs.Args() {
-		job, plan, diags := jf.loadPlan(path, cfg)
-		diags = append(diags, contractDiags(plan)...)
+		job, plan, diags := jf.loadPlan(path, cfg) // with the contract checks (translate.Build)
 		if drv != nil && plan != nil && !diags.HasErrors() {
 			diags = append(diags, targetChecks(drv, plan)...)
 		}
@@ -159,7 +158,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 // targetChecks renders the plan for the target (no side effects, nothing
 // submitted) and returns its refusal as the diagnostics the driver located
 // (an unlocated refusal points at the job's name).
-func targetChecks(drv drivers.Driver, plan *translate.Plan) hcl2.Diagnostics {
+func targetChecks(drv drivers.Driver, plan *translate.Plan) hcl.Diagnostics {
 	_, err := drv.Render(context.Background(), plan)
 	if err == nil {
 		return nil
@@ -171,7 +170,7 @@ func targetChecks(drv drivers.Driver, plan *translate.Plan) hcl2.Diagnostics {
 	if at.IsZero() {
 		at = jobs.Pos{File: plan.Job.Source.Path, Line: 1, Col: 1}
 	}
-	return hcl2.Diagnostics{jobs.Errorf(at, "Refused by "+drv.Name(), "%v", err)}
+	return hcl.Diagnostics{jobs.Errorf(at, "Refused by "+drv.Name(), "%v", err)}
 }
 
 // jsonFormatVersion is validate -json's format_version (Terraform's field):

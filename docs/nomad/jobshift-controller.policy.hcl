@@ -7,5 +7,9 @@ namespace "*" {
     path "jobshift/*" {
       capabilities = ["write", "read", "list"]
     }
+    # a job's secrets Variable, deleted with its verdict
+    path "nomad/jobs/*" {
+      capabilities = ["destroy"]
+    }
   }
 }

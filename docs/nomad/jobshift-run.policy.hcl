@@ -4,9 +4,15 @@ namespace "default" {
   # plan, register, read allocations and events, stop tasks and the job, read task logs
   capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "alloc-lifecycle"]
   variables {
-    # verdicts (jobshift/results/...) and PAI v2 secrets (jobshift/secrets/...)
+    # verdicts (jobshift/results/...)
     path "jobshift/*" {
       capabilities = ["write", "read", "list", "destroy"]
+    }
+    # a job's PAI v2 secrets and ssh job key (nomad/jobs/<job ID>, which its
+    # tasks read with their workload identity): written before the job,
+    # deleted with its verdict
+    path "nomad/jobs/*" {
+      capabilities = ["write", "read", "destroy"]
     }
   }
 }

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -24,7 +23,14 @@ var ErrNoEntrypoint = errors.New("no command and no image entrypoint")
 var ErrCommandKind = errors.New("unknown command kind")
 
 // envVar is one variable jobshift gives a task on top of its environment.
-type envVar struct{ Name, Value string }
+type envVar struct {
+	Name, Value string
+	// kv is "Name=Value" when it was built once for every task that
+	// shares the variable ("" = build it): the OpenPAI contract gives
+	// every task every task's addresses and ports, N variables per
+	// task, which a job of N tasks would otherwise concatenate N² times.
+	kv string
+}
 
 // taskSpec is everything needed to start one task, computed without side
 // effects so that Render can show exactly what Submit runs.
@@ -66,9 +72,32 @@ type taskSpec struct {
 	Program *programFile
 }
 
+// addedEnv is what the task's environment adds to the driver's: the
+// role's env, the contract's variables, then jobshift's own.
+func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
+	var out []envVar
+	for _, e := range r.Env {
+		out = append(out, envVar{Name: e.Name, Value: e.Value})
+	}
+	out = append(out, contractVars...)
+	if d.opts.Docker {
+		return out
+	}
+	if c.WorkDir {
+		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
+		// the task's private directory.
+		out = append(out, envVar{Name: contract.WorkDirVar, Value: s.Dir})
+	}
+	// The task's own directory under the run directory, for programs
+	// that want scratch space no other task shares (the working
+	// directory is shared, like a code checkout). A container has no use
+	// for a host path.
+	return append(out, envVar{Name: "JOBSHIFT_TASK_DIR", Value: s.TaskDir})
+}
+
 // buildSpec computes one task's command line, environment and directories.
 // process is the contract process (see taskSpec.Process).
-func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, process string, contractVars []envVar) (*taskSpec, error) {
+func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jobs.TaskRef, process string, contractVars []envVar, layouts *envLayouts) (*taskSpec, error) {
 	job := p.Job
 	r := job.Role(ref.Role)
 	if r == nil {
@@ -90,29 +119,15 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Dir = privateDir(s.TaskDir, attempt)
 	}
 
-	for _, e := range r.Env {
-		s.Added = append(s.Added, envVar{e.Name, e.Value})
-	}
-	s.Added = append(s.Added, contractVars...)
-	if p.Compiled().WorkDir && !d.opts.Docker {
-		// OpenPAI exports PAI_WORK_DIR=$(pwd) before the user command:
-		// the task's private directory.
-		s.Added = append(s.Added, envVar{contract.WorkDirVar, s.Dir})
-	}
-	if !d.opts.Docker {
-		// The task's own directory under the run directory, for programs
-		// that want scratch space no other task shares (the working
-		// directory is shared, like a code checkout). A container has no
-		// use for a host path.
-		s.Added = append(s.Added, envVar{"JOBSHIFT_TASK_DIR", s.TaskDir})
-	}
-
+	c := p.Compiled()
+	s.Added = d.addedEnv(r, c, s, contractVars)
 	k := slices.Index(job.Roles, r)
-	idle := !d.opts.Docker && sshemu.Idle(job, k)
+	rp := c.Roles[k]
+	idle := !d.opts.Docker && rp.SSHIdle
 	var userArgv []string
 	if !idle { // an idle MPIJob worker runs only the emulation's sshd
 		var err error
-		if userArgv, err = commandArgv(r, p.Compiled().Roles[k].Launch, d.opts.Docker); err != nil {
+		if userArgv, err = commandArgv(r, rp.Launch, d.opts.Docker); err != nil {
 			return nil, err
 		}
 	}
@@ -120,15 +135,15 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 	if process != contract.ProcessMain {
 		firstStart = psDir(s.TaskDir, attempt)
 	}
-	userArgv, s.Program = programArgv(r, job.Secrets, userArgv, firstStart)
+	userArgv, s.Program = programArgv(r, rp.Launch, job.Secrets, userArgv, firstStart)
 	if !d.opts.Docker && process == contract.ProcessMain {
-		userArgv = sshWrap(job, k, s, userArgv, runDir, attempt)
+		userArgv = sshWrap(rp, s, userArgv, runDir, attempt)
 	}
 	base := d.opts.Env
 	if base == nil {
 		base = os.Environ()
 	}
-	s.Env = mergeEnv(base, s.Added)
+	s.Env = layouts.merge(base, s.Added)
 	defer func() {
 		if s.Program != nil {
 			s.Program.locate(s.Argv)
@@ -139,7 +154,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		if process != contract.ProcessMain {
 			s.Container += "-" + process
 		}
-		s.Argv = dockerArgv(r, p.Compiled().Roles[k].Launch, s, userArgv)
+		s.Argv = dockerArgv(r, rp.Launch, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)
 		return s, nil
 	}
@@ -185,7 +200,7 @@ func (s *taskSpec) name() string {
 // mergeEnv puts add on top of base; a later name replaces an earlier one
 // in place, so the result has each name once.
 func mergeEnv(base []string, add []envVar) []string {
-	idx := map[string]int{}
+	idx := make(map[string]int, len(base)+len(add))
 	out := make([]string, 0, len(base)+len(add))
 	set := func(name, kv string) {
 		if i, ok := idx[name]; ok {
@@ -200,9 +215,110 @@ func mergeEnv(base []string, add []envVar) []string {
 		set(name, kv)
 	}
 	for _, e := range add {
-		set(e.Name, e.Name+"="+e.Value)
+		kv := e.kv
+		if kv == "" {
+			kv = e.Name + "=" + e.Value
+		}
+		set(e.Name, kv)
 	}
 	return out
+}
+
+// envLayouts remember where mergeEnv puts each variable for one list of
+// names: every task of a role has the same names (its role's variables,
+// then every task's contract variables, then jobshift's own), so a job of
+// N tasks works out the layout of its N-variable environments once per
+// role instead of hashing N names per task. A nil *envLayouts merges with
+// mergeEnv.
+type envLayouts struct{ last []*envLayout }
+
+// maxEnvLayouts bounds the layouts kept (one per role and process is the
+// usual count), so that tasks of all-different names cost a plain merge,
+// not a search through every earlier task's layout.
+const maxEnvLayouts = 16
+
+type envLayout struct {
+	baseNames, addNames []string
+	basePos, addPos     []int // where each base and added variable goes
+	n                   int
+}
+
+// merge is mergeEnv(base, add), through a layout already worked out for
+// the same names when there is one.
+func (ls *envLayouts) merge(base []string, add []envVar) []string {
+	if ls == nil {
+		return mergeEnv(base, add)
+	}
+	var l *envLayout
+	for _, c := range ls.last {
+		if c.fits(base, add) {
+			l = c
+			break
+		}
+	}
+	if l == nil {
+		if len(ls.last) >= maxEnvLayouts {
+			return mergeEnv(base, add) // not one role's tasks: no layout to share
+		}
+		l = newEnvLayout(base, add)
+		ls.last = append(ls.last, l)
+	}
+	out := make([]string, l.n)
+	for i, kv := range base {
+		out[l.basePos[i]] = kv
+	}
+	for i, e := range add {
+		kv := e.kv
+		if kv == "" {
+			kv = e.Name + "=" + e.Value
+		}
+		out[l.addPos[i]] = kv
+	}
+	return out
+}
+
+// fits reports whether l was worked out for these names (names of one
+// role share their strings, so the comparisons are mostly pointer checks).
+func (l *envLayout) fits(base []string, add []envVar) bool {
+	if len(base) != len(l.baseNames) || len(add) != len(l.addNames) {
+		return false
+	}
+	for i, kv := range base {
+		if name, _, _ := strings.Cut(kv, "="); name != l.baseNames[i] {
+			return false
+		}
+	}
+	for i, e := range add {
+		if e.Name != l.addNames[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// newEnvLayout places base and add as mergeEnv does: each name at its
+// first position, the last value winning.
+func newEnvLayout(base []string, add []envVar) *envLayout {
+	l := &envLayout{basePos: make([]int, len(base)), addPos: make([]int, len(add))}
+	idx := make(map[string]int, len(base)+len(add))
+	place := func(name string) int {
+		if i, ok := idx[name]; ok {
+			return i
+		}
+		idx[name] = l.n
+		l.n++
+		return l.n - 1
+	}
+	for i, kv := range base {
+		name, _, _ := strings.Cut(kv, "=")
+		l.baseNames = append(l.baseNames, name)
+		l.basePos[i] = place(name)
+	}
+	for i, e := range add {
+		l.addNames = append(l.addNames, e.Name)
+		l.addPos[i] = place(e.Name)
+	}
+	return l
 }
 
 // lookupEnv finds name in a KEY=VALUE list (last one wins).

@@ -3,7 +3,6 @@ package local
 import (
 	"path/filepath"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -22,9 +21,8 @@ func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bo
 		}
 		t.Roles = append(t.Roles, rt)
 	}
-	opts := p.Compiled().Contract
-	opts.SSH = sshemu.Enabled(p.Job)
-	opts.MPIDir = filepath.Join(runDir, "mpi") // the tasks share this host's file system
+	// the tasks share this host's file system
+	opts := p.Compiled().ContractOn(filepath.Join(runDir, "mpi"))
 	c, err := contract.Compile(p.Job, opts)
 	if err != nil {
 		return nil, err
@@ -35,15 +33,36 @@ func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bo
 // contractEnv is the oracle's environment for task self: the single
 // definition of what the source platform gave each task. process is
 // contract.ProcessMain, or contract.ProcessPS for a UAI node's
-// parameter-server process (see contract.Processes).
-func contractEnv(b *contract.Bound, self jobs.TaskRef, process string) ([]envVar, error) {
+// parameter-server process (see contract.Processes). kvs keeps, per role
+// and process, the "NAME=VALUE" strings of the first task's variables: a
+// later task whose variable at the same position has the same name and
+// value uses that string (the OpenPAI contract gives every task every
+// task's addresses and ports: N variables per task, the same for all).
+func contractEnv(b *contract.Bound, kvs map[string][]string, self jobs.TaskRef, process string) ([]envVar, error) {
 	env, err := b.Env(self, process)
 	if err != nil {
 		return nil, err
 	}
+	key := self.Role + "\x00" + process
+	first, ok := kvs[key]
+	if !ok {
+		first = make([]string, len(env))
+		for i, v := range env {
+			first[i] = v.Name + "=" + v.Value
+		}
+		kvs[key] = first
+	}
 	out := make([]envVar, len(env))
 	for i, v := range env {
-		out[i] = envVar{v.Name, v.Value}
+		out[i] = envVar{Name: v.Name, Value: v.Value}
+		if i < len(first) && sameKV(first[i], v.Name, v.Value) {
+			out[i].kv = first[i]
+		}
 	}
 	return out, nil
+}
+
+// sameKV reports whether kv is name=value.
+func sameKV(kv, name, value string) bool {
+	return len(kv) == len(name)+1+len(value) && kv[len(name)+1:] == value && kv[:len(name)] == name
 }

@@ -38,39 +38,32 @@ type programFile struct {
 	Args []int
 }
 
-// v1FromFile is translate.PAIEval with the command read from the file named by $1:
-// read -d ” keeps every byte (trailing newlines included), and `set --`
-// puts the command back in $1, so the eval sees exactly what PAIEval's
-// would.
-const v1FromFile = `IFS= read -r -d '' _jsh_cmd <"$1"; set -- "$_jsh_cmd"; unset _jsh_cmd; ` + translate.PAIEval
-
-// v2FromFile runs the user.sh file named by $0 as OpenPAI's runtime ran
-// user.sh: bash reading a file. (-c keeps the docker PAI_WORK_DIR prefix
-// working, see dockerArgv.)
-const v2FromFile = `exec bash "$0"`
-
 // programArgv decides how a PAI command travels: in argv (the common case,
 // argv is returned unchanged and prog is nil) or as a file in the start
-// directory.
-func programArgv(r *jobs.Role, secrets map[string]any, argv []string, firstStart string) (out []string, prog *programFile) {
+// directory (translate.Launch.File: the same line PAI ran, reading it).
+func programArgv(r *jobs.Role, l translate.Launch, secrets map[string]any, argv []string, firstStart string) (out []string, prog *programFile) {
 	c := r.Command
+	name := "command.txt"
+	n := 0
 	switch c.Kind {
 	case jobs.CommandBashScript:
-		filled, n := fillSecrets(c.Script, secrets)
-		if n == 0 && len(translate.PAIPrelude)+len(c.Script) <= maxArgBytes {
+		if _, n = fillSecrets(c.Script, secrets); n == 0 && len(l.Argv[2]) <= maxArgBytes { // the prelude and the script
 			return argv, nil
 		}
-		path := filepath.Join(firstStart, "user.sh")
-		return []string{"bash", "-c", v2FromFile, path},
-			&programFile{Path: path, Data: []byte(translate.PAIPrelude + filled), Secret: n > 0}
+		name = translate.PAIScriptName
 	case jobs.CommandEval:
 		if len(c.Script) <= maxArgBytes {
 			return argv, nil
 		}
-		path := filepath.Join(firstStart, "command.txt")
-		return []string{"bash", "-c", v1FromFile, "_", path}, &programFile{Path: path, Data: []byte(c.Script)}
+	default:
+		return argv, nil
 	}
-	return argv, nil
+	path := filepath.Join(firstStart, name)
+	fargv, text, _ := l.File(path)
+	if n > 0 {
+		text, _ = fillSecrets(text, secrets)
+	}
+	return fargv, &programFile{Path: path, Data: []byte(text), Secret: n > 0}
 }
 
 // locate records which arguments name the file.

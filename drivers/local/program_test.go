@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 )
 
 func TestFillSecrets(t *testing.T) {
@@ -46,7 +47,7 @@ func TestFillSecrets(t *testing.T) {
 // path is refused, never reused or followed, and a secret one is 0600.
 func TestProgramFileFresh(t *testing.T) {
 	p := &programFile{Path: "/first/start/user.sh", Data: []byte("echo hi\n"), Secret: true}
-	argv := []string{"bash", "-c", v2FromFile, p.Path}
+	argv := []string{"bash", "-c", translate.PAIScriptFile, p.Path}
 	p.locate(argv)
 
 	dir := t.TempDir()

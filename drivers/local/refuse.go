@@ -4,7 +4,6 @@ import (
 	"errors"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
@@ -50,15 +49,16 @@ var ErrSSHInDocker = errors.New("ssh emulation not available with -docker")
 func checkCommands(p *translate.Plan, docker bool) *refusals {
 	r := &refusals{}
 	for k, role := range p.Job.Roles {
-		if docker && sshemu.RoleEnabled(p.Job, k) {
+		rp := p.Compiled().Roles[k]
+		if docker && rp.SSH {
 			r.merge(refuse(ErrSSHInDocker, role.Pos, "ssh between containers", "Role %q: its tasks reach each other over ssh (an MPIJob, or OpenPAI's ssh plugin), "+
 				"which the local driver sets up for processes only, not yet inside containers; run it without -docker.", role.Name))
 			continue
 		}
-		if !docker && sshemu.Idle(p.Job, k) {
+		if !docker && rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}
-		if _, err := commandArgv(role, p.Compiled().Roles[k].Launch, docker); err != nil {
+		if _, err := commandArgv(role, rp.Launch, docker); err != nil {
 			r.merge(err)
 		}
 	}

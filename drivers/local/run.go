@@ -137,17 +137,18 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 	if err != nil {
 		return nil, fmt.Errorf("contract: %w", err)
 	}
+	kvs, layouts := map[string][]string{}, &envLayouts{}
 	var specs []*taskSpec
 	for _, ref := range refs(p.Job) {
 		var main *taskSpec
 		// procs[0] is the task's own process; a UAI node's parameter
 		// server (procs[1]) hangs off it.
 		for _, proc := range procs {
-			env, err := contractEnv(bound, ref, proc)
+			env, err := contractEnv(bound, kvs, ref, proc)
 			if err != nil {
 				return nil, fmt.Errorf("contract of task %s: %w", refString(ref), err)
 			}
-			s, err := d.buildSpec(p, runDir, attempt, ref, proc, env)
+			s, err := d.buildSpec(p, runDir, attempt, ref, proc, env, layouts)
 			if err != nil {
 				return nil, err
 			}

@@ -7,7 +7,6 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/internal/freshfile"
-	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -26,7 +25,7 @@ func sshKeyPath(runDir string, attempt int) string {
 // removes the key.
 func sshFiles(p *translate.Plan, runDir string, a int) (cleanup func(), err error) {
 	cleanup = func() {}
-	if !sshemu.Enabled(p.Job) {
+	if !p.Compiled().SSH {
 		return cleanup, nil
 	}
 	if err := os.MkdirAll(filepath.Join(runDir, "ssh"), 0o700); err != nil {
@@ -46,14 +45,14 @@ func sshFiles(p *translate.Plan, runDir string, a int) (cleanup func(), err erro
 	return func() { _ = os.Remove(key) }, nil
 }
 
-// sshWrap puts task s of role k under the wrapper: its argv (an idle
+// sshWrap puts task s of role rp under the wrapper: its argv (an idle
 // MPIJob worker runs only the sshd) and the key and directory variables.
-func sshWrap(job *jobs.Job, k int, s *taskSpec, argv []string, runDir string, attempt int) []string {
-	if !sshemu.RoleEnabled(job, k) {
+func sshWrap(rp translate.RolePlan, s *taskSpec, argv []string, runDir string, attempt int) []string {
+	if !rp.SSH {
 		return argv
 	}
 	s.Added = append(s.Added,
-		envVar{sshemu.KeyVar, sshKeyPath(runDir, attempt)},
-		envVar{sshemu.DirVar, filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
-	return sshemu.Wrap(job, k, sshScriptPath(runDir), argv)
+		envVar{Name: sshemu.KeyVar, Value: sshKeyPath(runDir, attempt)},
+		envVar{Name: sshemu.DirVar, Value: filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
+	return sshemu.Wrap(rp.SSHIdle, sshScriptPath(runDir), argv)
 }

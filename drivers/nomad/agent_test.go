@@ -15,7 +15,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
@@ -67,7 +67,7 @@ func TestAgentHCLParsesBack(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		src, err := jhcl.NomadJobHCL(job)
+		src, err := jobhcl.Marshal(job)
 		if err != nil {
 			t.Fatal(err)
 		}

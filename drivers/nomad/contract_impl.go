@@ -1,7 +1,6 @@
 package nomad
 
 import (
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -19,9 +18,7 @@ type contractImpl struct {
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {
 	if c.plan != p {
 		c.plan = p
-		opts := p.Compiled().Contract
-		opts.SSH = sshemu.Enabled(p.Job)
-		opts.MPIDir = sshMPIDir(JobIDFor(p))
+		opts := p.Compiled().ContractOn(sshMPIDir(JobIDFor(p)))
 		c.compiled, c.err = contract.Compile(p.Job, opts)
 	}
 	return c.compiled, c.err

@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
@@ -66,7 +66,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		}
 		return &drivers.Artifact{MediaType: "application/json", Files: []drivers.File{{Name: *job.ID + ".nomad.json", Data: b}}}, nil
 	}
-	b, err := jhcl.NomadJobHCL(job)
+	b, err := jobhcl.Marshal(job)
 	if err != nil {
 		return nil, err
 	}
@@ -87,7 +87,7 @@ func JobJSON(job *api.Job) ([]byte, error) {
 }
 
 // warn prints warning diagnostics to the configured writer.
-func (d *Driver) warn(diags hcl2.Diagnostics) {
+func (d *Driver) warn(diags hcl.Diagnostics) {
 	if d.cfg.Warnings == nil {
 		return
 	}

@@ -178,18 +178,21 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 
 // NewInTask builds a driver that talks to the Task API socket of the task
 // it runs in (NOMAD_UNIX_ADDR; NOMAD_TOKEN from identity { env = true }),
-// unless NOMAD_ADDR is set. The socket's absolute path easily exceeds the
-// 108 bytes a unix socket address may have (data dir + alloc UUID + task
-// name), so the process moves into the socket's directory and dials it by
-// relative name.
+// or to NOMAD_ADDR when the task has no socket. The socket wins: raw_exec
+// tasks inherit the client agent's environment, and a NOMAD_ADDR set there
+// (for the operator's CLI) may name another cluster, where this job is
+// "not found" (a CI run of integration/nomadacl hit exactly that). The
+// socket's absolute path easily exceeds the 108 bytes a unix socket
+// address may have (data dir + alloc UUID + task name), so the process
+// moves into the socket's directory and dials it by relative name.
 func NewInTask() (*Driver, error) {
 	d, _ := New(drivers.Config{}, false)
-	if os.Getenv("NOMAD_ADDR") != "" {
-		return d, nil
-	}
 	sock := strings.TrimPrefix(os.Getenv("NOMAD_UNIX_ADDR"), "unix://")
 	if sock == "" {
-		return nil, fmt.Errorf("neither NOMAD_ADDR nor NOMAD_UNIX_ADDR is set (the task needs identity { env = true })")
+		if os.Getenv("NOMAD_ADDR") != "" {
+			return d, nil
+		}
+		return nil, fmt.Errorf("neither NOMAD_UNIX_ADDR nor NOMAD_ADDR is set (the task needs identity { env = true })")
 	}
 	if err := os.Chdir(filepath.Dir(sock)); err != nil {
 		return nil, err

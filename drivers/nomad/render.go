@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -50,7 +50,7 @@ type renderer struct {
 	set      settings
 	contract Contract
 	jobID    string
-	diags    hcl2.Diagnostics
+	diags    hcl.Diagnostics
 	// hostNet: a role binds fixed ports in the host's network (LeinaoPAI
 	// off docker), so no two tasks of the job may share a node.
 	hostNet bool
@@ -58,7 +58,7 @@ type renderer struct {
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
 // jobshift decides is set, Nomad applies its own defaults on submit.
-func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl2.Diagnostics) {
+func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
 	set, diags := newSettings(p.Site)
 	if diags.HasErrors() {
 		return nil, diags
@@ -206,6 +206,9 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	}
 	if r.plan.Job.TaskCount() > 1 {
 		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
+	}
+	if r.set.Helper != "" && r.plan.Compiled().Role(role.Name).SSH {
+		g.Tasks = append(g.Tasks, r.sshKeyTask()) // sshkey.go
 	}
 	procs := r.contract.Processes(r.plan)
 	main := r.mainTask(role, driver, net, "")

@@ -13,23 +13,24 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-func plan(j *jobs.Job, site *hcl.Config) *translate.Plan {
+func plan(j *jobs.Job, site *siteconfig.Config) *translate.Plan {
 	if site == nil {
-		site = &hcl.Config{}
+		site = &siteconfig.Config{}
 	}
 	return &translate.Plan{Job: j, Site: site, User: "alice", Options: map[string]string{}}
 }
 
-func rawExecSite() *hcl.Config {
-	return &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, Datacenters: []string{"dc1"}, BarrierTimeout: "2m"}}
+func rawExecSite() *siteconfig.Config {
+	return &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, Datacenters: []string{"dc1"}, BarrierTimeout: "2m"}}
 }
 
 func golden(t *testing.T, name string, got []byte) {
@@ -82,7 +83,7 @@ func TestRenderErrors(t *testing.T) {
 	}{
 		"entrypoint-with-interpolated-args": {plan(gpuless, nil), "Command cannot run on Nomad"},
 		"docker-without-image":              {plan(noImage, nil), "No image"},
-		"bad-barrier-timeout": {plan(psWorker("x", "true"), &hcl.Config{Nomad: &hcl.NomadConfig{BarrierTimeout: "soon"}}),
+		"bad-barrier-timeout": {plan(psWorker("x", "true"), &siteconfig.Config{Nomad: &siteconfig.NomadConfig{BarrierTimeout: "soon"}}),
 			"Invalid barrier_timeout"},
 	}
 	for name, c := range cases {
@@ -284,17 +285,17 @@ func TestDockerSettings(t *testing.T) {
 		workerRuntime      any
 	}
 	cases := map[string]struct {
-		site *hcl.Config
+		site *siteconfig.Config
 		want want
 	}{
 		"stock": {nil, want{workerRuntime: "nvidia"}},
-		"caps for all": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}}},
+		"caps for all": {&siteconfig.Config{Nomad: &siteconfig.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}}},
 			want{psCaps: []string{"IPC_LOCK"}, workerCaps: []string{"IPC_LOCK"}, workerRuntime: "nvidia"}},
-		"role replaces": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}},
-			Roles: []hcl.RoleRule{{Pattern: "worker", DockerCapAdd: []string{"SYS_ADMIN", "DAC_READ_SEARCH"}}, {Pattern: "ps", DockerCapAdd: []string{}}}},
+		"role replaces": {&siteconfig.Config{Nomad: &siteconfig.NomadConfig{DockerCapAdd: []string{"IPC_LOCK"}},
+			Roles: []siteconfig.RoleRule{{Pattern: "worker", DockerCapAdd: []string{"SYS_ADMIN", "DAC_READ_SEARCH"}}, {Pattern: "ps", DockerCapAdd: []string{}}}},
 			want{workerCaps: []string{"SYS_ADMIN", "DAC_READ_SEARCH"}, workerRuntime: "nvidia"}},
-		"runtime left to the client": {&hcl.Config{Nomad: &hcl.NomadConfig{DockerGPURuntime: &empty}}, want{}},
-		"runtime named":              {&hcl.Config{Nomad: &hcl.NomadConfig{DockerGPURuntime: &custom}}, want{workerRuntime: "nvidia-cdi"}},
+		"runtime left to the client": {&siteconfig.Config{Nomad: &siteconfig.NomadConfig{DockerGPURuntime: &empty}}, want{}},
+		"runtime named":              {&siteconfig.Config{Nomad: &siteconfig.NomadConfig{DockerGPURuntime: &custom}}, want{workerRuntime: "nvidia-cdi"}},
 	}
 	for name, c := range cases {
 		j := psWorker("x", "true")
@@ -352,7 +353,7 @@ func TestRenderLeinaoNetworks(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			p := plan(leinaoJob(), &hcl.Config{Nomad: &hcl.NomadConfig{Driver: tc.driver}})
+			p := plan(leinaoJob(), &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: tc.driver}})
 			job, diags := BuildJob(p, nil)
 			if diags.HasErrors() {
 				t.Fatal(diags)
@@ -441,5 +442,31 @@ func TestRenderSpreadNodes(t *testing.T) {
 				t.Errorf("job constraints (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestRenderMPIGolden: an MPIJob of every generation the reader supports
+// (jobs/kubeflow/testdata/mpi_<gen>.yaml), raw_exec: the ssh emulation's
+// wrapper and key templates, the launcher deciding completion, idle
+// workers.
+func TestRenderMPIGolden(t *testing.T) {
+	for _, gen := range []string{"v1alpha1", "v1alpha2", "v1", "v2beta1"} {
+		src, err := os.ReadFile(filepath.Join("..", "..", "jobs", "kubeflow", "testdata", "mpi_"+gen+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", gen, diags)
+		}
+		p := plan(job, rawExecSite())
+		golden(t, "mpi-"+gen+".nomad.hcl", render(t, false, p))
+		golden(t, "mpi-"+gen+".nomad.json", render(t, true, p))
+		if gen == "v2beta1" {
+			// with the site's jobshift binary: the finisher, and the
+			// sshkey prestart task that makes the key for plain nomad job run
+			p.Options[OptHelper] = "/usr/local/bin/jobshift"
+			golden(t, "mpi-"+gen+"-helper.nomad.hcl", render(t, false, p))
+		}
 	}
 }

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // Defaults for the site config's `nomad {}` block.
@@ -43,7 +43,7 @@ type settings struct {
 	CapAdd []string
 }
 
-func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
+func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
 	s := settings{Driver: DefaultDriver, BarrierTimeout: DefaultBarrierTimeout, GPURuntime: DefaultGPURuntime}
 	if site == nil || site.Nomad == nil {
 		return s, nil
@@ -67,8 +67,8 @@ func newSettings(site *hcl.Config) (settings, hcl2.Diagnostics) {
 		d, err := time.ParseDuration(n.BarrierTimeout)
 		if err != nil || d <= 0 {
 			r := n.Range
-			return s, hcl2.Diagnostics{{
-				Severity: hcl2.DiagError,
+			return s, hcl.Diagnostics{{
+				Severity: hcl.DiagError,
 				Summary:  "Invalid barrier_timeout",
 				Detail:   fmt.Sprintf("nomad.barrier_timeout = %q is not a positive Go duration; write e.g. \"90s\" or \"10m\".", n.BarrierTimeout),
 				Subject:  &r,

@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -15,7 +15,7 @@ import (
 // rules; the driver must use the result as it is (a mirror rule applied
 // twice gave mirror.example/mirror.example/...).
 func TestSiteImageRuleAppliedOnce(t *testing.T) {
-	site, diags := hcl.ParseConfig([]byte(`image "*" { replace = "mirror.example/*" }`), "site.hcl")
+	site, diags := siteconfig.ParseConfig([]byte(`image "*" { replace = "mirror.example/*" }`), "site.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

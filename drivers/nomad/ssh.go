@@ -26,25 +26,14 @@ const (
 // same in a container.
 func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
 
-// roleIndex is k of role in the job.
-func roleIndex(job *jobs.Job, role *jobs.Role) int {
-	for k, r := range job.Roles {
-		if r == role {
-			return k
-		}
-	}
-	return -1
-}
-
 // sshWrap puts the task's command under the wrapper.
 func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
-	job := r.plan.Job
-	k := roleIndex(job, role)
-	if !sshemu.RoleEnabled(job, k) {
+	rp := r.plan.Compiled().Role(role.Name)
+	if !rp.SSH {
 		return uc
 	}
 	out := *uc
-	out.argv = sshemu.Wrap(job, k, "${NOMAD_TASK_DIR}/jobshift-sshemu.sh", uc.argv)
+	out.argv = sshemu.Wrap(rp.SSHIdle, "${NOMAD_TASK_DIR}/jobshift-sshemu.sh", uc.argv)
 	key := `{{ with nomadVar ` + quoteTemplateString(VariablePath(r.jobID)) + ` }}{{ index . ` + quoteTemplateString(sshKeyItem) + ` }}{{ end }}`
 	out.extra = append(append([]*api.Template(nil), uc.extra...),
 		r.fileTemplate(sshScriptFile, sshemu.Script),
@@ -58,7 +47,7 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 
 // sshItems adds the job key to the items of the job's variable.
 func sshItems(p *translate.Plan, items map[string]string) error {
-	if !sshemu.Enabled(p.Job) {
+	if !p.Compiled().SSH {
 		return nil
 	}
 	priv, _, err := sshemu.NewKey()

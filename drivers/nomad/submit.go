@@ -7,11 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	jhcl "github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -48,7 +48,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	if note != "" {
-		d.warn(hcl2.Diagnostics{{Severity: hcl2.DiagWarning, Summary: "Spread loosened", Detail: note + " (nomad.spread_nodes)."}})
+		d.warn(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Spread loosened", Detail: note + " (nomad.spread_nodes)."}})
 	}
 	if err := d.plan(ctx, c, job); err != nil {
 		return drivers.Handle{}, err
@@ -56,7 +56,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := d.putSecrets(ctx, c, job, p); err != nil {
 		return drivers.Handle{}, err
 	}
-	src, err := jhcl.NomadJobHCL(job)
+	src, err := jobhcl.Marshal(job)
 	if err != nil {
 		return drivers.Handle{}, err
 	}

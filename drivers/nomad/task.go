@@ -9,24 +9,13 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
-	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // ErrNoEntrypoint: a Kubeflow container relies on its image's ENTRYPOINT
 // but its args cannot be passed through Nomad unchanged.
 var ErrNoEntrypoint = errors.New("no command and args that Nomad would rewrite")
-
-// How the source platforms ran commands (same as drivers/local):
-// PAI v1 evaluated the line once in bash; PAI v2 ran the commands as a bash
-// script under errexit/nounset/pipefail; Kubeflow ran argv directly.
-const (
-	pai1Eval     = translate.PAIEval
-	pai1EvalFile = translate.PAIEvalFile
-	pai2Prelude  = translate.PAIPrelude
-)
 
 // Plan options (override the site config's nomad block):
 //   - OptWorkDir: working directory of raw_exec/exec tasks (absolute, on
@@ -78,34 +67,26 @@ func (r *renderer) command(role *jobs.Role, container bool) (*userCommand, error
 		return uc, err
 	}
 	// As PAI's runtime did, right before the user command.
-	launch := r.plan.Compiled().Role(role.Name).Launch
-	if launch.WorkDir && len(uc.argv) == 2 && uc.argv[0] == "bash" {
-		uc.argv = []string{"bash", "-c", contract.WorkDirExport + `. "$1"`, translate.PAIScriptName, uc.argv[1]}
-	}
-	uc.argv = launch.WithWorkDir(uc.argv)
+	uc.argv = r.plan.Compiled().Role(role.Name).Launch.WithWorkDir(uc.argv)
 	return uc, nil
 }
 
 func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, error) {
 	c := role.Command
+	launch := r.plan.Compiled().Role(role.Name).Launch
 	switch c.Kind {
-	case jobs.CommandEval:
+	case jobs.CommandEval, jobs.CommandBashScript:
 		if !interpolated(c.Script) && !r.secretRefs(c.Script) {
-			return &userCommand{argv: []string{"bash", "-c", pai1Eval, "_", c.Script}}, nil
+			return &userCommand{argv: append([]string(nil), launch.Argv...)}, nil
 		}
-		return &userCommand{
-			argv: []string{"bash", "-c", pai1EvalFile, "_", "${NOMAD_TASK_DIR}/jobshift-command"},
-			file: r.fileTemplate("local/jobshift-command", c.Script),
-		}, nil
-	case jobs.CommandBashScript:
-		if !interpolated(c.Script) && !r.secretRefs(c.Script) {
-			return &userCommand{argv: []string{"bash", "-c", pai2Prelude + c.Script, "user.sh"}}, nil
+		// The file's name: $0 of a v2 script is its path, so it is
+		// user.sh like PAI's.
+		name := "jobshift-command"
+		if c.Kind == jobs.CommandBashScript {
+			name = translate.PAIScriptName
 		}
-		// bash FILE: $0 is the file's path, so name it user.sh like PAI.
-		return &userCommand{
-			argv: []string{"bash", "${NOMAD_TASK_DIR}/user.sh"},
-			file: r.fileTemplate("local/user.sh", pai2Prelude+c.Script),
-		}, nil
+		argv, text, _ := launch.File("${NOMAD_TASK_DIR}/" + name)
+		return &userCommand{argv: argv, file: r.fileTemplate("local/"+name, text)}, nil
 	case jobs.CommandArgv:
 		argv := append(append([]string(nil), c.Command...), c.Args...)
 		clean := true
@@ -173,7 +154,7 @@ func (r *renderer) image(role *jobs.Role) string { return role.Image }
 func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc string) *api.Task {
 	container := driver == "docker" || driver == "podman"
 	uc := &userCommand{} // an idle MPIJob worker runs only the emulation's sshd
-	if !sshemu.Idle(r.plan.Job, roleIndex(r.plan.Job, role)) {
+	if !r.plan.Compiled().Role(role.Name).SSHIdle {
 		var err error
 		if uc, err = r.command(role, container); err != nil {
 			r.errorf(role.Command.Pos, "Command cannot run on Nomad", "%v", err)
@@ -297,6 +278,9 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 // its own: a fragment that begins by trimming whitespace ("{{-") can then
 // only eat the separator it was given, never the end of the line before.
 func joinEnvLines(parts []string) string {
+	if len(parts) == 1 && strings.HasSuffix(parts[0], "\n") {
+		return parts[0] // the contract alone: no copy of a large template
+	}
 	var b strings.Builder
 	for _, p := range parts {
 		if p == "" {

@@ -123,7 +123,9 @@ func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.
 func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 	if res := w.recorded(ctx); res != nil {
 		// Decided earlier (by run, the controller or another status):
-		// report, never act again.
+		// report, never act again (deleting the secrets is not acting on
+		// the job: whoever recorded the verdict may have lacked the right)
+		w.forgetSecrets(ctx)
 		w.emit(ctx, out, drivers.Event{Final: res, Message: res.Reason})
 		return
 	}
@@ -293,6 +295,24 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 		"version":  strconv.FormatUint(w.version, 10),
 	}}
 	_, _, _ = w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx))
+	w.forgetSecrets(ctx)
+}
+
+// forgetSecrets deletes the job's Variable (PAI v2 secrets, the ssh
+// emulation's job key; secrets.go) once the verdict is in: no task of
+// the job reads it again (a retry registers the job before any verdict
+// is recorded). Every path that records a verdict calls it — run's
+// watcher, the controller, the in-job finisher — and so does a watcher
+// that finds the verdict recorded (the finisher's workload identity may
+// lack the right to delete). Deleting what is not there is no error; a
+// failure is reported, since a secret would outlive its job.
+func (w *watcher) forgetSecrets(ctx context.Context) {
+	path := VariablePath(w.id)
+	if _, err := w.c.Variables().Delete(path, (&api.WriteOptions{}).WithContext(ctx)); err != nil && !strings.Contains(err.Error(), "404") {
+		if w.d.cfg.Warnings != nil {
+			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: could not delete Nomad Variable %s (the job's secrets) after its verdict: %v\n", path, err)
+		}
+	}
 }
 
 // recorded returns the verdict stored for the job's current version.

@@ -4,15 +4,15 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // checkJob reports every reason the job cannot run on Slurm, located, before
 // anything is rendered: the user fixes them all in one pass. The result is
 // nil or a *diag.Error of kind ErrJob.
-func checkJob(job *jobs.Job, kind jobs.CompletionKind, st settings) error {
+func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 	if job == nil {
 		return refuse(jobs.Pos{}, "No job.")
 	}
@@ -21,12 +21,13 @@ func checkJob(job *jobs.Job, kind jobs.CompletionKind, st settings) error {
 	}
 	var diags hcl.Diagnostics
 	for k, r := range job.Roles {
-		if sshemu.RoleEnabled(job, k) && st.Container != "none" && r.Image != "" {
+		rp := c.Roles[k]
+		if rp.SSH && st.Container != "none" && r.Image != "" {
 			// the sshd and the ssh sessions would run on the host,
 			// outside the image that has the MPI
 			diags = append(diags, jobs.Errorf(r.Pos, refused, "Role %s needs the ssh emulation (an MPIJob, or OpenPAI's ssh plugin), which jobshift runs on the host; run it with slurm { container = \"none\" }.", r.Name))
 		}
-		if sshemu.Idle(job, k) {
+		if rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}
 		diags = append(diags, checkRole(job, r, st)...)

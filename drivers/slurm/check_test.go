@@ -8,9 +8,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -29,7 +29,7 @@ func TestRenderReportsEveryProblem(t *testing.T) {
 	worker.Command.Command = nil
 	worker.Image = ""
 
-	_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, Site: &hcl.Config{}})
+	_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, Site: &siteconfig.Config{}})
 	if !errors.Is(err, ErrJob) {
 		t.Fatalf("err = %v, want ErrJob", err)
 	}

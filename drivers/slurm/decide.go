@@ -65,3 +65,23 @@ func shQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
+
+// writeShQuoted writes shQuote(s) to b without building it first.
+func writeShQuoted(b *strings.Builder, s string) {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == "" {
+		b.WriteString(s)
+		return
+	}
+	b.WriteByte('\'')
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			break
+		}
+		b.WriteString(s[:i])
+		b.WriteString(`'\''`)
+		s = s[i+1:]
+	}
+	b.WriteString(s)
+	b.WriteByte('\'')
+}

@@ -18,6 +18,10 @@ var (
 	shBatch string
 	//go:embed sh/task.sh
 	shTask string
+	//go:embed sh/run.sh
+	shRun string
+	//go:embed sh/dispatch.sh
+	shDispatch string
 )
 
 // shRestart is shared with the Nomad target (completion.RestartShell).

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -67,7 +67,7 @@ type settings struct {
 func resolveSettings(p *translate.Plan) (settings, error) {
 	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
 		PortBase: 20000, PortMax: 29999, Poll: "1", Processes: p.Compiled().Processes}
-	var sc *hcl.SlurmConfig
+	var sc *siteconfig.SlurmConfig
 	if p.Site != nil {
 		sc = p.Site.Slurm
 	}
@@ -199,7 +199,7 @@ type res struct {
 	GPUType   string // GRES type ("" = any)
 }
 
-func roleRes(site *hcl.Config, r *jobs.Role) res {
+func roleRes(site *siteconfig.Config, r *jobs.Role) res {
 	c := int((r.Resources.CPUMilli + 999) / 1000)
 	if c < 1 {
 		c = 1

@@ -33,12 +33,16 @@ type roleInfo struct {
 	labelOff []int // per PortLabels entry: offset in the task's window ports, -1 = fixed
 	labels   []jobs.Port
 	launch   translate.Launch // how the platform ran the command
+	// ssh: the role runs the ssh emulation; sshIdle: only its sshd
+	// (translate.RolePlan.SSH, SSHIdle)
+	ssh, sshIdle bool
 }
 
 var nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)
 
-// render turns a plan into the batch script. (About 80 lines: the script's
-// sections in the order they appear in it.)
+// render turns a plan into the batch script.
+//
+// long: the script's sections in the order they appear in it.
 func render(p *translate.Plan) (*script, error) {
 	job := p.Job
 	st, err := resolveSettings(p)
@@ -46,14 +50,12 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	c := p.Compiled()
-	if err := checkJob(job, c.Policy.Kind, st); err != nil {
+	if err := checkJob(job, c, st); err != nil {
 		return nil, err
 	}
-	opts := c.Contract
-	opts.SSH = sshemu.Enabled(job)
-	if opts.SSH {
-		opts.MPIDir = sshMPIDir(job)
-	}
+	// the MPI directory is named at run time (js_prepare, mpiDirData)
+	opts := c.ContractOn("")
+	opts.MPIDirRunTime = true
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)
@@ -77,6 +79,7 @@ func render(p *translate.Plan) (*script, error) {
 	}
 
 	var b strings.Builder
+	b.Grow(64<<10 + len(contractSh)*5/4) // the contract, quoted, is most of a large job's script
 	name := nameRE.ReplaceAllString(job.Name, "_")
 	if name == "" {
 		name = "jobshift"
@@ -109,11 +112,14 @@ func render(p *translate.Plan) (*script, error) {
 		return nil, err
 	}
 	sc.Secrets = sec.file()
-	b.WriteString(prepareFunc(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
+	b.WriteString(prepareData(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
+	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG)
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=%s\n", shQuote(task), shQuote(contractSh))
+	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=", shQuote(task))
+	writeShQuoted(&b, contractSh) // hundreds of KiB for a large job: one copy
+	b.WriteByte('\n')
 	if opts.SSH {
 		fmt.Fprintf(&b, "_jsh_sshemu=%s\n", shQuote(sshemu.Script))
 	}
@@ -161,7 +167,9 @@ func jobData(c *translate.Compiled, st settings, layout string, roles []roleInfo
 func planRoles(p *translate.Plan, st settings, sc *script) (roles []roleInfo, rs []res, total int) {
 	job, c := p.Job, p.Compiled()
 	for k, r := range job.Roles {
-		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: c.Roles[k].Launch, labels: hostNet(c.Roles[k].Ports, st.OnePerNode)}
+		rp := c.Roles[k]
+		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: rp.Launch, labels: hostNet(rp.Ports, st.OnePerNode),
+			ssh: rp.SSH, sshIdle: rp.SSHIdle}
 		for _, l := range ri.labels {
 			if l.BeginAt > 0 {
 				ri.labelOff = append(ri.labelOff, -1)
@@ -360,21 +368,17 @@ func portSpecs(ri roleInfo) string {
 	return strings.Join(specs, " ")
 }
 
-// prepareFunc renders js_prepare: per-job preparation in the batch script
-// (Apptainer: pull each image once into a SIF; concurrent pulls by every
-// task race and corrupt the cache, spec/slurm.md §8.7).
-func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string, ssh bool) string {
+// prepareData renders the data of js_prepare (sh/batch.sh), the per-job
+// preparation: the ssh emulation's files, the secrets file's name, and
+// each Apptainer image to pull once into a SIF.
+func prepareData(roles []roleInfo, st settings, secrets bool, secretsFile string, ssh bool) string {
 	var b strings.Builder
-	b.WriteString("js_prepare() {\n\t:\n")
-	if ssh {
-		b.WriteString(sshFiles)
-	}
+	name := ""
 	if secrets {
-		// the values stay out of this script: copy the 0600 file beside it
-		// into the shared state directory, still 0600
-		fmt.Fprintf(&b, "\t_ps=${JOBSHIFT_SECRETS:-${SLURM_SUBMIT_DIR:-.}/%s}\n", secretsFile)
-		b.WriteString("\t(umask 077 && cp \"$_ps\" \"$_jsh_dir/secrets\") || js_die 97 \"cannot read the secrets file $_ps (set JOBSHIFT_SECRETS to its path)\"\n")
+		name = secretsFile
 	}
+	fmt.Fprintf(&b, "_jsh_ssh=%d\n_jsh_secrets_name=%s\n", b2i(ssh), shQuote(name))
+	n := 0
 	if st.Container == "apptainer" {
 		seen := map[string]bool{}
 		for _, ri := range roles {
@@ -383,11 +387,11 @@ func prepareFunc(roles []roleInfo, st settings, secrets bool, secretsFile string
 			}
 			seen[ri.Image] = true
 			// every value is quoted once, here: an image name is data
-			fmt.Fprintf(&b, "\tif [ ! -s \"$_jsh_dir/%s\" ]; then\n\t\tjs_log %s\n\t\tapptainer pull --force \"$_jsh_dir/%s\" %s || js_die 97 'apptainer pull failed'\n\tfi\n",
-				sifName(ri.Image), shQuote("pulling "+ri.Image), sifName(ri.Image), shQuote("docker://"+ri.Image))
+			fmt.Fprintf(&b, "_jsh_pull_sif_%d=%s _jsh_pull_img_%d=%s\n", n, shQuote(sifName(ri.Image)), n, shQuote(ri.Image))
+			n++
 		}
 	}
-	b.WriteString("}\n")
+	fmt.Fprintf(&b, "_jsh_npull=%d\n", n)
 	return b.String()
 }
 

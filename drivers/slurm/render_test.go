@@ -15,8 +15,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -83,18 +84,40 @@ func leinaoJob() *jobs.Job {
 // goldenCases render each job with site settings that exercise one choice.
 var goldenCases = map[string]struct {
 	job  func() *jobs.Job
-	site *hcl.Config
+	site *siteconfig.Config
 	opts map[string]string
 }{
 	"pai-het":    {job: paiJob},
 	"pai-packed": {job: paiJob, opts: map[string]string{"layout": "packed"}},
 	// spread_nodes: auto picks packed, and the allocation gets --nodes=min(5 tasks, 3)
-	"pai-spread":     {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{SpreadNodes: 3}}},
-	"pai-gres":       {job: paiJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
-	"tf-pyxis":       {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
-	"tf-apptainer":   {job: tfJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Container: "apptainer", Layout: "het"}}},
-	"ddp-single-gpu": {job: ddpJob, site: &hcl.Config{GPUTypes: []hcl.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
-	"leinao-host":    {job: leinaoJob, site: &hcl.Config{Slurm: &hcl.SlurmConfig{Layout: "het"}}},
+	"pai-spread":     {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{SpreadNodes: 3}}},
+	"pai-gres":       {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
+	"tf-pyxis":       {job: tfJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "pyxis", Address: "hostname", PortBase: 30000}}},
+	"tf-apptainer":   {job: tfJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "apptainer", Layout: "het"}}},
+	"ddp-single-gpu": {job: ddpJob, site: &siteconfig.Config{GPUTypes: []siteconfig.GPUTypeRule{{Pattern: "V100", Model: "v100"}}}},
+	"leinao-host":    {job: leinaoJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Layout: "het"}}},
+	// MPIJob, one per generation: the ssh emulation and the MPI
+	// directory named at run time (the script is the same every time)
+	"mpi-v1alpha1": {job: mpiJob("v1alpha1")},
+	"mpi-v1alpha2": {job: mpiJob("v1alpha2")},
+	"mpi-v1":       {job: mpiJob("v1")},
+	"mpi-v2beta1":  {job: mpiJob("v2beta1")},
+}
+
+// mpiJob reads the MPIJob of generation gen from the reader's testdata.
+func mpiJob(gen string) func() *jobs.Job {
+	return func() *jobs.Job {
+		path := filepath.Join("..", "..", "jobs", "kubeflow", "testdata", "mpi_"+gen+".yaml")
+		src, err := os.ReadFile(path)
+		if err != nil {
+			panic(err) // a test fixture missing: the test cannot run
+		}
+		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
+		if diags.HasErrors() {
+			panic(diags.Error())
+		}
+		return job
+	}
 }
 
 func renderCase(t *testing.T, name string) *script {
@@ -102,7 +125,7 @@ func renderCase(t *testing.T, name string) *script {
 	c := goldenCases[name]
 	site := c.site
 	if site == nil {
-		site = &hcl.Config{}
+		site = &siteconfig.Config{}
 	}
 	sc, err := render(&translate.Plan{Job: c.job(), User: "alice", Site: site, Options: c.opts})
 	if err != nil {
@@ -176,7 +199,7 @@ func TestRenderHeaders(t *testing.T) {
 			"--ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --ntasks-per-node=1 --gres=gpu:2 --distribution=block"}},
 		"tf-pyxis": {LayoutPacked, []string{"#SBATCH --no-requeue\n", "#SBATCH --time=63\n", "_jsh_deadline=3600\n", "_jsh_address=hostname\n",
 			"_jsh_pbase=30000\n", `'\''--container-image=nvcr.io#nvidia/tensorflow:23.10-tf2-py3'\''`}},
-		"tf-apptainer":   {LayoutHet, []string{"apptainer pull --force", "exec apptainer exec --nv"}},
+		"tf-apptainer":   {LayoutHet, []string{"_jsh_pull_img_0=nvcr.io/nvidia/tensorflow:23.10-tf2-py3\n", "_t_ctr_0=exec\n", "_t_sif_0=nvcr.io_nvidia_tensorflow_23.10-tf2-py3.sif\n"}},
 		"ddp-single-gpu": {LayoutSingle, []string{"#SBATCH --ntasks=4 --cpus-per-task=4 --mem-per-cpu=4096M --gpus-per-task=v100:1 --distribution=block\n"}},
 		// LeinaoPAI in the host's network: het is overridden (components
 		// may share a node), one allocation of one task per node, the
@@ -219,14 +242,15 @@ func TestShellcheck(t *testing.T) {
 		c := goldenCases[name]
 		site := c.site
 		if site == nil {
-			site = &hcl.Config{}
+			site = &siteconfig.Config{}
 		}
 		job := c.job()
 		plan := &translate.Plan{Job: job, Site: site, Options: c.opts}
 		st, _ := resolveSettings(plan)
 		var roles []roleInfo
 		for k, r := range job.Roles {
-			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: plan.Compiled().Roles[k].Launch})
+			rp := plan.Compiled().Roles[k]
+			roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: rp.Launch, ssh: rp.SSH, sshIdle: rp.SSHIdle})
 		}
 		task, err := taskProgram(job, roles, st)
 		if err != nil {
@@ -361,6 +385,9 @@ func TestRenderErrors(t *testing.T) {
 	badName.Roles[0].Env = []jobs.EnvVar{{Name: "X;touch /tmp/p", Value: "1"}}
 	dotted := tfJob()
 	dotted.Roles[0].Env = []jobs.EnvVar{{Name: "my.var", Value: "1"}}
+	// the task program's data namespace: the value would be replaced
+	reserved := tfJob()
+	reserved.Roles[0].Env = []jobs.EnvVar{{Name: "_t_n_0", Value: "1"}}
 	// the ssh emulation runs on the host: not with an image run by Apptainer
 	ssh := []jobs.Port{{Label: "ssh", Count: 1}}
 	mpi := &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Contracts: []string{jobs.ContractMPI},
@@ -379,12 +406,13 @@ func TestRenderErrors(t *testing.T) {
 		"entrypoint":    {noCmd, nil, ErrJob},
 		"env name code": {badName, nil, ErrJob},
 		"env name dot":  {dotted, nil, ErrJob},
+		"env reserved":  {reserved, nil, ErrJob},
 		"no roles":      {&jobs.Job{Name: "x"}, nil, ErrJob},
 		"mpi container": {mpi, map[string]string{"container": "apptainer"}, ErrJob},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: tc.job, Site: &hcl.Config{}, Options: tc.opts})
+			_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: tc.job, Site: &siteconfig.Config{}, Options: tc.opts})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("err = %v, want %v", err, tc.want)
 			}
@@ -412,7 +440,7 @@ func TestSecretsStayOut(t *testing.T) {
 	job := paiJob()
 	job.Secrets = map[string]any{"token": "s3cr3t'v", "db": map[string]any{"pw": 42}}
 	job.Roles[1].Command.Script = "login --token '<% $secrets.token %>' --pw <% $secrets.db.pw %> <% $secrets.none %>"
-	a, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, User: "alice", Site: &hcl.Config{}})
+	a, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: job, User: "alice", Site: &siteconfig.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -608,7 +636,7 @@ func TestTimeLimit(t *testing.T) {
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			sc, err := render(&translate.Plan{Job: tc.job(), User: "u", Site: &hcl.Config{Slurm: &hcl.SlurmConfig{TimeLimit: tc.site}}})
+			sc, err := render(&translate.Plan{Job: tc.job(), User: "u", Site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{TimeLimit: tc.site}}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -635,7 +663,8 @@ func TestHostileImageNames(t *testing.T) {
 	for k, img := range images {
 		roles = append(roles, roleInfo{Role: &jobs.Role{Name: fmt.Sprintf("r%d", k), Instances: 1, Image: img}, k: k})
 	}
-	prep := prepareFunc(roles, settings{Container: "apptainer"}, false, "x.secrets", false)
+	// the data lines, then sh/batch.sh's js_prepare reading them
+	prep := prepareData(roles, settings{Container: "apptainer"}, false, "x.secrets", false) + shBatch
 	stub := `js_log() { printf 'jobshift: %s\n' "$*"; }
 js_die() { echo "die $*"; exit 1; }
 apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
@@ -647,7 +676,7 @@ apptainer() { printf 'pull:%s\n' "$4"; : >"$3"; }
 		}
 		dir := t.TempDir()
 		marker := filepath.Join(dir, "ran")
-		cmd := exec.Command(path, "-c", stub+prep+"js_prepare")
+		cmd := exec.Command(path, "-c", prep+stub+"js_prepare")
 		cmd.Env = append(os.Environ(), "M="+marker, "_jsh_dir="+dir)
 		out, err := cmd.CombinedOutput()
 		if err != nil {
@@ -674,7 +703,7 @@ func TestLeinaoLayoutWarning(t *testing.T) {
 		warn   bool
 	}{"auto": {"", false}, "het": {"het", true}, "packed": {"packed", false}} {
 		t.Run(name, func(t *testing.T) {
-			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &hcl.Config{}, Options: map[string]string{"layout": tc.layout}})
+			sc, err := render(&translate.Plan{Job: leinaoJob(), User: "alice", Site: &siteconfig.Config{}, Options: map[string]string{"layout": tc.layout}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -741,6 +770,25 @@ js_srun 0 /bin/sh -c 'echo "$1"' 'x y' '$z'`
 		}
 		if diff := cmp.Diff(want, lines(out)); diff != "" {
 			t.Errorf("%s: srun's arguments (-want +got):\n%s", sh, diff)
+		}
+	}
+}
+
+// TestRenderMPIDeterministic: an MPIJob's whole script (contract and
+// library included) is the same on every render, and names no directory
+// of its own: the MPI directory comes from the allocation (JS_MPI_DIR).
+func TestRenderMPIDeterministic(t *testing.T) {
+	for _, gen := range []string{"v1alpha1", "v1alpha2", "v1", "v2beta1"} {
+		name := "mpi-" + gen
+		a, b := renderCase(t, name).Text, renderCase(t, name).Text
+		if a != b {
+			t.Errorf("%s: two renders differ:\n%s", name, cmp.Diff(a, b))
+		}
+		if strings.Contains(a, "/tmp/") || strings.Contains(a, contract.MPIDefaultDir) {
+			t.Errorf("%s: the script names a literal MPI directory", name)
+		}
+		if !strings.Contains(a, `"${JS_MPI_DIR}"`) {
+			t.Errorf("%s: the contract does not take the hostfile's directory from JS_MPI_DIR", name)
 		}
 	}
 }

@@ -68,24 +68,3 @@ func (t *secretTable) file() []byte {
 	}
 	return []byte(b.String())
 }
-
-// secretScriptRun is stage 2's command for a PAI v2 script that uses
-// secrets: render user.sh into the state directory (0600) and run it.
-func secretScriptRun(parts []secretPart, k int, prefix string) string {
-	var b strings.Builder
-	// Only the rendered file is private: umask 077 in a subshell, so the
-	// user's command keeps the site's umask (its checkpoints were private
-	// when the whole stage ran under 077). rm + noclobber (O_EXCL) create
-	// the file fresh: never a stale file's mode, never through a link.
-	b.WriteString(". \"$2/../secrets\" || exit 97\n\t_f=\"$2/user-" + fmt.Sprint(k) + "-$SLURM_PROCID.sh\"\n\trm -f \"$_f\" || exit 97\n\t(\n\tumask 077\n\tset -C\n\t{\n")
-	fmt.Fprintf(&b, "\t\tprintf '%%s' %s\n", shQuote(translate.PAIPrelude))
-	for _, p := range parts {
-		if p.secret >= 0 {
-			fmt.Fprintf(&b, "\t\tprintf '%%s' \"$_jsh_secret_%d\"\n", p.secret)
-		} else if p.lit != "" {
-			fmt.Fprintf(&b, "\t\tprintf '%%s' %s\n", shQuote(p.lit))
-		}
-	}
-	b.WriteString("\t} >\"$_f\"\n\t) || exit 97\n\texec " + prefix + "bash \"$_f\"")
-	return b.String()
-}

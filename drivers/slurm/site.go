@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -31,7 +31,7 @@ func resolveHooks(p *translate.Plan, roles []roleInfo) (siteHooks, error) {
 	}
 	if v := p.Options[OptSbatchArgs]; v != "" {
 		for _, a := range strings.Split(v, "\n") {
-			if msg := hcl.CheckSbatchArg(a); msg != "" {
+			if msg := siteconfig.CheckSbatchArg(a); msg != "" {
 				return h, fmt.Errorf("%w: -sbatch-arg: %s", ErrSetting, msg)
 			}
 			h.run = append(h.run, a)
@@ -87,16 +87,4 @@ func commentLine(path, format string) string {
 		c = c[:max]
 	}
 	return "--comment=" + c
-}
-
-// setupLines renders a role's setup commands for js_run_R: run in the
-// task's shell before the user's command (what they export, the command
-// sees); a failing setup ends the task with 97 and says which line failed.
-func setupLines(role string, cmds []string) string {
-	var b strings.Builder
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "\t%s || { printf 'jobshift: setup command failed (%%s): %%s\\n' \"$?\" %s >&2; exit 97; }\n",
-			"{ "+c+"\n\t}", shQuote(role+": "+oneLine(c)))
-	}
-	return b.String()
 }

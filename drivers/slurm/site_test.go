@@ -1,6 +1,8 @@
 package slurm
 
 import (
+	"fmt"
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -8,13 +10,13 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
-func hookSite(t *testing.T, src string) *hcl.Config {
+func hookSite(t *testing.T, src string) *siteconfig.Config {
 	t.Helper()
-	cfg, diags := hcl.ParseConfig([]byte(src), "site.hcl")
+	cfg, diags := siteconfig.ParseConfig([]byte(src), "site.hcl")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -71,16 +73,16 @@ func TestCheckSbatchArg(t *testing.T) {
 	bad := []string{"constraint=a100", "", "-", "--", "--ntasks=2", "-n 2", "-n2", "--mem=4G", "--output=x", "--gres=gpu:1",
 		"--job-name=x", "--requeue", "--array=1-3", "--a\n#SBATCH --b"}
 	for _, a := range ok {
-		if msg := hcl.CheckSbatchArg(a); msg != "" {
+		if msg := siteconfig.CheckSbatchArg(a); msg != "" {
 			t.Errorf("%q refused: %s", a, msg)
 		}
 	}
 	for _, a := range bad {
-		if hcl.CheckSbatchArg(a) == "" {
+		if siteconfig.CheckSbatchArg(a) == "" {
 			t.Errorf("%q accepted", a)
 		}
 	}
-	if _, err := render(&translate.Plan{Job: paiJob(), Site: &hcl.Config{}, Options: map[string]string{OptSbatchArgs: "--mem=1G"}}); err == nil {
+	if _, err := render(&translate.Plan{Job: paiJob(), Site: &siteconfig.Config{}, Options: map[string]string{OptSbatchArgs: "--mem=1G"}}); err == nil {
 		t.Error("render accepted -sbatch-arg --mem=1G")
 	}
 }
@@ -100,7 +102,8 @@ role "ps" { setup = ["false"] }`)
 	}
 	var roles []roleInfo
 	for k, r := range job.Roles {
-		roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: plan.Compiled().Roles[k].Launch})
+		rp := plan.Compiled().Roles[k]
+		roles = append(roles, roleInfo{Role: r, k: k, res: roleRes(site, r), launch: rp.Launch, ssh: rp.SSH, sshIdle: rp.SSHIdle})
 	}
 	if st.hooks, err = resolveHooks(&translate.Plan{Job: job, Site: site}, roles); err != nil {
 		t.Fatal(err)
@@ -111,12 +114,12 @@ role "ps" { setup = ["false"] }`)
 	}
 	task, _, _ = strings.Cut(task, "case $0 in") // the functions only
 	for _, sh := range shells {
-		out, code := runSh(t, sh, task, `js_run_1 1 "$PWD"`)
+		out, code := runSh(t, sh, task, `js_run 1 "$PWD"`)
 		if code != 0 || out != "one two\n" {
 			t.Errorf("%s: worker printed %q, exit %d; want the setup's export", sh, out, code)
 		}
 		path, _ := exec.LookPath(sh)
-		b, err := exec.Command(path, "-c", task+"\njs_run_0 0 \"$PWD\"").CombinedOutput()
+		b, err := exec.Command(path, "-c", task+"\njs_run 0 \"$PWD\"").CombinedOutput()
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 97 || !strings.Contains(string(b), "setup command failed (1): ps: false") {
 			t.Errorf("%s: failing setup: %v %q", sh, err, b)
 		}
@@ -138,7 +141,7 @@ func TestShmCheck(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			b, err := exec.Command(path, "-c", "f() {\n"+shmCheck(tc.mib)+"}\nf").CombinedOutput()
+			b, err := exec.Command(path, "-c", shTask+fmt.Sprintf("\njs_shm_check %d\n", tc.mib)).CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v %s", sh, err, b)
 			}
@@ -153,7 +156,7 @@ func TestShmCheck(t *testing.T) {
 // other content (exit 97, saying which), and sources the right one (js_main
 // then runs and asks for sbatch's SLURM_JOB_ID).
 func TestLibrarySourcing(t *testing.T) {
-	sc, err := render(&translate.Plan{Job: paiJob(), User: "alice", Site: &hcl.Config{}})
+	sc, err := render(&translate.Plan{Job: paiJob(), User: "alice", Site: &siteconfig.Config{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,5 +184,15 @@ func TestLibrarySourcing(t *testing.T) {
 	os.WriteFile(filepath.Join(dir, name), []byte(sc.Library), 0o644)
 	if out, code := run(); code == 0 || !strings.Contains(out, "run this script with sbatch") {
 		t.Errorf("right library: exit %d %q, want js_main's check of SLURM_JOB_ID", code, out)
+	}
+}
+
+// TestRunShellNames: sh/run.sh sets the ssh emulation's variables by name;
+// the names are drivers/sshemu's.
+func TestRunShellNames(t *testing.T) {
+	for _, v := range []string{sshemu.KeyVar, sshemu.DirVar} {
+		if !strings.Contains(shRun, v+"=") || !strings.Contains(shRun, "export "+sshemu.KeyVar+" "+sshemu.DirVar) {
+			t.Errorf("sh/run.sh does not set and export %s", v)
+		}
 	}
 }

@@ -1,11 +1,8 @@
 package slurm
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -14,38 +11,23 @@ import (
 // state directory (0600, made on the node, never in the script; removed
 // when the attempt ends); stage 2 of every ssh task execs its command
 // through the wrapper, so the user's mpirun runs unchanged with the same
-// ssh aliases as on OpenPAI or Kubernetes.
+// ssh aliases as on OpenPAI or Kubernetes. js_prepare (sh/batch.sh) does
+// the batch script's part; js_run (sh/run.sh) the task's.
 
-// sshFiles is the js_prepare part: the wrapper (from the plain variable
-// _jsh_sshemu) and a fresh key.
-const sshFiles = "\tprintf '%s' \"$_jsh_sshemu\" >\"$_jsh_adir/sshemu.sh\" || js_die 97 'cannot write the ssh emulation'\n" +
-	"\trm -f \"$_jsh_adir/ssh-key\" \"$_jsh_adir/ssh-key.pub\"\n" +
-	"\t(umask 077 && ssh-keygen -q -t ed25519 -N '' -C jobshift -f \"$_jsh_adir/ssh-key\") ||\n" +
-	"\t\tjs_die 97 'cannot make the job ssh key (ssh-keygen from openssh-client is needed on the nodes)'\n"
-
-// sshMPIDir is where an MPIJob launcher writes the hostfile: the contract
-// needs one literal path, and the tasks run on the nodes' own /tmp; a
-// random part per rendered script keeps two jobs of the same name apart.
-func sshMPIDir(job *jobs.Job) string {
-	b := make([]byte, 6)
-	_, _ = rand.Read(b)
-	return fmt.Sprintf("/tmp/jobshift-mpi-%s-%s", nameRE.ReplaceAllString(job.Name, "_"), hex.EncodeToString(b))
-}
-
-// sshPrefix is what goes between `exec ` and a role's command: the wrapper
-// and, before the exec, its two variables ($2 is the attempt's state
-// directory in stage 2). "" for a role without the emulation.
-func sshPrefix(job *jobs.Job, k int) (env, prefix string) {
-	if !sshemu.RoleEnabled(job, k) {
-		return "", ""
+// mpiDirData is the data of js_prepare's MPI directory part, for a job
+// whose contract names the directory (hostfile, kubexec.sh): the
+// directory is named at run time (contract.Options.MPIDirRunTime), inside
+// the attempt's state directory, so the rendered script is the same for
+// every submission while each job and attempt gets its own; every node
+// reads the state directory, as it reads task.sh. Made 0700 before any
+// task starts; js_main removes it with the job key when the attempt ends.
+// OpenMPI splits its rsh agent (<dir>/kubexec.sh, the kubexec generations)
+// on blanks, so such a job refuses a state directory with one instead of
+// failing in mpirun (_jsh_mpi_noblank).
+func mpiDirData(job *jobs.Job, uses bool) string {
+	noBlank := false
+	if m := job.Extras.MPI; m != nil && m.RshAgent != "ssh" {
+		noBlank = true
 	}
-	env = fmt.Sprintf("%s=\"$2/ssh-key\" %s=\"$2/ssh-%d-$SLURM_PROCID\"\n\texport %s %s\n\t",
-		sshemu.KeyVar, sshemu.DirVar, k, sshemu.KeyVar, sshemu.DirVar)
-	return env, "sh \"$2/sshemu.sh\" -- "
-}
-
-// sshIdleRun is stage 2 of an idle MPIJob worker: only the sshd.
-func sshIdleRun(job *jobs.Job, k int) string {
-	env, _ := sshPrefix(job, k)
-	return env + "exec sh \"$2/sshemu.sh\" " + sshemu.IdleFlag
+	return fmt.Sprintf("_jsh_mpidir=%d\n_jsh_mpi_noblank=%d\n", b2i(uses), b2i(uses && noBlank))
 }

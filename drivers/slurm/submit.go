@@ -52,8 +52,8 @@ func unplaceable(msg string) bool {
 // the user is (SLURM_SUBMIT_DIR) and record their state under
 // <cwd>/.jobshift/<job id>.
 //
-// (About 90 lines: render, write, sbatch and the handle in the order a
-// submission takes; the pieces are in helpers already.)
+// long: render, write, sbatch and the handle in the order a submission
+// takes; the pieces are in helpers already.
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
 	a, err := d.Render(ctx, p)
 	if err != nil {

@@ -14,9 +14,9 @@ import (
 	_ "github.com/jobshift/jobshift/drivers/nomad"
 	_ "github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/drivers/sshemu"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -57,7 +57,7 @@ func TestCorpusSSHSetup(t *testing.T) {
 			continue
 		}
 		sshJobs++
-		plan, diags := translate.Build(job, &hcl.Config{}, nil, "ci")
+		plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "ci")
 		if diags.HasErrors() {
 			if isMPI && !located(diags.Error(), rel) {
 				t.Errorf("%s: plan error without a file:line:col: %v", rel, diags)

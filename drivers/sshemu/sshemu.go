@@ -14,7 +14,6 @@ import (
 	_ "embed"
 	"encoding/pem"
 	"fmt"
-	"regexp"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -49,38 +48,11 @@ func RoleEnabled(job *jobs.Job, k int) bool {
 	return rs != nil && rs[k]
 }
 
-// sshdCommandRE finds an sshd started as a program (a word ending in sshd,
-// after a separator or a path), as MPIJob workers' commands do
-// (`/usr/sbin/sshd -De`, `mkdir -p /run/sshd; /usr/sbin/sshd -D`).
-var sshdCommandRE = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s|$)`)
-
-// Idle reports whether role k's own command is replaced by the emulation's
-// sshd: an MPIJob worker whose command starts an sshd (the image's, on
-// port 22 with the image's keys, which the operator's secret filled in;
-// jobshift's sshd takes its place on the task's port), or that has no
-// command (the kubexec generations ran `sleep 365d` in it, or the image's
-// entrypoint, which was an sshd in v2beta1 images).
-func Idle(job *jobs.Job, k int) bool {
-	r := job.Roles[k]
-	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || !RoleEnabled(job, k) {
-		return false
-	}
-	c := r.Command
-	switch c.Kind {
-	case jobs.CommandArgv:
-		if len(c.Command) == 0 && len(c.Args) == 0 {
-			return true
-		}
-		return sshdCommandRE.MatchString(strings.Join(append(append([]string(nil), c.Command...), c.Args...), " "))
-	default:
-		return sshdCommandRE.MatchString(c.Script)
-	}
-}
-
 // Wrap is the argv that runs argv under the wrapper at scriptPath (sh is
-// looked up on the task's PATH). An idle role ignores argv.
-func Wrap(job *jobs.Job, k int, scriptPath string, argv []string) []string {
-	if Idle(job, k) {
+// looked up on the task's PATH). An idle role (translate.RolePlan.SSHIdle:
+// its own command is replaced by the emulation's sshd) ignores argv.
+func Wrap(idle bool, scriptPath string, argv []string) []string {
+	if idle {
 		return []string{"sh", scriptPath, IdleFlag}
 	}
 	return append([]string{"sh", scriptPath, "--"}, argv...)

@@ -149,7 +149,8 @@ fi
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
 	mkdir -p "$mdir" || fail "cannot make $mdir"
-	chmod 755 "$mdir"
+	# private: only this user's tasks read it (Slurm made it 0700 already)
+	chmod 700 "$mdir" || fail "cannot protect $mdir"
 	# shellcheck disable=SC2015 # fail exits
 	printf '%s\n' "$JOBSHIFT_MPI_HOSTFILE" | tr ',' '\n' >"$mdir/hostfile.tmp.$$" && mv -f "$mdir/hostfile.tmp.$$" "$mdir/hostfile" ||
 		fail "cannot write $mdir/hostfile"

@@ -8,43 +8,20 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/jobshift/jobshift/jobs"
 	"golang.org/x/crypto/ssh"
 )
 
-func mpiJob(worker jobs.Command) *jobs.Job {
-	p := []jobs.Port{{Label: "ssh", Count: 1}}
-	return &jobs.Job{Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v2beta1"}, Roles: []*jobs.Role{
-		{Name: "launcher", ReplicaType: "launcher", Instances: 1, Ports: p, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"mpirun", "x"}}},
-		{Name: "worker", ReplicaType: "worker", Instances: 2, Ports: p, Command: worker}}}
-}
-
-func TestIdleAndWrap(t *testing.T) {
-	argv := func(c ...string) jobs.Command { return jobs.Command{Kind: jobs.CommandArgv, Command: c} }
+func TestWrap(t *testing.T) {
 	cases := map[string]struct {
-		worker jobs.Command
-		idle   bool
+		idle bool
+		want []string
 	}{
-		"sshd -De":              {jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/usr/sbin/sshd"}, Args: []string{"-De"}}, true},
-		"no command (kubexec)":  {jobs.Command{Kind: jobs.CommandArgv}, true},
-		"bash -c mkdir; sshd":   {argv("/bin/bash", "-c", "mkdir -p /run/sshd\n/usr/sbin/sshd -D"), true},
-		"a worker program":      {argv("python", "serve.py"), false},
-		"sshd_config is a word": {argv("cat", "/etc/ssh/sshd_config"), false},
+		"runs the command": {false, []string{"sh", "/w.sh", "--", "a", "b"}},
+		"idle: sshd only":  {true, []string{"sh", "/w.sh", "--idle"}},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
-			j := mpiJob(tc.worker)
-			if Idle(j, 0) {
-				t.Error("the launcher is idle")
-			}
-			if got := Idle(j, 1); got != tc.idle {
-				t.Errorf("Idle = %v, want %v", got, tc.idle)
-			}
-			want := []string{"sh", "/w.sh", "--", "a", "b"}
-			if tc.idle {
-				want = []string{"sh", "/w.sh", "--idle"}
-			}
-			if d := cmp.Diff(want, Wrap(j, 1, "/w.sh", []string{"a", "b"})); d != "" {
+			if d := cmp.Diff(tc.want, Wrap(tc.idle, "/w.sh", []string{"a", "b"})); d != "" {
 				t.Errorf("Wrap (-want +got):\n%s", d)
 			}
 		})

@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 	"github.com/jobshift/jobshift/translate/contract/contracttest"
@@ -45,7 +45,7 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 		}
 		for _, driver := range []string{"raw_exec", "docker"} {
 			p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
-				Site: &hcl.Config{Nomad: &hcl.NomadConfig{Driver: driver}}, Options: map[string]string{}}
+				Site: &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, Options: map[string]string{}}
 			checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s", c.Name, driver))
 		}
 	}

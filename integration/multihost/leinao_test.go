@@ -14,8 +14,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -204,7 +204,7 @@ func TestLeinaoSeedNomadDocker(t *testing.T) {
 	ns := *site.Nomad
 	ns.Driver = "docker"
 	site.Nomad = &ns
-	site.Images = append([]hcl.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}}, site.Images...)
+	site.Images = append([]siteconfig.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}}, site.Images...)
 	dc := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
 	plan := loadPlan(t, dc, leinaoSeed(t))
 	if plan.Job.Source.Dialect != "leinao" {

@@ -9,14 +9,19 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/nomad/api"
+
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 )
 
 // TestControllerEnforcesPlainNomadJobRun: the converted HCL submitted with
 // plain `nomad job run` (no jobshift process involved) is finished by the
-// controller: workers succeed, PS are stopped, the verdict is recorded.
+// controller: workers succeed, PS are stopped, the verdict is recorded,
+// and the job's secrets Variable (written here as Submit would have) is
+// deleted.
 func TestControllerEnforcesPlainNomadJobRun(t *testing.T) {
 	c := agent.Client(t)
 	t.Setenv("NOMAD_ADDR", agent.Addr(t))
@@ -37,6 +42,11 @@ func TestControllerEnforcesPlainNomadJobRun(t *testing.T) {
 	}
 	id := p.Options["id"]
 	defer c.Jobs().Deregister(id, true, nil)
+	secret := &api.Variable{Path: nomad.VariablePath(id), Items: api.VariableItems{"token": "s3cr3t"}}
+	if _, _, err := c.Variables().Create(secret, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Variables().Delete(secret.Path, nil)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -58,6 +68,7 @@ func TestControllerEnforcesPlainNomadJobRun(t *testing.T) {
 					t.Errorf("%s still running", a.Name)
 				}
 			}
+			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			return
 		}
 		time.Sleep(500 * time.Millisecond)

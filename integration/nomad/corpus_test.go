@@ -11,11 +11,11 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -30,7 +30,7 @@ func TestCorpusValidates(t *testing.T) {
 		t.Skip("no corpus at " + corpus)
 	}
 	c := agent.Client(t)
-	cfg := &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 1000}}
+	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 1000}}
 	var files []string
 	for _, dir := range []string{"pai-v1", "pai-v2", "tfjob", "pytorchjob", "mpijob"} {
 		m, _ := filepath.Glob(filepath.Join(corpus, dir, "*"))

@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -18,7 +18,7 @@ var checksumRe = regexp.MustCompile(`rank (\d) of 2 checksum (\S+)`)
 
 // ddp runs examples/pai-v2-ddp-torch.yaml (2 workers, gloo, CPU) and
 // checks that both ranks trained and ended with identical parameters.
-func ddp(t *testing.T, cfg *hcl.Config, inImage bool) {
+func ddp(t *testing.T, cfg *siteconfig.Config, inImage bool) {
 	t.Helper()
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "pai-v2-ddp-torch.yaml"), cfg)
 	if inImage {
@@ -57,7 +57,7 @@ func ddp(t *testing.T, cfg *hcl.Config, inImage bool) {
 
 // torchPath: raw_exec tasks inherit the agent's PATH; Debian's
 // python3-torch is for /usr/bin/python3.
-var torchPath = []hcl.RoleRule{{Pattern: "*", Env: map[string]string{"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}}}
+var torchPath = []siteconfig.RoleRule{{Pattern: "*", Env: map[string]string{"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}}}
 
 func TestDDPTrainsOnRawExec(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages/torch"); err != nil {
@@ -66,13 +66,13 @@ func TestDDPTrainsOnRawExec(t *testing.T) {
 		}
 		t.Skip("python3-torch is not installed")
 	}
-	ddp(t, &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}, false)
+	ddp(t, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}, false)
 }
 
 func TestDDPTrainsOnDocker(t *testing.T) {
 	needDocker(t)
-	ddp(t, &hcl.Config{
-		Nomad:  &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
-		Images: []hcl.ImageRule{{Pattern: "openpai/standard:*", Replace: torchImage}},
+	ddp(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "openpai/standard:*", Replace: torchImage}},
 	}, true)
 }

@@ -12,8 +12,8 @@ import (
 	"testing"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -114,9 +114,9 @@ func TestLeinaoOnDockerBridge(t *testing.T) {
 	if err := os.WriteFile(f, b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cfg := &hcl.Config{
-		Nomad:  &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
-		Images: []hcl.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}},
+	cfg := &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}},
 	}
 	p := loadPlan(t, f, cfg)
 	if p.Job.Source.Dialect != "leinao" {

@@ -17,10 +17,10 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -90,9 +90,9 @@ func TestLeinaoSeedOnDocker(t *testing.T) {
 	// the image does not hold the program: it travels in the command
 	cmd := fmt.Sprintf(`python3 -c "$(echo %s | base64 -d)"`, base64.StdEncoding.EncodeToString(prog))
 	f := leinaoSeedFile(t, "leinao-seed", 2, 2, 2, cmd)
-	cfg := &hcl.Config{
-		Nomad:  &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
-		Images: []hcl.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}},
+	cfg := &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}},
 	}
 	p := loadPlan(t, f, cfg)
 	if p.Job.Source.Dialect != "leinao" {

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/nomad/api"
+
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
@@ -24,7 +26,8 @@ func helper(t *testing.T) string {
 
 // TestFinisherWithoutJobshiftProcess: submitted with plain `nomad job run`
 // and nothing of jobshift running, the job still ends by its rule: the
-// poststop finisher records the verdict and stops the PS.
+// poststop finisher records the verdict, stops the PS and deletes the
+// job's secrets Variable (written here as Submit would have).
 func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 	c := agent.Client(t)
 	t.Setenv("NOMAD_ADDR", agent.Addr(t))
@@ -60,6 +63,11 @@ func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 			}
 			id := p.Options["id"]
 			defer c.Jobs().Deregister(id, true, nil)
+			secret := &api.Variable{Path: nomad.VariablePath(id), Items: api.VariableItems{"token": "s3cr3t"}}
+			if _, _, err := c.Variables().Create(secret, nil); err != nil {
+				t.Fatal(err)
+			}
+			defer c.Variables().Delete(secret.Path, nil)
 			end := time.Now().Add(2 * time.Minute)
 			for time.Now().Before(end) {
 				v, _, err := c.Variables().Read(nomad.ResultPath(id), nil)
@@ -77,6 +85,7 @@ func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 							}
 						}
 						if live == 0 {
+							drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 							return
 						}
 						time.Sleep(500 * time.Millisecond)

@@ -13,9 +13,9 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -93,11 +93,11 @@ func TestGPUJobsEnvOnRawExec(t *testing.T) {
 
 func TestGPUJobsEnvOnDocker(t *testing.T) {
 	needDocker(t)
-	cfg := &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
+	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
 	gpuJobsOn(t, cfg, torchImage, true)
 }
 
-func gpuJobsOn(t *testing.T, cfg *hcl.Config, image string, container bool) {
+func gpuJobsOn(t *testing.T, cfg *siteconfig.Config, image string, container bool) {
 	for name, f := range gpuJobs(t, image) {
 		if !strings.HasPrefix(name, "pai") {
 			t.Run(name, func(t *testing.T) { gpuRun(t, f, cfg, nil, container) })
@@ -109,7 +109,7 @@ func gpuJobsOn(t *testing.T, cfg *hcl.Config, image string, container bool) {
 	}
 }
 
-func gpuRun(t *testing.T, f string, cfg *hcl.Config, contracts []string, container bool) {
+func gpuRun(t *testing.T, f string, cfg *siteconfig.Config, contracts []string, container bool) {
 	p := loadPlanContracts(t, f, cfg, contracts)
 	res, id := run(t, p)
 	c := agent.Client(t)

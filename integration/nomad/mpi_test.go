@@ -1,6 +1,8 @@
 package nomad_test
 
 import (
+	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,10 +12,11 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -43,13 +46,13 @@ func TestMPIAllreduceOnDocker(t *testing.T) {
 			t.Fatalf("build-mpi-image.sh: %v\n%s", err, out)
 		}
 	}
-	mpiOnNomad(t, &hcl.Config{
-		Nomad:  &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
-		Images: []hcl.ImageRule{{Pattern: torchImage, Replace: mpiImage}},
+	mpiOnNomad(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: torchImage, Replace: mpiImage}},
 	})
 }
 
-func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
+func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
@@ -74,6 +77,8 @@ func mpiOnNomad(t *testing.T, cfg *hcl.Config) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			// the job key is a secret: gone with the verdict
+			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
@@ -97,4 +102,72 @@ func catStderr(t *testing.T, alloc, task string) string {
 	t.Helper()
 	out, _ := exec.Command(agent.Binary(), "alloc", "logs", "-stderr", "-address", agent.Addr(t), alloc, task).CombinedOutput()
 	return string(out)
+}
+
+// TestMPIConvertedPlainNomadRun: an MPI job converted to HCL and submitted
+// with plain `nomad job run` — no jobshift process, so no job key written
+// beforehand — makes its own key (the sshkey prestart task), runs the
+// allreduce on every rank, ends by the finisher's verdict, and the key's
+// Variable is gone afterwards.
+func TestMPIConvertedPlainNomadRun(t *testing.T) {
+	drivertest.NeedMPI(t)
+	c := agent.Client(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	for _, tc := range drivertest.MPIJobs[:1] {
+		t.Run(tc.Name, func(t *testing.T) {
+			file, marker := drivertest.MPIJobFile(t, tc.File)
+			p := loadPlan(t, file, site())
+			id := fmt.Sprintf("mpiplain-%d", time.Now().UnixNano()%1e9)
+			p.Options["id"] = id
+			p.Options[nomad.OptWorkDir] = filepath.Dir(file)
+			p.Options[nomad.OptHelper] = helper(t)
+			d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+			art, err := d.Render(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f := filepath.Join(t.TempDir(), "job.nomad.hcl")
+			if err := os.WriteFile(f, art.Files[0].Data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if v, _, _ := c.Variables().Peek(nomad.VariablePath(id), nil); v != nil {
+				t.Fatalf("Variable %s exists before the job", nomad.VariablePath(id))
+			}
+			if out, err := exec.Command(agent.Binary(), "job", "run", "-detach", f).CombinedOutput(); err != nil {
+				t.Fatalf("nomad job run: %v\n%s", err, out)
+			}
+			defer c.Jobs().Deregister(id, true, nil)
+			var verdict *api.Variable
+			for end := time.Now().Add(3 * time.Minute); verdict == nil && time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+				verdict, _, _ = c.Variables().Peek(nomad.ResultPath(id), nil)
+			}
+			allocs, _, err := c.Jobs().Allocations(id, true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if verdict == nil || verdict.Items["phase"] != "succeeded" {
+				for _, a := range allocs {
+					t.Logf("%s stderr:\n%s\nsshkey:\n%s", a.Name, catStderr(t, a.ID, nomad.MainTask), catStderr(t, a.ID, nomad.SSHKeyTask))
+				}
+				t.Fatalf("verdict %v, want succeeded", verdict)
+			}
+			var logs, keyLogs strings.Builder
+			for _, a := range allocs {
+				logs.WriteString(catLogs(t, a.ID, nomad.MainTask))
+				keyLogs.WriteString(catLogs(t, a.ID, nomad.SSHKeyTask))
+			}
+			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			if n := strings.Count(keyLogs.String(), "made the job key"); n != 1 {
+				t.Errorf("%d sshkey tasks made the job key, want exactly 1:\n%s", n, keyLogs.String())
+			}
+			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
+			deadline := time.Now().Add(30 * time.Second)
+			for left := drivertest.Leftovers(marker); len(left) > 0; left = drivertest.Leftovers(marker) {
+				if time.Now().After(deadline) {
+					t.Fatalf("left behind:\n%s", strings.Join(left, "\n"))
+				}
+				time.Sleep(200 * time.Millisecond)
+			}
+		})
+	}
 }

@@ -12,8 +12,8 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -50,10 +50,10 @@ func TestRestartBackoffOnNomad(t *testing.T) {
 // the image's sh, date and sleep).
 func TestRestartBackoffOnDocker(t *testing.T) {
 	needDocker(t)
-	restartBackoff(t, &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}, torchImage)
+	restartBackoff(t, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}, torchImage)
 }
 
-func restartBackoff(t *testing.T, cfg *hcl.Config, image string) {
+func restartBackoff(t *testing.T, cfg *siteconfig.Config, image string) {
 	c := agent.Client(t)
 	f := filepath.Join(t.TempDir(), "crashloop.yaml")
 	if err := os.WriteFile(f, []byte(strings.Replace(crashloop, "busybox", image, 1)), 0o644); err != nil {

@@ -15,11 +15,11 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -32,17 +32,17 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func site() *hcl.Config {
-	return &hcl.Config{Nomad: &hcl.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
+func site() *siteconfig.Config {
+	return &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
 }
 
-func loadPlan(t *testing.T, path string, cfg *hcl.Config) *translate.Plan {
+func loadPlan(t *testing.T, path string, cfg *siteconfig.Config) *translate.Plan {
 	t.Helper()
 	return loadPlanContracts(t, path, cfg, nil)
 }
 
 // loadPlanContracts is loadPlan with -contract (nil: the job's defaults).
-func loadPlanContracts(t *testing.T, path string, cfg *hcl.Config, contracts []string) *translate.Plan {
+func loadPlanContracts(t *testing.T, path string, cfg *siteconfig.Config, contracts []string) *translate.Plan {
 	t.Helper()
 	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
 	if diags.HasErrors() {

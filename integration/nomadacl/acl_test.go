@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/internal/drivertest"
 )
 
 func repo() string {
@@ -215,6 +217,7 @@ func TestPolicies(t *testing.T) {
 	if out, code := cl.jobshift(t, run, "run", "-to", "nomad", "-plain", "-config", site, "examples/pai-v1-ps-worker.json"); code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
 		t.Fatalf("run with the run policy: exit %d\n%s", code, out)
 	}
+	cl.runSecrets(t, run, site)
 
 	// controller: with its policy's token it ends a job registered by
 	// plain `nomad job run` and records the verdict
@@ -276,5 +279,32 @@ func TestPolicies(t *testing.T) {
 	cl.register(t, helperSite, id)
 	if v := cl.verdict(id, 30*time.Second); v != nil {
 		t.Errorf("finisher without a policy recorded a verdict %v: the policy test proves nothing", v)
+	}
+}
+
+// runSecrets: with the run policy's token, a PAI v2 job with secrets runs
+// (its Variable nomad/jobs/<job ID> written before it, read by its task)
+// and the Variable is gone after the verdict.
+func (cl *cluster) runSecrets(t *testing.T, token, site string) {
+	t.Helper()
+	job := filepath.Join(t.TempDir(), "secrets.yaml")
+	src := "protocolVersion: 2\nname: aclsecret\ntype: job\nsecrets:\n  token: s3cr3t\n" +
+		"prerequisites:\n  - {name: i, type: dockerimage, uri: busybox}\n" +
+		"taskRoles:\n  worker:\n    instances: 1\n    dockerImage: i\n    resourcePerInstance: {cpu: 1, memoryMB: 256, gpu: 0}\n" +
+		"    commands: ['test \"<% $secrets.token %>\" = s3cr3t']\n"
+	if err := os.WriteFile(job, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, code := cl.jobshift(t, token, "run", "-to", "nomad", "-plain", "-config", site, job)
+	if code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
+		t.Fatalf("run of a job with secrets with the run policy: exit %d\n%s", code, out)
+	}
+	m := regexp.MustCompile(`submitted nomad job nomad:(\S+)`).FindStringSubmatch(out)
+	if m == nil {
+		t.Fatalf("run printed no handle:\n%s", out)
+	}
+	drivertest.NoNomadVariable(t, cl.c, nomad.VariablePath(m[1]))
+	if strings.Contains(out, "could not delete") {
+		t.Errorf("run warned:\n%s", out)
 	}
 }

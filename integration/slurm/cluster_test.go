@@ -19,9 +19,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -99,7 +99,7 @@ func loadPlan(t *testing.T, path string, opts map[string]string) *translate.Plan
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", path, diags)
 	}
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "ci")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "ci")
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", path, diags)
 	}

@@ -12,9 +12,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -51,7 +51,7 @@ func TestCorpusScripts(t *testing.T) {
 			skipped[rel] = "read: " + firstLine(diags.Error())
 			continue
 		}
-		plan, diags := translate.Build(job, &hcl.Config{}, nil, "ci")
+		plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "ci")
 		if diags.HasErrors() {
 			skipped[rel] = "plan: " + firstLine(diags.Error())
 			continue

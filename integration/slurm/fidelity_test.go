@@ -14,9 +14,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -55,7 +55,7 @@ taskRoles:
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
-			plan, diags := translate.Build(j, &hcl.Config{}, []string{"uai"}, "ci")
+			plan, diags := translate.Build(j, &siteconfig.Config{}, []string{"uai"}, "ci")
 			if diags.HasErrors() {
 				t.Fatal(diags)
 			}
@@ -115,7 +115,7 @@ func leinaoSeed(t *testing.T, dir, name string, ps, workers int, cmd string) *tr
 	if j.Source.Dialect != "leinao" {
 		t.Fatalf("dialect %q, want leinao", j.Source.Dialect)
 	}
-	plan, diags := translate.Build(j, &hcl.Config{}, nil, "ci")
+	plan, diags := translate.Build(j, &siteconfig.Config{}, nil, "ci")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

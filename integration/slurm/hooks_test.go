@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -24,7 +24,7 @@ import (
 // directory, and is a few hundred lines.
 func TestSiteHooks(t *testing.T) {
 	needCluster(t)
-	site, diags := hcl.ParseConfig([]byte(`
+	site, diags := siteconfig.ParseConfig([]byte(`
 slurm { sbatch = ["--nice=7"] }
 role "worker" {
   sbatch = ["--mail-type=NONE", "--begin=now"]

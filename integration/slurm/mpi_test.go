@@ -15,7 +15,8 @@ import (
 // Slurm with the ssh emulation (sshd per task on its port of the job's
 // window, the key made in the allocation): every rank prints the same sum,
 // the launcher decides (decide.sh's mpi rule), and neither an sshd nor a
-// rank is left on the nodes, nor the key in the state directory.
+// rank is left on the nodes, nor the key or the MPI directory (hostfile)
+// in the state directory.
 func TestMPIAllreduce(t *testing.T) {
 	needCluster(t)
 	drivertest.NeedMPI(t)
@@ -44,6 +45,17 @@ func TestMPIAllreduce(t *testing.T) {
 			}
 			if keys, _ := filepath.Glob(filepath.Join(r.state, "attempt-*", "ssh-key")); len(keys) > 0 {
 				t.Errorf("job key left in the state directory: %v", keys)
+			}
+			// the MPI directory (hostfile, kubexec.sh) is the attempt's
+			// own and goes with it; the launcher ran with that hostfile
+			if dirs, _ := filepath.Glob(filepath.Join(r.state, "attempt-*", "mpi")); len(dirs) > 0 {
+				t.Errorf("MPI directory left in the state directory: %v", dirs)
+			}
+			if strings.HasPrefix(tc.File, "v") {
+				env, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "topology"))
+				if !strings.Contains(string(env), "JS_MPI_DIR="+filepath.Join(r.state, "attempt-0", "mpi")+"\n") {
+					t.Errorf("topology has no JS_MPI_DIR in the attempt's directory:\n%s", env)
+				}
 			}
 		})
 	}

@@ -17,9 +17,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -126,7 +126,7 @@ func readTopology(t *testing.T, job *jobs.Job, opts contract.Options, adir strin
 		k, v, _ := strings.Cut(l, "=")
 		vars[k] = v
 	}
-	var topo contract.Topology
+	topo := contract.Topology{MPIDir: vars["JS_MPI_DIR"]}
 	for k, r := range job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
 		for i := 0; i < r.Instances; i++ {
@@ -587,7 +587,7 @@ taskRoles:
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	plan, diags := translate.Build(j, &hcl.Config{}, []string{"pai", "uai"}, "ci")
+	plan, diags := translate.Build(j, &siteconfig.Config{}, []string{"pai", "uai"}, "ci")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}

@@ -17,7 +17,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/hcl"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // RepoRoot is the module root: every host sees it at the same path.
@@ -96,9 +96,9 @@ func (in Instance) Main(m *testing.M, suite string) int {
 // Cluster is one engine's cluster as cluster.sh describes it.
 type Cluster struct {
 	Engine string
-	Env    map[string]string // the export lines of `cluster.sh env`
-	Hosts  map[string]string // client host name -> address
-	Site   *hcl.Config       // the site config cluster.sh wrote (JOBSHIFT_CONFIG)
+	Env    map[string]string  // the export lines of `cluster.sh env`
+	Hosts  map[string]string  // client host name -> address
+	Site   *siteconfig.Config // the site config cluster.sh wrote (JOBSHIFT_CONFIG)
 }
 
 // Addrs is the set of the client hosts' addresses.
@@ -152,7 +152,7 @@ func (in Instance) Need(t testing.TB, engine string) *Cluster {
 	if len(c.Hosts) < 3 {
 		t.Fatalf("cluster.sh hosts %s: %d hosts, want at least 3", engine, len(c.Hosts))
 	}
-	site, diags := hcl.LoadConfig(c.Env["JOBSHIFT_CONFIG"])
+	site, diags := siteconfig.LoadConfig(c.Env["JOBSHIFT_CONFIG"])
 	if diags.HasErrors() {
 		t.Fatalf("site config %s: %v", c.Env["JOBSHIFT_CONFIG"], diags)
 	}

@@ -17,14 +17,14 @@ import (
 	"regexp"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/local"
 	_ "github.com/jobshift/jobshift/drivers/nomad" // registers nomad
 	_ "github.com/jobshift/jobshift/drivers/slurm" // registers slurm
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -95,7 +95,7 @@ func (f *format) render(doc any) (*outcome, error) {
 		o.readLossy = true
 	}
 	o.readWarn = warned(diags)
-	plan, diags := translate.Build(job, &hcl.Config{}, nil, "matrix")
+	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "matrix")
 	if diags.HasErrors() {
 		o.readErr = true
 		return o, nil
@@ -103,7 +103,7 @@ func (f *format) render(doc any) (*outcome, error) {
 	o.readWarn = o.readWarn || warned(diags)
 	for _, t := range Targets {
 		var warn bytes.Buffer
-		d, err := drivers.New(t, drivers.Config{Site: &hcl.Config{}, Warnings: &warn,
+		d, err := drivers.New(t, drivers.Config{Site: &siteconfig.Config{}, Warnings: &warn,
 			Options: map[string]string{local.OptRunDir: "/matrix/run", local.OptDir: "/matrix/dir"}})
 		if err != nil {
 			return nil, err
@@ -152,9 +152,9 @@ var ports = regexp.MustCompile(`\b[1-6][0-9]{4}\b`)
 
 func normalise(s string) string { return ports.ReplaceAllString(s, "PORT") }
 
-func warned(diags hcl2.Diagnostics) bool {
+func warned(diags hcl.Diagnostics) bool {
 	for _, d := range diags {
-		if d.Severity == hcl2.DiagWarning {
+		if d.Severity == hcl.DiagWarning {
 			return true
 		}
 	}

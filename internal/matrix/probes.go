@@ -105,7 +105,7 @@ func obj(kv ...any) map[string]any {
 func list(v ...any) []any { return v }
 
 // the formats, in the order the matrix prints them
-var formats = []*format{paiV1, paiV2, tfJob, pyTorchJob}
+var formats = []*format{paiV1, paiV2, tfJob, pyTorchJob, mpiV1alpha1, mpiV1alpha2, mpiV1, mpiV2beta1}
 
 var paiV1 = &format{name: "OpenPAI v1 (JSON)",
 	known: map[string]string{"v1": "", "v1 taskRoles[]": "taskRoles.0", "v1 portList[]": "taskRoles.0.portList.0"},
@@ -266,3 +266,109 @@ func relabel(replica string, ps []probe) []probe {
 	}
 	return ps
 }
+
+// mpiJob builds an MPIJob of apiVersion kubeflow.org/<gen> with a Launcher
+// running mpirun and two Workers with no command (the operator's idle
+// workers; jobshift's ssh emulation runs their sshd).
+func mpiJob(gen string) func() any {
+	return func() any {
+		pod := func(name string, cmd []any) any {
+			c := obj("name", name, "image", "busybox", "resources", obj("limits", obj("cpu", "1", "memory", "1Gi")))
+			if cmd != nil {
+				c["command"] = cmd
+			}
+			return obj("spec", obj("containers", list(c)))
+		}
+		return obj("apiVersion", "kubeflow.org/"+gen, "kind", "MPIJob", "metadata", obj("name", "m"),
+			"spec", obj("mpiReplicaSpecs", obj(
+				"Launcher", obj("replicas", 1, "template", pod("launcher", list("mpirun", "-n", "2", "python", "train.py"))),
+				"Worker", obj("replicas", 2, "template", pod("worker", nil)))))
+	}
+}
+
+// mpiProbes are the MPIJob fields of the map-form generations (v1alpha2
+// on), with the launcher's and the workers' pod fields.
+func mpiProbes(extra ...probe) []probe {
+	ps := []probe{
+		p("", "metadata.namespace", "team"),
+		p("", "spec.slotsPerWorker", 4),
+		p("", "spec.runPolicy.cleanPodPolicy", "All"),
+		p("", "spec.runPolicy.backoffLimit", 3),
+		p("", "spec.runPolicy.activeDeadlineSeconds", 3600),
+		p("", "spec.runPolicy.ttlSecondsAfterFinished", 60),
+		p("", "spec.runPolicy.schedulingPolicy.minAvailable", 2),
+		p("", "spec.runPolicy.suspend", true),
+		p("", "spec.mpiImplementation", "Intel"),
+		p("", "spec.runLauncherAsWorker", true),
+	}
+	ps = append(ps, extra...)
+	l := "spec.mpiReplicaSpecs.Launcher"
+	ps = append(ps, relabel("Launcher", []probe{
+		p(l, "restartPolicy", "Never"),
+		p(l+".template.spec.containers.0", "command", list("mpirun", "-n", "4", "python", "other.py")),
+		p(l+".template.spec.containers.0", "env", list(obj("name", "A", "value", "b"))),
+		p(l+".template.spec.containers.0", "resources.limits.[nvidia.com/gpu]", 1),
+	})...)
+	w := "spec.mpiReplicaSpecs.Worker"
+	return append(ps, relabel("Worker", []probe{
+		p(w, "replicas", 3),
+		p(w, "restartPolicy", "OnFailure"),
+		p(w+".template.spec.containers.0", "command", list("/usr/sbin/sshd", "-De")),
+		p(w+".template.spec.containers.0", "command", list("python", "serve.py")),
+		p(w+".template.spec.containers.0", "image", "python:3.11"),
+		p(w+".template.spec.containers.0", "ports", list(obj("name", "ssh", "containerPort", 2222))),
+		p(w+".template.spec.containers.0", "resources.limits.cpu", "4"),
+		p(w+".template.spec.containers.0", "resources.limits.[nvidia.com/gpu]", 1),
+		p(w+".template.spec", "hostNetwork", true),
+	})...)
+}
+
+var mpiV1alpha1 = &format{name: "Kubeflow MPIJob (kubeflow.org/v1alpha1)",
+	base: func() any {
+		return obj("apiVersion", "kubeflow.org/v1alpha1", "kind", "MPIJob", "metadata", obj("name", "m"),
+			"spec", obj("replicas", 2, "template", obj("spec", obj("containers", list(
+				obj("name", "bench", "image", "busybox", "command", list("mpirun", "python", "bench.py"),
+					"resources", obj("limits", obj("cpu", "1", "memory", "1Gi"))))))))
+	},
+	probes: []probe{
+		p("", "metadata.namespace", "team"),
+		p("", "spec.replicas", 3),
+		p("", "spec.slotsPerWorker", 4),
+		p("", "spec.backoffLimit", 2),
+		p("", "spec.activeDeadlineSeconds", 3600),
+		named("spec.gpus with spec.gpusPerNode", with(p("", "spec.gpus", 16), p("", "spec.gpusPerNode", 8))),
+		p("", "spec.gpus", 16),
+		named("spec.processingUnits with spec.processingUnitsPerNode", with(p("", "spec.processingUnits", 8), p("", "spec.processingUnitsPerNode", 4))),
+		p("", "spec.processingResourceType", "cpu"),
+		p("", "spec.launcherOnMaster", true),
+	}}
+
+func init() {
+	t := "spec.template.spec"
+	mpiV1alpha1.probes = append(mpiV1alpha1.probes, relabel("template", []probe{
+		p(t+".containers.0", "command", list("mpirun", "python", "other.py")),
+		p(t+".containers.0", "image", "python:3.11"),
+		p(t+".containers.0", "resources.limits.cpu", "4"),
+		p(t+".containers.0", "resources.limits.[nvidia.com/gpu]", 2),
+		p(t, "restartPolicy", "Never"),
+	})...)
+}
+
+// named gives a probe that sets several fields its printed name.
+func named(field string, pr probe) probe {
+	pr.field = field
+	return pr
+}
+
+var mpiV1alpha2 = &format{name: "Kubeflow MPIJob (kubeflow.org/v1alpha2)", base: mpiJob("v1alpha2"),
+	probes: mpiProbes()}
+
+var mpiV1 = &format{name: "Kubeflow MPIJob (kubeflow.org/v1)", base: mpiJob("v1"),
+	probes: mpiProbes(p("", "spec.mainContainer", "launcher"))}
+
+var mpiV2beta1 = &format{name: "Kubeflow MPIJob (kubeflow.org/v2beta1)", base: mpiJob("v2beta1"),
+	probes: mpiProbes(
+		p("", "spec.mpiImplementation", "MPICH"),
+		p("", "spec.sshAuthMountPath", "/home/mpiuser/.ssh"),
+		p("", "spec.launcherCreationPolicy", "WaitForWorkersReady"),
+	)}

@@ -12,12 +12,12 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/hcl"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/plugin"
 	"github.com/jobshift/jobshift/plugin/example"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -36,7 +36,7 @@ func plan(t *testing.T, path string) *translate.Plan {
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
-	p, diags := translate.Build(job, &hcl.Config{}, nil, "alice")
+	p, diags := translate.Build(job, &siteconfig.Config{}, nil, "alice")
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -150,7 +150,7 @@ func TestPluginMatchesInProcess(t *testing.T) {
 			r.Command.Command = nil
 		}
 		// The plan is compiled by Build: build it again from the changed job.
-		p, diags := translate.Build(p.Job, &hcl.Config{}, nil, "alice")
+		p, diags := translate.Build(p.Job, &siteconfig.Config{}, nil, "alice")
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"sync"
 	"syscall"
 	"time"
@@ -48,6 +49,15 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	r := &run{dir: dir, job: p.Job, policy: p.Compiled().Policy, start: time.Now(), tasks: map[jobs.TaskRef]*task{}, done: make(chan struct{})}
+	info := runInfo{Name: p.Job.Name, User: p.User, Submitted: r.start, Policy: r.policy}
+	for _, role := range p.Job.Roles {
+		for idx := 0; idx < role.Instances; idx++ {
+			info.Tasks = append(info.Tasks, jobs.TaskRef{Role: role.Name, Index: idx})
+		}
+	}
+	if err := writeJSON(filepath.Join(dir, "job.json"), info); err != nil { // status.go
+		return drivers.Handle{}, err
+	}
 	var wg sync.WaitGroup
 	i := 0
 	for _, role := range p.Job.Roles {
@@ -59,7 +69,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 			if err := os.WriteFile(script, f.Data, 0o755); err != nil {
 				return drivers.Handle{}, err
 			}
-			t, err := start(script, filepath.Join(dir, fmt.Sprintf("%s-%d.log", ref.Role, ref.Index)), ref)
+			t, err := start(script, taskBase(dir, ref), ref)
 			if err != nil {
 				r.stopAll()
 				return drivers.Handle{}, err
@@ -88,19 +98,26 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	return drivers.Handle{Driver: Name, ID: dir}, nil
 }
 
-func start(script, logPath string, ref jobs.TaskRef) (*task, error) {
-	log, err := os.Create(logPath)
+// start runs script; base is <dir>/<role>-<index>, the prefix of the
+// task's files (status.go).
+func start(script, base string, ref jobs.TaskRef) (*task, error) {
+	log, err := os.Create(base + ".log")
 	if err != nil {
 		return nil, err
 	}
 	defer log.Close() // the child keeps its own descriptor
 	// The task runs in jobshift's working directory, the stand-in for the
 	// image WORKDIR that held the job's code (as the local driver does).
-	cmd := exec.Command("bash", script)
+	// A wrapper shell records the exit code in <base>.exit, so a snapshot
+	// has it even when this process is gone (status.go).
+	cmd := exec.Command("bash", "-c", `bash "$1"; c=$?; echo "$c" >"$2.tmp" && mv "$2.tmp" "$2"; exit "$c"`, "jobshift-task", script, base+".exit")
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // stop kills the whole tree
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("%s-%d: %w", ref.Role, ref.Index, err)
+	}
+	if err := os.WriteFile(base+".pid", []byte(strconv.Itoa(cmd.Process.Pid)+"\n"), 0o644); err != nil {
+		return nil, err
 	}
 	return &task{cmd: cmd, state: completion.Task{TaskRef: ref, State: completion.Running}}, nil
 }
@@ -165,7 +182,9 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 					r.stop(a.Tasks)
 				case completion.ActEnd, completion.ActRetry:
 					v := a.Verdict
-					ch <- drivers.Event{Time: time.Now(), Final: &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}}
+					res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: 1}
+					r.recordVerdict(res)
+					ch <- drivers.Event{Time: time.Now(), Final: res}
 					return
 				}
 			}
@@ -211,6 +230,7 @@ func (r *run) stop(refs []jobs.TaskRef) {
 		}
 		t.state.State = completion.Stopped
 		pgids = append(pgids, t.cmd.Process.Pid)
+		_ = os.WriteFile(taskBase(r.dir, ref)+".stopped", nil, 0o644) // status.go
 	}
 	r.mu.Unlock()
 	for _, pg := range pgids {

@@ -82,7 +82,7 @@ func (x Diagnostic_Severity) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Diagnostic_Severity.Descriptor instead.
 func (Diagnostic_Severity) EnumDescriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30, 0}
+	return file_driver_proto_rawDescGZIP(), []int{32, 0}
 }
 
 type InfoRequest struct {
@@ -222,7 +222,7 @@ type Plan struct {
 	Job       *Job                   `protobuf:"bytes,1,opt,name=job,proto3" json:"job,omitempty"`
 	Contracts []string               `protobuf:"bytes,2,rep,name=contracts,proto3" json:"contracts,omitempty"`
 	User      string                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
-	// JSON encoding of jobshift's site config model (hcl.Config), for a
+	// JSON encoding of jobshift's site config model (siteconfig.Config), for a
 	// config built in code.
 	SiteConfigJson []byte            `protobuf:"bytes,4,opt,name=site_config_json,json=siteConfigJson,proto3" json:"site_config_json,omitempty"`
 	Options        map[string]string `protobuf:"bytes,5,rep,name=options,proto3" json:"options,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
@@ -231,6 +231,9 @@ type Plan struct {
 	// site_config_json, so every source range survives.
 	SiteConfigHcl  []byte `protobuf:"bytes,6,opt,name=site_config_hcl,json=siteConfigHcl,proto3" json:"site_config_hcl,omitempty"`
 	SiteConfigPath string `protobuf:"bytes,7,opt,name=site_config_path,json=siteConfigPath,proto3" json:"site_config_path,omitempty"`
+	// contracts is the whole list even when empty (-contract =), not "the
+	// job's defaults". Old hosts leave it false: the defaults, as before.
+	ContractsExact bool `protobuf:"varint,8,opt,name=contracts_exact,json=contractsExact,proto3" json:"contracts_exact,omitempty"`
 	unknownFields  protoimpl.UnknownFields
 	sizeCache      protoimpl.SizeCache
 }
@@ -312,6 +315,13 @@ func (x *Plan) GetSiteConfigPath() string {
 		return x.SiteConfigPath
 	}
 	return ""
+}
+
+func (x *Plan) GetContractsExact() bool {
+	if x != nil {
+		return x.ContractsExact
+	}
+	return false
 }
 
 type Pos struct {
@@ -2200,6 +2210,185 @@ func (x *Result) GetAttempts() int32 {
 	return 0
 }
 
+// Status is drivers.Status: a snapshot of one job.
+type Status struct {
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Handle string                 `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
+	Name   string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	User   string                 `protobuf:"bytes,3,opt,name=user,proto3" json:"user,omitempty"`
+	// pending, running, or the verdict: succeeded, failed, stopped.
+	Phase    string `protobuf:"bytes,4,opt,name=phase,proto3" json:"phase,omitempty"`
+	ExitCode int32  `protobuf:"varint,5,opt,name=exit_code,json=exitCode,proto3" json:"exit_code,omitempty"`
+	Reason   string `protobuf:"bytes,6,opt,name=reason,proto3" json:"reason,omitempty"`
+	Attempt  int32  `protobuf:"varint,7,opt,name=attempt,proto3" json:"attempt,omitempty"`
+	// Unix time in nanoseconds; 0 = unknown.
+	SubmittedUnixNano int64         `protobuf:"varint,8,opt,name=submitted_unix_nano,json=submittedUnixNano,proto3" json:"submitted_unix_nano,omitempty"`
+	Tasks             []*TaskStatus `protobuf:"bytes,9,rep,name=tasks,proto3" json:"tasks,omitempty"`
+	unknownFields     protoimpl.UnknownFields
+	sizeCache         protoimpl.SizeCache
+}
+
+func (x *Status) Reset() {
+	*x = Status{}
+	mi := &file_driver_proto_msgTypes[28]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *Status) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*Status) ProtoMessage() {}
+
+func (x *Status) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[28]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use Status.ProtoReflect.Descriptor instead.
+func (*Status) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{28}
+}
+
+func (x *Status) GetHandle() string {
+	if x != nil {
+		return x.Handle
+	}
+	return ""
+}
+
+func (x *Status) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *Status) GetUser() string {
+	if x != nil {
+		return x.User
+	}
+	return ""
+}
+
+func (x *Status) GetPhase() string {
+	if x != nil {
+		return x.Phase
+	}
+	return ""
+}
+
+func (x *Status) GetExitCode() int32 {
+	if x != nil {
+		return x.ExitCode
+	}
+	return 0
+}
+
+func (x *Status) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+func (x *Status) GetAttempt() int32 {
+	if x != nil {
+		return x.Attempt
+	}
+	return 0
+}
+
+func (x *Status) GetSubmittedUnixNano() int64 {
+	if x != nil {
+		return x.SubmittedUnixNano
+	}
+	return 0
+}
+
+func (x *Status) GetTasks() []*TaskStatus {
+	if x != nil {
+		return x.Tasks
+	}
+	return nil
+}
+
+type TaskStatus struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Task          *TaskRef               `protobuf:"bytes,1,opt,name=task,proto3" json:"task,omitempty"`
+	State         string                 `protobuf:"bytes,2,opt,name=state,proto3" json:"state,omitempty"`
+	ExitCode      int32                  `protobuf:"varint,3,opt,name=exit_code,json=exitCode,proto3" json:"exit_code,omitempty"`
+	Message       string                 `protobuf:"bytes,4,opt,name=message,proto3" json:"message,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *TaskStatus) Reset() {
+	*x = TaskStatus{}
+	mi := &file_driver_proto_msgTypes[29]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *TaskStatus) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*TaskStatus) ProtoMessage() {}
+
+func (x *TaskStatus) ProtoReflect() protoreflect.Message {
+	mi := &file_driver_proto_msgTypes[29]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use TaskStatus.ProtoReflect.Descriptor instead.
+func (*TaskStatus) Descriptor() ([]byte, []int) {
+	return file_driver_proto_rawDescGZIP(), []int{29}
+}
+
+func (x *TaskStatus) GetTask() *TaskRef {
+	if x != nil {
+		return x.Task
+	}
+	return nil
+}
+
+func (x *TaskStatus) GetState() string {
+	if x != nil {
+		return x.State
+	}
+	return ""
+}
+
+func (x *TaskStatus) GetExitCode() int32 {
+	if x != nil {
+		return x.ExitCode
+	}
+	return 0
+}
+
+func (x *TaskStatus) GetMessage() string {
+	if x != nil {
+		return x.Message
+	}
+	return ""
+}
+
 type LogsRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Handle        *Handle                `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
@@ -2212,7 +2401,7 @@ type LogsRequest struct {
 
 func (x *LogsRequest) Reset() {
 	*x = LogsRequest{}
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2224,7 +2413,7 @@ func (x *LogsRequest) String() string {
 func (*LogsRequest) ProtoMessage() {}
 
 func (x *LogsRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[28]
+	mi := &file_driver_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2237,7 +2426,7 @@ func (x *LogsRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogsRequest.ProtoReflect.Descriptor instead.
 func (*LogsRequest) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{28}
+	return file_driver_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *LogsRequest) GetHandle() *Handle {
@@ -2277,7 +2466,7 @@ type LogChunk struct {
 
 func (x *LogChunk) Reset() {
 	*x = LogChunk{}
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2289,7 +2478,7 @@ func (x *LogChunk) String() string {
 func (*LogChunk) ProtoMessage() {}
 
 func (x *LogChunk) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[29]
+	mi := &file_driver_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2302,7 +2491,7 @@ func (x *LogChunk) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use LogChunk.ProtoReflect.Descriptor instead.
 func (*LogChunk) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{29}
+	return file_driver_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *LogChunk) GetData() []byte {
@@ -2327,7 +2516,7 @@ type Diagnostic struct {
 
 func (x *Diagnostic) Reset() {
 	*x = Diagnostic{}
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2339,7 +2528,7 @@ func (x *Diagnostic) String() string {
 func (*Diagnostic) ProtoMessage() {}
 
 func (x *Diagnostic) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[30]
+	mi := &file_driver_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2352,7 +2541,7 @@ func (x *Diagnostic) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostic.ProtoReflect.Descriptor instead.
 func (*Diagnostic) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{30}
+	return file_driver_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Diagnostic) GetSeverity() Diagnostic_Severity {
@@ -2398,7 +2587,7 @@ type Range struct {
 
 func (x *Range) Reset() {
 	*x = Range{}
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2410,7 +2599,7 @@ func (x *Range) String() string {
 func (*Range) ProtoMessage() {}
 
 func (x *Range) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[31]
+	mi := &file_driver_proto_msgTypes[33]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2423,7 +2612,7 @@ func (x *Range) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Range.ProtoReflect.Descriptor instead.
 func (*Range) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{31}
+	return file_driver_proto_rawDescGZIP(), []int{33}
 }
 
 func (x *Range) GetFilename() string {
@@ -2484,7 +2673,7 @@ type Diagnostics struct {
 
 func (x *Diagnostics) Reset() {
 	*x = Diagnostics{}
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2496,7 +2685,7 @@ func (x *Diagnostics) String() string {
 func (*Diagnostics) ProtoMessage() {}
 
 func (x *Diagnostics) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[32]
+	mi := &file_driver_proto_msgTypes[34]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2509,7 +2698,7 @@ func (x *Diagnostics) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Diagnostics.ProtoReflect.Descriptor instead.
 func (*Diagnostics) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{32}
+	return file_driver_proto_rawDescGZIP(), []int{34}
 }
 
 func (x *Diagnostics) GetDiagnostics() []*Diagnostic {
@@ -2530,7 +2719,7 @@ type ErrorKind struct {
 
 func (x *ErrorKind) Reset() {
 	*x = ErrorKind{}
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -2542,7 +2731,7 @@ func (x *ErrorKind) String() string {
 func (*ErrorKind) ProtoMessage() {}
 
 func (x *ErrorKind) ProtoReflect() protoreflect.Message {
-	mi := &file_driver_proto_msgTypes[33]
+	mi := &file_driver_proto_msgTypes[35]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -2555,7 +2744,7 @@ func (x *ErrorKind) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ErrorKind.ProtoReflect.Descriptor instead.
 func (*ErrorKind) Descriptor() ([]byte, []int) {
-	return file_driver_proto_rawDescGZIP(), []int{33}
+	return file_driver_proto_rawDescGZIP(), []int{35}
 }
 
 func (x *ErrorKind) GetKind() string {
@@ -2575,7 +2764,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x18\n" +
 	"\aversion\x18\x02 \x01(\tR\aversion\";\n" +
 	"\vPlanRequest\x12,\n" +
-	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\xdc\x02\n" +
+	"\x04plan\x18\x01 \x01(\v2\x18.jobshift.plugin.v1.PlanR\x04plan\"\x85\x03\n" +
 	"\x04Plan\x12)\n" +
 	"\x03job\x18\x01 \x01(\v2\x17.jobshift.plugin.v1.JobR\x03job\x12\x1c\n" +
 	"\tcontracts\x18\x02 \x03(\tR\tcontracts\x12\x12\n" +
@@ -2583,7 +2772,8 @@ const file_driver_proto_rawDesc = "" +
 	"\x10site_config_json\x18\x04 \x01(\fR\x0esiteConfigJson\x12?\n" +
 	"\aoptions\x18\x05 \x03(\v2%.jobshift.plugin.v1.Plan.OptionsEntryR\aoptions\x12&\n" +
 	"\x0fsite_config_hcl\x18\x06 \x01(\fR\rsiteConfigHcl\x12(\n" +
-	"\x10site_config_path\x18\a \x01(\tR\x0esiteConfigPath\x1a:\n" +
+	"\x10site_config_path\x18\a \x01(\tR\x0esiteConfigPath\x12'\n" +
+	"\x0fcontracts_exact\x18\b \x01(\bR\x0econtractsExact\x1a:\n" +
 	"\fOptionsEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"?\n" +
@@ -2760,7 +2950,23 @@ const file_driver_proto_rawDesc = "" +
 	"\x05phase\x18\x01 \x01(\tR\x05phase\x12\x1b\n" +
 	"\texit_code\x18\x02 \x01(\x05R\bexitCode\x12\x16\n" +
 	"\x06reason\x18\x03 \x01(\tR\x06reason\x12\x1a\n" +
-	"\battempts\x18\x04 \x01(\x05R\battempts\"\xa2\x01\n" +
+	"\battempts\x18\x04 \x01(\x05R\battempts\"\x93\x02\n" +
+	"\x06Status\x12\x16\n" +
+	"\x06handle\x18\x01 \x01(\tR\x06handle\x12\x12\n" +
+	"\x04name\x18\x02 \x01(\tR\x04name\x12\x12\n" +
+	"\x04user\x18\x03 \x01(\tR\x04user\x12\x14\n" +
+	"\x05phase\x18\x04 \x01(\tR\x05phase\x12\x1b\n" +
+	"\texit_code\x18\x05 \x01(\x05R\bexitCode\x12\x16\n" +
+	"\x06reason\x18\x06 \x01(\tR\x06reason\x12\x18\n" +
+	"\aattempt\x18\a \x01(\x05R\aattempt\x12.\n" +
+	"\x13submitted_unix_nano\x18\b \x01(\x03R\x11submittedUnixNano\x124\n" +
+	"\x05tasks\x18\t \x03(\v2\x1e.jobshift.plugin.v1.TaskStatusR\x05tasks\"\x8a\x01\n" +
+	"\n" +
+	"TaskStatus\x12/\n" +
+	"\x04task\x18\x01 \x01(\v2\x1b.jobshift.plugin.v1.TaskRefR\x04task\x12\x14\n" +
+	"\x05state\x18\x02 \x01(\tR\x05state\x12\x1b\n" +
+	"\texit_code\x18\x03 \x01(\x05R\bexitCode\x12\x18\n" +
+	"\amessage\x18\x04 \x01(\tR\amessage\"\xa2\x01\n" +
 	"\vLogsRequest\x122\n" +
 	"\x06handle\x18\x01 \x01(\v2\x1a.jobshift.plugin.v1.HandleR\x06handle\x12/\n" +
 	"\x04task\x18\x02 \x01(\v2\x1b.jobshift.plugin.v1.TaskRefR\x04task\x12\x16\n" +
@@ -2792,14 +2998,15 @@ const file_driver_proto_rawDesc = "" +
 	"\vDiagnostics\x12@\n" +
 	"\vdiagnostics\x18\x01 \x03(\v2\x1e.jobshift.plugin.v1.DiagnosticR\vdiagnostics\"\x1f\n" +
 	"\tErrorKind\x12\x12\n" +
-	"\x04kind\x18\x01 \x01(\tR\x04kind2\xd0\x03\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind2\x9a\x04\n" +
 	"\x06Driver\x12I\n" +
 	"\x04Info\x12\x1f.jobshift.plugin.v1.InfoRequest\x1a .jobshift.plugin.v1.InfoResponse\x12M\n" +
 	"\x06Render\x12\x1f.jobshift.plugin.v1.PlanRequest\x1a\".jobshift.plugin.v1.RenderResponse\x12M\n" +
 	"\x06Submit\x12\x1f.jobshift.plugin.v1.PlanRequest\x1a\".jobshift.plugin.v1.SubmitResponse\x12G\n" +
 	"\x05Watch\x12!.jobshift.plugin.v1.HandleRequest\x1a\x19.jobshift.plugin.v1.Event0\x01\x12K\n" +
 	"\x04Stop\x12!.jobshift.plugin.v1.HandleRequest\x1a .jobshift.plugin.v1.StopResponse\x12G\n" +
-	"\x04Logs\x12\x1f.jobshift.plugin.v1.LogsRequest\x1a\x1c.jobshift.plugin.v1.LogChunk0\x01B1Z/github.com/jobshift/jobshift/plugin/proto;protob\x06proto3"
+	"\x04Logs\x12\x1f.jobshift.plugin.v1.LogsRequest\x1a\x1c.jobshift.plugin.v1.LogChunk0\x01\x12H\n" +
+	"\aInspect\x12!.jobshift.plugin.v1.HandleRequest\x1a\x1a.jobshift.plugin.v1.StatusB1Z/github.com/jobshift/jobshift/plugin/proto;protob\x06proto3"
 
 var (
 	file_driver_proto_rawDescOnce sync.Once
@@ -2814,7 +3021,7 @@ func file_driver_proto_rawDescGZIP() []byte {
 }
 
 var file_driver_proto_enumTypes = make([]protoimpl.EnumInfo, 1)
-var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 38)
+var file_driver_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_driver_proto_goTypes = []any{
 	(Diagnostic_Severity)(0), // 0: jobshift.plugin.v1.Diagnostic.Severity
 	(*InfoRequest)(nil),      // 1: jobshift.plugin.v1.InfoRequest
@@ -2845,21 +3052,23 @@ var file_driver_proto_goTypes = []any{
 	(*TaskRef)(nil),          // 26: jobshift.plugin.v1.TaskRef
 	(*Event)(nil),            // 27: jobshift.plugin.v1.Event
 	(*Result)(nil),           // 28: jobshift.plugin.v1.Result
-	(*LogsRequest)(nil),      // 29: jobshift.plugin.v1.LogsRequest
-	(*LogChunk)(nil),         // 30: jobshift.plugin.v1.LogChunk
-	(*Diagnostic)(nil),       // 31: jobshift.plugin.v1.Diagnostic
-	(*Range)(nil),            // 32: jobshift.plugin.v1.Range
-	(*Diagnostics)(nil),      // 33: jobshift.plugin.v1.Diagnostics
-	(*ErrorKind)(nil),        // 34: jobshift.plugin.v1.ErrorKind
-	nil,                      // 35: jobshift.plugin.v1.Plan.OptionsEntry
-	nil,                      // 36: jobshift.plugin.v1.Resources.ExtendedEntry
-	nil,                      // 37: jobshift.plugin.v1.Extras.HivedSkuEntry
-	nil,                      // 38: jobshift.plugin.v1.Handle.MetaEntry
+	(*Status)(nil),           // 29: jobshift.plugin.v1.Status
+	(*TaskStatus)(nil),       // 30: jobshift.plugin.v1.TaskStatus
+	(*LogsRequest)(nil),      // 31: jobshift.plugin.v1.LogsRequest
+	(*LogChunk)(nil),         // 32: jobshift.plugin.v1.LogChunk
+	(*Diagnostic)(nil),       // 33: jobshift.plugin.v1.Diagnostic
+	(*Range)(nil),            // 34: jobshift.plugin.v1.Range
+	(*Diagnostics)(nil),      // 35: jobshift.plugin.v1.Diagnostics
+	(*ErrorKind)(nil),        // 36: jobshift.plugin.v1.ErrorKind
+	nil,                      // 37: jobshift.plugin.v1.Plan.OptionsEntry
+	nil,                      // 38: jobshift.plugin.v1.Resources.ExtendedEntry
+	nil,                      // 39: jobshift.plugin.v1.Extras.HivedSkuEntry
+	nil,                      // 40: jobshift.plugin.v1.Handle.MetaEntry
 }
 var file_driver_proto_depIdxs = []int32{
 	4,  // 0: jobshift.plugin.v1.PlanRequest.plan:type_name -> jobshift.plugin.v1.Plan
 	6,  // 1: jobshift.plugin.v1.Plan.job:type_name -> jobshift.plugin.v1.Job
-	35, // 2: jobshift.plugin.v1.Plan.options:type_name -> jobshift.plugin.v1.Plan.OptionsEntry
+	37, // 2: jobshift.plugin.v1.Plan.options:type_name -> jobshift.plugin.v1.Plan.OptionsEntry
 	5,  // 3: jobshift.plugin.v1.Job.name_pos:type_name -> jobshift.plugin.v1.Pos
 	8,  // 4: jobshift.plugin.v1.Job.source:type_name -> jobshift.plugin.v1.Source
 	9,  // 5: jobshift.plugin.v1.Job.roles:type_name -> jobshift.plugin.v1.Role
@@ -2882,7 +3091,7 @@ var file_driver_proto_depIdxs = []int32{
 	5,  // 22: jobshift.plugin.v1.Role.min_succeeded_pos:type_name -> jobshift.plugin.v1.Pos
 	5,  // 23: jobshift.plugin.v1.Command.pos:type_name -> jobshift.plugin.v1.Pos
 	5,  // 24: jobshift.plugin.v1.EnvVar.pos:type_name -> jobshift.plugin.v1.Pos
-	36, // 25: jobshift.plugin.v1.Resources.extended:type_name -> jobshift.plugin.v1.Resources.ExtendedEntry
+	38, // 25: jobshift.plugin.v1.Resources.extended:type_name -> jobshift.plugin.v1.Resources.ExtendedEntry
 	5,  // 26: jobshift.plugin.v1.Resources.pos:type_name -> jobshift.plugin.v1.Pos
 	5,  // 27: jobshift.plugin.v1.Port.pos:type_name -> jobshift.plugin.v1.Pos
 	5,  // 28: jobshift.plugin.v1.Volume.pos:type_name -> jobshift.plugin.v1.Pos
@@ -2892,36 +3101,40 @@ var file_driver_proto_depIdxs = []int32{
 	7,  // 32: jobshift.plugin.v1.Retry.ttl_seconds_after_finished:type_name -> jobshift.plugin.v1.OptionalInt
 	5,  // 33: jobshift.plugin.v1.Retry.pos:type_name -> jobshift.plugin.v1.Pos
 	19, // 34: jobshift.plugin.v1.Extras.runtime_plugins:type_name -> jobshift.plugin.v1.RuntimePlugin
-	37, // 35: jobshift.plugin.v1.Extras.hived_sku:type_name -> jobshift.plugin.v1.Extras.HivedSkuEntry
+	39, // 35: jobshift.plugin.v1.Extras.hived_sku:type_name -> jobshift.plugin.v1.Extras.HivedSkuEntry
 	5,  // 36: jobshift.plugin.v1.RuntimePlugin.pos:type_name -> jobshift.plugin.v1.Pos
 	20, // 37: jobshift.plugin.v1.RenderResponse.files:type_name -> jobshift.plugin.v1.File
-	38, // 38: jobshift.plugin.v1.Handle.meta:type_name -> jobshift.plugin.v1.Handle.MetaEntry
+	40, // 38: jobshift.plugin.v1.Handle.meta:type_name -> jobshift.plugin.v1.Handle.MetaEntry
 	22, // 39: jobshift.plugin.v1.SubmitResponse.handle:type_name -> jobshift.plugin.v1.Handle
 	22, // 40: jobshift.plugin.v1.HandleRequest.handle:type_name -> jobshift.plugin.v1.Handle
 	26, // 41: jobshift.plugin.v1.Event.task:type_name -> jobshift.plugin.v1.TaskRef
 	28, // 42: jobshift.plugin.v1.Event.final:type_name -> jobshift.plugin.v1.Result
-	22, // 43: jobshift.plugin.v1.LogsRequest.handle:type_name -> jobshift.plugin.v1.Handle
-	26, // 44: jobshift.plugin.v1.LogsRequest.task:type_name -> jobshift.plugin.v1.TaskRef
-	0,  // 45: jobshift.plugin.v1.Diagnostic.severity:type_name -> jobshift.plugin.v1.Diagnostic.Severity
-	32, // 46: jobshift.plugin.v1.Diagnostic.subject:type_name -> jobshift.plugin.v1.Range
-	31, // 47: jobshift.plugin.v1.Diagnostics.diagnostics:type_name -> jobshift.plugin.v1.Diagnostic
-	1,  // 48: jobshift.plugin.v1.Driver.Info:input_type -> jobshift.plugin.v1.InfoRequest
-	3,  // 49: jobshift.plugin.v1.Driver.Render:input_type -> jobshift.plugin.v1.PlanRequest
-	3,  // 50: jobshift.plugin.v1.Driver.Submit:input_type -> jobshift.plugin.v1.PlanRequest
-	24, // 51: jobshift.plugin.v1.Driver.Watch:input_type -> jobshift.plugin.v1.HandleRequest
-	24, // 52: jobshift.plugin.v1.Driver.Stop:input_type -> jobshift.plugin.v1.HandleRequest
-	29, // 53: jobshift.plugin.v1.Driver.Logs:input_type -> jobshift.plugin.v1.LogsRequest
-	2,  // 54: jobshift.plugin.v1.Driver.Info:output_type -> jobshift.plugin.v1.InfoResponse
-	21, // 55: jobshift.plugin.v1.Driver.Render:output_type -> jobshift.plugin.v1.RenderResponse
-	23, // 56: jobshift.plugin.v1.Driver.Submit:output_type -> jobshift.plugin.v1.SubmitResponse
-	27, // 57: jobshift.plugin.v1.Driver.Watch:output_type -> jobshift.plugin.v1.Event
-	25, // 58: jobshift.plugin.v1.Driver.Stop:output_type -> jobshift.plugin.v1.StopResponse
-	30, // 59: jobshift.plugin.v1.Driver.Logs:output_type -> jobshift.plugin.v1.LogChunk
-	54, // [54:60] is the sub-list for method output_type
-	48, // [48:54] is the sub-list for method input_type
-	48, // [48:48] is the sub-list for extension type_name
-	48, // [48:48] is the sub-list for extension extendee
-	0,  // [0:48] is the sub-list for field type_name
+	30, // 43: jobshift.plugin.v1.Status.tasks:type_name -> jobshift.plugin.v1.TaskStatus
+	26, // 44: jobshift.plugin.v1.TaskStatus.task:type_name -> jobshift.plugin.v1.TaskRef
+	22, // 45: jobshift.plugin.v1.LogsRequest.handle:type_name -> jobshift.plugin.v1.Handle
+	26, // 46: jobshift.plugin.v1.LogsRequest.task:type_name -> jobshift.plugin.v1.TaskRef
+	0,  // 47: jobshift.plugin.v1.Diagnostic.severity:type_name -> jobshift.plugin.v1.Diagnostic.Severity
+	34, // 48: jobshift.plugin.v1.Diagnostic.subject:type_name -> jobshift.plugin.v1.Range
+	33, // 49: jobshift.plugin.v1.Diagnostics.diagnostics:type_name -> jobshift.plugin.v1.Diagnostic
+	1,  // 50: jobshift.plugin.v1.Driver.Info:input_type -> jobshift.plugin.v1.InfoRequest
+	3,  // 51: jobshift.plugin.v1.Driver.Render:input_type -> jobshift.plugin.v1.PlanRequest
+	3,  // 52: jobshift.plugin.v1.Driver.Submit:input_type -> jobshift.plugin.v1.PlanRequest
+	24, // 53: jobshift.plugin.v1.Driver.Watch:input_type -> jobshift.plugin.v1.HandleRequest
+	24, // 54: jobshift.plugin.v1.Driver.Stop:input_type -> jobshift.plugin.v1.HandleRequest
+	31, // 55: jobshift.plugin.v1.Driver.Logs:input_type -> jobshift.plugin.v1.LogsRequest
+	24, // 56: jobshift.plugin.v1.Driver.Inspect:input_type -> jobshift.plugin.v1.HandleRequest
+	2,  // 57: jobshift.plugin.v1.Driver.Info:output_type -> jobshift.plugin.v1.InfoResponse
+	21, // 58: jobshift.plugin.v1.Driver.Render:output_type -> jobshift.plugin.v1.RenderResponse
+	23, // 59: jobshift.plugin.v1.Driver.Submit:output_type -> jobshift.plugin.v1.SubmitResponse
+	27, // 60: jobshift.plugin.v1.Driver.Watch:output_type -> jobshift.plugin.v1.Event
+	25, // 61: jobshift.plugin.v1.Driver.Stop:output_type -> jobshift.plugin.v1.StopResponse
+	32, // 62: jobshift.plugin.v1.Driver.Logs:output_type -> jobshift.plugin.v1.LogChunk
+	29, // 63: jobshift.plugin.v1.Driver.Inspect:output_type -> jobshift.plugin.v1.Status
+	57, // [57:64] is the sub-list for method output_type
+	50, // [50:57] is the sub-list for method input_type
+	50, // [50:50] is the sub-list for extension type_name
+	50, // [50:50] is the sub-list for extension extendee
+	0,  // [0:50] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }
@@ -2935,7 +3148,7 @@ func file_driver_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_driver_proto_rawDesc), len(file_driver_proto_rawDesc)),
 			NumEnums:      1,
-			NumMessages:   38,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -34,12 +34,13 @@ import (
 const _ = grpc.SupportPackageIsVersion7
 
 const (
-	Driver_Info_FullMethodName   = "/jobshift.plugin.v1.Driver/Info"
-	Driver_Render_FullMethodName = "/jobshift.plugin.v1.Driver/Render"
-	Driver_Submit_FullMethodName = "/jobshift.plugin.v1.Driver/Submit"
-	Driver_Watch_FullMethodName  = "/jobshift.plugin.v1.Driver/Watch"
-	Driver_Stop_FullMethodName   = "/jobshift.plugin.v1.Driver/Stop"
-	Driver_Logs_FullMethodName   = "/jobshift.plugin.v1.Driver/Logs"
+	Driver_Info_FullMethodName    = "/jobshift.plugin.v1.Driver/Info"
+	Driver_Render_FullMethodName  = "/jobshift.plugin.v1.Driver/Render"
+	Driver_Submit_FullMethodName  = "/jobshift.plugin.v1.Driver/Submit"
+	Driver_Watch_FullMethodName   = "/jobshift.plugin.v1.Driver/Watch"
+	Driver_Stop_FullMethodName    = "/jobshift.plugin.v1.Driver/Stop"
+	Driver_Logs_FullMethodName    = "/jobshift.plugin.v1.Driver/Logs"
+	Driver_Inspect_FullMethodName = "/jobshift.plugin.v1.Driver/Inspect"
 )
 
 // DriverClient is the client API for Driver service.
@@ -58,6 +59,11 @@ type DriverClient interface {
 	Stop(ctx context.Context, in *HandleRequest, opts ...grpc.CallOption) (*StopResponse, error)
 	// Logs streams one task's output (or the whole job's).
 	Logs(ctx context.Context, in *LogsRequest, opts ...grpc.CallOption) (Driver_LogsClient, error)
+	// Inspect returns a snapshot of the job as it is now (jobshift status),
+	// from any process, without following or changing it. Added after the
+	// first release: a plugin built before answers UNIMPLEMENTED, and so
+	// does one whose driver keeps no state another process can read.
+	Inspect(ctx context.Context, in *HandleRequest, opts ...grpc.CallOption) (*Status, error)
 }
 
 type driverClient struct {
@@ -168,6 +174,15 @@ func (x *driverLogsClient) Recv() (*LogChunk, error) {
 	return m, nil
 }
 
+func (c *driverClient) Inspect(ctx context.Context, in *HandleRequest, opts ...grpc.CallOption) (*Status, error) {
+	out := new(Status)
+	err := c.cc.Invoke(ctx, Driver_Inspect_FullMethodName, in, out, opts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // DriverServer is the server API for Driver service.
 // All implementations must embed UnimplementedDriverServer
 // for forward compatibility
@@ -184,6 +199,11 @@ type DriverServer interface {
 	Stop(context.Context, *HandleRequest) (*StopResponse, error)
 	// Logs streams one task's output (or the whole job's).
 	Logs(*LogsRequest, Driver_LogsServer) error
+	// Inspect returns a snapshot of the job as it is now (jobshift status),
+	// from any process, without following or changing it. Added after the
+	// first release: a plugin built before answers UNIMPLEMENTED, and so
+	// does one whose driver keeps no state another process can read.
+	Inspect(context.Context, *HandleRequest) (*Status, error)
 	mustEmbedUnimplementedDriverServer()
 }
 
@@ -208,6 +228,9 @@ func (UnimplementedDriverServer) Stop(context.Context, *HandleRequest) (*StopRes
 }
 func (UnimplementedDriverServer) Logs(*LogsRequest, Driver_LogsServer) error {
 	return status.Errorf(codes.Unimplemented, "method Logs not implemented")
+}
+func (UnimplementedDriverServer) Inspect(context.Context, *HandleRequest) (*Status, error) {
+	return nil, status.Errorf(codes.Unimplemented, "method Inspect not implemented")
 }
 func (UnimplementedDriverServer) mustEmbedUnimplementedDriverServer() {}
 
@@ -336,6 +359,24 @@ func (x *driverLogsServer) Send(m *LogChunk) error {
 	return x.ServerStream.SendMsg(m)
 }
 
+func _Driver_Inspect_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(HandleRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(DriverServer).Inspect(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Driver_Inspect_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(DriverServer).Inspect(ctx, req.(*HandleRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Driver_ServiceDesc is the grpc.ServiceDesc for Driver service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -358,6 +399,10 @@ var Driver_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "Stop",
 			Handler:    _Driver_Stop_Handler,
+		},
+		{
+			MethodName: "Inspect",
+			Handler:    _Driver_Inspect_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -2,8 +2,10 @@ package completion
 
 import (
 	"fmt"
-	"github.com/jobshift/jobshift/jobs"
 	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/jobs"
 )
 
 // BenchmarkDecide measures one Decide call on a job whose tasks all ended
@@ -37,27 +39,37 @@ func BenchmarkDecide(b *testing.B) {
 
 // BenchmarkMachineAttempt measures a whole attempt through the attempt
 // machine: every task starts, then ends one by one (the machine judges
-// after each end, as the platforms do), then the attempt ends. The old
-// driver loops called Decide after each end too: this is the cost every Go
-// target pays per attempt.
+// after each end, as the platforms do), then the attempt ends. Sizes are
+// total tasks (ps 10%, workers the rest); BENCHMARKS.md compares 1000 with
+// 100 tasks: a machine whose per-event work is O(1) amortised costs about
+// 10x for 10x the tasks, one that replays every end on each event ~100x.
 func BenchmarkMachineAttempt(b *testing.B) {
-	for _, n := range []int{4, 64, 1024} {
-		b.Run(fmt.Sprint(n), func(b *testing.B) {
-			job := paiV2(paiRole("ps", n/10+1, ip(-1), ip(-1)), paiRole("worker", n, ip(n), ip(n+1)))
-			pol := PolicyOf(job)
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				m := NewMachine(pol, MachineConfig{RestartInPlace: true})
-				for _, ref := range m.order {
-					m.Observe(TaskEvent{TaskRef: ref, State: Running})
+	for _, n := range []int{100, 1000} {
+		for _, kind := range []string{"pai", "tf"} {
+			b.Run(fmt.Sprintf("%s/%d", kind, n), func(b *testing.B) {
+				job := paiV2(paiRole("ps", n/10, ip(-1), ip(-1)), paiRole("worker", n-n/10, ip(n), ip(n+1)))
+				if kind == "tf" {
+					job = with(tfJob(kfRole("ps", n/10, ""), kfRole("worker", n-n/10, "")), func(j *jobs.Job) {
+						j.Completion.SuccessPolicy = "AllWorkers"
+					})
 				}
-				for _, ref := range m.order {
-					m.Observe(TaskEvent{TaskRef: ref, State: Succeeded})
+				pol := PolicyOf(job)
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					m := NewMachine(pol, MachineConfig{RestartInPlace: true})
+					for _, ref := range m.order {
+						m.Observe(TaskEvent{TaskRef: ref, State: Running})
+					}
+					for _, ref := range m.order {
+						m.Observe(TaskEvent{TaskRef: ref, State: Succeeded})
+						m.Tick(time.Time{})
+					}
+					if acts := m.Ended(); len(acts) != 1 || acts[0].Kind != ActEnd {
+						b.Fatalf("attempt did not end: %v", acts)
+					}
 				}
-				if acts := m.Ended(); len(acts) != 1 || acts[0].Kind != ActEnd {
-					b.Fatalf("attempt did not end: %v", acts)
-				}
-			}
-		})
+			})
+		}
 	}
 }

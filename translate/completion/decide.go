@@ -101,6 +101,7 @@ type attempt struct {
 	// counts[role][state]: replayed tasks of role in state; kept as the
 	// replay goes so each rule check is O(roles), not O(tasks).
 	counts map[string]map[State]int
+	w0     *TaskRef // task 0 of the first Worker role (worker0)
 }
 
 func newAttempt(job *jobs.Job, tasks []Task) *attempt {
@@ -114,6 +115,9 @@ func newAttempt(job *jobs.Job, tasks []Task) *attempt {
 			continue
 		}
 		a.roles[r.Name], a.counts[r.Name] = r, map[State]int{}
+		if a.w0 == nil && r.Instances > 0 && replicaType(r) == rtWorker {
+			a.w0 = &TaskRef{Role: r.Name, Index: 0}
+		}
 		for k := 0; k < r.Instances; k++ {
 			ref := TaskRef{Role: r.Name, Index: k}
 			a.order = append(a.order, ref)

@@ -1,6 +1,13 @@
 package completion
 
-import "github.com/jobshift/jobshift/jobs"
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/jobs"
+)
 
 func ip(n int) *int                  { return &n }
 func i64(n int64) *int64             { return &n }
@@ -52,3 +59,25 @@ func ptJob(roles ...*jobs.Role) *jobs.Job {
 }
 
 func with(j *jobs.Job, f func(*jobs.Job)) *jobs.Job { f(j); return j }
+
+// seedFor is the seed of a randomised test: fixed by default (CI runs are
+// reproducible), JOBSHIFT_SEED=N to replay one, JOBSHIFT_SEED=random for a
+// new one each run (logged, so a failure can be replayed).
+func seedFor(t *testing.T, def uint64) uint64 {
+	t.Helper()
+	s := os.Getenv("JOBSHIFT_SEED")
+	switch s {
+	case "":
+		return def
+	case "random":
+		n := uint64(time.Now().UnixNano())
+		t.Logf("JOBSHIFT_SEED=%d", n)
+		return n
+	}
+	n, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		t.Fatalf("JOBSHIFT_SEED=%q: want a number or random", s)
+	}
+	t.Logf("JOBSHIFT_SEED=%d", n)
+	return n
+}

@@ -206,12 +206,10 @@ func (tfRules) onEnd(a *attempt, t Task) (decided, bool) {
 
 // worker0 is task 0 of the (first) Worker role.
 func (a *attempt) worker0() (Task, bool) {
-	for _, ref := range a.order {
-		if replicaType(a.roles[ref.Role]) == rtWorker && ref.Index == 0 {
-			return a.tasks[ref], true
-		}
+	if a.w0 == nil {
+		return Task{}, false
 	}
-	return Task{}, false
+	return a.tasks[*a.w0], true
 }
 
 func (tfRules) onAllEnded(a *attempt, last Task) decided {

@@ -114,6 +114,7 @@ type mtask struct {
 	due      time.Time // restart due (waiting) when non-zero
 	stopping bool      // the machine asked to stop it
 	seen     bool      // the driver reported it at least once
+	idx      int       // position in Machine.order
 }
 
 // Machine is the attempt state machine of one job (see above).
@@ -132,6 +133,14 @@ type Machine struct {
 	user   bool      // the user asked to stop the attempt
 	dlDone bool      // the deadline fired
 	over   bool      // ActRetry or ActEnd given for this attempt
+
+	// Kept as events come, so that one event costs O(roles) rule work
+	// and O(log n) bookkeeping, not a look at every task (machine_inc.go).
+	rp       replay  // the rules' replay of this attempt's ends
+	tl       tally   // counts over the tasks
+	due      dueHeap // tasks waiting to restart, by due time
+	pooled   bool    // TF/PyTorch: restarts count job-wide (RestartsSoFar)
+	restarts int     // Counted in-place restarts this attempt, job-wide
 }
 
 // NewMachine starts the machine on attempt cfg.Attempt of pol's job.
@@ -143,6 +152,8 @@ func NewMachine(pol Policy, cfg MachineConfig) *Machine {
 		cfg.AttemptStart = cfg.Start
 	}
 	m := &Machine{pol: pol, job: pol.Job(), cfg: cfg, att: cfg.Attempt, tries: cfg.Retries}
+	k := KindOf(m.job)
+	m.pooled = k == jobs.CompletionTF || k == jobs.CompletionPyTorch
 	for _, r := range m.job.Roles {
 		for i := range r.Instances {
 			m.order = append(m.order, TaskRef{Role: r.Name, Index: i})
@@ -154,10 +165,11 @@ func NewMachine(pol Policy, cfg MachineConfig) *Machine {
 
 func (m *Machine) reset(now time.Time) {
 	m.tasks = make(map[TaskRef]*mtask, len(m.order))
-	for _, ref := range m.order {
-		m.tasks[ref] = &mtask{Task: Task{TaskRef: ref, State: Pending}}
+	for i, ref := range m.order {
+		m.tasks[ref] = &mtask{Task: Task{TaskRef: ref, State: Pending}, idx: i}
 	}
 	m.start, m.v, m.final, m.user, m.over = now, nil, false, false, false
+	m.rp, m.tl, m.due, m.restarts = replay{}, tally{}, nil, 0
 }
 
 // NewAttempt begins the next attempt after ActRetry; attempt and retries

@@ -14,36 +14,46 @@ func (m *Machine) Observe(e TaskEvent) []Action { return m.ObserveAll([]TaskEven
 // all stopped, say, before the failure that came first).
 func (m *Machine) ObserveAll(es []TaskEvent) []Action {
 	var acts []Action
-	ended := false
+	var ended []*mtask
 	for _, e := range es {
-		a, end := m.record(e)
-		acts, ended = append(acts, a...), ended || end
+		a, t := m.record(e)
+		acts = append(acts, a...)
+		if t != nil {
+			ended = append(ended, t)
+		}
 	}
-	if ended {
-		acts = append(acts, m.judge()...)
+	if len(ended) > 0 {
+		acts = append(acts, m.judge(ended)...)
 	}
 	return acts
 }
 
-// record takes one event; ended when a task ended (and is not restarted).
-func (m *Machine) record(e TaskEvent) ([]Action, bool) {
+// record takes one event; the task when it ended (and is not restarted).
+func (m *Machine) record(e TaskEvent) ([]Action, *mtask) {
 	t := m.tasks[e.TaskRef]
 	if t == nil || m.over {
-		return nil, false
+		return nil, nil
 	}
+	defer m.retally(t, weigh(t))
 	t.seen = true
 	if !e.State.Terminal() {
 		if e.State == Running {
 			t.started = e.Time // a (re)start: the back-off measures runs from it
 		}
 		if e.State == Running || !t.State.Terminal() {
+			if t.State.Terminal() {
+				m.rp.dirty() // an end the replay counted is undone
+			}
 			t.State, t.due = e.State, time.Time{}
 		}
-		return nil, false
+		return nil, nil
+	}
+	if t.State.Terminal() {
+		m.rp.dirty() // a second end of a task: its first may be replayed
 	}
 	if e.State != Stopped && !m.ending() && m.cfg.RestartInPlace {
 		if acts, ok := m.restart(t, e); ok {
-			return acts, false
+			return acts, nil
 		}
 	}
 	t.State, t.ExitCode, t.due = e.State, e.ExitCode, time.Time{}
@@ -58,18 +68,25 @@ func (m *Machine) record(e TaskEvent) ([]Action, bool) {
 		m.seq++
 		t.Seq = m.seq
 	}
-	return nil, true
+	return nil, t
 }
 
 // restart offers task t, which just ended (e), an in-place restart; ok
 // when it gets one (now, or after the back-off).
 func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
-	dec := TaskRestartDecision(m.job, t.Role, e.ExitCode, RestartsSoFar(m.job, t.TaskRef, m.Tasks()))
+	// RestartsSoFar, from the running count (O(1)): TF and PyTorch
+	// count every task's restarts, the others the task's own.
+	so := t.Restarts
+	if m.pooled {
+		so = m.restarts
+	}
+	dec := TaskRestartDecision(m.job, t.Role, e.ExitCode, so)
 	if !dec.Retry {
 		return nil, false
 	}
 	if dec.Counted {
 		t.Restarts++
+		m.restarts++
 	}
 	var wait time.Duration
 	wait, t.streak = m.cfg.Backoff.Next(t.streak, e.Time.Sub(t.started))
@@ -80,16 +97,17 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 		return []Action{{Kind: ActRestart, Tasks: ref, ExitCode: e.ExitCode, Reason: dec.Reason}}, true
 	}
 	t.due = e.Time.Add(wait)
+	m.wait(t)
 	return []Action{{Kind: ActBackoff, Tasks: ref, ExitCode: e.ExitCode, Wait: wait, Reason: dec.Reason}}, true
 }
 
-// judge runs the rules after a task ended.
-func (m *Machine) judge() []Action {
+// judge runs the rules after the tasks ended ended (Decide's verdict on
+// the tasks now, replaying only the new ends: machine_inc.go).
+func (m *Machine) judge(ended []*mtask) []Action {
 	if m.ending() {
 		return nil // the first verdict stands; a stop is judged at Ended
 	}
-	tasks := m.Tasks()
-	v := Decide(m.job, tasks)
+	v := m.verdictAfter(ended)
 	switch {
 	case v.Phase.Done():
 		return m.decide(v, false)
@@ -98,26 +116,14 @@ func (m *Machine) judge() []Action {
 	case m.stoppedOutside():
 		// Every task seen was stopped, none by jobshift's hand: the job
 		// was stopped from outside (nomad job stop, scancel).
-		return m.decide(UserStopped(m.job, tasks), true)
+		return m.decide(UserStopped(m.job, m.Tasks()), true)
 	}
 	return nil
 }
 
 // stoppedOutside: at least one task was seen, every task seen is Stopped,
 // and the machine stopped none of them.
-func (m *Machine) stoppedOutside() bool {
-	n := 0
-	for _, t := range m.tasks {
-		if !t.seen {
-			continue
-		}
-		if t.State != Stopped || t.stopping {
-			return false
-		}
-		n++
-	}
-	return n > 0
-}
+func (m *Machine) stoppedOutside() bool { return m.tl.seen > 0 && m.tl.inside == 0 }
 
 // decide records the attempt's verdict and stops every task still running
 // (Stop, and Keep too: no target leaves a job half-running).
@@ -140,14 +146,17 @@ func (m *Machine) stop(refs []TaskRef, why string) []Action {
 		if t == nil || t.State.Terminal() {
 			continue
 		}
+		before := weigh(t)
 		t.stopping = true
 		a.Tasks = append(a.Tasks, ref)
 		if !t.due.IsZero() {
 			t.due, t.State = time.Time{}, Stopped
+			m.rp.dirty() // an end the replay has not seen
 			m.seq++
 			t.Seq = m.seq
 			a.Cancelled = append(a.Cancelled, ref)
 		}
+		m.retally(t, before)
 	}
 	if len(a.Tasks) == 0 {
 		return nil
@@ -182,12 +191,13 @@ func (m *Machine) Tick(now time.Time) []Action {
 			"gang timeout: only %d of %d tasks were placed within %s (the scheduler places what fits and queues the rest); the job was stopped so its tasks do not hold resources another job waits for",
 			m.seen(), len(m.order), g)}, false)
 	}
+	if m.ending() {
+		return nil // a stop cancelled every wait
+	}
 	var acts []Action
-	for _, ref := range m.order {
-		if t := m.tasks[ref]; !t.due.IsZero() && !now.Before(t.due) && !m.ending() {
-			t.due = time.Time{}
-			acts = append(acts, Action{Kind: ActRestart, Tasks: []TaskRef{ref}, ExitCode: t.ExitCode, Reason: "back-off over"})
-		}
+	for _, t := range m.takeDue(now) {
+		t.due = time.Time{}
+		acts = append(acts, Action{Kind: ActRestart, Tasks: []TaskRef{t.TaskRef}, ExitCode: t.ExitCode, Reason: "back-off over"})
 	}
 	return acts
 }
@@ -207,15 +217,7 @@ func (m *Machine) deadline() []Action {
 	return append(acts, m.stop(m.order, d.Reason)...)
 }
 
-func (m *Machine) seen() int {
-	n := 0
-	for _, t := range m.tasks {
-		if t.seen {
-			n++
-		}
-	}
-	return n
-}
+func (m *Machine) seen() int { return m.tl.seen }
 
 // Ended: every process of the attempt is gone. The machine runs the job
 // again (ActRetry) or ends it (ActEnd); nothing while no verdict is in
@@ -262,10 +264,8 @@ func (m *Machine) NextTick() time.Time {
 	if g := m.cfg.GangTimeout; g > 0 && !m.ending() && m.seen() < len(m.order) {
 		at(m.start.Add(g + time.Nanosecond))
 	}
-	for _, t := range m.tasks {
-		if !m.ending() {
-			at(t.due)
-		}
+	if e, ok := m.nextDue(); ok && !m.ending() {
+		at(e.at)
 	}
 	return next
 }

@@ -76,7 +76,7 @@ func randomJob(r *rand.Rand) *jobs.Job {
 //   - once every task ended the verdict is final;
 //   - the order of the tasks slice does not matter.
 func TestDecideProperties(t *testing.T) {
-	r := rand.New(rand.NewPCG(4, 2026))
+	r := rand.New(rand.NewPCG(seedFor(t, 4), 2026))
 	for iter := 0; iter < 3000; iter++ {
 		job := randomJob(r)
 		var tasks []Task
@@ -189,7 +189,7 @@ func TestDecideNoPanic(t *testing.T) {
 // (spec/kubeflow.md §1.4); a PAI task with taskRetryCount n at most n
 // counted restarts.
 func TestRetryBounds(t *testing.T) {
-	r := rand.New(rand.NewPCG(7, 11))
+	r := rand.New(rand.NewPCG(seedFor(t, 7), 11))
 	codes := []int{1, 2, 127, 128, 130, 132, 134, 137, 139, 141, 143, 193, 196, 255}
 	for iter := 0; iter < 2000; iter++ {
 		n := r.IntN(4)

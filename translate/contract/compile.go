@@ -21,6 +21,7 @@ type Compiled struct {
 
 	mu    sync.Mutex
 	progs map[progKey]*program
+	memo  memo // what the programs share, built under mu
 }
 
 type progKey struct {
@@ -42,7 +43,8 @@ func Compile(job *jobs.Job, opts Options) (*Compiled, error) {
 	if err := check(job, cs, opts); err != nil {
 		return nil, err
 	}
-	return &Compiled{job: job, opts: opts, cs: cs, procs: Processes(job, opts), progs: map[progKey]*program{}}, nil
+	return &Compiled{job: job, opts: opts, cs: cs, procs: Processes(job, opts), progs: map[progKey]*program{},
+		memo: memo{exprs: map[memoKey]expr{}, defs: map[memoKey][]def{}}}, nil
 }
 
 // Job is the job c was compiled for.
@@ -66,7 +68,7 @@ func (c *Compiled) program(k int, proc string) (*program, error) {
 	}
 	o := c.opts
 	o.Process = proc
-	p := assemble(c.job, k, c.cs, o)
+	p := assemble(c.job, k, c.cs, o, &c.memo)
 	c.progs[key] = p
 	return p, nil
 }
@@ -270,7 +272,7 @@ func (e expr) fold(topo Topology) expr {
 		switch {
 		case p.kind == pCond:
 			flush()
-			out = append(out, part{kind: pCond, a: p.a.fold(topo), b: p.b.fold(topo)})
+			out = append(out, part{kind: pCond, alt: &branches{p.alt.a.fold(topo), p.alt.b.fold(topo)}})
 		case p.kind == pIndex || p.idx == self && p.kind != pLit:
 			flush()
 			out = append(out, p)

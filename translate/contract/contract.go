@@ -25,8 +25,11 @@ var (
 type Options struct {
 	// User for <user>~<job> naming (the caller resolves -user / $USER).
 	User string
-	// Contracts to render in order; empty = job.Contracts.
+	// Contracts to render in order; empty = job.Contracts unless Exact.
 	Contracts []string
+	// Exact: Contracts is the whole list even when empty (-contract =:
+	// no contract at all), not a default to fill from the job.
+	Exact bool
 	// TFLegacyEvaluator selects the pre-v1.0.1 TF_CONFIG rule, evaluator
 	// replicas not listed in the cluster, for a job whose apiVersion does
 	// not already select it (TFJobs before kubeflow.org/v1 always get it).
@@ -38,6 +41,12 @@ type Options struct {
 	// MPIDir is where the target delivers the mpi contract's files
 	// (hostfile, kubexec.sh); "" = MPIDefaultDir (/etc/mpi).
 	MPIDir string
+	// MPIDirRunTime: the target knows the MPI directory only at run time
+	// and passes it in the topology (Topology.MPIDir; Shell's JS_MPI_DIR):
+	// Slurm, where it is a directory of the job's own allocation, so the
+	// rendered script is the same for every submission. MPIDir is ignored.
+	// Nomad templates cannot carry it (ErrTarget).
+	MPIDirRunTime bool
 	// SSH adds the ssh emulation's own variables (SSHHostsVar,
 	// SSHSelfVar) to the tasks of SSHRoles; drivers that run the emulation
 	// set it.
@@ -102,11 +111,11 @@ func fail(kind error, p jobs.Pos, summary, format string, args ...any) *diag.Err
 	return &diag.Error{Kind: kind, Diags: hcl.Diagnostics{jobs.Errorf(p, summary, format, args...)}}
 }
 
-// contracts resolves Options.Contracts (empty = the job's), dropping
-// repeats.
+// contracts resolves Options.Contracts (empty = the job's unless Exact),
+// dropping repeats.
 func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	list := opts.Contracts
-	if len(list) == 0 {
+	if len(list) == 0 && !opts.Exact {
 		list = job.Contracts
 	}
 	var out []string

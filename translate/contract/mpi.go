@@ -38,17 +38,14 @@ func (b *builder) mpi() {
 	j := b.job
 	m := mpiOf(j)
 	launcher := strings.EqualFold(j.Roles[b.self].ReplicaType, "launcher")
-	dir := b.opts.MPIDir
-	if dir == "" {
-		dir = MPIDefaultDir
-	}
-	hostfile := dir + "/hostfile"
+	dir := b.mpiDirExpr()
+	hostfile := cat(dir, lit("/hostfile"))
 	if m.RshAgent != "ssh" {
 		if !launcher {
 			return
 		}
-		b.setLit("OMPI_MCA_plm_rsh_agent", dir+"/kubexec.sh")
-		b.setLit("OMPI_MCA_orte_default_hostfile", hostfile)
+		b.set("OMPI_MCA_plm_rsh_agent", cat(dir, lit("/kubexec.sh")))
+		b.set("OMPI_MCA_orte_default_hostfile", hostfile)
 		if j.Source.Version == "kubeflow.org/v1alpha2" || (j.Source.Version == "kubeflow.org/v1" && !m.RunLauncherAsWorker) {
 			b.setLit("NVIDIA_VISIBLE_DEVICES", "")
 			b.setLit("NVIDIA_DRIVER_CAPABILITIES", "")
@@ -63,15 +60,15 @@ func (b *builder) mpi() {
 	slots := strconv.Itoa(m.SlotsPerWorker)
 	switch m.Implementation {
 	case "Intel":
-		b.setLit("I_MPI_HYDRA_HOST_FILE", hostfile)
+		b.set("I_MPI_HYDRA_HOST_FILE", hostfile)
 		b.setLit("I_MPI_HYDRA_BOOTSTRAP_EXEC_EXTRA_ARGS", "-o ConnectionAttempts=10")
 		b.setLit("I_MPI_PERHOST", slots)
 	case "MPICH":
-		b.setLit("HYDRA_HOST_FILE", hostfile)
+		b.set("HYDRA_HOST_FILE", hostfile)
 		b.setLit("HYDRA_LAUNCH_EXTRA_ARGS", "-o ConnectionAttempts=10")
 	default:
 		b.setLit("OMPI_MCA_orte_keep_fqdn_hostnames", "true")
-		b.setLit("OMPI_MCA_orte_default_hostfile", hostfile)
+		b.set("OMPI_MCA_orte_default_hostfile", hostfile)
 		b.setLit("OMPI_MCA_plm_rsh_args", "-o ConnectionAttempts=10")
 		b.setLit("OMPI_MCA_orte_set_default_slots", slots)
 	}

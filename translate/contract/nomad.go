@@ -160,6 +160,9 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if needsRunTimeMPIDir(job, opts) {
+		return "", fail(ErrTarget, job.NamePos, "MPI directory unknown", "Nomad templates need the MPI directory when the job is rendered (Options.MPIDir); a run-time directory is for the shell rendering.")
+	}
 	var badNames []string
 	for _, d := range p.defs {
 		if !isEnvparseName(d.name) {
@@ -194,6 +197,7 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 		t.roles = append(t.roles, roleIndex(job, s.Role))
 	}
 	w := &t.out
+	w.Grow(templateSize(p.defs, len(t.names))) // one allocation, any job size
 	// The first action must not trim to its left: the driver writes its
 	// own lines (CUDA_VISIBLE_DEVICES, user variables) before this text,
 	// and "{{-" would glue the next variable onto the last of them.
@@ -206,11 +210,26 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 			fmt.Fprintf(w, "{{- $self%d := scratch.Get (print \"%d/idx-\" $me) -}}\n", n, n)
 		}
 	}
+	var line []byte
 	for _, d := range p.defs {
-		v := t.value(job, d.val)
-		fmt.Fprintf(w, "%s={{ %s | toJSON }}\n", d.name, v)
+		line = append(append(line[:0], d.name...), "={{ "...)
+		line = append(t.appendValue(line, job, d.val), " | toJSON }}\n"...)
+		w.Write(line)
 	}
 	return w.String(), nil
+}
+
+// templateSize is about the size of the template text of defs and
+// nsvc services, a little more rather than less.
+func templateSize(defs []def, nsvc int) int {
+	n := 512 * nsvc
+	for _, d := range defs {
+		n += len(d.name) + 24
+		for _, p := range d.val {
+			n += len(p.lit)*2 + 64 // a literal is quoted; a registration is ≈ 40
+		}
+	}
+	return n
 }
 
 // maxEnvLine is bufio.MaxScanTokenSize, the longest line go-envparse
@@ -231,10 +250,12 @@ func (e expr) nomadLen() int {
 			n += 6 * 3
 		case pPort, pIndex:
 			n += 5
+		case pMPIDir:
+			n += 256
 		case pHost:
 			n += 2*2 + 15 + 1 + 5
 		case pCond:
-			n += max(p.a.nomadLen(), p.b.nomadLen())
+			n += max(p.alt.a.nomadLen(), p.alt.b.nomadLen())
 		}
 	}
 	return n
@@ -242,6 +263,8 @@ func (e expr) nomadLen() int {
 
 type tmpl struct {
 	out    strings.Builder
+	fmtBuf []byte // appendValue's format and arguments, reused
+	argBuf []byte
 	svc    map[[3]string]int // role, label, ordinal → service number
 	names  []string
 	roles  []int
@@ -262,32 +285,49 @@ func (t *tmpl) portLabels(job *jobs.Job, k int) []jobs.Port {
 	return ls
 }
 
-// reg is the template expression of the registration of task (k, i) for
-// port slot (label, n); label "" means any (the address).
-func (t *tmpl) reg(job *jobs.Job, k, i int, label string, n int) string {
+// appendReg appends the template expression of the registration of task
+// (k, i) for port slot (label, n); label "" means any (the address).
+func (t *tmpl) appendReg(dst []byte, job *jobs.Job, k, i int, label string, n int) []byte {
 	key := [3]string{job.Roles[k].Name, label, strconv.Itoa(n)}
 	if label == "" {
 		key = [3]string{job.Roles[k].Name, "", ""}
 	}
 	s := t.svc[key]
 	if i == self {
-		return fmt.Sprintf("$self%d", s)
+		return strconv.AppendInt(append(dst, "$self"...), int64(s), 10)
 	}
-	return fmt.Sprintf("(scratch.Get \"%d/idx-%d\")", s, i)
+	dst = strconv.AppendInt(append(dst, `(scratch.Get "`...), int64(s), 10)
+	dst = strconv.AppendInt(append(dst, "/idx-"...), int64(i), 10)
+	return append(dst, `")`...)
 }
 
 // value compiles e to a template pipeline producing a string.
 func (t *tmpl) value(job *jobs.Job, e expr) string {
-	var f strings.Builder
-	var args []string
+	return string(t.appendValue(nil, job, e))
+}
+
+// appendValue appends the template pipeline of e to dst: a lone string
+// argument as it is, otherwise (printf "<format>" <args>...). A job of N
+// tasks has O(N) values of O(N) parts in all, so the text is appended
+// directly, never through fmt. A pCond writes its line to t.out first.
+func (t *tmpl) appendValue(dst []byte, job *jobs.Job, e expr) []byte {
+	// The format has only "%s", "%d" and ",": quoted, it is itself
+	// between the quotes (what strconv.Quote would write).
+	format, args := t.fmtBuf[:0], t.argBuf[:0]
+	nargs := 0
+	arg := func(verb string) {
+		format = append(format, verb...)
+		args = append(args, ' ')
+		nargs++
+	}
 	for _, p := range e {
 		switch p.kind {
 		case pLit:
-			f.WriteString("%s")
-			args = append(args, tmplString(p.lit))
+			arg("%s")
+			args = strconv.AppendQuote(args, p.lit)
 		case pAddr:
-			f.WriteString("%s")
-			args = append(args, t.reg(job, p.role, p.idx, "", 0)+".Address")
+			arg("%s")
+			args = append(t.appendReg(args, job, p.role, p.idx, "", 0), ".Address"...)
 		case pPorts:
 			cnt := 0
 			for _, l := range t.portLabels(job, p.role) {
@@ -297,41 +337,54 @@ func (t *tmpl) value(job *jobs.Job, e expr) string {
 			}
 			for n := range cnt {
 				if n > 0 {
-					f.WriteString(",")
+					format = append(format, ',')
 				}
-				f.WriteString("%d")
-				args = append(args, t.reg(job, p.role, p.idx, p.label, n)+".Port")
+				arg("%d")
+				args = append(t.appendReg(args, job, p.role, p.idx, p.label, n), ".Port"...)
 			}
 		case pPort:
-			f.WriteString("%d")
-			args = append(args, t.reg(job, p.role, p.idx, p.label, p.n)+".Port")
+			arg("%d")
+			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Port"...)
 		case pHost:
-			r := t.reg(job, p.role, p.idx, p.label, p.n)
-			f.WriteString("%s")
-			args = append(args, fmt.Sprintf("(toJSON (printf \"%%s:%%d\" %s.Address %s.Port))", r, r))
+			arg("%s")
+			args = append(args, `(toJSON (printf "%s:%d" `...)
+			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Address "...)
+			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Port))"...)
 		case pIndex:
 			if p.off == 0 {
-				f.WriteString("%s")
-				args = append(args, "$me")
+				arg("%s")
+				args = append(args, "$me"...)
 			} else {
-				f.WriteString("%d")
-				args = append(args, fmt.Sprintf("(add %d (parseInt $me))", p.off))
+				arg("%d")
+				args = strconv.AppendInt(append(args, "(add "...), int64(p.off), 10)
+				args = append(args, " (parseInt $me))"...)
 			}
 		case pCond:
 			t.tmp++
-			c := fmt.Sprintf("$c%d", t.tmp)
+			c := "$c" + strconv.Itoa(t.tmp)
 			// No "{{-" here: this line lands between two variable
 			// lines, and trimming would glue it to the previous one.
-			fmt.Fprintf(&t.out, "{{ %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, t.value(job, p.a), c, t.value(job, p.b))
-			f.WriteString("%s")
-			args = append(args, c)
+			// The branches get buffers of their own: format and args
+			// are in use.
+			t.fmtBuf, t.argBuf = nil, nil
+			a := t.appendValue(nil, job, p.alt.a)
+			t.fmtBuf, t.argBuf = nil, nil
+			b := t.appendValue(nil, job, p.alt.b)
+			fmt.Fprintf(&t.out, "{{ %s := \"\" }}{{ if eq $me \"0\" }}{{ %s = %s }}{{ else }}{{ %s = %s }}{{ end -}}\n", c, c, a, c, b)
+			arg("%s")
+			args = append(args, c...)
 		}
 	}
-	if len(args) == 0 {
-		return `""`
+	t.fmtBuf, t.argBuf = format, args
+	switch {
+	case nargs == 0:
+		return append(dst, `""`...)
+	case nargs == 1 && string(format) == "%s":
+		return append(dst, args[1:]...)
 	}
-	if len(args) == 1 && f.String() == "%s" {
-		return args[0]
-	}
-	return "(printf " + strconv.Quote(f.String()) + " " + strings.Join(args, " ") + ")"
+	dst = append(dst, `(printf "`...)
+	dst = append(dst, format...)
+	dst = append(dst, '"')
+	dst = append(dst, args...)
+	return append(dst, ')')
 }

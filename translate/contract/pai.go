@@ -52,7 +52,7 @@ func (b *builder) pai() {
 		if k == b.self {
 			b.currentContainer(k)
 		}
-		b.set("PAI_TASK_ROLE_"+rn+"_HOST_LIST", hostList(k, r.Instances))
+		b.set("PAI_TASK_ROLE_"+rn+"_HOST_LIST", b.sharedExpr("hostList", k, func() expr { return hostList(k, r.Instances) }))
 		for i := range r.Instances {
 			instances = append(instances, rn+":"+strconv.Itoa(i))
 		}
@@ -63,15 +63,20 @@ func (b *builder) pai() {
 // dynamicRole exports every task's ports and IP of role k under name rn
 // (framework_parser.py order: per task, labels, then the IP).
 func (b *builder) dynamicRole(k int, rn string) {
-	r := b.job.Roles[k]
-	for i := range r.Instances {
-		is := strconv.Itoa(i)
-		for _, p := range r.Ports {
-			b.set("PAI_PORT_LIST_"+rn+"_"+is+"_"+p.Label, ports(k, i, p.Label))
-			b.set("PAI_"+rn+"_"+is+"_"+p.Label+"_PORT", ports(k, i, p.Label))
+	b.setShared("pai-dynamic", k, func() []def {
+		r := b.job.Roles[k]
+		out := make([]def, 0, r.Instances*(2*len(r.Ports)+1))
+		for i := range r.Instances {
+			is := strconv.Itoa(i)
+			for _, p := range r.Ports {
+				ps := ports(k, i, p.Label) // one value, two names
+				out = append(out, def{"PAI_PORT_LIST_" + rn + "_" + is + "_" + p.Label, ps},
+					def{"PAI_" + rn + "_" + is + "_" + p.Label + "_PORT", ps})
+			}
+			out = append(out, def{"PAI_HOST_IP_" + rn + "_" + is, addr(k, i)})
 		}
-		b.set("PAI_HOST_IP_"+rn+"_"+is, addr(k, i))
-	}
+		return out
+	})
 }
 
 // currentContainer is the block framework_parser.py writes for the task it
@@ -99,8 +104,18 @@ func containerPortList(k int, ps []jobs.Port) expr {
 	return cat(es...)
 }
 
+// hostList is "<addr>:<http port>" of every task of role k, comma-joined.
 func hostList(k, n int) expr {
-	return join(n, ",", func(i int) expr { return cat(addr(k, i), lit(":"), port(k, i, "http", 0)) })
+	b := exprBuf{out: make(expr, 0, 4*n)}
+	for i := range n {
+		if i > 0 {
+			b.addLit(",")
+		}
+		b.addPart(part{kind: pAddr, role: k, idx: i})
+		b.addLit(":")
+		b.addPart(part{kind: pPort, role: k, idx: i, label: "http"})
+	}
+	return b.expr()
 }
 
 func roleNames(j *jobs.Job) []string {

@@ -14,17 +14,20 @@ const self = -1
 type partKind uint8
 
 const (
-	pLit   partKind = iota // lit
-	pAddr                  // address of task (role, idx)
-	pPorts                 // ports of label, comma-joined
-	pPort                  // port n of label
-	pHost                  // JSON string "addr:port n of label"
-	pIndex                 // decimal self index + off
-	pCond                  // self index == 0 ? a : b
+	pLit    partKind = iota // lit
+	pAddr                   // address of task (role, idx)
+	pPorts                  // ports of label, comma-joined
+	pPort                   // port n of label
+	pHost                   // JSON string "addr:port n of label"
+	pIndex                  // decimal self index + off
+	pCond                   // self index == 0 ? a : b
+	pMPIDir                 // the topology's MPI directory (Options.MPIDirRunTime)
 )
 
 // part is one piece of a value expression. Parts that refer to a task name
 // the role by its position in the job and the task by its index (or self).
+// A job of N tasks has programs of O(N) parts, so a part is kept small:
+// the two branches of a pCond (rare) hang off a pointer.
 type part struct {
 	kind  partKind
 	lit   string
@@ -33,8 +36,11 @@ type part struct {
 	label string
 	n     int
 	off   int
-	a, b  expr
+	alt   *branches // pCond only
 }
+
+// branches are a pCond's values: a for the task of index 0, b for the others.
+type branches struct{ a, b expr }
 
 // expr is a value: the concatenation of its parts.
 type expr []part
@@ -60,6 +66,56 @@ type builder struct {
 	self  int
 	defs  []def
 	index map[string]int
+	memo  *memo // nil: nothing is shared with other programs
+}
+
+// memo keeps what the programs of one job share whatever role they are
+// for: every task's address and port variables and the host lists. They
+// are O(N) for a job of N tasks, and every role's program names them all,
+// so a job of R roles builds them once instead of R times (the programs
+// share the definitions; nothing mutates an expr once built). A Compiled
+// owns one and uses it under its lock.
+type memo struct {
+	exprs map[memoKey]expr
+	defs  map[memoKey][]def
+}
+
+type memoKey struct {
+	what string
+	role int
+}
+
+// sharedExpr is f() built once per memo and key.
+func (b *builder) sharedExpr(what string, role int, f func() expr) expr {
+	if b.memo == nil {
+		return f()
+	}
+	key := memoKey{what, role}
+	e, ok := b.memo.exprs[key]
+	if !ok {
+		e = f()
+		e = e[:len(e):len(e)] // shared: an append must copy
+		b.memo.exprs[key] = e
+	}
+	return e
+}
+
+// setShared sets every definition f() returns, built once per memo and key.
+func (b *builder) setShared(what string, role int, f func() []def) {
+	var ds []def
+	if b.memo == nil {
+		ds = f()
+	} else {
+		key := memoKey{what, role}
+		var ok bool
+		if ds, ok = b.memo.defs[key]; !ok {
+			ds = f()
+			b.memo.defs[key] = ds
+		}
+	}
+	for _, d := range ds {
+		b.set(d.name, d.val)
+	}
 }
 
 func (b *builder) set(name string, v expr) {
@@ -83,12 +139,16 @@ func build(job *jobs.Job, k int, opts Options) (*program, error) {
 	if err := check(job, cs, opts); err != nil {
 		return nil, err
 	}
-	return assemble(job, k, cs, opts), nil
+	return assemble(job, k, cs, opts, nil), nil
 }
 
-// assemble makes the program of role k of a checked job.
-func assemble(job *jobs.Job, k int, cs []string, opts Options) *program {
-	b := &builder{job: job, opts: opts, cs: cs, self: k, index: map[string]int{}}
+// assemble makes the program of role k of a checked job; m (nil: none)
+// keeps what the job's programs share.
+func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program {
+	// every task has a few variables of its own in every program: size
+	// the index for them at once
+	b := &builder{job: job, opts: opts, cs: cs, self: k, memo: m,
+		defs: make([]def, 0, 64+6*job.TaskCount()), index: make(map[string]int, 64+6*job.TaskCount())}
 	for _, c := range cs {
 		switch c {
 		case jobs.ContractPAI:
@@ -129,9 +189,23 @@ func host(k, i int, label string, n int) expr {
 	return expr{{kind: pHost, role: k, idx: i, label: label, n: n}}
 }
 
+// mpiDirExpr is the directory of an MPIJob's files: the target's run-time
+// directory, its literal one, or the operator's /etc/mpi.
+func (b *builder) mpiDirExpr() expr {
+	switch {
+	case b.opts.MPIDirRunTime:
+		return expr{{kind: pMPIDir}}
+	case b.opts.MPIDir != "":
+		return lit(b.opts.MPIDir)
+	}
+	return lit(MPIDefaultDir)
+}
+
 func index(off int) expr { return expr{{kind: pIndex, off: off}} }
 
-func cond(first, other expr) expr { return expr{{kind: pCond, a: first, b: other}} }
+func cond(first, other expr) expr {
+	return expr{{kind: pCond, alt: &branches{first, other}}}
+}
 
 // cat concatenates expressions, merging neighbouring literals.
 func cat(es ...expr) expr {
@@ -147,7 +221,7 @@ func join(n int, sep string, f func(i int) expr) expr {
 	var b exprBuf
 	for i := range n {
 		if i > 0 {
-			b.lit.WriteString(sep)
+			b.addLit(sep)
 		}
 		b.add(f(i))
 	}
@@ -155,16 +229,23 @@ func join(n int, sep string, f func(i int) expr) expr {
 }
 
 // exprBuf builds an expression, merging neighbouring literals without
-// re-copying them (a join of a thousand literal parts is one string).
+// re-copying them (a join of a thousand literal parts is one string). A
+// literal that meets no other is kept as it was given: the ":" and ","
+// between the parts of a host list cost no allocation.
 type exprBuf struct {
-	out expr
-	lit strings.Builder
+	out  expr
+	one  string          // the pending literal while it is a single piece
+	lit  strings.Builder // the pending literal once pieces were merged
+	many bool            // lit holds the pending literal
 }
 
 func (b *exprBuf) add(e expr) {
+	if b.out == nil && len(e) > 1 {
+		b.out = make(expr, 0, len(e))
+	}
 	for _, p := range e {
 		if p.kind == pLit {
-			b.lit.WriteString(p.lit)
+			b.addLit(p.lit)
 			continue
 		}
 		b.flush()
@@ -172,10 +253,35 @@ func (b *exprBuf) add(e expr) {
 	}
 }
 
+// addPart adds one part that is not a literal.
+func (b *exprBuf) addPart(p part) {
+	b.flush()
+	b.out = append(b.out, p)
+}
+
+func (b *exprBuf) addLit(s string) {
+	switch {
+	case s == "":
+	case b.many:
+		b.lit.WriteString(s)
+	case b.one == "":
+		b.one = s
+	default:
+		b.lit.WriteString(b.one)
+		b.lit.WriteString(s)
+		b.one, b.many = "", true
+	}
+}
+
 func (b *exprBuf) flush() {
-	if b.lit.Len() > 0 {
+	switch {
+	case b.many:
 		b.out = append(b.out, part{kind: pLit, lit: b.lit.String()})
-		b.lit.Reset()
+		b.lit = strings.Builder{} // String shares the buffer: start a new one
+		b.many = false
+	case b.one != "":
+		b.out = append(b.out, part{kind: pLit, lit: b.one})
+		b.one = ""
 	}
 }
 
@@ -223,13 +329,15 @@ func (e expr) evalTo(b *strings.Builder, topo Topology, selfIdx int) {
 		case pHost:
 			t := topo.Roles[p.role].Tasks[i]
 			b.WriteString(jsonString(t.Addr + ":" + strconv.Itoa(t.Ports[p.label][p.n])))
+		case pMPIDir:
+			b.WriteString(topo.MPIDir)
 		case pIndex:
 			b.WriteString(strconv.Itoa(selfIdx + p.off))
 		case pCond:
 			if selfIdx == 0 {
-				p.a.evalTo(b, topo, selfIdx)
+				p.alt.a.evalTo(b, topo, selfIdx)
 			} else {
-				p.b.evalTo(b, topo, selfIdx)
+				p.alt.b.evalTo(b, topo, selfIdx)
 			}
 		}
 	}

@@ -15,6 +15,23 @@ func shQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
+// appendShQuote appends shQuote(s).
+func appendShQuote(dst []byte, s string) []byte {
+	if s == "" {
+		return append(dst, "''"...)
+	}
+	dst = append(dst, '\'')
+	for {
+		i := strings.IndexByte(s, '\'')
+		if i < 0 {
+			break
+		}
+		dst = append(append(dst, s[:i]...), `'\''`...)
+		s = s[i+1:]
+	}
+	return append(append(dst, s...), '\'')
+}
+
 // isShellName reports whether s can be a sh variable name (and so be
 // assigned and exported by the shell itself).
 func isShellName(s string) bool {

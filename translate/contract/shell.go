@@ -38,6 +38,8 @@ import (
 //	JS_SELF_INDEX          i of the task running the script
 //	JS_SELF_PROCESS        optional: "ps" for a UAI node's parameter server
 //	                       (see Processes), empty or unset otherwise
+//	JS_MPI_DIR             the MPI directory, an absolute path (only with
+//	                       Options.MPIDirRunTime, for a job that names it)
 //
 // Job-static values (user, job and role names, counts, resources) are baked
 // in, single-quoted. The script covers every process (Options.Process is
@@ -95,6 +97,7 @@ func (cj *Compiled) Shell() (string, error) {
 
 	c := &shc{job: job, opts: opts}
 	w := &c.out
+	w.Grow(shellSize(vs[0].p.defs, len(vs))) // one allocation, any job size
 	w.WriteString(shellPrelude)
 	c.finish()
 	c.inputs()
@@ -123,6 +126,19 @@ func (cj *Compiled) Shell() (string, error) {
 	}
 	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
 	return w.String(), nil
+}
+
+// shellSize is about the size of the script of nv variants of the
+// program defs, a little more rather than less.
+func shellSize(defs []def, nv int) int {
+	n := 8 << 10
+	for _, d := range defs {
+		n += 2*len(d.name) + 16
+		for _, p := range d.val {
+			n += len(p.lit) + 32 // a literal is quoted; a variable is ≈ 20
+		}
+	}
+	return n + (nv-1)*2<<10
 }
 
 const shellPrelude = `#!/bin/sh
@@ -170,6 +186,7 @@ _js_role() {
 
 // shc compiles programs to sh.
 type shc struct {
+	wbuf   []byte // assign's word, reused
 	job    *jobs.Job
 	opts   Options
 	out    strings.Builder
@@ -207,6 +224,9 @@ func (c *shc) inputs() {
 		}
 		fmt.Fprintf(w, "_js_role %d %d '%s'\n", k, r.Instances, strings.Join(counts, " "))
 	}
+	if needsRunTimeMPIDir(c.job, c.opts) {
+		w.WriteString("case ${JS_MPI_DIR-} in /*) ;; *) _js_die \"JS_MPI_DIR: not an absolute path: '${JS_MPI_DIR-}'\" ;; esac\n")
+	}
 }
 
 // selfPreamble checks JS_SELF_INDEX for role k and copies the task's own
@@ -225,15 +245,27 @@ func (c *shc) selfPreamble(k int) {
 
 // assign writes d. A name that is not a shell identifier is kept as
 // NAME=VALUE in a fresh _js_o_<n> variable, appended to odd, for env.
+// (A job of N tasks has O(N) assignments: they are appended, not
+// formatted with fmt.)
 func (c *shc) assign(d def, odd []string) []string {
-	word := c.word(d.val)
+	c.wbuf = c.appendWord(c.wbuf[:0], d.val) // a pCond writes its line first
+	w := &c.out
 	if isShellName(d.name) {
-		fmt.Fprintf(&c.out, "%s=%s\nexport %s\n", d.name, word, d.name)
+		w.WriteString(d.name)
+		w.WriteByte('=')
+		w.Write(c.wbuf)
+		w.WriteString("\nexport ")
+		w.WriteString(d.name)
+		w.WriteByte('\n')
 		return odd
 	}
 	c.odd++
-	v := fmt.Sprintf("_js_o_%d", c.odd)
-	fmt.Fprintf(&c.out, "%s=%s%s\n", v, shQuote(d.name+"="), word)
+	v := "_js_o_" + strconv.Itoa(c.odd)
+	w.WriteString(v)
+	w.WriteByte('=')
+	w.WriteString(shQuote(d.name + "="))
+	w.Write(c.wbuf)
+	w.WriteByte('\n')
 	return append(odd[:len(odd):len(odd)], v)
 }
 
@@ -251,59 +283,85 @@ func (c *shc) finish() {
 }
 
 // word compiles e to one sh word (no field splitting, no globbing).
-func (c *shc) word(e expr) string {
+func (c *shc) word(e expr) string { return string(c.appendWord(nil, e)) }
+
+// appendWord appends the sh word of e to dst. A pCond writes the line
+// that computes it to c.out first.
+func (c *shc) appendWord(dst []byte, e expr) []byte {
 	if len(e) == 0 {
-		return "''"
+		return append(dst, "''"...)
 	}
-	var b strings.Builder
+	num := func(b []byte, n int) []byte { return strconv.AppendInt(b, int64(n), 10) }
 	for _, p := range e {
 		switch p.kind {
 		case pLit:
-			b.WriteString(shQuote(p.lit))
+			dst = appendShQuote(dst, p.lit)
 		case pAddr:
 			if p.idx == self {
-				b.WriteString(`"${_js_sa}"`)
+				dst = append(dst, `"${_js_sa}"`...)
 			} else {
-				fmt.Fprintf(&b, `"${JS_R%d_ADDR_%d}"`, p.role, p.idx)
+				dst = appendAddrVar(dst, p.role, p.idx)
 			}
 		case pPorts:
 			l := c.label(p.role, p.label)
 			if p.idx == self {
-				fmt.Fprintf(&b, `"${_js_sp_%d}"`, l)
+				dst = append(num(append(dst, `"${_js_sp_`...), l), `}"`...)
 			} else {
-				fmt.Fprintf(&b, `"${JS_R%d_PORT_%d_%d}"`, p.role, l, p.idx)
+				dst = num(append(num(append(dst, `"${JS_R`...), p.role), "_PORT_"...), l)
+				dst = append(num(append(dst, '_'), p.idx), `}"`...)
 			}
 		case pPort, pHost:
 			l := c.label(p.role, p.label)
-			a, v := fmt.Sprintf(`"${JS_R%d_ADDR_%d}"`, p.role, p.idx), fmt.Sprintf(`"${_js_p_%d_%d_%d_%d}"`, p.role, l, p.idx, p.n)
-			if p.idx == self {
-				a, v = `"${_js_sa}"`, fmt.Sprintf(`"${_js_sp_%d_%d}"`, l, p.n)
-			}
-			if p.kind == pPort {
-				b.WriteString(v)
-			} else {
+			if p.kind == pHost {
 				// Addresses are checked to need no JSON escaping.
-				b.WriteString(`'"'` + a + `':'` + v + `'"'`)
+				dst = append(dst, `'"'`...)
+				if p.idx == self {
+					dst = append(dst, `"${_js_sa}"`...)
+				} else {
+					dst = appendAddrVar(dst, p.role, p.idx)
+				}
+				dst = append(dst, `':'`...)
 			}
+			if p.idx == self {
+				dst = append(num(append(num(append(dst, `"${_js_sp_`...), l), '_'), p.n), `}"`...)
+			} else {
+				dst = num(append(num(append(dst, `"${_js_p_`...), p.role), '_'), l)
+				dst = append(num(append(num(append(dst, '_'), p.idx), '_'), p.n), `}"`...)
+			}
+			if p.kind == pHost {
+				dst = append(dst, `'"'`...)
+			}
+		case pMPIDir:
+			dst = append(dst, `"${JS_MPI_DIR}"`...)
 		case pIndex:
 			if p.off == 0 {
-				b.WriteString(`"${JS_SELF_INDEX}"`)
+				dst = append(dst, `"${JS_SELF_INDEX}"`...)
 			} else {
-				fmt.Fprintf(&b, `"$((JS_SELF_INDEX + (%d)))"`, p.off)
+				dst = append(num(append(dst, `"$((JS_SELF_INDEX + (`...), p.off), `)))"`...)
 			}
 		case pCond:
 			c.tmp++
 			t := fmt.Sprintf("_js_c%d", c.tmp)
-			fmt.Fprintf(&c.out, "if [ \"$JS_SELF_INDEX\" -eq 0 ]; then %s=%s; else %s=%s; fi\n", t, c.word(p.a), t, c.word(p.b))
-			fmt.Fprintf(&b, `"${%s}"`, t)
+			fmt.Fprintf(&c.out, "if [ \"$JS_SELF_INDEX\" -eq 0 ]; then %s=%s; else %s=%s; fi\n", t, c.appendWord(nil, p.alt.a), t, c.appendWord(nil, p.alt.b))
+			dst = append(append(append(dst, `"${`...), t...), `}"`...)
 		}
 	}
-	return b.String()
+	return dst
+}
+
+// appendAddrVar appends "${JS_R<role>_ADDR_<idx>}".
+func appendAddrVar(dst []byte, role, idx int) []byte {
+	dst = strconv.AppendInt(append(dst, `"${JS_R`...), int64(role), 10)
+	dst = strconv.AppendInt(append(dst, "_ADDR_"...), int64(idx), 10)
+	return append(dst, `}"`...)
 }
 
 func (c *shc) unsetInputs() {
 	w := &c.out
 	w.WriteString("unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS\n")
+	if needsRunTimeMPIDir(c.job, c.opts) {
+		w.WriteString("unset JS_MPI_DIR\n")
+	}
 	for k, r := range c.job.Roles {
 		fmt.Fprintf(w, "unset JS_R%d_N\n_js_i=0\nwhile [ \"$_js_i\" -lt %d ]; do\n\tunset JS_R%d_ADDR_$_js_i", k, r.Instances, k)
 		for l := range PortLabels(c.job, k, c.opts) {
@@ -336,7 +394,8 @@ func (e expr) equal(o expr) bool {
 	for i := range e {
 		p, q := &e[i], &o[i]
 		if p.kind != q.kind || p.lit != q.lit || p.role != q.role || p.idx != q.idx || p.label != q.label ||
-			p.n != q.n || p.off != q.off || !p.a.equal(q.a) || !p.b.equal(q.b) {
+			p.n != q.n || p.off != q.off || (p.alt == nil) != (q.alt == nil) ||
+			p.alt != nil && (!p.alt.a.equal(q.alt.a) || !p.alt.b.equal(q.alt.b)) {
 			return false
 		}
 	}

@@ -48,6 +48,9 @@ func shellInput(job *jobs.Job, topo contract.Topology, opts contract.Options, ro
 			}
 		}
 	}
+	if topo.MPIDir != "" {
+		env = append(env, "JS_MPI_DIR="+topo.MPIDir)
+	}
 	return env
 }
 
@@ -145,6 +148,72 @@ func TestShellMatchesOracle(t *testing.T) {
 				break
 			}
 		}
+	}
+}
+
+// TestShellMPIDirRunTime: an MPIJob whose directory the target names only
+// at run time (Slurm: Options.MPIDirRunTime, JS_MPI_DIR) gets the same
+// environment from the shell as from the oracle, hostile directory names
+// included; the rendered script does not depend on the directory; a
+// missing or relative JS_MPI_DIR stops the task.
+func TestShellMPIDirRunTime(t *testing.T) {
+	shs := shells(t)
+	// Random's case 6 (mod 7) is an MPIJob.
+	for n, found := 6, 0; found < 6; n += 7 {
+		c := contracttest.Random(11, n)
+		found++
+		c.Opts.MPIDirRunTime = true
+		c.Opts.MPIDir = "/ignored"
+		c.Topo.MPIDir = "/" + contracttest.Hostile[n%len(contracttest.Hostile)]
+		script, err := contract.Shell(c.Job, c.Opts)
+		if err != nil {
+			t.Fatalf("case %d: Shell: %v", n, err)
+		}
+		if strings.Contains(script, "/ignored") || strings.Contains(script, c.Topo.MPIDir) {
+			t.Fatalf("case %d: the script names a directory; it must come from JS_MPI_DIR", n)
+		}
+		for k, r := range c.Job.Roles {
+			want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: r.Name, Index: 0}, c.Opts)
+			if err != nil {
+				t.Fatalf("case %d: Eval: %v", n, err)
+			}
+			if v, ok := want.Lookup(contract.MPIDirVar); c.Opts.SSH && (!ok || v != c.Topo.MPIDir) {
+				t.Fatalf("case %d: oracle %s=%q, want %q", n, contract.MPIDirVar, v, c.Topo.MPIDir)
+			}
+			for _, sh := range shs {
+				got, stderr, err := runShell(t, sh, script, shellInput(c.Job, c.Topo, c.Opts, k, 0, ""))
+				if err != nil {
+					t.Fatalf("case %d role %d under %s: %v\n%s", n, k, sh, err, stderr)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Fatalf("case %d role %d under %s (-oracle +shell):\n%s", n, k, sh, diff)
+				}
+			}
+		}
+	}
+	c := contracttest.Random(11, 6)
+	c.Opts.MPIDirRunTime = true
+	c.Topo.MPIDir = "/run/x"
+	script, err := contract.Shell(c.Job, c.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, dir := range map[string]string{"relative": "run/x", "empty": ""} {
+		c.Topo.MPIDir = dir
+		env := shellInput(c.Job, c.Topo, c.Opts, 0, 0, "")
+		for _, sh := range shs {
+			_, stderr, err := runShell(t, sh, script, env)
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 2 || !strings.Contains(stderr, "JS_MPI_DIR") {
+				t.Errorf("%s JS_MPI_DIR under %s: err %v, stderr %q; want exit 2 naming JS_MPI_DIR", name, sh, err, stderr)
+			}
+		}
+	}
+	if _, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: c.Job.Roles[0].Name}, c.Opts); !errors.Is(err, contract.ErrTopology) {
+		t.Errorf("Eval with an empty run-time MPI directory: err %v, want ErrTopology", err)
+	}
+	if _, err := contract.NomadTemplate(c.Job, c.Job.Roles[0].Name, "j", c.Opts); !errors.Is(err, contract.ErrTarget) {
+		t.Errorf("NomadTemplate with a run-time MPI directory: err %v, want ErrTarget", err)
 	}
 }
 

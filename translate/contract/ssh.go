@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -160,11 +161,7 @@ func (b *builder) sshRoleVars() {
 		}
 		// every pod had the ConfigMap: OpenMPI's daemons on the workers
 		// get the launcher's rsh agent path and check it exists there
-		dir := b.opts.MPIDir
-		if dir == "" {
-			dir = MPIDefaultDir
-		}
-		b.setLit(MPIDirVar, dir)
+		b.set(MPIDirVar, b.mpiDirExpr())
 		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(Hostfile(j), "\n"), "\n", ","))
 		return
 	}
@@ -222,4 +219,34 @@ func number(v any) (float64, bool) {
 		return f, err == nil
 	}
 	return 0, false
+}
+
+// sshdCommandRE finds an sshd started as a program (a word ending in sshd,
+// after a separator or a path), as MPIJob workers' commands do
+// (`/usr/sbin/sshd -De`, `mkdir -p /run/sshd; /usr/sbin/sshd -D`).
+var sshdCommandRE = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s|$)`)
+
+// SSHIdle reports whether role k's own command is replaced by the ssh
+// emulation's sshd: an MPIJob worker whose command starts an sshd (the
+// image's, on port 22 with the image's keys, which the operator's secret
+// filled in; jobshift's sshd takes its place on the task's port), or that
+// has no command (the kubexec generations ran `sleep 365d` in it, or the
+// image's entrypoint, which was an sshd in v2beta1 images). A rule of the
+// input format, so it lives here and drivers read it from the plan.
+func SSHIdle(job *jobs.Job, k int) bool {
+	r := job.Roles[k]
+	rs := SSHRoles(job)
+	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || rs == nil || !rs[k] {
+		return false
+	}
+	c := r.Command
+	switch c.Kind {
+	case jobs.CommandArgv:
+		if len(c.Command) == 0 && len(c.Args) == 0 {
+			return true
+		}
+		return sshdCommandRE.MatchString(strings.Join(append(append([]string(nil), c.Command...), c.Args...), " "))
+	default:
+		return sshdCommandRE.MatchString(c.Script)
+	}
 }

@@ -71,3 +71,40 @@ func TestSSHEnv(t *testing.T) {
 		})
 	}
 }
+
+// TestSSHIdle: which MPIJob workers run only the emulation's sshd (their
+// own command starts an sshd, or they have none), and that the launcher and
+// other formats never do.
+func TestSSHIdle(t *testing.T) {
+	argv := func(c ...string) jobs.Command { return jobs.Command{Kind: jobs.CommandArgv, Command: c} }
+	p := []jobs.Port{{Label: "ssh", Count: 1}}
+	job := func(f jobs.Format, worker jobs.Command) *jobs.Job {
+		return &jobs.Job{Name: "m", Source: jobs.Source{Format: f, Version: "kubeflow.org/v2beta1"}, Roles: []*jobs.Role{
+			{Name: "launcher", ReplicaType: "launcher", Instances: 1, Ports: p, Command: argv("mpirun", "x")},
+			{Name: "worker", ReplicaType: "worker", Instances: 2, Ports: p, Command: worker}}}
+	}
+	cases := map[string]struct {
+		format jobs.Format
+		worker jobs.Command
+		idle   bool
+	}{
+		"sshd -De":              {jobs.FormatMPIJob, jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/usr/sbin/sshd"}, Args: []string{"-De"}}, true},
+		"no command (kubexec)":  {jobs.FormatMPIJob, jobs.Command{Kind: jobs.CommandArgv}, true},
+		"bash -c mkdir; sshd":   {jobs.FormatMPIJob, argv("/bin/bash", "-c", "mkdir -p /run/sshd\n/usr/sbin/sshd -D"), true},
+		"a PAI script":          {jobs.FormatMPIJob, jobs.Command{Kind: jobs.CommandBashScript, Script: "/usr/sbin/sshd -D"}, true},
+		"a worker program":      {jobs.FormatMPIJob, argv("python", "serve.py"), false},
+		"sshd_config is a word": {jobs.FormatMPIJob, argv("cat", "/etc/ssh/sshd_config"), false},
+		"not an MPIJob":         {jobs.FormatPAIv2, argv("/usr/sbin/sshd", "-D"), false},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			j := job(tc.format, tc.worker)
+			if SSHIdle(j, 0) {
+				t.Error("the launcher is idle")
+			}
+			if got := SSHIdle(j, 1); got != tc.idle {
+				t.Errorf("SSHIdle = %v, want %v", got, tc.idle)
+			}
+		})
+	}
+}

@@ -3,13 +3,20 @@ package contract
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/jobshift/jobshift/jobs"
 )
 
 // Topology is where every task of a job runs: one RoleTopology per job role,
 // in job order.
-type Topology struct{ Roles []RoleTopology }
+type Topology struct {
+	Roles []RoleTopology
+	// MPIDir is the MPI directory when the target names it at run time
+	// (Options.MPIDirRunTime): an absolute path; ignored otherwise.
+	MPIDir string
+}
 
 // RoleTopology is one role's tasks, in index order.
 type RoleTopology struct {
@@ -73,7 +80,8 @@ func SampleTopology(job *jobs.Job) Topology { return SampleTopologyFor(job, Opti
 
 // SampleTopologyFor is a deterministic topology: the n-th task over all
 // roles (from 0) gets address 10.0.0.<n+1> (10.0.<n/250>.<n%250+1> past 250
-// tasks) and ports from 20000 upwards in PortLabels order.
+// tasks) and ports from 20000 upwards in PortLabels order; a run-time MPI
+// directory (Options.MPIDirRunTime) is MPIDefaultDir.
 func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 	var t Topology
 	if job == nil {
@@ -96,7 +104,26 @@ func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 		}
 		t.Roles = append(t.Roles, rt)
 	}
+	if opts.MPIDirRunTime {
+		t.MPIDir = MPIDefaultDir
+	}
 	return t
+}
+
+// UsesMPIDir reports whether some task's contract names the MPI directory
+// (the mpi contract, or the ssh emulation of an MPIJob): a target that
+// names it at run time (Options.MPIDirRunTime) makes it then.
+func UsesMPIDir(job *jobs.Job, opts Options) bool {
+	cs, err := contracts(job, opts)
+	return err == nil && (has(cs, jobs.ContractMPI) || opts.SSH && job.Source.Format == jobs.FormatMPIJob)
+}
+
+func needsRunTimeMPIDir(job *jobs.Job, opts Options) bool {
+	return opts.MPIDirRunTime && UsesMPIDir(job, opts)
+}
+
+func validMPIDir(s string) bool {
+	return strings.HasPrefix(s, "/") && strings.IndexByte(s, 0) < 0 && utf8.ValidString(s)
 }
 
 func sampleAddr(n int) string {
@@ -127,6 +154,9 @@ func checkTopology(job *jobs.Job, topo Topology, opts Options) error {
 	}
 	if len(topo.Roles) != len(job.Roles) {
 		return bad("the job has %d roles, the topology %d.", len(job.Roles), len(topo.Roles))
+	}
+	if needsRunTimeMPIDir(job, opts) && !validMPIDir(topo.MPIDir) {
+		return bad("the MPI directory %q is not an absolute path of valid UTF-8 without NUL.", topo.MPIDir)
 	}
 	for k, r := range job.Roles {
 		rt := topo.Roles[k]

@@ -78,17 +78,27 @@ func (b *builder) yarnVars(leinao bool) {
 	sort.SliceStable(order, func(a, c int) bool { return j.Roles[order[a]].Name < j.Roles[order[c]].Name })
 	for _, rk := range order {
 		rr := j.Roles[rk]
-		for i := range rr.Instances {
-			is := strconv.Itoa(i)
-			b.set("PAI_HOST_IP_"+rr.Name+"_"+is, addr(rk, i))
-			for _, p := range portsOf(rr) {
-				b.set("PAI_PORT_LIST_"+rr.Name+"_"+is+"_"+p.Label, ports(rk, i, p.Label))
-				b.set("PAI_"+rr.Name+"_"+is+"_"+p.Label+"_PORT", ports(rk, i, p.Label))
-			}
+		what := "yarn-dynamic"
+		if leinao {
+			what = "leinao-dynamic"
 		}
+		b.setShared(what, rk, func() []def {
+			ps := portsOf(rr)
+			out := make([]def, 0, rr.Instances*(2*len(ps)+1))
+			for i := range rr.Instances {
+				is := strconv.Itoa(i)
+				out = append(out, def{"PAI_HOST_IP_" + rr.Name + "_" + is, addr(rk, i)})
+				for _, p := range ps {
+					v := ports(rk, i, p.Label) // one value, two names
+					out = append(out, def{"PAI_PORT_LIST_" + rr.Name + "_" + is + "_" + p.Label, v},
+						def{"PAI_" + rr.Name + "_" + is + "_" + p.Label + "_PORT", v})
+				}
+			}
+			return out
+		})
 		b.setLit("PAI_TASK_ROLE_TASK_COUNT_"+rr.Name, strconv.Itoa(rr.Instances))
 		if hasPort(rr, "http") {
-			b.set("PAI_TASK_ROLE_"+rr.Name+"_HOST_LIST", hostList(rk, rr.Instances))
+			b.set("PAI_TASK_ROLE_"+rr.Name+"_HOST_LIST", b.sharedExpr("hostList", rk, func() expr { return hostList(rk, rr.Instances) }))
 		}
 	}
 

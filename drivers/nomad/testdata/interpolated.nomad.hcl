@@ -38,7 +38,7 @@ EOT
       driver      = "raw_exec"
       kill_signal = "SIGTERM"
       config {
-        args    = ["$${NOMAD_TASK_DIR}/jobshift-restart.sh", "bash", "-c", "eval \"$(cat \"$1\")\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
+        args    = ["$${NOMAD_TASK_DIR}/jobshift-restart.sh", "bash", "-c", "IFS= read -r -d '' _jsh_cmd <\"$1\"; set -- \"$_jsh_cmd\"; unset _jsh_cmd; eval \"$1\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
         command = "/bin/sh"
       }
       env {
@@ -136,7 +136,7 @@ EOT
       driver      = "raw_exec"
       kill_signal = "SIGTERM"
       config {
-        args    = ["$${NOMAD_TASK_DIR}/jobshift-restart.sh", "bash", "-c", "eval \"$(cat \"$1\")\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
+        args    = ["$${NOMAD_TASK_DIR}/jobshift-restart.sh", "bash", "-c", "IFS= read -r -d '' _jsh_cmd <\"$1\"; set -- \"$_jsh_cmd\"; unset _jsh_cmd; eval \"$1\" || exit $?", "_", "$${NOMAD_TASK_DIR}/jobshift-command"]
         command = "/bin/sh"
       }
       env {

@@ -299,6 +299,46 @@ js_retry() {
 	return 1
 }
 
+# js_prepare is the per-job preparation, from the job data: the ssh
+# emulation's wrapper and a fresh job key (_jsh_ssh = 1); the attempt's MPI
+# directory, 0700, named in JS_MPI_DIR for the contract (_jsh_mpidir = 1;
+# _jsh_mpi_noblank = 1: OpenMPI's rsh agent setting cannot carry a blank in
+# it, so refuse such a state directory, see render.go mpiDirData); the secrets file,
+# copied 0600 from beside the script into the shared state directory, so
+# the values stay out of the script (_jsh_secrets_name, "" = none); each
+# Apptainer image pulled once into a SIF (_jsh_npull, _jsh_pull_sif_P,
+# _jsh_pull_img_P): concurrent pulls by every task race and corrupt the
+# cache (spec/slurm.md §8.7).
+js_prepare() {
+	if [ "$_jsh_ssh" = 1 ]; then
+		printf '%s' "$_jsh_sshemu" >"$_jsh_adir/sshemu.sh" || js_die 97 'cannot write the ssh emulation'
+		rm -f "$_jsh_adir/ssh-key" "$_jsh_adir/ssh-key.pub"
+		(umask 077 && ssh-keygen -q -t ed25519 -N '' -C jobshift -f "$_jsh_adir/ssh-key") ||
+			js_die 97 'cannot make the job ssh key (ssh-keygen from openssh-client is needed on the nodes)'
+	fi
+	if [ "$_jsh_mpidir" = 1 ]; then
+		JS_MPI_DIR=$_jsh_adir/mpi
+		export JS_MPI_DIR
+		if [ "$_jsh_mpi_noblank" = 1 ]; then
+			case $JS_MPI_DIR in *[[:space:]]*) js_die 97 "the state directory $_jsh_adir has a blank, which OpenMPI's rsh agent setting cannot carry; set JOBSHIFT_STATE_DIR to a path without one" ;; esac
+		fi
+		(umask 077 && mkdir "$JS_MPI_DIR") || js_die 97 "cannot make the MPI directory $JS_MPI_DIR"
+	fi
+	if [ -n "$_jsh_secrets_name" ]; then
+		_ps=${JOBSHIFT_SECRETS:-${SLURM_SUBMIT_DIR:-.}/$_jsh_secrets_name}
+		(umask 077 && cp "$_ps" "$_jsh_dir/secrets") || js_die 97 "cannot read the secrets file $_ps (set JOBSHIFT_SECRETS to its path)"
+	fi
+	_p=0
+	while [ "$_p" -lt "$_jsh_npull" ]; do
+		eval "_p_sif=\$_jsh_pull_sif_$_p _p_img=\$_jsh_pull_img_$_p"
+		if [ ! -s "$_jsh_dir/$_p_sif" ]; then
+			js_log "pulling $_p_img"
+			apptainer pull --force "$_jsh_dir/$_p_sif" "docker://$_p_img" || js_die 97 'apptainer pull failed'
+		fi
+		_p=$((_p + 1))
+	done
+}
+
 js_main() {
 	set -u
 	: "${SLURM_JOB_ID:?jobshift: run this script with sbatch}"
@@ -320,9 +360,10 @@ js_main() {
 	js_addresses
 	js_ports
 	js_contract_inputs
-	# the topology every task gets (for jobshift's checks and for debugging)
-	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_prepare
+	# the topology every task gets (for jobshift's checks and for
+	# debugging; after js_prepare, which may add JS_MPI_DIR)
+	env | grep '^JS_' | sort >"$_jsh_adir/topology"
 	js_decide_init
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
@@ -366,8 +407,10 @@ js_main() {
 		sleep 0.1
 		_m_k=$((_m_k + 1))
 	done
-	# the ssh emulation's job key is a secret: it lives as long as the attempt
+	# the ssh emulation's job key is a secret: it lives as long as the
+	# attempt; so does an MPIJob's directory (ssh.go, mpiDirData)
 	rm -f "$_jsh_adir/ssh-key"
+	rm -rf "$_jsh_adir/mpi"
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
 	if js_retry "$_jsh_vcode"; then

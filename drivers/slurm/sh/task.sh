@@ -25,7 +25,7 @@ js_task_main() {
 	JS_SELF_ROLE=$_k_r
 	JS_SELF_INDEX=$_k_i
 	export JS_SELF_ROLE JS_SELF_INDEX
-	"js_env_$_k_r"
+	js_env "$_k_r"
 	date +%s%N >"$_k_dir/started.$_k_r.$_k_i"
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
@@ -104,4 +104,65 @@ js_wait_group() {
 		_g_k=$((_g_k + 1))
 	done
 	rm -f "$_k_dir/group.$_k_r.$_k_i"
+}
+
+# js_unset_internal removes jobshift's own variables from the task's
+# environment: the batch script's (exported for srun) and every task's
+# layout node (_jsh_node_R_I; task data _t_nroles, _t_n_R).
+js_unset_internal() {
+	unset _jsh_task _jsh_contract _jsh_adir _jsh_lib
+	[ "$_t_nroles" -gt 0 ] && unset SLURM_HOSTFILE
+	_u_r=0
+	while [ "$_u_r" -lt "$_t_nroles" ]; do
+		eval "_u_n=\$_t_n_$_u_r"
+		_u=0
+		while [ "$_u" -lt "$_u_n" ]; do
+			unset "_jsh_node_${_u_r}_$_u"
+			_u=$((_u + 1))
+		done
+		_u_r=$((_u_r + 1))
+	done
+}
+
+# js_env R is stage 1's part of role R's environment, from the task data
+# (_t_wd_R working directory, _t_nogpu_R, _t_shm_R MiB, _t_nenv_R pairs
+# _t_env_R_J / _t_val_R_J): the directory, GPU visibility, the /dev/shm
+# check, then the role's own variables (the contract, applied after, wins
+# on a clash, as in drivers/local). The pairs are read into the positional
+# parameters before any is assigned: a variable of the job may have any
+# name, even one of this function's.
+js_env() {
+	eval "_e_wd=\${_t_wd_$1-} _e_nogpu=\$_t_nogpu_$1 _e_shm=\$_t_shm_$1 _e_n=\$_t_nenv_$1"
+	if [ -n "$_e_wd" ] && [ -d "$_e_wd" ]; then cd "$_e_wd" || exit 97; fi
+	if [ "$_e_nogpu" = 1 ]; then
+		# without device cgroups an unset CUDA_VISIBLE_DEVICES means every
+		# GPU of the node (spec/slurm.md §2)
+		CUDA_VISIBLE_DEVICES=
+		export CUDA_VISIBLE_DEVICES
+	fi
+	[ "$_e_shm" -gt 0 ] && js_shm_check "$_e_shm"
+	_e_r=$1
+	set --
+	_e_j=0
+	while [ "$_e_j" -lt "$_e_n" ]; do
+		eval "set -- \"\$@\" \"\$_t_env_${_e_r}_$_e_j\" \"\$_t_val_${_e_r}_$_e_j\""
+		_e_j=$((_e_j + 1))
+	done
+	unset _e_wd _e_nogpu _e_shm _e_n _e_r _e_j
+	while [ "$#" -gt 0 ]; do
+		# names are checked at render: letters, digits and _ only
+		eval "$1=\$2; export $1"
+		shift 2
+	done
+}
+
+# js_shm_check MIB: Slurm cannot size /dev/shm (it is the node's tmpfs,
+# shared by every job there; what a task writes into it counts against its
+# --mem under cgroup memory enforcement, as a memory emptyDir counted
+# against the pod's limit). So a task whose job sized it says at start when
+# less is free than the job asked for, instead of failing later with "No
+# space left on device" in a DataLoader.
+js_shm_check() {
+	_shm=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')
+	[ "${_shm:-0}" -ge "$1" ] || printf 'jobshift: warning: /dev/shm on %s has %s MiB free, the job asked for %s MiB (on Slurm /dev/shm is the node'\''s)\n' "${SLURMD_NODENAME:-?}" "${_shm:-?}" "$1" >&2
 }

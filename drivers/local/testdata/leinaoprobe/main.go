@@ -17,9 +17,9 @@ import (
 	"time"
 )
 
-// main is over 80 lines on purpose: a test probe that reads top to bottom
-// as the steps a LeinaoPAI task takes (parse, listen, dial every peer,
-// report); split up it would only be harder to follow.
+// long: a test probe that reads top to bottom as the steps a LeinaoPAI
+// task takes (parse, listen, dial every peer, report); split up it would
+// only be harder to follow.
 func main() {
 	ps := flag.String("ps_hosts", "", "")
 	workers := flag.String("worker_hosts", "", "")

@@ -1,4 +1,4 @@
-package hcl
+package siteconfig
 
 import (
 	"errors"
@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // ConfigFileName is the site config's file name.
@@ -27,11 +27,11 @@ const ConfigEnv = "JOBSHIFT_CONFIG"
 //
 // When none exists the result is the zero Config (Path ""), which is
 // valid. The returned Config is never nil.
-func LoadConfig(explicitPath string) (*Config, hcl2.Diagnostics) {
+func LoadConfig(explicitPath string) (*Config, hcl.Diagnostics) {
 	return loadConfig(explicitPath, os.Getenv, os.UserHomeDir)
 }
 
-func loadConfig(explicit string, getenv func(string) string, home func() (string, error)) (*Config, hcl2.Diagnostics) {
+func loadConfig(explicit string, getenv func(string) string, home func() (string, error)) (*Config, hcl.Diagnostics) {
 	path, must, origin := explicit, true, "-config"
 	if path == "" {
 		path, origin = getenv(ConfigEnv), "$"+ConfigEnv
@@ -60,7 +60,7 @@ func loadConfig(explicit string, getenv func(string) string, home func() (string
 		if !must && errors.Is(err, fs.ErrNotExist) {
 			return &Config{}, nil
 		}
-		return &Config{}, hcl2.Diagnostics{{Severity: hcl2.DiagError,
+		return &Config{}, hcl.Diagnostics{{Severity: hcl.DiagError,
 			Summary: "Cannot read site config",
 			Detail:  fmt.Sprintf("%v (named by %s). Fix the path or unset it.", err, originOr(origin, must))}}
 	}

@@ -1,4 +1,4 @@
-package hcl
+package siteconfig
 
 import (
 	"fmt"
@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/gohcl"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/zclconf/go-cty/cty"
@@ -27,7 +27,7 @@ var (
 // The file's schema. Unknown blocks and attributes are errors at their
 // position (hcl reports them), so a typo never silently does nothing.
 var (
-	rootSchema = &hcl2.BodySchema{Blocks: []hcl2.BlockHeaderSchema{
+	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"}, {Type: "defaults"},
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
@@ -45,30 +45,30 @@ var (
 	pluginsSchema  = attrs("dirs", "allowed")
 )
 
-func attrs(names ...string) *hcl2.BodySchema {
-	s := &hcl2.BodySchema{}
+func attrs(names ...string) *hcl.BodySchema {
+	s := &hcl.BodySchema{}
 	for _, n := range names {
-		s.Attributes = append(s.Attributes, hcl2.AttributeSchema{Name: n})
+		s.Attributes = append(s.Attributes, hcl.AttributeSchema{Name: n})
 	}
 	return s
 }
 
 // ParseConfig parses a jobshift.hcl file. It returns a Config (never nil,
 // possibly partial) and every problem found, each at its position.
-func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
+func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 	cfg := &Config{Path: filename, Source: append([]byte(nil), src...)}
-	f, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
+	f, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	if diags.HasErrors() {
 		return cfg, diags
 	}
 	content, d := f.Body.Content(rootSchema)
 	diags = append(diags, d...)
-	seen := map[string]hcl2.Range{}
+	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
 		case "nomad", "slurm", "plugins", "defaults":
 			if prev, dup := seen[b.Type]; dup {
-				diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagError,
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
 					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
 					Detail:  fmt.Sprintf("Only one %s {} block is allowed; the first is at %s. Merge the two.", b.Type, at(prev)),
 					Subject: b.DefRange.Ptr()})
@@ -115,16 +115,16 @@ func ParseConfig(src []byte, filename string) (*Config, hcl2.Diagnostics) {
 // decoder collects the attributes of one block and the diagnostics of
 // decoding them, so that every bad value is reported, not just the first.
 type decoder struct {
-	attrs hcl2.Attributes
-	diags hcl2.Diagnostics
+	attrs hcl.Attributes
+	diags hcl.Diagnostics
 }
 
-func newDecoder(b *hcl2.Block, schema *hcl2.BodySchema) *decoder {
+func newDecoder(b *hcl.Block, schema *hcl.BodySchema) *decoder {
 	c, diags := b.Body.Content(schema)
 	return &decoder{attrs: c.Attributes, diags: diags}
 }
 
-func (d *decoder) decode(name string, dst any) *hcl2.Attribute {
+func (d *decoder) decode(name string, dst any) *hcl.Attribute {
 	a := d.attrs[name]
 	if a == nil {
 		return nil
@@ -146,8 +146,8 @@ func (d *decoder) str(name string, dst *string) { d.decode(name, dst) }
 
 func (d *decoder) list(name string, dst *[]string) { d.decode(name, dst) }
 
-func (d *decoder) errAt(a *hcl2.Attribute, summary, detail string, args ...any) {
-	d.diags = append(d.diags, &hcl2.Diagnostic{Severity: hcl2.DiagError, Summary: summary,
+func (d *decoder) errAt(a *hcl.Attribute, summary, detail string, args ...any) {
+	d.diags = append(d.diags, &hcl.Diagnostic{Severity: hcl.DiagError, Summary: summary,
 		Detail: fmt.Sprintf(detail, args...), Subject: a.Expr.Range().Ptr()})
 }
 
@@ -188,7 +188,7 @@ func (d *decoder) intField(name string, dst *int, min, max int64) {
 	}
 }
 
-func decodeNomad(b *hcl2.Block) (*NomadConfig, hcl2.Diagnostics) {
+func decodeNomad(b *hcl.Block) (*NomadConfig, hcl.Diagnostics) {
 	d := newDecoder(b, nomadSchema)
 	n := &NomadConfig{Range: b.DefRange}
 	d.str("address", &n.Address)
@@ -273,7 +273,7 @@ func (d *decoder) absPath(name string, dst *string) {
 // "days-hours:minutes", "days-hours:minutes:seconds", or UNLIMITED/INFINITE.
 var slurmTime = regexp.MustCompile(`^(\d+|\d+:\d+|\d+:\d+:\d+|\d+-\d+|\d+-\d+:\d+|\d+-\d+:\d+:\d+|UNLIMITED|INFINITE)$`)
 
-func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
+func decodeSlurm(b *hcl.Block) (*SlurmConfig, hcl.Diagnostics) {
 	d := newDecoder(b, slurmSchema)
 	s := &SlurmConfig{Range: b.DefRange}
 	d.str("partition", &s.Partition)
@@ -297,7 +297,7 @@ func decodeSlurm(b *hcl2.Block) (*SlurmConfig, hcl2.Diagnostics) {
 	return s, d.diags
 }
 
-func decodePlugins(b *hcl2.Block) (*PluginsConfig, hcl2.Diagnostics) {
+func decodePlugins(b *hcl.Block) (*PluginsConfig, hcl.Diagnostics) {
 	d := newDecoder(b, pluginsSchema)
 	p := &PluginsConfig{Range: b.DefRange}
 	d.list("dirs", &p.Dirs)
@@ -305,16 +305,16 @@ func decodePlugins(b *hcl2.Block) (*PluginsConfig, hcl2.Diagnostics) {
 	return p, d.diags
 }
 
-func label(b *hcl2.Block) (string, hcl2.Diagnostics) {
+func label(b *hcl.Block) (string, hcl.Diagnostics) {
 	if b.Labels[0] == "" {
-		return "", hcl2.Diagnostics{{Severity: hcl2.DiagError, Summary: "Empty pattern",
+		return "", hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Empty pattern",
 			Detail:  fmt.Sprintf("A %s rule needs a pattern; use \"*\" to match everything.", b.Type),
 			Subject: b.LabelRanges[0].Ptr()}}
 	}
 	return b.Labels[0], nil
 }
 
-func decodeImage(b *hcl2.Block) (*ImageRule, hcl2.Diagnostics) {
+func decodeImage(b *hcl.Block) (*ImageRule, hcl.Diagnostics) {
 	pat, diags := label(b)
 	d := newDecoder(b, imageSchema)
 	d.diags = append(diags, d.diags...)
@@ -337,7 +337,7 @@ func decodeImage(b *hcl2.Block) (*ImageRule, hcl2.Diagnostics) {
 // could not be exported to a task on every target.
 var envName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
-func decodeRole(b *hcl2.Block) (*RoleRule, hcl2.Diagnostics) {
+func decodeRole(b *hcl.Block) (*RoleRule, hcl.Diagnostics) {
 	pat, diags := label(b)
 	d := newDecoder(b, roleSchema)
 	d.diags = append(diags, d.diags...)
@@ -379,7 +379,7 @@ func decodeRole(b *hcl2.Block) (*RoleRule, hcl2.Diagnostics) {
 	return r, d.diags
 }
 
-func decodeGPUType(b *hcl2.Block) (*GPUTypeRule, hcl2.Diagnostics) {
+func decodeGPUType(b *hcl.Block) (*GPUTypeRule, hcl.Diagnostics) {
 	pat, diags := label(b)
 	d := newDecoder(b, gpuTypeSchema)
 	d.diags = append(diags, d.diags...)
@@ -409,7 +409,7 @@ func quoteList(vs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func before(a, b *hcl2.Diagnostic) bool {
+func before(a, b *hcl.Diagnostic) bool {
 	if a.Subject == nil || b.Subject == nil {
 		return a.Subject == nil && b.Subject != nil
 	}
@@ -420,6 +420,6 @@ func before(a, b *hcl2.Diagnostic) bool {
 }
 
 // at prints a range the way jobshift prints positions: line:col.
-func at(r hcl2.Range) string {
+func at(r hcl.Range) string {
 	return fmt.Sprintf("line %d, column %d", r.Start.Line, r.Start.Column)
 }

@@ -1,11 +1,11 @@
-package hcl
+package siteconfig
 
 import (
 	"fmt"
 	"math"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // DefaultsConfig is the `defaults {}` block: the resources of a role whose
@@ -18,10 +18,10 @@ type DefaultsConfig struct {
 	MemoryMiB int64
 	ShmMiB    int64
 
-	Range hcl2.Range `json:"-"`
+	Range hcl.Range `json:"-"`
 }
 
-func decodeDefaults(b *hcl2.Block) (*DefaultsConfig, hcl2.Diagnostics) {
+func decodeDefaults(b *hcl.Block) (*DefaultsConfig, hcl.Diagnostics) {
 	d := newDecoder(b, defaultsSchema)
 	r := &DefaultsConfig{Range: b.DefRange}
 	d.cores("cpu", &r.CPUMilli)

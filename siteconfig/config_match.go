@@ -1,10 +1,10 @@
-package hcl
+package siteconfig
 
 import (
 	"fmt"
 	"strings"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/ryanuber/go-glob"
 )
 
@@ -93,18 +93,18 @@ func (r *ImageRule) Rewrite(image string) string {
 
 // shadowed warns about rules that can never win under first-match: an
 // exact repeat of an earlier pattern, or anything after a catch-all "*".
-func shadowed(c *Config) hcl2.Diagnostics {
-	var diags hcl2.Diagnostics
-	check := func(kind string, pats []string, ranges []hcl2.Range) {
-		seen := map[string]hcl2.Range{}
+func shadowed(c *Config) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	check := func(kind string, pats []string, ranges []hcl.Range) {
+		seen := map[string]hcl.Range{}
 		for i, p := range pats {
-			var by hcl2.Range
+			var by hcl.Range
 			var ok bool
 			if by, ok = seen[p]; !ok {
 				by, ok = seen["*"]
 			}
 			if ok {
-				diags = append(diags, &hcl2.Diagnostic{Severity: hcl2.DiagWarning,
+				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagWarning,
 					Summary: fmt.Sprintf("%s rule never applies", kind),
 					Detail: fmt.Sprintf("The %s rule at %s matches everything %q matches and comes first; "+
 						"the first matching rule wins. Move this rule above it or delete it.", kind, at(by), pats[i]),
@@ -115,7 +115,7 @@ func shadowed(c *Config) hcl2.Diagnostics {
 		}
 	}
 	var pats []string
-	var ranges []hcl2.Range
+	var ranges []hcl.Range
 	for _, r := range c.Images {
 		pats, ranges = append(pats, r.Pattern), append(ranges, r.Range)
 	}

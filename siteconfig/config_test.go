@@ -1,4 +1,4 @@
-package hcl
+package siteconfig
 
 import (
 	"encoding/json"
@@ -10,14 +10,14 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata/")
 
 // renderConfigResult is what a golden file holds: every diagnostic (with
 // position) and then the decoded config as JSON.
-func renderConfigResult(cfg *Config, diags hcl2.Diagnostics) string {
+func renderConfigResult(cfg *Config, diags hcl.Diagnostics) string {
 	var b strings.Builder
 	for _, d := range diags {
 		pos := "-"
@@ -25,7 +25,7 @@ func renderConfigResult(cfg *Config, diags hcl2.Diagnostics) string {
 			pos = fmt.Sprintf("%s:%d:%d", filepath.Base(d.Subject.Filename), d.Subject.Start.Line, d.Subject.Start.Column)
 		}
 		sev := "error"
-		if d.Severity == hcl2.DiagWarning {
+		if d.Severity == hcl.DiagWarning {
 			sev = "warning"
 		}
 		fmt.Fprintf(&b, "%s: %s: %s\n    %s\n", pos, sev, d.Summary, d.Detail)

@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"errors"
@@ -17,7 +17,7 @@ import (
 	"github.com/zclconf/go-cty/cty"
 )
 
-// The direct emitter: NomadJobHCL writes the jobspec in one pass, already
+// The direct emitter: Marshal writes the jobspec in one pass, already
 // in hclwrite.Format's canonical layout, instead of building an hclwrite
 // tree and re-lexing the whole output to format it (which cost half of a
 // Nomad render, most of it counting grapheme clusters token by token).
@@ -29,8 +29,8 @@ import (
 //     object (`name = {`) ends the run and is written with one space;
 //   - `[a, b]` lists, `{}`-less empty blocks written as `name {` `}`.
 // Values it cannot lay out that way (an object inside a list) make it
-// return errNotDirect, and NomadJobHCL falls back to hclwrite + Format
-// (nomadJobHCLFormat); TestNomadJobHCLDirectEqualsFormat holds the two
+// return errNotDirect, and Marshal falls back to hclwrite + Format
+// (marshalFormat); TestMarshalDirectEqualsFormat holds the two
 // byte-identical.
 
 var errNotDirect = errors.New("value needs hclwrite's formatter")
@@ -47,6 +47,23 @@ type line struct {
 	cols int
 	val  string
 	open bool
+	// heredoc is the delimiter when val is a heredoc's body (written
+	// as <<delim, newline, val, delim: a body of hundreds of KiB is
+	// copied once, into the output)
+	heredoc string
+}
+
+// value appends l's value.
+func (e *emitter) value(l line) {
+	if l.heredoc == "" {
+		e.b = append(e.b, l.val...)
+		return
+	}
+	e.b = append(e.b, "<<"...)
+	e.b = append(e.b, l.heredoc...)
+	e.b = append(e.b, '\n')
+	e.b = append(e.b, l.val...)
+	e.b = append(e.b, l.heredoc...)
 }
 
 func (e *emitter) indent(depth int) {
@@ -62,7 +79,7 @@ func (e *emitter) lines(ls []line, depth int) {
 			e.indent(depth)
 			e.b = append(e.b, ls[i].key...)
 			e.b = append(e.b, " = "...)
-			e.b = append(e.b, ls[i].val...)
+			e.value(ls[i])
 			e.b = append(e.b, '\n')
 			i++
 			continue
@@ -78,7 +95,7 @@ func (e *emitter) lines(ls []line, depth int) {
 				e.b = append(e.b, ' ')
 			}
 			e.b = append(e.b, "= "...)
-			e.b = append(e.b, l.val...)
+			e.value(l)
 			e.b = append(e.b, '\n')
 		}
 		i = j
@@ -158,7 +175,7 @@ func attrLine(name string, v reflect.Value, depth int) (line, error) {
 	}
 	if name == "data" && v.Kind() == reflect.String {
 		if delim, body, ok := heredocParts(v.String()); ok {
-			return line{key: name, cols: len(name), val: "<<" + delim + "\n" + body + delim}, nil
+			return line{key: name, cols: len(name), val: body, heredoc: delim}, nil
 		}
 	}
 	val, open, err := valueText(v, depth)

@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"math/rand"
@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/nomad/api"
 )
@@ -39,16 +39,16 @@ func attrString(t *testing.T, body *hclsyntax.Body, path ...string) string {
 	if a == nil {
 		t.Fatalf("no attribute %v", path)
 	}
-	v, diags := a.Expr.Value(&hcl2.EvalContext{})
+	v, diags := a.Expr.Value(&hcl.EvalContext{})
 	if diags.HasErrors() {
 		t.Fatalf("%v: %s", path, diags.Error())
 	}
 	return v.AsString()
 }
 
-// TestNomadJobHCLStringsRoundTrip: every string (quoted or heredoc) reads
+// TestMarshalStringsRoundTrip: every string (quoted or heredoc) reads
 // back from the HCL byte for byte.
-func TestNomadJobHCLStringsRoundTrip(t *testing.T) {
+func TestMarshalStringsRoundTrip(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
 	cases := map[string]string{}
 	for i, s := range hostile {
@@ -68,11 +68,11 @@ func TestNomadJobHCLStringsRoundTrip(t *testing.T) {
 			Env:       map[string]string{"E": s},
 			Templates: []*api.Template{{EmbeddedTmpl: new(s), DestPath: new("local/x")}},
 		}}}}}
-		src, err := NomadJobHCL(job)
+		src, err := Marshal(job)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		f, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl2.InitialPos)
+		f, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl.InitialPos)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %s\n%s", name, diags.Error(), src)
 		}
@@ -89,9 +89,9 @@ func TestNomadJobHCLStringsRoundTrip(t *testing.T) {
 	}
 }
 
-func TestNomadJobHCLNonIdentifierKeys(t *testing.T) {
+func TestMarshalNonIdentifierKeys(t *testing.T) {
 	job := &api.Job{ID: new("j"), Meta: map[string]string{"a.b": "1", "ok": "2"}}
-	src, err := NomadJobHCL(job)
+	src, err := Marshal(job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,8 +101,8 @@ func TestNomadJobHCLNonIdentifierKeys(t *testing.T) {
 	}
 }
 
-func TestNomadJobHCLNoID(t *testing.T) {
-	if _, err := NomadJobHCL(&api.Job{}); err == nil {
+func TestMarshalNoID(t *testing.T) {
+	if _, err := Marshal(&api.Job{}); err == nil {
 		t.Error("want an error for a job without ID")
 	}
 }
@@ -111,11 +111,11 @@ func TestNomadJobHCLNoID(t *testing.T) {
 // written in every kind of value: cty.StringVal, which hclwrite's
 // SetAttributeValue used, normalised it to é (U+00E9). Expected text written
 // by hand from HCL's quoting rules.
-func TestNomadJobHCLKeepsUnicodeBytes(t *testing.T) {
+func TestMarshalKeepsUnicodeBytes(t *testing.T) {
 	const nfd = "e\u0301"
 	job := &api.Job{ID: new("j"), Meta: map[string]string{"a.b": nfd, "k": nfd, "k" + nfd: "v"},
 		Datacenters: []string{nfd, "x"}}
-	src, err := NomadJobHCL(job)
+	src, err := Marshal(job)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,12 +128,12 @@ func TestNomadJobHCLKeepsUnicodeBytes(t *testing.T) {
 // Static ports have no block of their own in a jobspec: they are port
 // blocks with a static value (jobspec2 moves those to ReservedPorts), and
 // come before the dynamic ones; a job constraint is a constraint block.
-func TestNomadJobHCLStaticPorts(t *testing.T) {
+func TestMarshalStaticPorts(t *testing.T) {
 	job := &api.Job{ID: new("j"), Constraints: []*api.Constraint{{Operand: api.ConstraintDistinctHosts, RTarget: "true"}},
 		TaskGroups: []*api.TaskGroup{{Name: new("g"), Networks: []*api.NetworkResource{{
 			ReservedPorts: []api.Port{{Label: "leinao_0", Value: 10001}},
 			DynamicPorts:  []api.Port{{Label: "http"}}}}}}}
-	src, err := NomadJobHCL(job)
+	src, err := Marshal(job)
 	if err != nil {
 		t.Fatal(err)
 	}

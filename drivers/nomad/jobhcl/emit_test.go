@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"math/rand"
@@ -9,12 +9,12 @@ import (
 	"github.com/hashicorp/nomad/api"
 )
 
-// directEqualsFormat: NomadJobHCL's direct emitter writes what hclwrite +
+// directEqualsFormat: Marshal's direct emitter writes what hclwrite +
 // hclwrite.Format write for job.
 func directEqualsFormat(t *testing.T, name string, job *api.Job) {
 	t.Helper()
-	want, werr := nomadJobHCLFormat(job)
-	got, gerr := NomadJobHCL(job)
+	want, werr := marshalFormat(job)
+	got, gerr := Marshal(job)
 	if (werr == nil) != (gerr == nil) {
 		t.Fatalf("%s: error %v, reference error %v", name, gerr, werr)
 	}
@@ -23,13 +23,13 @@ func directEqualsFormat(t *testing.T, name string, job *api.Job) {
 	}
 }
 
-// TestNomadJobHCLDirectEqualsFormat: on hand-picked layouts (alignment
+// TestMarshalDirectEqualsFormat: on hand-picked layouts (alignment
 // runs broken by objects, heredocs inside runs, quoted and non-ASCII keys,
 // nested objects, empty blocks and objects, numbers, nulls, an object in a
 // list, which falls back) and on random jobs of hostile strings, the
 // direct emitter is byte-identical to the hclwrite + Format reference.
 // (The Nomad renders of the driver goldens are covered by those goldens.)
-func TestNomadJobHCLDirectEqualsFormat(t *testing.T) {
+func TestMarshalDirectEqualsFormat(t *testing.T) {
 	f := 1.5
 	neg := -3
 	fixed := map[string]*api.Job{

@@ -1,21 +1,21 @@
-package hcl
+package jobhcl
 
 import (
 	"testing"
 	"unicode/utf8"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/nomad/api"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// FuzzNomadJobHCL: NomadJobHCL's direct emitter writes the bytes hclwrite +
-// Format write, and any UTF-8 string, written by NomadJobHCL as an argument,
+// FuzzMarshal: Marshal's direct emitter writes the bytes hclwrite +
+// Format write, and any UTF-8 string, written by Marshal as an argument,
 // an env value, a meta value (under any key) and a template body, parses
 // back to itself (HCL's parser gives it in NFC, as cty.StringVal does;
-// the bytes in the file are checked by TestNomadJobHCLKeepsUnicodeBytes).
-func FuzzNomadJobHCL(f *testing.F) {
+// the bytes in the file are checked by TestMarshalKeepsUnicodeBytes).
+func FuzzMarshal(f *testing.F) {
 	for _, s := range hostile {
 		f.Add(s, "k")
 	}
@@ -30,14 +30,14 @@ func FuzzNomadJobHCL(f *testing.F) {
 			Env:       map[string]string{"E": s},
 			Templates: []*api.Template{{EmbeddedTmpl: new(s), DestPath: new("local/x")}},
 		}}}}}
-		src, err := NomadJobHCL(job)
+		src, err := Marshal(job)
 		if err != nil {
 			t.Fatalf("%q: %v", s, err)
 		}
-		if ref, _ := nomadJobHCLFormat(job); string(ref) != string(src) {
+		if ref, _ := marshalFormat(job); string(ref) != string(src) {
 			t.Fatalf("direct emitter differs from hclwrite.Format:\n%s\n---\n%s", src, ref)
 		}
-		file, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl2.InitialPos)
+		file, diags := hclsyntax.ParseConfig(src, "x.hcl", hcl.InitialPos)
 		if diags.HasErrors() {
 			t.Fatalf("%q: %s\n%s", s, diags.Error(), src)
 		}
@@ -65,7 +65,7 @@ func FuzzNomadJobHCL(f *testing.F) {
 			}
 			t.Fatalf("no meta in\n%s", src)
 		}
-		v, d := meta.Expr.Value(&hcl2.EvalContext{})
+		v, d := meta.Expr.Value(&hcl.EvalContext{})
 		if d.HasErrors() {
 			t.Fatalf("meta: %s\n%s", d.Error(), src)
 		}

@@ -1,4 +1,4 @@
-package hcl
+package jobhcl
 
 import (
 	"errors"
@@ -10,14 +10,14 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/hcl/v2/hclsyntax"
 	"github.com/hashicorp/hcl/v2/hclwrite"
 	"github.com/hashicorp/nomad/api"
 	"github.com/zclconf/go-cty/cty"
 )
 
-// NomadJobHCL writes job as an HCL2 jobspec that `nomad job run` accepts
+// Marshal writes job as an HCL2 jobspec that `nomad job run` accepts
 // and that Nomad's parser (jobspec2, /v1/jobs/parse) reads back to the same
 // api.Job. Nomad has no encoder (spec/nomad.md §6), so this walks the api
 // types by their `hcl` struct tags — the same tags jobspec2 decodes with —
@@ -28,7 +28,7 @@ import (
 // `%%{`, quotes and control characters escaped), so nothing a user wrote is
 // interpreted by HCL. Template bodies that are whole lines are written as
 // heredocs with the same two escapes, for readability.
-func NomadJobHCL(job *api.Job) ([]byte, error) {
+func Marshal(job *api.Job) ([]byte, error) {
 	if job == nil || job.ID == nil || *job.ID == "" {
 		return nil, fmt.Errorf("nomad job has no ID")
 	}
@@ -36,11 +36,11 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	if job.Name != nil && *job.Name == *job.ID {
 		skip["name"] = true // the default; keep the file minimal
 	}
-	e := &emitter{b: make([]byte, 0, 16<<10)}
+	e := &emitter{b: make([]byte, 0, 16<<10+templateBytes(job))}
 	e.open("job", []string{*job.ID}, 0)
 	err := e.body(reflect.ValueOf(job).Elem(), skip, 1)
 	if errors.Is(err, errNotDirect) {
-		return nomadJobHCLFormat(job)
+		return marshalFormat(job)
 	}
 	if err != nil {
 		return nil, err
@@ -49,10 +49,26 @@ func NomadJobHCL(job *api.Job) ([]byte, error) {
 	return e.b, nil
 }
 
-// nomadJobHCLFormat is NomadJobHCL through an hclwrite tree formatted by
+// templateBytes is the size of job's embedded templates: most of the
+// output of a large job, so the emitter starts with room for them.
+func templateBytes(job *api.Job) int {
+	n := 0
+	for _, g := range job.TaskGroups {
+		for _, t := range g.Tasks {
+			for _, tp := range t.Templates {
+				if tp.EmbeddedTmpl != nil {
+					n += len(*tp.EmbeddedTmpl) + 4<<10 // + the task around it
+				}
+			}
+		}
+	}
+	return n
+}
+
+// marshalFormat is Marshal through an hclwrite tree formatted by
 // hclwrite.Format: the fallback for values the direct emitter does not lay
 // out, and the reference it is tested against.
-func nomadJobHCLFormat(job *api.Job) ([]byte, error) {
+func marshalFormat(job *api.Job) ([]byte, error) {
 	f := hclwrite.NewEmptyFile()
 	b := f.Body().AppendNewBlock("job", []string{*job.ID}).Body()
 	if err := writeStruct(b, reflect.ValueOf(job).Elem(), map[string]bool{"id": true}); err != nil {
@@ -387,12 +403,17 @@ func heredoc(s string) hclwrite.Tokens {
 // heredocParts are the delimiter (EOT, or EOT<n> when a line of s is EOT)
 // and the escaped body of s as a heredoc.
 func heredocParts(s string) (delim, body string, ok bool) {
-	if s == "" || !strings.HasSuffix(s, "\n") || strings.ContainsAny(s, "\r\x00") {
+	// (IndexByte, not ContainsAny: env templates of large jobs are
+	// hundreds of KiB, and IndexByte is vectorised)
+	if s == "" || !strings.HasSuffix(s, "\n") || strings.IndexByte(s, '\r') >= 0 || strings.IndexByte(s, 0) >= 0 {
 		return "", "", false
 	}
 	delim = "EOT"
 	for i := 1; hasLine(s, delim); i++ {
 		delim = fmt.Sprintf("EOT%d", i)
+	}
+	if !strings.Contains(s, "${") && !strings.Contains(s, "%{") {
+		return delim, s, true // nothing to escape: no copy
 	}
 	return delim, heredocEscaper.Replace(s), true
 }
@@ -416,10 +437,10 @@ func hasLine(s, l string) bool {
 // heredocEscaper is built once (a Replacer compiles its table on first use).
 var heredocEscaper = strings.NewReplacer("${", "$${", "%{", "%%{")
 
-// ParseNomadJobHCLSyntax checks that src is syntactically valid HCL (the
+// CheckSyntax checks that src is syntactically valid HCL (the
 // full decode is Nomad's; tests use the agent's /v1/jobs/parse).
-func ParseNomadJobHCLSyntax(src []byte, filename string) hcl2.Diagnostics {
-	_, diags := hclsyntax.ParseConfig(src, filename, hcl2.InitialPos)
+func CheckSyntax(src []byte, filename string) hcl.Diagnostics {
+	_, diags := hclsyntax.ParseConfig(src, filename, hcl.InitialPos)
 	return diags
 }
 

@@ -1,7 +1,7 @@
-package hcl
+package siteconfig
 
 import (
-	hcl2 "github.com/hashicorp/hcl/v2"
+	"github.com/hashicorp/hcl/v2"
 )
 
 // Config is the site config (jobshift.hcl). The zero Config is valid: every
@@ -95,7 +95,7 @@ type NomadConfig struct {
 	// allow_caps refuses e.g. SYS_ADMIN, and Kubernetes pods had none.
 	DockerCapAdd []string
 
-	Range hcl2.Range `json:"-"` // where the block is, for drivers' diagnostics
+	Range hcl.Range `json:"-"` // where the block is, for drivers' diagnostics
 }
 
 // SlurmConfig is the `slurm {}` block; drivers/slurm documents its fields.
@@ -118,7 +118,7 @@ type SlurmConfig struct {
 	// "--reservation=x"), after jobshift's own; see CheckSbatchArg.
 	Sbatch []string
 
-	Range hcl2.Range `json:"-"`
+	Range hcl.Range `json:"-"`
 }
 
 // ImageRule rewrites images whose name matches Pattern.
@@ -129,7 +129,7 @@ type ImageRule struct {
 	// with the text it matched (registry mirrors).
 	Replace string
 
-	Range hcl2.Range `json:"-"` // the block header, for diagnostics
+	Range hcl.Range `json:"-"` // the block header, for diagnostics
 }
 
 // RoleRule applies settings to roles whose name matches Pattern.
@@ -156,7 +156,7 @@ type RoleRule struct {
 	// the command sees.
 	Setup []string
 
-	Range hcl2.Range `json:"-"`
+	Range hcl.Range `json:"-"`
 }
 
 // GPUTypeRule maps a source GPU type/SKU matching Pattern to constraints.
@@ -165,7 +165,7 @@ type GPUTypeRule struct {
 	Model        string // Nomad device model / Slurm GRES type
 	MinMemoryMiB int
 
-	Range hcl2.Range `json:"-"`
+	Range hcl.Range `json:"-"`
 }
 
 // PluginsConfig is the `plugins {}` block: where external
@@ -174,5 +174,5 @@ type PluginsConfig struct {
 	Dirs    []string // searched in order
 	Allowed []string // glob patterns over the binary's base name; empty = every plugin allowed
 
-	Range hcl2.Range `json:"-"`
+	Range hcl.Range `json:"-"`
 }

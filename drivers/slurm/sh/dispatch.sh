@@ -1,0 +1,19 @@
+# The entry of the task program (the end of task.sh in the state directory
+# of the attempt), picked by $0: stage 1 (jobshift-task R) reads the
+# library first unless the script carries it inline (_t_inline_lib = 1);
+# stage 2 (jobshift-run R DIR) runs only js_run (sh/run.sh), so the
+# command of the user starts without reading the library.
+case $0 in
+jobshift-task)
+	if [ "$_t_inline_lib" = 0 ]; then
+		# shellcheck source=/dev/null
+		. "$_jsh_lib" || exit 97
+	fi
+	js_task_main "$1"
+	;;
+jobshift-run) js_run "$@" ;;
+*)
+	echo "jobshift: unknown task stage $0" >&2
+	exit 97
+	;;
+esac
