@@ -128,6 +128,11 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 		return "", refuse(c.Pos, "Role %s: the container has no `command`, so it runs the ENTRYPOINT of image %q, "+
 			"which jobshift cannot know when tasks run on the host; add `command:`, or set slurm { container = \"apptainer\" } or \"pyxis\".", ri.Name, ri.Image)
 	}
+	if ri.sshIdle {
+		// An idle MPIJob worker runs only the emulation's sshd: its
+		// command (mpi-operator's `sshd -De`) is not run, so not written.
+		argv, fileIdx, file, ctr = nil, -1, "", ""
+	}
 	var b strings.Builder
 	ssh := 0
 	if ri.ssh {
