@@ -15,11 +15,17 @@ type contractImpl struct {
 	err      error
 }
 
+// ContractOptions are the contract options of a plan on Nomad: the plan's,
+// with the ssh emulation's MPI directory of this job (the template
+// differential test evaluates the oracle with the same options).
+func ContractOptions(p *translate.Plan) contract.Options {
+	return p.Compiled().ContractOn(sshMPIDir(JobIDFor(p)))
+}
+
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {
 	if c.plan != p {
 		c.plan = p
-		opts := p.Compiled().ContractOn(sshMPIDir(JobIDFor(p)))
-		c.compiled, c.err = contract.Compile(p.Job, opts)
+		c.compiled, c.err = contract.Compile(p.Job, ContractOptions(p))
 	}
 	return c.compiled, c.err
 }

@@ -58,7 +58,7 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 		t.Fatalf("%s: BuildJob: %v", name, diags)
 	}
 	jobID := nomad.JobIDFor(p)
-	opts := contract.Options{User: p.User, Contracts: p.Contracts}
+	opts := nomad.ContractOptions(p)
 	brain := registrations(t, r, p.Job, topo, jobID, opts, "")
 	for k, role := range p.Job.Roles {
 		if role.Instances == 0 {
@@ -124,6 +124,13 @@ func expectedEnv(t *testing.T, p *translate.Plan, topo contract.Topology, role *
 	}
 	for k, v := range ev.Map() {
 		want[k] = v
+	}
+	if rp := p.Compiled().Role(role.Name); rp != nil && rp.SSH {
+		// The ssh emulation's own files (jobshift's, not the platform's):
+		// the job key in the task's secrets dir, sshd's state in its
+		// task dir; Nomad interpolates both when the task starts.
+		want["JOBSHIFT_SSH_KEY"] = "${NOMAD_SECRETS_DIR}/jobshift-ssh-key"
+		want["JOBSHIFT_SSH_DIR"] = "${NOMAD_TASK_DIR}/ssh"
 	}
 	return want
 }
