@@ -311,6 +311,16 @@ func TestRenderingSnapshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden(t, "shell-pai-3.1.6.sh", sh)
+	c, err := Compile(j, Options{User: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := c.ShellStages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "shell-pai-3.1.6-shared.sh", st.Shared)
+	golden(t, "shell-pai-3.1.6-task.sh", st.Task)
 	tm, err := NomadTemplate(j, "worker", "mnist", Options{User: "alice"})
 	if err != nil {
 		t.Fatal(err)

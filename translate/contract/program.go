@@ -22,6 +22,7 @@ const (
 	pIndex                  // decimal self index + off
 	pCond                   // self index == 0 ? a : b
 	pMPIDir                 // the topology's MPI directory (Options.MPIDirRunTime)
+	pVar                    // the shell variable lit (Shell: a piece the shared stage computed)
 )
 
 // part is one piece of a value expression. Parts that refer to a task name

@@ -52,29 +52,152 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 	return c.Shell()
 }
 
-// Shell is the package's Shell for the compiled job.
-func (cj *Compiled) Shell() (string, error) {
-	job, opts := cj.job, cj.opts
-	type variant struct {
-		k    int
-		proc string
-		p    *program
+// ShellStages is the contract's shell rendering in two stages, for a
+// target that starts many tasks of one job attempt (Slurm): the part every
+// task shares is evaluated once, the rest per task.
+//
+//	sh shared.sh >FRAGMENT                 (once per attempt)
+//	sh task.sh utility [argument...]       (per task)
+//
+// Shared reads the topology input of Shell (JS_NROLES, JS_R<k>_N,
+// JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>, JS_MPI_DIR), checks it once and
+// writes to its standard output a sh fragment: the variables every task
+// gets with one value (host lists, every task's address and port
+// variables), the topology-dependent pieces of the others (the cluster part
+// of TF_CONFIG), and each task's own address and ports. It may also be
+// sourced in a subshell ("( . shared.sh ) >FRAGMENT"), which then reads
+// unexported shell variables as well. On bad input it writes "jobshift
+// contract: ..." to stderr and exits 2.
+//
+// Task reads JS_SELF_ROLE, JS_SELF_INDEX, JS_SELF_PROCESS (as Shell) and
+// JS_SHARED, the fragment's path; it sources the fragment, sets the task's
+// own variables (its index, the current-container variables, RANK...),
+// removes those four inputs, and execs the utility as Shell does. Its work
+// per task is the fragment's size plus O(1).
+type ShellStages struct{ Shared, Task string }
+
+// ShellStages renders the contract of every task of the job in two stages.
+func (cj *Compiled) ShellStages() (ShellStages, error) {
+	r, err := cj.shellRender()
+	if err != nil {
+		return ShellStages{}, err
 	}
+	var sh, tk strings.Builder
+	sh.Grow(len(shellPrelude) + len(r.shared) + 256)
+	sh.WriteString(shellPrelude)
+	sh.WriteString(sharedPrelude)
+	sh.WriteString(r.shared)
+	tk.Grow(len(taskPrelude) + len(r.task) + 1024)
+	tk.WriteString(shellPrelude)
+	tk.WriteString(taskPrelude)
+	tk.WriteString("[ -f \"${JS_SHARED-}\" ] || _js_die \"JS_SHARED: no fragment at '${JS_SHARED-}'\"\n")
+	r.c.finishTo(&tk, "unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED\n", false)
+	tk.WriteString(selfCheck)
+	tk.WriteString(". \"$JS_SHARED\"\n")
+	tk.WriteString(r.task)
+	return ShellStages{Shared: sh.String(), Task: tk.String()}, nil
+}
+
+// Shell is the package's Shell for the compiled job: the two stages of
+// ShellStages in one script, the fragment kept in a variable.
+func (cj *Compiled) Shell() (string, error) {
+	r, err := cj.shellRender()
+	if err != nil {
+		return "", err
+	}
+	var w strings.Builder
+	w.Grow(len(shellPrelude) + len(r.shared) + len(r.task) + 4096)
+	w.WriteString(shellPrelude)
+	w.WriteString(taskPrelude)
+	w.WriteString(sharedPrelude)
+	w.WriteString("_js_shared() {\n")
+	w.WriteString(r.shared)
+	w.WriteString("}\n_js_env=$(_js_shared) || exit 2\n")
+	r.c.finishTo(&w, "", true)
+	w.WriteString(selfCheck)
+	w.WriteString("eval \"$_js_env\"\nunset _js_env\n")
+	w.WriteString(r.task)
+	return w.String(), nil
+}
+
+// shellRendering is a compiled job's shell text: the shared stage's body
+// and the task stage's case over the roles (and processes).
+type shellRendering struct {
+	c            *shc
+	shared, task string
+}
+
+func (cj *Compiled) shellRender() (*shellRendering, error) {
+	job, opts := cj.job, cj.opts
 	var vs []variant
 	for k := range job.Roles {
 		for _, proc := range cj.procs {
 			p, err := cj.program(k, proc)
 			if err != nil {
-				return "", err
+				return nil, err
 			}
 			vs = append(vs, variant{k, proc, p})
 		}
 	}
 	if len(vs) == 0 {
-		return "", fail(ErrJob, job.NamePos, "Job has no roles", "A job needs at least one role.")
+		return nil, fail(ErrJob, job.NamePos, "Job has no roles", "A job needs at least one role.")
 	}
-	// Variables with the same, self-independent value in every variant are
-	// computed once, before the per-task part.
+	common := commonDefs(vs)
+	c := &shc{job: job, opts: opts, hoisted: map[string]string{}}
+	// the shared stage: checks, then one line of the fragment per common
+	// variable, per hoisted piece and per task (its own address and ports)
+	var sh strings.Builder
+	sh.Grow(shellSize(vs[0].p.defs, 1))
+	c.inputs(&sh)
+	var commonOdd []string
+	for _, d := range vs[0].p.defs {
+		if _, ok := common[d.name]; ok {
+			commonOdd = c.emitShared(&sh, d, commonOdd)
+		}
+	}
+	for k := range job.Roles {
+		c.selfTable(&sh, k)
+	}
+	// the task stage: per role and process, its own variables
+	w := &c.out
+	w.Grow(len(vs) * 2 << 10)
+	w.WriteString("case \"$JS_SELF_ROLE:${JS_SELF_PROCESS-}\" in\n")
+	for _, v := range vs {
+		fmt.Fprintf(w, "%d:%s)\n", v.k, v.proc)
+		n := job.Roles[v.k].Instances
+		fmt.Fprintf(w, "[ \"$JS_SELF_INDEX\" -lt %d ] || _js_die \"JS_SELF_INDEX $JS_SELF_INDEX: role %d has %d instances\"\n", n, v.k, n)
+		if n > 0 {
+			fmt.Fprintf(w, "_js_self_%d \"$JS_SELF_INDEX\"\n", v.k)
+		}
+		odd := commonOdd
+		for _, d := range v.p.defs {
+			if _, ok := common[d.name]; !ok {
+				odd = c.assign(def{d.name, c.hoist(d.val)}, odd)
+			}
+		}
+		// Names that are not identifiers reach the utility through env.
+		w.WriteString("_js_finish")
+		for _, o := range odd {
+			fmt.Fprintf(w, " \"$%s\"", o)
+		}
+		w.WriteString(" \"$@\"\n;;\n")
+	}
+	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
+	for _, h := range c.hoistOrder {
+		c.emitLine(&sh, h.name+"=", h.val, "")
+	}
+	return &shellRendering{c: c, shared: sh.String(), task: w.String()}, nil
+}
+
+type variant struct {
+	k    int
+	proc string
+	p    *program
+}
+
+// commonDefs are the variables with the same, self-independent value in
+// every variant: computed once, in the shared stage.
+func commonDefs(vs []variant) map[string]expr {
 	common := map[string]expr{}
 	for _, d := range vs[0].p.defs {
 		if !d.val.usesSelf() {
@@ -94,38 +217,7 @@ func (cj *Compiled) Shell() (string, error) {
 			}
 		}
 	}
-
-	c := &shc{job: job, opts: opts}
-	w := &c.out
-	w.Grow(shellSize(vs[0].p.defs, len(vs))) // one allocation, any job size
-	w.WriteString(shellPrelude)
-	c.finish()
-	c.inputs()
-	var commonOdd []string
-	for _, d := range vs[0].p.defs {
-		if _, ok := common[d.name]; ok {
-			commonOdd = c.assign(d, commonOdd)
-		}
-	}
-	fmt.Fprintf(w, "case \"$JS_SELF_ROLE:${JS_SELF_PROCESS-}\" in\n")
-	for _, v := range vs {
-		fmt.Fprintf(w, "%d:%s)\n", v.k, v.proc)
-		c.selfPreamble(v.k)
-		odd := commonOdd
-		for _, d := range v.p.defs {
-			if _, ok := common[d.name]; !ok {
-				odd = c.assign(d, odd)
-			}
-		}
-		// Names that are not identifiers reach the utility through env.
-		w.WriteString("_js_finish")
-		for _, o := range odd {
-			fmt.Fprintf(w, " \"$%s\"", o)
-		}
-		w.WriteString(" \"$@\"\n;;\n")
-	}
-	w.WriteString("*) _js_die \"JS_SELF_ROLE:JS_SELF_PROCESS $JS_SELF_ROLE:${JS_SELF_PROCESS-} is not a task of this job\" ;;\nesac\n")
-	return w.String(), nil
+	return common
 }
 
 // shellSize is about the size of the script of nv variants of the
@@ -148,9 +240,22 @@ const shellPrelude = `#!/bin/sh
 # purpose; NAME=VALUE strings are arguments for env, not code.)
 _js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
 _js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
-[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
+`
+
+// taskPrelude checks the utility of the task stage.
+const taskPrelude = `[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
 case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
-_js_addr() {
+`
+
+// selfCheck checks the task's own inputs.
+const selfCheck = `{ _js_num "${JS_SELF_ROLE-}" && _js_num "${JS_SELF_INDEX-}"; } || _js_die "JS_SELF_ROLE and JS_SELF_INDEX must be numbers"
+`
+
+// sharedPrelude are the shared stage's checks of the topology, and _js_sq,
+// which writes a value for single quotes (only the run-time MPI directory
+// needs it: every other value is literals, quoted at render, and checked
+// addresses and ports).
+const sharedPrelude = `_js_addr() {
 	eval "_js_v=\${JS_R$1_ADDR_$2-}"
 	case $_js_v in ''|*[!A-Za-z0-9.:_-]*) _js_die "JS_R$1_ADDR_$2: not an address: '$_js_v'" ;; esac
 }
@@ -182,6 +287,17 @@ _js_role() {
 		_js_i=$((_js_i + 1))
 	done
 }
+_js_sq() {
+	_js_rest=$1
+	_js_v=
+	while :; do
+		case $_js_rest in
+		*\'*) _js_v=$_js_v${_js_rest%%\'*}\'\\\'\'; _js_rest=${_js_rest#*\'} ;;
+		*) break ;;
+		esac
+	done
+	_js_v=$_js_v$_js_rest
+}
 `
 
 // shc compiles programs to sh.
@@ -189,14 +305,31 @@ type shc struct {
 	wbuf   []byte // assign's word, reused
 	job    *jobs.Job
 	opts   Options
-	out    strings.Builder
+	out    strings.Builder // the task stage
 	tmp    int
 	odd    int
 	labels map[int][]jobs.Port
+	// file: appendWord writes a value for a fragment line (literals
+	// escaped for single quotes, the MPI directory as _js_mq)
+	file bool
+	// the topology-dependent pieces of the task stage's values, each
+	// computed once by the shared stage into a _js_s<n> variable
+	hoisted    map[string]string // exprKey → variable
+	hoistOrder []def
 }
 
 // label is the position of label in PortLabels(job, k).
 func (c *shc) label(k int, label string) int {
+	for l, p := range c.labelsOf(k) {
+		if p.Label == label {
+			return l
+		}
+	}
+	panic("contract: label " + label + " not in PortLabels") // build guarantees it
+}
+
+// labelsOf is PortLabels(job, k), computed once.
+func (c *shc) labelsOf(k int) []jobs.Port {
 	if c.labels == nil {
 		c.labels = map[int][]jobs.Port{}
 	}
@@ -205,42 +338,148 @@ func (c *shc) label(k int, label string) int {
 		ls = PortLabels(c.job, k, c.opts)
 		c.labels[k] = ls
 	}
-	for l, p := range ls {
-		if p.Label == label {
-			return l
-		}
-	}
-	panic("contract: label " + label + " not in PortLabels") // build guarantees it
+	return ls
 }
 
-func (c *shc) inputs() {
-	w := &c.out
+// inputs writes the shared stage's checks of the topology (and the MPI
+// directory, quoted for the fragment's lines, as _js_mq).
+func (c *shc) inputs(w *strings.Builder) {
 	fmt.Fprintf(w, "{ _js_num \"${JS_NROLES-}\" && [ \"$JS_NROLES\" -eq %d ]; } || _js_die \"JS_NROLES is '${JS_NROLES-}', the job has %d roles\"\n", len(c.job.Roles), len(c.job.Roles))
-	fmt.Fprintf(w, "{ _js_num \"${JS_SELF_ROLE-}\" && _js_num \"${JS_SELF_INDEX-}\"; } || _js_die \"JS_SELF_ROLE and JS_SELF_INDEX must be numbers\"\n")
 	for k, r := range c.job.Roles {
 		var counts []string
-		for _, p := range PortLabels(c.job, k, c.opts) {
+		for _, p := range c.labelsOf(k) {
 			counts = append(counts, strconv.Itoa(p.Count))
 		}
 		fmt.Fprintf(w, "_js_role %d %d '%s'\n", k, r.Instances, strings.Join(counts, " "))
 	}
 	if needsRunTimeMPIDir(c.job, c.opts) {
 		w.WriteString("case ${JS_MPI_DIR-} in /*) ;; *) _js_die \"JS_MPI_DIR: not an absolute path: '${JS_MPI_DIR-}'\" ;; esac\n")
+		w.WriteString("_js_sq \"$JS_MPI_DIR\"\n_js_mq=$_js_v\n")
 	}
 }
 
-// selfPreamble checks JS_SELF_INDEX for role k and copies the task's own
-// address and ports into _js_sa / _js_sp_<l>[_<n>].
-func (c *shc) selfPreamble(k int) {
-	w := &c.out
-	fmt.Fprintf(w, "[ \"$JS_SELF_INDEX\" -lt %d ] || _js_die \"JS_SELF_INDEX $JS_SELF_INDEX: role %d has %d instances\"\n", c.job.Roles[k].Instances, k, c.job.Roles[k].Instances)
-	fmt.Fprintf(w, "eval \"_js_sa=\\${JS_R%d_ADDR_$JS_SELF_INDEX}\"\n", k)
-	for l, p := range PortLabels(c.job, k, c.opts) {
-		fmt.Fprintf(w, "eval \"_js_sp_%d=\\${JS_R%d_PORT_%d_$JS_SELF_INDEX}\"\n", l, k, l)
-		for n := range p.Count {
-			fmt.Fprintf(w, "eval \"_js_sp_%d_%d=\\${_js_p_%d_%d_${JS_SELF_INDEX}_%d}\"\n", l, n, k, l, n)
+// selfTable writes the shared stage's loop that writes function
+// _js_self_<k> into the fragment: given a task index of role k, it sets
+// that task's address (_js_sa) and ports (_js_sp_<l>, _js_sp_<l>_<n>).
+// Addresses and ports were checked: they need no quotes.
+func (c *shc) selfTable(w *strings.Builder, k int) {
+	n := c.job.Roles[k].Instances
+	if n == 0 {
+		return
+	}
+	fmt.Fprintf(w, "printf '%%s\\n' '_js_self_%d() {' 'case $1 in'\n_js_i=0\nwhile [ \"$_js_i\" -lt %d ]; do\n", k, n)
+	fmt.Fprintf(w, "\teval \"_js_a=\\${JS_R%d_ADDR_$_js_i}", k)
+	format := "%s) _js_sa=%s"
+	args := ` "$_js_i" "$_js_a"`
+	for l, p := range c.labelsOf(k) {
+		fmt.Fprintf(w, " _js_l%d=\\${JS_R%d_PORT_%d_$_js_i}", l, k, l)
+		format += fmt.Sprintf(" _js_sp_%d=%%s", l)
+		args += fmt.Sprintf(` "$_js_l%d"`, l)
+		for m := range p.Count {
+			fmt.Fprintf(w, " _js_l%d_%d=\\${_js_p_%d_%d_${_js_i}_%d}", l, m, k, l, m)
+			format += fmt.Sprintf(" _js_sp_%d_%d=%%s", l, m)
+			args += fmt.Sprintf(` "$_js_l%d_%d"`, l, m)
 		}
 	}
+	fmt.Fprintf(w, "\"\n\tprintf '%s ;;\\n'%s\n\t_js_i=$((_js_i + 1))\ndone\nprintf '%%s\\n' 'esac' '}'\n", format, args)
+}
+
+// emitShared writes the shared stage's line for common variable d. A name
+// that is not a shell identifier is kept as NAME=VALUE in a fresh
+// _js_o_<n> variable, appended to odd, for env.
+func (c *shc) emitShared(w *strings.Builder, d def, odd []string) []string {
+	if isShellName(d.name) {
+		c.emitLine(w, "export "+d.name+"=", d.val, "")
+		return odd
+	}
+	c.odd++
+	v := "_js_o_" + strconv.Itoa(c.odd)
+	c.emitLine(w, v+"=", d.val, d.name+"=")
+	return append(odd[:len(odd):len(odd)], v)
+}
+
+// emitLine writes the shared stage's command that writes the fragment's
+// line HEAD'PREFIX VALUE' (e evaluated, PREFIX literal).
+func (c *shc) emitLine(w *strings.Builder, head string, e expr, prefix string) {
+	b := append(c.wbuf[:0], "printf '%s\\n' "...)
+	b = append(appendShQuote(b, head), `\'`...)
+	if prefix != "" {
+		b = appendShQuote(b, sqEscape(prefix))
+	}
+	c.file = true
+	b = c.appendWord(b, e)
+	c.file = false
+	b = append(b, "\\'\n"...)
+	w.Write(b)
+	c.wbuf = b
+}
+
+// sqEscape writes s for the inside of single quotes.
+func sqEscape(s string) string { return strings.ReplaceAll(s, "'", `'\''`) }
+
+// hoist replaces every run of e's parts that depends on the topology but
+// not on the task (a host list, the cluster part of TF_CONFIG) by a
+// _js_s<n> variable the shared stage computes once; equal runs share one.
+func (c *shc) hoist(e expr) expr {
+	var out expr
+	for i := 0; i < len(e); {
+		p := e[i]
+		switch {
+		case p.kind == pCond:
+			out = append(out, part{kind: pCond, alt: &branches{c.hoist(p.alt.a), c.hoist(p.alt.b)}})
+			i++
+			continue
+		case p.selfish():
+			out = append(out, p)
+			i++
+			continue
+		}
+		j, topo := i, false
+		for ; j < len(e) && !e[j].selfish(); j++ {
+			topo = topo || e[j].kind != pLit
+		}
+		if topo {
+			out = append(out, part{kind: pVar, lit: c.hoistVar(e[i:j])})
+		} else {
+			out = append(out, e[i:j]...)
+		}
+		i = j
+	}
+	return out
+}
+
+// selfish reports whether p depends on the task evaluating it.
+func (p *part) selfish() bool {
+	switch p.kind {
+	case pIndex, pCond:
+		return true
+	case pAddr, pPorts, pPort, pHost:
+		return p.idx == self
+	}
+	return false
+}
+
+// hoistVar is the variable of run, a new one for a run not seen before.
+func (c *shc) hoistVar(run expr) string {
+	var k []byte
+	for _, p := range run {
+		k = append(k, byte(p.kind))
+		k = strconv.AppendInt(k, int64(len(p.lit)), 10)
+		k = append(append(k, ':'), p.lit...)
+		for _, n := range []int{p.role, p.idx, p.n, p.off} {
+			k = strconv.AppendInt(append(k, ','), int64(n), 10)
+		}
+		k = append(append(k, ','), p.label...)
+		k = append(k, ';')
+	}
+	key := string(k)
+	if v, ok := c.hoisted[key]; ok {
+		return v
+	}
+	v := "_js_s" + strconv.Itoa(len(c.hoistOrder))
+	c.hoisted[key] = v
+	c.hoistOrder = append(c.hoistOrder, def{v, run})
+	return v
 }
 
 // assign writes d. A name that is not a shell identifier is kept as
@@ -269,13 +508,17 @@ func (c *shc) assign(d def, odd []string) []string {
 	return append(odd[:len(odd):len(odd)], v)
 }
 
-// finish defines _js_finish NAME=VALUE... utility [argument...]: remove
-// the input variables, export PAI_WORK_DIR, exec the utility (through env
-// when there are NAME=VALUE arguments).
-func (c *shc) finish() {
-	w := &c.out
+// finishTo writes _js_finish NAME=VALUE... utility [argument...]: remove
+// the input variables (unset, or with topo every input of Shell), export
+// PAI_WORK_DIR, exec the utility (through env when there are NAME=VALUE
+// arguments).
+func (c *shc) finishTo(w *strings.Builder, unset string, topo bool) {
 	w.WriteString("_js_finish() {\n")
-	c.unsetInputs()
+	if topo {
+		c.unsetInputs(w)
+	} else {
+		w.WriteString(unset)
+	}
 	if NeedsWorkDir(c.job, c.opts) {
 		w.WriteString(WorkDirExport)
 	}
@@ -295,7 +538,13 @@ func (c *shc) appendWord(dst []byte, e expr) []byte {
 	for _, p := range e {
 		switch p.kind {
 		case pLit:
-			dst = appendShQuote(dst, p.lit)
+			if c.file {
+				dst = appendShQuote(dst, sqEscape(p.lit))
+			} else {
+				dst = appendShQuote(dst, p.lit)
+			}
+		case pVar:
+			dst = append(append(append(dst, `"${`...), p.lit...), `}"`...)
 		case pAddr:
 			if p.idx == self {
 				dst = append(dst, `"${_js_sa}"`...)
@@ -332,7 +581,11 @@ func (c *shc) appendWord(dst []byte, e expr) []byte {
 				dst = append(dst, `'"'`...)
 			}
 		case pMPIDir:
-			dst = append(dst, `"${JS_MPI_DIR}"`...)
+			if c.file {
+				dst = append(dst, `"${_js_mq}"`...)
+			} else {
+				dst = append(dst, `"${JS_MPI_DIR}"`...)
+			}
 		case pIndex:
 			if p.off == 0 {
 				dst = append(dst, `"${JS_SELF_INDEX}"`...)
@@ -356,15 +609,14 @@ func appendAddrVar(dst []byte, role, idx int) []byte {
 	return append(dst, `}"`...)
 }
 
-func (c *shc) unsetInputs() {
-	w := &c.out
+func (c *shc) unsetInputs(w *strings.Builder) {
 	w.WriteString("unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS\n")
 	if needsRunTimeMPIDir(c.job, c.opts) {
 		w.WriteString("unset JS_MPI_DIR\n")
 	}
 	for k, r := range c.job.Roles {
 		fmt.Fprintf(w, "unset JS_R%d_N\n_js_i=0\nwhile [ \"$_js_i\" -lt %d ]; do\n\tunset JS_R%d_ADDR_$_js_i", k, r.Instances, k)
-		for l := range PortLabels(c.job, k, c.opts) {
+		for l := range c.labelsOf(k) {
 			fmt.Fprintf(w, " JS_R%d_PORT_%d_$_js_i", k, l)
 		}
 		w.WriteString("\n\t_js_i=$((_js_i + 1))\ndone\n")

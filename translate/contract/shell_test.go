@@ -151,6 +151,84 @@ func TestShellMatchesOracle(t *testing.T) {
 	}
 }
 
+// TestShellStagesMatchOracle runs the two stages as Slurm does (the shared
+// stage once, sourced in a subshell that sees unexported variables, into a
+// fragment; the task stage per task with only JS_SELF_* and JS_SHARED in
+// its environment) on random jobs, hostile MPI directories included, and
+// compares every task's environment with the oracle's.
+func TestShellStagesMatchOracle(t *testing.T) {
+	shs := shells(t)
+	cases := 120
+	if testing.Short() {
+		cases = 20
+	}
+	for n := range cases {
+		c := contracttest.Random(3, n)
+		if n%7 == 6 { // an MPIJob: the directory named at run time
+			c.Opts.MPIDirRunTime = true
+			c.Topo.MPIDir = "/" + contracttest.Hostile[n%len(contracttest.Hostile)]
+		}
+		cj, err := contract.Compile(c.Job, c.Opts)
+		if err != nil {
+			t.Fatalf("case %s: Compile: %v", c.Name, err)
+		}
+		st, err := cj.ShellStages()
+		if err != nil {
+			t.Fatalf("case %s: ShellStages: %v", c.Name, err)
+		}
+		for _, sh := range shs {
+			frag := runShared(t, sh, st.Shared, shellInput(c.Job, c.Topo, c.Opts, 0, 0, ""))
+			for k, r := range c.Job.Roles {
+				if r.Instances == 0 {
+					continue
+				}
+				for _, i := range []int{0, r.Instances - 1} {
+					want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: r.Name, Index: i}, c.Opts)
+					if err != nil {
+						t.Fatalf("case %s: Eval: %v", c.Name, err)
+					}
+					input := []string{"JS_SELF_ROLE=" + strconv.Itoa(k), "JS_SELF_INDEX=" + strconv.Itoa(i),
+						"JS_SELF_PROCESS=" + c.Opts.Process, "JS_SHARED=" + frag}
+					got, stderr, err := runShell(t, sh, st.Task, input)
+					if err != nil {
+						t.Fatalf("case %s task %d-%d under %s: %v\n%s", c.Name, k, i, sh, err, stderr)
+					}
+					if diff := cmp.Diff(want.Map(), got); diff != "" {
+						t.Fatalf("case %s task %d-%d under %s (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
+					}
+				}
+			}
+		}
+	}
+}
+
+// runShared sources the shared stage in a subshell, its input as plain
+// (unexported) shell variables, and returns the fragment's path.
+func runShared(t *testing.T, sh, script string, input []string) string {
+	t.Helper()
+	dir := t.TempDir()
+	path := filepath.Join(dir, "shared.sh")
+	if err := os.WriteFile(path, []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var set strings.Builder
+	for _, kv := range input {
+		k, v, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "JS_SELF_") {
+			continue
+		}
+		fmt.Fprintf(&set, "%s='%s'\n", k, strings.ReplaceAll(v, "'", `'\''`))
+	}
+	set.WriteString(`( . "$1" ) >"$2"` + "\n")
+	frag := filepath.Join(dir, "fragment.sh")
+	cmd := exec.Command(sh, "-c", set.String(), "sh", path, frag)
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("shared stage under %s: %v\n%s", sh, err, out)
+	}
+	return frag
+}
+
 // TestShellMPIDirRunTime: an MPIJob whose directory the target names only
 // at run time (Slurm: Options.MPIDirRunTime, JS_MPI_DIR) gets the same
 // environment from the shell as from the oracle, hostile directory names

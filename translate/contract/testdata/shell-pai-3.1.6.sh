@@ -39,6 +39,82 @@ _js_role() {
 		_js_i=$((_js_i + 1))
 	done
 }
+_js_sq() {
+	_js_rest=$1
+	_js_v=
+	while :; do
+		case $_js_rest in
+		*\'*) _js_v=$_js_v${_js_rest%%\'*}\'\\\'\'; _js_rest=${_js_rest#*\'} ;;
+		*) break ;;
+		esac
+	done
+	_js_v=$_js_v$_js_rest
+}
+_js_shared() {
+{ _js_num "${JS_NROLES-}" && [ "$JS_NROLES" -eq 2 ]; } || _js_die "JS_NROLES is '${JS_NROLES-}', the job has 2 roles"
+_js_role 0 1 '1 1'
+_js_role 1 2 '1 1 1'
+printf '%s\n' 'export PAI_FRAMEWORK_NAME='\''alice~mnist'\'
+printf '%s\n' 'export PAI_JOB_NAME='\''alice~mnist'\'
+printf '%s\n' 'export PAI_USER_NAME='\''alice'\'
+printf '%s\n' 'export PAI_DEFAULT_FS_URI='\'''\'
+printf '%s\n' 'export PAI_TASK_ROLE_COUNT='\''2'\'
+printf '%s\n' 'export PAI_TASK_ROLE_LIST='\''ps,worker'\'
+printf '%s\n' 'export PAI_VIRTUAL_CLUSTER='\''default'\'
+printf '%s\n' 'export PAI_TASK_ROLE_TASK_COUNT_ps='\''1'\'
+printf '%s\n' 'export PAI_RESOURCE_ps='\''0,1,1024,0'\'
+printf '%s\n' 'export PAI_MIN_FAILED_TASK_COUNT_ps='\''1'\'
+printf '%s\n' 'export PAI_MIN_SUCCEEDED_TASK_COUNT_ps='\''1'\'
+printf '%s\n' 'export PAI_TASK_ROLE_TASK_COUNT_worker='\''2'\'
+printf '%s\n' 'export PAI_RESOURCE_worker='\''1,4,8192,0'\'
+printf '%s\n' 'export PAI_MIN_FAILED_TASK_COUNT_worker='\''1'\'
+printf '%s\n' 'export PAI_MIN_SUCCEEDED_TASK_COUNT_worker='\''2'\'
+printf '%s\n' 'export PAI_USERNAME='\''alice'\'
+printf '%s\n' 'export PAI_TASKS_NUM='\''3'\'
+printf '%s\n' 'export PAI_JOB_TASK_COUNT='\''3'\'
+printf '%s\n' 'export PAI_TASK_ROLES_NUM='\''2'\'
+printf '%s\n' 'export PAI_JOB_TASK_ROLE_COUNT='\''2'\'
+printf '%s\n' 'export PAI_JOB_TASK_ROLE_LIST='\''ps,worker'\'
+printf '%s\n' 'export PAI_PORT_LIST_ps_0_ssh='\'"${JS_R0_PORT_0_0}"\'
+printf '%s\n' 'export PAI_ps_0_ssh_PORT='\'"${JS_R0_PORT_0_0}"\'
+printf '%s\n' 'export PAI_PORT_LIST_ps_0_http='\'"${JS_R0_PORT_1_0}"\'
+printf '%s\n' 'export PAI_ps_0_http_PORT='\'"${JS_R0_PORT_1_0}"\'
+printf '%s\n' 'export PAI_HOST_IP_ps_0='\'"${JS_R0_ADDR_0}"\'
+printf '%s\n' 'export PAI_TASK_ROLE_ps_HOST_LIST='\'"${JS_R0_ADDR_0}"':'"${_js_p_0_1_0_0}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_0_SynPort='\'"${JS_R1_PORT_0_0}"\'
+printf '%s\n' 'export PAI_worker_0_SynPort_PORT='\'"${JS_R1_PORT_0_0}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_0_ssh='\'"${JS_R1_PORT_1_0}"\'
+printf '%s\n' 'export PAI_worker_0_ssh_PORT='\'"${JS_R1_PORT_1_0}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_0_http='\'"${JS_R1_PORT_2_0}"\'
+printf '%s\n' 'export PAI_worker_0_http_PORT='\'"${JS_R1_PORT_2_0}"\'
+printf '%s\n' 'export PAI_HOST_IP_worker_0='\'"${JS_R1_ADDR_0}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_1_SynPort='\'"${JS_R1_PORT_0_1}"\'
+printf '%s\n' 'export PAI_worker_1_SynPort_PORT='\'"${JS_R1_PORT_0_1}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_1_ssh='\'"${JS_R1_PORT_1_1}"\'
+printf '%s\n' 'export PAI_worker_1_ssh_PORT='\'"${JS_R1_PORT_1_1}"\'
+printf '%s\n' 'export PAI_PORT_LIST_worker_1_http='\'"${JS_R1_PORT_2_1}"\'
+printf '%s\n' 'export PAI_worker_1_http_PORT='\'"${JS_R1_PORT_2_1}"\'
+printf '%s\n' 'export PAI_HOST_IP_worker_1='\'"${JS_R1_ADDR_1}"\'
+printf '%s\n' 'export PAI_TASK_ROLE_worker_HOST_LIST='\'"${JS_R1_ADDR_0}"':'"${_js_p_1_2_0_0}"','"${JS_R1_ADDR_1}"':'"${_js_p_1_2_1_0}"\'
+printf '%s\n' 'export PAI_TASK_ROLE_INSTANCES='\''ps:0,worker:0,worker:1'\'
+printf '%s\n' '_js_self_0() {' 'case $1 in'
+_js_i=0
+while [ "$_js_i" -lt 1 ]; do
+	eval "_js_a=\${JS_R0_ADDR_$_js_i} _js_l0=\${JS_R0_PORT_0_$_js_i} _js_l0_0=\${_js_p_0_0_${_js_i}_0} _js_l1=\${JS_R0_PORT_1_$_js_i} _js_l1_0=\${_js_p_0_1_${_js_i}_0}"
+	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0"
+	_js_i=$((_js_i + 1))
+done
+printf '%s\n' 'esac' '}'
+printf '%s\n' '_js_self_1() {' 'case $1 in'
+_js_i=0
+while [ "$_js_i" -lt 2 ]; do
+	eval "_js_a=\${JS_R1_ADDR_$_js_i} _js_l0=\${JS_R1_PORT_0_$_js_i} _js_l0_0=\${_js_p_1_0_${_js_i}_0} _js_l1=\${JS_R1_PORT_1_$_js_i} _js_l1_0=\${_js_p_1_1_${_js_i}_0} _js_l2=\${JS_R1_PORT_2_$_js_i} _js_l2_0=\${_js_p_1_2_${_js_i}_0}"
+	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s _js_sp_2=%s _js_sp_2_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0" "$_js_l2" "$_js_l2_0"
+	_js_i=$((_js_i + 1))
+done
+printf '%s\n' 'esac' '}'
+}
+_js_env=$(_js_shared) || exit 2
 _js_finish() {
 unset JS_NROLES JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS
 unset JS_R0_N
@@ -58,104 +134,13 @@ export PAI_WORK_DIR
 case $1 in *=*) exec env -- "$@" ;; esac
 exec "$@"
 }
-{ _js_num "${JS_NROLES-}" && [ "$JS_NROLES" -eq 2 ]; } || _js_die "JS_NROLES is '${JS_NROLES-}', the job has 2 roles"
 { _js_num "${JS_SELF_ROLE-}" && _js_num "${JS_SELF_INDEX-}"; } || _js_die "JS_SELF_ROLE and JS_SELF_INDEX must be numbers"
-_js_role 0 1 '1 1'
-_js_role 1 2 '1 1 1'
-PAI_FRAMEWORK_NAME='alice~mnist'
-export PAI_FRAMEWORK_NAME
-PAI_JOB_NAME='alice~mnist'
-export PAI_JOB_NAME
-PAI_USER_NAME='alice'
-export PAI_USER_NAME
-PAI_DEFAULT_FS_URI=''
-export PAI_DEFAULT_FS_URI
-PAI_TASK_ROLE_COUNT='2'
-export PAI_TASK_ROLE_COUNT
-PAI_TASK_ROLE_LIST='ps,worker'
-export PAI_TASK_ROLE_LIST
-PAI_VIRTUAL_CLUSTER='default'
-export PAI_VIRTUAL_CLUSTER
-PAI_TASK_ROLE_TASK_COUNT_ps='1'
-export PAI_TASK_ROLE_TASK_COUNT_ps
-PAI_RESOURCE_ps='0,1,1024,0'
-export PAI_RESOURCE_ps
-PAI_MIN_FAILED_TASK_COUNT_ps='1'
-export PAI_MIN_FAILED_TASK_COUNT_ps
-PAI_MIN_SUCCEEDED_TASK_COUNT_ps='1'
-export PAI_MIN_SUCCEEDED_TASK_COUNT_ps
-PAI_TASK_ROLE_TASK_COUNT_worker='2'
-export PAI_TASK_ROLE_TASK_COUNT_worker
-PAI_RESOURCE_worker='1,4,8192,0'
-export PAI_RESOURCE_worker
-PAI_MIN_FAILED_TASK_COUNT_worker='1'
-export PAI_MIN_FAILED_TASK_COUNT_worker
-PAI_MIN_SUCCEEDED_TASK_COUNT_worker='2'
-export PAI_MIN_SUCCEEDED_TASK_COUNT_worker
-PAI_USERNAME='alice'
-export PAI_USERNAME
-PAI_TASKS_NUM='3'
-export PAI_TASKS_NUM
-PAI_JOB_TASK_COUNT='3'
-export PAI_JOB_TASK_COUNT
-PAI_TASK_ROLES_NUM='2'
-export PAI_TASK_ROLES_NUM
-PAI_JOB_TASK_ROLE_COUNT='2'
-export PAI_JOB_TASK_ROLE_COUNT
-PAI_JOB_TASK_ROLE_LIST='ps,worker'
-export PAI_JOB_TASK_ROLE_LIST
-PAI_PORT_LIST_ps_0_ssh="${JS_R0_PORT_0_0}"
-export PAI_PORT_LIST_ps_0_ssh
-PAI_ps_0_ssh_PORT="${JS_R0_PORT_0_0}"
-export PAI_ps_0_ssh_PORT
-PAI_PORT_LIST_ps_0_http="${JS_R0_PORT_1_0}"
-export PAI_PORT_LIST_ps_0_http
-PAI_ps_0_http_PORT="${JS_R0_PORT_1_0}"
-export PAI_ps_0_http_PORT
-PAI_HOST_IP_ps_0="${JS_R0_ADDR_0}"
-export PAI_HOST_IP_ps_0
-PAI_TASK_ROLE_ps_HOST_LIST="${JS_R0_ADDR_0}"':'"${_js_p_0_1_0_0}"
-export PAI_TASK_ROLE_ps_HOST_LIST
-PAI_PORT_LIST_worker_0_SynPort="${JS_R1_PORT_0_0}"
-export PAI_PORT_LIST_worker_0_SynPort
-PAI_worker_0_SynPort_PORT="${JS_R1_PORT_0_0}"
-export PAI_worker_0_SynPort_PORT
-PAI_PORT_LIST_worker_0_ssh="${JS_R1_PORT_1_0}"
-export PAI_PORT_LIST_worker_0_ssh
-PAI_worker_0_ssh_PORT="${JS_R1_PORT_1_0}"
-export PAI_worker_0_ssh_PORT
-PAI_PORT_LIST_worker_0_http="${JS_R1_PORT_2_0}"
-export PAI_PORT_LIST_worker_0_http
-PAI_worker_0_http_PORT="${JS_R1_PORT_2_0}"
-export PAI_worker_0_http_PORT
-PAI_HOST_IP_worker_0="${JS_R1_ADDR_0}"
-export PAI_HOST_IP_worker_0
-PAI_PORT_LIST_worker_1_SynPort="${JS_R1_PORT_0_1}"
-export PAI_PORT_LIST_worker_1_SynPort
-PAI_worker_1_SynPort_PORT="${JS_R1_PORT_0_1}"
-export PAI_worker_1_SynPort_PORT
-PAI_PORT_LIST_worker_1_ssh="${JS_R1_PORT_1_1}"
-export PAI_PORT_LIST_worker_1_ssh
-PAI_worker_1_ssh_PORT="${JS_R1_PORT_1_1}"
-export PAI_worker_1_ssh_PORT
-PAI_PORT_LIST_worker_1_http="${JS_R1_PORT_2_1}"
-export PAI_PORT_LIST_worker_1_http
-PAI_worker_1_http_PORT="${JS_R1_PORT_2_1}"
-export PAI_worker_1_http_PORT
-PAI_HOST_IP_worker_1="${JS_R1_ADDR_1}"
-export PAI_HOST_IP_worker_1
-PAI_TASK_ROLE_worker_HOST_LIST="${JS_R1_ADDR_0}"':'"${_js_p_1_2_0_0}"','"${JS_R1_ADDR_1}"':'"${_js_p_1_2_1_0}"
-export PAI_TASK_ROLE_worker_HOST_LIST
-PAI_TASK_ROLE_INSTANCES='ps:0,worker:0,worker:1'
-export PAI_TASK_ROLE_INSTANCES
+eval "$_js_env"
+unset _js_env
 case "$JS_SELF_ROLE:${JS_SELF_PROCESS-}" in
 0:)
 [ "$JS_SELF_INDEX" -lt 1 ] || _js_die "JS_SELF_INDEX $JS_SELF_INDEX: role 0 has 1 instances"
-eval "_js_sa=\${JS_R0_ADDR_$JS_SELF_INDEX}"
-eval "_js_sp_0=\${JS_R0_PORT_0_$JS_SELF_INDEX}"
-eval "_js_sp_0_0=\${_js_p_0_0_${JS_SELF_INDEX}_0}"
-eval "_js_sp_1=\${JS_R0_PORT_1_$JS_SELF_INDEX}"
-eval "_js_sp_1_0=\${_js_p_0_1_${JS_SELF_INDEX}_0}"
+_js_self_0 "$JS_SELF_INDEX"
 PAI_CURRENT_TASK_ROLE_NAME='ps'
 export PAI_CURRENT_TASK_ROLE_NAME
 PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX="${JS_SELF_INDEX}"
@@ -182,13 +167,7 @@ _js_finish "$@"
 ;;
 1:)
 [ "$JS_SELF_INDEX" -lt 2 ] || _js_die "JS_SELF_INDEX $JS_SELF_INDEX: role 1 has 2 instances"
-eval "_js_sa=\${JS_R1_ADDR_$JS_SELF_INDEX}"
-eval "_js_sp_0=\${JS_R1_PORT_0_$JS_SELF_INDEX}"
-eval "_js_sp_0_0=\${_js_p_1_0_${JS_SELF_INDEX}_0}"
-eval "_js_sp_1=\${JS_R1_PORT_1_$JS_SELF_INDEX}"
-eval "_js_sp_1_0=\${_js_p_1_1_${JS_SELF_INDEX}_0}"
-eval "_js_sp_2=\${JS_R1_PORT_2_$JS_SELF_INDEX}"
-eval "_js_sp_2_0=\${_js_p_1_2_${JS_SELF_INDEX}_0}"
+_js_self_1 "$JS_SELF_INDEX"
 PAI_CURRENT_TASK_ROLE_NAME='worker'
 export PAI_CURRENT_TASK_ROLE_NAME
 PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX="${JS_SELF_INDEX}"
