@@ -73,13 +73,18 @@ func render(p *translate.Plan) (*script, error) {
 	if st.hooks, err = resolveHooks(p, roles); err != nil {
 		return nil, err
 	}
-	contractSh, err := contract.Shell(job, opts)
+	cc, err := contract.Compile(job, opts)
+	if err != nil {
+		return nil, err
+	}
+	stages, err := cc.ShellStages()
 	if err != nil {
 		return nil, err
 	}
 
 	var b strings.Builder
-	b.Grow(64<<10 + len(contractSh)*5/4) // the contract, quoted, is most of a large job's script
+	// the contract, quoted, is most of a large job's script
+	b.Grow(64<<10 + (len(stages.Shared)+len(stages.Task))*5/4)
 	name := nameRE.ReplaceAllString(job.Name, "_")
 	if name == "" {
 		name = "jobshift"
@@ -116,9 +121,13 @@ func render(p *translate.Plan) (*script, error) {
 	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
-	// program past 128 KiB made every command of the script fail, E2BIG)
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract=", shQuote(task))
-	writeShQuoted(&b, contractSh) // hundreds of KiB for a large job: one copy
+	// program past 128 KiB made every command of the script fail, E2BIG).
+	// The contract's shared stage runs once per attempt (js_main), its
+	// task stage in every task (contract.ShellStages).
+	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract_shared=", shQuote(task))
+	writeShQuoted(&b, stages.Shared) // hundreds of KiB for a large job: one copy
+	b.WriteString("\n_jsh_contract_task=")
+	writeShQuoted(&b, stages.Task)
 	b.WriteByte('\n')
 	if opts.SSH {
 		fmt.Fprintf(&b, "_jsh_sshemu=%s\n", shQuote(sshemu.Script))

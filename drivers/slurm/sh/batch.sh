@@ -11,8 +11,9 @@
 #   window), _jsh_one_per_node 0|1 (LeinaoPAI: no node may hold two tasks),
 #   _jsh_uai_ps 0|1 (UAI: every task also runs a parameter server),
 #   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
-#   _jsh_retry_* (retry policy), _jsh_task (the task program) and
-#   _jsh_contract (the contract script), both written to files by js_main,
+#   _jsh_retry_* (retry policy), _jsh_task (the task program),
+#   _jsh_contract_shared and _jsh_contract_task (the two stages of the
+#   contract, contract.ShellStages), all written to files by js_main,
 #   _jsh_ports_R (role R's port labels, see js_contract_inputs),
 #   _jsh_srun_R (role R's srun with every option but the command and the
 #   output files, each word quoted; see js_srun).
@@ -27,25 +28,30 @@ js_srun() {
 	eval "$_s_opts"' --output="$_jsh_adir/$_s_fn-%t.out" --error="$_jsh_adir/$_s_fn-%t.err" "$@"'
 }
 
-# js_contract_inputs exports the topology variables contract.Shell reads
-# (JS_NROLES, JS_R<k>_N, JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>) from
-# js_topology's addresses and the job's port window: role R's tasks take
-# _jsh_np_R window ports each, after the roles before it; _jsh_ports_R has
-# one word per port label, "f:BEGIN:COUNT" (fixed ports) or "w:OFFSET:COUNT"
-# (ports OFFSET.. of the task's window).
+# js_contract_inputs sets the topology variables the contract's shared
+# stage reads (JS_NROLES, JS_R<k>_N, JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>)
+# from js_topology's addresses and the job's port window: role R's tasks
+# take _jsh_np_R window ports each, after the roles before it; _jsh_ports_R
+# has one word per port label, "f:BEGIN:COUNT" (fixed ports) or
+# "w:OFFSET:COUNT" (ports OFFSET.. of the task's window). They stay plain
+# shell variables: only the shared stage, sourced in a subshell, reads them
+# (exported, every task would carry the whole topology). Each is also
+# printed as NAME=VALUE (the attempt's topology file).
+# shellcheck disable=SC2034
 js_contract_inputs() {
 	JS_NROLES=$_jsh_nroles
-	export JS_NROLES
+	printf 'JS_NROLES=%s\n' "$JS_NROLES"
 	_ci_off=0
 	_ci_r=0
 	while [ "$_ci_r" -lt "$_jsh_nroles" ]; do
 		eval "_ci_n=\$_jsh_n_$_ci_r _ci_w=\$_jsh_np_$_ci_r _ci_specs=\$_jsh_ports_$_ci_r"
 		eval "JS_R${_ci_r}_N=\$_ci_n"
-		export "JS_R${_ci_r}_N"
+		printf 'JS_R%s_N=%s\n' "$_ci_r" "$_ci_n"
 		_ci=0
 		while [ "$_ci" -lt "$_ci_n" ]; do
-			eval "JS_R${_ci_r}_ADDR_$_ci=\$_jsh_addr_${_ci_r}_$_ci"
-			export "JS_R${_ci_r}_ADDR_$_ci"
+			eval "_ci_a=\$_jsh_addr_${_ci_r}_$_ci"
+			eval "JS_R${_ci_r}_ADDR_$_ci=\$_ci_a"
+			printf 'JS_R%s_ADDR_%s=%s\n' "$_ci_r" "$_ci" "$_ci_a"
 			_cp=$((_jsh_port0 + _ci_off + _ci * _ci_w))
 			_ci_l=0
 			for _ci_s in $_ci_specs; do
@@ -61,7 +67,7 @@ js_contract_inputs() {
 					_ci_x=$((_ci_x + 1))
 				done
 				eval "JS_R${_ci_r}_PORT_${_ci_l}_$_ci=\$_ci_v"
-				export "JS_R${_ci_r}_PORT_${_ci_l}_$_ci"
+				printf 'JS_R%s_PORT_%s_%s=%s\n' "$_ci_r" "$_ci_l" "$_ci" "$_ci_v"
 				_ci_l=$((_ci_l + 1))
 			done
 			_ci=$((_ci + 1))
@@ -80,36 +86,59 @@ js_die() {
 	exit "$1"
 }
 
-# js_slots NODELIST TPN: one node name per task slot, block order.
+# js_slots NODELIST TPN: one node name per task slot, block order, into
+# _s_slots (one per line). Builtins only but for two command substitutions,
+# whatever the number of nodes and tasks (no fork per node or task).
 js_slots() {
 	_s_nodes=$(js_hostlist "$1") || return 1
 	_s_counts=$(js_tpn "$2") || return 1
-	# pair the two lists line by line
-	_s_n=0
+	_s_slots=
+	set -f
+	# node names hold no blanks: one word each
+	# shellcheck disable=SC2086
+	set -- $_s_nodes
+	set +f
 	for _s_c in $_s_counts; do
-		_s_n=$((_s_n + 1))
-		_s_node=$(printf '%s\n' "$_s_nodes" | sed -n "${_s_n}p")
-		[ -n "$_s_node" ] || return 1
+		[ "$#" -gt 0 ] || return 1
 		while [ "$_s_c" -gt 0 ]; do
-			printf '%s\n' "$_s_node"
+			_s_slots="$_s_slots$1
+"
 			_s_c=$((_s_c - 1))
 		done
+		shift
 	done
 }
 
-# js_assign R SLOTFILE FIRST: tasks of role R take slots FIRST.. of SLOTFILE.
+# js_assign R FIRST SLOTS: tasks of role R take slots FIRST.. of SLOTS (one
+# node per line): _jsh_node_R_I, the file hosts.R (SLURM_HOSTFILE of the
+# role's step), and function _jsh_want_R in the file nodes.sh, which gives
+# a task the node it must run on (task.sh checks it).
 js_assign() {
 	eval "_a_n=\$_jsh_n_$1"
+	_a_r=$1
+	_a_skip=$2
+	set -f
+	# shellcheck disable=SC2086
+	set -- $3
+	set +f
+	[ "$#" -ge $((_a_skip + _a_n)) ] || return 1
+	[ "$_a_skip" -gt 0 ] && shift "$_a_skip"
 	_a_i=0
-	: >"$_jsh_adir/hosts.$1"
+	_a_hosts=
+	_a_case=
 	while [ "$_a_i" -lt "$_a_n" ]; do
-		_a_node=$(sed -n "$(($3 + _a_i + 1))p" "$2")
-		[ -n "$_a_node" ] || return 1
-		eval "_jsh_node_${1}_$_a_i=\$_a_node"
-		export "_jsh_node_${1}_$_a_i"
-		printf '%s\n' "$_a_node" >>"$_jsh_adir/hosts.$1"
+		eval "_jsh_node_${_a_r}_$_a_i=\$1"
+		_a_hosts="$_a_hosts$1
+"
+		_a_case="$_a_case$_a_i) _k_want='$1' ;;
+"
+		shift
 		_a_i=$((_a_i + 1))
 	done
+	printf '%s' "$_a_hosts" >"$_jsh_adir/hosts.$_a_r"
+	# the $1 is the function's, written as it is
+	# shellcheck disable=SC2016
+	printf '_jsh_want_%s() {\ncase $1 in\n%sesac\n}\n' "$_a_r" "$_a_case" >>"$_jsh_adir/nodes.sh"
 }
 
 # js_topology: _jsh_node_R_I for every task, from the allocation (block
@@ -117,18 +146,22 @@ js_assign() {
 js_topology() {
 	_t_r=0
 	_t_first=0
+	: >"$_jsh_adir/nodes.sh"
 	if [ "$_jsh_layout" != het ]; then
-		js_slots "$SLURM_JOB_NODELIST" "$SLURM_TASKS_PER_NODE" >"$_jsh_adir/slots" ||
+		js_slots "$SLURM_JOB_NODELIST" "$SLURM_TASKS_PER_NODE" ||
 			js_die 97 "cannot read the allocation: SLURM_JOB_NODELIST=$SLURM_JOB_NODELIST SLURM_TASKS_PER_NODE=$SLURM_TASKS_PER_NODE"
+		_t_slots=$_s_slots
+		printf '%s' "$_t_slots" >"$_jsh_adir/slots"
 	fi
 	while [ "$_t_r" -lt "$_jsh_nroles" ]; do
 		if [ "$_jsh_layout" = het ]; then
 			eval "_t_nl=\${SLURM_JOB_NODELIST_HET_GROUP_$_t_r:-} _t_tpn=\${SLURM_TASKS_PER_NODE_HET_GROUP_$_t_r:-}"
-			js_slots "$_t_nl" "$_t_tpn" >"$_jsh_adir/slots.$_t_r" ||
+			js_slots "$_t_nl" "$_t_tpn" ||
 				js_die 97 "cannot read het component $_t_r: nodelist '$_t_nl' tasks per node '$_t_tpn'"
-			js_assign "$_t_r" "$_jsh_adir/slots.$_t_r" 0 || js_die 97 "het component $_t_r has fewer slots than tasks"
+			printf '%s' "$_s_slots" >"$_jsh_adir/slots.$_t_r"
+			js_assign "$_t_r" 0 "$_s_slots" || js_die 97 "het component $_t_r has fewer slots than tasks"
 		else
-			js_assign "$_t_r" "$_jsh_adir/slots" "$_t_first" || js_die 97 "the allocation has fewer slots than tasks"
+			js_assign "$_t_r" "$_t_first" "$_t_slots" || js_die 97 "the allocation has fewer slots than tasks"
 			eval "_t_first=\$((_t_first + _jsh_n_$_t_r))"
 		fi
 		_t_r=$((_t_r + 1))
@@ -147,6 +180,8 @@ js_one_per_node() {
 
 # js_addresses: _jsh_addr_R_I from NodeAddr (or NodeHostName) of one
 # `scontrol show node` call; the node name when scontrol cannot answer.
+# O(1) forks: each task's node is looked up in the map by parameter
+# expansion.
 js_addresses() {
 	_d_all=$(cat "$_jsh_adir"/hosts.* | sort -u | tr '\n' ',')
 	_d_field=NodeAddr
@@ -155,7 +190,8 @@ js_addresses() {
 		js_log "warning: scontrol show node failed ($(cat "$_jsh_adir/nodes.err")); using node names as addresses"
 		: >"$_jsh_adir/nodes"
 	fi
-	_d_map=
+	_d_map='
+'
 	while IFS= read -r _d_line; do
 		_d_name=${_d_line#NodeName=}
 		_d_name=${_d_name%% *}
@@ -171,7 +207,17 @@ js_addresses() {
 		_d_i=0
 		while [ "$_d_i" -lt "$_d_n" ]; do
 			eval "_d_node=\$_jsh_node_${_d_r}_$_d_i"
-			_d_addr=$(printf '%s' "$_d_map" | while read -r _d_x _d_y; do [ "$_d_x" = "$_d_node" ] && { echo "$_d_y"; break; }; done)
+			# the node's line of the map, without a fork per task
+			case $_d_map in
+			*"
+$_d_node "*)
+				_d_addr=${_d_map#*"
+$_d_node "}
+				_d_addr=${_d_addr%%"
+"*}
+				;;
+			*) _d_addr= ;;
+			esac
 			eval "_jsh_addr_${_d_r}_$_d_i=\${_d_addr:-\$_d_node}"
 			_d_i=$((_d_i + 1))
 		done
@@ -317,8 +363,8 @@ js_prepare() {
 			js_die 97 'cannot make the job ssh key (ssh-keygen from openssh-client is needed on the nodes)'
 	fi
 	if [ "$_jsh_mpidir" = 1 ]; then
+		# an input of the contract's shared stage only: not exported
 		JS_MPI_DIR=$_jsh_adir/mpi
-		export JS_MPI_DIR
 		if [ "$_jsh_mpi_noblank" = 1 ]; then
 			case $JS_MPI_DIR in *[[:space:]]*) js_die 97 "the state directory $_jsh_adir has a blank, which OpenMPI's rsh agent setting cannot carry; set JOBSHIFT_STATE_DIR to a path without one" ;; esac
 		fi
@@ -351,7 +397,9 @@ js_main() {
 	# the task program and the contract travel as files in the shared state
 	# directory, written by the printf builtin (no exec): as environment
 	# variables they failed every command of this script past 128 KiB
-	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" && printf '%s' "$_jsh_contract" >"$_jsh_adir/contract.sh"; } ||
+	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" &&
+		printf '%s' "$_jsh_contract_shared" >"$_jsh_adir/contract-shared.sh" &&
+		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh"; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
 	date +%s >"$_jsh_adir/start"
 	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
@@ -359,11 +407,19 @@ js_main() {
 	js_topology
 	js_addresses
 	js_ports
-	js_contract_inputs
+	# the topology every task gets, also as a file (for jobshift's checks
+	# and for debugging; js_prepare may add JS_MPI_DIR)
+	js_contract_inputs >"$_jsh_adir/topology"
 	js_prepare
-	# the topology every task gets (for jobshift's checks and for
-	# debugging; after js_prepare, which may add JS_MPI_DIR)
-	env | grep '^JS_' | sort >"$_jsh_adir/topology"
+	[ -n "${JS_MPI_DIR:-}" ] && printf 'JS_MPI_DIR=%s\n' "$JS_MPI_DIR" >>"$_jsh_adir/topology"
+	# the contract's shared stage, once per attempt: the topology checked
+	# and every value all tasks share evaluated into env.sh, which each
+	# task's stage sources (task.sh)
+	(
+		set +u
+		# shellcheck source=/dev/null
+		. "$_jsh_adir/contract-shared.sh"
+	) >"$_jsh_adir/env.sh" || js_die 97 "the contract's shared stage failed (above); the topology does not fit the job"
 	js_decide_init
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do

@@ -64,7 +64,10 @@ js_hostlist() {
 				_hl_b=${_hl_b:-0}
 				[ "$_hl_a" -le "$_hl_b" ] || return 1
 				while [ "$_hl_a" -le "$_hl_b" ]; do
-					_hl_next="$_hl_next$_hl_pre$(printf "%0${#_hl_lo}d" "$_hl_a")$_hl_suf
+					# zero-padded to the low bound's width, no fork
+					_hl_num=$_hl_a
+					while [ "${#_hl_num}" -lt "${#_hl_lo}" ]; do _hl_num=0$_hl_num; done
+					_hl_next="$_hl_next$_hl_pre$_hl_num$_hl_suf
 "
 					_hl_a=$((_hl_a + 1))
 				done

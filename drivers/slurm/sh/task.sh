@@ -14,7 +14,9 @@ js_task_main() {
 	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
 	_k_dir=$_jsh_adir
 	_k_rcf=$_k_dir/rc.$_k_r.$_k_i
-	eval "_k_want=\${_jsh_node_${_k_r}_$_k_i:-}"
+	_k_want=
+	# shellcheck source=/dev/null
+	. "$_k_dir/nodes.sh" && eval "_jsh_want_$_k_r \"\$_k_i\""
 	if [ "$_k_want" != "${SLURMD_NODENAME:-}" ]; then
 		printf 'jobshift: task %s-%s runs on node %s but the layout puts it on %s; not starting it\n' \
 			"$_k_r" "$_k_i" "${SLURMD_NODENAME:-?}" "$_k_want" >&2
@@ -24,7 +26,8 @@ js_task_main() {
 	js_unset_internal
 	JS_SELF_ROLE=$_k_r
 	JS_SELF_INDEX=$_k_i
-	export JS_SELF_ROLE JS_SELF_INDEX
+	JS_SHARED=$_k_dir/env.sh
+	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
 	js_env "$_k_r"
 	date +%s%N >"$_k_dir/started.$_k_r.$_k_i"
 	# a task stopped by the batch script (SIGTERM through srun) is never
@@ -38,7 +41,7 @@ js_task_main() {
 		(
 			JS_SELF_PROCESS='ps'
 			export JS_SELF_PROCESS
-			exec /bin/sh "$_k_dir/contract.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+			exec /bin/sh "$_k_dir/contract-task.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
 		) &
 		_k_ps=$!
 	fi
@@ -46,7 +49,7 @@ js_task_main() {
 	while :; do
 		_k_t0=$(js_now_ms)
 		# files, not arguments: one argument is at most 128 KiB
-		/bin/sh "$_k_dir/contract.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+		/bin/sh "$_k_dir/contract-task.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
 		_k_rc=$?
 		_k_t1=$(js_now_ms)
 		# every run's start and end (ms), for the back-off tests and logs
@@ -107,21 +110,12 @@ js_wait_group() {
 }
 
 # js_unset_internal removes jobshift's own variables from the task's
-# environment: the batch script's (exported for srun) and every task's
-# layout node (_jsh_node_R_I; task data _t_nroles, _t_n_R).
+# environment: the batch script's (exported for srun). The topology is
+# never exported: a task reads its node from nodes.sh and the contract
+# from env.sh (O(1) variables per task).
 js_unset_internal() {
-	unset _jsh_task _jsh_contract _jsh_adir _jsh_lib
+	unset _jsh_task _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
 	[ "$_t_nroles" -gt 0 ] && unset SLURM_HOSTFILE
-	_u_r=0
-	while [ "$_u_r" -lt "$_t_nroles" ]; do
-		eval "_u_n=\$_t_n_$_u_r"
-		_u=0
-		while [ "$_u" -lt "$_u_n" ]; do
-			unset "_jsh_node_${_u_r}_$_u"
-			_u=$((_u + 1))
-		done
-		_u_r=$((_u_r + 1))
-	done
 }
 
 # js_env R is stage 1's part of role R's environment, from the task data
