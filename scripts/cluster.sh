@@ -20,7 +20,8 @@
 # Nomad: one server (not -dev) in its own host, N clients, each with raw_exec, Docker and the fake GPU
 # device plugin (4 GPUs), its own data dir and cgroup parent (several clients share the machine's
 # cgroup tree). Slurm: slurmctld + slurmdbd + MariaDB in a controller host, N slurmd hosts with
-# NodeAddr = the host's address and 4 fake GPUs (gres, /dev/null symlinks as in slurm-up.sh); our own
+# NodeAddr = the host's address, 512 declared CPUs (JOBSHIFT_CLUSTER_CPUS; kept while the cluster is up)
+# and 4 fake GPUs (gres, /dev/null symlinks as in slurm-up.sh); our own
 # munged on its own socket, so the shared test cluster's munged is never needed nor touched.
 #
 # Nothing here collides with the single-host engines (nomad-dev-start.sh, slurm-up.sh): other
@@ -623,7 +624,8 @@ nomad_restart_server() {
 
 # ---- Slurm ---------------------------------------------------------------------------------------
 slurm_conf() {
-	local n=$1 i acct
+	local n=$1 i acct cpus
+	cpus=$(slurm_cpus)
 	acct="AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=$ctlip
 AccountingStoragePort=6819
@@ -674,7 +676,7 @@ SlurmdTimeout=20
 MailProg=/bin/true
 CONF
 	for ((i = 1; i <= n; i++)); do
-		echo "NodeName=$pre$i NodeHostname=$pre$i NodeAddr=$(hostip "$i") CPUs=64 RealMemory=256000 Gres=gpu:v100:$gpus State=UNKNOWN" >>"$D/etc/slurm.conf"
+		echo "NodeName=$pre$i NodeHostname=$pre$i NodeAddr=$(hostip "$i") CPUs=$cpus RealMemory=256000 Gres=gpu:v100:$gpus State=UNKNOWN" >>"$D/etc/slurm.conf"
 	done
 	echo "PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP" >>"$D/etc/slurm.conf"
 	# GPU lines need File= (file-less gpu records are dropped); /dev/null symlinks are accepted
@@ -696,6 +698,22 @@ StoragePass=slurmpw
 StorageLoc=slurm_acct_db
 CONF
 	chmod 600 "$D/etc/slurmdbd.conf"
+}
+
+# slurm_cpus: the CPUs each node declares. 512 (JOBSHIFT_CLUSTER_CPUS), so that a 1,000-task job of one
+# CPU per task fits on the 3 nodes a job is spread over (integration/multihost TestSlurmThousandTasks);
+# the machine has far fewer, slurmd takes the declared count (config_overrides). A cluster that is up keeps
+# the count it was started with: changing it needs slurmctld and every slurmd restarted, so `up` again
+# must not rewrite it.
+slurm_cpus() {
+	local c
+	if [[ -f $D/etc/slurm.conf ]] && c=$(grep -m1 -o ' CPUs=[0-9]*' "$D/etc/slurm.conf"); then
+		echo "${c#*=}"
+		return
+	fi
+	c=${JOBSHIFT_CLUSTER_CPUS:-512}
+	[[ $c =~ ^[1-9][0-9]*$ ]] || die "JOBSHIFT_CLUSTER_CPUS must be a number of CPUs"
+	echo "$c"
 }
 
 # our own munged (shared key, own socket): the shared cluster's munged may stop at any time.
