@@ -1,8 +1,9 @@
 #!/bin/sh
-# shellcheck disable=SC2016,SC2089,SC2090,SC2154
+# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154
 # jobshift environment contract (generated; see translate/contract.Shell).
 # (Variables are assigned through eval; literals are single-quoted on
-# purpose; NAME=VALUE strings are arguments for env, not code.)
+# purpose, quotes inside them written for the fragment's own single quotes;
+# NAME=VALUE strings are arguments for env, not code.)
 _js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
 _js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
 [ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
