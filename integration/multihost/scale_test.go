@@ -35,19 +35,26 @@ const scalePAI = `protocolVersion: 2
 name: scale-pai
 type: job
 jobRetryCount: 0
+prerequisites:
+  - {type: dockerimage, name: img, uri: busybox}
 taskRoles:
   ps:
     instances: %d
     completion: {minFailedInstances: 1}
+    dockerImage: img
     resourcePerInstance: {cpu: 1, memoryMB: 64, gpu: 0, ports: {grpc: 1}}
     commands: [env -0]
   worker:
     instances: %d
     completion: {minFailedInstances: 1, minSucceededInstances: %[2]d}
+    dockerImage: img
     resourcePerInstance: {cpu: 1, memoryMB: 64, gpu: 0, ports: {SynPort: 2}}
     commands: [env -0]
 `
 
+// The TFJob's chief decides (its end ends the job, the workers are then
+// stopped): it dumps its environment only once every worker has dumped its
+// own and left a mark in MARK (a directory every host sees).
 const scaleTF = `apiVersion: kubeflow.org/v1
 kind: TFJob
 metadata: {name: scale-tf}
@@ -58,13 +65,21 @@ spec:
       template:
         spec:
           containers:
-            - {name: tensorflow, image: busybox, command: ["env", "-0"], resources: {requests: {cpu: "1", memory: 64Mi}}}
+            - name: tensorflow
+              image: busybox
+              command: ["sh", "-c", "while [ $(ls \"$MARK\" | wc -l) -lt %[1]d ]; do sleep 1; done; env -0"]
+              env: [{name: MARK, value: %[2]q}]
+              resources: {requests: {cpu: "1", memory: 64Mi}}
     Worker:
-      replicas: %d
+      replicas: %[1]d
       template:
         spec:
           containers:
-            - {name: tensorflow, image: busybox, command: ["env", "-0"], resources: {requests: {cpu: "1", memory: 64Mi}}}
+            - name: tensorflow
+              image: busybox
+              command: ["sh", "-c", "env -0 && mktemp \"$MARK/w.XXXXXX\" >/dev/null"]
+              env: [{name: MARK, value: %[2]q}]
+              resources: {requests: {cpu: "1", memory: 64Mi}}
 `
 
 // TestSlurmThousandTasks (issue 15, done means): a 1,000-task PAI job and
@@ -73,7 +88,8 @@ spec:
 // hosts and ports Slurm gave, and no topology input of jobshift's (JS_*).
 // It needs a cluster whose 3 spread nodes hold 1,000 one-CPU tasks
 // (cluster.sh declares 512 CPUs per node); it runs only with
-// JOBSHIFT_SCALE=1 (about 2-4 minutes per job on 2 shared cores).
+// JOBSHIFT_SCALE=1 (minutes per job on 2 shared cores, and every core
+// busy meanwhile).
 func TestSlurmThousandTasks(t *testing.T) {
 	if os.Getenv("JOBSHIFT_SCALE") != "1" {
 		t.Skip("set JOBSHIFT_SCALE=1 to run the 1,000-task jobs (minutes)")
@@ -84,7 +100,7 @@ func TestSlurmThousandTasks(t *testing.T) {
 	dir := t.TempDir()
 	for name, text := range map[string]string{
 		"pai": fmt.Sprintf(scalePAI, n/100+1, n-n/100-1),
-		"tf":  fmt.Sprintf(scaleTF, n-1),
+		"tf":  fmt.Sprintf(scaleTF, n-1, t.TempDir()),
 	} {
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(dir, name+".yaml")
