@@ -22,6 +22,7 @@
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
+#   JOBSHIFT_MPIRUN      a program run as mpirun/mpiexec/orterun ("" = none)
 # Exit codes: 249 barrier timeout (OpenPAI's code), 1 setup failure.
 
 set -u
@@ -120,6 +121,14 @@ Host *
 EOF
 printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(sq "$ssh")" "$(sq "$dir/ssh_config")" >"$dir/bin/ssh"
 chmod 700 "$dir/bin/ssh"
+# A target that launches MPI ranks itself (Slurm's mpi = "pmix") names its
+# mpirun in JOBSHIFT_MPIRUN: the user's mpirun line runs it unchanged.
+if [ -n "${JOBSHIFT_MPIRUN:-}" ]; then
+	for m in mpirun mpiexec orterun; do
+		printf '#!/bin/sh\nJOBSHIFT_MPIRUN_SKIP=%s exec sh %s "$@"\n' "$(sq "$dir/bin")" "$(sq "$JOBSHIFT_MPIRUN")" >"$dir/bin/$m"
+		chmod 700 "$dir/bin/$m"
+	done
+fi
 PATH=$dir/bin:$PATH
 export PATH
 
