@@ -30,7 +30,22 @@ umask 077
 
 fail() {
 	printf 'jobshift ssh emulation: %s\n' "$*" >&2
+	mpi_release
 	exit 1
+}
+
+# The MPI directory lives as long as a task that uses it: each task holds
+# a marker in it, and the last one to end removes the directory (several
+# tasks of a job may share it on one host, e.g. Nomad's /tmp path).
+marker=''
+mpi_release() {
+	[ -n "$marker" ] || return 0
+	rm -f "$marker"
+	marker=''
+	for m in "$mdir"/.task.*; do
+		[ -e "$m" ] && return 0
+	done
+	rm -rf "$mdir"
 }
 
 idle=0
@@ -158,6 +173,7 @@ fi
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
 	mkdir -p "$mdir" || fail "cannot make $mdir"
+	marker=$(mktemp "$mdir/.task.XXXXXX") || fail "cannot write in $mdir"
 	# private: only this user's tasks read it (Slurm made it 0700 already)
 	chmod 700 "$mdir" || fail "cannot protect $mdir"
 	# shellcheck disable=SC2015 # fail exits
@@ -175,7 +191,19 @@ fi
 
 "$sshd" -t -f "$dir/sshd_config" || fail "sshd rejects its configuration $dir/sshd_config"
 if [ "$idle" = 1 ]; then
-	exec "$sshd" -D -e -f "$dir/sshd_config"
+	if [ -z "$marker" ]; then
+		exec "$sshd" -D -e -f "$dir/sshd_config"
+	fi
+	# the sshd in the foreground, but this shell stays to release the
+	# MPI directory when the target stops the task
+	"$sshd" -D -e -f "$dir/sshd_config" </dev/null &
+	spid=$!
+	trap 'kill "$spid" 2>/dev/null' TERM INT HUP
+	wait "$spid"
+	rc=$?
+	kill "$spid" 2>/dev/null && wait "$spid"
+	mpi_release
+	exit "$rc"
 fi
 # The sshd lives as long as the command: a watcher stops it once the
 # process that becomes the command (this shell's pid) is gone, whatever
@@ -184,10 +212,15 @@ main=$$
 (
 	"$sshd" -D -e -f "$dir/sshd_config" 2>>"$dir/sshd.log" </dev/null &
 	spid=$!
+	# a stop signal to the task's process group ends the command, not the
+	# watcher: it still stops the sshd and releases the MPI directory
+	# (set after the sshd started: an ignored signal stays ignored in it)
+	trap '' TERM INT HUP
 	while kill -0 "$main" 2>/dev/null && kill -0 "$spid" 2>/dev/null; do
 		sleep 1
 	done
 	kill "$spid" 2>/dev/null
+	mpi_release
 ) </dev/null >/dev/null 2>&1 &
 
 if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then

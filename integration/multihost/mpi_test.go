@@ -2,6 +2,7 @@ package multihost_test
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,11 @@ func TestMPIAllreduceNomad(t *testing.T) {
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
 			checkMPILeftovers(t, append(allocs, marker)...)
+			// the hosts share this machine's /tmp: the job's last task on
+			// each client removed the MPI directory there
+			if _, err := os.Stat(nomad.MPIDir(id)); !os.IsNotExist(err) {
+				t.Errorf("MPI directory %s left: %v", nomad.MPIDir(id), err)
+			}
 		})
 	}
 }
