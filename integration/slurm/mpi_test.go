@@ -20,17 +20,36 @@ import (
 func TestMPIAllreduce(t *testing.T) {
 	needCluster(t)
 	drivertest.NeedMPI(t)
+	mpiAllreduce(t, nil)
+}
+
+// TestMPIAllreducePMIx: the same jobs, files unchanged, under the site's
+// slurm { mpi = "pmix" }: the launcher's mpirun line runs as an srun
+// --mpi=pmix step (sacct shows it completed, no fallback to ssh), every
+// rank prints the same sum, nothing is left behind.
+func TestMPIAllreducePMIx(t *testing.T) {
+	needCluster(t)
+	drivertest.NeedMPI(t)
+	drivertest.NeedPMIx(t)
+	mpiAllreduce(t, map[string]string{"mpi": "pmix"})
+}
+
+func mpiAllreduce(t *testing.T, opts map[string]string) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
-			plan := loadPlan(t, file, nil)
+			plan := loadPlan(t, file, opts)
 			r := submit(t, plan, 3*time.Minute)
 			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".out"))
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".err"))
 			if r.final.Phase != completion.PhaseSucceeded {
-				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
+				t.Fatalf("final %+v; launcher output:\n%s\n%s", r.final, out, errOut)
 			}
 			// the .out file is per role and task: <role>-<task id>.out
 			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			if opts["mpi"] == "pmix" {
+				drivertest.CheckPMIxStep(t, r.h.ID, string(out)+string(errOut))
+			}
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
