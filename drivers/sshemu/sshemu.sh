@@ -173,7 +173,7 @@ fi
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
 	mkdir -p "$mdir" || fail "cannot make $mdir"
-	marker=$(mktemp "$mdir/.task.XXXXXX") || fail "cannot write in $mdir"
+	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# private: only this user's tasks read it (Slurm made it 0700 already)
 	chmod 700 "$mdir" || fail "cannot protect $mdir"
 	# shellcheck disable=SC2015 # fail exits
@@ -229,6 +229,7 @@ if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then
 		until ssh -o ConnectTimeout=2 -o ConnectionAttempts=1 "$h" true </dev/null 2>/dev/null; do
 			if [ "$(date +%s)" -ge "$end" ]; then
 				printf 'jobshift ssh emulation: sshbarrier: %s does not answer after %ss\n' "$h" "$JOBSHIFT_SSH_BARRIER" >&2
+				mpi_release
 				exit 249
 			fi
 			sleep 1
@@ -246,5 +247,22 @@ if [ -n "${SLURM_JOB_ID:-}" ]; then
 	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
 	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
 fi
-[ $# -gt 0 ] || exit 0
-exec "$@"
+[ $# -gt 0 ] || { mpi_release; exit 0; }
+[ -n "$marker" ] || exec "$@"
+# A task holding the MPI directory runs its command as a child, so that it
+# can release the directory when the command ends: an exec'd command's
+# end is the task's, and the target kills what is left at once (Nomad's
+# executor does). Stop signals are passed on; stdin stays the task's.
+exec 3<&0
+"$@" <&3 3<&- &
+cpid=$!
+exec 3<&-
+trap 'kill -TERM "$cpid" 2>/dev/null' TERM INT HUP
+wait "$cpid"
+rc=$?
+while kill -0 "$cpid" 2>/dev/null; do
+	wait "$cpid"
+	rc=$?
+done
+mpi_release
+exit "$rc"
