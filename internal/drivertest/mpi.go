@@ -167,22 +167,29 @@ func NeedPMIx(t *testing.T) {
 // CheckPMIxStep: Slurm ran the ranks: the job has a step named mpirun
 // (the pmix mpirun's srun) that completed, and the launcher's output
 // (out) has no line of the shim falling back to OpenMPI's ssh launch.
-func CheckPMIxStep(t *testing.T, id, out string) {
+// It returns the nodes the step ran on (scontrol show hostnames).
+func CheckPMIxStep(t *testing.T, id, out string) []string {
 	t.Helper()
 	if strings.Contains(out, "jobshift mpirun:") {
 		t.Errorf("the mpirun line fell back to ssh:\n%s", out)
 	}
 	var got string
+	re := regexp.MustCompile(`(?m)^[0-9+]+\.[0-9]+\|mpirun\|COMPLETED\|(.+)$`)
 	for try := 0; try < 40; try++ { // sacct lags behind the job
-		b, err := exec.Command("sacct", "-j", id, "-P", "-n", "--format=JobID,JobName,State").Output()
+		b, err := exec.Command("sacct", "-j", id, "-P", "-n", "--format=JobID,JobName,State,NodeList").Output()
 		if err != nil {
 			t.Fatalf("sacct: %v", err)
 		}
 		got = string(b)
-		if regexp.MustCompile(`(?m)^[0-9+]+\.[0-9]+\|mpirun\|COMPLETED$`).MatchString(got) {
-			return
+		if m := re.FindStringSubmatch(got); m != nil {
+			hosts, err := exec.Command("scontrol", "show", "hostnames", m[1]).Output()
+			if err != nil {
+				t.Fatalf("scontrol show hostnames %s: %v", m[1], err)
+			}
+			return strings.Fields(string(hosts))
 		}
 		time.Sleep(250 * time.Millisecond)
 	}
 	t.Errorf("job %s has no completed mpirun step:\n%s", id, got)
+	return nil
 }
