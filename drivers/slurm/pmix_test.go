@@ -26,10 +26,24 @@ func fakeBin(t *testing.T) (bin, real string) {
 			t.Fatal(err)
 		}
 	}
+	// srun: the options, then the shim's rank wrapper (/bin/sh -c SCRIPT
+	// RCFILE) run once per code of FAKE_RCS, srun's exit the highest
 	srun := `#!/bin/sh
-echo "srun $*"
+opts=
+while [ $# -gt 0 ] && [ "$1" != /bin/sh ]; do opts="$opts $1"; shift; done
+echo "srun$opts"
 echo "nodes $(tr '\n' ' ' <"$SLURM_HOSTFILE")"
 echo "env FOO=${FOO-} btl=${OMPI_MCA_btl-} ntasks=${SLURM_NTASKS-} label=${SLURM_LABELIO-}"
+script=$3 rcfile=$4
+shift 4
+echo "rank $*"
+hi=0
+for c in ${FAKE_RCS:-0}; do
+	/bin/sh -c "$script" "$rcfile" sh -c "exit $c"
+	r=$?
+	[ "$r" -gt "$hi" ] && hi=$r
+done
+exit "$hi"
 `
 	mpirun := "#!/bin/sh\necho \"real mpirun $*\"\n"
 	for p, text := range map[string]string{filepath.Join(bin, "srun"): srun, filepath.Join(real, "mpirun"): mpirun} {
@@ -56,7 +70,7 @@ func TestMpirunShim(t *testing.T) {
 		stderr   string
 	}{
 		{"pai -H", []string{"--allow-run-as-root", "-np", "4", "-H", "master-0:2,worker-0:2", "python3", "-c", "x y"},
-			"", []string{srunOpts + "4 --cpus-per-task=1 --distribution=arbitrary --chdir=/ python3 -c x y", "nodes n1 n1 n2 n2 ", "ntasks= "}, ""},
+			"", []string{srunOpts + "4 --cpus-per-task=1 --distribution=arbitrary --chdir=/\n", "rank python3 -c x y\n", "nodes n1 n1 n2 n2 ", "ntasks= "}, ""},
 		{"mpijob default hostfile", []string{"-np", "4", "-bind-to", "none", "-map-by", "slot", "prog"},
 			"j-worker-0.j.ns.svc slots=2\n# comment\nj-worker-1.j.ns.svc slots=2\n", []string{"--ntasks=4 ", "nodes n2 n2 n3 n3 "}, ""},
 		{"mpijob no -np", []string{"prog"}, "j-worker-0.j.ns.svc slots=2\nj-worker-1.j.ns.svc slots=2\n", []string{"--ntasks=4 ", "nodes n2 n2 n3 n3 "}, ""},
@@ -67,7 +81,7 @@ func TestMpirunShim(t *testing.T) {
 		{"localhost", []string{"-np", "2", "prog"}, "", []string{"nodes n1 n1 "}, ""},
 		{"-x and --mca", []string{"-x", "FOO=bar", "-x", "PATH", "--mca", "btl", "tcp,self", "--tag-output", "-np", "1", "-H", "worker-0", "prog"},
 			"", []string{"env FOO=bar btl=tcp,self ntasks= label=1"}, ""},
-		{"wdir", []string{"-wdir", "/tmp", "-np", "1", "prog", "-np", "9"}, "", []string{"--chdir=/tmp prog -np 9"}, ""},
+		{"wdir", []string{"-wdir", "/tmp", "-np", "1", "prog", "-np", "9"}, "", []string{"--chdir=/tmp\n", "rank prog -np 9\n"}, ""},
 		{"more ranks than slots", []string{"-np", "5", "-H", "master-0:2,worker-0:2", "prog"}, "",
 			[]string{"real mpirun -np 5 -H master-0:2,worker-0:2 prog"}, "5 ranks but 4 slots"},
 		{"oversubscribe", []string{"--oversubscribe", "-np", "5", "-H", "master-0:2,worker-0:2", "prog"}, "", []string{"nodes n1 n1 n2 n2 n1 "}, ""},
@@ -112,6 +126,41 @@ func TestMpirunShim(t *testing.T) {
 					t.Errorf("stderr %q, want %q", errb.String(), c.stderr)
 				}
 			})
+		}
+	}
+}
+
+// TestMpirunShimExitCode: the shim exits as mpirun does, with the code of
+// the first rank that failed, not srun's highest (the SIGTERM of the ranks
+// srun killed after it); 0 when every rank succeeded.
+func TestMpirunShimExitCode(t *testing.T) {
+	bin, real := fakeBin(t)
+	dir := t.TempDir()
+	shim := filepath.Join(dir, "mpirun.sh")
+	os.WriteFile(shim, []byte(shMpirun), 0o644)
+	os.WriteFile(filepath.Join(dir, "nodes"), []byte("n1 master-0\n"), 0o644)
+	for _, c := range []struct {
+		rcs  string
+		want int
+	}{{"0 0 0", 0}, {"0 3 143 143", 3}, {"139 143", 139}, {"0 143 3", 143}} {
+		for _, sh := range shells {
+			ssh := t.TempDir()
+			cmd := exec.Command(sh, shim, "-np", "3", "prog")
+			cmd.Env = []string{"PATH=" + bin + ":" + real + ":/usr/bin:/bin", "JOBSHIFT_MPIRUN_SKIP=" + bin, "FAKE_RCS=" + c.rcs,
+				"JOBSHIFT_PMIX_NODES=" + filepath.Join(dir, "nodes"), "SLURMD_NODENAME=n1", "JOBSHIFT_SSH_DIR=" + ssh}
+			out, err := cmd.CombinedOutput()
+			code := 0
+			if ee, ok := err.(*exec.ExitError); ok {
+				code = ee.ExitCode()
+			} else if err != nil {
+				t.Fatal(err)
+			}
+			if code != c.want {
+				t.Errorf("%s: ranks ending %s: exit %d, want %d\n%s", sh, c.rcs, code, c.want, out)
+			}
+			if left, _ := os.ReadDir(ssh); len(left) > 0 {
+				t.Errorf("%s: files left: %v", sh, left)
+			}
 		}
 	}
 }

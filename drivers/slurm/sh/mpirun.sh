@@ -173,9 +173,30 @@ SLURM_HOSTFILE=$out
 export SLURM_HOSTFILE
 [ "$label" = 1 ] && export SLURM_LABELIO=1 # --tag-output: each line says its rank
 shift $((prog - 1))
+# mpirun exits with the code of the first rank that failed; srun with the
+# highest of all, which is the SIGTERM (143) of the ranks it killed after
+# that one: each rank records a failing code, the first line is the one.
+rcs=$out.rc
+rm -f "$rcs"
 # --overlap: the ranks share the CPUs, memory and GPUs of the job's tasks
 # on their nodes (the launcher and workers hold them in their own steps);
 # --overcommit: more ranks than CPUs on a node, as mpirun's slots allowed;
 # --kill-on-bad-exit: one failing rank ends the others, as mpirun does.
-exec srun --mpi=pmix --overlap --overcommit --kill-on-bad-exit=1 --job-name=mpirun \
-	--ntasks="$np" --cpus-per-task=1 --distribution=arbitrary --chdir="${wdir:-$PWD}" "$@"
+# shellcheck disable=SC2016 # the rank's shell expands them
+srun --mpi=pmix --overlap --overcommit --kill-on-bad-exit=1 --job-name=mpirun \
+	--ntasks="$np" --cpus-per-task=1 --distribution=arbitrary --chdir="${wdir:-$PWD}" \
+	/bin/sh -c '"$@"; rc=$?; [ "$rc" = 0 ] || echo "$rc" >>"$0"; exit "$rc"' "$rcs" "$@" &
+spid=$!
+# a stop reaches the ranks through srun, as it reached mpirun's
+trap 'kill -TERM "$spid" 2>/dev/null' TERM INT HUP
+wait "$spid"
+rc=$?
+while kill -0 "$spid" 2>/dev/null; do
+	wait "$spid"
+	rc=$?
+done
+if [ "$rc" != 0 ] && [ -s "$rcs" ]; then
+	rc=$(head -n 1 "$rcs")
+fi
+rm -f "$rcs" "$out"
+exit "$rc"
