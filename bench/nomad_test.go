@@ -3,9 +3,14 @@ package bench
 // BenchmarkNomadStart measures, on the Nomad dev agent
 // (scripts/nomad-dev-start.sh; reused or started by integration/nomad/agent),
 // the time from registering a job to every user process started, for the
-// job jobshift renders (group services, prestart barrier, env template with
-// the contract) and for a bare job of identical shape (same groups, counts
-// and driver, the same `sleep`, no services, barrier or template).
+// job `jobshift run` submits (group services, env template with the
+// contract reading the topology snapshot its watcher writes: the watcher
+// runs as in run), for the same job with the barrier rendezvous of a
+// converted or detached job (barrier-N: a prestart barrier task per
+// allocation), and for a bare job of identical shape (same groups, counts
+// and driver, the same `sleep`, no services, barrier or template). It also
+// reports, for jobshift-N, the snapshot's release: from the snapshot
+// Variable's write (server clock) to the last main task's start.
 // "Started" is each main task's StartedAt as the client reports it; the
 // clock starts just before the register call. BenchmarkNomadStop measures
 // the time from the deciding task's exit to the job being stopped by the
@@ -92,25 +97,44 @@ func nomadAllStarted(b *testing.B, c *api.Client, id string, n int) time.Time {
 }
 
 func BenchmarkNomadStart(b *testing.B) {
+	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
 	for _, n := range []int{4, 16, 64} {
-		for _, kind := range []string{"jobshift", "bare"} {
-			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) {
-				var total time.Duration
-				for i := 0; i < b.N; i++ {
-					total += nomadStartOnce(b, c, kind, n)
-				}
-				b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
-			})
+		for _, kind := range []string{"jobshift", "barrier", "bare"} {
+			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) { nomadStartRuns(b, c, kind, n) })
 		}
 	}
 }
 
-// nomadStartOnce registers one job of n tasks (kind jobshift or bare) and
-// returns the time from the register call to the last main task's start.
-func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) time.Duration {
+// nomadStartRuns runs b.N starts of one kind and reports their mean, and
+// the snapshot's release (mean and worst) for jobshift-N.
+func nomadStartRuns(b *testing.B, c *api.Client, kind string, n int) {
+	var total, release, worst time.Duration
+	for i := 0; i < b.N; i++ {
+		start, rel := nomadStartOnce(b, c, kind, n)
+		total += start
+		release += rel
+		worst = max(worst, rel)
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
+	if kind == "jobshift" {
+		b.ReportMetric(float64(release.Milliseconds())/float64(b.N), "ms/release")
+		b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+	}
+	b.ReportMetric(load1(), "load1")
+}
+
+// nomadStartOnce registers one job of n tasks (kind jobshift, barrier or
+// bare) and returns the time from the register call to the last main
+// task's start, and for jobshift the snapshot's release. The jobshift
+// kind's watcher is the driver's, as `jobshift run` runs it (NOMAD_ADDR
+// names c's agent).
+func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Duration, time.Duration) {
 	name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
 	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
+	if kind == "jobshift" {
+		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+	}
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
 		b.Fatal(diags)
@@ -118,16 +142,41 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) time.Durati
 	if kind == "bare" {
 		job = nomadBare(job)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	t0 := time.Now()
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
+	if kind == "jobshift" {
+		d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
+		ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() {
+			for range ev {
+			}
+		}()
+	}
 	last := nomadAllStarted(b, c, *job.ID, n)
+	var release time.Duration
+	if kind == "jobshift" {
+		v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *job.TaskGroups[0].Name), nil)
+		if err != nil || v == nil {
+			b.Fatalf("no topology snapshot: %v", err)
+		}
+		release = last.Sub(time.Unix(0, v.ModifyTime))
+	}
+	cancel()
 	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
 		b.Fatal(err)
 	}
+	for _, g := range job.TaskGroups {
+		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
+	}
 	nomadWaitGone(c, *job.ID)
-	return last.Sub(t0)
+	return last.Sub(t0), release
 }
 
 // nomadWaitGone lets the agent clean up between runs (2 shared cores).

@@ -156,6 +156,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if rf.force {
 		opts[nomad.OptForce] = "true"
 	}
+	if rf.detach {
+		// Nobody may watch the job: it meets through its barrier tasks,
+		// not the snapshot a watcher writes (drivers/nomad/topology.go).
+		opts[nomad.OptRendezvous] = nomad.RendezvousBarrier
+	}
 	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Options: opts, Output: taskOut, Warnings: stderr})
 	if err != nil {
 		if errors.Is(err, drivers.ErrUnavailable) {

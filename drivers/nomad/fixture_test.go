@@ -33,7 +33,7 @@ func (fixtureContract) Services(p *translate.Plan, jobID string) ([]Service, err
 // Processes: the fixture never has a parameter-server process.
 func (fixtureContract) Processes(*translate.Plan) []string { return []string{""} }
 
-func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, _ string) (string, error) {
+func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, _, _ string) (string, error) {
 	svcs, _ := c.Services(p, jobID)
 	var b strings.Builder
 	seen := map[string]bool{}
