@@ -3,11 +3,13 @@ package nomad
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 func paiMesh(name string) *jobs.Job {
@@ -126,5 +128,57 @@ func TestSnapshotSlots(t *testing.T) {
 	}
 	if m := co.firstMissing(regs, nil); m != "" {
 		t.Errorf("missing by tag %q, want none", m)
+	}
+}
+
+// TestRendezvousTimeout: once the rendezvous time is over without a
+// snapshot, every task still waiting for it fails ("rendezvous failed",
+// naming the tasks never registered), and stays failed when the stop
+// that follows ends it; before that, or once written, nothing changes.
+func TestRendezvousTimeout(t *testing.T) {
+	start := time.Unix(1000, 0)
+	co := &coordinator{start: start, missing: "worker-1"}
+	w := &watcher{id: "j", co: co, rvTimeout: time.Minute}
+	pending := func() []observed {
+		return []observed{
+			{Task: completion.Task{TaskRef: jobs.TaskRef{Role: "worker", Index: 0}, State: completion.Pending}},
+			{Task: completion.Task{TaskRef: jobs.TaskRef{Role: "worker", Index: 1}, State: completion.Pending}},
+		}
+	}
+	if got := w.rendezvous(pending(), start.Add(30*time.Second)); got[0].State != completion.Pending {
+		t.Fatalf("before the timeout: %v", got[0].State)
+	}
+	if d := w.rvWait(start.Add(30*time.Second), 5*time.Second); d != 5*time.Second {
+		t.Errorf("wait 30 s before the timeout = %v, want 5s", d)
+	}
+	if d := w.rvWait(start.Add(58*time.Second), 5*time.Second); d > 2100*time.Millisecond || d < 2*time.Second {
+		t.Errorf("wait 2 s before the timeout = %v, want ≈ 2s", d)
+	}
+	got := w.rendezvous(pending(), start.Add(61*time.Second))
+	for _, o := range got {
+		if o.State != completion.Failed || o.ExitCode != 1 || !strings.Contains(o.Message, "rendezvous failed") || !strings.Contains(o.Message, "still missing: worker-1") {
+			t.Errorf("%s-%d after the timeout: %s %d %q", o.Role, o.Index, o.State, o.ExitCode, o.Message)
+		}
+	}
+	stopped := pending()
+	stopped[0].State = completion.Stopped
+	if got := w.rendezvous(stopped, start.Add(70*time.Second)); got[0].State != completion.Failed {
+		t.Errorf("after the stop: %s, want still failed", got[0].State)
+	}
+	co2 := &coordinator{start: start, written: true}
+	w2 := &watcher{id: "j", co: co2, rvTimeout: time.Minute}
+	if got := w2.rendezvous(pending(), start.Add(time.Hour)); got[0].State != completion.Pending {
+		t.Errorf("written snapshot: %s, want pending", got[0].State)
+	}
+}
+
+// TestSnapshotOverLimitRefused: a snapshot over Nomad's 64 KiB Variable
+// limit (measured: "variables are limited to 64KiB in total size") is
+// refused with a message saying so, before any write.
+func TestSnapshotOverLimitRefused(t *testing.T) {
+	co := &coordinator{groups: []snapGroup{{name: "g"}}}
+	err := co.write(t.Context(), api.VariableItems{"a0": strings.Repeat("10.0.0.1 ", 8000)})
+	if err == nil || !strings.Contains(err.Error(), "65536-byte Variable limit") {
+		t.Fatalf("err = %v, want the size refusal", err)
 	}
 }
