@@ -162,11 +162,7 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	last := nomadAllStarted(b, c, *job.ID, n)
 	var release time.Duration
 	if kind == "jobshift" {
-		v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *job.TaskGroups[0].Name), nil)
-		if err != nil || v == nil {
-			b.Fatalf("no topology snapshot: %v", err)
-		}
-		release = last.Sub(time.Unix(0, v.ModifyTime))
+		release = nomadRelease(b, c, job)
 	}
 	cancel()
 	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
@@ -177,6 +173,38 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	}
 	nomadWaitGone(c, *job.ID)
 	return last.Sub(t0), release
+}
+
+// nomadRelease is the snapshot's release: from the first write of the
+// topology snapshot (server clock) to the last main task's env file
+// rendered (its modification time, client clock: the same host's clock on
+// the dev agent and the cluster.sh clusters).
+func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
+	var written time.Time
+	for _, g := range job.TaskGroups {
+		v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *g.Name), nil)
+		if err != nil || v == nil {
+			b.Fatalf("no topology snapshot: %v", err)
+		}
+		if t := time.Unix(0, v.ModifyTime); written.IsZero() || t.Before(written) {
+			written = t
+		}
+	}
+	allocs, _, err := c.Jobs().Allocations(*job.ID, false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rendered time.Time
+	for _, a := range allocs {
+		fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, "main/local/jobshift.env", nil)
+		if err != nil {
+			b.Fatalf("alloc %s: %v", a.Name, err)
+		}
+		if fi.ModTime.After(rendered) {
+			rendered = fi.ModTime
+		}
+	}
+	return rendered.Sub(written)
 }
 
 // nomadWaitGone lets the agent clean up between runs (2 shared cores).
