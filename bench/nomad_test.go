@@ -21,6 +21,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -261,4 +262,94 @@ func BenchmarkNomadStop(b *testing.B) {
 	}
 	b.ReportMetric(float64(toVerdict.Milliseconds())/float64(b.N), "ms/exit-to-deregister")
 	b.ReportMetric(float64(toStopped.Milliseconds())/float64(b.N), "ms/exit-to-all-ended")
+}
+
+// BenchmarkNomadRelease measures the snapshot's release alone: a 16-task
+// jobshift job is registered without its watcher, so every main task
+// reaches its env template and waits there (the "Missing:
+// nomad.var.block" template event); then the watcher starts, as `jobshift
+// run`'s does, writes the snapshot, and each task renders its
+// environment. Reported: from the snapshot's write (server clock) to the
+// last env file rendered (client clock, same host), mean and worst of
+// b.N runs (-benchtime 20x: the worst of 20 is their p95..p100).
+//
+//	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
+func BenchmarkNomadRelease(b *testing.B) {
+	b.Setenv("NOMAD_ADDR", agent.Addr(b))
+	c := agent.Client(b)
+	var sum, worst time.Duration
+	for i := 0; i < b.N; i++ {
+		rel := nomadReleaseOnce(b, c, 16)
+		sum += rel
+		worst = max(worst, rel)
+	}
+	b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "ms/release")
+	b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+	b.ReportMetric(load1(), "load1")
+}
+
+func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
+	name := fmt.Sprintf("bench-release-%d-%d", n, time.Now().UnixNano()%1e9)
+	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench",
+		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+	job, diags := nomad.BuildJob(p, nil)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		b.Fatal(err)
+	}
+	nomadAllWaiting(b, c, *job.ID, n)
+	ctx, cancel := context.WithCancel(context.Background())
+	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
+	ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		for range ev {
+		}
+	}()
+	nomadAllStarted(b, c, *job.ID, n)
+	rel := nomadRelease(b, c, job)
+	cancel()
+	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range job.TaskGroups {
+		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
+	}
+	nomadWaitGone(c, *job.ID)
+	return rel
+}
+
+// nomadAllWaiting waits until every main task reports waiting for its
+// snapshot (the template event naming the missing Variable).
+func nomadAllWaiting(b *testing.B, c *api.Client, id string, n int) {
+	deadline := time.Now().Add(5 * time.Minute)
+	var index uint64
+	for time.Now().Before(deadline) {
+		allocs, meta, err := c.Jobs().Allocations(id, false, &api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		index = meta.LastIndex
+		waiting := 0
+		for _, a := range allocs {
+			ts := a.TaskStates[nomad.MainTask]
+			if ts == nil {
+				continue
+			}
+			for _, e := range ts.Events {
+				if e.Type == "Template" && strings.Contains(e.DisplayMessage, "nomad.var.block") {
+					waiting++
+					break
+				}
+			}
+		}
+		if waiting == n {
+			return
+		}
+	}
+	b.Fatalf("job %s: not every task waited for its snapshot within 5 minutes", id)
 }
