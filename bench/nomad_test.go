@@ -3,9 +3,14 @@ package bench
 // BenchmarkNomadStart measures, on the Nomad dev agent
 // (scripts/nomad-dev-start.sh; reused or started by integration/nomad/agent),
 // the time from registering a job to every user process started, for the
-// job jobshift renders (group services, prestart barrier, env template with
-// the contract) and for a bare job of identical shape (same groups, counts
-// and driver, the same `sleep`, no services, barrier or template).
+// job `jobshift run` submits (group services, env template with the
+// contract reading the topology snapshot its watcher writes: the watcher
+// runs as in run), for the same job with the barrier rendezvous of a
+// converted or detached job (barrier-N: a prestart barrier task per
+// allocation), and for a bare job of identical shape (same groups, counts
+// and driver, the same `sleep`, no services, barrier or template). It also
+// reports, for jobshift-N, the snapshot's release: from the snapshot
+// Variable's write (server clock) to the last main task's start.
 // "Started" is each main task's StartedAt as the client reports it; the
 // clock starts just before the register call. BenchmarkNomadStop measures
 // the time from the deciding task's exit to the job being stopped by the
@@ -16,6 +21,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,25 +98,44 @@ func nomadAllStarted(b *testing.B, c *api.Client, id string, n int) time.Time {
 }
 
 func BenchmarkNomadStart(b *testing.B) {
+	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
 	for _, n := range []int{4, 16, 64} {
-		for _, kind := range []string{"jobshift", "bare"} {
-			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) {
-				var total time.Duration
-				for i := 0; i < b.N; i++ {
-					total += nomadStartOnce(b, c, kind, n)
-				}
-				b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
-			})
+		for _, kind := range []string{"jobshift", "barrier", "bare"} {
+			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) { nomadStartRuns(b, c, kind, n) })
 		}
 	}
 }
 
-// nomadStartOnce registers one job of n tasks (kind jobshift or bare) and
-// returns the time from the register call to the last main task's start.
-func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) time.Duration {
+// nomadStartRuns runs b.N starts of one kind and reports their mean, and
+// the snapshot's release (mean and worst) for jobshift-N.
+func nomadStartRuns(b *testing.B, c *api.Client, kind string, n int) {
+	var total, release, worst time.Duration
+	for i := 0; i < b.N; i++ {
+		start, rel := nomadStartOnce(b, c, kind, n)
+		total += start
+		release += rel
+		worst = max(worst, rel)
+	}
+	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
+	if kind == "jobshift" {
+		b.ReportMetric(float64(release.Milliseconds())/float64(b.N), "ms/release")
+		b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+	}
+	b.ReportMetric(load1(), "load1")
+}
+
+// nomadStartOnce registers one job of n tasks (kind jobshift, barrier or
+// bare) and returns the time from the register call to the last main
+// task's start, and for jobshift the snapshot's release. The jobshift
+// kind's watcher is the driver's, as `jobshift run` runs it (NOMAD_ADDR
+// names c's agent).
+func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Duration, time.Duration) {
 	name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
 	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
+	if kind == "jobshift" {
+		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+	}
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
 		b.Fatal(diags)
@@ -118,16 +143,69 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) time.Durati
 	if kind == "bare" {
 		job = nomadBare(job)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
 	t0 := time.Now()
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
+	if kind == "jobshift" {
+		d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
+		ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
+		if err != nil {
+			b.Fatal(err)
+		}
+		go func() {
+			for range ev {
+			}
+		}()
+	}
 	last := nomadAllStarted(b, c, *job.ID, n)
+	var release time.Duration
+	if kind == "jobshift" {
+		release = nomadRelease(b, c, job)
+	}
+	cancel()
 	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
 		b.Fatal(err)
 	}
+	for _, g := range job.TaskGroups {
+		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
+	}
 	nomadWaitGone(c, *job.ID)
-	return last.Sub(t0)
+	return last.Sub(t0), release
+}
+
+// nomadRelease is the snapshot's release: from the first write of the
+// topology snapshot (server clock) to the last main task's env file
+// rendered (its modification time, client clock: the same host's clock on
+// the dev agent and the cluster.sh clusters).
+func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
+	var written time.Time
+	for _, g := range job.TaskGroups {
+		v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *g.Name), nil)
+		if err != nil || v == nil {
+			b.Fatalf("no topology snapshot: %v", err)
+		}
+		if t := time.Unix(0, v.ModifyTime); written.IsZero() || t.Before(written) {
+			written = t
+		}
+	}
+	allocs, _, err := c.Jobs().Allocations(*job.ID, false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var rendered time.Time
+	for _, a := range allocs {
+		fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, "main/local/jobshift.env", nil)
+		if err != nil {
+			b.Fatalf("alloc %s: %v", a.Name, err)
+		}
+		if fi.ModTime.After(rendered) {
+			rendered = fi.ModTime
+		}
+	}
+	return rendered.Sub(written)
 }
 
 // nomadWaitGone lets the agent clean up between runs (2 shared cores).
@@ -184,4 +262,94 @@ func BenchmarkNomadStop(b *testing.B) {
 	}
 	b.ReportMetric(float64(toVerdict.Milliseconds())/float64(b.N), "ms/exit-to-deregister")
 	b.ReportMetric(float64(toStopped.Milliseconds())/float64(b.N), "ms/exit-to-all-ended")
+}
+
+// BenchmarkNomadRelease measures the snapshot's release alone: a 16-task
+// jobshift job is registered without its watcher, so every main task
+// reaches its env template and waits there (the "Missing:
+// nomad.var.block" template event); then the watcher starts, as `jobshift
+// run`'s does, writes the snapshot, and each task renders its
+// environment. Reported: from the snapshot's write (server clock) to the
+// last env file rendered (client clock, same host), mean and worst of
+// b.N runs (-benchtime 20x: the worst of 20 is their p95..p100).
+//
+//	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
+func BenchmarkNomadRelease(b *testing.B) {
+	b.Setenv("NOMAD_ADDR", agent.Addr(b))
+	c := agent.Client(b)
+	var sum, worst time.Duration
+	for i := 0; i < b.N; i++ {
+		rel := nomadReleaseOnce(b, c, 16)
+		sum += rel
+		worst = max(worst, rel)
+	}
+	b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "ms/release")
+	b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+	b.ReportMetric(load1(), "load1")
+}
+
+func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
+	name := fmt.Sprintf("bench-release-%d-%d", n, time.Now().UnixNano()%1e9)
+	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench",
+		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+	job, diags := nomad.BuildJob(p, nil)
+	if diags.HasErrors() {
+		b.Fatal(diags)
+	}
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		b.Fatal(err)
+	}
+	nomadAllWaiting(b, c, *job.ID, n)
+	ctx, cancel := context.WithCancel(context.Background())
+	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
+	ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
+	if err != nil {
+		b.Fatal(err)
+	}
+	go func() {
+		for range ev {
+		}
+	}()
+	nomadAllStarted(b, c, *job.ID, n)
+	rel := nomadRelease(b, c, job)
+	cancel()
+	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range job.TaskGroups {
+		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
+	}
+	nomadWaitGone(c, *job.ID)
+	return rel
+}
+
+// nomadAllWaiting waits until every main task reports waiting for its
+// snapshot (the template event naming the missing Variable).
+func nomadAllWaiting(b *testing.B, c *api.Client, id string, n int) {
+	deadline := time.Now().Add(5 * time.Minute)
+	var index uint64
+	for time.Now().Before(deadline) {
+		allocs, meta, err := c.Jobs().Allocations(id, false, &api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Second})
+		if err != nil {
+			b.Fatal(err)
+		}
+		index = meta.LastIndex
+		waiting := 0
+		for _, a := range allocs {
+			ts := a.TaskStates[nomad.MainTask]
+			if ts == nil {
+				continue
+			}
+			for _, e := range ts.Events {
+				if e.Type == "Template" && strings.Contains(e.DisplayMessage, "nomad.var.block") {
+					waiting++
+					break
+				}
+			}
+		}
+		if waiting == n {
+			return
+		}
+	}
+	b.Fatalf("job %s: not every task waited for its snapshot within 5 minutes", id)
 }

@@ -650,6 +650,9 @@ SlurmctldPort=6817
 SlurmdPort=6818
 StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
+# per host, as a real node's /tmp: the hosts share the machine's /tmp, where the slurmstepds of an
+# srun --mpi=pmix step on several hosts each make TmpFS/spmix_appdir_<uid>_<job>.<step> (EEXIST)
+TmpFS=$D/tmp/%n
 SlurmctldPidFile=$D/run/slurmctld.pid
 SlurmdPidFile=$D/run/slurmd-%n.pid
 SlurmctldLogFile=$D/log/slurmctld.log
@@ -747,7 +750,7 @@ slurm_up() {
 	export SLURM_CONF=$D/etc/slurm.conf
 	mkdir -p "$D"/{etc,state,log,run,dev}
 	for ((i = 0; i < gpus; i++)); do ln -sfn /dev/null "$D/dev/nvidia$i"; done
-	for ((i = 1; i <= n; i++)); do mkdir -p "$D/spool/$pre$i"; done
+	for ((i = 1; i <= n; i++)); do mkdir -p "$D/spool/$pre$i" "$D/tmp/$pre$i"; done
 	echo "$n" >"$D/nhosts"
 	slurm_conf "$n"
 	net_up

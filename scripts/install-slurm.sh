@@ -11,7 +11,11 @@
 set -euo pipefail
 
 ACCOUNTING=${ACCOUNTING:-1}
-pkgs=(munge slurmctld slurmd slurm-client)
+# libpmix-dev: Debian's Slurm ships mpi_pmix, which dlopens the unversioned libpmix.so that only
+# the -dev package installs; without it `srun --mpi=list` lacks pmix and the site option
+# slurm { mpi = "pmix" } cannot run. slurmd loads its MPI plugins when it starts, so install this
+# before slurm-up.sh / cluster.sh start the daemons.
+pkgs=(munge slurmctld slurmd slurm-client libpmix-dev)
 if [[ $ACCOUNTING == 1 ]]; then pkgs+=(slurmdbd mariadb-server mariadb-client); fi
 
 missing=()

@@ -23,6 +23,10 @@ ACCOUNTING=${ACCOUNTING:-1}
 CPUS=${CPUS:-64}
 MEM=${MEM:-256000}
 GPUS=${GPUS:-8}
+# ports of slurmctld and of the first slurmd (the others follow): another instance beside the
+# shared one (D=... ACCOUNTING=0 CTLD_PORT=6917 NODE_PORT=17101) must not take the shared ports
+CTLD_PORT=${CTLD_PORT:-6817}
+NODE_PORT=${NODE_PORT:-17001}
 export SLURM_CONF=$D/etc/slurm.conf
 
 if [[ -f $D/run/slurmctld.pid ]] && kill -0 "$(cat "$D/run/slurmctld.pid")" 2>/dev/null; then
@@ -31,7 +35,7 @@ if [[ -f $D/run/slurmctld.pid ]] && kill -0 "$(cat "$D/run/slurmctld.pid")" 2>/d
 fi
 rm -rf "$D"
 mkdir -p "$D"/{etc,state,log,run,dev,jobs}
-for n in $(seq 1 "$NNODES"); do mkdir -p "$D/spool/n$n"; done
+for n in $(seq 1 "$NNODES"); do mkdir -p "$D/spool/n$n" "$D/tmp/n$n"; done
 for i in $(seq 0 $((GPUS - 1))); do ln -s /dev/null "$D/dev/nvidia$i"; done
 
 if [[ $ACCOUNTING == 1 ]]; then
@@ -55,9 +59,13 @@ AuthType=auth/munge
 CredType=cred/munge
 # a requeued job waits cred_expire+1 s before it may start again (default 121 s)
 AuthInfo=cred_expire=10
-SlurmctldPort=6817
+SlurmctldPort=$CTLD_PORT
 StateSaveLocation=$D/state
 SlurmdSpoolDir=$D/spool/%n
+# per node, as on real nodes: the nodes share this host's /tmp, where srun --mpi=pmix steps
+# spanning several of them collided (each slurmstepd makes TmpFS/spmix_appdir_<uid>_<job>.<step>
+# and fails with EEXIST when another node's made it first)
+TmpFS=$D/tmp/%n
 SlurmctldPidFile=$D/run/slurmctld.pid
 SlurmdPidFile=$D/run/slurmd-%n.pid
 SlurmctldLogFile=$D/log/slurmctld.log
@@ -83,7 +91,7 @@ ReturnToService=2
 MinJobAge=3600
 KillWait=5
 MailProg=/bin/true
-NodeName=n[1-$NNODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[17001-$((17000 + NNODES))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:v100:$GPUS State=UNKNOWN
+NodeName=n[1-$NNODES] NodeHostname=localhost NodeAddr=127.0.0.1 Port=[$NODE_PORT-$((NODE_PORT + NNODES - 1))] CPUs=$CPUS RealMemory=$MEM Gres=gpu:v100:$GPUS State=UNKNOWN
 PartitionName=debug Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 CONF
 cat >"$D/etc/gres.conf" <<CONF

@@ -117,6 +117,11 @@ type SlurmConfig struct {
 	// Sbatch are extra #SBATCH directives for every job ("--constraint=a100",
 	// "--reservation=x"), after jobshift's own; see CheckSbatchArg.
 	Sbatch []string
+	// MPI is how an OpenMPI job's mpirun line starts its ranks: "ssh"
+	// (default: OpenMPI's own launch over the ssh emulation, as on the
+	// source platform) or "pmix" (the line becomes `srun --mpi=pmix`, the
+	// ranks are Slurm tasks; drivers/slurm/sh/mpirun.sh).
+	MPI string
 
 	Range hcl.Range `json:"-"`
 }

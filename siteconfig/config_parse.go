@@ -22,6 +22,7 @@ var (
 	SlurmContainers  = []string{"none", "apptainer", "pyxis"}
 	SlurmGPURequests = []string{"gpus-per-task", "gres"}
 	SlurmAddresses   = []string{"nodeaddr", "hostname"}
+	SlurmMPIs        = []string{"ssh", "pmix"}
 )
 
 // The file's schema. Unknown blocks and attributes are errors at their
@@ -37,7 +38,7 @@ var (
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir", "spread_nodes",
 		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
-		"gpu_request", "port_base", "address", "spread_nodes", "sbatch")
+		"gpu_request", "port_base", "address", "spread_nodes", "sbatch", "mpi")
 	imageSchema    = attrs("replace")
 	roleSchema     = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add", "sbatch", "setup")
 	defaultsSchema = attrs("cpu", "memory_mib", "shm_mib")
@@ -294,6 +295,7 @@ func decodeSlurm(b *hcl.Block) (*SlurmConfig, hcl.Diagnostics) {
 	d.enum("address", &s.Address, SlurmAddresses)
 	d.intField("spread_nodes", &s.SpreadNodes, 0, 100000)
 	d.sbatch("sbatch", &s.Sbatch)
+	d.enum("mpi", &s.MPI, SlurmMPIs)
 	return s, d.diags
 }
 

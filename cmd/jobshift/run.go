@@ -156,6 +156,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if rf.force {
 		opts[nomad.OptForce] = "true"
 	}
+	if rf.detach {
+		// Nobody may watch the job: it meets through its barrier tasks,
+		// not the snapshot a watcher writes (drivers/nomad/topology.go).
+		opts[nomad.OptRendezvous] = nomad.RendezvousBarrier
+	}
 	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Options: opts, Output: taskOut, Warnings: stderr})
 	if err != nil {
 		if errors.Is(err, drivers.ErrUnavailable) {
@@ -256,7 +261,11 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // runPlan prints what submitting would do, and submits nothing.
 func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, stderr io.Writer) int {
-	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Warnings: stderr})
+	opts := map[string]string{}
+	if rf.detach {
+		opts[nomad.OptRendezvous] = nomad.RendezvousBarrier // what run -detach would submit
+	}
+	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Options: opts, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift run: %v\n", err)
 		return exitUsage

@@ -7,9 +7,11 @@ namespace "*" {
     path "jobshift/*" {
       capabilities = ["write", "read", "list"]
     }
-    # a job's secrets Variable, deleted with its verdict
+    # a job's secrets Variable, deleted with its verdict; its topology
+    # snapshots (nomad/jobs/<job ID>/<group>), written once every task of
+    # an attempt is registered, deleted before a retry and with the verdict
     path "nomad/jobs/*" {
-      capabilities = ["destroy"]
+      capabilities = ["write", "read", "destroy"]
     }
   }
 }

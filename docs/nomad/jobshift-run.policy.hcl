@@ -10,7 +10,9 @@ namespace "default" {
     }
     # a job's PAI v2 secrets and ssh job key (nomad/jobs/<job ID>, which its
     # tasks read with their workload identity): written before the job,
-    # deleted with its verdict
+    # deleted with its verdict; its topology snapshots (nomad/jobs/<job
+    # ID>/<group>, read by that group's tasks), written by run's watcher
+    # once every task of an attempt is registered
     path "nomad/jobs/*" {
       capabilities = ["write", "read", "destroy"]
     }

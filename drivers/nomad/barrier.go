@@ -26,9 +26,11 @@ import (
 // shorter than the skew between peers leaving their barriers (≤ 0.1 s poll
 // plus a template render) deregisters before a slower peer's env template
 // reads the registry, and that peer sees a short host list. Training peers
-// block on each other, so this does not happen to real jobs; a coordinator
-// writing one topology snapshot as a Nomad Variable (spec/nomad.md §2 (c))
-// would remove it and is the planned robust mode.
+// block on each other, so this does not happen to real jobs. The barrier
+// is the rendezvous of jobs nobody watches (converted files submitted with
+// `nomad job run`, `run -detach`); a job `run` watches meets through one
+// topology snapshot its watcher writes (topology.go), which has neither
+// the extra task nor this hazard.
 func (r *renderer) barrier(role *jobs.Role, driver string, all []Service) *api.Task {
 	limit := int(r.set.BarrierTimeout.Seconds() * 10) // polls of 0.1 s: the skew between peers starting
 	// Shell builtins only in the loop but for sleep: with many tasks per

@@ -31,8 +31,10 @@ type Contract interface {
 	Services(p *translate.Plan, jobID string) ([]Service, error)
 	// EnvTemplate is the consul-template text (env = true) that gives a
 	// task of role its environment contract, for one of its processes
-	// (contract.ProcessMain = "" or contract.ProcessPS).
-	EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error)
+	// (contract.ProcessMain = "" or contract.ProcessPS). snapshot is the
+	// path of the topology snapshot Variable to read the peers from
+	// (topology.go), "" = from the service registrations.
+	EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process, snapshot string) (string, error)
 	// Processes are the processes every allocation runs:
 	// [contract.ProcessMain], or [ProcessMain, ProcessPS] for a UAI job of
 	// more than one node (a parameter server next to the training task).

@@ -47,10 +47,13 @@ func (*contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error
 	return out, nil
 }
 
-func (c *contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process string) (string, error) {
+func (c *contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process, snapshot string) (string, error) {
 	cj, err := c.compile(p)
 	if err != nil {
 		return "", err
+	}
+	if snapshot != "" {
+		return cj.NomadSnapshotTemplate(role.Name, process, jobID, contract.Snapshot{Path: snapshot, AttemptEnv: attemptEnv})
 	}
 	return cj.NomadTemplate(role.Name, process, jobID)
 }

@@ -33,7 +33,10 @@ func (fixtureContract) Services(p *translate.Plan, jobID string) ([]Service, err
 // Processes: the fixture never has a parameter-server process.
 func (fixtureContract) Processes(*translate.Plan) []string { return []string{""} }
 
-func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, _ string) (string, error) {
+func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, _, snapshot string) (string, error) {
+	if snapshot != "" {
+		return c.snapshotTemplate(p, role, jobID, snapshot), nil
+	}
 	svcs, _ := c.Services(p, jobID)
 	var b strings.Builder
 	seen := map[string]bool{}
@@ -51,6 +54,33 @@ func (c fixtureContract) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, 
 	}
 	b.WriteString("JS_ROLE=" + role.Name + "\nJS_INDEX={{ env \"NOMAD_ALLOC_INDEX\" }}\n")
 	return b.String(), nil
+}
+
+// snapshotTemplate is EnvTemplate reading the topology snapshot (the
+// items of contract.SnapshotAddrKey and SnapshotPortKey): JS_HOSTS_<role>
+// from the role's addresses and its first service's ports.
+func (c fixtureContract) snapshotTemplate(p *translate.Plan, role *jobs.Role, jobID, path string) string {
+	svcs, _ := c.Services(p, jobID)
+	var b strings.Builder
+	fmt.Fprintf(&b, "{{ with nomadVar %q }}{{ $v := .ItemsMap -}}\n", path)
+	seen := map[string]bool{}
+	for n, s := range svcs {
+		if seen[s.Role] {
+			continue
+		}
+		seen[s.Role] = true
+		k := 0
+		for i, r := range p.Job.Roles {
+			if r.Name == s.Role {
+				k = i
+			}
+		}
+		fmt.Fprintf(&b, "{{- $a := split \" \" (print (index $v \"a%d\")) }}{{ $p := split \" \" (print (index $v \"p%d\")) }}{{ $h := \"\" -}}"+
+			"{{- range $i, $x := $a }}{{ if ne $i 0 }}{{ $h = printf \"%%s,\" $h }}{{ end }}{{ $h = printf \"%%s%%s:%%s\" $h $x (index $p $i) }}{{ end }}\n"+
+			"JS_HOSTS_%s={{ $h }}\n", k, n, strings.ToUpper(fixtureLabel(s.Role)))
+	}
+	b.WriteString("JS_ROLE=" + role.Name + "\nJS_INDEX={{ env \"NOMAD_ALLOC_INDEX\" }}\n{{ end }}")
+	return b.String()
 }
 
 // psWorker is a PAI v1-shaped ps×2/worker×2 job with a port per role.

@@ -16,9 +16,10 @@ import (
 // PlanDiff implements drivers.Planner: Nomad's dry run of the job (what
 // `nomad job plan` shows): the diff against the registered job of the
 // same ID, the allocations the scheduler would place, and the groups it
-// could not place. Nothing is registered.
+// could not place. Nothing is registered. The job is the one Submit
+// would register (its rendezvous included).
 func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error) {
-	job, diags := BuildJob(p, d.contract)
+	job, diags := buildJob(p, d.contract, submitRendezvous(p, d.cfg.Options[OptRendezvous]))
 	if diags.HasErrors() {
 		return "", &diag.Error{Diags: diags}
 	}

@@ -54,11 +54,21 @@ type renderer struct {
 	// hostNet: a role binds fixed ports in the host's network (LeinaoPAI
 	// off docker), so no two tasks of the job may share a node.
 	hostNet bool
+	// snapshot: the rendezvous is the topology snapshot a watcher writes
+	// (topology.go), not a barrier task per allocation.
+	snapshot bool
+	mode     string // the rendezvous asked for (OptRendezvous)
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
 // jobshift decides is set, Nomad applies its own defaults on submit.
+// The rendezvous is the barrier unless p.Options[OptRendezvous] asks for
+// the snapshot.
 func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
+	return buildJob(p, c, p.Options[OptRendezvous])
+}
+
+func buildJob(p *translate.Plan, c Contract, mode string) (*api.Job, hcl.Diagnostics) {
 	set, diags := newSettings(p.Site)
 	if diags.HasErrors() {
 		return nil, diags
@@ -72,7 +82,7 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
 	if c == nil {
 		c = &contractImpl{}
 	}
-	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags}
+	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags, mode: mode}
 	job := r.job()
 	if r.diags.HasErrors() {
 		return nil, r.diags
@@ -138,6 +148,7 @@ func (r *renderer) job() *api.Job {
 	for _, s := range services {
 		byRole[s.Role] = append(byRole[s.Role], s)
 	}
+	r.rendezvous(job, byRole)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
 		g := r.group(role, byRole[role.Name], services)
@@ -157,6 +168,31 @@ func (r *renderer) job() *api.Job {
 		job.Constraints = append(job.Constraints, c)
 	}
 	return job
+}
+
+// rendezvous picks the snapshot when the plan asks for it (a watcher will
+// write it: Submit) and the job can use it, and says so in job meta (the
+// watcher writes only then); a job of one task needs no rendezvous.
+func (r *renderer) rendezvous(job *api.Job, byRole map[string][]Service) {
+	j := r.plan.Job
+	if r.mode != RendezvousSnap || j.TaskCount() <= 1 {
+		return
+	}
+	var groups []snapGroup
+	for _, role := range j.Roles {
+		g := snapGroup{name: groupName(role.Name), count: role.Instances}
+		for _, s := range byRole[role.Name] {
+			g.services = append(g.services, snapService{name: s.Name, ported: s.PortLabel != ""})
+		}
+		groups = append(groups, g)
+	}
+	if ok, why := snapshotFits(r.jobID, groups); !ok {
+		r.diags = append(r.diags, jobs.Warnf(j.NamePos, "Barrier rendezvous",
+			"The job's tasks meet through a barrier task per allocation, not one topology snapshot: %s.", why))
+		return
+	}
+	r.snapshot = true
+	job.Meta[MetaRendezvous] = RendezvousSnap
 }
 
 // spreadConstraint caps the job's allocations per client so that they
@@ -204,7 +240,7 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 			Provider:  "nomad",
 		})
 	}
-	if r.plan.Job.TaskCount() > 1 {
+	if r.plan.Job.TaskCount() > 1 && !r.snapshot {
 		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
 	}
 	if r.set.Helper != "" && r.plan.Compiled().Role(role.Name).SSH {

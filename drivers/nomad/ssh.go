@@ -23,8 +23,12 @@ const (
 
 // sshMPIDir is where an MPIJob launcher's hostfile goes: a path of the
 // job's own on the client (raw_exec tasks share the host's /etc), the
-// same in a container.
+// same in a container. The last task of the job on a client removes it
+// when it ends (the emulation's marker files, sshemu.sh).
 func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
+
+// MPIDir is the MPI directory of the job of that Nomad ID on its clients.
+func MPIDir(jobID string) string { return sshMPIDir(jobID) }
 
 // sshWrap puts the task's command under the wrapper.
 func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {

@@ -266,7 +266,11 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 			t.Env["CUDA_VISIBLE_DEVICES"] = ""
 		}
 	}
-	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID, proc)
+	snap := ""
+	if r.snapshot {
+		snap = TopologyPath(r.jobID, groupName(role.Name))
+	}
+	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID, proc, snap)
 	if err != nil {
 		r.errorf(role.Pos, "Cannot render the environment contract", "%v", err)
 		return "", false

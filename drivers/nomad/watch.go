@@ -57,6 +57,13 @@ type watcher struct {
 	m       *completion.Machine
 	version uint64
 	last    map[jobs.TaskRef]observed
+	job     *api.Job // as registered (the current version)
+
+	// The topology snapshot (topology.go): its writer, the rendezvous
+	// timeout, and the tasks it failed.
+	co        *coordinator
+	rvTimeout time.Duration
+	rvFailed  map[jobs.TaskRef]observed
 }
 
 func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
@@ -76,7 +83,7 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 		return nil, fmt.Errorf("nomad job %q: %w (no %s meta)", id, ErrNotJobshift, MetaPolicy)
 	}
 	set, _ := newSettings(d.cfg.Site)
-	w := &watcher{d: d, c: c, id: id, pol: pol, version: *info.Version, last: map[jobs.TaskRef]observed{}}
+	w := &watcher{d: d, c: c, id: id, pol: pol, version: *info.Version, last: map[jobs.TaskRef]observed{}, job: info, rvTimeout: set.BarrierTimeout}
 	attempt, _ := strconv.Atoi(info.Meta[MetaAttempt])
 	retries, _ := strconv.Atoi(info.Meta[metaRetries])
 	// The deadline and the gang timeout run from the version's submission
@@ -129,9 +136,12 @@ func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 		w.emit(ctx, out, drivers.Event{Final: res, Message: res.Reason})
 		return
 	}
+	w.startCoordinator(ctx, w.job)
+	defer w.stopCoordinator()
 	var index uint64
 	for ctx.Err() == nil {
-		q := (&api.QueryOptions{WaitIndex: index, WaitTime: w.wait(time.Now())}).WithContext(ctx)
+		now := time.Now()
+		q := (&api.QueryOptions{WaitIndex: index, WaitTime: w.rvWait(now, w.wait(now))}).WithContext(ctx)
 		allocs, meta, err := w.c.Jobs().Allocations(w.id, true, q)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -167,7 +177,7 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	now := time.Now()
 	var evs []completion.TaskEvent
 	live := 0
-	for _, o := range observe(w.pol, allocs, w.version, w.m.StoppingSet()) {
+	for _, o := range w.rendezvous(observe(w.pol, allocs, w.version, w.m.StoppingSet()), now) {
 		prev, seen := w.last[o.TaskRef]
 		if !seen || prev.State != o.State {
 			ref := o.TaskRef
@@ -262,6 +272,11 @@ func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	} else if note != "" {
 		w.emit(ctx, out, drivers.Event{Message: note})
 	}
+	// No task of the new attempt may read this attempt's snapshot.
+	w.stopCoordinator()
+	if err := deleteTopology(ctx, w.c, job); err != nil {
+		return err
+	}
 	// Enforced on the modify index: when another watcher (the controller,
 	// or a run) retried first, this register fails and we follow theirs.
 	if _, _, err := w.c.Jobs().EnforceRegister(job, *job.JobModifyIndex, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
@@ -276,9 +291,10 @@ func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	if err != nil {
 		return err
 	}
-	w.version = *info.Version
+	w.version, w.job = *info.Version, info
 	w.m.NewAttempt(time.Unix(0, *info.SubmitTime), attempt, retries)
-	w.last = map[jobs.TaskRef]observed{}
+	w.last, w.rvFailed = map[jobs.TaskRef]observed{}, nil
+	w.startCoordinator(ctx, info)
 	return nil
 }
 
@@ -307,6 +323,12 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 // lack the right to delete). Deleting what is not there is no error; a
 // failure is reported, since a secret would outlive its job.
 func (w *watcher) forgetSecrets(ctx context.Context) {
+	if w.job != nil && w.job.Meta[MetaRendezvous] == RendezvousSnap {
+		w.stopCoordinator()
+		if err := deleteTopology(ctx, w.c, w.job); err != nil && w.d.cfg.Warnings != nil {
+			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: %v\n", err)
+		}
+	}
 	path := VariablePath(w.id)
 	if _, err := w.c.Variables().Delete(path, (&api.WriteOptions{}).WithContext(ctx)); err != nil && !strings.Contains(err.Error(), "404") {
 		if w.d.cfg.Warnings != nil {

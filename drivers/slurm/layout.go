@@ -45,6 +45,7 @@ type settings struct {
 	Container                          string // none, apptainer, pyxis
 	GPURequest                         string // gpus-per-task, gres
 	Address                            string // nodeaddr, hostname
+	MPI                                string // ssh, pmix (pmix.go)
 	PortBase, PortMax                  int
 	SpreadNodes                        int      // --nodes of the packed allocation (0 = Slurm's choice)
 	StateDir                           string   // "" = $SLURM_SUBMIT_DIR/.jobshift
@@ -66,6 +67,7 @@ type settings struct {
 
 func resolveSettings(p *translate.Plan) (settings, error) {
 	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
+		MPI:      MPISSH,
 		PortBase: 20000, PortMax: 29999, Poll: "1", Processes: p.Compiled().Processes}
 	var sc *siteconfig.SlurmConfig
 	if p.Site != nil {
@@ -82,6 +84,7 @@ func resolveSettings(p *translate.Plan) (settings, error) {
 		set(&s.Container, sc.Container)
 		set(&s.GPURequest, sc.GPURequest)
 		set(&s.Address, sc.Address)
+		set(&s.MPI, sc.MPI)
 		if sc.PortBase > 0 {
 			s.PortBase = sc.PortBase
 		}
@@ -114,6 +117,8 @@ func (s *settings) option(k, v string) error {
 		s.GPURequest = v
 	case "address":
 		s.Address = v
+	case "mpi":
+		s.MPI = v
 	case "partition":
 		s.Partition = v
 	case "account":
@@ -166,6 +171,7 @@ func (s *settings) check() error {
 		check("container", s.Container, "none", "apptainer", "pyxis"),
 		check("gpu_request", s.GPURequest, "gpus-per-task", "gres"),
 		check("address", s.Address, "nodeaddr", "hostname"),
+		check("mpi", s.MPI, MPISSH, MPIPMIx),
 	} {
 		if err != nil {
 			return err

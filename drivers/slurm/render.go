@@ -70,6 +70,12 @@ func render(p *translate.Plan) (*script, error) {
 			sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "Layout het ignored", "A LeinaoPAI job needs one task per node, which only the packed layout (one allocation, --ntasks-per-node=1) guarantees; layout het ignored."))
 		}
 	}
+	pmix, warn := pmixOn(job, st)
+	sc.Warnings = append(sc.Warnings, warn...)
+	if pmix {
+		sc.Layout, warn = pmixLayout(job, sc.Layout, st.Layout)
+		sc.Warnings = append(sc.Warnings, warn...)
+	}
 	if st.hooks, err = resolveHooks(p, roles); err != nil {
 		return nil, err
 	}
@@ -119,6 +125,7 @@ func render(p *translate.Plan) (*script, error) {
 	sc.Secrets = sec.file()
 	b.WriteString(prepareData(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
 	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
+	b.WriteString(pmixData(job, pmix))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
 	// program past 128 KiB made every command of the script fail, E2BIG).

@@ -102,6 +102,8 @@ var goldenCases = map[string]struct {
 	"mpi-v1alpha2": {job: mpiJob("v1alpha2")},
 	"mpi-v1":       {job: mpiJob("v1")},
 	"mpi-v2beta1":  {job: mpiJob("v2beta1")},
+	// slurm { mpi = "pmix" }: the shim and the node table, packed layout
+	"mpi-v1-pmix": {job: mpiJob("v1"), site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{MPI: MPIPMIx}}},
 }
 
 // mpiJob reads the MPIJob of generation gen from the reader's testdata.
@@ -253,7 +255,7 @@ func TestShellcheck(t *testing.T) {
 		os.WriteFile(p, []byte("#!/bin/sh\n"+task), 0o644)
 		files = append(files, p)
 	}
-	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh"} {
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh"} {
 		files = append(files, filepath.Join("sh", f))
 	}
 	files = append(files, filepath.Join("..", "..", "translate", "completion", "restart.sh"))

@@ -22,6 +22,7 @@
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
+#   JOBSHIFT_MPIRUN      a program run as mpirun/mpiexec/orterun ("" = none)
 # Exit codes: 249 barrier timeout (OpenPAI's code), 1 setup failure.
 
 set -u
@@ -29,7 +30,22 @@ umask 077
 
 fail() {
 	printf 'jobshift ssh emulation: %s\n' "$*" >&2
+	mpi_release
 	exit 1
+}
+
+# The MPI directory lives as long as a task that uses it: each task holds
+# a marker in it, and the last one to end removes the directory (several
+# tasks of a job may share it on one host, e.g. Nomad's /tmp path).
+marker=''
+mpi_release() {
+	[ -n "$marker" ] || return 0
+	rm -f "$marker"
+	marker=''
+	for m in "$mdir"/.task.*; do
+		[ -e "$m" ] && return 0
+	done
+	rm -rf "$mdir"
 }
 
 idle=0
@@ -120,6 +136,14 @@ Host *
 EOF
 printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(sq "$ssh")" "$(sq "$dir/ssh_config")" >"$dir/bin/ssh"
 chmod 700 "$dir/bin/ssh"
+# A target that launches MPI ranks itself (Slurm's mpi = "pmix") names its
+# mpirun in JOBSHIFT_MPIRUN: the user's mpirun line runs it unchanged.
+if [ -n "${JOBSHIFT_MPIRUN:-}" ]; then
+	for m in mpirun mpiexec orterun; do
+		printf '#!/bin/sh\nJOBSHIFT_MPIRUN_SKIP=%s exec sh %s "$@"\n' "$(sq "$dir/bin")" "$(sq "$JOBSHIFT_MPIRUN")" >"$dir/bin/$m"
+		chmod 700 "$dir/bin/$m"
+	done
+fi
 PATH=$dir/bin:$PATH
 export PATH
 
@@ -149,6 +173,7 @@ fi
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
 	mkdir -p "$mdir" || fail "cannot make $mdir"
+	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# private: only this user's tasks read it (Slurm made it 0700 already)
 	chmod 700 "$mdir" || fail "cannot protect $mdir"
 	# shellcheck disable=SC2015 # fail exits
@@ -166,7 +191,19 @@ fi
 
 "$sshd" -t -f "$dir/sshd_config" || fail "sshd rejects its configuration $dir/sshd_config"
 if [ "$idle" = 1 ]; then
-	exec "$sshd" -D -e -f "$dir/sshd_config"
+	if [ -z "$marker" ]; then
+		exec "$sshd" -D -e -f "$dir/sshd_config"
+	fi
+	# the sshd in the foreground, but this shell stays to release the
+	# MPI directory when the target stops the task
+	"$sshd" -D -e -f "$dir/sshd_config" </dev/null &
+	spid=$!
+	trap 'kill "$spid" 2>/dev/null' TERM INT HUP
+	wait "$spid"
+	rc=$?
+	kill "$spid" 2>/dev/null && wait "$spid"
+	mpi_release
+	exit "$rc"
 fi
 # The sshd lives as long as the command: a watcher stops it once the
 # process that becomes the command (this shell's pid) is gone, whatever
@@ -175,10 +212,15 @@ main=$$
 (
 	"$sshd" -D -e -f "$dir/sshd_config" 2>>"$dir/sshd.log" </dev/null &
 	spid=$!
+	# a stop signal to the task's process group ends the command, not the
+	# watcher: it still stops the sshd and releases the MPI directory
+	# (set after the sshd started: an ignored signal stays ignored in it)
+	trap '' TERM INT HUP
 	while kill -0 "$main" 2>/dev/null && kill -0 "$spid" 2>/dev/null; do
 		sleep 1
 	done
 	kill "$spid" 2>/dev/null
+	mpi_release
 ) </dev/null >/dev/null 2>&1 &
 
 if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then
@@ -187,6 +229,7 @@ if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then
 		until ssh -o ConnectTimeout=2 -o ConnectionAttempts=1 "$h" true </dev/null 2>/dev/null; do
 			if [ "$(date +%s)" -ge "$end" ]; then
 				printf 'jobshift ssh emulation: sshbarrier: %s does not answer after %ss\n' "$h" "$JOBSHIFT_SSH_BARRIER" >&2
+				mpi_release
 				exit 249
 			fi
 			sleep 1
@@ -204,5 +247,22 @@ if [ -n "${SLURM_JOB_ID:-}" ]; then
 	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
 	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
 fi
-[ $# -gt 0 ] || exit 0
-exec "$@"
+[ $# -gt 0 ] || { mpi_release; exit 0; }
+[ -n "$marker" ] || exec "$@"
+# A task holding the MPI directory runs its command as a child, so that it
+# can release the directory when the command ends: an exec'd command's
+# end is the task's, and the target kills what is left at once (Nomad's
+# executor does). Stop signals are passed on; stdin stays the task's.
+exec 3<&0
+"$@" <&3 3<&- &
+cpid=$!
+exec 3<&-
+trap 'kill -TERM "$cpid" 2>/dev/null' TERM INT HUP
+wait "$cpid"
+rc=$?
+while kill -0 "$cpid" 2>/dev/null; do
+	wait "$cpid"
+	rc=$?
+done
+mpi_release
+exit "$rc"

@@ -18,6 +18,7 @@ import (
 	ctdep "github.com/hashicorp/consul-template/dependency"
 	cttmpl "github.com/hashicorp/consul-template/template"
 	"github.com/hashicorp/go-envparse"
+	nomadapi "github.com/hashicorp/nomad/api"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
 	"github.com/jobshift/jobshift/translate/contract/contracttest"
@@ -146,5 +147,105 @@ func TestTildeRejected(t *testing.T) {
 	_, err := contract.NomadTemplate(j, "x~y", "j", contract.Options{User: "u"})
 	if !errors.Is(err, contract.ErrTarget) || !strings.Contains(err.Error(), "PAI_RESOURCE_x~y") {
 		t.Fatalf("err = %v, want the '~' names reported", err)
+	}
+}
+
+// snapshot is the topology snapshot Variable a coordinator writes for the
+// job (contract.SnapshotAddrKey, SnapshotPortKey), built here from the
+// topology the oracle evaluates, in the brain where the runner puts what
+// nomadVar fetched.
+func snapshot(t testing.TB, job *jobs.Job, topo contract.Topology, jobID, path, attempt string, opts contract.Options) *cttmpl.Brain {
+	t.Helper()
+	items := map[string]string{contract.SnapshotAttempt: attempt}
+	for k := range job.Roles {
+		var addrs []string
+		for _, task := range topo.Roles[k].Tasks {
+			addrs = append(addrs, task.Addr)
+		}
+		items[contract.SnapshotAddrKey(k)] = strings.Join(addrs, " ")
+	}
+	for n, s := range contract.NomadServicesFor(job, jobID, opts) {
+		if s.Label == "" {
+			continue
+		}
+		k := -1
+		for kk, role := range job.Roles {
+			if role.Name == s.Role {
+				k = kk
+			}
+		}
+		var ports []string
+		for _, task := range topo.Roles[k].Tasks {
+			ports = append(ports, fmt.Sprint(task.Ports[s.Label][s.Ordinal]))
+		}
+		items[contract.SnapshotPortKey(n)] = strings.Join(ports, " ")
+	}
+	q, err := ctdep.NewNVGetQuery("", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.EnableBlocking()
+	brain := cttmpl.NewBrain()
+	brain.Remember(q, &ctdep.NewNomadVariable(&nomadapi.Variable{Path: path, Items: items}).Items)
+	return brain
+}
+
+// TestSnapshotTemplateMatchesOracle: the snapshot rendering of random jobs
+// (GPUs, every contract) gives every task the oracle's environment.
+func TestSnapshotTemplateMatchesOracle(t *testing.T) {
+	cases := 400
+	if testing.Short() {
+		cases = 60
+	}
+	for n := range cases {
+		c := contracttest.RandomNoTilde(5, n)
+		jobID := "job-" + fmt.Sprint(n)
+		cj, err := contract.Compile(c.Job, c.Opts)
+		if err != nil {
+			t.Fatalf("case %s: Compile: %v", c.Name, err)
+		}
+		for k, role := range c.Job.Roles {
+			path := "nomad/jobs/" + jobID + "/" + role.Name
+			snap := contract.Snapshot{Path: path, AttemptEnv: "NOMAD_META_jobshift_attempt"}
+			text, err := cj.NomadSnapshotTemplate(role.Name, c.Opts.Process, jobID, snap)
+			if err != nil {
+				t.Fatalf("case %s role %s: NomadSnapshotTemplate: %v", c.Name, role.Name, err)
+			}
+			if role.Instances == 0 {
+				continue
+			}
+			brain := snapshot(t, c.Job, c.Topo, jobID, path, "2", c.Opts)
+			for _, i := range []int{0, role.Instances - 1} {
+				want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: role.Name, Index: i}, c.Opts)
+				if err != nil {
+					t.Fatalf("case %s: Eval: %v", c.Name, err)
+				}
+				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=2"}
+				got, err := renderEnv(t, text, brain, env)
+				if err != nil {
+					t.Fatalf("case %s task %d-%d: Nomad would reject the env file: %v\n%s", c.Name, k, i, err, text)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Fatalf("case %s task %d-%d (-oracle +nomad):\n%s", c.Name, k, i, diff)
+				}
+			}
+		}
+	}
+}
+
+// TestSnapshotOfAnotherAttemptFailsTask: a snapshot left by an earlier
+// attempt must make Nomad fail the task, not start it with old peers.
+func TestSnapshotOfAnotherAttemptFailsTask(t *testing.T) {
+	c := contracttest.RandomNoTilde(6, 0)
+	role := c.Job.Roles[0].Name
+	path := "nomad/jobs/j/" + role
+	text, err := contract.NomadSnapshotTemplate(c.Job, role, "j", contract.Snapshot{Path: path, AttemptEnv: "NOMAD_META_jobshift_attempt"}, c.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	brain := snapshot(t, c.Job, c.Topo, "j", path, "0", c.Opts)
+	env := []string{"NOMAD_ALLOC_INDEX=0", "NOMAD_JOB_ID=j", "NOMAD_META_jobshift_attempt=1"}
+	if _, err := renderEnv(t, text, brain, env); err == nil || !strings.Contains(err.Error(), "missing =") {
+		t.Fatalf("env file parsed (%v); want Nomad's parse error", err)
 	}
 }

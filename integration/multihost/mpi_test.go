@@ -2,6 +2,7 @@ package multihost_test
 
 import (
 	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -81,6 +82,11 @@ func TestMPIAllreduceNomad(t *testing.T) {
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
 			checkMPILeftovers(t, append(allocs, marker)...)
+			// the hosts share this machine's /tmp: the job's last task on
+			// each client removed the MPI directory there
+			if _, err := os.Stat(nomad.MPIDir(id)); !os.IsNotExist(err) {
+				t.Errorf("MPI directory %s left: %v", nomad.MPIDir(id), err)
+			}
 		})
 	}
 }
@@ -90,11 +96,28 @@ func TestMPIAllreduceNomad(t *testing.T) {
 func TestMPIAllreduceSlurm(t *testing.T) {
 	c := need(t, "slurm")
 	drivertest.NeedMPI(t)
+	mpiAllreduceSlurm(t, c, "")
+}
+
+// TestMPIAllreduceSlurmPMIx: the same under slurm { mpi = "pmix" }: the
+// ranks are the tasks of one srun --mpi=pmix step over the nodes of the
+// tasks the mpirun line names, PMIx wiring them across hosts.
+func TestMPIAllreduceSlurmPMIx(t *testing.T) {
+	c := need(t, "slurm")
+	drivertest.NeedMPI(t)
+	drivertest.NeedPMIx(t)
+	mpiAllreduceSlurm(t, c, "pmix")
+}
+
+func mpiAllreduceSlurm(t *testing.T, c *cluster, mpi string) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			plan := loadPlan(t, c, file)
 			mpiOverHosts(plan)
+			if mpi != "" {
+				plan.Options["mpi"] = mpi
+			}
 			r := runSlurm(t, plan, 4*time.Minute)
 			role, _, _ := strings.Cut(tc.Launcher, "-")
 			out := r.taskLog(t, role, 0)
@@ -102,6 +125,13 @@ func TestMPIAllreduceSlurm(t *testing.T) {
 				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
 			}
 			drivertest.CheckAllreduce(t, out, tc.Ranks)
+			if mpi == "pmix" {
+				errOut, _ := os.ReadFile(filepath.Join(r.adir, role+"-0.err"))
+				// the ranks' step spans the workers' hosts
+				if nodes := drivertest.CheckPMIxStep(t, r.id, out+string(errOut)); len(nodes) < 2 {
+					t.Errorf("the mpirun step ran on %v, want the hosts of the tasks the line names", nodes)
+				}
+			}
 			checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
 			checkMPILeftovers(t, filepath.Dir(r.adir), marker)
 		})

@@ -94,6 +94,11 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 			if len(left) > 0 {
 				t.Errorf("left behind:\n%s", strings.Join(left, "\n"))
 			}
+			// raw_exec tasks wrote the hostfile into the client's /tmp;
+			// the last task of the job there removed it
+			if _, err := os.Stat(nomad.MPIDir(id)); !os.IsNotExist(err) {
+				t.Errorf("MPI directory %s left on the client: %v", nomad.MPIDir(id), err)
+			}
 		})
 	}
 }

@@ -1,6 +1,7 @@
 package slurm_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,17 +21,36 @@ import (
 func TestMPIAllreduce(t *testing.T) {
 	needCluster(t)
 	drivertest.NeedMPI(t)
+	mpiAllreduce(t, nil)
+}
+
+// TestMPIAllreducePMIx: the same jobs, files unchanged, under the site's
+// slurm { mpi = "pmix" }: the launcher's mpirun line runs as an srun
+// --mpi=pmix step (sacct shows it completed, no fallback to ssh), every
+// rank prints the same sum, nothing is left behind.
+func TestMPIAllreducePMIx(t *testing.T) {
+	needCluster(t)
+	drivertest.NeedMPI(t)
+	drivertest.NeedPMIx(t)
+	mpiAllreduce(t, map[string]string{"mpi": "pmix"})
+}
+
+func mpiAllreduce(t *testing.T, opts map[string]string) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
-			plan := loadPlan(t, file, nil)
+			plan := loadPlan(t, file, opts)
 			r := submit(t, plan, 3*time.Minute)
 			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".out"))
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".err"))
 			if r.final.Phase != completion.PhaseSucceeded {
-				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
+				t.Fatalf("final %+v; launcher output:\n%s\n%s", r.final, out, errOut)
 			}
 			// the .out file is per role and task: <role>-<task id>.out
 			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			if opts["mpi"] == "pmix" {
+				drivertest.CheckPMIxStep(t, r.h.ID, string(out)+string(errOut))
+			}
 			var left []string
 			deadline := time.Now().Add(30 * time.Second)
 			for {
@@ -58,5 +78,58 @@ func TestMPIAllreduce(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// failingRankJob: rank 2 dies with code 3 (without MPI_Finalize, which
+// would wait for the others) while they wait in a barrier for it.
+const failingRankJob = `apiVersion: kubeflow.org/v2beta1
+kind: MPIJob
+metadata: {name: failrank}
+spec:
+  slotsPerWorker: 2
+  mpiReplicaSpecs:
+    Launcher:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: launcher
+            image: x
+            env:
+            - {name: OMPI_MCA_btl, value: "tcp,self"}
+            - {name: OMPI_MCA_btl_tcp_if_include, value: lo}
+            - {name: OMPI_MCA_oob_tcp_if_include, value: lo}
+            - {name: OMPI_ALLOW_RUN_AS_ROOT, value: "1"}
+            - {name: OMPI_ALLOW_RUN_AS_ROOT_CONFIRM, value: "1"}
+            command: [mpirun, -np, "4", /usr/bin/python3, -c, 'import os; from mpi4py import MPI; marker = "MARKER"; c = MPI.COMM_WORLD; c.Get_rank() == 2 and os._exit(3); c.Barrier()']
+    Worker:
+      replicas: 2
+      template: {spec: {containers: [{name: worker, image: x, command: [/usr/sbin/sshd, -De]}]}}
+`
+
+// TestMPIFailingRankPMIx: under slurm { mpi = "pmix" } a rank that fails
+// ends the others (srun --kill-on-bad-exit, as mpirun aborts the job), the
+// launcher fails with the rank's code and decides the job, and no rank is
+// left waiting in its barrier.
+func TestMPIFailingRankPMIx(t *testing.T) {
+	needCluster(t)
+	drivertest.NeedMPI(t)
+	drivertest.NeedPMIx(t)
+	marker := fmt.Sprintf("jobshift_failrank_%d", os.Getpid())
+	plan := loadPlan(t, writeJob(t, "failrank.yaml", strings.ReplaceAll(failingRankJob, "MARKER", marker)), map[string]string{"mpi": "pmix"})
+	r := submit(t, plan, 3*time.Minute)
+	if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 3 {
+		t.Errorf("final %+v, want failed with the rank's exit code 3", r.final)
+	}
+	var left []string
+	for end := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		left = drivertest.Leftovers(marker)
+		if len(left) == 0 || time.Now().After(end) {
+			break
+		}
+	}
+	if len(left) > 0 {
+		t.Errorf("ranks left behind:\n%s", strings.Join(left, "\n"))
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // MPIJobs are the allreduce jobs of integration/testdata/mpi, by test
@@ -146,4 +147,49 @@ func Leftovers(marker string) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// NeedPMIx skips (fails under CI=true) when the Slurm cluster of SLURM_CONF
+// cannot launch ranks with srun --mpi=pmix (`srun --mpi=list` lacks pmix:
+// on Debian, libpmix-dev was missing when slurmd started).
+func NeedPMIx(t *testing.T) {
+	t.Helper()
+	out, err := exec.Command("srun", "--mpi=list").CombinedOutput()
+	if err == nil && regexp.MustCompile(`(?m)\bpmix\b`).Match(out) {
+		return
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("srun --mpi=list has no pmix (%v): %s", err, out)
+	}
+	t.Skipf("srun --mpi=list has no pmix (%v): %s", err, out)
+}
+
+// CheckPMIxStep: Slurm ran the ranks: the job has a step named mpirun
+// (the pmix mpirun's srun) that completed, and the launcher's output
+// (out) has no line of the shim falling back to OpenMPI's ssh launch.
+// It returns the nodes the step ran on (scontrol show hostnames).
+func CheckPMIxStep(t *testing.T, id, out string) []string {
+	t.Helper()
+	if strings.Contains(out, "jobshift mpirun:") {
+		t.Errorf("the mpirun line fell back to ssh:\n%s", out)
+	}
+	var got string
+	re := regexp.MustCompile(`(?m)^[0-9+]+\.[0-9]+\|mpirun\|COMPLETED\|(.+)$`)
+	for try := 0; try < 40; try++ { // sacct lags behind the job
+		b, err := exec.Command("sacct", "-j", id, "-P", "-n", "--format=JobID,JobName,State,NodeList").Output()
+		if err != nil {
+			t.Fatalf("sacct: %v", err)
+		}
+		got = string(b)
+		if m := re.FindStringSubmatch(got); m != nil {
+			hosts, err := exec.Command("scontrol", "show", "hostnames", m[1]).Output()
+			if err != nil {
+				t.Fatalf("scontrol show hostnames %s: %v", m[1], err)
+			}
+			return strings.Fields(string(hosts))
+		}
+		time.Sleep(250 * time.Millisecond)
+	}
+	t.Errorf("job %s has no completed mpirun step:\n%s", id, got)
+	return nil
 }

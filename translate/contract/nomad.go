@@ -148,10 +148,61 @@ func NomadTemplate(job *jobs.Job, role string, jobID string, opts Options) (stri
 	return c.NomadTemplate(role, opts.Process, jobID)
 }
 
+// NomadSnapshotTemplate is NomadTemplate reading the topology from the
+// snapshot Variable snap (Compiled.NomadSnapshotTemplate).
+func NomadSnapshotTemplate(job *jobs.Job, role, jobID string, snap Snapshot, opts Options) (string, error) {
+	if job == nil {
+		return "", errNoJob
+	}
+	c, err := Compile(job, opts)
+	if err != nil {
+		return "", err
+	}
+	return c.NomadSnapshotTemplate(role, opts.Process, jobID, snap)
+}
+
 // NomadTemplate is the package's NomadTemplate for process proc of role.
 func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
-	job, opts := c.job, c.opts
-	opts.Process = proc
+	return c.nomadTemplate(role, proc, jobID, nil)
+}
+
+// Snapshot names the topology snapshot a Nomad template reads instead of
+// the registrations (NomadSnapshotTemplate): one Nomad Variable written
+// once per job attempt, when every task of the attempt is registered.
+type Snapshot struct {
+	// Path is the Variable's path; the task's workload identity must be
+	// able to read it (nomad/jobs/<job>/<group>).
+	Path string
+	// AttemptEnv is the task's environment variable holding its attempt;
+	// the Variable's SnapshotAttempt item must equal it, else the task
+	// fails rather than start with another attempt's peers.
+	AttemptEnv string
+}
+
+// Items of a snapshot Variable (see SnapshotAddrKey, SnapshotPortKey).
+const SnapshotAttempt = "attempt"
+
+// SnapshotAddrKey is the item holding the addresses of the tasks of the
+// job's k-th role (in job order), in index order, separated by one space:
+// the address of the role's first service's registration.
+func SnapshotAddrKey(k int) string { return "a" + strconv.Itoa(k) }
+
+// SnapshotPortKey is the item holding the ports of the job's n-th service
+// (NomadServicesFor order) in task index order, separated by one space;
+// only services with a port have one.
+func SnapshotPortKey(n int) string { return "p" + strconv.Itoa(n) }
+
+// NomadSnapshotTemplate is NomadTemplate reading the topology from the
+// snapshot Variable snap instead of scanning every registration: O(1)
+// blocking queries per task and one render, whatever the job's size.
+// nomadVar blocks until the Variable exists, so the task starts only
+// once the whole topology is known.
+func (c *Compiled) NomadSnapshotTemplate(role, proc, jobID string, snap Snapshot) (string, error) {
+	return c.nomadTemplate(role, proc, jobID, &snap)
+}
+
+func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (string, error) {
+	job := c.job
 	k := roleIndex(job, role)
 	if k < 0 {
 		return "", fail(ErrJob, job.NamePos, "Unknown role", "The job has no role %q.", role)
@@ -160,29 +211,12 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if needsRunTimeMPIDir(job, opts) {
-		return "", fail(ErrTarget, job.NamePos, "MPI directory unknown", "Nomad templates need the MPI directory when the job is rendered (Options.MPIDir); a run-time directory is for the shell rendering.")
+	if err := c.checkNomad(p, k); err != nil {
+		return "", err
 	}
-	var badNames []string
-	for _, d := range p.defs {
-		if !isEnvparseName(d.name) {
-			badNames = append(badNames, d.name)
-		}
-	}
-	if len(badNames) > 0 {
-		if len(badNames) > 4 {
-			badNames = append(badNames[:4], fmt.Sprintf("and %d more", len(badNames)-4))
-		}
-		return "", fail(ErrTarget, job.Roles[k].Pos, "Variable names Nomad cannot carry",
-			"Nomad's env templates accept names of [A-Za-z0-9_./] only; the contract needs %s. Rename the role or port label (OpenPAI v1 allowed '~'), or run the job on Slurm or locally.", strings.Join(badNames, ", "))
-	}
-	for _, d := range p.defs {
-		if n := len(d.name) + 1 + d.val.nomadLen(); n >= maxEnvLine {
-			return "", fail(ErrTarget, job.Roles[k].Pos, "Variable too long for Nomad",
-				"%s would be about %d bytes long on one env-file line (IPv4 addresses assumed); Nomad reads env templates with a %d-byte line limit. Run the job on Slurm or locally, or with fewer tasks.", d.name, n, maxEnvLine)
-		}
-	}
-	t := &tmpl{svc: map[[3]string]int{}, opts: opts}
+	opts := c.opts
+	opts.Process = proc
+	t := &tmpl{svc: map[[3]string]int{}, opts: opts, snap: snap != nil}
 	for n, s := range NomadServicesFor(job, jobID, opts) {
 		t.svc[[3]string{s.Role, s.Label, strconv.Itoa(s.Ordinal)}] = n
 		if s.Label == "" {
@@ -195,12 +229,63 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 		}
 		t.names = append(t.names, s.Name)
 		t.roles = append(t.roles, roleIndex(job, s.Role))
+		t.ported = append(t.ported, s.Label != "")
 	}
 	w := &t.out
 	w.Grow(templateSize(p.defs, len(t.names))) // one allocation, any job size
 	// The first action must not trim to its left: the driver writes its
 	// own lines (CUDA_VISIBLE_DEVICES, user variables) before this text,
 	// and "{{-" would glue the next variable onto the last of them.
+	if snap != nil {
+		t.snapshotHead(job, *snap)
+	} else {
+		t.registrationsHead(job, k)
+	}
+	var line []byte
+	for _, d := range p.defs {
+		line = append(append(line[:0], d.name...), "={{ "...)
+		line = append(t.appendValue(line, job, d.val), " | toJSON }}\n"...)
+		w.Write(line)
+	}
+	if snap != nil {
+		w.WriteString("{{- end }}\n")
+	}
+	return w.String(), nil
+}
+
+// checkNomad: the variable names and line lengths Nomad's env parser takes.
+func (c *Compiled) checkNomad(p *program, k int) error {
+	job := c.job
+	if needsRunTimeMPIDir(job, c.opts) {
+		return fail(ErrTarget, job.NamePos, "MPI directory unknown", "Nomad templates need the MPI directory when the job is rendered (Options.MPIDir); a run-time directory is for the shell rendering.")
+	}
+	var badNames []string
+	for _, d := range p.defs {
+		if !isEnvparseName(d.name) {
+			badNames = append(badNames, d.name)
+		}
+	}
+	if len(badNames) > 0 {
+		if len(badNames) > 4 {
+			badNames = append(badNames[:4], fmt.Sprintf("and %d more", len(badNames)-4))
+		}
+		return fail(ErrTarget, job.Roles[k].Pos, "Variable names Nomad cannot carry",
+			"Nomad's env templates accept names of [A-Za-z0-9_./] only; the contract needs %s. Rename the role or port label (OpenPAI v1 allowed '~'), or run the job on Slurm or locally.", strings.Join(badNames, ", "))
+	}
+	for _, d := range p.defs {
+		if n := len(d.name) + 1 + d.val.nomadLen(); n >= maxEnvLine {
+			return fail(ErrTarget, job.Roles[k].Pos, "Variable too long for Nomad",
+				"%s would be about %d bytes long on one env-file line (IPv4 addresses assumed); Nomad reads env templates with a %d-byte line limit. Run the job on Slurm or locally, or with fewer tasks.", d.name, n, maxEnvLine)
+		}
+	}
+	return nil
+}
+
+// registrationsHead reads every registration of the job's services into
+// the template's scratch, by service number and idx tag; a missing one
+// writes a line Nomad's env parser rejects (the task fails).
+func (t *tmpl) registrationsHead(job *jobs.Job, k int) {
+	w := &t.out
 	w.WriteString("{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- $job := env \"NOMAD_JOB_ID\" -}}\n")
 	for n, name := range t.names {
 		fmt.Fprintf(w, "{{- range $s := nomadService %s }}{{ if eq $s.JobID $job }}{{ range $s.Tags }}{{ scratch.Set (print \"%d/\" .) $s }}{{ end }}{{ end }}{{ end -}}\n", tmplString(name), n)
@@ -210,13 +295,26 @@ func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
 			fmt.Fprintf(w, "{{- $self%d := scratch.Get (print \"%d/idx-\" $me) -}}\n", n, n)
 		}
 	}
-	var line []byte
-	for _, d := range p.defs {
-		line = append(append(line[:0], d.name...), "={{ "...)
-		line = append(t.appendValue(line, job, d.val), " | toJSON }}\n"...)
-		w.Write(line)
+}
+
+// snapshotHead opens the snapshot Variable (the rest of the template is
+// inside its `with`, closed by nomadTemplate) and splits its items once:
+// $a<k> are role k's addresses, $p<n> service n's ports, by task index.
+// A snapshot of another attempt writes a line Nomad's env parser rejects.
+func (t *tmpl) snapshotHead(job *jobs.Job, snap Snapshot) {
+	w := &t.out
+	fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- with nomadVar %s }}{{ $v := .ItemsMap -}}\n", tmplString(snap.Path))
+	fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}jobshift-contract: topology snapshot %s is of attempt {{ index $v %s }}, not of this task's attempt {{ env %s }}\n{{ end -}}\n",
+		tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), snap.Path, tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv))
+	w.WriteString("{{- $mi := parseInt $me -}}\n")
+	for k := range job.Roles {
+		fmt.Fprintf(w, "{{- $a%d := split \" \" (print (index $v %s)) -}}\n", k, tmplString(SnapshotAddrKey(k)))
 	}
-	return w.String(), nil
+	for n := range t.names {
+		if t.ported[n] {
+			fmt.Fprintf(w, "{{- $p%d := split \" \" (print (index $v %s)) -}}\n", n, tmplString(SnapshotPortKey(n)))
+		}
+	}
 }
 
 // templateSize is about the size of the template text of defs and
@@ -268,6 +366,8 @@ type tmpl struct {
 	svc    map[[3]string]int // role, label, ordinal → service number
 	names  []string
 	roles  []int
+	ported []bool // service n has a port
+	snap   bool   // read the snapshot Variable, not the registrations
 	tmp    int
 	opts   Options
 	labels map[int][]jobs.Port // PortLabels per role, computed once
@@ -288,17 +388,56 @@ func (t *tmpl) portLabels(job *jobs.Job, k int) []jobs.Port {
 // appendReg appends the template expression of the registration of task
 // (k, i) for port slot (label, n); label "" means any (the address).
 func (t *tmpl) appendReg(dst []byte, job *jobs.Job, k, i int, label string, n int) []byte {
-	key := [3]string{job.Roles[k].Name, label, strconv.Itoa(n)}
-	if label == "" {
-		key = [3]string{job.Roles[k].Name, "", ""}
-	}
-	s := t.svc[key]
+	s := t.service(job, k, label, n)
 	if i == self {
 		return strconv.AppendInt(append(dst, "$self"...), int64(s), 10)
 	}
 	dst = strconv.AppendInt(append(dst, `(scratch.Get "`...), int64(s), 10)
 	dst = strconv.AppendInt(append(dst, "/idx-"...), int64(i), 10)
 	return append(dst, `")`...)
+}
+
+// service is the number of role k's service for port slot (label, n).
+func (t *tmpl) service(job *jobs.Job, k int, label string, n int) int {
+	key := [3]string{job.Roles[k].Name, label, strconv.Itoa(n)}
+	if label == "" {
+		key = [3]string{job.Roles[k].Name, "", ""}
+	}
+	return t.svc[key]
+}
+
+// appendAddr appends the expression of task (k, i)'s address (a string).
+func (t *tmpl) appendAddr(dst []byte, job *jobs.Job, k, i int, label string, n int) []byte {
+	if !t.snap {
+		return append(t.appendReg(dst, job, k, i, label, n), ".Address"...)
+	}
+	dst = strconv.AppendInt(append(dst, "(index $a"...), int64(k), 10)
+	return append(t.appendIndex(dst, i), ')')
+}
+
+// appendPort appends the expression of task (k, i)'s port of slot
+// (label, n): an int from a registration, a string from a snapshot
+// (portVerb formats either).
+func (t *tmpl) appendPort(dst []byte, job *jobs.Job, k, i int, label string, n int) []byte {
+	if !t.snap {
+		return append(t.appendReg(dst, job, k, i, label, n), ".Port"...)
+	}
+	dst = strconv.AppendInt(append(dst, "(index $p"...), int64(t.service(job, k, label, n)), 10)
+	return append(t.appendIndex(dst, i), ')')
+}
+
+func (t *tmpl) appendIndex(dst []byte, i int) []byte {
+	if i == self {
+		return append(dst, " $mi"...)
+	}
+	return strconv.AppendInt(append(dst, ' '), int64(i), 10)
+}
+
+func (t *tmpl) portVerb() string {
+	if t.snap {
+		return "%s"
+	}
+	return "%d"
 }
 
 // value compiles e to a template pipeline producing a string.
@@ -327,7 +466,7 @@ func (t *tmpl) appendValue(dst []byte, job *jobs.Job, e expr) []byte {
 			args = strconv.AppendQuote(args, p.lit)
 		case pAddr:
 			arg("%s")
-			args = append(t.appendReg(args, job, p.role, p.idx, "", 0), ".Address"...)
+			args = t.appendAddr(args, job, p.role, p.idx, "", 0)
 		case pPorts:
 			cnt := 0
 			for _, l := range t.portLabels(job, p.role) {
@@ -339,17 +478,17 @@ func (t *tmpl) appendValue(dst []byte, job *jobs.Job, e expr) []byte {
 				if n > 0 {
 					format = append(format, ',')
 				}
-				arg("%d")
-				args = append(t.appendReg(args, job, p.role, p.idx, p.label, n), ".Port"...)
+				arg(t.portVerb())
+				args = t.appendPort(args, job, p.role, p.idx, p.label, n)
 			}
 		case pPort:
-			arg("%d")
-			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Port"...)
+			arg(t.portVerb())
+			args = t.appendPort(args, job, p.role, p.idx, p.label, p.n)
 		case pHost:
 			arg("%s")
-			args = append(args, `(toJSON (printf "%s:%d" `...)
-			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Address "...)
-			args = append(t.appendReg(args, job, p.role, p.idx, p.label, p.n), ".Port))"...)
+			args = append(append(append(args, `(toJSON (printf "%s:`...), t.portVerb()...), `" `...)
+			args = append(t.appendAddr(args, job, p.role, p.idx, p.label, p.n), ' ')
+			args = append(t.appendPort(args, job, p.role, p.idx, p.label, p.n), "))"...)
 		case pIndex:
 			if p.off == 0 {
 				arg("%s")

@@ -370,6 +370,7 @@ js_prepare() {
 		fi
 		(umask 077 && mkdir "$JS_MPI_DIR") || js_die 97 "cannot make the MPI directory $JS_MPI_DIR"
 	fi
+	[ "${_jsh_pmix:-0}" = 1 ] && js_pmix
 	if [ -n "$_jsh_secrets_name" ]; then
 		_ps=${JOBSHIFT_SECRETS:-${SLURM_SUBMIT_DIR:-.}/$_jsh_secrets_name}
 		(umask 077 && cp "$_ps" "$_jsh_dir/secrets") || js_die 97 "cannot read the secrets file $_ps (set JOBSHIFT_SECRETS to its path)"
@@ -383,6 +384,27 @@ js_prepare() {
 		fi
 		_p=$((_p + 1))
 	done
+}
+
+# js_drop_secrets: the ssh emulation's job key is a secret: it lives as
+# long as the attempt; so does an MPIJob's directory (ssh.go, mpiDirData).
+js_drop_secrets() {
+	rm -f "$_jsh_adir/ssh-key"
+	rm -rf "$_jsh_adir/mpi"
+}
+
+# js_pmix (slurm { mpi = "pmix" }, pmix.go): the mpirun that srun's the
+# ranks (sh/mpirun.sh, put on the ssh tasks' PATH by the emulation) and
+# the node of every ssh task's aliases, "node alias..." per line, from
+# _jsh_pmix_tasks ("role index alias..." per line) and js_topology.
+js_pmix() {
+	printf '%s' "$_jsh_mpirun" >"$_jsh_adir/mpirun.sh" || js_die 97 'cannot write the pmix mpirun'
+	printf '%s\n' "$_jsh_pmix_tasks" | while read -r _x_r _x_i _x_names; do
+		[ -n "$_x_r" ] || continue
+		eval "printf '%s %s\n' \"\$_jsh_node_${_x_r}_$_x_i\" \"\$_x_names\""
+	done >"$_jsh_adir/pmix-nodes" || js_die 97 'cannot write the pmix node table'
+	JOBSHIFT_MPIRUN=$_jsh_adir/mpirun.sh JOBSHIFT_PMIX_NODES=$_jsh_adir/pmix-nodes
+	export JOBSHIFT_MPIRUN JOBSHIFT_PMIX_NODES
 }
 
 js_main() {
@@ -402,6 +424,10 @@ js_main() {
 		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh"; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
 	date +%s >"$_jsh_adir/start"
+	# scancel (and a time limit) SIGTERM this shell before its end below:
+	# the job key and the MPI directory go with it (KillWait is the time
+	# left before SIGKILL)
+	trap 'js_drop_secrets; exit 143' TERM INT HUP
 	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
 	js_topology
@@ -463,10 +489,8 @@ js_main() {
 		sleep 0.1
 		_m_k=$((_m_k + 1))
 	done
-	# the ssh emulation's job key is a secret: it lives as long as the
-	# attempt; so does an MPIJob's directory (ssh.go, mpiDirData)
-	rm -f "$_jsh_adir/ssh-key"
-	rm -rf "$_jsh_adir/mpi"
+	js_drop_secrets
+	trap - TERM INT HUP
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
 	if js_retry "$_jsh_vcode"; then

@@ -29,6 +29,7 @@ slurm {
   address     = "hostname"
   spread_nodes = 3
   sbatch      = ["--constraint=a100", "--reservation=train"]
+  mpi         = "pmix"
 }
 
 defaults {
