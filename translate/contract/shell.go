@@ -10,7 +10,9 @@ import (
 
 // Shell renders the contract of every task of the job as one POSIX sh
 // script (dash, bash, busybox sh; only shell builtins and `env`) for
-// targets where addresses and ports are known only at run time (Slurm).
+// targets where addresses and ports are known only at run time. It is the
+// two stages of (*Compiled).ShellStages in one script; Slurm runs them
+// apart (the shared stage once per attempt, the task stage per task).
 //
 // Usage, in the task's working directory:
 //
