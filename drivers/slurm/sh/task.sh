@@ -36,7 +36,7 @@ js_task_main() {
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
-	trap '_k_stop=1; [ -n "${_s_pid:-}" ] && kill "$_s_pid" 2>/dev/null' TERM INT
+	trap '_k_stop=1; [ -n "${_s_pid:-}" ] && kill -KILL "$_s_pid" 2>/dev/null' TERM INT
 	# UAI Train nodes also run a parameter server: the same command with
 	# the ps process's TF_CONFIG, beside the training task, until the verdict
 	_k_ps=
