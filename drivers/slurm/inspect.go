@@ -52,6 +52,13 @@ func (d *Driver) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status
 			st.Tasks = append(st.Tasks, t)
 		}
 	}
+	// Slurm's state was read before the task files: a job that started in
+	// between reads PENDING with tasks already running; read it again.
+	if js.State == "PENDING" && len(a.started) > 0 {
+		if again := queryJob(ctx, h.ID); again.Found {
+			js.State, js.Reason = again.State, again.Reason
+		}
+	}
 	switch {
 	case terminalStates[js.State]:
 		res := finalResult(js, a)
