@@ -166,13 +166,7 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 		release = nomadRelease(b, c, job)
 	}
 	cancel()
-	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
-		b.Fatal(err)
-	}
-	for _, g := range job.TaskGroups {
-		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
-	}
-	nomadWaitGone(c, *job.ID)
+	nomadPurge(b, c, job)
 	return last.Sub(t0), release
 }
 
@@ -313,13 +307,7 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
 	nomadAllStarted(b, c, *job.ID, n)
 	rel := nomadRelease(b, c, job)
 	cancel()
-	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
-		b.Fatal(err)
-	}
-	for _, g := range job.TaskGroups {
-		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
-	}
-	nomadWaitGone(c, *job.ID)
+	nomadPurge(b, c, job)
 	return rel
 }
 
@@ -352,4 +340,18 @@ func nomadAllWaiting(b *testing.B, c *api.Client, id string, n int) {
 		}
 	}
 	b.Fatalf("job %s: not every task waited for its snapshot within 5 minutes", id)
+}
+
+// nomadPurge deregisters a benchmark job, deletes its topology Variables
+// (one per group) and waits until every allocation is gone, so the next
+// row starts on an idle agent.
+func nomadPurge(b *testing.B, c *api.Client, job *api.Job) {
+	b.Helper()
+	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
+		b.Fatal(err)
+	}
+	for _, g := range job.TaskGroups {
+		_, _ = c.Variables().Delete(nomad.TopologyPath(*job.ID, *g.Name), nil)
+	}
+	nomadWaitGone(c, *job.ID)
 }
