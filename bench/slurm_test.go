@@ -159,3 +159,114 @@ func slurmStartOnce(b *testing.B, kind string, n int, site *siteconfig.Config) t
 	waitGone(id)
 	return last.Sub(t0)
 }
+
+// BenchmarkSlurmStop measures, on the single-host Slurm, the deciding exit →
+// verdict → every task ended path (issue 15: verdict → every task ended
+// ≤ 2 s on Slurm): a PAI job of 3 ps that never exit and 1 worker whose
+// exit 0 decides it (minSucceeded 1). The worker stamps its exit just
+// before it exits; the batch script decides when it records that end (the
+// attempt's "ends" file, last written by the deciding end; its "verdict"
+// file is written later, once the steps are stopped); each ps stamps
+// the SIGTERM it gets when the attempt is stopped and then exits, so the
+// last ps stamp is when the last task ended. Reported: worker exit →
+// verdict, verdict → last task ended, and worker exit → the job gone from
+// the queue (Slurm's own release of the allocation included).
+//
+//	go test ./bench -run '^$' -bench SlurmStop -benchtime 5x
+func BenchmarkSlurmStop(b *testing.B) {
+	if !clusterUp() {
+		b.Skip("no Slurm cluster (scripts/slurm-up.sh)")
+	}
+	var toVerdict, toEnded, toGone time.Duration
+	for i := 0; i < b.N; i++ {
+		v, e, g := slurmStopOnce(b)
+		toVerdict += v
+		toEnded += e
+		toGone += g
+	}
+	n := float64(b.N)
+	b.ReportMetric(float64(toVerdict.Milliseconds())/n, "ms/exit-to-verdict")
+	b.ReportMetric(float64(toEnded.Milliseconds())/n, "ms/verdict-to-all-ended")
+	b.ReportMetric(float64(toGone.Milliseconds())/n, "ms/exit-to-job-gone")
+}
+
+func slurmStopOnce(b *testing.B) (toVerdict, toEnded, toGone time.Duration) {
+	b.StopTimer()
+	dir := b.TempDir()
+	j := benchJob(4, dir)
+	j.Roles[0].Instances, j.Roles[1].Instances = 3, 1
+	j.Roles[1].MinSucceeded = intp(1)
+	// ps: stamp the stop, then end as a checkpointing PS would (at once).
+	// `sleep & wait` so that bash runs its trap as soon as TERM arrives, in
+	// a loop: the step's SIGTERM reaches sleep and bash together, and when
+	// sleep's end is seen first `wait` returns 0 and bash, at the end of
+	// its script, exits without running the pending trap (seen here).
+	j.Roles[0].Command.Command = []string{"bash", "-c", `trap 'date +%s%N > "$BENCH_DIR/ps.$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX.end"; exit 143' TERM
+while :; do sleep 600 & wait; done`}
+	j.Roles[1].Command.Command = []string{"bash", "-c", `sleep 2; date +%s%N > "$BENCH_DIR/worker.exit"`}
+	state := filepath.Join(dir, "state")
+	plan := &translate.Plan{Job: j, User: "bench", Site: &siteconfig.Config{},
+		Options: map[string]string{"state_dir": state, "submit_dir": dir}}
+	h, err := slurm.New(drivers.Config{Site: plan.Site}).Submit(context.Background(), plan)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ends, ok := waitStampFiles(dir, "ps.*.end", 3, 2*time.Minute)
+	if !ok {
+		files, _ := filepath.Glob(filepath.Join(dir, "*"))
+		out, _ := os.ReadFile(h.Meta["output"])
+		b.Fatalf("not every ps stamped its stop within 2 min; files %q; batch output:\n%s", files, out)
+	}
+	waitGone(h.ID)
+	gone := time.Now()
+	exit, err := stampOf(filepath.Join(dir, "worker.exit"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	adir := filepath.Join(h.Meta["state"], "attempt-0")
+	if _, err := os.Stat(filepath.Join(adir, "verdict")); err != nil {
+		b.Fatalf("no verdict recorded: %v", err)
+	}
+	st, err := os.Stat(filepath.Join(adir, "ends"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	return st.ModTime().Sub(exit), ends.Sub(st.ModTime()), gone.Sub(exit)
+}
+
+// waitStampFiles waits for n files matching pattern in dir and returns the
+// latest stamp among them, or false after limit.
+func waitStampFiles(dir, pattern string, n int, limit time.Duration) (time.Time, bool) {
+	deadline := time.Now().Add(limit)
+	for {
+		files, _ := filepath.Glob(filepath.Join(dir, pattern))
+		if len(files) >= n {
+			var last time.Time
+			for _, f := range files {
+				if t, err := stampOf(f); err == nil && t.After(last) {
+					last = t
+				}
+			}
+			return last, true
+		}
+		if time.Now().After(deadline) {
+			return time.Time{}, false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// stampOf reads a `date +%s%N` stamp; a file still being written is read
+// again.
+func stampOf(path string) (time.Time, error) {
+	for i := 0; i < 50; i++ {
+		data, err := os.ReadFile(path)
+		if err == nil {
+			if v, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64); err == nil {
+				return time.Unix(0, v), nil
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return time.Time{}, fmt.Errorf("no stamp in %s", path)
+}
