@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -61,6 +62,41 @@ func TestText(t *testing.T) {
 
 // HCL diagnostics keep HCL's own ranges (bytes included); a subject
 // spanning a block is quoted up to maxSnippet lines.
+// TestTextLongLine: a quoted line is cut to 160 characters around the
+// column (a minified JSON job is one line of up to 1.5 MiB).
+func TestTextLongLine(t *testing.T) {
+	a, b := strings.Repeat("a", 300), strings.Repeat("b", 300)
+	line := "x: " + a + "BAD" + b // BAD at column 304
+	src := sources(map[string][]byte{"job.json": []byte(line + "\n\u00e9" + strings.Repeat("\u00e9", 199) + "\n")})
+	for name, tc := range map[string]struct {
+		subject *hcl.Range
+		want    string
+	}{
+		// 40 characters before the column are kept, 160 in all
+		"middle": {at("job.json", 1, 304),
+			"job.json:1:304: error: S\n       1: …" + a[:40] + "BAD" + b[:117] + "…\n" +
+				strings.Repeat(" ", 10+41) + "^\n"},
+		"start": {at("job.json", 1, 1),
+			"job.json:1:1: error: S\n       1: x: " + a[:157] + "…\n          ^\n"},
+		"end": {at("job.json", 1, 606),
+			"job.json:1:606: error: S\n       1: …" + a[:0] + b[140:] + "\n" + strings.Repeat(" ", 10+160) + "^\n"},
+		// characters, not bytes: é is 2 bytes
+		"characters": {at("job.json", 2, 200),
+			"job.json:2:200: error: S\n       2: …" + strings.Repeat("\u00e9", 160) + "\n" + strings.Repeat(" ", 10+160) + "^\n"},
+		// a subject over several lines: no caret, each line from its start
+		"two lines": {&hcl.Range{Filename: "job.json", Start: hcl.Pos{Line: 1, Column: 1}, End: hcl.Pos{Line: 2, Column: 3}},
+			"job.json:1:1: error: S\n       1: x: " + a[:157] + "…\n"},
+	} {
+		var out bytes.Buffer
+		if err := Text(&out, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "S", Subject: tc.subject}}, src); err != nil {
+			t.Fatal(err)
+		}
+		if d := cmp.Diff(tc.want, out.String()); d != "" {
+			t.Errorf("%s (-want +got):\n%s", name, d)
+		}
+	}
+}
+
 func TestTextHCL(t *testing.T) {
 	src := []byte("nomad {\n  driver = \"java\"\n  a = 1\n  b = 2\n  c = 3\n}\n")
 	f, diags := hclsyntax.ParseConfig(src, "site.hcl", hcl.InitialPos)

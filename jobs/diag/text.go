@@ -110,9 +110,42 @@ func snippet(r *hcl.Range, files *fileCache) []string {
 		lines = append(lines, fmt.Sprintf("%4d: %s", n+shift, text))
 	}
 	if len(lines) == 1 && r.End.Line <= r.Start.Line {
-		lines = append(lines, caret(lines[0], r.Start.Column))
+		prefix := snippetLine.FindString(lines[0])
+		text, col := clip(lines[0][len(prefix):], r.Start.Column)
+		lines[0] = prefix + text
+		return append(lines, caret(lines[0], col))
+	}
+	for i, line := range lines {
+		prefix := snippetLine.FindString(line)
+		text, _ := clip(line[len(prefix):], 1)
+		lines[i] = prefix + text
 	}
 	return lines
+}
+
+// maxQuoted bounds a quoted source line, in characters: a minified JSON
+// job is one line, and every diagnostic in it would otherwise quote the
+// whole file (up to the 1.5 MiB read limit) to the terminal.
+const maxQuoted = 160
+
+// clip returns at most maxQuoted characters of a quoted line around
+// column col (1-based, in characters), with "…" where it was cut, and
+// col's column in what it returns (for the caret).
+func clip(text string, col int) (string, int) {
+	r := []rune(text)
+	if len(r) <= maxQuoted {
+		return text, col
+	}
+	from := max(0, min(col-1-maxQuoted/4, len(r)-maxQuoted))
+	to := from + maxQuoted
+	out, c := string(r[from:to]), col-from
+	if from > 0 {
+		out, c = "…"+out, c+1
+	}
+	if to < len(r) {
+		out += "…"
+	}
+	return out, c
 }
 
 // caret is the line under a quoted source line that points at column col
