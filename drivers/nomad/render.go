@@ -58,6 +58,8 @@ type renderer struct {
 	// (topology.go), not a barrier task per allocation.
 	snapshot bool
 	mode     string // the rendezvous asked for (OptRendezvous)
+	// snapPorts: each group's port slots in snapshot mode (MetaSnapPorts).
+	snapPorts map[string][]snapService
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
@@ -178,14 +180,7 @@ func (r *renderer) rendezvous(job *api.Job, byRole map[string][]Service) {
 	if r.mode != RendezvousSnap || j.TaskCount() <= 1 {
 		return
 	}
-	var groups []snapGroup
-	for _, role := range j.Roles {
-		g := snapGroup{name: groupName(role.Name), count: role.Instances}
-		for _, s := range byRole[role.Name] {
-			g.services = append(g.services, snapService{name: s.Name, ported: s.PortLabel != ""})
-		}
-		groups = append(groups, g)
-	}
+	groups := snapGroupsOf(j, byRole)
 	if ok, why := snapshotFits(r.jobID, groups); !ok {
 		r.diags = append(r.diags, jobs.Warnf(j.NamePos, "Barrier rendezvous",
 			"The job's tasks meet through a barrier task per allocation, not one topology snapshot: %s.", why))
@@ -193,6 +188,26 @@ func (r *renderer) rendezvous(job *api.Job, byRole map[string][]Service) {
 	}
 	r.snapshot = true
 	job.Meta[MetaRendezvous] = RendezvousSnap
+	r.snapPorts = map[string][]snapService{}
+	for _, g := range groups {
+		r.snapPorts[g.name] = g.services
+	}
+}
+
+// snapGroupsOf numbers the job's services as contract.NomadServicesFor
+// lists them (role by role), the numbers the snapshot's port items use.
+func snapGroupsOf(j *jobs.Job, byRole map[string][]Service) []snapGroup {
+	var groups []snapGroup
+	n := 0
+	for _, role := range j.Roles {
+		g := snapGroup{name: groupName(role.Name), count: role.Instances}
+		for _, s := range byRole[role.Name] {
+			g.services = append(g.services, snapService{n: n, label: s.PortLabel})
+			n++
+		}
+		groups = append(groups, g)
+	}
+	return groups
 }
 
 // spreadConstraint caps the job's allocations per client so that they
@@ -232,13 +247,12 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	if net != nil {
 		g.Networks = []*api.NetworkResource{net}
 	}
-	for _, s := range own {
-		g.Services = append(g.Services, &api.Service{
-			Name:      s.Name,
-			PortLabel: s.PortLabel,
-			Tags:      s.Tags,
-			Provider:  "nomad",
-		})
+	if r.snapshot {
+		// The coordinator reads the placements, not registrations: no
+		// services, only which port goes to which snapshot item.
+		g.Meta[MetaSnapPorts] = snapPortsMeta(r.snapPorts[*g.Name])
+	} else {
+		g.Services = groupServices(own)
 	}
 	if r.plan.Job.TaskCount() > 1 && !r.snapshot {
 		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
@@ -286,6 +300,16 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 // static port (so the port map is the identity, PAI_PORT_MAP_10001=10001)
 // and the job gets a distinct_hosts constraint (hostNet), since two such
 // tasks can never share a node.
+// groupServices are the group's Nomad-native services (the barrier's
+// rendezvous and the registration-reading template).
+func groupServices(own []Service) []*api.Service {
+	var out []*api.Service
+	for _, s := range own {
+		out = append(out, &api.Service{Name: s.Name, PortLabel: s.PortLabel, Tags: s.Tags, Provider: "nomad"})
+	}
+	return out
+}
+
 func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.NetworkResource {
 	n := &api.NetworkResource{}
 	seen := map[string]bool{}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,22 +21,25 @@ import (
 // Instead of a prestart barrier task per allocation whose template scans
 // every registration and re-renders on each of them (O(N) renders of
 // O(N) text per allocation, one more task launch), the watcher waits, with
-// blocking queries on the job's service registrations, until every task
-// of the attempt is registered, and writes the whole topology (each
-// task's address and ports as its peers see them: the registrations, so
-// Docker's mapped ports) once per attempt into one Nomad Variable per
-// group, nomad/jobs/<job>/<group> — the one path every task of the group
-// may read with its default workload identity (a task may read exactly
-// nomad/jobs/<job>[/<group>[/<task>]]; nomad/jobs/<job> holds the job's
-// secrets, which never go into the snapshot). Each main task's env
-// template reads its group's Variable with nomadVar, which blocks until
-// the Variable exists (contract.NomadSnapshotTemplate): one blocking query
-// and one render per task. The Variables are deleted before a retry
-// registers the next attempt, before a submit, and with the verdict.
+// a blocking query on the job's allocations, until every task of the
+// attempt is placed, and writes the whole topology (each task's host
+// address and host ports, fixed at placement: coordinator.build says why
+// placement is the rendezvous) once per attempt into one Nomad Variable
+// per group, nomad/jobs/<job>/<group> — the one path every task of the
+// group may read with its default workload identity (a task may read
+// exactly nomad/jobs/<job>[/<group>[/<task>]]; nomad/jobs/<job> holds the
+// job's secrets, which never go into the snapshot). Such a job registers
+// no services: nothing reads them. Each main task's env template reads
+// its group's Variable with nomadVar, which blocks until the Variable
+// exists (contract.NomadSnapshotTemplate): one blocking query and one
+// render per task, and since the Variable is usually written before a
+// client has even received its allocation, the template rarely waits.
+// The Variables are deleted before a retry registers the next attempt,
+// before a submit, and with the verdict.
 //
 // A converted job submitted with plain `nomad job run`, and `run
-// -detach`, have no watcher to write the snapshot: they keep the barrier
-// (OptRendezvous), which needs nothing outside the job.
+// -detach`, have no watcher to write the snapshot: they keep the services
+// and the barrier (OptRendezvous), which need nothing outside the job.
 
 // Rendezvous modes (the plan option OptRendezvous; job meta MetaRendezvous).
 const (
@@ -72,7 +74,7 @@ func snapshotFits(jobID string, groups []snapGroup) (bool, string) {
 		}
 		size += 8 + 16*g.count // a<k>: "255.255.255.255 " per task
 		for _, s := range g.services {
-			if s.ported {
+			if s.label != "" {
 				size += 8 + 6*g.count
 			}
 		}
@@ -90,23 +92,48 @@ type snapGroup struct {
 	services []snapService
 }
 
+// snapService is one port slot of a group (a contract.NomadServicesFor
+// service; a snapshot-mode job registers none of them).
 type snapService struct {
-	name   string
-	n      int  // the service's number in the job (contract.SnapshotPortKey)
-	ported bool // has a port
+	n     int    // the service's number in the job (contract.SnapshotPortKey)
+	label string // its port label in the group network; "" = address only
 }
 
-// snapGroups reads the groups of a registered jobshift job: groups in
-// role order and services in contract.NomadServicesFor order, as render
-// wrote them.
+// MetaSnapPorts (group meta of a snapshot-mode job) lists the group's
+// port slots as "<n>:<label>" separated by spaces ("<n>:" = address only):
+// the job registers no services, so this is where the coordinator learns
+// which allocated port goes to which snapshot item.
+const MetaSnapPorts = "jobshift_snapshot_ports"
+
+// snapPortsMeta is MetaSnapPorts' value for services.
+func snapPortsMeta(services []snapService) string {
+	parts := make([]string, len(services))
+	for i, s := range services {
+		parts[i] = strconv.Itoa(s.n) + ":" + s.label
+	}
+	return strings.Join(parts, " ")
+}
+
+// snapGroups reads the groups of a registered jobshift job in role order
+// with their port slots in contract.NomadServicesFor order, as render
+// wrote them: from MetaSnapPorts, or from the group services of a job
+// rendered before the snapshot was taken from placements (same order).
 func snapGroups(job *api.Job) []snapGroup {
 	var out []snapGroup
 	n := 0
 	for _, g := range job.TaskGroups {
 		sg := snapGroup{name: *g.Name, count: *g.Count}
-		for _, s := range g.Services {
-			sg.services = append(sg.services, snapService{name: s.Name, n: n, ported: s.PortLabel != ""})
-			n++
+		if meta, ok := g.Meta[MetaSnapPorts]; ok {
+			for _, f := range strings.Fields(meta) {
+				num, label, _ := strings.Cut(f, ":")
+				k, _ := strconv.Atoi(num)
+				sg.services = append(sg.services, snapService{n: k, label: label})
+			}
+		} else {
+			for _, s := range g.Services {
+				sg.services = append(sg.services, snapService{n: n, label: s.PortLabel})
+				n++
+			}
 		}
 		out = append(out, sg)
 	}
@@ -163,14 +190,13 @@ func (co *coordinator) run(ctx context.Context) {
 	}
 	var index uint64
 	for ctx.Err() == nil {
-		q := (&api.QueryOptions{WaitIndex: index, WaitTime: 30 * time.Second}).WithContext(ctx)
-		regs, meta, err := co.w.c.Jobs().Services(co.w.id, q)
+		allocs, meta, err := co.placements(ctx, index)
 		if err != nil {
 			sleepCtx(ctx, time.Second)
 			continue
 		}
 		index = meta.LastIndex
-		items, missing := co.build(ctx, regs)
+		items, missing := co.build(allocs)
 		co.mu.Lock()
 		co.missing = missing
 		co.mu.Unlock()
@@ -193,6 +219,17 @@ func (co *coordinator) run(ctx context.Context) {
 	}
 }
 
+// placements is a blocking query on the job's allocations with their
+// allocated ports. The job's own allocations endpoint never carries them
+// (AllocatedResources is null there; measured on Nomad 1.11), the
+// cluster-wide list does with resources=true, filtered to this job on the
+// server.
+func (co *coordinator) placements(ctx context.Context, index uint64) ([]*api.AllocationListStub, *api.QueryMeta, error) {
+	q := &api.QueryOptions{WaitIndex: index, WaitTime: 30 * time.Second,
+		Filter: fmt.Sprintf("JobID == %q", co.w.id), Params: map[string]string{"resources": "true"}}
+	return co.w.c.Allocations().List(q.WithContext(ctx))
+}
+
 // already: this attempt's snapshot is there (another watcher wrote it: run
 // and the controller both coordinate).
 func (co *coordinator) already(ctx context.Context) bool {
@@ -210,107 +247,120 @@ func sleepCtx(ctx context.Context, d time.Duration) {
 	}
 }
 
-// build returns the snapshot's items once every service of every task of
-// the attempt has its registration, else the tasks still missing.
-// Registrations are matched to the attempt's allocations (a registration
-// of the previous attempt may linger while its allocation stops).
-func (co *coordinator) build(ctx context.Context, regs []*api.ServiceRegistration) (api.VariableItems, string) {
-	byName := map[string][]*api.ServiceRegistration{}
-	for _, r := range regs {
-		byName[r.ServiceName] = append(byName[r.ServiceName], r)
-	}
-	if co.firstMissing(byName, nil) != "" {
-		return nil, co.firstMissing(byName, nil)
-	}
-	allocs, _, err := co.w.c.Jobs().Allocations(co.w.id, false, (&api.QueryOptions{}).WithContext(ctx))
-	if err != nil {
-		return nil, "(allocations unreadable: " + err.Error() + ")"
-	}
-	index := map[string]int{} // alloc ID → index, allocations of this attempt only
-	for _, a := range allocs {
-		if i, ok := allocIndex(a.Name); ok && a.JobVersion == co.version && a.DesiredStatus == "run" {
-			index[a.ID] = i
-		}
-	}
-	if m := co.firstMissing(byName, index); m != "" {
-		return nil, m
-	}
+// build returns the snapshot's items once every task of the attempt is
+// placed, else the tasks not yet placed. Placement is the rendezvous
+// (rather than registration, or running): the scheduler fixes an
+// allocation's host address and host ports when it places it, before any
+// client receives it, and they are what peers reach — Docker's mapped
+// port included (PortMapping.Value is the host side of `to`), as the
+// registrations of the same ports carried. It is also what the source
+// platforms give: OpenPAI's frameworkbarrier waits until every pod of the
+// framework has an IP, not until it runs (spec/pai.md "Gang/barrier"),
+// and a TFJob's TF_CONFIG is static, names every replica's headless
+// service and is set before any process starts (spec/kubeflow.md §2.5).
+// So no task waits for the slowest client's prerun, and the server does
+// one write per group instead of a registration per port per task.
+//
+// Only allocations of the attempt count (JobVersion; the previous
+// attempt's may linger while they stop), that should run (DesiredStatus;
+// a stopped or replaced one should not) and have not been lost or failed;
+// of two for one index (a replacement) the newer placement wins.
+func (co *coordinator) build(allocs []*api.AllocationListStub) (api.VariableItems, string) {
+	placed := co.placed(allocs)
 	items := api.VariableItems{contract.SnapshotAttempt: strconv.Itoa(co.attempt)}
+	var missing []string
 	for k, g := range co.groups {
-		for j, s := range g.services {
-			addrs, ports := co.slots(byName[s.name], index, g.count)
-			if j == 0 {
-				items[contract.SnapshotAddrKey(k)] = strings.Join(addrs, " ")
+		addrs := make([]string, g.count)
+		ports := make([][]string, len(g.services))
+		for j := range ports {
+			ports[j] = make([]string, g.count)
+		}
+		for i := range g.count {
+			a := placed[g.name][i]
+			addr, pp, ok := slot(a, g.services)
+			if !ok {
+				missing = append(missing, g.name+"-"+strconv.Itoa(i))
+				continue
 			}
-			if s.ported {
-				items[contract.SnapshotPortKey(s.n)] = strings.Join(ports, " ")
+			addrs[i] = addr
+			for j := range pp {
+				ports[j][i] = pp[j]
 			}
 		}
+		items[contract.SnapshotAddrKey(k)] = strings.Join(addrs, " ")
+		for j, s := range g.services {
+			if s.label != "" {
+				items[contract.SnapshotPortKey(s.n)] = strings.Join(ports[j], " ")
+			}
+		}
+	}
+	if len(missing) > 0 {
+		return nil, summarize(missing)
 	}
 	return items, ""
 }
 
-// slots orders a service's registrations by task index.
-func (co *coordinator) slots(regs []*api.ServiceRegistration, index map[string]int, count int) (addrs, ports []string) {
-	addrs, ports = make([]string, count), make([]string, count)
-	for _, r := range regs {
-		if i, ok := index[r.AllocID]; ok && i < count {
-			addrs[i], ports[i] = r.Address, strconv.Itoa(r.Port)
+// placed indexes the attempt's live placements by group and task index.
+func (co *coordinator) placed(allocs []*api.AllocationListStub) map[string]map[int]*api.AllocationListStub {
+	out := map[string]map[int]*api.AllocationListStub{}
+	for _, a := range allocs {
+		i, ok := allocIndex(a.Name)
+		if !ok || a.JobVersion != co.version || a.DesiredStatus != "run" || a.ClientStatus == "lost" {
+			continue
 		}
-	}
-	return addrs, ports
-}
-
-// firstMissing lists (at most 8) tasks lacking a registration of some
-// service; with index nil, any allocation's registration counts.
-func (co *coordinator) firstMissing(byName map[string][]*api.ServiceRegistration, index map[string]int) string {
-	var missing []string
-	for _, g := range co.groups {
-		for _, s := range g.services {
-			have := make([]bool, g.count)
-			for _, r := range byName[s.name] {
-				if index == nil {
-					if i, ok := tagIndex(r.Tags); ok && i < g.count {
-						have[i] = true
-					}
-				} else if i, ok := index[r.AllocID]; ok && i < g.count {
-					have[i] = true
-				}
-			}
-			for i, ok := range have {
-				if !ok {
-					missing = append(missing, g.name+"-"+strconv.Itoa(i))
-				}
-			}
+		if out[a.TaskGroup] == nil {
+			out[a.TaskGroup] = map[int]*api.AllocationListStub{}
 		}
-	}
-	sort.Strings(missing)
-	missing = compactStrings(missing)
-	if len(missing) > 8 {
-		missing = append(missing[:8], fmt.Sprintf("and %d more", len(missing)-8))
-	}
-	return strings.Join(missing, " ")
-}
-
-func compactStrings(s []string) []string {
-	out := s[:0]
-	for i, x := range s {
-		if i == 0 || x != s[i-1] {
-			out = append(out, x)
+		if prev := out[a.TaskGroup][i]; prev == nil || a.CreateIndex > prev.CreateIndex {
+			out[a.TaskGroup][i] = a
 		}
 	}
 	return out
 }
 
-// tagIndex reads the idx-<i> tag of a registration.
-func tagIndex(tags []string) (int, bool) {
-	for _, t := range tags {
-		if rest, ok := strings.CutPrefix(t, "idx-"); ok {
-			i, err := strconv.Atoi(rest)
-			return i, err == nil
+// slot reads one placement: the task's address (its first port's host
+// IP, or the group network's IP for a role without ports) and the host
+// port of each service; ok is false when a is nil or lacks any of them.
+func slot(a *api.AllocationListStub, services []snapService) (addr string, ports []string, ok bool) {
+	if a == nil || a.AllocatedResources == nil {
+		return "", nil, false
+	}
+	shared := a.AllocatedResources.Shared
+	ports = make([]string, len(services))
+	for j, s := range services {
+		if s.label == "" {
+			if addr == "" && len(shared.Networks) > 0 {
+				addr = shared.Networks[0].IP
+			}
+			continue
+		}
+		pm, found := portByLabel(shared.Ports, s.label)
+		if !found {
+			return "", nil, false
+		}
+		ports[j] = strconv.Itoa(pm.Value)
+		if addr == "" {
+			addr = pm.HostIP
 		}
 	}
-	return 0, false
+	return addr, ports, addr != ""
+}
+
+func portByLabel(ports []api.PortMapping, label string) (api.PortMapping, bool) {
+	for _, p := range ports {
+		if p.Label == label {
+			return p, true
+		}
+	}
+	return api.PortMapping{}, false
+}
+
+// summarize names at most 8 tasks.
+func summarize(tasks []string) string {
+	if len(tasks) > 8 {
+		tasks = append(tasks[:8:8], fmt.Sprintf("and %d more", len(tasks)-8))
+	}
+	return strings.Join(tasks, " ")
 }
 
 // write stores the snapshot in every group's Variable, refusing one over
@@ -370,7 +420,7 @@ func (w *watcher) rendezvous(obs []observed, now time.Time) []observed {
 	}
 	msg := failure
 	if msg == "" {
-		msg = fmt.Sprintf("jobshift: rendezvous timeout: after %s not every task of job %s was placed and registered; still missing: %s. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.",
+		msg = fmt.Sprintf("jobshift: rendezvous timeout: after %s not every task of job %s was placed; not yet placed: %s. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.",
 			w.rvTimeout, w.id, missing, w.id)
 	}
 	if w.rvFailed == nil {

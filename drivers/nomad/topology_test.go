@@ -1,10 +1,13 @@
 package nomad
 
 import (
+	"fmt"
+	"maps"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -98,42 +101,117 @@ func TestSnapshotFallsBackToBarrier(t *testing.T) {
 	}
 }
 
-func reg(svc, alloc, addr string, port, idx int) *api.ServiceRegistration {
-	return &api.ServiceRegistration{ServiceName: svc, AllocID: alloc, Address: addr, Port: port, Tags: []string{"idx-" + string(rune('0'+idx))}}
+// stub is an allocation as the placements query returns it: one port per
+// label, all on host ip.
+func stub(group string, idx int, version uint64, desired, client string, create uint64, ip string, ports map[string]int) *api.AllocationListStub {
+	res := &api.AllocatedResources{Shared: api.AllocatedSharedResources{Networks: []*api.NetworkResource{{IP: ip}}}}
+	for _, l := range sortedKeys(ports) {
+		res.Shared.Ports = append(res.Shared.Ports, api.PortMapping{Label: l, Value: ports[l], To: 10001, HostIP: ip})
+	}
+	return &api.AllocationListStub{ID: fmt.Sprintf("%s-%d-%d", group, idx, create), Name: fmt.Sprintf("j.%s[%d]", group, idx),
+		TaskGroup: group, JobVersion: version, DesiredStatus: desired, ClientStatus: client, CreateIndex: create, AllocatedResources: res}
 }
 
-// TestSnapshotSlots: registrations are ordered by their allocation's
-// index, those of other allocations (an earlier attempt) are ignored, and
-// the tasks lacking one are named.
-func TestSnapshotSlots(t *testing.T) {
-	co := &coordinator{groups: []snapGroup{
-		{name: "ps", count: 1, services: []snapService{{name: "s-ps", n: 0, ported: true}}},
-		{name: "worker", count: 2, services: []snapService{{name: "s-w", n: 1, ported: true}}},
-	}}
-	regs := map[string][]*api.ServiceRegistration{
-		"s-ps": {reg("s-ps", "a0", "10.0.0.1", 2000, 0)},
-		"s-w":  {reg("s-w", "old", "10.0.0.9", 9, 1), reg("s-w", "b1", "10.0.0.3", 3001, 1), reg("s-w", "b0", "10.0.0.2", 3000, 0)},
+// TestSnapshotFromPlacements: the snapshot is built from the attempt's
+// placements — host IP and host port by label, in task index order, the
+// address of a role without ports from its network — ignoring another
+// version's allocations, stopped and lost ones, preferring the newer of
+// two for one index; a task not placed yet is named instead.
+func TestSnapshotFromPlacements(t *testing.T) {
+	groups := []snapGroup{
+		{name: "ps", count: 1, services: []snapService{{n: 0, label: "syn"}, {n: 1, label: "http"}}},
+		{name: "worker", count: 2, services: []snapService{{n: 2, label: "syn"}, {n: 3, label: "http"}}},
+		{name: "bare", count: 1, services: []snapService{{n: 4}}},
 	}
-	index := map[string]int{"a0": 0, "b0": 0, "b1": 1}
-	addrs, ports := co.slots(regs["s-w"], index, 2)
-	if strings.Join(addrs, " ") != "10.0.0.2 10.0.0.3" || strings.Join(ports, " ") != "3000 3001" {
-		t.Errorf("slots = %v %v, want 10.0.0.2 10.0.0.3 / 3000 3001", addrs, ports)
+	p := func(syn, http int) map[string]int { return map[string]int{"syn": syn, "http": http} }
+	full := []*api.AllocationListStub{
+		stub("ps", 0, 3, "run", "pending", 10, "10.0.0.1", p(2000, 2001)),
+		stub("worker", 1, 3, "run", "pending", 10, "10.0.0.3", p(3100, 3101)),
+		stub("worker", 0, 3, "run", "running", 10, "10.0.0.2", p(3000, 3001)),
+		stub("bare", 0, 3, "run", "pending", 10, "10.0.0.4", nil),
 	}
-	if m := co.firstMissing(regs, index); m != "" {
-		t.Errorf("missing %q, want none", m)
+	want := api.VariableItems{"attempt": "2", "a0": "10.0.0.1", "p0": "2000", "p1": "2001",
+		"a1": "10.0.0.2 10.0.0.3", "p2": "3000 3100", "p3": "3001 3101", "a2": "10.0.0.4"}
+	for _, tc := range []struct {
+		name        string
+		allocs      []*api.AllocationListStub
+		want        api.VariableItems
+		wantMissing string
+	}{
+		{"all placed", full, want, ""},
+		{"a task not yet placed", full[:2], nil, "worker-0 bare-0"},
+		{"the previous attempt's allocation lingers", append([]*api.AllocationListStub{
+			stub("worker", 0, 2, "run", "running", 5, "10.9.9.9", p(9, 9))}, full[:2]...), nil, "worker-0 bare-0"},
+		{"stopped and lost allocations do not count", append(full[:2:2],
+			stub("worker", 0, 3, "stop", "complete", 11, "10.9.9.9", p(9, 9)),
+			stub("bare", 0, 3, "run", "lost", 11, "10.9.9.9", nil)), nil, "worker-0 bare-0"},
+		{"a replacement wins over the placement it replaces", append(full[:3:3],
+			stub("bare", 0, 3, "run", "pending", 12, "10.0.0.5", nil),
+			stub("bare", 0, 3, "run", "pending", 11, "10.9.9.9", nil)),
+			func() api.VariableItems { w := maps.Clone(want); w["a2"] = "10.0.0.5"; return w }(), ""},
+		{"a placement lacking a port", []*api.AllocationListStub{full[0], full[1],
+			stub("worker", 0, 3, "run", "pending", 10, "10.0.0.2", map[string]int{"syn": 3000}), full[3]}, nil, "worker-0"},
+		{"no resources in the stub", []*api.AllocationListStub{full[0], full[1], full[2],
+			{Name: "j.bare[0]", TaskGroup: "bare", JobVersion: 3, DesiredStatus: "run"}}, nil, "bare-0"},
+	} {
+		co := &coordinator{groups: groups, version: 3, attempt: 2}
+		items, missing := co.build(tc.allocs)
+		if diff := cmp.Diff(tc.want, items); diff != "" || missing != tc.wantMissing {
+			t.Errorf("%s: missing %q (want %q), items (-want +got):\n%s", tc.name, missing, tc.wantMissing, diff)
+		}
 	}
-	delete(index, "b1")
-	if m := co.firstMissing(regs, index); m != "worker-1" {
-		t.Errorf("missing %q, want worker-1 (only an old allocation registered it)", m)
+}
+
+// TestSnapshotMissingNamesAtMostEight: the timeout message stays short.
+func TestSnapshotMissingNamesAtMostEight(t *testing.T) {
+	co := &coordinator{groups: []snapGroup{{name: "w", count: 20, services: []snapService{{n: 0, label: "p"}}}}}
+	_, missing := co.build(nil)
+	if want := "w-0 w-1 w-2 w-3 w-4 w-5 w-6 w-7 and 12 more"; missing != want {
+		t.Errorf("missing = %q, want %q", missing, want)
 	}
-	if m := co.firstMissing(regs, nil); m != "" {
-		t.Errorf("missing by tag %q, want none", m)
+}
+
+// TestSnapshotJobHasNoServices: a snapshot-mode job registers no services
+// (the coordinator reads placements) and each group says in meta which of
+// its ports is which snapshot item, numbered across the job as
+// contract.NomadServicesFor lists them; snapGroups reads that back.
+func TestSnapshotJobHasNoServices(t *testing.T) {
+	job, diags := BuildJob(snapPlan(paiMesh("mesh")), nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var metas []string
+	for _, g := range job.TaskGroups {
+		if len(g.Services) > 0 {
+			t.Errorf("group %s registers %d services", *g.Name, len(g.Services))
+		}
+		metas = append(metas, g.Meta[MetaSnapPorts])
+	}
+	// The PAI contract's default SynPort first, then paiMesh's http and
+	// ssh, per role in job order.
+	want := []string{"0:synport 1:http 2:ssh", "3:synport 4:http 5:ssh"}
+	if diff := cmp.Diff(want, metas); diff != "" {
+		t.Errorf("%s (-want +got):\n%s", MetaSnapPorts, diff)
+	}
+	got := snapGroups(job)
+	wantGroups := []snapGroup{
+		{name: *job.TaskGroups[0].Name, count: *job.TaskGroups[0].Count, services: []snapService{{n: 0, label: "synport"}, {n: 1, label: "http"}, {n: 2, label: "ssh"}}},
+		{name: *job.TaskGroups[1].Name, count: *job.TaskGroups[1].Count, services: []snapService{{n: 3, label: "synport"}, {n: 4, label: "http"}, {n: 5, label: "ssh"}}},
+	}
+	if diff := cmp.Diff(wantGroups, got, cmp.AllowUnexported(snapGroup{}, snapService{})); diff != "" {
+		t.Errorf("snapGroups (-want +got):\n%s", diff)
+	}
+	// A job registered with services (rendered before placements were
+	// the rendezvous) gives the same slots from its services.
+	barrier, _ := BuildJob(plan(paiMesh("mesh"), rawExecSite()), nil)
+	if diff := cmp.Diff(wantGroups, snapGroups(barrier), cmp.AllowUnexported(snapGroup{}, snapService{})); diff != "" {
+		t.Errorf("snapGroups of a job with services (-want +got):\n%s", diff)
 	}
 }
 
 // TestRendezvousTimeout: once the rendezvous time is over without a
 // snapshot, every task still waiting for it fails ("rendezvous failed",
-// naming the tasks never registered), and stays failed when the stop
+// naming the tasks never placed), and stays failed when the stop
 // that follows ends it; before that, or once written, nothing changes.
 func TestRendezvousTimeout(t *testing.T) {
 	start := time.Unix(1000, 0)
@@ -156,7 +234,7 @@ func TestRendezvousTimeout(t *testing.T) {
 	}
 	got := w.rendezvous(pending(), start.Add(61*time.Second))
 	for _, o := range got {
-		if o.State != completion.Failed || o.ExitCode != 1 || !strings.Contains(o.Message, "rendezvous failed") || !strings.Contains(o.Message, "still missing: worker-1") {
+		if o.State != completion.Failed || o.ExitCode != 1 || !strings.Contains(o.Message, "rendezvous failed") || !strings.Contains(o.Message, "not yet placed: worker-1") {
 			t.Errorf("%s-%d after the timeout: %s %d %q", o.Role, o.Index, o.State, o.ExitCode, o.Message)
 		}
 	}
