@@ -3,11 +3,11 @@ package bench
 // BenchmarkNomadStart measures, on the Nomad dev agent
 // (scripts/nomad-dev-start.sh; reused or started by integration/nomad/agent),
 // the time from registering a job to every user process started, for the
-// job `jobshift run` submits (group services, env template with the
-// contract reading the topology snapshot its watcher writes: the watcher
-// runs as in run), for the same job with the barrier rendezvous of a
-// converted or detached job (barrier-N: a prestart barrier task per
-// allocation), and for a bare job of identical shape (same groups, counts
+// job `jobshift run` submits (no services; an env template with the
+// contract reading the topology snapshot its watcher writes once every
+// allocation is placed: the watcher runs as in run), for the same job with
+// the barrier rendezvous of a converted or detached job (barrier-N: group
+// services and a prestart barrier task per allocation), and for a bare job of identical shape (same groups, counts
 // and driver, the same `sleep`, no services, barrier or template). It also
 // reports, for jobshift-N, the snapshot's release: from the snapshot
 // Variable's write (server clock) to the last main task's start.
