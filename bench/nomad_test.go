@@ -107,30 +107,87 @@ func BenchmarkNomadStart(b *testing.B) {
 	}
 }
 
-// nomadStartRuns runs b.N starts of one kind and reports their mean, and
-// the snapshot's release (mean and worst) for jobshift-N.
+// nomadStartRuns runs b.N starts of one kind and reports their mean, the
+// timeline's stages (nomadTimeline) and the snapshot's release (mean and
+// worst) for jobshift-N.
 func nomadStartRuns(b *testing.B, c *api.Client, kind string, n int) {
 	var total, release, worst time.Duration
+	var tl nomadStages
 	for i := 0; i < b.N; i++ {
-		start, rel := nomadStartOnce(b, c, kind, n)
+		start, rel, stages := nomadStartOnce(b, c, kind, n)
 		total += start
 		release += rel
 		worst = max(worst, rel)
+		tl.add(stages)
 	}
-	b.ReportMetric(float64(total.Milliseconds())/float64(b.N), "ms/all-started")
+	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
+	b.ReportMetric(ms(total), "ms/all-started")
+	b.ReportMetric(ms(tl.placed), "ms/last-placed")
+	b.ReportMetric(ms(tl.received), "ms/last-received")
+	b.ReportMetric(ms(tl.perTask), "ms/received-to-started")
 	if kind == "jobshift" {
-		b.ReportMetric(float64(release.Milliseconds())/float64(b.N), "ms/release")
+		b.ReportMetric(ms(tl.snapshot), "ms/snapshot-written")
+		b.ReportMetric(ms(release), "ms/release")
 		b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
 	}
 	b.ReportMetric(load1(), "load1")
 }
 
+// nomadStages is where a start's time goes, from the register call: the
+// last allocation created (placed), the last main task received by its
+// client, the snapshot's write (jobshift), and per task the mean of
+// received → started (the client's own work: hooks, template, launch).
+type nomadStages struct{ placed, received, snapshot, perTask time.Duration }
+
+func (s *nomadStages) add(o nomadStages) {
+	s.placed += o.placed
+	s.received += o.received
+	s.snapshot += o.snapshot
+	s.perTask += o.perTask
+}
+
+// nomadTimeline reads the stages of job's start from its allocations'
+// create times and main task events (server and client clocks: one host).
+func nomadTimeline(b *testing.B, c *api.Client, job *api.Job, t0 time.Time) nomadStages {
+	allocs, _, err := c.Jobs().Allocations(*job.ID, false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var st nomadStages
+	var sum time.Duration
+	for _, a := range allocs {
+		st.placed = max(st.placed, time.Unix(0, a.CreateTime).Sub(t0))
+		ts := a.TaskStates[nomad.MainTask]
+		if ts == nil {
+			continue
+		}
+		for _, e := range ts.Events {
+			if e.Type == "Received" {
+				st.received = max(st.received, time.Unix(0, e.Time).Sub(t0))
+				sum += ts.StartedAt.Sub(time.Unix(0, e.Time))
+				break
+			}
+		}
+	}
+	if len(allocs) > 0 {
+		st.perTask = sum / time.Duration(len(allocs))
+	}
+	if job.Meta[nomad.MetaRendezvous] == nomad.RendezvousSnap {
+		for _, g := range job.TaskGroups {
+			if v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *g.Name), nil); err == nil && v != nil {
+				st.snapshot = max(st.snapshot, time.Unix(0, v.ModifyTime).Sub(t0))
+			}
+		}
+	}
+	return st
+}
+
 // nomadStartOnce registers one job of n tasks (kind jobshift, barrier or
 // bare) and returns the time from the register call to the last main
-// task's start, and for jobshift the snapshot's release. The jobshift
-// kind's watcher is the driver's, as `jobshift run` runs it (NOMAD_ADDR
-// names c's agent).
-func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Duration, time.Duration) {
+// task's start, for jobshift the snapshot's release, and the timeline.
+// The jobshift kind's watcher is the driver's, as `jobshift run` runs it
+// (NOMAD_ADDR names c's agent).
+func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Duration, time.Duration, nomadStages) {
 	name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
 	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
 	if kind == "jobshift" {
@@ -165,14 +222,16 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	if kind == "jobshift" {
 		release = nomadRelease(b, c, job)
 	}
+	stages := nomadTimeline(b, c, job, t0)
 	cancel()
 	nomadPurge(b, c, job)
-	return last.Sub(t0), release
+	return last.Sub(t0), release, stages
 }
 
 // nomadRelease is the snapshot's release: from the first write of the
 // topology snapshot (server clock) to the last main task's env file
-// rendered (its modification time, client clock: the same host's clock on
+// rendered (now that the snapshot is written at placement, this includes
+// the clients' start of the allocations: see ms/received-to-started) (its modification time, client clock: the same host's clock on
 // the dev agent and the cluster.sh clusters).
 func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 	var written time.Time
