@@ -4,6 +4,7 @@ import (
 	_ "embed"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -15,9 +16,6 @@ var shRestartLoop string
 //go:embed sh/stop-group.sh
 var shStopGroup string
 
-// stopGroupFile is where the stop wrapper is delivered in the task.
-const stopGroupFile = "local/jobshift-group.sh"
-
 // stopWrap puts the command of a task that is not restarted in place
 // under sh/stop-group.sh (the process group gets the stop signal) on the
 // drivers where Nomad signals only the task's top process: raw_exec and
@@ -25,14 +23,37 @@ const stopGroupFile = "local/jobshift-group.sh"
 // container runtime sends it, and an image need not have /bin/sh, so
 // container tasks are left as the pod ran them. An empty command (an idle
 // MPIJob worker runs only the ssh emulation) has nothing to wrap.
+//
+// The wrapper travels as `sh -c` text in the task's args, not as a file
+// template: every template costs the task about as much as the env
+// template itself in Nomad's template hook (≈ 0.1–0.2 s per task on 2
+// cores, issue 15, BENCHMARKS.md "Snapshot from the placements"), and
+// the text holds no "${" for Nomad's interpolation of args to touch
+// (TestStopWrapInArgs).
 func (r *renderer) stopWrap(uc *userCommand, container bool) *userCommand {
 	if container || len(uc.argv) == 0 || uc.loop != nil {
 		return uc
 	}
 	out := *uc
-	out.argv = append([]string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-group.sh"}, uc.argv...)
-	out.loop = r.fileTemplate(stopGroupFile, shStopGroup)
+	out.argv = append([]string{"/bin/sh", "-c", stopGroupArg, "jobshift-group"}, uc.argv...)
 	return &out
+}
+
+// stopGroupArg is sh/stop-group.sh without its comment lines (they are
+// for readers of the source, not for every task's command line).
+var stopGroupArg = shCode(shStopGroup)
+
+// shCode drops the whole-line comments and blank lines of a script that
+// has no here-documents or multi-line strings.
+func shCode(script string) string {
+	var b strings.Builder
+	for line := range strings.Lines(script) {
+		if t := strings.TrimSpace(line); t == "" || strings.HasPrefix(t, "#") {
+			continue
+		}
+		b.WriteString(line)
+	}
+	return b.String()
 }
 
 // OptRestartBackoff (plan option, tests only) scales the in-place restart

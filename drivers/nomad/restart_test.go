@@ -232,3 +232,22 @@ func TestRestartLoopShellcheck(t *testing.T) {
 		t.Errorf("shellcheck: %v\n%s", err, out)
 	}
 }
+
+// TestStopWrapInArgs: the stop wrapper travels in a raw_exec task's args
+// (no file template): as `sh -c` code that Nomad's interpolation of args
+// cannot change (no "${"), that HCL does not re-read as a template (no
+// "%{"), that dash parses, and that runs the user's argv unchanged.
+func TestStopWrapInArgs(t *testing.T) {
+	for _, bad := range []string{"${", "%{", "\n#"} {
+		if strings.Contains(stopGroupArg, bad) {
+			t.Errorf("the stop wrapper's code holds %q", bad)
+		}
+	}
+	if strings.Contains(stopGroupArg, "SIGTERM, the grace period") || !strings.Contains(stopGroupArg, `kill -TERM "-$_g_child"`) {
+		t.Errorf("comments kept or code lost:\n%s", stopGroupArg)
+	}
+	out, err := exec.Command("dash", "-c", stopGroupArg, "jobshift-group", "printf", "%s|", "a b", "$HOME", "'").CombinedOutput()
+	if err != nil || string(out) != "a b|$HOME|'|" {
+		t.Errorf("dash -c wrapper printf ... = %q, %v; want the arguments unchanged", out, err)
+	}
+}

@@ -81,7 +81,7 @@ EOT
       driver      = "raw_exec"
       kill_signal = "SIGTERM"
       config {
-        args    = ["$${NOMAD_TASK_DIR}/jobshift-group.sh", "bash", "-c", "set -o errexit -o nounset -o pipefail\npython3 train.py\n", "user.sh"]
+        args    = ["-c", "_g_stop=0\n_g_child=\n_g_setsid=\ncommand -v setsid >/dev/null 2>&1 && _g_setsid=setsid\ntrap '_g_stop=1; [ -n \"$_g_child\" ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }' TERM INT\n$_g_setsid \"$@\" &\n_g_child=$!\nwait \"$_g_child\"\n_g_rc=$?\nwhile kill -0 \"$_g_child\" 2>/dev/null; do\n\twait \"$_g_child\"\n\t_g_rc=$?\ndone\nif [ \"$_g_stop\" = 1 ]; then\n\twhile kill -0 \"-$_g_child\" 2>/dev/null; do sleep 0.1; done\nfi\nexit \"$_g_rc\"\n", "jobshift-group", "bash", "-c", "set -o errexit -o nounset -o pipefail\npython3 train.py\n", "user.sh"]
         command = "/bin/sh"
       }
       env {
@@ -109,13 +109,6 @@ EOT
         change_mode = "noop"
         once        = true
         env         = true
-      }
-      template {
-        destination = "local/jobshift-group.sh"
-        data        = "{{ base64Decode \"IyBUaGUgc3RvcCB3cmFwcGVyIG9mIGEgTm9tYWQgdGFzayB0aGF0IGlzIG5vdCByZXN0YXJ0ZWQgaW4gcGxhY2UKIyAoam9ic2hpZnQpOiBydW5zIHRoZSB0YXNrJ3MgY29tbWFuZCAoIiRAIikgaW4gaXRzIG93biBwcm9jZXNzIGdyb3VwIGFuZAojIHBhc3NlcyBhIHN0b3Agb24gdG8gdGhlIHdob2xlIGdyb3VwLCBzbyBldmVyeSB0YXNrIGVuZHMgYXMgYSBwb2QgZG9lczoKIyBTSUdURVJNLCB0aGUgZ3JhY2UgcGVyaW9kIChraWxsX3RpbWVvdXQpIGZvciBhIGNoZWNrcG9pbnQsIHRoZW4gU0lHS0lMTC4KIyBXaXRob3V0IGl0IE5vbWFkIHNpZ25hbHMgb25seSB0aGUgdGFzaydzIHRvcCBwcm9jZXNzIChyYXdfZXhlYywgZXhlYyk6CiMgYSBzaGVsbCB0aGVyZSAoYmFzaCAtYyAiYTsgYiIsIHNoIC1jICIuLi4iKSBkaWVzIG9mIFNJR1RFUk0gYXQgb25jZSwgYW5kCiMgTm9tYWQgdGhlbiBTSUdLSUxMcyB3aGF0IGlzIGxlZnQsIHRoZSB1c2VyJ3MgcHJvY2VzcyB3aXRob3V0IGl0cwojIFNJR1RFUk0gKGZvdW5kIGJ5IHRoZSBmYXVsdCBzdWl0ZSwgaW50ZWdyYXRpb24vZmF1bHRzKS4gVGhlIHJlc3RhcnQgbG9vcAojIChyZXN0YXJ0LWxvb3Auc2gpIGRvZXMgdGhlIHNhbWUgZm9yIHRoZSB0YXNrcyBpdCByZXN0YXJ0cy4KIyAoTm8gIi0tIiBiZWZvcmUgYSBuZWdhdGl2ZSBQSUQ6IGRhc2gncyBraWxsIHRha2VzIG5vbmUuKQpfZ19zdG9wPTAKX2dfY2hpbGQ9Cl9nX3NldHNpZD0KY29tbWFuZCAtdiBzZXRzaWQgPi9kZXYvbnVsbCAyPiYxICYmIF9nX3NldHNpZD1zZXRzaWQKdHJhcCAnX2dfc3RvcD0xOyBbIC1uICIkX2dfY2hpbGQiIF0gJiYgeyBraWxsIC1URVJNICItJF9nX2NoaWxkIiAyPi9kZXYvbnVsbCB8fCBraWxsIC1URVJNICIkX2dfY2hpbGQiIDI+L2Rldi9udWxsOyB9JyBURVJNIElOVAokX2dfc2V0c2lkICIkQCIgJgpfZ19jaGlsZD0kIQp3YWl0ICIkX2dfY2hpbGQiCl9nX3JjPSQ/CiMgYSB0cmFwcGVkIHNpZ25hbCBlbmRzIHdhaXQgZWFybHk6IHdhaXQgYWdhaW4gZm9yIHRoZSBjb21tYW5kJ3Mgb3duIGVuZAp3aGlsZSBraWxsIC0wICIkX2dfY2hpbGQiIDI+L2Rldi9udWxsOyBkbwoJd2FpdCAiJF9nX2NoaWxkIgoJX2dfcmM9JD8KZG9uZQppZiBbICIkX2dfc3RvcCIgPSAxIF07IHRoZW4KCSMgdGhlIHJlc3Qgb2YgdGhlIGdyb3VwIGZpbmlzaGVzIGl0cyBjaGVja3BvaW50IChraWxsX3RpbWVvdXQgYm91bmRzCgkjIHRoZSB3YWl0OiB0aGVuIE5vbWFkIGtpbGxzIGV2ZXJ5IHByb2Nlc3MpCgl3aGlsZSBraWxsIC0wICItJF9nX2NoaWxkIiAyPi9kZXYvbnVsbDsgZG8gc2xlZXAgMC4xOyBkb25lCmZpCmV4aXQgIiRfZ19yYyIK\" }}"
-        change_mode = "noop"
-        once        = true
-        perms       = "0755"
       }
     }
     restart {
