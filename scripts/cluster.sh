@@ -18,8 +18,8 @@
 # The root namespace holds the bridge's first address, so tests and `jobshift run` reach the servers.
 #
 # Nomad: one server (not -dev) in its own host, N clients, each with raw_exec, Docker and the fake GPU
-# device plugin (4 GPUs), its own data dir and cgroup parent (several clients share the machine's
-# cgroup tree). Slurm: slurmctld + slurmdbd + MariaDB in a controller host, N slurmd hosts with
+# device plugin (4 GPUs), 64 declared cores (JOBSHIFT_CLUSTER_CPUS), its own data dir and cgroup
+# parent (several clients share the machine's cgroup tree). Slurm: slurmctld + slurmdbd + MariaDB in a controller host, N slurmd hosts with
 # NodeAddr = the host's address, 512 declared CPUs (JOBSHIFT_CLUSTER_CPUS; kept while the cluster is up)
 # and 4 fake GPUs (gres, /dev/null symlinks as in slurm-up.sh); our own
 # munged on its own socket, so the shared test cluster's munged is never needed nor touched.
@@ -420,6 +420,16 @@ client { enabled = false }
 HCL
 }
 
+# nomad_cpus: the cores each client declares. 64 unless JOBSHIFT_CLUSTER_CPUS says otherwise at `up`
+# (integration/multihost TestNomadThousandTasks needs 1,000 one-core tasks on the 3 clients a job is
+# spread over: JOBSHIFT_CLUSTER_CPUS=512, as the Slurm nodes declare). A client that is up keeps the
+# count it was started with (its agent.hcl is written only when it starts).
+nomad_cpus() {
+	local c=${JOBSHIFT_CLUSTER_CPUS:-64}
+	[[ $c =~ ^[1-9][0-9]*$ ]] || die "JOBSHIFT_CLUSTER_CPUS must be a number of CPUs"
+	echo "$c"
+}
+
 nomad_client_conf() {
 	local name=$1 ip=$2 docker=""
 	if have_docker; then
@@ -456,8 +466,8 @@ client {
   # several clients share this machine's cgroup tree: each its own parent
   cgroup_parent     = "/jsc-$name"
   # declared sizes, not the machine's (the clients share it), as slurm-up.sh declares its nodes:
-  # 64 cores of 1000 MHz (the site config's cpu_mhz_per_core) and 250 GiB per client
-  cpu_total_compute = 64000
+  # $(nomad_cpus) cores of 1000 MHz (the site config's cpu_mhz_per_core) and 250 GiB per client
+  cpu_total_compute = $(($(nomad_cpus) * 1000))
   memory_total_mb   = 256000
   options = {
     "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
@@ -480,6 +490,7 @@ HCL
 nomad_up() {
 	local n=$1 nomad i name
 	nomad=$(nomad_bin)
+	nomad_cpus >/dev/null # a bad JOBSHIFT_CLUSTER_CPUS stops `up` here (agent.hcl uses it in a $(...))
 	nomad_plugin
 	jobshift_helper
 	net_up

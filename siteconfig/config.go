@@ -94,6 +94,11 @@ type NomadConfig struct {
 	// (upper case, no CAP_ prefix). None by default: a stock client's
 	// allow_caps refuses e.g. SYS_ADMIN, and Kubernetes pods had none.
 	DockerCapAdd []string
+	// TaskLogs false (`task_logs = false`) disables Nomad's log collection
+	// for every task (`logs { disabled = true }`): no logmon process per
+	// task (≈ 13 MB private memory each, half of a raw_exec task's cost),
+	// and no task output kept (drivers/nomad). nil = true.
+	TaskLogs *bool `json:",omitempty"` // (omitted from the goldens when unset)
 
 	Range hcl.Range `json:"-"` // where the block is, for drivers' diagnostics
 }

@@ -36,7 +36,7 @@ var (
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir", "spread_nodes",
-		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user")
+		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user", "task_logs")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
 		"gpu_request", "port_base", "address", "spread_nodes", "sbatch", "mpi")
 	imageSchema    = attrs("replace")
@@ -217,6 +217,10 @@ func decodeNomad(b *hcl.Block) (*NomadConfig, hcl.Diagnostics) {
 	}
 	d.caps("docker_cap_add", &n.DockerCapAdd)
 	d.decode("namespace_per_user", &n.NamespacePerUser)
+	var logs bool
+	if a := d.decode("task_logs", &logs); a != nil {
+		n.TaskLogs = &logs
+	}
 	return n, d.diags
 }
 

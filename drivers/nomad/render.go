@@ -289,7 +289,22 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 	if r.set.Helper != "" {
 		g.Tasks = append(g.Tasks, r.finisher())
 	}
+	if r.set.NoTaskLogs {
+		disableLogs(g.Tasks)
+	}
 	return g
+}
+
+// disableLogs turns off Nomad's log collection for every task of a group
+// (site config task_logs = false): the client then starts no logmon
+// process per task, which at 1,000 tasks is ≈ 13 GB of private memory
+// (BENCHMARKS.md, "1,000 tasks"), and points the task's stdout and stderr
+// at /dev/null, so `nomad alloc logs` and `jobshift logs` have nothing
+// to show. Every task, not only the main one: each would start its own.
+func disableLogs(tasks []*api.Task) {
+	for _, t := range tasks {
+		t.LogConfig = &api.LogConfig{Disabled: new(true)}
+	}
 }
 
 // network declares one dynamic port per label the role's services use. A

@@ -470,3 +470,48 @@ func TestRenderMPIGolden(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderTaskLogs: nomad.task_logs = false disables log collection on
+// every task of every group (each task would start its own logmon: the
+// finisher and UAI's ps and judge too); unset or true renders no logs
+// block, Nomad's default.
+func TestRenderTaskLogs(t *testing.T) {
+	off, on := false, true
+	for name, tc := range map[string]struct {
+		logs *bool
+		want string // every task's logs block
+	}{
+		"unset": {nil, "none"},
+		"true":  {&on, "none"},
+		"false": {&off, "disabled"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			site := rawExecSite()
+			site.Nomad.Helper = "/usr/local/bin/jobshift"
+			site.Nomad.TaskLogs = tc.logs
+			job, diags := BuildJob(plan(uaiJob(), site), nil)
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			tasks := 0
+			for _, g := range job.TaskGroups {
+				for _, task := range g.Tasks {
+					tasks++
+					got := "none"
+					if lc := task.LogConfig; lc != nil {
+						got = fmt.Sprintf("%+v", *lc)
+						if lc.Disabled != nil && *lc.Disabled && lc.MaxFiles == nil && lc.MaxFileSizeMB == nil && lc.Enabled == nil {
+							got = "disabled"
+						}
+					}
+					if got != tc.want {
+						t.Errorf("group %s task %s: logs %s, want %s", *g.Name, task.Name, got, tc.want)
+					}
+				}
+			}
+			if tasks < 4 { // UAI: main, ps, judge, finish
+				t.Errorf("only %d tasks rendered", tasks)
+			}
+		})
+	}
+}

@@ -41,6 +41,9 @@ type settings struct {
 	GPURuntime string
 	// CapAdd are capabilities for every container task (none by default).
 	CapAdd []string
+	// NoTaskLogs: every task is rendered with `logs { disabled = true }`
+	// (site config task_logs = false; disableLogs).
+	NoTaskLogs bool
 }
 
 func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
@@ -63,6 +66,7 @@ func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
 		s.GPURuntime = *n.DockerGPURuntime
 	}
 	s.CapAdd = n.DockerCapAdd
+	s.NoTaskLogs = n.TaskLogs != nil && !*n.TaskLogs
 	if n.BarrierTimeout != "" {
 		d, err := time.ParseDuration(n.BarrierTimeout)
 		if err != nil || d <= 0 {

@@ -46,8 +46,11 @@ func nomadClient(t *testing.T, c *cluster) *api.Client {
 func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Duration) (*drivers.Result, string) {
 	t.Helper()
 	cl := nomadClient(t, c)
-	id := fmt.Sprintf("mh-%s-%d", plan.Job.Name, time.Now().UnixNano()%1e9)
-	plan.Options["id"] = id
+	id := plan.Options["id"] // a caller that watches the job itself names it
+	if id == "" {
+		id = fmt.Sprintf("mh-%s-%d", plan.Job.Name, time.Now().UnixNano()%1e9)
+		plan.Options["id"] = id
+	}
 	// raw_exec tasks run in the repository (every host sees it at this path)
 	plan.Options[nomad.OptWorkDir] = repoRoot()
 	if plan.Site != nil && plan.Site.Nomad != nil && plan.Site.Nomad.Helper != "" {

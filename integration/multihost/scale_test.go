@@ -117,21 +117,23 @@ func TestSlurmThousandTasks(t *testing.T) {
 			envSize := fileSize(filepath.Join(r.adir, "env.sh"))
 			t.Logf("%d tasks: submit -> succeeded %s; shared fragment env.sh %d KiB; %s", n, took.Round(100*time.Millisecond),
 				envSize>>10, sacctSteps(r.id))
-			checkScaleEnv(t, plan.Job, r, contract.Options{User: plan.User, Contracts: plan.Contracts})
+			checkScaleEnv(t, plan.Job, r.topology(t), contract.Options{User: plan.User, Contracts: plan.Contracts}, "",
+				func(ref jobs.TaskRef) map[string]string { return parseEnv0(r.taskLog(t, ref.Role, ref.Index)) })
 			checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
 		})
 	}
 }
 
-// checkScaleEnv compares every task's dumped environment with the oracle,
-// bound once to the job's topology.
-func checkScaleEnv(t *testing.T, job *jobs.Job, r *slurmRun, opts contract.Options) {
+// checkScaleEnv compares every task's dumped environment (env) with the
+// oracle, bound once to the job's topology. workDir, when not "", is the
+// directory the tasks ran in, for an oracle that leaves it to the task.
+func checkScaleEnv(t *testing.T, job *jobs.Job, topo contract.Topology, opts contract.Options, workDir string, env func(jobs.TaskRef) map[string]string) {
 	t.Helper()
 	cj, err := contract.Compile(job, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := cj.Bind(r.topology(t))
+	b, err := cj.Bind(topo)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,10 +141,14 @@ func checkScaleEnv(t *testing.T, job *jobs.Job, r *slurmRun, opts contract.Optio
 	for _, role := range job.Roles {
 		for i := 0; i < role.Instances && bad < 5; i++ {
 			task := fmt.Sprintf("%s-%d", role.Name, i)
-			env := parseEnv0(r.taskLog(t, role.Name, i))
+			env := env(jobs.TaskRef{Role: role.Name, Index: i})
 			want, err := b.Env(jobs.TaskRef{Role: role.Name, Index: i}, contract.ProcessMain)
 			if err != nil {
 				t.Fatal(err)
+			}
+			wm := want.Map()
+			if wd, ok := wm[contract.WorkDirVar]; ok && wd == "" && workDir != "" {
+				wm[contract.WorkDirVar] = workDir
 			}
 			got := map[string]string{}
 			for _, v := range want {
@@ -150,7 +156,7 @@ func checkScaleEnv(t *testing.T, job *jobs.Job, r *slurmRun, opts contract.Optio
 					got[v.Name] = x
 				}
 			}
-			if d := cmp.Diff(want.Map(), got); d != "" {
+			if d := cmp.Diff(wm, got); d != "" {
 				t.Errorf("%s: contract (-oracle +task):\n%s", task, d)
 				bad++
 			}

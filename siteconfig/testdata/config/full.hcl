@@ -15,6 +15,7 @@ nomad {
   spread_nodes     = 3
   docker_gpu_runtime = "nvidia-container-runtime"
   docker_cap_add     = ["sys_admin", "CAP_IPC_LOCK"]
+  task_logs          = false
 }
 
 slurm {
