@@ -76,6 +76,18 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 // own variables (its index, the current-container variables, RANK...),
 // removes those four inputs, and execs the utility as Shell does. Its work
 // per task is the fragment's size plus O(1).
+//
+// Task may also be sourced by a shell (in a subshell: it ends it) that
+// calls a function of its own instead of a utility:
+//
+//	( set -- -f FUNCTION [argument...]; . task.sh )
+//
+// Then it calls FUNCTION [NAME=VALUE...] [argument...] with the variables
+// set and exported as above, the NAME=VALUE words being the variables only
+// env can place (see Shell: the function must exec env -- with them), and
+// exits with the function's status should it return. A target that already
+// runs a shell per task (Slurm's supervisor) so saves a sh process before
+// the user's command.
 type ShellStages struct{ Shared, Task string }
 
 // ShellStages renders the contract of every task of the job in two stages.
@@ -92,8 +104,9 @@ func (cj *Compiled) ShellStages() (ShellStages, error) {
 	tk.Grow(len(taskPrelude) + len(r.task) + 1024)
 	tk.WriteString(shellPrelude)
 	tk.WriteString(taskPrelude)
+	tk.WriteString(functionPrelude)
 	tk.WriteString("[ -f \"${JS_SHARED-}\" ] || _js_die \"JS_SHARED: no fragment at '${JS_SHARED-}'\"\n")
-	r.c.finishTo(&tk, "unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED\n", false)
+	r.c.finishTo(&tk, "unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED\n", false, true)
 	tk.WriteString(selfCheck)
 	tk.WriteString(". \"$JS_SHARED\"\n")
 	tk.WriteString(r.task)
@@ -115,7 +128,7 @@ func (cj *Compiled) Shell() (string, error) {
 	w.WriteString("_js_shared() {\n")
 	w.WriteString(r.shared)
 	w.WriteString("}\n_js_env=$(_js_shared) || exit 2\n")
-	r.c.finishTo(&w, "", true)
+	r.c.finishTo(&w, "", true, false)
 	w.WriteString(selfCheck)
 	w.WriteString("eval \"$_js_env\"\nunset _js_env\n")
 	w.WriteString(r.task)
@@ -248,6 +261,17 @@ _js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
 // taskPrelude checks the utility of the task stage.
 const taskPrelude = `[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
 case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
+`
+
+// functionPrelude reads the task stage's -f FUNCTION (ShellStages: the
+// stage sourced by a shell that calls its own function, no utility).
+// _js_fn is always assigned here, so it never comes from the environment.
+const functionPrelude = `_js_fn=
+if [ "$1" = -f ]; then
+	[ "$#" -ge 2 ] || _js_die "usage: -f FUNCTION [argument...]"
+	_js_fn=$2
+	shift 2
+fi
 `
 
 // selfCheck checks the task's own inputs.
@@ -515,7 +539,7 @@ func (c *shc) assign(d def, odd []string) []string {
 // the input variables (unset, or with topo every input of Shell), export
 // PAI_WORK_DIR, exec the utility (through env when there are NAME=VALUE
 // arguments).
-func (c *shc) finishTo(w *strings.Builder, unset string, topo bool) {
+func (c *shc) finishTo(w *strings.Builder, unset string, topo, fn bool) {
 	w.WriteString("_js_finish() {\n")
 	if topo {
 		c.unsetInputs(w)
@@ -524,6 +548,11 @@ func (c *shc) finishTo(w *strings.Builder, unset string, topo bool) {
 	}
 	if NeedsWorkDir(c.job, c.opts) {
 		w.WriteString(WorkDirExport)
+	}
+	if fn {
+		// sourced with -f FUNCTION (ShellStages): no exec, the caller's
+		// function runs in this shell
+		w.WriteString("if [ -n \"$_js_fn\" ]; then \"$_js_fn\" \"$@\"; exit; fi\n")
 	}
 	w.WriteString("case $1 in *=*) exec env -- \"$@\" ;; esac\nexec \"$@\"\n}\n")
 }

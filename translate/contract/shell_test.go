@@ -196,11 +196,31 @@ func TestShellStagesMatchOracle(t *testing.T) {
 					if diff := cmp.Diff(want.Map(), got); diff != "" {
 						t.Fatalf("case %s task %d-%d under %s (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
 					}
+					got, stderr, err = runShell(t, sh, sourceWithFunction+st.Task, input)
+					if err != nil {
+						t.Fatalf("case %s task %d-%d under %s, sourced with -f: %v\n%s", c.Name, k, i, sh, err, stderr)
+					}
+					if diff := cmp.Diff(want.Map(), got); diff != "" {
+						t.Fatalf("case %s task %d-%d under %s, sourced with -f (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
+					}
 				}
 			}
 		}
 	}
 }
+
+// sourceWithFunction, put before the task stage, runs it as a sourcing
+// shell does (Slurm's supervisor): -f and a function of that shell, which
+// execs the utility itself, through env when the stage passes it names
+// only env can place. The utility (runShell's $1) is kept in a plain
+// variable first, as the sourcing shell's own state would be.
+const sourceWithFunction = `_t_util=$1
+_t_then() {
+	if [ "$#" -gt 0 ]; then exec env -- "$@" "$_t_util"; fi
+	exec "$_t_util"
+}
+set -- -f _t_then
+`
 
 // runShared sources the shared stage in a subshell, its input as plain
 // (unexported) shell variables, and returns the fragment's path.

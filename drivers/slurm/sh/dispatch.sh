@@ -1,8 +1,9 @@
 # The entry of the task program (the end of task.sh in the state directory
 # of the attempt), picked by $0: stage 1 (jobshift-task R) reads the
-# library first unless the script carries it inline (_t_inline_lib = 1);
-# stage 2 (jobshift-run R DIR) runs only js_run (sh/run.sh), so the
-# command of the user starts without reading the library.
+# library first unless the script carries it inline (_t_inline_lib = 1)
+# and runs stage 2 in its own subshell (js_then); jobshift-run R DIR runs
+# only js_run (sh/run.sh) in a fresh sh, for a contract whose names only
+# env can place (js_then execs env, then this).
 case $0 in
 jobshift-task)
 	if [ "$_t_inline_lib" = 0 ]; then

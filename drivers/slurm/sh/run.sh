@@ -1,6 +1,7 @@
 # Stage 2 of a task, part of every task program (task.sh in the state
-# directory of the attempt): stage 2 does not read the library, so the
-# command of the user starts after only this and the task data.
+# directory of the attempt): run by stage 1's subshell after the contract's
+# task stage (js_then), or by a fresh sh after env (jobshift-run), which
+# then reads only this and the task data, not the library.
 
 # js_run R DIR: runs the command of role R (DIR: the state directory of the
 # attempt) from the task data: the setup commands of the site

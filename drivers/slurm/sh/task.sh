@@ -1,13 +1,16 @@
 # The task program, in the file task.sh of the attempt's state directory.
 # srun starts it for every task of role R as
 #   sh -c '. "$_jsh_adir/task.sh"' jobshift-task R
-# Stage 1 (jobshift-task) checks the task landed where the layout says,
-# removes jobshift's own variables, exports the role's environment, and runs
-# the contract script (translate/contract.Shell) as a child; the contract
-# exports the platform's variables and execs stage 2 (jobshift-run), which
-# execs the user command the way its source platform ran it. Stage 1 then
-# records the command's own exit code (srun's aggregate code cannot tell
-# which task failed, spec/slurm.md §6).
+# Stage 1 (jobshift-task, the supervisor) checks the task landed where the
+# layout says, removes jobshift's own variables, exports the role's
+# environment and forks a subshell per run (js_start): it sources the
+# contract's task stage (translate/contract.ShellStages, -f), which exports
+# the platform's variables and calls js_then, which runs stage 2 (js_run)
+# in that same subshell; js_run execs the user command the way its source
+# platform ran it. One sh per task, the user's command its child: no
+# process starts between them. Stage 1 then records the command's own exit
+# code (srun's aggregate code cannot tell which task failed, spec/slurm.md
+# §6).
 
 js_task_main() {
 	_k_r=$1
@@ -29,10 +32,11 @@ js_task_main() {
 	JS_SHARED=$_k_dir/env.sh
 	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
 	js_env "$_k_r"
-	# one date for the start stamp and the first run's start (a fork
-	# fewer before the command of the user)
-	_k_ns=$(date +%s%N)
-	echo "$_k_ns" >"$_k_dir/started.$_k_r.$_k_i"
+	# the start stamp is the file's mtime, written by a builtin: a date
+	# fork here would delay every task's command (the first run's start
+	# is read back from it after the run, js_first_t0)
+	_k_sf=$_k_dir/started.$_k_r.$_k_i
+	: >"$_k_sf"
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
@@ -44,21 +48,17 @@ js_task_main() {
 		(
 			JS_SELF_PROCESS='ps'
 			export JS_SELF_PROCESS
-			exec /bin/sh "$_k_dir/contract-task.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+			js_start
 		) &
 		_k_ps=$!
 	fi
 	_k_streak=0
+	_k_t0=
 	while :; do
-		case $_k_ns in
-		'' | *[!0-9]*) _k_t0=$(js_now_ms) ;;
-		*) _k_t0=$((_k_ns / 1000000)) ;;
-		esac
-		_k_ns=
-		# files, not arguments: one argument is at most 128 KiB
-		/bin/sh "$_k_dir/contract-task.sh" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+		(js_start)
 		_k_rc=$?
 		_k_t1=$(js_now_ms)
+		[ -n "$_k_t0" ] || _k_t0=$(js_first_t0 "$_k_sf" "$_k_t1")
 		# every run's start and end (ms), for the back-off tests and logs
 		echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
 		# the batch script marks a role stopped before signalling it: the
@@ -75,6 +75,7 @@ js_task_main() {
 			[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 			[ "$_k_stop" = 1 ] && break
 		fi
+		_k_t0=$(js_now_ms)
 	done
 	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
 	if [ -n "$_k_ps" ]; then
@@ -95,6 +96,45 @@ js_task_main() {
 		kill -TERM $$
 	fi
 	exit "$_k_rc"
+}
+
+# js_start runs once per run in a subshell of stage 1 (forked, never
+# exec'd: the child is this shell, its traps reset to the default by the
+# subshell as an exec would): the contract's task stage, sourced, exports
+# the platform's variables and calls js_then. Files, not arguments: one
+# argument is at most 128 KiB. A fresh sh (the former stage 2) started with
+# the default IFS whatever the job's environment set: so does this one
+# (kept exported if the job exported it, as that sh did).
+js_start() {
+	IFS=' 	
+'
+	set -- -f js_then
+	# shellcheck source=/dev/null
+	. "$_k_dir/contract-task.sh"
+}
+
+# js_then [NAME=VALUE...]: called by the contract's task stage with the
+# platform's variables set: stage 2 (js_run) in this same shell. Names only
+# env can place (PAI v1 role names with '.' or '~') need env, and after it
+# a fresh sh for stage 2 (dispatch.sh, jobshift-run).
+js_then() {
+	if [ "$#" -gt 0 ]; then
+		# the fresh sh expands $2 itself
+		# shellcheck disable=SC2016
+		exec env -- "$@" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+	fi
+	js_run "$_k_r" "$_k_dir"
+}
+
+# js_first_t0 FILE T1: the first run's start (ms), the mtime of the start
+# stamp FILE, read after the run so no fork delays its command; T1 where
+# date cannot read it (no -r or no %N).
+js_first_t0() {
+	_f_ns=$(date -r "$1" +%s%N 2>/dev/null)
+	case $_f_ns in
+	'' | *[!0-9]*) echo "$2" ;;
+	*) echo $((_f_ns / 1000000)) ;;
+	esac
 }
 
 # js_wait_group SECS: wait (at most SECS, Kubernetes' default grace period)

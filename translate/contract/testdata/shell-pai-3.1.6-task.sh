@@ -8,11 +8,18 @@ _js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
 _js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
 [ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
 case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
+_js_fn=
+if [ "$1" = -f ]; then
+	[ "$#" -ge 2 ] || _js_die "usage: -f FUNCTION [argument...]"
+	_js_fn=$2
+	shift 2
+fi
 [ -f "${JS_SHARED-}" ] || _js_die "JS_SHARED: no fragment at '${JS_SHARED-}'"
 _js_finish() {
 unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED
 PAI_WORK_DIR=$(pwd)
 export PAI_WORK_DIR
+if [ -n "$_js_fn" ]; then "$_js_fn" "$@"; exit; fi
 case $1 in *=*) exec env -- "$@" ;; esac
 exec "$@"
 }
