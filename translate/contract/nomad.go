@@ -242,7 +242,15 @@ func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (stri
 		t.registrationsHead(job, k)
 	}
 	var line []byte
-	for _, d := range p.defs {
+	fams := families(p.defs)
+	for j := 0; j < len(p.defs); j++ {
+		if len(fams) > 0 && fams[0].start == j {
+			t.writeFamily(fams[0], job)
+			j += fams[0].block*fams[0].tasks - 1
+			fams = fams[1:]
+			continue
+		}
+		d := p.defs[j]
 		line = append(append(line[:0], d.name...), "={{ "...)
 		line = append(t.appendValue(line, job, d.val), " | toJSON }}\n"...)
 		w.Write(line)
@@ -389,8 +397,12 @@ func (t *tmpl) portLabels(job *jobs.Job, k int) []jobs.Port {
 // (k, i) for port slot (label, n); label "" means any (the address).
 func (t *tmpl) appendReg(dst []byte, job *jobs.Job, k, i int, label string, n int) []byte {
 	s := t.service(job, k, label, n)
-	if i == self {
+	switch i {
+	case self:
 		return strconv.AppendInt(append(dst, "$self"...), int64(s), 10)
+	case loopIdx:
+		dst = strconv.AppendInt(append(dst, `(scratch.Get (print "`...), int64(s), 10)
+		return append(dst, `/idx-" $i))`...)
 	}
 	dst = strconv.AppendInt(append(dst, `(scratch.Get "`...), int64(s), 10)
 	dst = strconv.AppendInt(append(dst, "/idx-"...), int64(i), 10)
@@ -427,8 +439,11 @@ func (t *tmpl) appendPort(dst []byte, job *jobs.Job, k, i int, label string, n i
 }
 
 func (t *tmpl) appendIndex(dst []byte, i int) []byte {
-	if i == self {
+	switch i {
+	case self:
 		return append(dst, " $mi"...)
+	case loopIdx:
+		return append(dst, " $i"...)
 	}
 	return strconv.AppendInt(append(dst, ' '), int64(i), 10)
 }
