@@ -81,7 +81,6 @@ type famSummary struct {
 	names               []string
 }
 
-
 // TestNomadTemplateSizeFlat: a 1,000-task PAI job's template text does
 // not grow with the tasks but for the values that list every task (the
 // host list): well under what one line per variable took (533 KB).
