@@ -31,7 +31,7 @@ var shStopGroup string
 // the text holds no "${" for Nomad's interpolation of args to touch
 // (TestStopWrapInArgs).
 func (r *renderer) stopWrap(uc *userCommand, container bool) *userCommand {
-	if container || len(uc.argv) == 0 || uc.loop != nil {
+	if container || len(uc.argv) == 0 || uc.wrapped {
 		return uc
 	}
 	out := *uc
@@ -61,9 +61,6 @@ func shCode(script string) string {
 // $JOBSHIFT_TEST_RESTART_BACKOFF, else the kubelet's 10s/300s.
 const OptRestartBackoff = "restart_backoff"
 
-// restartFile is where the restart loop is delivered in the task.
-const restartFile = "local/jobshift-restart.sh"
-
 // restartBackoff is the back-off the restart loop waits.
 func restartBackoff(opts map[string]string) (completion.Backoff, error) {
 	if v := opts[OptRestartBackoff]; v != "" {
@@ -75,7 +72,9 @@ func restartBackoff(opts map[string]string) (completion.Backoff, error) {
 // restartLoop wraps the command of a role whose tasks restart in place
 // (completion.RestartsPossible) in sh/restart-loop.sh: a Nomad task ends
 // with its command otherwise (the group's restart policy is attempts 0,
-// mode fail). The user's argv follows the loop's file unchanged. A
+// mode fail). The loop travels as `sh -c` text in the task's args (no
+// file template, as the stop wrapper: TestRestartLoopInArgs), the user's
+// argv after it unchanged. A
 // container without `command` runs its image's ENTRYPOINT, which cannot be
 // wrapped: such a role is not restarted in place (warned).
 func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand) *userCommand {
@@ -99,7 +98,10 @@ func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand) *userCommand {
 		r.errorf(role.Pos, "Invalid restart back-off", "%v", err)
 		return uc
 	}
-	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + completion.RestartShell + shRestartLoop
-	return &userCommand{argv: append([]string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-restart.sh"}, uc.argv...),
-		file: uc.file, loop: r.fileTemplate(restartFile, script)}
+	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + shCode(completion.RestartShell+shRestartLoop)
+	return &userCommand{argv: append([]string{"/bin/sh", "-c", script, restartArg0}, uc.argv...),
+		file: uc.file, wrapped: true}
 }
+
+// restartArg0 is the restart loop's $0 (its name in ps).
+const restartArg0 = "jobshift-restart"

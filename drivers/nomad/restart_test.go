@@ -1,12 +1,10 @@
 package nomad
 
 import (
-	"encoding/base64"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -28,7 +26,15 @@ func crashJob(pol string, backoffLimit *int, argv ...string) *jobs.Job {
 			Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 256}}}}
 }
 
-var base64Arg = regexp.MustCompile(`base64Decode "([^"]+)"`)
+// taskDir is the NOMAD_TASK_DIR runLoop gave cmd.
+func taskDir(cmd *exec.Cmd) string {
+	for _, e := range cmd.Env {
+		if d, ok := strings.CutPrefix(e, "NOMAD_TASK_DIR="); ok {
+			return d
+		}
+	}
+	return ""
+}
 
 // loopOf renders job and returns the main task's argv and its restart
 // loop's text (decoded from the template), "" when there is none.
@@ -49,15 +55,8 @@ func loopOf(t *testing.T, job *jobs.Job, opts map[string]string) ([]string, stri
 		}
 	}
 	argv := append([]string{main.Config["command"].(string)}, main.Config["args"].([]string)...)
-	for _, tp := range main.Templates {
-		if *tp.DestPath == restartFile {
-			m := base64Arg.FindStringSubmatch(*tp.EmbeddedTmpl)
-			b, err := base64.StdEncoding.DecodeString(m[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			return argv, string(b)
-		}
+	if len(argv) > 3 && argv[0] == "/bin/sh" && argv[1] == "-c" && argv[3] == restartArg0 {
+		return argv, argv[2]
 	}
 	return argv, ""
 }
@@ -80,8 +79,8 @@ func TestRestartLoopRendered(t *testing.T) {
 			if got := loop != ""; got != c.wantLoop {
 				t.Fatalf("restart loop rendered = %v, want %v (argv %q)", got, c.wantLoop, argv)
 			}
-			if c.wantLoop && (argv[0] != "/bin/sh" || argv[1] != "${NOMAD_TASK_DIR}/jobshift-restart.sh") {
-				t.Errorf("argv = %q, want the loop around the command", argv)
+			if c.wantLoop && (argv[0] != "/bin/sh" || argv[1] != "-c" || argv[3] != restartArg0 || strings.Contains(argv[2], "jobshift-group")) {
+				t.Errorf("argv = %q, want the loop around the command, once", argv)
 			}
 		})
 	}
@@ -101,11 +100,7 @@ func with(j *jobs.Job, f func(*jobs.Job)) *jobs.Job { f(j); return j }
 func runLoop(t *testing.T, loop string, argv []string, during func(*exec.Cmd)) ([][3]int64, int) {
 	t.Helper()
 	dir := t.TempDir()
-	f := filepath.Join(dir, "jobshift-restart.sh")
-	if err := os.WriteFile(f, []byte(loop), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("/bin/sh", append([]string{f}, argv...)...)
+	cmd := exec.Command("/bin/sh", append([]string{"-c", loop, restartArg0}, argv...)...)
 	cmd.Env = append(os.Environ(), "NOMAD_TASK_DIR="+dir, "NOMAD_ALLOC_INDEX=0")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
@@ -149,7 +144,7 @@ func runLoop(t *testing.T, loop string, argv []string, during func(*exec.Cmd)) (
 // times show each wait (lower bounds only).
 func TestRestartLoopBackoff(t *testing.T) {
 	argv, loop := loopOf(t, crashJob("OnFailure", intp(4), "sh", "-c", "exit 3"), map[string]string{OptRestartBackoff: "200ms"})
-	runs, status := runLoop(t, loop, argv[2:], nil)
+	runs, status := runLoop(t, loop, argv[4:], nil)
 	if status != 3 {
 		t.Errorf("loop exited %d, want 3 (the command's code)", status)
 	}
@@ -180,7 +175,7 @@ func TestRestartLoopPolicy(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			argv, loop := loopOf(t, crashJob(c.pol, nil, "sh", "-c", c.script), map[string]string{OptRestartBackoff: "50ms"})
-			runs, status := runLoop(t, loop, argv[2:], nil)
+			runs, status := runLoop(t, loop, argv[4:], nil)
 			var codes []int64
 			for _, r := range runs {
 				codes = append(codes, r[2])
@@ -196,11 +191,11 @@ func TestRestartLoopPolicy(t *testing.T) {
 // no further run.
 func TestRestartLoopStopDuringBackoff(t *testing.T) {
 	argv, loop := loopOf(t, crashJob("OnFailure", nil, "sh", "-c", "exit 3"), map[string]string{OptRestartBackoff: "1h"})
-	runs, status := runLoop(t, loop, argv[2:], func(cmd *exec.Cmd) {
+	runs, status := runLoop(t, loop, argv[4:], func(cmd *exec.Cmd) {
 		// The second run ends at once and the loop then waits an hour;
 		// the runs file shows when it is there.
 		for i := 0; i < 200; i++ {
-			b, _ := os.ReadFile(filepath.Join(filepath.Dir(cmd.Args[1]), "jobshift-runs"))
+			b, _ := os.ReadFile(filepath.Join(taskDir(cmd), "jobshift-runs"))
 			if strings.Count(string(b), "\n") >= 2 {
 				break
 			}
@@ -230,6 +225,27 @@ func TestRestartLoopShellcheck(t *testing.T) {
 	}
 	if out, err := exec.Command("shellcheck", "-s", "sh", "-e", "SC2154", f).CombinedOutput(); err != nil {
 		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}
+
+// TestRestartLoopInArgs: the restart loop travels in the task's args as
+// the stop wrapper does: no "${" for Nomad's interpolation, no "%{" for
+// HCL, no comment lines, and dash runs the user's argv unchanged after it.
+func TestRestartLoopInArgs(t *testing.T) {
+	argv, loop := loopOf(t, crashJob("OnFailure", nil, "printf", "%s|", "a b", "$HOME", "'"), nil)
+	for _, bad := range []string{"${", "%{", "\n#"} {
+		if strings.Contains(loop, bad) {
+			t.Errorf("the restart loop's code holds %q", bad)
+		}
+	}
+	if got := argv[4:]; !cmp.Equal(got, []string{"printf", "%s|", "a b", "$HOME", "'"}) {
+		t.Errorf("user argv after the loop = %q", got)
+	}
+	cmd := exec.Command("dash", append([]string{"-c", loop, restartArg0}, argv[4:]...)...)
+	cmd.Dir = t.TempDir() // the loop keeps its runs in NOMAD_TASK_DIR, else here
+	out, err := cmd.Output()
+	if err != nil || string(out) != "a b|$HOME|'|" {
+		t.Errorf("dash -c loop printf ... = %q, %v; want the arguments unchanged", out, err)
 	}
 }
 

@@ -39,9 +39,9 @@ const (
 type userCommand struct {
 	argv []string
 	file *api.Template
-	// loop is the wrapper around argv (restart.go): the in-place restart
-	// loop, or the stop wrapper, if any.
-	loop *api.Template
+	// wrapped: argv is already the in-place restart loop around the
+	// command (restart.go), which passes a stop to its process group.
+	wrapped bool
 	// extra templates and env of the ssh emulation (ssh.go).
 	extra []*api.Template
 	env   map[string]string
@@ -214,9 +214,6 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	})
 	if uc.file != nil {
 		t.Templates = append(t.Templates, uc.file)
-	}
-	if uc.loop != nil {
-		t.Templates = append(t.Templates, uc.loop)
 	}
 	t.Templates = append(t.Templates, uc.extra...)
 	for k, v := range uc.env {

@@ -17,6 +17,12 @@
 # in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
 # (restarts.job, whose backoffLimit counts every task's restarts).
 
+# No dollar-brace in this file: on Nomad it travels in a task's args, where Nomad
+# would interpolate it. The callers set _k_stop (0, 1 once stopped) before
+# calling js_sleep_ms; these two start empty here.
+_s_frac=
+_s_pid=
+
 js_counter_add() {
 	# mkdir is atomic on shared file systems: a lock around read+write
 	_l_n=0
@@ -109,8 +115,8 @@ js_now_ms() {
 # loop slept out the whole back-off (TestRestartLoopStopDuringBackoff, 1
 # run in 10 under load: the trap ran, the 1 h sleep lived on).
 js_sleep_ms() {
-	[ "${_k_stop:-0}" = 1 ] && return 0
-	if [ -z "${_s_frac:-}" ]; then
+	[ "$_k_stop" = 1 ] && return 0
+	if [ -z "$_s_frac" ]; then
 		_s_frac=0
 		sleep 0.001 2>/dev/null && _s_frac=1
 	fi
@@ -121,7 +127,7 @@ js_sleep_ms() {
 	fi
 	_s_pid=$!
 	# a stop that came before $_s_pid was known
-	[ "${_k_stop:-0}" = 1 ] && kill -KILL "$_s_pid" 2>/dev/null
+	[ "$_k_stop" = 1 ] && kill -KILL "$_s_pid" 2>/dev/null
 	wait "$_s_pid"
 	kill -KILL "$_s_pid" 2>/dev/null
 	wait "$_s_pid" 2>/dev/null

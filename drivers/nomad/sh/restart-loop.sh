@@ -21,9 +21,12 @@ _k_child=
 # (No "--" before a negative PID: dash's kill takes none.)
 _k_setsid=
 command -v setsid >/dev/null 2>&1 && _k_setsid=setsid
-trap '_k_stop=1; [ -n "$_k_child" ] && { kill -TERM "-$_k_child" 2>/dev/null || kill -TERM "$_k_child" 2>/dev/null; }; [ -n "${_s_pid:-}" ] && kill -KILL "$_s_pid" 2>/dev/null' TERM INT
-_k_dir=${NOMAD_TASK_DIR:-.}
-_k_i=${NOMAD_ALLOC_INDEX:-0}
+trap '_k_stop=1; [ -n "$_k_child" ] && { kill -TERM "-$_k_child" 2>/dev/null || kill -TERM "$_k_child" 2>/dev/null; }; [ -n "$_s_pid" ] && kill -KILL "$_s_pid" 2>/dev/null' TERM INT
+# (no dollar-brace in this text: it travels in the task's args, restart.go)
+_k_dir=$NOMAD_TASK_DIR
+[ -n "$_k_dir" ] || _k_dir=.
+_k_i=$NOMAD_ALLOC_INDEX
+[ -n "$_k_i" ] || _k_i=0
 _k_streak=0
 _k_rc=0
 while :; do
