@@ -46,9 +46,10 @@ func minAvailable() int64 {
 // enough cores for ceil(n/3) one-core tasks each (JOBSHIFT_CLUSTER_CPUS=512
 // at `cluster.sh up nomad`); it runs only with JOBSHIFT_SCALE=1 (minutes per
 // job, GBs of memory, every core busy). On a 24 GiB host the 1,000-task TFJob
-// succeeds but the PAI job runs out of memory (its clients' agents need
-// ≈ 17 MB per allocation, BENCHMARKS.md "1,000 tasks on Nomad"): run it
-// there as -run TestNomadThousandTasks/pai with JOBSHIFT_SCALE_TASKS=500.
+// succeeds but the PAI job runs out of memory (each task's environment
+// names every peer, ≈ 7,000 variables, and each client agent and executor
+// holds it: BENCHMARKS.md "1,000 tasks on Nomad"): run it there as
+// -run TestNomadThousandTasks/pai with JOBSHIFT_SCALE_TASKS=500.
 func TestNomadThousandTasks(t *testing.T) {
 	if os.Getenv("JOBSHIFT_SCALE") != "1" {
 		t.Skip("set JOBSHIFT_SCALE=1 to run the 1,000-task jobs (minutes)")
