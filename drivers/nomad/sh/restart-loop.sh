@@ -33,6 +33,8 @@ while :; do
 	_k_t0=$(js_now_ms)
 	$_k_setsid "$@" &
 	_k_child=$!
+	# a stop that came before $_k_child was known found no child to signal
+	[ "$_k_stop" = 1 ] && { kill -TERM "-$_k_child" 2>/dev/null || kill -TERM "$_k_child" 2>/dev/null; }
 	wait "$_k_child"
 	_k_rc=$?
 	# a trapped signal ends wait early: wait again for the command's own end

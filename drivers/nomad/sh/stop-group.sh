@@ -15,6 +15,8 @@ command -v setsid >/dev/null 2>&1 && _g_setsid=setsid
 trap '_g_stop=1; [ -n "$_g_child" ] && { kill -TERM "-$_g_child" 2>/dev/null || kill -TERM "$_g_child" 2>/dev/null; }' TERM INT
 $_g_setsid "$@" &
 _g_child=$!
+# a stop that came before $_g_child was known found no child to signal
+[ "$_g_stop" = 1 ] && { kill -TERM "-$_g_child" 2>/dev/null || kill -TERM "$_g_child" 2>/dev/null; }
 wait "$_g_child"
 _g_rc=$?
 # a trapped signal ends wait early: wait again for the command's own end

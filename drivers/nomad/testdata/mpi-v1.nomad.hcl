@@ -38,7 +38,7 @@ EOT
       driver      = "raw_exec"
       kill_signal = "SIGTERM"
       config {
-        args    = ["$${NOMAD_TASK_DIR}/jobshift-sshemu.sh", "--", "/bin/sh", "-c", "_g_stop=0\n_g_child=\n_g_setsid=\ncommand -v setsid >/dev/null 2>&1 && _g_setsid=setsid\ntrap '_g_stop=1; [ -n \"$_g_child\" ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }' TERM INT\n$_g_setsid \"$@\" &\n_g_child=$!\nwait \"$_g_child\"\n_g_rc=$?\nwhile kill -0 \"$_g_child\" 2>/dev/null; do\n\twait \"$_g_child\"\n\t_g_rc=$?\ndone\nif [ \"$_g_stop\" = 1 ]; then\n\twhile kill -0 \"-$_g_child\" 2>/dev/null; do sleep 0.1; done\nfi\nexit \"$_g_rc\"\n", "jobshift-group", "mpirun", "-np", "2", "./bench"]
+        args    = ["$${NOMAD_TASK_DIR}/jobshift-sshemu.sh", "--", "/bin/sh", "-c", "_g_stop=0\n_g_child=\n_g_setsid=\ncommand -v setsid >/dev/null 2>&1 && _g_setsid=setsid\ntrap '_g_stop=1; [ -n \"$_g_child\" ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }' TERM INT\n$_g_setsid \"$@\" &\n_g_child=$!\n[ \"$_g_stop\" = 1 ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }\nwait \"$_g_child\"\n_g_rc=$?\nwhile kill -0 \"$_g_child\" 2>/dev/null; do\n\twait \"$_g_child\"\n\t_g_rc=$?\ndone\nif [ \"$_g_stop\" = 1 ]; then\n\twhile kill -0 \"-$_g_child\" 2>/dev/null; do sleep 0.1; done\nfi\nexit \"$_g_rc\"\n", "jobshift-group", "mpirun", "-np", "2", "./bench"]
         command = "sh"
       }
       env {
