@@ -196,9 +196,14 @@ if [ "$idle" = 1 ]; then
 	fi
 	# the sshd in the foreground, but this shell stays to release the
 	# MPI directory when the target stops the task
+	# the trap is set before the fork and a stop that came before $spid
+	# was known is passed on after: no stop is lost (nor kills this shell
+	# before it released the MPI directory)
+	stop=0 spid=
+	trap 'stop=1; [ -n "$spid" ] && kill "$spid" 2>/dev/null' TERM INT HUP
 	"$sshd" -D -e -f "$dir/sshd_config" </dev/null &
 	spid=$!
-	trap 'kill "$spid" 2>/dev/null' TERM INT HUP
+	[ "$stop" = 1 ] && kill "$spid" 2>/dev/null
 	wait "$spid"
 	rc=$?
 	kill "$spid" 2>/dev/null && wait "$spid"
@@ -253,11 +258,15 @@ fi
 # can release the directory when the command ends: an exec'd command's
 # end is the task's, and the target kills what is left at once (Nomad's
 # executor does). Stop signals are passed on; stdin stays the task's.
+# (The trap is set before the fork, and a stop that came before $cpid was
+# known is passed on after it.)
+stop=0 cpid=
+trap 'stop=1; [ -n "$cpid" ] && kill -TERM "$cpid" 2>/dev/null' TERM INT HUP
 exec 3<&0
 "$@" <&3 3<&- &
 cpid=$!
 exec 3<&-
-trap 'kill -TERM "$cpid" 2>/dev/null' TERM INT HUP
+[ "$stop" = 1 ] && kill -TERM "$cpid" 2>/dev/null
 wait "$cpid"
 rc=$?
 while kill -0 "$cpid" 2>/dev/null; do

@@ -182,13 +182,17 @@ rm -f "$rcs"
 # on their nodes (the launcher and workers hold them in their own steps);
 # --overcommit: more ranks than CPUs on a node, as mpirun's slots allowed;
 # --kill-on-bad-exit: one failing rank ends the others, as mpirun does.
+# a stop reaches the ranks through srun, as it reached mpirun's (the trap
+# is set before the fork, so no stop is lost)
+stop=0 spid=
+trap 'stop=1; [ -n "$spid" ] && kill -TERM "$spid" 2>/dev/null' TERM INT HUP
 # shellcheck disable=SC2016 # the rank's shell expands them
 srun --mpi=pmix --overlap --overcommit --kill-on-bad-exit=1 --job-name=mpirun \
 	--ntasks="$np" --cpus-per-task=1 --distribution=arbitrary --chdir="${wdir:-$PWD}" \
 	/bin/sh -c '"$@"; rc=$?; [ "$rc" = 0 ] || echo "$rc" >>"$0"; exit "$rc"' "$rcs" "$@" &
 spid=$!
-# a stop reaches the ranks through srun, as it reached mpirun's
-trap 'kill -TERM "$spid" 2>/dev/null' TERM INT HUP
+# a stop that came before $spid was known is passed on now
+[ "$stop" = 1 ] && kill -TERM "$spid" 2>/dev/null
 wait "$spid"
 rc=$?
 while kill -0 "$spid" 2>/dev/null; do
