@@ -251,14 +251,20 @@ func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (stri
 			continue
 		}
 		d := p.defs[j]
-		line = append(append(line[:0], d.name...), "={{ "...)
-		line = append(t.appendValue(line, job, d.val), " | toJSON }}\n"...)
+		line = t.appendDef(append(line[:0], d.name...), job, d.val)
 		w.Write(line)
 	}
 	if snap != nil {
 		w.WriteString("{{- end }}\n")
 	}
 	return w.String(), nil
+}
+
+// appendDef appends to a line holding a variable's name the rest of its
+// env-file line: "=", the value as a JSON string, the newline.
+func (t *tmpl) appendDef(line []byte, job *jobs.Job, val expr) []byte {
+	line = t.appendValue(append(line, "={{ "...), job, val)
+	return append(line, " | toJSON }}\n"...)
 }
 
 // checkNomad: the variable names and line lengths Nomad's env parser takes.

@@ -163,8 +163,7 @@ func (t *tmpl) writeFamily(f family, job *jobs.Job) {
 	var line []byte
 	for _, it := range f.items {
 		line = append(append(line[:0], it.prefix...), "{{ $i }}"...)
-		line = append(append(line, it.suffix...), "={{ "...)
-		line = append(t.appendValue(line, job, it.val), " | toJSON }}\n"...)
+		line = t.appendDef(append(line, it.suffix...), job, it.val)
 		w.Write(line)
 	}
 	w.WriteString("{{ end -}}\n")
