@@ -118,6 +118,17 @@ func (d *Driver) WaitMainEnded(ctx context.Context, id, self string) error {
 
 // Finish is the finisher's work (the `jobshift nomad-finish` command): one
 // judgement of job id from inside allocation self.
+//
+// It waits until the server shows its own task ended (client updates
+// reach the server in batches), reads the job's allocations once, judges
+// them and exits. One read is enough: the server's state only moves
+// forward and reads go to the leader, so of the finishers of tasks that
+// ended close together, the one that reads last sees every one of those
+// ends, its own and the earlier ones, each visible before its own finisher
+// read. Whichever task's end fires the rule, some finisher sees it. An
+// earlier finisher waited for the others to look stable for 3 s; at 1,000
+// tasks ending together that kept a thousand of them alive at once, each
+// polling every allocation (BENCHMARKS.md, the 1,000-task PAI job).
 func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) error {
 	w, err := d.newWatcher(ctx, id)
 	if err != nil {
@@ -127,53 +138,85 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 		log("verdict already recorded")
 		return nil
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	var sig string
-	stable := time.Now()
-	for time.Now().Before(deadline) && ctx.Err() == nil {
-		allocs, _, err := w.c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
+	current, err := w.ownEnded(ctx, self, 30*time.Second)
+	if err != nil {
+		return err
+	}
+	if !current {
+		log("this allocation is not of the job's current version: nothing to judge")
+		return nil
+	}
+	allocs, _, err := w.c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	v, retry, seen := judge(w, allocs)
+	switch {
+	case v == nil:
+		log("no rule fired: " + seen)
+		return nil
+	case retry.Retry:
+		log("verdict " + string(v.Phase) + ", but a retry is due (" + retry.Reason + "): left to jobshift run/controller")
+		return nil
+	}
+	w.record(ctx, &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1})
+	log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
+	_, _, err = w.c.Jobs().Deregister(id, false, (&api.WriteOptions{}).WithContext(ctx))
+	return err
+}
+
+// ownEnded waits until the server shows allocation self's main task
+// ended, reading only that allocation (a prefix query on its ID, not the
+// job's whole list). It reports false at once when self belongs to
+// another version of the job than the one w judges: a newer attempt's
+// finishers judge that one.
+func (w *watcher) ownEnded(ctx context.Context, self string, limit time.Duration) (bool, error) {
+	deadline := time.Now().Add(limit)
+	for {
+		stubs, _, err := w.c.Allocations().List((&api.QueryOptions{Prefix: self}).WithContext(ctx))
 		if err != nil {
-			return err
+			return false, err
 		}
-		obs := observe(w.pol, allocs, w.version, nil)
-		// One judgement of this snapshot: a fresh machine (no restarts,
-		// no ticks: the watchers own those) sees every task at once.
-		m := completion.NewMachine(w.pol.Rules(), completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
-		var evs []completion.TaskEvent
-		var b strings.Builder
-		ownEnded := false
-		for _, o := range obs {
-			evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
-			fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
-			if o.AllocID == self && o.State.Terminal() {
-				ownEnded = true
-			}
-		}
-		for _, a := range m.ObserveAll(evs) {
-			if a.Kind != completion.ActVerdict {
+		for _, a := range stubs {
+			if a.ID != self {
 				continue
 			}
-			v := a.Verdict
-			if a.Retry.Retry {
-				log("verdict " + string(v.Phase) + ", but a retry is due (" + a.Retry.Reason + "): left to jobshift run/controller")
-				return nil
+			if a.JobVersion != w.version {
+				return false, nil
 			}
-			res := &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: m.Attempt() + 1}
-			w.record(ctx, res)
-			log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
-			_, _, err := w.c.Jobs().Deregister(id, false, (&api.WriteOptions{}).WithContext(ctx))
-			return err
+			if ts := a.TaskStates[MainTask]; ts != nil && ts.State == "dead" {
+				return true, nil
+			}
 		}
-		if b.String() != sig {
-			sig, stable = b.String(), time.Now()
+		if time.Now().After(deadline) {
+			return false, fmt.Errorf("the server did not show allocation %s's task %q ended within %s", self, MainTask, limit)
 		}
-		if ownEnded && time.Since(stable) > 3*time.Second {
-			log("no rule fired: " + b.String())
-			return nil
+		select {
+		case <-ctx.Done():
+			return false, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
 		}
-		time.Sleep(300 * time.Millisecond)
 	}
-	return ctx.Err()
+}
+
+// judge applies the job's rules to one snapshot of its allocations with a
+// fresh machine (no restarts, no ticks: the watchers own those), which
+// sees every task at once. seen lists the task states, for the log.
+func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, completion.RetryDecision, string) {
+	m := completion.NewMachine(w.pol.Rules(), completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
+	var evs []completion.TaskEvent
+	var b strings.Builder
+	for _, o := range observe(w.pol, allocs, w.version, nil) {
+		evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
+		fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
+	}
+	for _, a := range m.ObserveAll(evs) {
+		if a.Kind == completion.ActVerdict {
+			v := a.Verdict
+			return &v, a.Retry, b.String()
+		}
+	}
+	return nil, completion.RetryDecision{}, b.String()
 }
 
 // NewInTask builds a driver that talks to the Task API socket of the task
