@@ -2,19 +2,24 @@ package bench
 
 // BenchmarkNomadStart measures, on the Nomad dev agent
 // (scripts/nomad-dev-start.sh; reused or started by integration/nomad/agent),
-// the time from registering a job to every user process started, for the
-// job `jobshift run` submits (no services; an env template with the
-// contract reading the topology snapshot its watcher writes once every
-// allocation is placed: the watcher runs as in run), for the same job with
-// the barrier rendezvous of a converted or detached job (barrier-N: group
-// services and a prestart barrier task per allocation), and for a bare job of identical shape (same groups, counts
-// and driver, the same `sleep`, no services, barrier or template). It also
-// reports, for jobshift-N, the snapshot's release: from the snapshot
-// Variable's write (server clock) to the last main task's start.
-// "Started" is each main task's StartedAt as the client reports it; the
-// clock starts just before the register call. BenchmarkNomadStop measures
-// the time from the deciding task's exit to the job being stopped by the
-// watcher (verdict, deregister) and to every allocation having ended.
+// the time from registering a job to every user command started, for the
+// job `jobshift run` submits on a site with the jobshift helper (no
+// services; the topology snapshot its watcher writes once every allocation
+// is placed; each raw_exec task evaluates its environment itself through
+// the helper's nomad-env: drivers/nomad taskenv.go), for the same job on a
+// site without the helper (template-N: an env template per task reading
+// the snapshot), for the job with the barrier rendezvous of a converted or
+// detached job (barrier-N: group services and a prestart barrier task per
+// allocation), and for a bare job of identical shape (same groups, counts
+// and driver, the same command, no services, barrier or template). It also
+// reports, for jobshift-N and template-N, the snapshot's release: from the
+// snapshot Variable's write (server clock) to the last task's environment
+// file written. "Started" is when each main task's user command ran (its
+// stamp, nomadStartCmd); ms/all-tasks-started is Nomad's StartedAt of the
+// tasks' first process; the clock starts just before the register call.
+// BenchmarkNomadStop measures the time from the deciding task's exit to
+// the job being stopped by the watcher (verdict, deregister) and to every
+// allocation having ended.
 //
 //	go test ./bench -run '^$' -bench Nomad -benchtime 3x
 
@@ -30,6 +35,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -101,7 +107,7 @@ func BenchmarkNomadStart(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
 	for _, n := range []int{4, 16, 64} {
-		for _, kind := range []string{"jobshift", "barrier", "bare"} {
+		for _, kind := range []string{"jobshift", "template", "barrier", "bare"} {
 			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) { nomadStartRuns(b, c, kind, n) })
 		}
 	}
@@ -125,10 +131,11 @@ func nomadStartRuns(b *testing.B, c *api.Client, kind string, n int) {
 	ms := func(d time.Duration) float64 { return float64(d.Milliseconds()) / float64(b.N) }
 	b.ReportMetric(ms(total), "ms/all-started")
 	b.ReportMetric(float64(median(each).Milliseconds()), "ms/all-started-median")
+	b.ReportMetric(ms(tl.taskStarted), "ms/all-tasks-started")
 	b.ReportMetric(ms(tl.placed), "ms/last-placed")
 	b.ReportMetric(ms(tl.received), "ms/last-received")
 	b.ReportMetric(ms(tl.perTask), "ms/received-to-started")
-	if kind == "jobshift" {
+	if kind == "jobshift" || kind == "template" {
 		b.ReportMetric(ms(tl.snapshot), "ms/snapshot-written")
 		b.ReportMetric(ms(release), "ms/release")
 		b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
@@ -140,9 +147,10 @@ func nomadStartRuns(b *testing.B, c *api.Client, kind string, n int) {
 // last allocation created (placed), the last main task received by its
 // client, the snapshot's write (jobshift), and per task the mean of
 // received → started (the client's own work: hooks, template, launch).
-type nomadStages struct{ placed, received, snapshot, perTask time.Duration }
+type nomadStages struct{ placed, received, snapshot, perTask, taskStarted time.Duration }
 
 func (s *nomadStages) add(o nomadStages) {
+	s.taskStarted += o.taskStarted
 	s.placed += o.placed
 	s.received += o.received
 	s.snapshot += o.snapshot
@@ -192,8 +200,12 @@ func nomadTimeline(b *testing.B, c *api.Client, job *api.Job, t0 time.Time) noma
 // (NOMAD_ADDR names c's agent).
 func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Duration, time.Duration, nomadStages) {
 	name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
-	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
-	if kind == "jobshift" {
+	p := &translate.Plan{Job: nomadBenchJob(name, n, nomadStartCmd), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
+	switch kind {
+	case "jobshift": // what jobshift run submits on a site with the helper
+		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
+	case "template": // ... and on a site without it: the env template
 		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
 	}
 	job, diags := nomad.BuildJob(p, nil)
@@ -209,7 +221,7 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
-	if kind == "jobshift" {
+	if kind == "jobshift" || kind == "template" {
 		d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
 		ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
 		if err != nil {
@@ -220,15 +232,56 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 			}
 		}()
 	}
-	last := nomadAllStarted(b, c, *job.ID, n)
+	tasks := nomadAllStarted(b, c, *job.ID, n)
+	last := nomadUserStarted(b, c, *job.ID)
 	var release time.Duration
-	if kind == "jobshift" {
+	if kind == "jobshift" || kind == "template" {
 		release = nomadRelease(b, c, job)
 	}
 	stages := nomadTimeline(b, c, job, t0)
+	stages.taskStarted = tasks.Sub(t0)
 	cancel()
 	nomadPurge(b, c, job)
 	return last.Sub(t0), release, stages
+}
+
+// nomadStartCmd is the benchmark jobs' command: it stamps the moment the
+// user's command runs (a shell builtin's redirection: no fork), then
+// sleeps. Nomad's StartedAt is when the task's first process started: for
+// a jobshift task that is a wrapper (the helper's nomad-env, the stop
+// wrapper's sh), not the user's command, so "started" is this stamp.
+const nomadStartCmd = `: > "$NOMAD_TASK_DIR/started"; exec sleep 600`
+
+// nomadUserStarted is the latest start of the user's command among the
+// job's main tasks: the modification time of each one's stamp (client
+// clock: one host), waiting for stamps still to come.
+func nomadUserStarted(b *testing.B, c *api.Client, id string) time.Time {
+	allocs, _, err := c.Jobs().Allocations(id, false, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var last time.Time
+	for _, a := range allocs {
+		for try := 0; ; try++ {
+			fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, nomad.MainTask+"/local/started", nil)
+			if err == nil {
+				last = later(last, fi.ModTime)
+				break
+			}
+			if try == 600 {
+				b.Fatalf("alloc %s: no start stamp after a minute: %v", a.Name, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	return last
+}
+
+func later(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
 }
 
 // nomadRelease is the snapshot's release: from the first write of the

@@ -243,6 +243,7 @@ func NewInTask() (*Driver, error) {
 	name := filepath.Base(sock)
 	cfg := api.DefaultConfig()
 	cfg.Address = "http://127.0.0.1"
+	cfg.SecretID = inTaskToken() // identity { env = true } or { file = true }
 	cfg.HttpClient = &http.Client{Transport: &http.Transport{
 		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
 			var dl net.Dialer

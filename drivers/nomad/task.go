@@ -11,6 +11,7 @@ import (
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // ErrNoEntrypoint: a Kubeflow container relies on its image's ENTRYPOINT
@@ -112,6 +113,13 @@ func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, erro
 	return nil, fmt.Errorf("role %q: unknown command kind %q", role.Name, c.Kind)
 }
 
+// under is uc run by program's subcommand: program sub args... argv.
+func (uc *userCommand) under(program string, args ...string) *userCommand {
+	out := *uc
+	out.argv = append(append([]string{program}, args...), uc.argv...)
+	return &out
+}
+
 // secretRefs: the job has secrets and s refers to them (PAI v2).
 func (r *renderer) secretRefs(s string) bool { return len(r.plan.Job.Secrets) > 0 && hasSecretRefs(s) }
 
@@ -196,22 +204,36 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			role.Name, v.Kind, v.Name, v.MountPath))
 	}
 
-	tmpl, ok := r.envTemplate(role, t, container, gpus, proc)
+	before, cuda := r.ownEnv(role, t, container, gpus)
+	// The template is rendered even when the task evaluates its
+	// environment itself: its checks (names and lines Nomad carries, the
+	// contract's program) then hold whichever way the job runs.
+	tmpl, ok := r.envTemplate(role, proc, before, cuda)
 	if !ok {
 		return nil
+	}
+	if r.inTaskEnv(driver) {
+		// taskenv.go: the task evaluates its environment itself.
+		if te := r.taskEnvOf(role, proc, before, cuda); te != "" {
+			t.Env[TaskEnvVar] = te
+			t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
+			uc = uc.under(r.set.Helper, TaskEnvCommand, "--")
+		}
+	}
+	if t.Env[TaskEnvVar] == "" {
+		t.Templates = append(t.Templates, &api.Template{
+			EmbeddedTmpl: new(tmpl),
+			DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
+			Envvars:      new(true),
+			// Rendered once, after the barrier: peers coming and going later
+			// must not restart or re-environment a running task.
+			Once:       new(true),
+			ChangeMode: new("noop"),
+		})
 	}
 	if len(t.Env) == 0 {
 		t.Env = nil
 	}
-	t.Templates = append(t.Templates, &api.Template{
-		EmbeddedTmpl: new(tmpl),
-		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
-		Envvars:      new(true),
-		// Rendered once, after the barrier: peers coming and going later
-		// must not restart or re-environment a running task.
-		Once:       new(true),
-		ChangeMode: new("noop"),
-	})
 	if uc.file != nil {
 		t.Templates = append(t.Templates, uc.file)
 	}
@@ -226,11 +248,12 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	return t
 }
 
-// envTemplate fills t.Env with the role's own variables and returns the
-// env template: the variables Nomad would rewrite, GPU visibility and the
-// contract, each on its own line whatever comes before it.
-func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpus int, proc string) (string, bool) {
-	var lines []string
+// ownEnv fills t.Env with the role's own variables and returns what the
+// env block cannot carry, in the order the template writes it before the
+// contract: the user's values holding ${...} (Nomad would rewrite them
+// there), then whether CUDA_VISIBLE_DEVICES is the task's
+// NVIDIA_VISIBLE_DEVICES (a plain process with GPUs).
+func (r *renderer) ownEnv(role *jobs.Role, t *api.Task, container bool, gpus int) (before []contract.Var, cuda bool) {
 	rule := r.plan.Site.Role(role.Name)
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
@@ -241,7 +264,7 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 					"%s contains \"${...}\", which Nomad would rewrite in the task's env block, so it travels through the env template; its line there would be %d bytes and Nomad reads env templates with a %d-byte line limit. Run the job with -to slurm or -to local, or shorten the value.", e.Name, n, maxEnvLine)
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s={{ base64Decode %q | toJSON }}", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value))))
+			before = append(before, contract.Var{Name: e.Name, Value: e.Value})
 			continue
 		}
 		t.Env[e.Name] = e.Value
@@ -257,11 +280,24 @@ func (r *renderer) envTemplate(role *jobs.Role, t *api.Task, container bool, gpu
 		if gpus > 0 {
 			// NVIDIA_VISIBLE_DEVICES is only honoured by the NVIDIA
 			// container runtime; plain processes need CUDA's variable.
-			lines = append(lines, `CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}`)
+			cuda = true
 		} else {
 			// A CPU-only container saw no GPU; neither does this process.
 			t.Env["CUDA_VISIBLE_DEVICES"] = ""
 		}
+	}
+	return before, cuda
+}
+
+// envTemplate is the env template of the variables ownEnv left (before,
+// cuda) and the contract, each on its own line whatever comes before it.
+func (r *renderer) envTemplate(role *jobs.Role, proc string, before []contract.Var, cuda bool) (string, bool) {
+	var lines []string
+	for _, e := range before {
+		lines = append(lines, fmt.Sprintf("%s={{ base64Decode %q | toJSON }}", e.Name, base64.StdEncoding.EncodeToString([]byte(e.Value))))
+	}
+	if cuda {
+		lines = append(lines, `CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}`)
 	}
 	snap := ""
 	if r.snapshot {

@@ -91,6 +91,17 @@ func TestGPUJobsEnvOnRawExec(t *testing.T) {
 	gpuJobsOn(t, site(), "unused", false)
 }
 
+// TestGPUJobsEnvInTask: the same jobs with the site's helper installed, as
+// a Nomad operator with the in-job finisher runs them: every raw_exec task
+// evaluates its environment itself (drivers/nomad taskenv.go, no env
+// template), and the process environment must still be the oracle's, with
+// the devices Nomad assigned, no payload and no token left in it.
+func TestGPUJobsEnvInTask(t *testing.T) {
+	cfg := site()
+	cfg.Nomad.Helper = helper(t)
+	gpuJobsOn(t, cfg, "unused", false)
+}
+
 func TestGPUJobsEnvOnDocker(t *testing.T) {
 	needDocker(t)
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
@@ -141,6 +152,19 @@ func checkProcessEnv(t *testing.T, c *api.Client, p *translate.Plan, id string, 
 		if env == nil {
 			t.Errorf("%s: no JOBSHIFT_ENV line in its output", a.Name)
 			continue
+		}
+		inTask := false
+		for _, task := range full.Job.LookupTaskGroup(a.TaskGroup).Tasks {
+			_, in := task.Env[nomad.TaskEnvVar]
+			inTask = inTask || (task.Name == nomad.MainTask && in)
+		}
+		if inTask != (p.Site.Nomad.Helper != "" && !container) {
+			t.Errorf("%s: environment evaluated in the task: %v, with helper %q", a.Name, inTask, p.Site.Nomad.Helper)
+		}
+		for _, leak := range []string{nomad.TaskEnvVar, "NOMAD_TOKEN"} {
+			if _, ok := env[leak]; ok {
+				t.Errorf("%s: %s reached the user's process", a.Name, leak)
+			}
 		}
 		want, err := contract.Eval(p.Job, topo, jobs.TaskRef{Role: role, Index: idx}, contract.Options{User: p.User, Contracts: p.Contracts})
 		if err != nil {

@@ -21,7 +21,7 @@ var (
 // helper of Nomad jobs (finisher, judge), so it is static (CGO_ENABLED=0:
 // it also runs inside the test images) and lives in the temporary
 // directory, which every host of the test clusters sees.
-func Jobshift(t *testing.T) string {
+func Jobshift(t testing.TB) string {
 	t.Helper()
 	binOnce.Do(func() {
 		dir, err := os.MkdirTemp("", "jobshift-bin-")
