@@ -232,6 +232,13 @@ func NewInTask() (*Driver, error) {
 	d, _ := New(drivers.Config{}, false)
 	sock := strings.TrimPrefix(os.Getenv("NOMAD_UNIX_ADDR"), "unix://")
 	if sock == "" {
+		// identity { file = true } sets no NOMAD_UNIX_ADDR (Nomad sets it
+		// with the token's variable), but the socket is there all the same.
+		if s := filepath.Join(os.Getenv("NOMAD_SECRETS_DIR"), "api.sock"); os.Getenv("NOMAD_SECRETS_DIR") != "" && fileExists(s) {
+			sock = s
+		}
+	}
+	if sock == "" {
 		if os.Getenv("NOMAD_ADDR") != "" {
 			return d, nil
 		}
@@ -256,4 +263,9 @@ func NewInTask() (*Driver, error) {
 	}
 	d.client = c
 	return d, nil
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
 }
