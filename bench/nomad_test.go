@@ -317,6 +317,27 @@ func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 	return rendered.Sub(written)
 }
 
+// nomadWaitTerminal waits (up to 2 minutes) until every allocation of the
+// job has ended on its client, poststop tasks included.
+func nomadWaitTerminal(c *api.Client, id string) {
+	for range 1200 {
+		allocs, _, err := c.Jobs().Allocations(id, true, nil)
+		if err != nil {
+			return
+		}
+		live := 0
+		for _, a := range allocs {
+			if a.ClientStatus == "pending" || a.ClientStatus == "running" {
+				live++
+			}
+		}
+		if live == 0 {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
 // nomadWaitGone lets the agent clean up between runs (2 shared cores).
 func nomadWaitGone(c *api.Client, id string) {
 	for i := 0; i < 100; i++ {
@@ -460,8 +481,16 @@ func nomadAllWaiting(b *testing.B, c *api.Client, id string, n int) {
 // nomadPurge deregisters a benchmark job, deletes its topology Variables
 // (one per group) and waits until every allocation is gone, so the next
 // row starts on an idle agent.
+// The job is stopped first and purged once every allocation is terminal on
+// its client: a purge alone returns at once while the client still tears
+// the tasks down (an executor and a logmon each), and on 2 cores that
+// teardown ran into the next row's start (BENCHMARKS.md, 2026-11-28).
 func nomadPurge(b *testing.B, c *api.Client, job *api.Job) {
 	b.Helper()
+	if _, _, err := c.Jobs().Deregister(*job.ID, false, nil); err != nil {
+		b.Fatal(err)
+	}
+	nomadWaitTerminal(c, *job.ID)
 	if _, _, err := c.Jobs().Deregister(*job.ID, true, nil); err != nil {
 		b.Fatal(err)
 	}
