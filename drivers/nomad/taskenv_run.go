@@ -101,16 +101,15 @@ func readSnapshot(ctx context.Context, path, attempt string) (map[string]string,
 	}
 }
 
-// inTaskToken is the task's workload identity when it is a file
-// (identity { file = true }: secrets/nomad_token) and not in the
-// environment.
+// inTaskToken is the task's workload identity: the file of identity {
+// file = true } (secrets/nomad_token) when there is one, else NOMAD_TOKEN
+// (identity { env = true }). The file wins: a raw_exec task inherits its
+// client agent's environment, whose NOMAD_TOKEN, if any, is an operator's.
 func inTaskToken() string {
-	if t := os.Getenv("NOMAD_TOKEN"); t != "" {
-		return t
+	if b, err := os.ReadFile(filepath.Join(os.Getenv("NOMAD_SECRETS_DIR"), "nomad_token")); err == nil && os.Getenv("NOMAD_SECRETS_DIR") != "" {
+		if t := strings.TrimSpace(string(b)); t != "" {
+			return t
+		}
 	}
-	b, err := os.ReadFile(filepath.Join(os.Getenv("NOMAD_SECRETS_DIR"), "nomad_token"))
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(b))
+	return os.Getenv("NOMAD_TOKEN")
 }

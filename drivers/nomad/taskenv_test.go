@@ -3,6 +3,8 @@ package nomad
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -55,14 +57,7 @@ func TestInTaskEnvMatchesOracle(t *testing.T) {
 	for n := range cases {
 		c := contracttest.RandomNoTilde(11, n)
 		r := rand.New(rand.NewPCG(12, uint64(n)))
-		for _, role := range c.Job.Roles {
-			role.Resources.GPU = r.IntN(3)
-			role.Command = jobs.Command{Kind: jobs.CommandEval, Script: "true"}
-			role.Env = []jobs.EnvVar{
-				{Name: "USER_PLAIN", Value: contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
-				{Name: "USER_INTERP", Value: "${NOMAD_ALLOC_ID} " + contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
-			}
-		}
+		contracttest.AsTasks(r, c.Job)
 		p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 			Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", Helper: "/opt/jobshift"}},
 			Options: map[string]string{OptRendezvous: RendezvousSnap}}
@@ -289,5 +284,23 @@ func TestTaskEnvPayloadHasNoSecrets(t *testing.T) {
 	}
 	if j.Roles[0].Env == nil || j.Secrets == nil {
 		t.Fatal("contractJob changed the plan's job")
+	}
+}
+
+// TestInTaskToken: the workload identity's file wins over a NOMAD_TOKEN
+// the task inherited from its client agent; without a file the variable
+// (identity { env = true }) is the token.
+func TestInTaskToken(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("NOMAD_SECRETS_DIR", dir)
+	t.Setenv("NOMAD_TOKEN", "operator-token")
+	if got := inTaskToken(); got != "operator-token" {
+		t.Errorf("no file: %q, want the variable's", got)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "nomad_token"), []byte("wi-jwt\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if got := inTaskToken(); got != "wi-jwt" {
+		t.Errorf("with the file: %q, want the file's", got)
 	}
 }

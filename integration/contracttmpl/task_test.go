@@ -34,15 +34,7 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 	for n := range cases {
 		c := contracttest.RandomNoTilde(7, n)
 		r := rand.New(rand.NewPCG(8, uint64(n)))
-		for _, role := range c.Job.Roles {
-			role.Resources.GPU = r.IntN(3)
-			role.Image = "img"
-			role.Command = jobs.Command{Kind: jobs.CommandEval, Script: "true"}
-			role.Env = []jobs.EnvVar{
-				{Name: "USER_PLAIN", Value: contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
-				{Name: "USER_INTERP", Value: "${NOMAD_ALLOC_ID} " + contracttest.Hostile[r.IntN(len(contracttest.Hostile))]},
-			}
-		}
+		contracttest.AsTasks(r, c.Job)
 		for _, driver := range []string{"raw_exec", "docker"} {
 			p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 				Site: &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, Options: map[string]string{}}

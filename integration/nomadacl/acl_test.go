@@ -280,6 +280,14 @@ func TestPolicies(t *testing.T) {
 	if v := cl.verdict(id, 30*time.Second); v != nil {
 		t.Errorf("finisher without a policy recorded a verdict %v: the policy test proves nothing", v)
 	}
+
+	// run on a site with the helper: each raw_exec task reads its group's
+	// topology snapshot through the Task API with its own workload identity
+	// (drivers/nomad taskenv.go), which its implicit policy allows: the run
+	// policy's token is all `run` needs
+	if out, code := cl.jobshift(t, run, "run", "-to", "nomad", "-plain", "-config", helperSite, "examples/pai-v1-ps-worker.json"); code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
+		t.Errorf("run with the helper (environment evaluated in the task): exit %d\n%s", code, out)
+	}
 }
 
 // runSecrets: with the run policy's token, a PAI v2 job with secrets runs

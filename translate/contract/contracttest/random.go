@@ -292,3 +292,19 @@ func mpiCase(r *rand.Rand) Case {
 	opts.SSH = j.Roles[1].Instances%2 == 0 // without a draw, see paiCase
 	return Case{Name: "mpi", Job: j, Opts: opts}
 }
+
+// AsTasks gives every role of job what a whole task has beside its
+// contract, drawn from r: 0 to 2 GPUs, an image, a command, and two user
+// variables with hostile values, one of them holding ${...} (which a Nomad
+// env block would rewrite, so it must travel another way).
+func AsTasks(r *rand.Rand, job *jobs.Job) {
+	for _, role := range job.Roles {
+		role.Resources.GPU = r.IntN(3)
+		role.Image = "img"
+		role.Command = jobs.Command{Kind: jobs.CommandEval, Script: "true"}
+		role.Env = []jobs.EnvVar{
+			{Name: "USER_PLAIN", Value: Hostile[r.IntN(len(Hostile))]},
+			{Name: "USER_INTERP", Value: "${NOMAD_ALLOC_ID} " + Hostile[r.IntN(len(Hostile))]},
+		}
+	}
+}
