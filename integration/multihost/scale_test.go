@@ -31,6 +31,11 @@ func scaleTasks(t *testing.T) int {
 }
 
 // The jobs: every task dumps its environment; one CPU and 64 MiB each.
+// The PAI job's ps role cannot succeed it (minSucceededInstances -1): by
+// OpenPAI's default (minSucceeded = instances) the ps tasks, which end
+// at once, would succeed the job while workers still start, and those are
+// then stopped before their dump, as OpenPAI stops them (5 of 1,000 on
+// Nomad in two runs).
 const scalePAI = `protocolVersion: 2
 name: scale-pai
 type: job
@@ -40,7 +45,7 @@ prerequisites:
 taskRoles:
   ps:
     instances: %d
-    completion: {minFailedInstances: 1}
+    completion: {minFailedInstances: 1, minSucceededInstances: -1}
     dockerImage: img
     resourcePerInstance: {cpu: 1, memoryMB: 64, gpu: 0, ports: {grpc: 1}}
     commands: [env -0]
