@@ -204,32 +204,9 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			role.Name, v.Kind, v.Name, v.MountPath))
 	}
 
-	before, cuda := r.ownEnv(role, t, container, gpus)
-	// The template is rendered even when the task evaluates its
-	// environment itself: its checks (names and lines Nomad carries, the
-	// contract's program) then hold whichever way the job runs.
-	tmpl, ok := r.envTemplate(role, proc, before, cuda)
+	uc, ok := r.environment(role, t, driver, container, gpus, proc, uc)
 	if !ok {
 		return nil
-	}
-	if r.inTaskEnv(driver) {
-		// taskenv.go: the task evaluates its environment itself.
-		if te := r.taskEnvOf(role, proc, before, cuda); te != "" {
-			t.Env[TaskEnvVar] = te
-			t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
-			uc = uc.under(r.set.Helper, TaskEnvCommand, "--")
-		}
-	}
-	if t.Env[TaskEnvVar] == "" {
-		t.Templates = append(t.Templates, &api.Template{
-			EmbeddedTmpl: new(tmpl),
-			DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
-			Envvars:      new(true),
-			// Rendered once, after the barrier: peers coming and going later
-			// must not restart or re-environment a running task.
-			Once:       new(true),
-			ChangeMode: new("noop"),
-		})
 	}
 	if len(t.Env) == 0 {
 		t.Env = nil
@@ -246,6 +223,39 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
 	return t
+}
+
+// environment gives task t its environment: the role's own variables in
+// its env block (ownEnv) and the rest — the contract, GPU visibility, user
+// values Nomad would rewrite — from the env template or, where the task
+// can evaluate it itself (taskenv.go), from the helper's nomad-env, which
+// then runs uc.
+func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, container bool, gpus int, proc string, uc *userCommand) (*userCommand, bool) {
+	before, cuda := r.ownEnv(role, t, container, gpus)
+	// The template is rendered even when the task evaluates its
+	// environment itself: its checks (names and lines Nomad carries, the
+	// contract's program) then hold whichever way the job runs.
+	tmpl, ok := r.envTemplate(role, proc, before, cuda)
+	if !ok {
+		return uc, false
+	}
+	if r.inTaskEnv(driver) {
+		if te := r.taskEnvOf(role, proc, before, cuda); te != "" {
+			t.Env[TaskEnvVar] = te
+			t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
+			return uc.under(r.set.Helper, TaskEnvCommand, "--"), true
+		}
+	}
+	t.Templates = append(t.Templates, &api.Template{
+		EmbeddedTmpl: new(tmpl),
+		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret
+		Envvars:      new(true),
+		// Rendered once, after the barrier: peers coming and going later
+		// must not restart or re-environment a running task.
+		Once:       new(true),
+		ChangeMode: new("noop"),
+	})
+	return uc, true
 }
 
 // ownEnv fills t.Env with the role's own variables and returns what the
