@@ -234,11 +234,14 @@ nomad_plugin() {
 	fi
 }
 
-# The jobshift binary the in-job finisher runs on every client (the shared file system makes one
+# The jobshift binaries the tasks run on every client (the in-job finisher's, nomad-env's) (the shared file system makes one
 # path valid everywhere; a real site installs it on every client at one path).
 jobshift_helper() {
 	mkdir -p "$D/bin"
-	(cd "$repo" && CGO_ENABLED=0 go build -o "$D/bin/jobshift.tmp" ./cmd/jobshift && mv "$D/bin/jobshift.tmp" "$D/bin/jobshift")
+	local b
+	for b in jobshift jobshift-env; do
+		(cd "$repo" && CGO_ENABLED=0 go build -o "$D/bin/$b.tmp" ./cmd/$b && mv "$D/bin/$b.tmp" "$D/bin/$b")
+	done
 }
 
 # ---- Docker per Nomad client host ---------------------------------------------------------------
@@ -529,6 +532,8 @@ nomad {
   # the clients declare 64 cores of 1000 MHz (cpu_total_compute)
   cpu_mhz_per_core = 1000
   helper      = "$D/bin/jobshift"
+  # nomad-env alone, for the raw_exec tasks' environment (starts in half the time of jobshift)
+  env_helper  = "$D/bin/jobshift-env"
   # at most ceil(tasks/3) allocations of a job per client: a job covers the 3 clients (the
   # spread algorithm alone counts per group and put a 3-task job of two groups on 2 clients)
   spread_nodes = 3

@@ -77,6 +77,12 @@ type NomadConfig struct {
 	// completion rule through the Task API, so a job submitted with plain
 	// `nomad job run` ends without a jobshift process (drivers/nomad).
 	Helper string
+	// EnvHelper is the absolute path of the jobshift-env binary on every
+	// client ("" = Helper): the raw_exec tasks of jobs `jobshift run`
+	// submits run it to set their environment (drivers/nomad taskenv.go).
+	// It holds nomad-env alone and starts in about half the time of the
+	// whole jobshift binary, once per task (BENCHMARKS.md).
+	EnvHelper string
 	// SpreadNodes > 0 spreads a job's allocations over that many clients
 	// at least (as OpenPAI/Kubernetes spread a job's containers): at most
 	// ceil(tasks / SpreadNodes) allocations of the job per client

@@ -35,7 +35,7 @@ var (
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
-		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "work_dir", "spread_nodes",
+		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "env_helper", "work_dir", "spread_nodes",
 		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user", "task_logs")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
 		"gpu_request", "port_base", "address", "spread_nodes", "sbatch", "mpi")
@@ -209,6 +209,7 @@ func decodeNomad(b *hcl.Block) (*NomadConfig, hcl.Diagnostics) {
 		}
 	}
 	d.absPath("helper", &n.Helper)
+	d.absPath("env_helper", &n.EnvHelper)
 	d.absPath("work_dir", &n.WorkDir)
 	d.intField("spread_nodes", &n.SpreadNodes, 0, 100000)
 	var rt string

@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 )
 
 func init() {
@@ -65,20 +66,15 @@ var _ drivers.Driver = (*nomad.Driver)(nil)
 
 func init() {
 	register("nomad-finish", "(internal) The poststop finisher of a Nomad job: apply its completion rule once", runNomadFinish)
-	register(nomad.TaskEnvCommand, "(internal) Inside a Nomad task: wait for the topology snapshot, set the task's environment contract, exec the command", runNomadEnv)
+	register(intask.Command, "(internal) Inside a Nomad task: wait for the topology snapshot, set the task's environment contract, exec the command", runNomadEnv)
 	register("nomad-sshkey", "(internal) The prestart task of a Nomad job with the ssh emulation: make its job key unless it exists", runNomadSSHKey)
 }
 
 // runNomadEnv runs inside a Nomad task (drivers/nomad taskenv.go) as
 // `nomad-env -- argv...`: on success it never returns (argv replaces it).
+// cmd/jobshift-env is the same command in a binary of its own.
 func runNomadEnv(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] != "--" || len(args) == 1 {
-		fmt.Fprintf(stderr, "jobshift %s: usage: jobshift %s -- COMMAND [ARG...] (inside a Nomad task)\n", nomad.TaskEnvCommand, nomad.TaskEnvCommand)
-		return 2
-	}
-	err := nomad.TaskEnvExec(context.Background(), args[1:])
-	fmt.Fprintf(stderr, "jobshift %s: %v\n", nomad.TaskEnvCommand, err)
-	return 1
+	return intask.Main("jobshift "+intask.Command, args, stderr)
 }
 
 // runNomadSSHKey runs inside a Nomad task (drivers/nomad sshkey.go): the

@@ -3,16 +3,14 @@ package nomad
 import (
 	"context"
 	"fmt"
-	"net"
-	"net/http"
 	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -230,42 +228,17 @@ func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, c
 // moves into the socket's directory and dials it by relative name.
 func NewInTask() (*Driver, error) {
 	d, _ := New(drivers.Config{}, false)
-	sock := strings.TrimPrefix(os.Getenv("NOMAD_UNIX_ADDR"), "unix://")
-	if sock == "" {
-		// identity { file = true } sets no NOMAD_UNIX_ADDR (Nomad sets it
-		// with the token's variable), but the socket is there all the same.
-		if s := filepath.Join(os.Getenv("NOMAD_SECRETS_DIR"), "api.sock"); os.Getenv("NOMAD_SECRETS_DIR") != "" && fileExists(s) {
-			sock = s
-		}
-	}
+	sock := intask.Socket()
 	if sock == "" {
 		if os.Getenv("NOMAD_ADDR") != "" {
 			return d, nil
 		}
 		return nil, fmt.Errorf("neither NOMAD_UNIX_ADDR nor NOMAD_ADDR is set (the task needs identity { env = true })")
 	}
-	if err := os.Chdir(filepath.Dir(sock)); err != nil {
-		return nil, err
-	}
-	name := filepath.Base(sock)
-	cfg := api.DefaultConfig()
-	cfg.Address = "http://127.0.0.1"
-	cfg.SecretID = inTaskToken() // identity { env = true } or { file = true }
-	cfg.HttpClient = &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var dl net.Dialer
-			return dl.DialContext(ctx, "unix", name)
-		},
-	}}
-	c, err := api.NewClient(cfg)
+	c, err := intask.SocketClient(sock)
 	if err != nil {
 		return nil, err
 	}
 	d.client = c
 	return d, nil
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

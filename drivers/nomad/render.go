@@ -14,6 +14,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 )
@@ -27,7 +28,7 @@ const (
 	MetaName    = "jobshift_name"
 	MetaSource  = "jobshift_source"
 	MetaPolicy  = "jobshift_policy"
-	MetaAttempt = "jobshift_attempt"
+	MetaAttempt = intask.MetaAttempt
 	MetaUser    = "jobshift_user"
 	MetaRole    = "jobshift_role" // group meta
 )
@@ -77,6 +78,9 @@ func buildJob(p *translate.Plan, c Contract, mode string) (*api.Job, hcl.Diagnos
 	}
 	if h := p.Options[OptHelper]; h != "" {
 		set.Helper = h
+	}
+	if h := p.Options[OptEnvHelper]; h != "" {
+		set.EnvHelper = h
 	}
 	if wd := p.Options[OptWorkDir]; wd != "" {
 		set.WorkDir = wd

@@ -32,6 +32,8 @@ type settings struct {
 	BarrierTimeout time.Duration
 	// Helper: a jobshift binary on every client ("" = no in-job finisher).
 	Helper string
+	// EnvHelper: the binary running nomad-env ("" = Helper).
+	EnvHelper string
 	// WorkDir of raw_exec/exec tasks ("" = the task directory).
 	WorkDir string
 	// SpreadNodes > 0: a job's allocations go to that many clients at
@@ -60,7 +62,7 @@ func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
 		s.Driver = n.Driver
 	}
 	s.CPUMHzPerCore = n.CPUMHzPerCore
-	s.Helper, s.WorkDir = n.Helper, n.WorkDir
+	s.Helper, s.EnvHelper, s.WorkDir = n.Helper, n.EnvHelper, n.WorkDir
 	s.SpreadNodes = n.SpreadNodes
 	if n.DockerGPURuntime != nil {
 		s.GPURuntime = *n.DockerGPURuntime
@@ -81,4 +83,13 @@ func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
 		s.BarrierTimeout = d
 	}
 	return s, nil
+}
+
+// envHelper is the binary a task runs nomad-env with: jobshift-env when
+// the site names it, else the jobshift helper ("" = none).
+func (s settings) envHelper() string {
+	if s.EnvHelper != "" {
+		return s.EnvHelper
+	}
+	return s.Helper
 }

@@ -21,10 +21,12 @@ var ErrNoEntrypoint = errors.New("no command and args that Nomad would rewrite")
 // Plan options (override the site config's nomad block):
 //   - OptWorkDir: working directory of raw_exec/exec tasks (absolute, on
 //     every client);
-//   - OptHelper: path of a jobshift binary on every client (finisher.go).
+//   - OptHelper: path of a jobshift binary on every client (finisher.go);
+//   - OptEnvHelper: path of jobshift-env on every client (taskenv.go).
 const (
-	OptWorkDir = "work-dir"
-	OptHelper  = "helper"
+	OptWorkDir   = "work-dir"
+	OptHelper    = "helper"
+	OptEnvHelper = "env-helper"
 )
 
 // userCommand is how the main task starts the user's command: argv for the
@@ -243,7 +245,7 @@ func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, cont
 		if te := r.taskEnvOf(role, proc, before, cuda); te != "" {
 			t.Env[TaskEnvVar] = te
 			t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
-			return uc.under(r.set.Helper, TaskEnvCommand, "--"), true
+			return uc.under(r.set.envHelper(), TaskEnvCommand, "--"), true
 		}
 	}
 	t.Templates = append(t.Templates, &api.Template{

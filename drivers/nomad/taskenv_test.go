@@ -3,15 +3,14 @@ package nomad
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
-	"slices"
+
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -104,7 +103,7 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 	if len(task.Identities) != 1 || !task.Identities[0].File || task.Identities[0].Env {
 		t.Fatalf("%s: identities %+v, want the default one as a file only", name, task.Identities)
 	}
-	te, err := decodeTaskEnv(task.Env[TaskEnvVar])
+	te, err := intask.Decode(task.Env[TaskEnvVar])
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
@@ -115,7 +114,7 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 	gpus := len(task.Resources.Devices) > 0
 	for _, i := range []int{0, role.Instances - 1} {
 		devices := fmt.Sprintf("GPU-fake-%d", i)
-		vars, err := te.vars(i, items, func(k string) string {
+		vars, err := te.Vars(i, items, func(k string) string {
 			if k == "NVIDIA_VISIBLE_DEVICES" && gpus {
 				return devices
 			}
@@ -129,7 +128,7 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 			environ = append(environ, k+"="+v)
 		}
 		got := map[string]string{}
-		for _, kv := range execEnv(append(environ, "PATH=/bin"), vars) {
+		for _, kv := range intask.ExecEnv(append(environ, "PATH=/bin"), vars) {
 			k, v, _ := strings.Cut(kv, "=")
 			got[k] = v
 		}
@@ -161,49 +160,6 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 	}
 }
 
-// TestExecEnv: the command's environment is the task's without the
-// payload, the evaluated variables over it, a later one of a name winning.
-func TestExecEnv(t *testing.T) {
-	for name, tc := range map[string]struct {
-		environ []string
-		vars    []contract.Var
-		want    []string
-	}{
-		"payload removed, the rest kept": {
-			environ: []string{"PATH=/bin", TaskEnvVar + "=abc", "NOMAD_ALLOC_INDEX=3"},
-			want:    []string{"NOMAD_ALLOC_INDEX=3", "PATH=/bin"},
-		},
-		"a contract variable overrides the env block": {
-			environ: []string{"PAI_TASK_INDEX=wrong", "USER_X=1"},
-			vars:    []contract.Var{{Name: "PAI_TASK_INDEX", Value: "0"}},
-			want:    []string{"PAI_TASK_INDEX=0", "USER_X=1"},
-		},
-		"the later of two evaluated values wins, once": {
-			vars: []contract.Var{{Name: "A", Value: "first"}, {Name: "B", Value: ""}, {Name: "A", Value: "second"}},
-			want: []string{"A=second", "B="},
-		},
-		"values travel byte for byte": {
-			vars: []contract.Var{{Name: "X", Value: "a=b\nc ${d} '\"\x01"}},
-			want: []string{"X=a=b\nc ${d} '\"\x01"},
-		},
-	} {
-		got := execEnv(tc.environ, tc.vars)
-		slices.Sort(got)
-		if diff := cmp.Diff(tc.want, got); diff != "" {
-			t.Errorf("%s (-want +got):\n%s", name, diff)
-		}
-	}
-}
-
-// TestEnvFileFormat: local/jobshift.env has the template's line format.
-func TestEnvFileFormat(t *testing.T) {
-	got := string(envFile([]contract.Var{{Name: "A", Value: "x \"y\"\n"}, {Name: "B.c", Value: ""}, {Name: "U", Value: "<é>"}}))
-	want := "A=\"x \\\"y\\\"\\n\"\nB.c=\"\"\nU=\"\\u003cé\\u003e\"\n"
-	if got != want {
-		t.Fatalf("got %q, want %q", got, want)
-	}
-}
-
 // TestInTaskEnvOnlyWhereItCan: docker, exec and a job without a helper
 // or without the snapshot keep the env template; a payload over the
 // limit (a command that does not compress) keeps it too.
@@ -216,22 +172,25 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 		}
 		return "echo " + b.String()
 	}()
+	const js, env = "/opt/jobshift", "/opt/jobshift-env"
 	for name, tc := range map[string]struct {
-		driver, helper, mode, script string
-		want                         bool
+		driver, helper, envHelper, mode, script string
+		want                                    string // the command running nomad-env, "" = the template
 	}{
-		"raw_exec, helper, snapshot": {"raw_exec", "/opt/jobshift", RendezvousSnap, "true", true},
-		"no helper":                  {"raw_exec", "", RendezvousSnap, "true", false},
-		"barrier":                    {"raw_exec", "/opt/jobshift", RendezvousBarrier, "true", false},
-		"docker":                     {"docker", "/opt/jobshift", RendezvousSnap, "true", false},
-		"exec":                       {"exec", "/opt/jobshift", RendezvousSnap, "true", false},
-		"payload too large":          {"raw_exec", "/opt/jobshift", RendezvousSnap, noise, false},
+		"raw_exec, helper, snapshot": {"raw_exec", js, "", RendezvousSnap, "true", js},
+		"jobshift-env wins":          {"raw_exec", js, env, RendezvousSnap, "true", env},
+		"jobshift-env alone":         {"raw_exec", "", env, RendezvousSnap, "true", env},
+		"no helper":                  {"raw_exec", "", "", RendezvousSnap, "true", ""},
+		"barrier":                    {"raw_exec", js, env, RendezvousBarrier, "true", ""},
+		"docker":                     {"docker", js, env, RendezvousSnap, "true", ""},
+		"exec":                       {"exec", js, env, RendezvousSnap, "true", ""},
+		"payload too large":          {"raw_exec", js, env, RendezvousSnap, noise, ""},
 	} {
 		j := paiMesh("te")
 		for _, r := range j.Roles {
 			r.Command = jobs.Command{Kind: jobs.CommandEval, Script: tc.script}
 		}
-		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: tc.driver, Helper: tc.helper}})
+		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: tc.driver, Helper: tc.helper, EnvHelper: tc.envHelper}})
 		p.Options[OptRendezvous] = tc.mode
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
@@ -247,8 +206,12 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 				for _, tm := range task.Templates {
 					tmpl = tmpl || (tm.Envvars != nil && *tm.Envvars)
 				}
-				if got != tc.want || tmpl == tc.want {
-					t.Errorf("%s: group %s: in-task %v, env template %v; want in-task %v", name, *g.Name, got, tmpl, tc.want)
+				want := tc.want != ""
+				if got != want || tmpl == want {
+					t.Errorf("%s: group %s: in-task %v, env template %v; want in-task %v", name, *g.Name, got, tmpl, want)
+				}
+				if cmd := task.Config["command"]; want && cmd != tc.want {
+					t.Errorf("%s: group %s: nomad-env runs from %v, want %s", name, *g.Name, cmd, tc.want)
 				}
 			}
 		}
@@ -264,12 +227,12 @@ func TestTaskEnvPayloadHasNoSecrets(t *testing.T) {
 		r.Env = []jobs.EnvVar{{Name: "USER_VAR", Value: "env-value"}}
 		r.ImageAuth = &jobs.ImageAuth{Username: "u", Password: "p4ssw0rd"}
 	}
-	te := &taskEnv{Job: contractJob(j)}
-	s, err := te.encode()
+	te := &intask.Env{Job: contractJob(j)}
+	s, err := te.Encode()
 	if err != nil {
 		t.Fatal(err)
 	}
-	back, err := decodeTaskEnv(s)
+	back, err := intask.Decode(s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,23 +247,5 @@ func TestTaskEnvPayloadHasNoSecrets(t *testing.T) {
 	}
 	if j.Roles[0].Env == nil || j.Secrets == nil {
 		t.Fatal("contractJob changed the plan's job")
-	}
-}
-
-// TestInTaskToken: the workload identity's file wins over a NOMAD_TOKEN
-// the task inherited from its client agent; without a file the variable
-// (identity { env = true }) is the token.
-func TestInTaskToken(t *testing.T) {
-	dir := t.TempDir()
-	t.Setenv("NOMAD_SECRETS_DIR", dir)
-	t.Setenv("NOMAD_TOKEN", "operator-token")
-	if got := inTaskToken(); got != "operator-token" {
-		t.Errorf("no file: %q, want the variable's", got)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "nomad_token"), []byte("wi-jwt\n"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if got := inTaskToken(); got != "wi-jwt" {
-		t.Errorf("with the file: %q, want the file's", got)
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -60,7 +61,7 @@ var validVariablePath = regexp.MustCompile(`^[a-zA-Z0-9-_~/]{1,128}$`)
 func TopologyPath(jobID, group string) string { return VariablePath(jobID) + "/" + group }
 
 // attemptEnv is the task's attempt as its template reads it (job meta).
-const attemptEnv = "NOMAD_META_" + MetaAttempt
+const attemptEnv = intask.AttemptEnv
 
 // snapshotFits reports whether a job of these groups can use the
 // snapshot: their paths are valid Variable paths and the topology, with

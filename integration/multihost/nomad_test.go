@@ -56,6 +56,9 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 	if plan.Site != nil && plan.Site.Nomad != nil && plan.Site.Nomad.Helper != "" {
 		plan.Options[nomad.OptHelper] = helperBinary(t)
 	}
+	if plan.Site != nil && plan.Site.Nomad != nil && plan.Site.Nomad.EnvHelper != "" {
+		plan.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(t)
+	}
 	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: plan.Site})
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -91,14 +92,17 @@ func TestGPUJobsEnvOnRawExec(t *testing.T) {
 	gpuJobsOn(t, site(), "unused", false)
 }
 
-// TestGPUJobsEnvInTask: the same jobs with the site's helper installed, as
-// a Nomad operator with the in-job finisher runs them: every raw_exec task
-// evaluates its environment itself (drivers/nomad taskenv.go, no env
-// template), and the process environment must still be the oracle's, with
-// the devices Nomad assigned, no payload and no token left in it.
+// TestGPUJobsEnvInTask: the same jobs with the site's helper and
+// jobshift-env installed, as a Nomad operator with the in-job finisher
+// runs them: every raw_exec task evaluates its environment itself
+// (drivers/nomad taskenv.go, no env template; jobshift-env runs nomad-env,
+// integration/nomadacl runs the jobshift binary's), and the process
+// environment must still be the oracle's, with the devices Nomad
+// assigned, no payload and no token left in it.
 func TestGPUJobsEnvInTask(t *testing.T) {
 	cfg := site()
 	cfg.Nomad.Helper = helper(t)
+	cfg.Nomad.EnvHelper = drivertest.JobshiftEnv(t)
 	gpuJobsOn(t, cfg, "unused", false)
 }
 

@@ -1,7 +1,6 @@
 package drivertest
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,9 +10,9 @@ import (
 )
 
 var (
-	binOnce sync.Once
-	binPath string
-	binErr  error
+	binMu   sync.Mutex
+	binDir  string
+	binPath = map[string]string{}
 )
 
 // Jobshift builds the jobshift binary of the code under test once per test
@@ -23,24 +22,41 @@ var (
 // directory, which every host of the test clusters sees.
 func Jobshift(t testing.TB) string {
 	t.Helper()
-	binOnce.Do(func() {
+	return build(t, "jobshift")
+}
+
+// JobshiftEnv builds jobshift-env (cmd/jobshift-env: nomad-env alone, the
+// site's nomad { env_helper }) as Jobshift builds jobshift.
+func JobshiftEnv(t testing.TB) string {
+	t.Helper()
+	return build(t, "jobshift-env")
+}
+
+// build builds ./cmd/<name> once per test process into one temporary
+// directory.
+func build(t testing.TB, name string) string {
+	t.Helper()
+	binMu.Lock()
+	defer binMu.Unlock()
+	if p, ok := binPath[name]; ok {
+		return p
+	}
+	if binDir == "" {
 		dir, err := os.MkdirTemp("", "jobshift-bin-")
 		if err != nil {
-			binErr = err
-			return
+			t.Fatal(err)
 		}
-		binPath = filepath.Join(dir, "jobshift")
-		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/jobshift")
-		cmd.Dir = repoRoot()
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			binErr = fmt.Errorf("building jobshift: %v\n%s", err, out)
-		}
-	})
-	if binErr != nil {
-		t.Fatal(binErr)
+		binDir = dir
 	}
-	return binPath
+	p := filepath.Join(binDir, name)
+	cmd := exec.Command("go", "build", "-o", p, "./cmd/"+name)
+	cmd.Dir = repoRoot()
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", name, err, out)
+	}
+	binPath[name] = p
+	return p
 }
 
 // repoRoot is the module's root: two levels above this file.
@@ -49,10 +65,12 @@ func repoRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// RemoveJobshift deletes the binary Jobshift built, if any; a TestMain calls
-// it after m.Run.
+// RemoveJobshift deletes the binaries Jobshift and JobshiftEnv built, if
+// any; a TestMain calls it after m.Run.
 func RemoveJobshift() {
-	if binPath != "" {
-		os.RemoveAll(filepath.Dir(binPath))
+	binMu.Lock()
+	defer binMu.Unlock()
+	if binDir != "" {
+		os.RemoveAll(binDir)
 	}
 }

@@ -11,6 +11,7 @@ nomad {
   cpu_mhz_per_core = 2400
   barrier_timeout  = "5m"
   helper           = "/usr/local/bin/jobshift"
+  env_helper       = "/usr/local/bin/jobshift-env"
   work_dir         = "/scratch"
   spread_nodes     = 3
   docker_gpu_runtime = "nvidia-container-runtime"

@@ -5,6 +5,7 @@ nomad {
   barrier_timeout  = "soon"
   datacenters      = "dc1"
   helper           = "jobshift"
+  env_helper       = "bin/jobshift-env"
   work_dir         = "scratch"
   spread_nodes     = -1
   docker_gpu_runtime = 3

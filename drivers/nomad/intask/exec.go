@@ -1,0 +1,187 @@
+package intask
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// Exec is nomad-env: inside a task, wait for the attempt's topology
+// snapshot, evaluate the task's environment, write local/jobshift.env and
+// exec argv with it. It returns only on failure; the task then fails as
+// its template would have ("rendezvous" errors name what is wrong).
+func Exec(ctx context.Context, argv []string) error {
+	if len(argv) == 0 {
+		return errors.New("no command to run")
+	}
+	te, err := Decode(os.Getenv(EnvVar))
+	if err != nil {
+		return err
+	}
+	idx, err := strconv.Atoi(os.Getenv("NOMAD_ALLOC_INDEX"))
+	if err != nil {
+		return fmt.Errorf("NOMAD_ALLOC_INDEX %q is not an index: runs only inside a Nomad task", os.Getenv("NOMAD_ALLOC_INDEX"))
+	}
+	items, err := readSnapshot(ctx, te.Snapshot, os.Getenv(AttemptEnv))
+	if err != nil {
+		return err
+	}
+	vars, err := te.Vars(idx, items, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("evaluating the environment contract of %s[%d]: %w", te.Role, idx, err)
+	}
+	if dir := os.Getenv("NOMAD_TASK_DIR"); dir != "" {
+		if err := writeEnvFile(dir, vars); err != nil {
+			return err
+		}
+	}
+	path := argv[0]
+	if !strings.Contains(path, "/") {
+		if path, err = exec.LookPath(path); err != nil {
+			return err
+		}
+	}
+	return syscall.Exec(path, argv, ExecEnv(os.Environ(), vars))
+}
+
+// readSnapshot waits for the snapshot Variable at path with blocking
+// queries (it is usually there already: the coordinator writes it at
+// placement) and returns its items. A snapshot of another attempt than
+// the task's is an error, as in the template. The Task API client moves
+// into the socket's directory (SocketClient); the working directory is
+// given back before returning, since the user's command starts in it.
+func readSnapshot(ctx context.Context, path, attempt string) (map[string]string, error) {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return nil, err
+	}
+	defer os.Chdir(cwd)
+	c, err := Client()
+	if err != nil {
+		return nil, err
+	}
+	var index uint64
+	var failing time.Time
+	for backoff := 250 * time.Millisecond; ; {
+		q := &api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Minute}
+		v, meta, err := c.Variables().Peek(path, q.WithContext(ctx))
+		switch {
+		case err != nil:
+			// An agent restarting: retry for a while, as consul-template
+			// retries its queries.
+			if failing.IsZero() {
+				failing = time.Now()
+			}
+			if time.Since(failing) > 2*time.Minute || ctx.Err() != nil {
+				return nil, fmt.Errorf("reading the topology snapshot %s: %w", path, err)
+			}
+			time.Sleep(backoff)
+			backoff = min(2*backoff, 5*time.Second)
+			continue
+		case v == nil:
+			failing, index = time.Time{}, meta.LastIndex
+			continue
+		}
+		if got := v.Items[contract.SnapshotAttempt]; got != attempt {
+			return nil, fmt.Errorf("jobshift-contract: topology snapshot %s is of attempt %s, not of this task's attempt %s", path, got, attempt)
+		}
+		return v.Items, nil
+	}
+}
+
+// Client is a Nomad API client inside a task: through the Task API
+// socket when there is one (SocketClient), else NOMAD_ADDR.
+func Client() (*api.Client, error) {
+	if sock := Socket(); sock != "" {
+		return SocketClient(sock)
+	}
+	if os.Getenv("NOMAD_ADDR") != "" {
+		return api.NewClient(api.DefaultConfig())
+	}
+	return nil, fmt.Errorf("neither NOMAD_UNIX_ADDR nor NOMAD_ADDR is set (the task needs identity { env = true })")
+}
+
+// Socket is the task's Task API socket, or "". identity { file = true }
+// sets no NOMAD_UNIX_ADDR (Nomad sets it with the token's variable), but
+// the socket is in the secrets dir all the same.
+func Socket() string {
+	if sock := strings.TrimPrefix(os.Getenv("NOMAD_UNIX_ADDR"), "unix://"); sock != "" {
+		return sock
+	}
+	if dir := os.Getenv("NOMAD_SECRETS_DIR"); dir != "" {
+		if s := filepath.Join(dir, "api.sock"); fileExists(s) {
+			return s
+		}
+	}
+	return ""
+}
+
+// SocketClient is a client of the Task API socket sock with the task's
+// token. The socket's absolute path easily exceeds the 108 bytes a unix
+// socket address may have (data dir + alloc UUID + task name), so the
+// process moves into the socket's directory and dials it by relative
+// name.
+func SocketClient(sock string) (*api.Client, error) {
+	if err := os.Chdir(filepath.Dir(sock)); err != nil {
+		return nil, err
+	}
+	name := filepath.Base(sock)
+	cfg := api.DefaultConfig()
+	cfg.Address = "http://127.0.0.1"
+	cfg.SecretID = Token() // identity { env = true } or { file = true }
+	cfg.HttpClient = &http.Client{Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var dl net.Dialer
+			return dl.DialContext(ctx, "unix", name)
+		},
+	}}
+	return api.NewClient(cfg)
+}
+
+// Token is the task's workload identity: the file of identity { file =
+// true } (secrets/nomad_token) when there is one, else NOMAD_TOKEN
+// (identity { env = true }). The file wins: a raw_exec task inherits its
+// client agent's environment, whose NOMAD_TOKEN, if any, is an operator's.
+func Token() string {
+	if dir := os.Getenv("NOMAD_SECRETS_DIR"); dir != "" {
+		if b, err := os.ReadFile(filepath.Join(dir, "nomad_token")); err == nil {
+			if t := strings.TrimSpace(string(b)); t != "" {
+				return t
+			}
+		}
+	}
+	return os.Getenv("NOMAD_TOKEN")
+}
+
+func fileExists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// Main is nomad-env's command line in both binaries: args are
+// `-- COMMAND [ARG...]`; on success it never returns (the command
+// replaces the process), else it says why on stderr and returns the exit
+// code (2: usage, 1: the task fails as its template would have).
+func Main(prog string, args []string, stderr io.Writer) int {
+	if len(args) < 2 || args[0] != "--" {
+		fmt.Fprintf(stderr, "%s: usage: %s -- COMMAND [ARG...] (inside a Nomad task)\n", prog, prog)
+		return 2
+	}
+	err := Exec(context.Background(), args[1:])
+	fmt.Fprintf(stderr, "%s: %v\n", prog, err)
+	return 1
+}
