@@ -3,7 +3,6 @@ package nomad
 import (
 	"context"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -218,27 +217,16 @@ func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, c
 }
 
 // NewInTask builds a driver that talks to the Task API socket of the task
-// it runs in (NOMAD_UNIX_ADDR; NOMAD_TOKEN from identity { env = true }),
-// or to NOMAD_ADDR when the task has no socket. The socket wins: raw_exec
-// tasks inherit the client agent's environment, and a NOMAD_ADDR set there
-// (for the operator's CLI) may name another cluster, where this job is
-// "not found" (a CI run of integration/nomadacl hit exactly that). The
-// socket's absolute path easily exceeds the 108 bytes a unix socket
-// address may have (data dir + alloc UUID + task name), so the process
-// moves into the socket's directory and dials it by relative name.
+// it runs in, or to NOMAD_ADDR when the task has no socket (intask.Client:
+// the socket wins, since a raw_exec task inherits its client agent's
+// environment, whose NOMAD_ADDR may name another cluster, where this job
+// is "not found"; a CI run of integration/nomadacl hit exactly that).
 func NewInTask() (*Driver, error) {
-	d, _ := New(drivers.Config{}, false)
-	sock := intask.Socket()
-	if sock == "" {
-		if os.Getenv("NOMAD_ADDR") != "" {
-			return d, nil
-		}
-		return nil, fmt.Errorf("neither NOMAD_UNIX_ADDR nor NOMAD_ADDR is set (the task needs identity { env = true })")
-	}
-	c, err := intask.SocketClient(sock)
+	c, err := intask.Client()
 	if err != nil {
 		return nil, err
 	}
+	d, _ := New(drivers.Config{}, false)
 	d.client = c
 	return d, nil
 }

@@ -20,7 +20,9 @@ import (
 // Where the site installed the jobshift helper (nomad.helper, which the
 // in-job finisher already runs) and the task is a host process (raw_exec),
 // the task evaluates its environment itself instead: its command is
-// `<helper> nomad-env -- <argv>`, its env block carries TaskEnvVar (what
+// `<helper> nomad-env -- <argv>` (or jobshift-env's, nomad.env_helper: the
+// same code, drivers/nomad/intask, in a binary that starts in half the
+// time), its env block carries TaskEnvVar (what
 // the oracle needs: the job's contract input, the role, the snapshot's
 // path; base64, so Nomad's interpolation cannot touch it), and its default
 // workload identity is written to secrets/nomad_token (file, not env: the

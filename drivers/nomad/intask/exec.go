@@ -104,7 +104,9 @@ func readSnapshot(ctx context.Context, path, attempt string) (map[string]string,
 }
 
 // Client is a Nomad API client inside a task: through the Task API
-// socket when there is one (SocketClient), else NOMAD_ADDR.
+// socket when there is one (SocketClient), else NOMAD_ADDR. The socket
+// wins: a raw_exec task inherits its client agent's environment, whose
+// NOMAD_ADDR (set for the operator's CLI) may name another cluster.
 func Client() (*api.Client, error) {
 	if sock := Socket(); sock != "" {
 		return SocketClient(sock)
