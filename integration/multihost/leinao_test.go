@@ -28,8 +28,9 @@ const torchImage = "jobshift/torch:bookworm"
 // leinaoProbe stands in for mnist_replica.py in the LeinaoPAI seed: it binds
 // the three container ports 10001-10003, reaches every task of the job
 // (itself too) on all three ports through PAI_PORT_LIST_<r>_<i> =
-// ip,p1,p2,p3, and exits 0 once it reached all of them and all of them
-// reached it (so a task that ends early never leaves a peer unanswered).
+// ip,p1,p2,p3, and exits 0 once it reached all of them, all of them
+// reached it, and all of them told it they got that far (so a task that
+// ends early never leaves a peer unanswered, nor ends the job under it).
 // Its environment goes to stdout as one JSON line for the oracle check; its
 // argv (the seed's --ps_hosts/--worker_hosts/--job_name/--task_index,
 // expanded by the task's shell) too.
@@ -78,6 +79,22 @@ for _ in range(1500):
 else:
     sys.exit("%s: reached by %d connections, want %d" % (me, len(got_in), want_in))
 print(me, "reached by all", flush=True)
+# The seed's rule ends the job when its ps tasks have succeeded and stops
+# the workers: a task that exited here could end the job before a slower
+# peer printed its own "reached by all". So each task tells every peer it
+# is done (one more connection each) and exits only once every peer told
+# it: then every task has printed both lines, and every connection here
+# goes to a task that is still up (it waits for this one's).
+for k, v in peers:
+    f = v.split(",")
+    s = socket.create_connection((f[0], int(f[1])), timeout=10); s.recv(100); s.close()
+for _ in range(1500):
+    with lock:
+        if len(got_in) >= want_in + len(peers):
+            break
+    time.sleep(0.2)
+else:
+    sys.exit("%s: %d of %d peers done" % (me, len(got_in) - want_in, len(peers)))
 `
 
 // leinaoSeed writes the LeinaoPAI seed (shared/seeds/000: ps x2, worker x2
