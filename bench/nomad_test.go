@@ -134,16 +134,22 @@ func BenchmarkNomadStartRatio(b *testing.B) {
 				d, _, _ = nomadStartOnce(b, c, "bare", n)
 				bare = append(bare, d)
 			}
-			jm, bm := meanOf(js), meanOf(bare)
-			b.ReportMetric(float64(jm.Milliseconds()), "ms/jobshift")
-			b.ReportMetric(float64(bm.Milliseconds()), "ms/bare")
-			b.ReportMetric(float64(median(js).Milliseconds()), "ms/jobshift-median")
-			b.ReportMetric(float64(median(bare).Milliseconds()), "ms/bare-median")
-			b.ReportMetric(float64(jm)/float64(bm), "ratio-of-means")
-			b.ReportMetric(float64(median(js))/float64(median(bare)), "ratio-of-medians")
-			b.ReportMetric(load1(), "load1")
+			reportRatio(b, js, bare)
 		})
 	}
+}
+
+// reportRatio reports an alternated run's jobshift and bare starts: both
+// kinds' mean and median, their ratios and the host's load.
+func reportRatio(b *testing.B, js, bare []time.Duration) {
+	jm, bm := meanOf(js), meanOf(bare)
+	b.ReportMetric(float64(jm.Milliseconds()), "ms/jobshift")
+	b.ReportMetric(float64(bm.Milliseconds()), "ms/bare")
+	b.ReportMetric(float64(median(js).Milliseconds()), "ms/jobshift-median")
+	b.ReportMetric(float64(median(bare).Milliseconds()), "ms/bare-median")
+	b.ReportMetric(float64(jm)/float64(bm), "ratio-of-means")
+	b.ReportMetric(float64(median(js))/float64(median(bare)), "ratio-of-medians")
+	b.ReportMetric(load1(), "load1")
 }
 
 func meanOf(ds []time.Duration) time.Duration {

@@ -135,6 +135,33 @@ func BenchmarkSlurmStart(b *testing.B) {
 	}
 }
 
+// BenchmarkSlurmStartRatio measures what BenchmarkSlurmStart's jobshift-N
+// and bare-N rows do, alternately: each iteration starts one jobshift job
+// and one bare job of n tasks, so both see the same host and the same state
+// of Slurm's scheduler (rows run one after the other drift by more than the
+// gap on 2 cores). It reports both kinds' mean and median and their ratios,
+// the figure the target is stated in (≤ 1.10 at 16 tasks, ≤ 1.25
+// at 64).
+//
+//	go test ./bench -run '^$' -bench 'SlurmStartRatio/64' -benchtime 20x
+func BenchmarkSlurmStartRatio(b *testing.B) {
+	if !clusterUp() {
+		b.Skip("no Slurm cluster (scripts/slurm-up.sh)")
+	}
+	for _, n := range []int{16, 64} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			var js, bare []time.Duration
+			// not b.Loop: slurmStartOnce stops the timer (the metrics are
+			// the stamps', not the benchmark's clock)
+			for i := 0; i < b.N; i++ {
+				js = append(js, slurmStartOnce(b, "jobshift", n, &siteconfig.Config{}))
+				bare = append(bare, slurmStartOnce(b, "bare", n, nil))
+			}
+			reportRatio(b, js, bare)
+		})
+	}
+}
+
 // slurmStartOnce submits one job of n tasks (kind jobshift, with the site
 // config site, or bare) and returns the time from the submission to the
 // last task's start stamp.

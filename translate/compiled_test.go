@@ -104,7 +104,7 @@ func TestCompiled(t *testing.T) {
 func TestWithWorkDir(t *testing.T) {
 	l := Launch{WorkDir: true}
 	got := l.WithWorkDir([]string{"bash", "-c", "echo $PAI_WORK_DIR", "user.sh"})
-	want := []string{"bash", "-c", "PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\necho $PAI_WORK_DIR", "user.sh"}
+	want := []string{"bash", "-c", "PAI_WORK_DIR=$PWD\n# shellcheck disable=SC3013\n[ \"$PAI_WORK_DIR\" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\necho $PAI_WORK_DIR", "user.sh"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

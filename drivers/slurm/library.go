@@ -32,8 +32,16 @@ func library() string {
 		"# (drivers/slurm/sh, translate/completion/restart.sh). Sourced by the batch\n" +
 		"# script and by stage 1 of every task; defines functions only.\n" +
 		"# shellcheck shell=sh disable=SC2154\n" +
-		shHostlist + shDecide + shBatch + shRestart + shTask
+		shRestart + shTask + taskOnly + shHostlist + shDecide + shBatch
 }
+
+// taskOnly ends the part of the library a task reads (dispatch.sh sets
+// _jsh_lib_task=1): the shell stops reading the file there, so each task
+// parses the restart and task code only, not the batch script's (two
+// thirds of the library).
+const taskOnly = "\n# ---- the rest is the batch script's; a task stops reading here ----\n" +
+	"# shellcheck disable=SC2317\n" +
+	"[ \"${_jsh_lib_task:-0}\" = 1 ] && return 0\n\n"
 
 // libraryName is the library's file name: versioned by its content.
 func libraryName(lib string) (name, sum string) {

@@ -65,9 +65,16 @@ const WorkDirVar = "PAI_WORK_DIR"
 // WorkDirExport is the sh line that exports WorkDirVar as the task's working
 // directory right before the user command, as PAI's runtime did; the one
 // form every target (and the shell contract) uses.
+// It is what `pwd` prints, read from $PWD without starting a process: POSIX
+// shells keep PWD the working directory's logical path and pwd prints it;
+// only where $PWD is not that directory (a job variable named PWD, a
+// shell without -ef) does it run $(pwd), a fork before every task's
+// command. No braces: the line travels in Nomad task arguments.
 // (Assignment then export: `export V="$(pwd)"` would hide a failure of
 // the substitution, shellcheck SC2155.)
-const WorkDirExport = "PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n"
+// -ef is not POSIX but dash, bash, ksh and busybox have it; a shell
+// without it fails the test and runs pwd, which is right too.
+const WorkDirExport = "PAI_WORK_DIR=$PWD\n# shellcheck disable=SC3013\n[ \"$PAI_WORK_DIR\" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)\nexport PAI_WORK_DIR\n"
 
 // Var is one environment variable.
 type Var struct{ Name, Value string }

@@ -436,3 +436,42 @@ func FuzzShellValues(f *testing.F) {
 		}
 	})
 }
+
+// TestWorkDirExport: the export gives PAI_WORK_DIR what `pwd` printed on
+// PAI (the shell's logical working directory) without starting a process
+// where $PWD is that directory, and still the directory where a script
+// assigned PWD something else. Expected values are the directories the
+// test made, not the line's output.
+func TestWorkDirExport(t *testing.T) {
+	dir := t.TempDir()
+	realDir := filepath.Join(dir, "real")
+	link := filepath.Join(dir, "link")
+	if err := os.Mkdir(realDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(realDir, link); err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct{ cd, pre, want string }{
+		"plain":            {cd: realDir, want: realDir},
+		"through a link":   {cd: link, want: link},
+		"PWD reassigned":   {cd: realDir, pre: "PWD=" + dir + "\n", want: realDir},
+		"PWD not absolute": {cd: realDir, pre: "PWD=real\n", want: realDir},
+		"PWD unset":        {cd: realDir, pre: "unset PWD\n", want: realDir},
+	}
+	for _, sh := range shells(t) {
+		for name, tc := range cases {
+			t.Run(filepath.Base(sh)+"/"+name, func(t *testing.T) {
+				// cd in the shell itself: PWD is then the logical path
+				script := "cd " + tc.cd + " || exit 9\n" + tc.pre + contract.WorkDirExport + "printf '%s' \"$PAI_WORK_DIR\"\n"
+				out, err := exec.Command(sh, "-c", script).Output()
+				if err != nil {
+					t.Fatalf("%v", err)
+				}
+				if string(out) != tc.want {
+					t.Errorf("PAI_WORK_DIR = %q, want %q", out, tc.want)
+				}
+			})
+		}
+	}
+}

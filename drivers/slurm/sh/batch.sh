@@ -287,14 +287,18 @@ js_collect() {
 	_c_r=0
 	while [ "$_c_r" -lt "$_jsh_nroles" ]; do
 		eval "_c_n=\$_jsh_n_$_c_r"
+		# read, a builtin, not $(cat): no process per task end while the
+		# job's tasks start
 		_c_step=
-		[ -f "$_jsh_adir/step.$_c_r" ] && _c_step=$(cat "$_jsh_adir/step.$_c_r")
+		[ -f "$_jsh_adir/step.$_c_r" ] && read -r _c_step <"$_jsh_adir/step.$_c_r"
 		_c_i=0
 		while [ "$_c_i" -lt "$_c_n" ]; do
 			eval "_c_st=\$_jsh_st_${_c_r}_$_c_i"
 			if [ "$_c_st" = p ]; then
+				# an empty rc file is being written by its task (task.sh
+				# writes it in place); once the step has ended it is whole
 				_c_rc=
-				[ -f "$_jsh_adir/rc.$_c_r.$_c_i" ] && _c_rc=$(cat "$_jsh_adir/rc.$_c_r.$_c_i")
+				[ -f "$_jsh_adir/rc.$_c_r.$_c_i" ] && read -r _c_rc <"$_jsh_adir/rc.$_c_r.$_c_i"
 				if [ -z "$_c_rc" ] && [ -n "$_c_step" ]; then
 					_c_rc=$_c_step
 					[ "$_c_rc" = 0 ] && _c_rc=1

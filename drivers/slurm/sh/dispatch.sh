@@ -7,6 +7,8 @@
 case $0 in
 jobshift-task)
 	if [ "$_t_inline_lib" = 0 ]; then
+		# only the library's task part (library.go, taskOnly)
+		_jsh_lib_task=1
 		# shellcheck source=/dev/null
 		. "$_jsh_lib" || exit 97
 	fi

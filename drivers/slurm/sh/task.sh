@@ -54,18 +54,23 @@ js_task_main() {
 	fi
 	_k_streak=0
 	_k_t0=
+	# A task that runs once starts no process of its own after its command:
+	# its start and end are the mtimes of started.R.I and rc.R.I. Only a
+	# task that restarts reads the clock (date), for the back-off, and logs
+	# every run's start and end (ms) in runs.R.I, its last run included.
+	# (Forks here cost the tasks of the job still starting: on a node of
+	# 2 cores, 64 tasks' date, date -r and mv were ~10 ms of CPU each.)
 	while :; do
 		(js_start)
 		_k_rc=$?
-		_k_t1=$(js_now_ms)
-		[ -n "$_k_t0" ] || _k_t0=$(js_first_t0 "$_k_sf" "$_k_t1")
-		# every run's start and end (ms), for the back-off tests and logs
-		echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
 		# the batch script marks a role stopped before signalling it: the
 		# command may die of the signal before this shell's trap has run
 		[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 		[ "$_k_stop" = 1 ] && break
 		js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i" || break
+		_k_t1=$(js_now_ms)
+		[ -n "$_k_t0" ] || _k_t0=$(js_first_t0 "$_k_sf" "$_k_t1")
+		echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
 		js_backoff "$_k_streak" $((_k_t1 - _k_t0))
 		_k_streak=$_b_streak
 		printf 'jobshift: task %s-%s exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_r" "$_k_i" "$_k_rc" "$_b_wait" >&2
@@ -77,7 +82,10 @@ js_task_main() {
 		fi
 		_k_t0=$(js_now_ms)
 	done
-	echo "$_k_rc" >"$_k_rcf.tmp" && mv "$_k_rcf.tmp" "$_k_rcf"
+	[ -n "$_k_t0" ] && echo "$_k_t0 $(js_now_ms) $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
+	# written in place, not renamed (mv is a process): its readers take an
+	# empty file for one still being written (js_collect, watch.go)
+	echo "$_k_rc" >"$_k_rcf"
 	if [ -n "$_k_ps" ]; then
 		# UAI cleans up only after every worker has ended: the node's
 		# parameter server serves the slower training tasks until the

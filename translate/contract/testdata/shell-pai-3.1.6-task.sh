@@ -17,7 +17,9 @@ fi
 [ -f "${JS_SHARED-}" ] || _js_die "JS_SHARED: no fragment at '${JS_SHARED-}'"
 _js_finish() {
 unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED
-PAI_WORK_DIR=$(pwd)
+PAI_WORK_DIR=$PWD
+# shellcheck disable=SC3013
+[ "$PAI_WORK_DIR" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)
 export PAI_WORK_DIR
 if [ -n "$_js_fn" ]; then "$_js_fn" "$@"; exit; fi
 case $1 in *=*) exec env -- "$@" ;; esac

@@ -130,7 +130,9 @@ while [ "$_js_i" -lt 2 ]; do
 	unset JS_R1_ADDR_$_js_i JS_R1_PORT_0_$_js_i JS_R1_PORT_1_$_js_i JS_R1_PORT_2_$_js_i
 	_js_i=$((_js_i + 1))
 done
-PAI_WORK_DIR=$(pwd)
+PAI_WORK_DIR=$PWD
+# shellcheck disable=SC3013
+[ "$PAI_WORK_DIR" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)
 export PAI_WORK_DIR
 case $1 in *=*) exec env -- "$@" ;; esac
 exec "$@"
