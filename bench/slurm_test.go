@@ -9,9 +9,10 @@ package bench
 //	go test ./bench -run '^$' -bench SlurmStart -benchtime 3x
 //
 // The job has two roles, ps (a quarter of the tasks) and worker; every task
-// runs `bash -c 'date +%s%N > $BENCH_DIR/<role>.<index>'`. Each iteration
-// submits one job and waits until every stamp exists; the reported
-// start-ms/op is the last stamp minus the time just before sbatch ran.
+// runs `bash -c 'date +%s%N > $BENCH_DIR/<role>.<index>; exec sleep 600'`
+// (stayUp). Each iteration submits one job, waits until every stamp exists
+// and cancels it; the reported start-ms/op is the last stamp minus the time
+// just before sbatch ran.
 
 import (
 	"context"
@@ -41,7 +42,7 @@ func benchJob(n int, dir string) *jobs.Job {
 			Env:       []jobs.EnvVar{{Name: "BENCH_DIR", Value: dir}},
 			// the index from the contract, as a PAI job reads it
 			Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"bash", "-c",
-				`date +%s%N > "$BENCH_DIR/$PAI_CURRENT_TASK_ROLE_NAME.$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"`}}}
+				`date +%s%N > "$BENCH_DIR/$PAI_CURRENT_TASK_ROLE_NAME.$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"` + stayUp}}}
 	}
 	return &jobs.Job{Name: fmt.Sprintf("bench%d", n), Source: jobs.Source{Format: jobs.FormatPAIv2, Path: "bench"},
 		Contracts: []string{jobs.ContractPAI}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
@@ -49,6 +50,12 @@ func benchJob(n int, dir string) *jobs.Job {
 }
 
 func intp(n int) *int { return &n }
+
+// stayUp keeps a started task running until the benchmark cancels the job
+// (both kinds run it): a task that ended at once would let the job's
+// verdict (PAI: the ps role done) stop the tasks still starting, so a start
+// would measure the stop too, and a stopped task never stamps its start.
+const stayUp = "; exec sleep 600"
 
 // bareScript is the same allocation and steps without jobshift.
 func bareScript(n int, dir string) string {
@@ -58,10 +65,10 @@ func bareScript(n int, dir string) string {
 #SBATCH --output=%s/bare-%%j.out
 #SBATCH --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none --distribution=block
 export BENCH_DIR=%s
-srun --exact --job-name=ps --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/ps.$SLURM_PROCID"' &
-srun --exact --job-name=worker --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/worker.$SLURM_PROCID"' &
+srun --exact --job-name=ps --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/ps.$SLURM_PROCID"%s' &
+srun --exact --job-name=worker --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/worker.$SLURM_PROCID"%s' &
 wait
-`, n, dir, n, dir, ps, n-ps)
+`, n, dir, n, dir, ps, stayUp, n-ps, stayUp)
 }
 
 func clusterUp() bool {
@@ -191,6 +198,9 @@ func slurmStartOnce(b *testing.B, kind string, n int, site *siteconfig.Config) t
 		id = h.ID
 	}
 	last := waitStamps(b, dir, n, 3*time.Minute)
+	if err := exec.Command("scancel", id).Run(); err != nil {
+		b.Fatalf("scancel %s: %v", id, err)
+	}
 	waitGone(id)
 	return last.Sub(t0)
 }

@@ -494,6 +494,7 @@ js_main() {
 		_m_k=$((_m_k + 1))
 	done
 	js_drop_secrets
+	rm -f "$_jsh_adir"/group.* # js_wait_group's (task.sh)
 	trap - TERM INT HUP
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"

@@ -53,6 +53,7 @@ js_task_main() {
 		_k_ps=$!
 	fi
 	_k_streak=0
+	_k_hit=0
 	_k_t0=
 	# A task that runs once starts no process of its own after its command:
 	# its start and end are the mtimes of started.R.I and rc.R.I. Only a
@@ -63,6 +64,8 @@ js_task_main() {
 	while :; do
 		(js_start)
 		_k_rc=$?
+		# a TERM that came while the command ran has run the trap by now
+		_k_hit=$_k_stop
 		# the batch script marks a role stopped before signalling it: the
 		# command may die of the signal before this shell's trap has run
 		[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
@@ -98,7 +101,15 @@ js_task_main() {
 		kill -TERM "$_k_ps" 2>/dev/null
 	fi
 	if [ "$_k_stop" = 1 ]; then
-		js_wait_group 30
+		# Only a command the stop reached (the trap ran while it did, or
+		# it died of a signal) or a parameter server can have left
+		# processes finishing their work. A command that had ended by
+		# itself ended its container on the platform, and with it what it
+		# left: no grace to give, and no pgrep per task when a verdict
+		# stops a role whose tasks are done.
+		if [ "$_k_hit" = 1 ] || [ "$_k_rc" -gt 128 ] || [ -n "$_k_ps" ]; then
+			js_wait_group 30
+		fi
 		# die of the signal, so Slurm reports the step CANCELLED, not FAILED
 		trap - TERM INT
 		kill -TERM $$
@@ -151,17 +162,25 @@ js_first_t0() {
 # process (sh -c "...") dies of SIGTERM at once, but the user's process may
 # still be writing its checkpoint, and this task's end would make slurmstepd
 # SIGKILL it. Found by the fault suite (integration/faults, the deadline).
+#
+# One process per look (pgrep; the file is read with read, and left for the
+# batch script to remove): a job's verdict stops every task at once, and
+# the tasks of a large job still starting share the node with these looks.
 js_wait_group() {
 	command -v pgrep >/dev/null 2>&1 || return 0
+	_g_f=$_k_dir/group.$_k_r.$_k_i
 	_g_k=0
 	while [ "$_g_k" -lt $(($1 * 10)) ]; do
 		# pgrep lists neither itself nor, written to a file, a subshell
-		pgrep -g $$ >"$_k_dir/group.$_k_r.$_k_i" 2>/dev/null
-		grep -qvx "$$" "$_k_dir/group.$_k_r.$_k_i" || break
+		pgrep -g $$ >"$_g_f" 2>/dev/null
+		_g_a=
+		_g_b=
+		{ read -r _g_a && read -r _g_b; } <"$_g_f"
+		# this shell alone (or pgrep could not tell)
+		if [ -z "$_g_b" ] && { [ "$_g_a" = "$$" ] || [ -z "$_g_a" ]; }; then break; fi
 		sleep 0.1
 		_g_k=$((_g_k + 1))
 	done
-	rm -f "$_k_dir/group.$_k_r.$_k_i"
 }
 
 # js_unset_internal removes jobshift's own variables from the task's
