@@ -46,6 +46,9 @@ func benchJob(n int, dir string) *jobs.Job {
 	}
 	return &jobs.Job{Name: fmt.Sprintf("bench%d", n), Source: jobs.Source{Format: jobs.FormatPAIv2, Path: "bench"},
 		Contracts: []string{jobs.ContractPAI}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		// OpenPAI's default (extras.gangAllocation true): no task restarts
+		// alone, so no task needs a supervisor (drivers/slurm inShell)
+		Retry: jobs.Retry{GangAllocation: true},
 		Roles: []*jobs.Role{role("ps", ps), role("worker", n-ps)}}
 }
 

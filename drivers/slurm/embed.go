@@ -18,6 +18,8 @@ var (
 	shBatch string
 	//go:embed sh/task.sh
 	shTask string
+	//go:embed sh/stage.sh
+	shStage string
 	//go:embed sh/run.sh
 	shRun string
 	//go:embed sh/dispatch.sh

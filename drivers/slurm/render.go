@@ -108,6 +108,7 @@ func render(p *translate.Plan) (*script, error) {
 	b.WriteString(jobData(p.Compiled(), st, sc.Layout, roles, total))
 	for _, ri := range roles {
 		b.WriteString(srunData(ri, sc.Layout, st))
+		b.WriteString(inShellData(job, ri, st))
 	}
 	// _jsh_roles: "<index> <instances> <name>" per role (data: js_main
 	// writes it into the state directory's "roles" file, which status and
@@ -355,6 +356,20 @@ func srunData(ri roleInfo, layout string, st settings) string {
 	// name to shellcheck (SC2209); nameRE leaves no quote in it
 	return fmt.Sprintf("_jsh_srun_%d=%s\n_jsh_fname_%d='%s'\n", ri.k, shQuote(strings.Join(words, " ")),
 		ri.k, nameRE.ReplaceAllString(ri.Name, "_"))
+}
+
+// inShellData renders whether role ri runs without a supervisor
+// (_jsh_insh_R, inShell) and then its command, srun's own argument vector:
+// _jsh_argv_R, each word quoted for js_launch_insh's eval.
+func inShellData(job *jobs.Job, ri roleInfo, st settings) string {
+	if !inShell(job, ri, st) {
+		return fmt.Sprintf("_jsh_insh_%d=0\n", ri.k)
+	}
+	words := make([]string, len(ri.launch.Argv))
+	for i, w := range ri.launch.Argv {
+		words[i] = shQuote(w)
+	}
+	return fmt.Sprintf("_jsh_insh_%d=1\n_jsh_argv_%d=%s\n", ri.k, ri.k, shQuote(strings.Join(words, " ")))
 }
 
 // pyxisImage writes an image reference in enroot's form: the registry

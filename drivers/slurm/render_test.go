@@ -89,6 +89,9 @@ var goldenCases = map[string]struct {
 }{
 	"pai-het":    {job: paiJob},
 	"pai-packed": {job: paiJob, opts: map[string]string{"layout": "packed"}},
+	// OpenPAI's default gang allocation: no task restarts alone, so both
+	// roles run in the user's bash with no supervisor (_jsh_insh_R=1)
+	"pai-gang": {job: func() *jobs.Job { j := paiJob(); j.Retry.GangAllocation = true; return j }, opts: map[string]string{"layout": "packed"}},
 	// spread_nodes: auto picks packed, and the allocation gets --nodes=min(5 tasks, 3)
 	"pai-spread":     {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{SpreadNodes: 3}}},
 	"pai-gres":       {job: paiJob, site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{GPURequest: "gres", Partition: "gpu", Account: "proj", QOS: "high", TimeLimit: "2:00:00"}}},
@@ -186,7 +189,8 @@ func TestRenderHeaders(t *testing.T) {
 			"#SBATCH --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block\n#SBATCH hetjob\n#SBATCH --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
 			"srun --kill-on-bad-exit=0 --job-name=ps --het-group=0 --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block",
 			"srun --kill-on-bad-exit=0 --job-name=worker --het-group=1 --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block"}},
-		"pai-packed": {LayoutPacked, []string{
+		"pai-gang": {LayoutPacked, []string{"_jsh_insh_0=1\n_jsh_argv_0=", "_jsh_insh_1=1\n_jsh_argv_1="}},
+		"pai-packed": {LayoutPacked, []string{"_jsh_insh_0=0\n", "_jsh_insh_1=0\n",
 			"#SBATCH --ntasks=5 --cpus-per-task=2 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
 			"srun --kill-on-bad-exit=0 --job-name=ps --exact --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=arbitrary",
 			"srun --kill-on-bad-exit=0 --job-name=worker --exact --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=arbitrary"}},

@@ -141,7 +141,7 @@ func TestShmCheck(t *testing.T) {
 			if err != nil {
 				continue
 			}
-			b, err := exec.Command(path, "-c", shTask+fmt.Sprintf("\njs_shm_check %d\n", tc.mib)).CombinedOutput()
+			b, err := exec.Command(path, "-c", shStage+fmt.Sprintf("\njs_shm_check %d\n", tc.mib)).CombinedOutput()
 			if err != nil {
 				t.Fatalf("%s: %v %s", sh, err, b)
 			}

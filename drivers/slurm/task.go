@@ -44,13 +44,55 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
 	b.WriteString(restartData(job, st.Backoff))
+	code := shStage + shRun
 	if st.InlineLib {
-		b.WriteString(shRestart)
-		b.WriteString(shTask)
+		code = shRestart + shTask + code
 	}
-	b.WriteString(shRun)
+	// the functions the in-shell stage removes again (dispatch.sh)
+	fmt.Fprintf(&b, "_t_fns='%s'\n", strings.Join(shFuncs(code), " "))
+	b.WriteString(code)
 	b.WriteString(shDispatch)
 	return b.String(), nil
+}
+
+// shFunc matches a function definition of the embedded shell files.
+var shFunc = regexp.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\(\) \{`)
+
+// shFuncs lists the functions code defines, in order.
+func shFuncs(code string) []string {
+	var names []string
+	for _, m := range shFunc.FindAllStringSubmatch(code, -1) {
+		names = append(names, m[1])
+	}
+	return names
+}
+
+// bashNames are the argv[0] of a command the in-shell stage can run in:
+// bash, which reads BASH_ENV (not as sh, in POSIX mode).
+var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash": true}
+
+// inShell tells whether role ri's tasks run without a supervisor, the
+// contract set by the in-shell stage in the user's own bash (sh/stage.sh):
+// its command is bash -c as an argument vector (not a file, no secrets),
+// on the host (no container), with no ssh emulation, no setup command of
+// the site, no UAI parameter server, not MPI, and no exit code of it ever
+// restarts the task in place (completion.TaskRestartDecision, the most
+// lenient case: no restart so far). A restart needs a shell that outlives
+// the command; so does everything else listed.
+func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
+	argv := ri.launch.Argv
+	c := ri.Command
+	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
+		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI ||
+		c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
+		return false
+	}
+	for code := range 256 {
+		if completion.TaskRestartDecision(job, ri.Name, code, 0).Retry {
+			return false
+		}
+	}
+	return true
 }
 
 // envData renders the data js_env (sh/task.sh) reads for role ri in

@@ -88,6 +88,12 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 // exits with the function's status should it return. A target that already
 // runs a shell per task (Slurm's supervisor) so saves a sh process before
 // the user's command.
+//
+// With -r FUNCTION instead, the stage returns once FUNCTION has returned:
+// a bash sources it from BASH_ENV, inside a function (the stage shifts
+// the positional parameters, and a function's are its own), and then runs
+// the user's script itself, with no shell of jobshift's before it (Slurm,
+// a role that never restarts in place).
 type ShellStages struct{ Shared, Task string }
 
 // ShellStages renders the contract of every task of the job in two stages.
@@ -263,15 +269,23 @@ const taskPrelude = `[ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [a
 case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
 `
 
-// functionPrelude reads the task stage's -f FUNCTION (ShellStages: the
-// stage sourced by a shell that calls its own function, no utility).
-// _js_fn is always assigned here, so it never comes from the environment.
-const functionPrelude = `_js_fn=
-if [ "$1" = -f ]; then
-	[ "$#" -ge 2 ] || _js_die "usage: -f FUNCTION [argument...]"
+// functionPrelude reads the task stage's -f FUNCTION or -r FUNCTION
+// (ShellStages: the stage sourced by a shell that calls its own function,
+// no utility). After -f FUNCTION the stage exits with the function's
+// status; after -r it returns, so the shell that sourced it goes on (a
+// bash that runs the stage from BASH_ENV before the user's script, in a
+// function of its own: the stage shifts the positional parameters).
+// _js_fn and _js_ret are always assigned here, so they never come from the
+// environment.
+const functionPrelude = `_js_fn= _js_ret=
+case $1 in
+-f | -r)
+	[ "$#" -ge 2 ] || _js_die "usage: -f|-r FUNCTION [argument...]"
+	[ "$1" = -r ] && _js_ret=1
 	_js_fn=$2
 	shift 2
-fi
+	;;
+esac
 `
 
 // selfCheck checks the task's own inputs.
@@ -550,9 +564,10 @@ func (c *shc) finishTo(w *strings.Builder, unset string, topo, fn bool) {
 		w.WriteString(WorkDirExport)
 	}
 	if fn {
-		// sourced with -f FUNCTION (ShellStages): no exec, the caller's
-		// function runs in this shell
-		w.WriteString("if [ -n \"$_js_fn\" ]; then \"$_js_fn\" \"$@\"; exit; fi\n")
+		// sourced with -f|-r FUNCTION (ShellStages): no exec, the
+		// caller's function runs in this shell; after -r, _js_finish
+		// returns and the stage's case ends the file
+		w.WriteString("if [ -n \"$_js_fn\" ]; then\n\tif [ -n \"$_js_ret\" ]; then \"$_js_fn\" \"$@\"; return; fi\n\t\"$_js_fn\" \"$@\"\n\texit\nfi\n")
 	}
 	w.WriteString("case $1 in *=*) exec env -- \"$@\" ;; esac\nexec \"$@\"\n}\n")
 }

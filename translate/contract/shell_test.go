@@ -203,6 +203,13 @@ func TestShellStagesMatchOracle(t *testing.T) {
 					if diff := cmp.Diff(want.Map(), got); diff != "" {
 						t.Fatalf("case %s task %d-%d under %s, sourced with -f (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
 					}
+					got, stderr, err = runShell(t, sh, sourceReturning(st.Task), input)
+					if err != nil {
+						t.Fatalf("case %s task %d-%d under %s, sourced with -r: %v\n%s", c.Name, k, i, sh, err, stderr)
+					}
+					if diff := cmp.Diff(want.Map(), got); diff != "" {
+						t.Fatalf("case %s task %d-%d under %s, sourced with -r (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
+					}
 				}
 			}
 		}
@@ -221,6 +228,29 @@ _t_then() {
 }
 set -- -f _t_then
 `
+
+// sourceReturning runs the task stage as a bash does from BASH_ENV (Slurm,
+// a role that never restarts in place): in a function of the sourcing
+// shell, with -r and a function that returns; the shell then goes on with
+// its own positional parameters untouched and runs the utility itself.
+// Exit 8 or 9 says the stage did not return, or took the parameters.
+func sourceReturning(stage string) string {
+	return `_t_util=$1
+_t_ran=
+_t_then() {
+	if [ "$#" -gt 0 ]; then exec env -- "$@" "$_t_util"; fi
+	_t_ran=1
+}
+_t_stage() {
+` + stage + `
+}
+_t_stage -r _t_then
+[ "$_t_ran" = 1 ] || exit 9
+[ "$#" = 1 ] && [ "$1" = "$_t_util" ] || exit 8
+unset _t_ran _t_util
+exec "$1"
+`
+}
 
 // runShared sources the shared stage in a subshell, its input as plain
 // (unexported) shell variables, and returns the fragment's path.

@@ -234,6 +234,11 @@ js_ports() {
 
 # js_launch R: start role R's step in the background. A subshell waits for
 # srun and records its exit status; srun's pid is kept to stop the step.
+# A role without a supervisor (_jsh_insh_R, render.go inShell) runs its
+# command in the user's bash itself (js_launch_insh), unless the batch
+# script's environment would change how bash starts: a BASH_ENV of the
+# user's own, or POSIX mode (POSIXLY_CORRECT, SHELLOPTS), where bash reads
+# no BASH_ENV.
 js_launch() {
 	(
 		# shellcheck disable=SC2030
@@ -241,14 +246,101 @@ js_launch() {
 			SLURM_HOSTFILE=$_jsh_adir/hosts.$1
 			export SLURM_HOSTFILE
 		fi
-		# the task's shell expands $_jsh_adir (exported) itself
-		# shellcheck disable=SC2016
-		js_srun "$1" /bin/sh -c '. "$_jsh_adir/task.sh"' jobshift-task "$1" </dev/null &
-		echo "$!" >"$_jsh_adir/srun.$1"
-		wait "$!" 2>/dev/null # no "Terminated" line when a stopped step ends
-		echo "$?" >"$_jsh_adir/step.$1.tmp"
+		eval "_l_insh=\$_jsh_insh_$1"
+		if [ "$_l_insh" = 1 ] && [ -z "${BASH_ENV+x}${POSIXLY_CORRECT+x}${SHELLOPTS+x}" ]; then
+			js_launch_insh "$1"
+		else
+			# the task's shell expands $_jsh_adir (exported) itself
+			# shellcheck disable=SC2016
+			js_srun "$1" /bin/sh -c '. "$_jsh_adir/task.sh"' jobshift-task "$1" </dev/null &
+			echo "$!" >"$_jsh_adir/srun.$1"
+			wait "$!" 2>/dev/null # no "Terminated" line when a stopped step ends
+			echo "$?" >"$_jsh_adir/step.$1.tmp"
+		fi
 		mv "$_jsh_adir/step.$1.tmp" "$_jsh_adir/step.$1"
 	) &
+}
+
+# js_launch_insh R: role R's step running the user's bash directly, the
+# task program in BASH_ENV (sh/stage.sh). BASH_ENV names the variable, not
+# the path: bash expands the value, and a path is never code that way.
+# srun -v reports every task's end with its wait status (a task ending 0
+# only at -v), which js_ends turns into the rc files the supervisor would
+# have written; the step's code is recorded once js_ends has read all.
+js_launch_insh() {
+	# shellcheck disable=SC2016
+	BASH_ENV='$_jsh_adir/task.sh'
+	_jsh_ir=$1
+	export BASH_ENV _jsh_ir
+	# it would leave out repeated exit codes, and with them their tasks
+	unset SLURM_SRUN_REDUCE_TASK_EXIT_MSG
+	_l_r=$1
+	eval "_l_argv=\$_jsh_argv_$1"
+	eval "set -- $_l_argv"
+	{
+		js_srun "$_l_r" -v "$@" 2>&1 >&3 </dev/null &
+		echo "$!" >"$_jsh_adir/srun.$_l_r"
+		wait "$!" 2>/dev/null
+		echo "$?" >"$_jsh_adir/step.$_l_r.tmp"
+	} 3>&1 | js_ends "$_l_r"
+}
+
+# js_ends R reads role R's srun -v output: after each "task exit
+# notification ... (status=0xSSSS)." line, the next line that names the
+# tasks ("HOST: task 3: ..." or "HOSTS: tasks 0-2,5: ...") gives the
+# tasks it ended, and the wait status their code (exit status, or 128 +
+# the signal, as a shell reports it), written to rc.R.I in place. Every
+# other line goes on to the job's log, but the lines -v adds: the options,
+# the plugin notes, and "Completed".
+js_ends() {
+	awk -v dir="$_jsh_adir" -v r="$1" '
+	function hex(s, i, v) {
+		v = 0
+		s = tolower(s)
+		for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1
+		return v
+	}
+	function code(st) { return st % 128 == 0 ? int(st / 256) % 256 : 128 + st % 128 }
+	function record(list, rc, n, p, j, a, b, t, f) {
+		n = split(list, p, ",")
+		for (j = 1; j <= n; j++) {
+			a = p[j]
+			b = a
+			if (index(a, "-")) {
+				b = substr(a, index(a, "-") + 1)
+				a = substr(a, 1, index(a, "-") - 1)
+			}
+			for (t = a + 0; t <= b + 0; t++) {
+				f = dir "/rc." r "." t
+				printf "%d\n", rc >f
+				close(f)
+			}
+		}
+	}
+	/task exit notification for .*\(status=0x[0-9A-Fa-f]+\)/ {
+		s = $0
+		sub(/.*\(status=0x/, "", s)
+		sub(/\).*/, "", s)
+		rc = code(hex(s))
+		want = 1
+		next
+	}
+	want && match($0, /: tasks? [0-9][0-9,-]*: /) {
+		l = substr($0, RSTART, RLENGTH)
+		sub(/^: tasks? /, "", l)
+		sub(/: $/, "", l)
+		record(l, rc)
+		want = 0
+		if ($0 ~ /: Completed$/) next
+	}
+	/^srun: defined options/ { opts = 1 }
+	opts { if ($0 ~ /^srun: end of defined options/) opts = 0; next }
+	/^srun: (launch\/|route\/|jobid [0-9]+: nodes|launching StepId|Node .* tasks started)/ { next }
+	{
+		print >"/dev/stderr"
+		fflush("/dev/stderr")
+	}
+	'
 }
 
 # js_stop R: SIGTERM role R's srun; srun forwards it to the tasks and the

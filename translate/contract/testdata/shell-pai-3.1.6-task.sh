@@ -8,12 +8,15 @@ _js_die() { printf 'jobshift contract: %s\n' "$1" >&2; exit 2; }
 _js_num() { case $1 in ''|*[!0-9]*|0?*) return 1 ;; esac; return 0; }
 [ "$#" -gt 0 ] || _js_die "usage: sh contract.sh utility [argument...]"
 case $1 in *=*) _js_die "the utility must not contain '='" ;; esac
-_js_fn=
-if [ "$1" = -f ]; then
-	[ "$#" -ge 2 ] || _js_die "usage: -f FUNCTION [argument...]"
+_js_fn= _js_ret=
+case $1 in
+-f | -r)
+	[ "$#" -ge 2 ] || _js_die "usage: -f|-r FUNCTION [argument...]"
+	[ "$1" = -r ] && _js_ret=1
 	_js_fn=$2
 	shift 2
-fi
+	;;
+esac
 [ -f "${JS_SHARED-}" ] || _js_die "JS_SHARED: no fragment at '${JS_SHARED-}'"
 _js_finish() {
 unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED
@@ -21,7 +24,11 @@ PAI_WORK_DIR=$PWD
 # shellcheck disable=SC3013
 [ "$PAI_WORK_DIR" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)
 export PAI_WORK_DIR
-if [ -n "$_js_fn" ]; then "$_js_fn" "$@"; exit; fi
+if [ -n "$_js_fn" ]; then
+	if [ -n "$_js_ret" ]; then "$_js_fn" "$@"; return; fi
+	"$_js_fn" "$@"
+	exit
+fi
 case $1 in *=*) exec env -- "$@" ;; esac
 exec "$@"
 }

@@ -1,0 +1,109 @@
+# What both ways into a task share, part of every task program (task.sh in
+# the state directory of the attempt): the role's environment (js_env) and
+# the removal of jobshift's own variables; and the in-shell stage.
+#
+# The in-shell stage (js_insh): a role whose command is bash -c and that
+# never restarts in place (render.go, inShell) has no supervisor. srun
+# starts the user's bash itself, with BASH_ENV naming this program and
+# _jsh_ir its role (js_launch_insh, batch.sh): bash sources the program
+# before the user's script, and the stage sets the platform's environment
+# in that bash (the contract's task stage sourced with -r, in a function:
+# the user's positional parameters stay the user's). No process of
+# jobshift's runs in the task, not even a shell: the task's exit code is
+# the command's own, which srun reports to the batch script (js_ends). On a
+# node of 2 cores an exec'd sh before the user's bash cost 1.2x a bare
+# job's start at 64 tasks.
+
+# js_unset_internal removes jobshift's own variables from the task's
+# environment: the batch script's (exported for srun). The topology is
+# never exported: a task reads its node from nodes.sh and the contract
+# from env.sh (O(1) variables per task).
+js_unset_internal() {
+	unset _jsh_task _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
+	[ "$_t_nroles" -gt 0 ] && unset SLURM_HOSTFILE
+}
+
+# js_env R is stage 1's part of role R's environment, from the task data
+# (_t_wd_R working directory, _t_nogpu_R, _t_shm_R MiB, _t_nenv_R pairs
+# _t_env_R_J / _t_val_R_J): the directory, GPU visibility, the /dev/shm
+# check, then the role's own variables (the contract, applied after, wins
+# on a clash, as in drivers/local). The pairs are read into the positional
+# parameters before any is assigned: a variable of the job may have any
+# name, even one of this function's.
+js_env() {
+	eval "_e_wd=\${_t_wd_$1-} _e_nogpu=\$_t_nogpu_$1 _e_shm=\$_t_shm_$1 _e_n=\$_t_nenv_$1"
+	if [ -n "$_e_wd" ] && [ -d "$_e_wd" ]; then cd "$_e_wd" || exit 97; fi
+	if [ "$_e_nogpu" = 1 ]; then
+		# without device cgroups an unset CUDA_VISIBLE_DEVICES means every
+		# GPU of the node (spec/slurm.md §2)
+		CUDA_VISIBLE_DEVICES=
+		export CUDA_VISIBLE_DEVICES
+	fi
+	[ "$_e_shm" -gt 0 ] && js_shm_check "$_e_shm"
+	_e_r=$1
+	set --
+	_e_j=0
+	while [ "$_e_j" -lt "$_e_n" ]; do
+		eval "set -- \"\$@\" \"\$_t_env_${_e_r}_$_e_j\" \"\$_t_val_${_e_r}_$_e_j\""
+		_e_j=$((_e_j + 1))
+	done
+	unset _e_wd _e_nogpu _e_shm _e_n _e_r _e_j
+	while [ "$#" -gt 0 ]; do
+		# names are checked at render: letters, digits and _ only
+		eval "$1=\$2; export $1"
+		shift 2
+	done
+}
+
+# js_shm_check MIB: Slurm cannot size /dev/shm (it is the node's tmpfs,
+# shared by every job there; what a task writes into it counts against its
+# --mem under cgroup memory enforcement, as a memory emptyDir counted
+# against the pod's limit). So a task whose job sized it says at start when
+# less is free than the job asked for, instead of failing later with "No
+# space left on device" in a DataLoader.
+js_shm_check() {
+	_shm=$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 { print int($4 / 1024) }')
+	[ "${_shm:-0}" -ge "$1" ] || printf 'jobshift: warning: /dev/shm on %s has %s MiB free, the job asked for %s MiB (on Slurm /dev/shm is the node'\''s)\n' "${SLURMD_NODENAME:-?}" "${_shm:-?}" "$1" >&2
+}
+
+# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV).
+# Sets and exports what the supervisor would have (js_task_main): the
+# layout check, the role's environment, the start stamp, the contract.
+js_insh() {
+	unset BASH_ENV _jsh_ir
+	_k_r=$1
+	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
+	_k_dir=$_jsh_adir
+	_k_want=
+	# shellcheck source=/dev/null
+	. "$_k_dir/nodes.sh" && eval "_jsh_want_$_k_r \"\$_k_i\""
+	if [ "$_k_want" != "${SLURMD_NODENAME:-}" ]; then
+		printf 'jobshift: task %s-%s runs on node %s but the layout puts it on %s; not starting it\n' \
+			"$_k_r" "$_k_i" "${SLURMD_NODENAME:-?}" "$_k_want" >&2
+		exit 97
+	fi
+	js_unset_internal
+	JS_SELF_ROLE=$_k_r
+	JS_SELF_INDEX=$_k_i
+	JS_SHARED=$_k_dir/env.sh
+	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
+	js_env "$_k_r"
+	: >"$_k_dir/started.$_k_r.$_k_i"
+	# bash only (BASH_ENV): the arguments are the stage's positional
+	# parameters, this function's, which it shifts
+	# shellcheck source=/dev/null disable=SC2240
+	. "$_k_dir/contract-task.sh" -r js_insh_then
+}
+
+# js_insh_then [NAME=VALUE...]: called by the contract's task stage with
+# the platform's variables set; returns to let bash run the user's script.
+# Names only env can place (PAI v1 role names with '.' or '~') cannot be
+# set in bash: env, then a fresh sh runs stage 2 (jobshift-run), which
+# execs the same command (BASH_ENV is gone by then), as the supervisor does.
+js_insh_then() {
+	if [ "$#" -gt 0 ]; then
+		# the fresh sh expands $2 itself
+		# shellcheck disable=SC2016
+		exec env -- "$@" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
+	fi
+}
