@@ -44,6 +44,13 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
 	b.WriteString(restartData(job, st.Backoff))
+	// the data's names, which the in-shell stage removes again
+	// (dispatch.sh); _t_vars and _t_fns name themselves
+	names := []string{"_t_vars", "_t_fns"}
+	for _, m := range shData.FindAllStringSubmatch(b.String(), -1) {
+		names = append(names, m[1])
+	}
+	fmt.Fprintf(&b, "_t_vars='%s'\n", strings.Join(names, " "))
 	code := shStage + shRun
 	if st.InlineLib {
 		code = shRestart + shTask + code
@@ -54,6 +61,13 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	b.WriteString(shDispatch)
 	return b.String(), nil
 }
+
+// shData matches the names the task data assigns: _t_NAME= at the start of
+// a line or after a space. A quoted value can hold such a word too; its
+// name then joins the list, which is harmless: only names in jobshift's
+// own namespace (_t_*, refused for the job's variables) match, and the
+// list is identifiers only, so it quotes plainly.
+var shData = regexp.MustCompile(`(?m)(?:^| )(_t_[A-Za-z0-9_]+)=`)
 
 // shFunc matches a function definition of the embedded shell files.
 var shFunc = regexp.MustCompile(`(?m)^([A-Za-z_][A-Za-z0-9_]*)\(\) \{`)
