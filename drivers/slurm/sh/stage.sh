@@ -93,6 +93,15 @@ js_insh() {
 	# parameters, this function's, which it shifts
 	# shellcheck source=/dev/null disable=SC2240
 	. "$_k_dir/contract-task.sh" -r js_insh_then
+	# Slurm signals every process of the step at a stop (the verdict,
+	# the time limit), and kills what is left once the task's own process
+	# ends. bash, with a trap, runs it only once its foreground command
+	# has ended, so a program still writing its checkpoint gets to finish
+	# it (as the supervisor's grace did); then it dies of the signal, the
+	# step CANCELLED. (bash forks even the last command of a script when
+	# it read BASH_ENV.) A trap of the script's own replaces this one; a
+	# program it starts has the default action, as before.
+	trap 'trap - TERM INT; kill -TERM $$' TERM INT
 }
 
 # js_insh_then [NAME=VALUE...]: called by the contract's task stage with

@@ -1,0 +1,145 @@
+package slurm
+
+import (
+	"encoding/hex"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// TestInShellArgvByteExact: a role without a supervisor gets its command
+// from _jsh_argv_R, evaluated the way js_launch_insh does, and srun execs
+// those words: the user's bytes must come out unchanged, hostile ones too.
+func TestInShellArgvByteExact(t *testing.T) {
+	hexAll := `for a in "$@"; do printf '%s' "$a" | od -An -v -tx1 | tr -d ' \n'; echo .; done`
+	cases := map[string]struct {
+		cmd    jobs.Command
+		inShel bool
+	}{
+		"pai v1 eval": {cmd: jobs.Command{Kind: jobs.CommandEval,
+			Script: `set -- "$1"; ` + hexAll + ` # a 'b' "c" $d ` + "`e`" + ` \f ~ ; | & < > ! * ? '\'' "\"" é` + "\t\x01"}, inShel: true},
+		"pai v2 script": {cmd: jobs.Command{Kind: jobs.CommandBashScript,
+			Script: "set -- \"$BASH_EXECUTION_STRING\"\n" + hexAll + "\n: 'it''s' \"$(true)\" `true` \\\n# end\n"}, inShel: true},
+		// not bash: the supervisor runs it
+		"kubeflow argv": {cmd: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/bin/sh", "-c", hexAll, "sh"}}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			job := &jobs.Job{Name: "x", Completion: jobs.Completion{Kind: jobs.CompletionPAI}, Retry: jobs.Retry{GangAllocation: true},
+				Roles: []*jobs.Role{{Name: "r", Instances: 1, Command: tc.cmd}}}
+			launch := (&translate.Plan{Job: job}).Compiled().Roles[0].Launch
+			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}, launch: launch}
+			data := inShellData(job, ri, settings{Container: "none"})
+			if got := strings.HasPrefix(data, "_jsh_insh_0=1\n"); got != tc.inShel {
+				t.Fatalf("in shell %v, want %v:\n%s", got, tc.inShel, data)
+			}
+			if !tc.inShel {
+				return
+			}
+			// the command prints the user's script as bash got it (the
+			// eval's $1, or BASH_EXECUTION_STRING: OpenPAI's prelude
+			// and the script), as TestCommandsByteExact
+			want := []string{hex.EncodeToString([]byte(tc.cmd.Script)) + "."}
+			if tc.cmd.Kind == jobs.CommandBashScript {
+				want = []string{hex.EncodeToString([]byte(translate.PAIPrelude+tc.cmd.Script)) + "."}
+			}
+			script := data + `eval "_l_argv=\$_jsh_argv_0"
+eval "set -- $_l_argv"
+exec "$@"
+`
+			for _, sh := range shells {
+				path, err := exec.LookPath(sh)
+				if err != nil {
+					t.Skipf("%s missing", sh)
+				}
+				out, err := exec.Command(path, "-c", script).Output()
+				if err != nil {
+					t.Fatalf("%s: %v", sh, err)
+				}
+				if d := cmp.Diff(want, lines(string(out))); d != "" {
+					t.Errorf("%s (-want +got):\n%s", sh, d)
+				}
+			}
+		})
+	}
+}
+
+// TestEndsFromSrun: js_ends turns srun -v's task exit notifications into
+// rc.R.I files (the exit status, or 128 + the signal) and passes every
+// other line on but those -v adds. The lines are srun 22.05's (the
+// notification and task lines of src/plugins/launch/slurm).
+func TestEndsFromSrun(t *testing.T) {
+	n := func(k int, st string) string {
+		return "srun: launch/slurm: _task_finish: Received task exit notification for " + map[bool]string{true: "1 task", false: "2 tasks"}[k == 1] + " of StepId=7.1 (status=" + st + ").\n"
+	}
+	cases := map[string]struct {
+		in   string
+		want map[string]string // rc file -> content
+		log  []string
+	}{
+		"exit codes and signals": {
+			in: "srun: defined options\nsrun: -------------------- --------------------\nsrun: (null)              : n1\nsrun: ntasks              : 6\nsrun: end of defined options\n" +
+				"srun: jobid 7: nodes(1):`n1', cpu counts: 6(x1)\nsrun: launch/slurm: launch_p_step_launch: CpuBindType=(null type)\nsrun: launching StepId=7.1 on host n1, 6 tasks: [0-5]\nsrun: route/default: init: route default plugin loaded\nsrun: launch/slurm: _task_start: Node n1, 6 tasks started\n" +
+				n(2, "0x0000") + "srun: launch/slurm: _task_finish: n1: tasks 0,4: Completed\n" +
+				n(1, "0x000f") + "srun: error: n1: task 2: Terminated\n" +
+				n(1, "0x0300") + "srun: error: n1: task 1: Exited with exit code 3\n" +
+				n(1, "0x008b") + "srun: error: n1: task 3: Segmentation fault (core dumped)\n" +
+				n(1, "0xff00") + "srun: error: n1: task 5: Exited with exit code 255\nsrun: Force Terminated StepId=7.1\n",
+			want: map[string]string{"rc.1.0": "0", "rc.1.4": "0", "rc.1.2": "143", "rc.1.1": "3", "rc.1.3": "139", "rc.1.5": "255"},
+			log: []string{"srun: error: n1: task 2: Terminated", "srun: error: n1: task 1: Exited with exit code 3",
+				"srun: error: n1: task 3: Segmentation fault (core dumped)", "srun: error: n1: task 5: Exited with exit code 255", "srun: Force Terminated StepId=7.1"},
+		},
+		"ranges over hosts, a line between": {
+			in: n(5, "0x0100") + "srun: error: something else\n" + "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1\n",
+			want: map[string]string{"rc.1.0": "1", "rc.1.1": "1", "rc.1.2": "1", "rc.1.7": "1", "rc.1.10": "1", "rc.1.11": "1"},
+			log:  []string{"srun: error: something else", "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1"},
+		},
+		// a task line with no notification before it records nothing
+		"no notification": {
+			in:  "srun: error: n1: task 0: Exited with exit code 2\n",
+			log: []string{"srun: error: n1: task 0: Exited with exit code 2"},
+		},
+	}
+	fn := shBatch[strings.Index(shBatch, "js_ends() {"):]
+	fn = fn[:strings.Index(fn, "\n}\n")+3]
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			for _, sh := range shells {
+				path, err := exec.LookPath(sh)
+				if err != nil {
+					t.Skipf("%s missing", sh)
+				}
+				dir := t.TempDir()
+				cmd := exec.Command(path, "-c", fn+`_jsh_adir=$1; js_ends 1`, sh, dir)
+				cmd.Stdin = strings.NewReader(tc.in)
+				out, err := cmd.CombinedOutput()
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", sh, err, out)
+				}
+				if d := cmp.Diff(tc.log, lines(string(out))); d != "" {
+					t.Errorf("%s: log (-want +got):\n%s", sh, d)
+				}
+				got := map[string]string{}
+				files, _ := filepath.Glob(filepath.Join(dir, "rc.*"))
+				for _, f := range files {
+					b, _ := os.ReadFile(f)
+					got[filepath.Base(f)] = strings.TrimSuffix(string(b), "\n")
+				}
+				want := tc.want
+				if want == nil {
+					want = map[string]string{}
+				}
+				if d := cmp.Diff(want, got); d != "" {
+					t.Errorf("%s: rc files (-want +got):\n%s", sh, d)
+				}
+			}
+		})
+	}
+}
