@@ -21,12 +21,12 @@ func TestInShellArgvByteExact(t *testing.T) {
 	hexAll := `for a in "$@"; do printf '%s' "$a" | od -An -v -tx1 | tr -d ' \n'; echo .; done`
 	cases := map[string]struct {
 		cmd    jobs.Command
-		inShel bool
+		inShell bool
 	}{
 		"pai v1 eval": {cmd: jobs.Command{Kind: jobs.CommandEval,
-			Script: `set -- "$1"; ` + hexAll + ` # a 'b' "c" $d ` + "`e`" + ` \f ~ ; | & < > ! * ? '\'' "\"" é` + "\t\x01"}, inShel: true},
+			Script: `set -- "$1"; ` + hexAll + ` # a 'b' "c" $d ` + "`e`" + ` \f ~ ; | & < > ! * ? '\'' "\"" é` + "\t\x01"}, inShell: true},
 		"pai v2 script": {cmd: jobs.Command{Kind: jobs.CommandBashScript,
-			Script: "set -- \"$BASH_EXECUTION_STRING\"\n" + hexAll + "\n: 'it''s' \"$(true)\" `true` \\\n# end\n"}, inShel: true},
+			Script: "set -- \"$BASH_EXECUTION_STRING\"\n" + hexAll + "\n: 'it''s' \"$(true)\" `true` \\\n# end\n"}, inShell: true},
 		// not bash: the supervisor runs it
 		"kubeflow argv": {cmd: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"/bin/sh", "-c", hexAll, "sh"}}},
 	}
@@ -37,10 +37,10 @@ func TestInShellArgvByteExact(t *testing.T) {
 			launch := (&translate.Plan{Job: job}).Compiled().Roles[0].Launch
 			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}, launch: launch}
 			data := inShellData(job, ri, settings{Container: "none"})
-			if got := strings.HasPrefix(data, "_jsh_insh_0=1\n"); got != tc.inShel {
-				t.Fatalf("in shell %v, want %v:\n%s", got, tc.inShel, data)
+			if got := strings.HasPrefix(data, "_jsh_insh_0=1\n"); got != tc.inShell {
+				t.Fatalf("in shell %v, want %v:\n%s", got, tc.inShell, data)
 			}
-			if !tc.inShel {
+			if !tc.inShell {
 				return
 			}
 			// the command prints the user's script as bash got it (the
@@ -97,7 +97,7 @@ func TestEndsFromSrun(t *testing.T) {
 				"srun: error: n1: task 3: Segmentation fault (core dumped)", "srun: error: n1: task 5: Exited with exit code 255", "srun: Force Terminated StepId=7.1"},
 		},
 		"ranges over hosts, a line between": {
-			in: n(5, "0x0100") + "srun: error: something else\n" + "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1\n",
+			in:   n(5, "0x0100") + "srun: error: something else\n" + "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1\n",
 			want: map[string]string{"rc.1.0": "1", "rc.1.1": "1", "rc.1.2": "1", "rc.1.7": "1", "rc.1.10": "1", "rc.1.11": "1"},
 			log:  []string{"srun: error: something else", "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1"},
 		},
