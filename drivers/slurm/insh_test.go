@@ -20,7 +20,7 @@ import (
 func TestInShellArgvByteExact(t *testing.T) {
 	hexAll := `for a in "$@"; do printf '%s' "$a" | od -An -v -tx1 | tr -d ' \n'; echo .; done`
 	cases := map[string]struct {
-		cmd    jobs.Command
+		cmd     jobs.Command
 		inShell bool
 	}{
 		"pai v1 eval": {cmd: jobs.Command{Kind: jobs.CommandEval,
