@@ -70,6 +70,8 @@ type settings struct {
 	InlineLib bool
 	// hooks are the site's extra directives and setup commands (site.go).
 	hooks siteHooks
+	// contractVars are the contract's own names in a task (render.go).
+	contractVars []string
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {

@@ -119,6 +119,7 @@ func render(p *translate.Plan) (*script, error) {
 	}
 	fmt.Fprintf(&b, "_jsh_roles=%s\n", shQuote(rl.String()))
 	sec := &secretTable{job: job, index: map[string]int{}}
+	st.contractVars = contractVars(stages)
 	task, err := taskProgramSecrets(job, roles, st, sec)
 	if err != nil {
 		return nil, err
@@ -356,6 +357,28 @@ func srunData(ri roleInfo, layout string, st settings) string {
 	// name to shellcheck (SC2209); nameRE leaves no quote in it
 	return fmt.Sprintf("_jsh_srun_%d=%s\n_jsh_fname_%d='%s'\n", ri.k, shQuote(strings.Join(words, " ")),
 		ri.k, nameRE.ReplaceAllString(ri.Name, "_"))
+}
+
+// jsName matches a name the contract's stages assign in a task (its own,
+// _js_*: the fragment's hoisted and odd values, _js_self_R's address and
+// ports, the task stage's state). Found in the stages' text, as _t_vars
+// in the task data: the in-shell stage removes them again (dispatch.sh)
+// without listing every variable of the shell.
+var jsName = regexp.MustCompile(`\b(_js_[A-Za-z0-9_]+)=`)
+
+// contractVars lists the names jsName finds in the two stages, once each.
+func contractVars(st contract.ShellStages) []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, text := range []string{st.Shared, st.Task} {
+		for _, m := range jsName.FindAllStringSubmatch(text, -1) {
+			if !seen[m[1]] {
+				seen[m[1]] = true
+				names = append(names, m[1])
+			}
+		}
+	}
+	return names
 }
 
 // inShellData renders whether role ri runs without a supervisor

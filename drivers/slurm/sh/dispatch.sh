@@ -8,11 +8,11 @@
 # before the user's script. It returns to that script having removed every
 # function and unexported variable it defined (the task program's, the
 # layout's, the contract's): the user's bash starts as if started by the
-# platform. The names are listed (_t_vars, _t_fns: task.go), but the
-# contract's internal ones (${!_js_@}: each such expansion sorts every
-# variable of the shell, ~0.4 ms here); an exported one is the job's own
+# platform. The names are listed (_t_vars, _t_fns: task.go and render.go,
+# the contract's _js_ ones too: ${!_js_@} would sort every variable of
+# the shell, ~0.4 ms per prefix here); an exported one is the job's own
 # (${!name@a}, its attributes). bash only: in eval, so that a POSIX shell
-# never parses them.
+# never parses it.
 if [ -n "${_jsh_ir:-}" ]; then
 	js_insh "$_jsh_ir"
 	_c_k=0
@@ -23,7 +23,7 @@ if [ -n "${_jsh_ir:-}" ]; then
 	# shellcheck disable=SC2086 # a list of names (task.go, _t_fns)
 	unset -f _js_die _js_num _js_finish $_t_fns
 	# shellcheck disable=SC2016
-	eval 'for _c_v in $_t_vars _k_r _k_i _k_dir _k_want _c_k _shm "${!_js_@}"; do
+	eval 'for _c_v in $_t_vars _k_r _k_i _k_dir _k_want _c_k _shm; do
 		case ${!_c_v@a} in *x*) ;; *) unset "$_c_v" ;; esac
 	done'
 	unset _c_v
