@@ -92,7 +92,7 @@ func TestEndsFromSrun(t *testing.T) {
 				n(1, "0x0300") + "srun: error: n1: task 1: Exited with exit code 3\n" +
 				n(1, "0x008b") + "srun: error: n1: task 3: Segmentation fault (core dumped)\n" +
 				n(1, "0xff00") + "srun: error: n1: task 5: Exited with exit code 255\nsrun: Force Terminated StepId=7.1\n",
-			want: map[string]string{"rc.1.0": "0", "rc.1.4": "0", "rc.1.2": "143", "rc.1.1": "3", "rc.1.3": "139", "rc.1.5": "255"},
+			want: map[string]string{"rc.1.0": "0", "rc.1.4": "0", "rc.1.2": "143", "rc.1.1": "3", "rc.1.3": "139", "rc.1.5": "255", "stepid.1": "7.1"},
 			log: []string{"srun: error: n1: task 2: Terminated", "srun: error: n1: task 1: Exited with exit code 3",
 				"srun: error: n1: task 3: Segmentation fault (core dumped)", "srun: error: n1: task 5: Exited with exit code 255", "srun: Force Terminated StepId=7.1"},
 		},
@@ -127,7 +127,7 @@ func TestEndsFromSrun(t *testing.T) {
 					t.Errorf("%s: log (-want +got):\n%s", sh, d)
 				}
 				got := map[string]string{}
-				files, _ := filepath.Glob(filepath.Join(dir, "rc.*"))
+				files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
 				for _, f := range files {
 					b, _ := os.ReadFile(f)
 					got[filepath.Base(f)] = strings.TrimSuffix(string(b), "\n")

@@ -285,7 +285,8 @@ js_launch_insh() {
 	} 3>&1 | js_ends "$_l_r"
 }
 
-# js_ends R reads role R's srun -v output: after each "task exit
+# js_ends R reads role R's srun -v output: its step's id (stepid.R, for
+# js_stop) from "launching StepId=J.S on host ..."; after each "task exit
 # notification ... (status=0xSSSS)." line, the next line that names the
 # tasks ("HOST: task 3: ..." or "HOSTS: tasks 0-2,5: ...") gives the
 # tasks it ended, and the wait status their code (exit status, or 128 +
@@ -333,6 +334,16 @@ js_ends() {
 		want = 0
 		if ($0 ~ /: Completed$/) next
 	}
+	/^srun: launching StepId=/ {
+		if (sid == "") {
+			sid = $3
+			sub(/^StepId=/, "", sid)
+			f = dir "/stepid." r
+			print sid >f
+			close(f)
+		}
+		next
+	}
 	/^srun: defined options/ { opts = 1 }
 	opts { if ($0 ~ /^srun: end of defined options/) opts = 0; next }
 	/^srun: (launch\/|route\/|jobid [0-9]+: nodes|launching StepId|Node .* tasks started)/ { next }
@@ -344,7 +355,13 @@ js_ends() {
 }
 
 # js_stop R: SIGTERM role R's srun; srun forwards it to the tasks and the
-# step ends CANCELLED. Never scancel the job: it would end CANCELLED.
+# step ends CANCELLED. Never scancel the job: it would end CANCELLED. A
+# role without a supervisor (js_launch_insh) gets SIGTERM on every process
+# of its step instead (scancel --signal of the step, its id from js_ends):
+# the program finishes its checkpoint while the user's bash waits for it
+# (stage.sh); a signal through srun reached only the bash here, which then
+# waited for a program that never heard of the stop. srun's way is kept
+# for a step whose id is not known yet.
 js_stop() {
 	[ -f "$_jsh_adir/step.$1" ] && return 0
 	_p_pid=
@@ -357,6 +374,11 @@ js_stop() {
 	# the marker comes first: a task whose command dies of this SIGTERM
 	# before its own trap has run still knows it was stopped (task.sh)
 	echo stopped >"$_jsh_adir/stopped.$1"
+	_p_sid=
+	[ -f "$_jsh_adir/stepid.$1" ] && read -r _p_sid <"$_jsh_adir/stepid.$1"
+	if [ -n "$_p_sid" ] && scancel --signal=TERM "$_p_sid" 2>/dev/null; then
+		return 0
+	fi
 	[ -n "$_p_pid" ] && kill -TERM "$_p_pid" 2>/dev/null
 	return 0
 }
