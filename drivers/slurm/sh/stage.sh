@@ -66,20 +66,20 @@ js_shm_check() {
 	[ "${_shm:-0}" -ge "$1" ] || printf 'jobshift: warning: /dev/shm on %s has %s MiB free, the job asked for %s MiB (on Slurm /dev/shm is the node'\''s)\n' "${SLURMD_NODENAME:-?}" "${_shm:-?}" "$1" >&2
 }
 
-# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV).
-# Sets and exports what the supervisor would have (js_task_main): the
-# layout check, the role's environment, the start stamp, the contract.
-js_insh() {
-	unset BASH_ENV _jsh_ir
-	_k_r=$1
-	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
-	_k_dir=$_jsh_adir
+# js_enter RCFILE: what every task does first, with a supervisor or not
+# (_k_r, _k_i, _k_dir set): check that it runs on the node the layout gives
+# it (nodes.sh; if not, 97, also written to RCFILE when one is named),
+# remove jobshift's own variables, set the contract's inputs and the role's
+# environment, and stamp the start: the file's mtime, written by a builtin
+# (a date fork here would delay every task's command).
+js_enter() {
 	_k_want=
 	# shellcheck source=/dev/null
 	. "$_k_dir/nodes.sh" && eval "_jsh_want_$_k_r \"\$_k_i\""
 	if [ "$_k_want" != "${SLURMD_NODENAME:-}" ]; then
 		printf 'jobshift: task %s-%s runs on node %s but the layout puts it on %s; not starting it\n' \
 			"$_k_r" "$_k_i" "${SLURMD_NODENAME:-?}" "$_k_want" >&2
+		[ -z "$1" ] || echo 97 >"$1"
 		exit 97
 	fi
 	js_unset_internal
@@ -89,6 +89,17 @@ js_insh() {
 	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
 	js_env "$_k_r"
 	: >"$_k_dir/started.$_k_r.$_k_i"
+}
+
+# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV).
+# Sets and exports what the supervisor would have (js_task_main): the
+# layout check, the role's environment, the start stamp, the contract.
+js_insh() {
+	unset BASH_ENV _jsh_ir
+	_k_r=$1
+	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
+	_k_dir=$_jsh_adir
+	js_enter ""
 	# bash only (BASH_ENV): the arguments are the stage's positional
 	# parameters, this function's, which it shifts
 	# shellcheck source=/dev/null disable=SC2240

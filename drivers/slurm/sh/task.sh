@@ -17,26 +17,10 @@ js_task_main() {
 	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
 	_k_dir=$_jsh_adir
 	_k_rcf=$_k_dir/rc.$_k_r.$_k_i
-	_k_want=
-	# shellcheck source=/dev/null
-	. "$_k_dir/nodes.sh" && eval "_jsh_want_$_k_r \"\$_k_i\""
-	if [ "$_k_want" != "${SLURMD_NODENAME:-}" ]; then
-		printf 'jobshift: task %s-%s runs on node %s but the layout puts it on %s; not starting it\n' \
-			"$_k_r" "$_k_i" "${SLURMD_NODENAME:-?}" "$_k_want" >&2
-		echo 97 >"$_k_rcf"
-		exit 97
-	fi
-	js_unset_internal
-	JS_SELF_ROLE=$_k_r
-	JS_SELF_INDEX=$_k_i
-	JS_SHARED=$_k_dir/env.sh
-	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
-	js_env "$_k_r"
-	# the start stamp is the file's mtime, written by a builtin: a date
-	# fork here would delay every task's command (the first run's start
-	# is read back from it after the run, js_first_t0)
+	js_enter "$_k_rcf"
+	# the first run's start is read back from the start stamp's mtime
+	# after the run (js_first_t0)
 	_k_sf=$_k_dir/started.$_k_r.$_k_i
-	: >"$_k_sf"
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
