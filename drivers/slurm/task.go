@@ -105,7 +105,8 @@ var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash"
 
 // inShell tells whether role ri's tasks run without a supervisor, the
 // contract set by the in-shell stage in the user's own bash (sh/stage.sh):
-// its command is bash -c as an argument vector (not a file, no secrets),
+// its command is bash -c as an argument vector (not a file: no secret named
+// in it, not too long),
 // on the host (no container), with no ssh emulation, no setup command of
 // the site, no UAI parameter server, not MPI, and no exit code of it ever
 // restarts the task in place (completion.TaskRestartDecision, the most
@@ -116,8 +117,16 @@ func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 	c := ri.Command
 	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
 		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI ||
-		c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
+		c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
 		return false
+	}
+	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
+		// a script that names a secret travels as a file the task
+		// fills in (runData); one that names none is as any other
+		_, text, _ := ri.launch.File("")
+		if len((&secretTable{job: job, index: map[string]int{}}).split(text)) > 1 {
+			return false
+		}
 	}
 	for code := range 256 {
 		if completion.TaskRestartDecision(job, ri.Name, code, 0).Retry {
