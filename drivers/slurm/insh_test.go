@@ -36,8 +36,8 @@ func TestInShellArgvByteExact(t *testing.T) {
 				Roles: []*jobs.Role{{Name: "r", Instances: 1, Command: tc.cmd}}}
 			launch := (&translate.Plan{Job: job}).Compiled().Roles[0].Launch
 			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}, launch: launch}
-			data := inShellData(job, ri, settings{Container: "none"}, nil)
-			if got := strings.HasPrefix(data, "_jsh_insh_0=1 "); got != tc.inShell {
+			data := inShellData(job, ri, settings{Container: "none"})
+			if got := strings.HasPrefix(data, "_jsh_insh_0=1\n"); got != tc.inShell {
 				t.Fatalf("in shell %v, want %v:\n%s", got, tc.inShell, data)
 			}
 			if !tc.inShell {
@@ -139,48 +139,6 @@ func TestEndsFromSrun(t *testing.T) {
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("%s: rc files (-want +got):\n%s", sh, d)
 				}
-			}
-		})
-	}
-}
-
-// TestPassExports: a role's step carries the contract's shared exports
-// only when no name of them is set in the task before the contract's
-// stage, nor replaced by bash or slurmstepd on the way in.
-func TestPassExports(t *testing.T) {
-	exported := []string{"PAI_JOB_NAME", "PAI_TASK_ROLE_COUNT", "TF_CONFIG_CLUSTER"}
-	cases := map[string]struct {
-		env      []string
-		gpus     int
-		exported []string
-		want     bool
-	}{
-		"nothing in common":           {env: []string{"DATA", "PAI_OWN"}, gpus: 1, want: true},
-		"no GPUs, nothing in common":  {env: []string{"DATA"}, want: true},
-		"the role sets a shared name": {env: []string{"DATA", "PAI_JOB_NAME"}, gpus: 1},
-		"no GPUs, the contract exports CUDA_VISIBLE_DEVICES": {
-			exported: append(exported, "CUDA_VISIBLE_DEVICES")},
-		"GPUs, the contract exports CUDA_VISIBLE_DEVICES": {gpus: 1,
-			exported: append(exported, "CUDA_VISIBLE_DEVICES")},
-		"slurmstepd sets it":     {gpus: 1, exported: append(exported, "SLURM_PROCID")},
-		"bash sets it":           {gpus: 1, exported: append(exported, "SHLVL")},
-		"bash ignores it":        {gpus: 1, exported: append(exported, "BASHOPTS")},
-		"the MPI plugin sets it": {gpus: 1, exported: append(exported, "PMIX_RANK")},
-		"nothing exported":       {env: []string{"PAI_JOB_NAME"}, exported: []string{}, want: true},
-	}
-	for name, tc := range cases {
-		t.Run(name, func(t *testing.T) {
-			r := &jobs.Role{Name: "r", Instances: 2}
-			for _, n := range tc.env {
-				r.Env = append(r.Env, jobs.EnvVar{Name: n, Value: "x"})
-			}
-			ex := exported
-			if tc.exported != nil {
-				ex = tc.exported
-			}
-			ri := roleInfo{Role: r, res: res{CPUs: 1, GPUs: tc.gpus}}
-			if got := passExports(ri, ex); got != tc.want {
-				t.Fatalf("passExports = %v, want %v", got, tc.want)
 			}
 		})
 	}

@@ -108,7 +108,7 @@ func render(p *translate.Plan) (*script, error) {
 	b.WriteString(jobData(p.Compiled(), st, sc.Layout, roles, total))
 	for _, ri := range roles {
 		b.WriteString(srunData(ri, sc.Layout, st))
-		b.WriteString(inShellData(job, ri, st, stages.Exported))
+		b.WriteString(inShellData(job, ri, st))
 	}
 	// _jsh_roles: "<index> <instances> <name>" per role (data: js_main
 	// writes it into the state directory's "roles" file, which status and
@@ -382,11 +382,9 @@ func contractVars(st contract.ShellStages) []string {
 }
 
 // inShellData renders whether role ri runs without a supervisor
-// (_jsh_insh_R, inShell), then its command, srun's own argument vector:
-// _jsh_argv_R, each word quoted for js_launch_insh's eval; and whether its
-// step may carry the contract's shared exports in its environment
-// (_jsh_envx_R, passExports).
-func inShellData(job *jobs.Job, ri roleInfo, st settings, exported []string) string {
+// (_jsh_insh_R, inShell) and then its command, srun's own argument vector:
+// _jsh_argv_R, each word quoted for js_launch_insh's eval.
+func inShellData(job *jobs.Job, ri roleInfo, st settings) string {
 	if !inShell(job, ri, st) {
 		return fmt.Sprintf("_jsh_insh_%d=0\n", ri.k)
 	}
@@ -394,49 +392,7 @@ func inShellData(job *jobs.Job, ri roleInfo, st settings, exported []string) str
 	for i, w := range ri.launch.Argv {
 		words[i] = shQuote(w)
 	}
-	return fmt.Sprintf("_jsh_insh_%d=1 _jsh_envx_%d=%d\n_jsh_argv_%d=%s\n", ri.k, ri.k, b2i(passExports(ri, exported)),
-		ri.k, shQuote(strings.Join(words, " ")))
-}
-
-// passExports reports whether the variables the contract's fragment
-// exports for every task (contract.ShellStages, Exported) can reach role
-// ri's tasks through srun's environment, sourced once by the batch script,
-// instead of each task's bash reading them (js_launch_insh: ≈ 1.2-2.5 ms
-// of a task's start on 2 cores at 64 PAI tasks). Not when the task sets
-// one of those names itself before the contract's stage (the role's own
-// variables, CUDA_VISIBLE_DEVICES without GPUs: js_env), and not when
-// bash or slurmstepd would replace or drop one on the way in (taskSet).
-func passExports(ri roleInfo, exported []string) bool {
-	own := map[string]bool{}
-	for _, e := range ri.Env {
-		own[e.Name] = true
-	}
-	if ri.res.GPUs == 0 {
-		own["CUDA_VISIBLE_DEVICES"] = true
-	}
-	for _, name := range exported {
-		if own[name] || taskSet(name) {
-			return false
-		}
-	}
-	return true
-}
-
-// taskSet reports whether name is one that a task's environment does
-// not keep as srun passed it: bash sets or ignores it at start, slurmstepd
-// and its GPU and MPI plugins set it per task.
-func taskSet(name string) bool {
-	switch name {
-	case "PWD", "OLDPWD", "SHLVL", "IFS", "SHELLOPTS", "BASHOPTS", "ENV", "PS4", "POSIXLY_CORRECT",
-		"HOSTNAME", "TMPDIR", "GPU_DEVICE_ORDINAL":
-		return true
-	}
-	for _, p := range []string{"BASH", "SLURM", "PMI", "OMPI_", "CUDA_", "ROCR_", "ZE_", "_jsh_", "_t_"} {
-		if strings.HasPrefix(name, p) {
-			return true
-		}
-	}
-	return false
+	return fmt.Sprintf("_jsh_insh_%d=1\n_jsh_argv_%d=%s\n", ri.k, ri.k, shQuote(strings.Join(words, " ")))
 }
 
 // pyxisImage writes an image reference in enroot's form: the registry

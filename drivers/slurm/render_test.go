@@ -189,7 +189,7 @@ func TestRenderHeaders(t *testing.T) {
 			"#SBATCH --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block\n#SBATCH hetjob\n#SBATCH --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
 			"srun --kill-on-bad-exit=0 --job-name=ps --het-group=0 --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=block",
 			"srun --kill-on-bad-exit=0 --job-name=worker --het-group=1 --ntasks=3 --cpus-per-task=1 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block"}},
-		"pai-gang": {LayoutPacked, []string{"_jsh_insh_0=1 _jsh_envx_0=1\n_jsh_argv_0=", "_jsh_insh_1=1 _jsh_envx_1=1\n_jsh_argv_1="}},
+		"pai-gang": {LayoutPacked, []string{"_jsh_insh_0=1\n_jsh_argv_0=", "_jsh_insh_1=1\n_jsh_argv_1="}},
 		"pai-packed": {LayoutPacked, []string{"_jsh_insh_0=0\n", "_jsh_insh_1=0\n",
 			"#SBATCH --ntasks=5 --cpus-per-task=2 --mem-per-cpu=8192M --gpus-per-task=2 --distribution=block\n",
 			"srun --kill-on-bad-exit=0 --job-name=ps --exact --ntasks=2 --cpus-per-task=2 --mem-per-cpu=2048M --gres=none --distribution=arbitrary",

@@ -94,28 +94,7 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 // the positional parameters, and a function's are its own), and then runs
 // the user's script itself, with no shell of jobshift's before it (Slurm,
 // a role that never restarts in place).
-//
-// The fragment exports the variables named in Exported last, after a
-// guard: a target may source the fragment once and pass those exports to
-// every task in its environment (Slurm's srun, for a role without a
-// supervisor), and start the task stage with JS_SHARED_EXPORTED=1, which
-// then sources only the part before the guard (its own address and ports,
-// the pieces of the other values). It must not do so when the task's own
-// variables, set before the stage, name one of Exported: the stage's
-// value would no longer win. The stage removes JS_SHARED_EXPORTED with
-// its other inputs.
-type ShellStages struct {
-	Shared, Task string
-	// Exported are the names the fragment exports with one value for
-	// every task, in the fragment's order.
-	Exported []string
-}
-
-// sharedGuard is the fragment's line between what every task sources and
-// the exports a target may have passed in the environment (ShellStages).
-// (A return in a dot script ends the dot script.)
-const sharedGuard = `printf '%s\n' '[ -z "${JS_SHARED_EXPORTED-}" ] || return 0'
-`
+type ShellStages struct{ Shared, Task string }
 
 // ShellStages renders the contract of every task of the job in two stages.
 func (cj *Compiled) ShellStages() (ShellStages, error) {
@@ -128,18 +107,16 @@ func (cj *Compiled) ShellStages() (ShellStages, error) {
 	sh.WriteString(shellPrelude)
 	sh.WriteString(sharedPrelude)
 	sh.WriteString(r.shared)
-	sh.WriteString(sharedGuard)
-	sh.WriteString(r.exports)
 	tk.Grow(len(taskPrelude) + len(r.task) + 1024)
 	tk.WriteString(shellPrelude)
 	tk.WriteString(taskPrelude)
 	tk.WriteString(functionPrelude)
 	tk.WriteString("[ -f \"${JS_SHARED-}\" ] || _js_die \"JS_SHARED: no fragment at '${JS_SHARED-}'\"\n")
-	r.c.finishTo(&tk, "unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED JS_SHARED_EXPORTED\n", false, true)
+	r.c.finishTo(&tk, "unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED\n", false, true)
 	tk.WriteString(selfCheck)
 	tk.WriteString(". \"$JS_SHARED\"\n")
 	tk.WriteString(r.task)
-	return ShellStages{Shared: sh.String(), Task: tk.String(), Exported: r.exported}, nil
+	return ShellStages{Shared: sh.String(), Task: tk.String()}, nil
 }
 
 // Shell is the package's Shell for the compiled job: the two stages of
@@ -156,7 +133,6 @@ func (cj *Compiled) Shell() (string, error) {
 	w.WriteString(sharedPrelude)
 	w.WriteString("_js_shared() {\n")
 	w.WriteString(r.shared)
-	w.WriteString(r.exports)
 	w.WriteString("}\n_js_env=$(_js_shared) || exit 2\n")
 	r.c.finishTo(&w, "", true, false)
 	w.WriteString(selfCheck)
@@ -166,13 +142,10 @@ func (cj *Compiled) Shell() (string, error) {
 }
 
 // shellRendering is a compiled job's shell text: the shared stage's body
-// (the lines of its fragment every task sources, then those that export a
-// variable, named in exported) and the task stage's case over the roles
-// (and processes).
+// and the task stage's case over the roles (and processes).
 type shellRendering struct {
-	c                     *shc
-	shared, exports, task string
-	exported              []string
+	c            *shc
+	shared, task string
 }
 
 func (cj *Compiled) shellRender() (*shellRendering, error) {
@@ -197,18 +170,11 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 	var sh strings.Builder
 	sh.Grow(shellSize(vs[0].p.defs, 1))
 	c.inputs(&sh)
-	var commonOdd, exported []string
-	var exp strings.Builder
+	var commonOdd []string
 	for _, d := range vs[0].p.defs {
-		if _, ok := common[d.name]; !ok {
-			continue
+		if _, ok := common[d.name]; ok {
+			commonOdd = c.emitShared(&sh, d, commonOdd)
 		}
-		if isShellName(d.name) {
-			c.emitLine(&exp, "export "+d.name+"=", d.val, "")
-			exported = append(exported, d.name)
-			continue
-		}
-		commonOdd = c.emitOdd(&sh, d, commonOdd)
 	}
 	for k := range job.Roles {
 		c.selfTable(&sh, k)
@@ -241,7 +207,7 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 	for _, h := range c.hoistOrder {
 		c.emitLine(&sh, h.name+"=", h.val, "")
 	}
-	return &shellRendering{c: c, shared: sh.String(), exports: exp.String(), task: w.String(), exported: exported}, nil
+	return &shellRendering{c: c, shared: sh.String(), task: w.String()}, nil
 }
 
 type variant struct {
@@ -459,10 +425,14 @@ func (c *shc) selfTable(w *strings.Builder, k int) {
 	fmt.Fprintf(w, "\"\n\tprintf '%s ;;\\n'%s\n\t_js_i=$((_js_i + 1))\ndone\nprintf '%%s\\n' 'esac' '}'\n", format, args)
 }
 
-// emitOdd writes the shared stage's line for common variable d, whose
-// name is not a shell identifier: it is kept as NAME=VALUE in a fresh
+// emitShared writes the shared stage's line for common variable d. A name
+// that is not a shell identifier is kept as NAME=VALUE in a fresh
 // _js_o_<n> variable, appended to odd, for env.
-func (c *shc) emitOdd(w *strings.Builder, d def, odd []string) []string {
+func (c *shc) emitShared(w *strings.Builder, d def, odd []string) []string {
+	if isShellName(d.name) {
+		c.emitLine(w, "export "+d.name+"=", d.val, "")
+		return odd
+	}
 	c.odd++
 	v := "_js_o_" + strconv.Itoa(c.odd)
 	c.emitLine(w, v+"=", d.val, d.name+"=")

@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
 	"github.com/jobshift/jobshift/translate/contract/contracttest"
@@ -211,13 +210,6 @@ func TestShellStagesMatchOracle(t *testing.T) {
 					if diff := cmp.Diff(want.Map(), got); diff != "" {
 						t.Fatalf("case %s task %d-%d under %s, sourced with -r (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
 					}
-					got, stderr, err = runShell(t, sh, exportedFirst(t, sh, sourceReturning(st.Task)), input)
-					if err != nil {
-						t.Fatalf("case %s task %d-%d under %s, exports passed in: %v\n%s", c.Name, k, i, sh, err, stderr)
-					}
-					if diff := cmp.Diff(want.Map(), got); diff != "" {
-						t.Fatalf("case %s task %d-%d under %s, exports passed in (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
-					}
 				}
 			}
 		}
@@ -258,78 +250,6 @@ _t_stage -r _t_then
 unset _t_ran _t_util
 exec "$1"
 `
-}
-
-// exportedFirst is a script that does what a target passing the
-// fragment's exports in the environment does (ShellStages, Exported): a
-// first shell sources the whole fragment, whose functions and plain
-// variables die with it, and starts the task stage (written to a file of
-// its own) in a fresh shell with those exports and JS_SHARED_EXPORTED=1.
-func exportedFirst(t *testing.T, sh, stage string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "task.sh")
-	if err := os.WriteFile(path, []byte(stage), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return `. "$JS_SHARED"
-JS_SHARED_EXPORTED=1
-export JS_SHARED_EXPORTED
-exec ` + sh + ` '` + path + `' "$@"
-`
-}
-
-// TestSharedGuard: the fragment exports exactly ShellStages.Exported, all
-// after its guard (sourced with JS_SHARED_EXPORTED=1 it exports none of
-// them), on random jobs.
-func TestSharedGuard(t *testing.T) {
-	shs := shells(t)
-	for n := range 14 {
-		c := contracttest.Random(5, n)
-		if n%7 == 6 {
-			c.Opts.MPIDirRunTime = true
-			c.Topo.MPIDir = "/" + contracttest.Hostile[n%len(contracttest.Hostile)]
-		}
-		cj, err := contract.Compile(c.Job, c.Opts)
-		if err != nil {
-			t.Fatalf("case %s: Compile: %v", c.Name, err)
-		}
-		st, err := cj.ShellStages()
-		if err != nil {
-			t.Fatalf("case %s: ShellStages: %v", c.Name, err)
-		}
-		for _, sh := range shs {
-			frag := runShared(t, sh, st.Shared, shellInput(c.Job, c.Topo, c.Opts, 0, 0, ""))
-			for _, guarded := range []bool{false, true} {
-				script := `. "$1"; unset JS_SHARED_EXPORTED; exec env -0`
-				env := []string{"PATH=" + os.Getenv("PATH")}
-				if guarded {
-					env = append(env, "JS_SHARED_EXPORTED=1")
-				}
-				cmd := exec.Command(sh, "-c", script, "sh", frag)
-				cmd.Env = env
-				out, err := cmd.CombinedOutput()
-				if err != nil {
-					t.Fatalf("case %s under %s: %v\n%s", c.Name, sh, err, out)
-				}
-				var got []string
-				for _, kv := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
-					k, _, _ := strings.Cut(kv, "=")
-					switch k {
-					case "PATH", "PWD", "OLDPWD", "SHLVL", "_":
-						continue
-					}
-					got = append(got, k)
-				}
-				var want []string
-				if !guarded {
-					want = st.Exported
-				}
-				if diff := cmp.Diff(want, got, cmpopts.SortSlices(func(a, b string) bool { return a < b }), cmpopts.EquateEmpty()); diff != "" {
-					t.Fatalf("case %s under %s, JS_SHARED_EXPORTED %v: exported names (-Exported +fragment):\n%s", c.Name, sh, guarded, diff)
-				}
-			}
-		}
-	}
 }
 
 // runShared sources the shared stage in a subshell, its input as plain

@@ -264,12 +264,6 @@ js_launch() {
 # js_launch_insh R: role R's step running the user's bash directly, the
 # task program in BASH_ENV (sh/stage.sh). BASH_ENV names the variable, not
 # the path: bash expands the value, and a path is never code that way.
-# When render allows it (_jsh_envx_R, passExports) and the fragment is
-# small enough for one environment (_jsh_envsize, bytes; Linux takes up to
-# 128 KiB per string, 2 MiB in all with the user's own), the contract's
-# shared exports are sourced here once and reach every task in srun's
-# environment: each task's stage then sources only the fragment's part
-# before its guard (JS_SHARED_EXPORTED, contract.ShellStages).
 # srun -v reports every task's end with its wait status (a task ending 0
 # only at -v), which js_ends turns into the rc files the supervisor would
 # have written; the step's code is recorded once js_ends has read all.
@@ -281,13 +275,6 @@ js_launch_insh() {
 	# it would leave out repeated exit codes, and with them their tasks
 	unset SLURM_SRUN_REDUCE_TASK_EXIT_MSG
 	_l_r=$1
-	eval "_l_envx=\$_jsh_envx_$1"
-	if [ "$_l_envx" = 1 ] && [ "$_jsh_envsize" -le 98304 ]; then
-		# shellcheck source=/dev/null
-		. "$_jsh_adir/env.sh"
-		JS_SHARED_EXPORTED=1
-		export JS_SHARED_EXPORTED
-	fi
 	eval "_l_argv=\$_jsh_argv_$1"
 	eval "set -- $_l_argv"
 	{
@@ -547,9 +534,6 @@ js_main() {
 	rm -rf "$_jsh_adir"
 	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
 	export _jsh_adir
-	# only js_launch_insh sets it, for its own step: from the submitter's
-	# environment it would have every task skip the contract's exports
-	unset JS_SHARED_EXPORTED
 	# the task program and the contract travel as files in the shared state
 	# directory, written by the printf builtin (no exec): as environment
 	# variables they failed every command of this script past 128 KiB
@@ -580,7 +564,6 @@ js_main() {
 		# shellcheck source=/dev/null
 		. "$_jsh_adir/contract-shared.sh"
 	) >"$_jsh_adir/env.sh" || js_die 97 "the contract's shared stage failed (above); the topology does not fit the job"
-	_jsh_envsize=$(wc -c <"$_jsh_adir/env.sh")
 	js_decide_init
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do

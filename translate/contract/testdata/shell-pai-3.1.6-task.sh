@@ -19,7 +19,7 @@ case $1 in
 esac
 [ -f "${JS_SHARED-}" ] || _js_die "JS_SHARED: no fragment at '${JS_SHARED-}'"
 _js_finish() {
-unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED JS_SHARED_EXPORTED
+unset JS_SELF_ROLE JS_SELF_INDEX JS_SELF_PROCESS JS_SHARED
 PAI_WORK_DIR=$PWD
 # shellcheck disable=SC3013
 [ "$PAI_WORK_DIR" -ef . ] 2>/dev/null || PAI_WORK_DIR=$(pwd)

@@ -55,22 +55,6 @@ _js_shared() {
 { _js_num "${JS_NROLES-}" && [ "$JS_NROLES" -eq 2 ]; } || _js_die "JS_NROLES is '${JS_NROLES-}', the job has 2 roles"
 _js_role 0 1 '1 1'
 _js_role 1 2 '1 1 1'
-printf '%s\n' '_js_self_0() {' 'case $1 in'
-_js_i=0
-while [ "$_js_i" -lt 1 ]; do
-	eval "_js_a=\${JS_R0_ADDR_$_js_i} _js_l0=\${JS_R0_PORT_0_$_js_i} _js_l0_0=\${_js_p_0_0_${_js_i}_0} _js_l1=\${JS_R0_PORT_1_$_js_i} _js_l1_0=\${_js_p_0_1_${_js_i}_0}"
-	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0"
-	_js_i=$((_js_i + 1))
-done
-printf '%s\n' 'esac' '}'
-printf '%s\n' '_js_self_1() {' 'case $1 in'
-_js_i=0
-while [ "$_js_i" -lt 2 ]; do
-	eval "_js_a=\${JS_R1_ADDR_$_js_i} _js_l0=\${JS_R1_PORT_0_$_js_i} _js_l0_0=\${_js_p_1_0_${_js_i}_0} _js_l1=\${JS_R1_PORT_1_$_js_i} _js_l1_0=\${_js_p_1_1_${_js_i}_0} _js_l2=\${JS_R1_PORT_2_$_js_i} _js_l2_0=\${_js_p_1_2_${_js_i}_0}"
-	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s _js_sp_2=%s _js_sp_2_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0" "$_js_l2" "$_js_l2_0"
-	_js_i=$((_js_i + 1))
-done
-printf '%s\n' 'esac' '}'
 printf '%s\n' 'export PAI_FRAMEWORK_NAME='\''alice~mnist'\'
 printf '%s\n' 'export PAI_JOB_NAME='\''alice~mnist'\'
 printf '%s\n' 'export PAI_USER_NAME='\''alice'\'
@@ -114,6 +98,22 @@ printf '%s\n' 'export PAI_worker_1_http_PORT='\'"${JS_R1_PORT_2_1}"\'
 printf '%s\n' 'export PAI_HOST_IP_worker_1='\'"${JS_R1_ADDR_1}"\'
 printf '%s\n' 'export PAI_TASK_ROLE_worker_HOST_LIST='\'"${JS_R1_ADDR_0}"':'"${_js_p_1_2_0_0}"','"${JS_R1_ADDR_1}"':'"${_js_p_1_2_1_0}"\'
 printf '%s\n' 'export PAI_TASK_ROLE_INSTANCES='\''ps:0,worker:0,worker:1'\'
+printf '%s\n' '_js_self_0() {' 'case $1 in'
+_js_i=0
+while [ "$_js_i" -lt 1 ]; do
+	eval "_js_a=\${JS_R0_ADDR_$_js_i} _js_l0=\${JS_R0_PORT_0_$_js_i} _js_l0_0=\${_js_p_0_0_${_js_i}_0} _js_l1=\${JS_R0_PORT_1_$_js_i} _js_l1_0=\${_js_p_0_1_${_js_i}_0}"
+	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0"
+	_js_i=$((_js_i + 1))
+done
+printf '%s\n' 'esac' '}'
+printf '%s\n' '_js_self_1() {' 'case $1 in'
+_js_i=0
+while [ "$_js_i" -lt 2 ]; do
+	eval "_js_a=\${JS_R1_ADDR_$_js_i} _js_l0=\${JS_R1_PORT_0_$_js_i} _js_l0_0=\${_js_p_1_0_${_js_i}_0} _js_l1=\${JS_R1_PORT_1_$_js_i} _js_l1_0=\${_js_p_1_1_${_js_i}_0} _js_l2=\${JS_R1_PORT_2_$_js_i} _js_l2_0=\${_js_p_1_2_${_js_i}_0}"
+	printf '%s) _js_sa=%s _js_sp_0=%s _js_sp_0_0=%s _js_sp_1=%s _js_sp_1_0=%s _js_sp_2=%s _js_sp_2_0=%s ;;\n' "$_js_i" "$_js_a" "$_js_l0" "$_js_l0_0" "$_js_l1" "$_js_l1_0" "$_js_l2" "$_js_l2_0"
+	_js_i=$((_js_i + 1))
+done
+printf '%s\n' 'esac' '}'
 }
 _js_env=$(_js_shared) || exit 2
 _js_finish() {
