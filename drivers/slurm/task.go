@@ -114,19 +114,14 @@ var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash"
 // the command; so does everything else listed.
 func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 	argv := ri.launch.Argv
-	c := ri.Command
 	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
-		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI ||
-		c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
+		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI {
 		return false
 	}
-	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
-		// a script that names a secret travels as a file the task
-		// fills in (runData); one that names none is as any other
-		_, text, _ := ri.launch.File("")
-		if len((&secretTable{job: job, index: map[string]int{}}).split(text)) > 1 {
-			return false
-		}
+	// a command that travels as a file is run by the supervisor (a
+	// scratch table: render's own records only what runData uses)
+	if _, file := commandFile(ri, job, &secretTable{job: job, index: map[string]int{}}); file {
+		return false
 	}
 	for code := range 256 {
 		if completion.TaskRestartDecision(job, ri.Name, code, 0).Retry {
@@ -172,6 +167,19 @@ func restartData(job *jobs.Job, bo completion.Backoff) string {
 	return completion.RestartShellData(job, bo)
 }
 
+// commandFile decides whether role ri's command travels as a file (the
+// file form of its launch line, translate.Launch.File): a long PAI
+// command, or a v2 script that names a secret, whose text is then cut at
+// the secret references (parts, recorded in sec), filled in by the task.
+func commandFile(ri roleInfo, job *jobs.Job, sec *secretTable) (parts []secretPart, file bool) {
+	c := ri.Command
+	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
+		_, text, _ := ri.launch.File("")
+		parts = sec.split(text)
+	}
+	return parts, len(parts) > 1 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand
+}
+
 // runData renders the data js_run (sh/run.sh) reads for role ri in stage
 // 2: the site's setup commands, the ssh emulation, the file the command
 // travels in (a long PAI command, or a v2 script with secrets), the
@@ -181,18 +189,13 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 	if c.Kind != jobs.CommandEval && c.Kind != jobs.CommandBashScript && c.Kind != jobs.CommandArgv {
 		return "", refuse(c.Pos, "Role %s: unknown command kind %q.", ri.Name, c.Kind)
 	}
-	// The file form of the launch line (translate.Launch.File), used for
-	// a long PAI command and for a v2 script with secrets: its text is
-	// cut at the secret references (parts), filled in by the task.
-	fargv, text, _ := ri.launch.File("")
-	var parts []secretPart
-	if c.Kind == jobs.CommandBashScript && len(job.Secrets) > 0 {
-		if parts = sec.split(text); len(parts) > 1 && st.Container != "none" && ri.Image != "" {
-			return "", refuse(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
-		}
+	parts, inFile := commandFile(ri, job, sec)
+	if len(parts) > 1 && st.Container != "none" && ri.Image != "" {
+		return "", refuse(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", ri.Name)
 	}
 	argv, file, fileIdx := ri.launch.Argv, "", -1
-	if len(parts) > 1 || c.Kind != jobs.CommandArgv && len(c.Script) > longCommand {
+	if inFile {
+		fargv, text, _ := ri.launch.File("")
 		argv, fileIdx, file = fargv, len(fargv)-1, "cmd"
 		if c.Kind == jobs.CommandBashScript {
 			file = "user"
