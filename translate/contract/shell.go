@@ -171,11 +171,18 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 	sh.Grow(shellSize(vs[0].p.defs, 1))
 	c.inputs(&sh)
 	var commonOdd []string
+	var exports []def
 	for _, d := range vs[0].p.defs {
-		if _, ok := common[d.name]; ok {
-			commonOdd = c.emitShared(&sh, d, commonOdd)
+		if _, ok := common[d.name]; !ok {
+			continue
 		}
+		if isShellName(d.name) {
+			exports = append(exports, d)
+			continue
+		}
+		commonOdd = c.emitOdd(&sh, d, commonOdd)
 	}
+	c.emitExports(&sh, exports)
 	for k := range job.Roles {
 		c.selfTable(&sh, k)
 	}
@@ -425,14 +432,28 @@ func (c *shc) selfTable(w *strings.Builder, k int) {
 	fmt.Fprintf(w, "\"\n\tprintf '%s ;;\\n'%s\n\t_js_i=$((_js_i + 1))\ndone\nprintf '%%s\\n' 'esac' '}'\n", format, args)
 }
 
-// emitShared writes the shared stage's line for common variable d. A name
-// that is not a shell identifier is kept as NAME=VALUE in a fresh
-// _js_o_<n> variable, appended to odd, for env.
-func (c *shc) emitShared(w *strings.Builder, d def, odd []string) []string {
-	if isShellName(d.name) {
-		c.emitLine(w, "export "+d.name+"=", d.val, "")
-		return odd
+// emitExports writes the shared stage's lines that write one export
+// command of the fragment for the common variables ds, all shell
+// identifiers: "export \" and a line NAME='VALUE' per variable. Every task
+// sources the fragment, and one command of N assignments costs bash about
+// half what N export commands do (0.9 against 1.9 ms for the 344
+// variables of a 64-task PAI job here). The values are literals: no
+// assignment reads another.
+func (c *shc) emitExports(w *strings.Builder, ds []def) {
+	if len(ds) == 0 {
+		return // a bare export would list the shell's exports
 	}
+	w.WriteString("printf '%s' export\n")
+	for _, d := range ds {
+		c.emitFormat(w, `' \\\n%s'`, d.name+"=", d.val, "")
+	}
+	w.WriteString("printf '\\n'\n")
+}
+
+// emitOdd writes the shared stage's line for common variable d, whose
+// name is not a shell identifier: it is kept as NAME=VALUE in a fresh
+// _js_o_<n> variable, appended to odd, for env.
+func (c *shc) emitOdd(w *strings.Builder, d def, odd []string) []string {
 	c.odd++
 	v := "_js_o_" + strconv.Itoa(c.odd)
 	c.emitLine(w, v+"=", d.val, d.name+"=")
@@ -442,7 +463,12 @@ func (c *shc) emitShared(w *strings.Builder, d def, odd []string) []string {
 // emitLine writes the shared stage's command that writes the fragment's
 // line HEAD'PREFIX VALUE' (e evaluated, PREFIX literal).
 func (c *shc) emitLine(w *strings.Builder, head string, e expr, prefix string) {
-	b := append(c.wbuf[:0], "printf '%s\\n' "...)
+	c.emitFormat(w, `'%s\n'`, head, e, prefix)
+}
+
+// emitFormat is emitLine with printf's quoted format, which has one %s.
+func (c *shc) emitFormat(w *strings.Builder, format, head string, e expr, prefix string) {
+	b := append(append(append(c.wbuf[:0], "printf "...), format...), ' ')
 	b = append(appendShQuote(b, head), `\'`...)
 	if prefix != "" {
 		b = appendShQuote(b, sqEscape(prefix))
