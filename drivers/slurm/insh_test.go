@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -36,7 +38,7 @@ func TestInShellArgvByteExact(t *testing.T) {
 				Roles: []*jobs.Role{{Name: "r", Instances: 1, Command: tc.cmd}}}
 			launch := (&translate.Plan{Job: job}).Compiled().Roles[0].Launch
 			ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}, launch: launch}
-			data := inShellData(job, ri, settings{Container: "none"})
+			data := inShellData(ri, inShell(job, ri, settings{Container: "none"}))
 			if got := strings.HasPrefix(data, "_jsh_insh_0=1\n"); got != tc.inShell {
 				t.Fatalf("in shell %v, want %v:\n%s", got, tc.inShell, data)
 			}
@@ -139,6 +141,62 @@ func TestEndsFromSrun(t *testing.T) {
 				if d := cmp.Diff(want, got); d != "" {
 					t.Errorf("%s: rc files (-want +got):\n%s", sh, d)
 				}
+			}
+		})
+	}
+}
+
+// TestStageLocals: every variable sh/stage.sh assigns is either one of
+// the in-shell stage's locals (stageLocals) or one it sets for the task on
+// purpose; a new scratch variable not in the list would be left in the
+// user's bash.
+func TestStageLocals(t *testing.T) {
+	forTask := map[string]bool{"CUDA_VISIBLE_DEVICES": true, "JS_SELF_ROLE": true, "JS_SELF_INDEX": true, "JS_SHARED": true}
+	assign := regexp.MustCompile(`(?m)(?:^|[\s;({"])([A-Za-z_][A-Za-z0-9_]*)=`)
+	var stray []string
+	var code strings.Builder
+	for line := range strings.Lines(stripComments(shStage)) {
+		if !strings.HasPrefix(strings.TrimSpace(line), "# shellcheck ") {
+			code.WriteString(line)
+		}
+	}
+	for _, m := range assign.FindAllStringSubmatch(code.String(), -1) {
+		if !forTask[m[1]] && !slices.Contains(stageLocals, m[1]) {
+			stray = append(stray, m[1])
+		}
+	}
+	if len(stray) > 0 {
+		t.Fatalf("sh/stage.sh assigns %v, neither in stageLocals nor set for the task", stray)
+	}
+	// and the list names no variable the stage does not assign
+	for _, name := range stageLocals {
+		if !strings.Contains(shStage, name+"=") {
+			t.Errorf("stageLocals names %s, which sh/stage.sh never assigns", name)
+		}
+	}
+}
+
+// TestInShellNames: a role whose own variables have the name of one of the
+// in-shell stage's locals keeps its supervisor.
+func TestInShellNames(t *testing.T) {
+	contractVars := []string{"_js_sa", "_js_fn"}
+	cases := map[string]struct {
+		env  []string
+		want bool
+	}{
+		"none":                {want: true},
+		"the job's own":       {env: []string{"DATA", "PAI_X", "_k"}, want: true},
+		"a stage scratch":     {env: []string{"DATA", "_k_want"}},
+		"a contract variable": {env: []string{"_js_sa"}},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			r := &jobs.Role{Name: "r", Instances: 1}
+			for _, n := range tc.env {
+				r.Env = append(r.Env, jobs.EnvVar{Name: n, Value: "x"})
+			}
+			if got := inShellNames(roleInfo{Role: r}, contractVars); got != tc.want {
+				t.Fatalf("inShellNames = %v, want %v", got, tc.want)
 			}
 		})
 	}

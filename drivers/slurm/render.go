@@ -106,9 +106,12 @@ func render(p *translate.Plan) (*script, error) {
 	b.WriteString(header(job, p.Origin(), c.Policy, name, st, sc.Layout, roles))
 	b.WriteString("\n# ---- job data (rendered) ----\n")
 	b.WriteString(jobData(p.Compiled(), st, sc.Layout, roles, total))
+	st.contractVars = contractVars(stages)
+	insh := make([]bool, len(roles))
 	for _, ri := range roles {
+		insh[ri.k] = inShell(job, ri, st) && inShellNames(ri, st.contractVars)
 		b.WriteString(srunData(ri, sc.Layout, st))
-		b.WriteString(inShellData(job, ri, st))
+		b.WriteString(inShellData(ri, insh[ri.k]))
 	}
 	// _jsh_roles: "<index> <instances> <name>" per role (data: js_main
 	// writes it into the state directory's "roles" file, which status and
@@ -119,8 +122,11 @@ func render(p *translate.Plan) (*script, error) {
 	}
 	fmt.Fprintf(&b, "_jsh_roles=%s\n", shQuote(rl.String()))
 	sec := &secretTable{job: job, index: map[string]int{}}
-	st.contractVars = contractVars(stages)
 	task, err := taskProgramSecrets(job, roles, st, sec)
+	if err != nil {
+		return nil, err
+	}
+	inshProg, err := inShellProgram(roles, insh, st.contractVars)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +139,7 @@ func render(p *translate.Plan) (*script, error) {
 	// program past 128 KiB made every command of the script fail, E2BIG).
 	// The contract's shared stage runs once per attempt (js_main), its
 	// task stage in every task (contract.ShellStages).
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_contract_shared=", shQuote(task))
+	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_insh_prog=%s\n_jsh_contract_shared=", shQuote(task), shQuote(inshProg))
 	writeShQuoted(&b, stages.Shared) // hundreds of KiB for a large job: one copy
 	b.WriteString("\n_jsh_contract_task=")
 	writeShQuoted(&b, stages.Task)
@@ -361,9 +367,8 @@ func srunData(ri roleInfo, layout string, st settings) string {
 
 // jsName matches a name the contract's stages assign in a task (its own,
 // _js_*: the fragment's hoisted and odd values, _js_self_R's address and
-// ports, the task stage's state). Found in the stages' text, as _t_vars
-// in the task data: the in-shell stage removes them again (dispatch.sh)
-// without listing every variable of the shell.
+// ports, the task stage's state). Found in the stages' text: the in-shell
+// stage makes them its locals (inShellProgram).
 var jsName = regexp.MustCompile(`\b(_js_[A-Za-z0-9_]+)=`)
 
 // contractVars lists the names jsName finds in the two stages, once each.
@@ -382,10 +387,11 @@ func contractVars(st contract.ShellStages) []string {
 }
 
 // inShellData renders whether role ri runs without a supervisor
-// (_jsh_insh_R, inShell) and then its command, srun's own argument vector:
-// _jsh_argv_R, each word quoted for js_launch_insh's eval.
-func inShellData(job *jobs.Job, ri roleInfo, st settings) string {
-	if !inShell(job, ri, st) {
+// (_jsh_insh_R: insh, from inShell and inShellNames) and then its command,
+// srun's own argument vector: _jsh_argv_R, each word quoted for
+// js_launch_insh's eval.
+func inShellData(ri roleInfo, insh bool) string {
+	if !insh {
 		return fmt.Sprintf("_jsh_insh_%d=0\n", ri.k)
 	}
 	words := make([]string, len(ri.launch.Argv))

@@ -232,7 +232,7 @@ func TestShellcheck(t *testing.T) {
 		t.Skip("shellcheck not installed")
 	}
 	dir := t.TempDir()
-	var files []string
+	var files, bashFiles []string
 	for name := range goldenCases {
 		sc := renderCase(t, name)
 		p := filepath.Join(dir, name+".sbatch")
@@ -258,6 +258,19 @@ func TestShellcheck(t *testing.T) {
 		p = filepath.Join(dir, name+".task.sh")
 		os.WriteFile(p, []byte("#!/bin/sh\n"+task), 0o644)
 		files = append(files, p)
+		insh := make([]bool, len(roles))
+		for _, ri := range roles {
+			insh[ri.k] = inShell(job, ri, st)
+		}
+		prog, err := inShellProgram(roles, insh, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if prog != "" { // bash's: its own directive names the shell
+			p = filepath.Join(dir, name+".insh.sh")
+			os.WriteFile(p, []byte(prog), 0o644)
+			bashFiles = append(bashFiles, p)
+		}
 	}
 	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh"} {
 		files = append(files, filepath.Join("sh", f))
@@ -267,6 +280,12 @@ func TestShellcheck(t *testing.T) {
 	args := append([]string{"-s", "sh", "-e", "SC2154,SC2034"}, files...)
 	if out, err := exec.Command("shellcheck", args...).CombinedOutput(); err != nil {
 		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+	if len(bashFiles) == 0 {
+		t.Fatal("no golden case runs a role in shell")
+	}
+	if out, err := exec.Command("shellcheck", append([]string{"-e", "SC2154,SC2034"}, bashFiles...)...).CombinedOutput(); err != nil {
+		t.Errorf("shellcheck (in-shell programs): %v\n%s", err, out)
 	}
 }
 

@@ -44,20 +44,10 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
 	b.WriteString(restartData(job, st.Backoff))
-	// the data's names and the contract's, which the in-shell stage
-	// removes again (dispatch.sh); _t_vars and _t_fns name themselves
-	names := []string{"_t_vars", "_t_fns"}
-	names = append(names, st.contractVars...)
-	for _, m := range shData.FindAllStringSubmatch(b.String(), -1) {
-		names = append(names, m[1])
-	}
-	fmt.Fprintf(&b, "_t_vars='%s'\n", strings.Join(names, " "))
 	code := shStage + shRun
 	if st.InlineLib {
 		code = shRestart + shTask + code
 	}
-	// the functions the in-shell stage removes again (dispatch.sh)
-	fmt.Fprintf(&b, "_t_fns='%s'\n", strings.Join(shFuncs(code), " "))
 	b.WriteString(stripComments(code + shDispatch))
 	return b.String(), nil
 }

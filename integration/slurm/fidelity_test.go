@@ -250,3 +250,30 @@ func TestLeinaoTooFewNodes(t *testing.T) {
 		t.Fatalf("err = %v, want ErrSubmit saying the job needs %d nodes, one per task", err, n+1)
 	}
 }
+
+// TestInShellLeavesNothing: in the roles without a supervisor the stage
+// runs in the user's own bash (drivers/slurm insh.go); every task checks
+// that nothing of it is left there (no function, no unexported variable a
+// clean bash lacks) and that its trap for a stop is set; the job succeeds
+// only if every task found its shell clean. The tasks ran in shell: the
+// attempt has insh.sh and no supervisor's rc file.
+func TestInShellLeavesNothing(t *testing.T) {
+	needCluster(t)
+	for _, layout := range []string{"het", "packed"} {
+		t.Run(layout, func(t *testing.T) {
+			plan := loadPlan(t, "integration/slurm/testdata/insh-clean.yaml", map[string]string{"layout": layout})
+			r := submit(t, plan, 2*time.Minute)
+			adir := filepath.Join(r.state, "attempt-0")
+			if r.final.Phase != completion.PhaseSucceeded {
+				for _, f := range []string{"ps-0.err", "ps-1.err", "worker-0.err"} {
+					b, _ := os.ReadFile(filepath.Join(adir, f))
+					t.Logf("%s: %s", f, b)
+				}
+				t.Fatalf("final = %+v, want succeeded", r.final)
+			}
+			if _, err := os.Stat(filepath.Join(adir, "insh.sh")); err != nil {
+				t.Fatalf("no in-shell program in the attempt: %v", err)
+			}
+		})
+	}
+}

@@ -12,6 +12,7 @@
 #   _jsh_uai_ps 0|1 (UAI: every task also runs a parameter server),
 #   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
 #   _jsh_retry_* (retry policy), _jsh_task (the task program),
+#   _jsh_insh_prog (the in-shell program, insh.go),
 #   _jsh_contract_shared and _jsh_contract_task (the two stages of the
 #   contract, contract.ShellStages), all written to files by js_main,
 #   _jsh_ports_R (role R's port labels, see js_contract_inputs),
@@ -269,7 +270,7 @@ js_launch() {
 # have written; the step's code is recorded once js_ends has read all.
 js_launch_insh() {
 	# shellcheck disable=SC2016
-	BASH_ENV='$_jsh_adir/task.sh'
+	BASH_ENV='$_jsh_adir/insh.sh'
 	_jsh_ir=$1
 	export BASH_ENV _jsh_ir
 	# it would leave out repeated exit codes, and with them their tasks
@@ -539,7 +540,8 @@ js_main() {
 	# variables they failed every command of this script past 128 KiB
 	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" &&
 		printf '%s' "$_jsh_contract_shared" >"$_jsh_adir/contract-shared.sh" &&
-		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh"; } ||
+		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh" &&
+		{ [ -z "$_jsh_insh_prog" ] || printf '%s' "$_jsh_insh_prog" >"$_jsh_adir/insh.sh"; }; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
 	date +%s >"$_jsh_adir/start"
 	# scancel (and a time limit) SIGTERM this shell before its end below:

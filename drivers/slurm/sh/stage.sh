@@ -1,11 +1,12 @@
-# What both ways into a task share, part of every task program (task.sh in
-# the state directory of the attempt): the role's environment (js_env) and
-# the removal of jobshift's own variables; and the in-shell stage.
+# What both ways into a task share, part of the task program (task.sh in
+# the state directory of the attempt) and of the in-shell program (insh.sh,
+# insh.go): the role's environment (js_env) and the removal of jobshift's
+# own variables; and the in-shell stage.
 #
 # The in-shell stage (js_insh): a role whose command is bash -c and that
 # never restarts in place (render.go, inShell) has no supervisor. srun
-# starts the user's bash itself, with BASH_ENV naming this program and
-# _jsh_ir its role (js_launch_insh, batch.sh): bash sources the program
+# starts the user's bash itself, with BASH_ENV naming insh.sh and _jsh_ir
+# its role (js_launch_insh, batch.sh): bash sources the program
 # before the user's script, and the stage sets the platform's environment
 # in that bash (the contract's task stage sourced with -r, in a function:
 # the user's positional parameters stay the user's). No process of
@@ -19,7 +20,7 @@
 # never exported: a task reads its node from nodes.sh and the contract
 # from env.sh (O(1) variables per task).
 js_unset_internal() {
-	unset _jsh_task _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
+	unset _jsh_task _jsh_insh_prog _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
 	[ "$_t_nroles" -gt 0 ] && unset SLURM_HOSTFILE
 }
 
@@ -91,9 +92,11 @@ js_enter() {
 	: >"$_k_dir/started.$_k_r.$_k_i"
 }
 
-# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV).
-# Sets and exports what the supervisor would have (js_task_main): the
-# layout check, the role's environment, the start stamp, the contract.
+# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV),
+# called by insh.sh's _jsh_insh, whose locals are every variable assigned
+# here (insh.go, stageLocals). Sets and exports what the supervisor would
+# have (js_task_main): the layout check, the role's environment, the start
+# stamp, the contract.
 js_insh() {
 	unset BASH_ENV _jsh_ir
 	_k_r=$1
