@@ -10,13 +10,14 @@ import (
 )
 
 // TestTopologyPrologue runs the batch script's topology prologue
-// (js_topology, js_addresses, js_ports, js_contract_inputs) under dash and
+// (js_nodes_ask, js_topology, js_addresses, js_ports, js_contract_inputs) under dash and
 // bash on a packed and a het allocation, scontrol faked by a function (a
 // node without NodeAddr keeps its name), and checks every task's node
 // (hosts.R, the nodes.sh a task checks itself against), address and ports
 // against values worked out by hand.
 func TestTopologyPrologue(t *testing.T) {
 	const scontrol = `scontrol() {
+	printf '%s' "$4" >"$_jsh_adir/asked"
 	printf 'NodeName=n01 Arch=x NodeAddr=10.0.0.1 NodeHostName=h1\nNodeName=n02 NodeAddr=10.0.0.2 NodeHostName=h2\nNodeName=m3 Arch=x\n'
 }
 SLURM_JOB_ID=7
@@ -47,6 +48,8 @@ JS_R1_PORT_0_2=20055
 JS_R1_PORT_1_2=10001,10002
 `,
 	}
+	// the nodes js_nodes_ask asks scontrol about: the allocation's
+	asked := map[string]string{"packed": "n[01-02],m3", "het": "n01,n02,m3"}
 	layouts := map[string]string{
 		"packed": `_jsh_layout=packed SLURM_JOB_NODELIST='n[01-02],m3' SLURM_TASKS_PER_NODE='2(x2),1'`,
 		"het": `_jsh_layout=het SLURM_JOB_NODELIST_HET_GROUP_0='n01' SLURM_TASKS_PER_NODE_HET_GROUP_0=2
@@ -57,6 +60,7 @@ SLURM_JOB_NODELIST_HET_GROUP_1='n02,m3' SLURM_TASKS_PER_NODE_HET_GROUP_1='2,1'`,
 			dir := t.TempDir()
 			script := scontrol + data + layout + "\n_jsh_adir=" + dir + `
 set -u
+js_nodes_ask
 js_topology
 js_addresses
 js_ports
@@ -79,6 +83,9 @@ for t in 0.0 0.1 1.0 1.1 1.2; do _k_want=; _jsh_want_${t%.*} "${t#*.}"; printf '
 				if diff := cmp.Diff(w, string(b)); diff != "" {
 					t.Errorf("%s %s: %s (-want +got):\n%s", name, sh, f, diff)
 				}
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, "asked")); string(b) != asked[name] {
+				t.Errorf("%s %s: scontrol show node asked about %q, want %q", name, sh, b, asked[name])
 			}
 			if strings.Contains(out, "warning") {
 				t.Errorf("%s %s: %s", name, sh, out)
