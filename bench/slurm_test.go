@@ -233,6 +233,7 @@ func BenchmarkSlurmStartRatio(b *testing.B) {
 					}
 					schedPhase(i)
 					t, s := slurmStartTimes(b, kind, n, site)
+					b.Logf("iteration %d %s: submit → last %d ms, batch start → last %d ms", i, kind, t.Milliseconds(), s.Milliseconds())
 					total[kind] = append(total[kind], t)
 					fromStart[kind] = append(fromStart[kind], s)
 				}
