@@ -128,11 +128,21 @@ func BenchmarkNomadStartRatio(b *testing.B) {
 	for _, n := range []int{16, 64} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			var js, bare []time.Duration
-			for b.Loop() {
-				d, _, _ := nomadStartOnce(b, c, "jobshift", n)
-				js = append(js, d)
-				d, _, _ = nomadStartOnce(b, c, "bare", n)
-				bare = append(bare, d)
+			// the order alternates, as in BenchmarkSlurmStartRatio: each
+			// kind follows the other as often as it leads
+			for i := 0; b.Loop(); i++ {
+				kinds := []string{"jobshift", "bare"}
+				if i%2 == 1 {
+					kinds[0], kinds[1] = kinds[1], kinds[0]
+				}
+				for _, kind := range kinds {
+					d, _, _ := nomadStartOnce(b, c, kind, n)
+					if kind == "jobshift" {
+						js = append(js, d)
+					} else {
+						bare = append(bare, d)
+					}
+				}
 			}
 			reportRatio(b, js, bare)
 		})
