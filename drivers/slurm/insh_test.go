@@ -152,7 +152,8 @@ func TestEndsFromSrun(t *testing.T) {
 // user's bash.
 func TestStageLocals(t *testing.T) {
 	forTask := map[string]bool{"CUDA_VISIBLE_DEVICES": true, "JS_SELF_ROLE": true, "JS_SELF_INDEX": true, "JS_SHARED": true}
-	assign := regexp.MustCompile(`(?m)(?:^|[\s;({"])([A-Za-z_][A-Za-z0-9_]*)=`)
+	// NAME= and printf -v NAME
+	assign := regexp.MustCompile(`(?m)(?:(?:^|[\s;({"])([A-Za-z_][A-Za-z0-9_]*)=|printf -v ([A-Za-z_][A-Za-z0-9_]*))`)
 	var stray []string
 	var code strings.Builder
 	for line := range strings.Lines(stripComments(shStage)) {
@@ -160,9 +161,12 @@ func TestStageLocals(t *testing.T) {
 			code.WriteString(line)
 		}
 	}
+	assigned := map[string]bool{}
 	for _, m := range assign.FindAllStringSubmatch(code.String(), -1) {
-		if !forTask[m[1]] && !slices.Contains(stageLocals, m[1]) {
-			stray = append(stray, m[1])
+		name := m[1] + m[2]
+		assigned[name] = true
+		if !forTask[name] && !slices.Contains(stageLocals, name) {
+			stray = append(stray, name)
 		}
 	}
 	if len(stray) > 0 {
@@ -170,7 +174,7 @@ func TestStageLocals(t *testing.T) {
 	}
 	// and the list names no variable the stage does not assign
 	for _, name := range stageLocals {
-		if !strings.Contains(shStage, name+"=") {
+		if !assigned[name] {
 			t.Errorf("stageLocals names %s, which sh/stage.sh never assigns", name)
 		}
 	}
@@ -197,6 +201,50 @@ func TestInShellNames(t *testing.T) {
 			}
 			if got := inShellNames(roleInfo{Role: r}, contractVars); got != tc.want {
 				t.Fatalf("inShellNames = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestStopTraps: the user's bash of an in-shell task, with the stage's
+// traps (sh/stage.sh js_stop_traps), ends by SIGTERM when a stop was
+// asked for (the role's stopped file exists) even if only its command got
+// the signal and the script ran to its end (the race that left a stopped
+// step FAILED in sacct), and with its command's own status otherwise; the
+// attempt directory's path may hold any character.
+func TestStopTraps(t *testing.T) {
+	bash, err := exec.LookPath("bash")
+	if err != nil {
+		t.Skip("no bash")
+	}
+	cases := map[string]struct {
+		stopped bool
+		want    string
+	}{
+		"stopped: bash ends by the signal": {stopped: true, want: "signal: terminated"},
+		"not stopped: the command's code":  {stopped: false, want: "exit status 143"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), `a dir 'with' $(quotes) "and" \ more`)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if tc.stopped {
+				os.WriteFile(filepath.Join(dir, "stopped.1"), []byte("stopped\n"), 0o644)
+			}
+			// the command kills itself with SIGTERM: bash gets no signal
+			script := stripComments(shStage) + `_k_dir=$1 _k_r=1
+js_stop_traps
+sh -c 'kill -TERM $$'
+`
+			err := exec.Command(bash, "-c", script, "bash", dir).Run()
+			got := "exit status 0"
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tc.want {
+				t.Fatalf("bash ended with %q, want %q", got, tc.want)
 			}
 		})
 	}

@@ -107,6 +107,12 @@ js_insh() {
 	# parameters, this function's, which it shifts
 	# shellcheck source=/dev/null disable=SC2240
 	. "$_k_dir/contract-task.sh" -r js_insh_then
+	js_stop_traps
+}
+
+# js_stop_traps: how the user's bash of an in-shell task (_k_dir, _k_r
+# set) ends at a stop.
+js_stop_traps() {
 	# Slurm signals every process of the step at a stop (the verdict,
 	# the time limit), and kills what is left once the task's own process
 	# ends. bash, with a trap, runs it only once its foreground command
@@ -116,6 +122,16 @@ js_insh() {
 	# it read BASH_ENV.) A trap of the script's own replaces this one; a
 	# program it starts has the default action, as before.
 	trap 'trap - TERM INT; kill -TERM $$' TERM INT
+	# A stop signals every process of the step at once: when the command
+	# dies of it first and bash ends the script before its own signal has
+	# arrived, bash exits 143 and sacct shows a FAILED step where a stopped
+	# one is CANCELLED. js_stop writes stopped.R before it signals: at its
+	# exit, bash then ends as the signal would have ended it. (A script's
+	# own EXIT trap replaces this one, as with TERM.)
+	# shellcheck disable=SC3045 # bash only
+	printf -v _k_stop '%q' "$_k_dir/stopped.$_k_r"
+	# shellcheck disable=SC2064 # the path now, quoted for the trap
+	trap "[ ! -e $_k_stop ] || { trap - TERM INT; kill -TERM \$\$; }" EXIT
 }
 
 # js_insh_then [NAME=VALUE...]: called by the contract's task stage with
