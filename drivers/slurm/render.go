@@ -109,7 +109,7 @@ func render(p *translate.Plan) (*script, error) {
 	st.contractVars = contractVars(stages)
 	insh := make([]bool, len(roles))
 	for _, ri := range roles {
-		insh[ri.k] = inShell(job, ri, st) && inShellNames(ri, st.contractVars)
+		insh[ri.k] = inShell(job, ri, st)
 		b.WriteString(srunData(ri, sc.Layout, st))
 		b.WriteString(inShellData(ri, insh[ri.k]))
 	}
@@ -387,7 +387,7 @@ func contractVars(st contract.ShellStages) []string {
 }
 
 // inShellData renders whether role ri runs without a supervisor
-// (_jsh_insh_R: insh, from inShell and inShellNames) and then its command,
+// (_jsh_insh_R: insh, from inShell) and then its command,
 // srun's own argument vector: _jsh_argv_R, each word quoted for
 // js_launch_insh's eval.
 func inShellData(ri roleInfo, insh bool) string {

@@ -100,8 +100,10 @@ var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash"
 // on the host (no container), with no ssh emulation, no setup command of
 // the site, no UAI parameter server, not MPI, and no exit code of it ever
 // restarts the task in place (completion.TaskRestartDecision, the most
-// lenient case: no restart so far). A restart needs a shell that outlives
-// the command; so does everything else listed.
+// lenient case: no restart so far), and none of its own variables is
+// named like one of the stage's locals (inShellNames; st.contractVars
+// set). A restart needs a shell that outlives the command; so does
+// everything else listed.
 func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 	argv := ri.launch.Argv
 	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
@@ -118,7 +120,7 @@ func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 			return false
 		}
 	}
-	return true
+	return inShellNames(ri, st.contractVars)
 }
 
 // envData renders the data js_env (sh/task.sh) reads for role ri in
