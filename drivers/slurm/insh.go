@@ -55,7 +55,7 @@ func inShellProgram(roles []roleInfo, insh []bool, contractVars []string) (strin
 
 // stageLocals are the variables sh/stage.sh's functions assign for
 // themselves (TestStageLocals keeps the list whole).
-var stageLocals = []string{"_k_r", "_k_i", "_k_dir", "_k_want", "_k_stop", "_shm",
+var stageLocals = []string{"_k_r", "_k_i", "_k_dir", "_k_want", "_k_stop", "_k_w", "_shm",
 	"_e_wd", "_e_nogpu", "_e_shm", "_e_n", "_e_r", "_e_j"}
 
 // inShellNames reports whether role ri's own variables stay clear of the

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 
@@ -245,6 +246,56 @@ sh -c 'kill -TERM $$'
 			}
 			if got != tc.want {
 				t.Fatalf("bash ended with %q, want %q", got, tc.want)
+			}
+		})
+	}
+}
+
+// TestWaitShared runs the stage's wait for the shared environment, in
+// both shells a task's stage runs in: it must not return before env.ok
+// exists (the batch script starts the steps before it writes env.sh), and
+// must return once it does.
+func TestWaitShared(t *testing.T) {
+	for _, shell := range []string{"bash", "dash"} {
+		path, err := exec.LookPath(shell)
+		if err != nil {
+			t.Logf("no %s", shell)
+			continue
+		}
+		t.Run(shell, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), `a dir 'with' $(quotes)`)
+			if err := os.MkdirAll(dir, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			// the stage records whether env.ok was there when the wait ended
+			script := stripComments(shStage) + `_k_dir=$1
+js_wait_shared
+[ -f "$_k_dir/env.ok" ] && echo after
+`
+			cmd := exec.Command(path, "-c", script, shell, dir)
+			var out strings.Builder
+			cmd.Stdout = &out
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			done := make(chan error, 1)
+			go func() { done <- cmd.Wait() }()
+			select {
+			case err := <-done:
+				t.Fatalf("the wait ended without env.ok (%v, %q)", err, out.String())
+			case <-time.After(300 * time.Millisecond):
+			}
+			if err := os.WriteFile(filepath.Join(dir, "env.ok"), nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			select {
+			case err := <-done:
+				if err != nil || out.String() != "after\n" {
+					t.Fatalf("the wait ended with %v, output %q; want success and %q", err, out.String(), "after\n")
+				}
+			case <-time.After(10 * time.Second):
+				cmd.Process.Kill()
+				t.Fatal("the wait did not end once env.ok existed")
 			}
 		})
 	}

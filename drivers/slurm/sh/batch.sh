@@ -251,6 +251,16 @@ js_ports() {
 	_jsh_port0=$((_jsh_pbase + (SLURM_JOB_ID % _jsh_pslots) * _jsh_pspan))
 }
 
+# js_launch_all starts the step of every role that has tasks.
+js_launch_all() {
+	_m_r=0
+	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
+		eval "_m_n=\$_jsh_n_$_m_r"
+		[ "$_m_n" -gt 0 ] && js_launch "$_m_r"
+		_m_r=$((_m_r + 1))
+	done
+}
+
 # js_launch R: start role R's step in the background. A subshell waits for
 # srun and records its exit status; srun's pid is kept to stop the step.
 # A role without a supervisor (_jsh_insh_R, render.go inShell) runs its
@@ -570,6 +580,17 @@ js_main() {
 	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
 	js_topology
+	js_decide_init
+	# The steps start now, before the nodes' addresses (a round trip to
+	# slurmctld) and the shared environment below, which their tasks wait
+	# for (js_wait_shared): that work overlaps srun's launch instead of
+	# delaying it. Not when srun itself needs what js_prepare makes: a
+	# pulled image, or the pmix mpirun's variables.
+	_m_early=0
+	if [ "$_jsh_npull" = 0 ] && [ "${_jsh_pmix:-0}" != 1 ]; then
+		_m_early=1
+		js_launch_all
+	fi
 	js_addresses
 	js_ports
 	# the topology every task gets, also as a file (for jobshift's checks
@@ -585,13 +606,10 @@ js_main() {
 		# shellcheck source=/dev/null
 		. "$_jsh_adir/contract-shared.sh"
 	) >"$_jsh_adir/env.sh" || js_die 97 "the contract's shared stage failed (above); the topology does not fit the job"
-	js_decide_init
-	_m_r=0
-	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
-		eval "_m_n=\$_jsh_n_$_m_r"
-		[ "$_m_n" -gt 0 ] && js_launch "$_m_r"
-		_m_r=$((_m_r + 1))
-	done
+	# env.sh is whole: the tasks may read it (a builtin, where a mv into
+	# place would fork)
+	: >"$_jsh_adir/env.ok"
+	[ "$_m_early" = 1 ] || js_launch_all
 	_m_t0=$(date +%s)
 	while [ "$_jsh_phase" = running ]; do
 		js_collect

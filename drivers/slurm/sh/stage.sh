@@ -83,6 +83,7 @@ js_enter() {
 		[ -z "$1" ] || echo 97 >"$1"
 		exit 97
 	fi
+	js_wait_shared
 	js_unset_internal
 	JS_SELF_ROLE=$_k_r
 	JS_SELF_INDEX=$_k_i
@@ -90,6 +91,26 @@ js_enter() {
 	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
 	js_env "$_k_r"
 	: >"$_k_dir/started.$_k_r.$_k_i"
+}
+
+# js_wait_shared waits until the batch script has written the attempt's
+# shared environment (env.sh, complete once env.ok exists). The batch
+# script starts the steps before it asks Slurm for the nodes' addresses
+# and evaluates that environment (js_main), so both overlap the steps'
+# launch; a task normally finds it there. Each wait is a sleep (a fork:
+# no sh has a builtin one), longer each time, so a task that starts early
+# in a large job costs few of them.
+js_wait_shared() {
+	_k_w=0.005
+	while [ ! -f "$_k_dir/env.ok" ]; do
+		sleep "$_k_w"
+		case $_k_w in
+		0.005) _k_w=0.01 ;;
+		0.01) _k_w=0.02 ;;
+		0.02) _k_w=0.05 ;;
+		*) _k_w=0.1 ;;
+		esac
+	done
 }
 
 # js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV),
