@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -130,9 +131,32 @@ func gpuRun(t *testing.T, f string, cfg *siteconfig.Config, contracts []string, 
 	c := agent.Client(t)
 	defer c.Jobs().Deregister(id, true, nil)
 	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		logTasks(t, c, id)
 		t.Fatalf("result %+v", res)
 	}
 	checkProcessEnv(t, c, p, id, container)
+}
+
+// logTasks logs every main task's output and error streams and its
+// events, so that a failed run says what each task did.
+func logTasks(t *testing.T, c *api.Client, id string) {
+	t.Helper()
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Logf("allocations of %s: %v", id, err)
+		return
+	}
+	for _, a := range allocs {
+		var events []string
+		if ts := a.TaskStates[nomad.MainTask]; ts != nil {
+			for _, e := range ts.Events {
+				events = append(events, e.Type+": "+e.DisplayMessage)
+			}
+		}
+		stderr, _ := exec.Command(agent.Binary(), "alloc", "logs", "-stderr", "-address", agent.Addr(t), a.ID, nomad.MainTask).CombinedOutput()
+		t.Logf("%s (%s): events %q\nstdout:\n%s\nstderr:\n%s", a.Name, a.ClientStatus, events,
+			catLogs(t, a.ID, nomad.MainTask), stderr)
+	}
 }
 
 // checkProcessEnv reads each task's own environment (printed by

@@ -3,7 +3,9 @@
 # (a TFJob chief, a PAI "master") connects to every other task, workers
 # accept one connection and end, a PS serves until stopped. Peers are
 # found through the platform's own variables (TF_CONFIG; PAI_HOST_IP_* and
-# PAI_PORT_LIST_*_probe).
+# PAI_PORT_LIST_*_probe). A peer counts as met only once it has answered
+# a byte: in Docker's bridge mode docker-proxy accepts on the published
+# port before the container listens, and then closes the connection.
 import json, os, socket, sys, time
 env = dict(os.environ)
 print("JOBSHIFT_ENV " + json.dumps(env), flush=True)
@@ -25,18 +27,26 @@ if coordinator:
         deadline = time.time() + 180
         while True:
             try:
-                socket.create_connection((host, int(p)), timeout=5).close()
-                break
+                conn = socket.create_connection((host, int(p)), timeout=5)
+                try:
+                    met = conn.recv(1) == b"k"
+                finally:
+                    conn.close()
+                if met:
+                    break
             except OSError:
-                if time.time() > deadline:
-                    sys.exit("chief: %s never answered" % addr)
-                time.sleep(0.2)
+                pass
+            if time.time() > deadline:
+                sys.exit("chief: %s never answered" % addr)
+            time.sleep(0.2)
     sys.exit(0)
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(("0.0.0.0", port))
 srv.listen(16)
 while True:
-    srv.accept()[0].close()
+    conn = srv.accept()[0]
+    conn.sendall(b"k")
+    conn.close()
     if typ != "ps":
         sys.exit(0)
