@@ -1,12 +1,19 @@
 package slurm
 
 import (
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // TestTopologyPrologue runs the batch script's topology prologue
@@ -91,5 +98,69 @@ for t in 0.0 0.1 1.0 1.1 1.2; do _k_want=; _jsh_want_${t%.*} "${t#*.}"; printf '
 				t.Errorf("%s %s: %s", name, sh, out)
 			}
 		}
+	}
+}
+
+// TestStepsBeforePreparation runs a rendered batch script with srun,
+// scontrol and apptainer faked on PATH, and a node address that the
+// contract's shared stage refuses: the steps start before the addresses
+// and the shared stage (js_main), unless srun needs what the preparation
+// makes (a pulled image); either way a failure there ends the attempt with
+// 97 and no env.ok, so no task ever gets its environment.
+func TestStepsBeforePreparation(t *testing.T) {
+	cases := map[string]struct {
+		job       *jobs.Job
+		site      *siteconfig.SlurmConfig
+		wantSteps bool
+		wantLog   string
+	}{
+		"steps first": {job: paiJob(), site: &siteconfig.SlurmConfig{Layout: "packed"}, wantSteps: true,
+			wantLog: "the contract's shared stage failed"},
+		"an image to pull first": {job: tfJob(), site: &siteconfig.SlurmConfig{Layout: "packed", Container: "apptainer"},
+			wantLog: "apptainer pull failed"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			sc, err := render(&translate.Plan{Job: tc.job, User: "alice", Site: &siteconfig.Config{Slurm: tc.site}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			dir := t.TempDir()
+			bin := filepath.Join(dir, "bin")
+			lib, _ := libraryName(sc.Library)
+			files := map[string]string{
+				"job.sbatch": sc.Text,
+				lib:          sc.Library,
+				"bin/srun":   "#!/bin/sh\necho \"$@\" >>\"$FAKE_LOG\"\n",
+				// the ; is no address: the shared stage refuses it
+				"bin/scontrol":  "#!/bin/sh\nprintf 'NodeName=n1 NodeAddr=10.0.0.1;x\\n'\n",
+				"bin/apptainer": "#!/bin/sh\nexit 1\n",
+			}
+			os.MkdirAll(bin, 0o755)
+			for f, text := range files {
+				if err := os.WriteFile(filepath.Join(dir, f), []byte(text), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			n := 0
+			for _, r := range tc.job.Roles {
+				n += r.Instances
+			}
+			cmd := exec.Command("/bin/sh", filepath.Join(dir, "job.sbatch"))
+			cmd.Env = append(os.Environ(), "PATH="+bin+":"+os.Getenv("PATH"), "FAKE_LOG="+filepath.Join(dir, "srun.log"),
+				"SLURM_SUBMIT_DIR="+dir, "JOBSHIFT_STATE_DIR="+filepath.Join(dir, "state"), "JOBSHIFT_SLURM_LIB=",
+				"SLURM_JOB_ID=7", "SLURM_JOB_NODELIST=n1", fmt.Sprintf("SLURM_TASKS_PER_NODE=%d", n), "SLURM_RESTART_COUNT=")
+			out, err := cmd.CombinedOutput()
+			if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 97 || !strings.Contains(string(out), tc.wantLog) {
+				t.Fatalf("the script ended with %v, want exit 97 and %q:\n%s", err, tc.wantLog, out)
+			}
+			_, err = os.Stat(filepath.Join(dir, "srun.log"))
+			if started := err == nil; started != tc.wantSteps {
+				t.Errorf("steps started: %v, want %v", started, tc.wantSteps)
+			}
+			if _, err := os.Stat(filepath.Join(dir, "state", "7", "attempt-0", "env.ok")); err == nil {
+				t.Error("env.ok written, yet the attempt's preparation failed")
+			}
+		})
 	}
 }
