@@ -560,7 +560,8 @@ js_main() {
 	_jsh_attempt=${SLURM_RESTART_COUNT:-0}
 	_jsh_dir=${JOBSHIFT_STATE_DIR:-${_jsh_statedir:-${SLURM_SUBMIT_DIR:-$PWD}/.jobshift}}/$SLURM_JOB_ID
 	_jsh_adir=$_jsh_dir/attempt-$_jsh_attempt
-	rm -rf "$_jsh_adir"
+	# a fresh attempt's directory does not exist yet: no rm fork then
+	[ ! -e "$_jsh_adir" ] || rm -rf "$_jsh_adir"
 	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
 	js_nodes_ask
 	export _jsh_adir
@@ -572,7 +573,9 @@ js_main() {
 		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh" &&
 		{ [ -z "$_jsh_insh_prog" ] || printf '%s' "$_jsh_insh_prog" >"$_jsh_adir/insh.sh"; }; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
-	date +%s >"$_jsh_adir/start"
+	# the attempt's start is this file's mtime (a builtin: no date fork
+	# before the steps start)
+	: >"$_jsh_adir/start"
 	# scancel (and a time limit) SIGTERM this shell before its end below:
 	# the job key and the MPI directory go with it (KillWait is the time
 	# left before SIGKILL)
