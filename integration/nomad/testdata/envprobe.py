@@ -9,6 +9,17 @@
 import json, os, socket, sys, time
 env = dict(os.environ)
 print("JOBSHIFT_ENV " + json.dumps(env), flush=True)
+
+
+def done(code=0):
+    # Nomad's Docker log collector attaches to a container with a backoff
+    # and loses the output of one that ends within about a second
+    # (hashicorp/nomad#6931), so no task ends sooner than this.
+    time.sleep(max(0.0, started + 3 - time.time()))
+    sys.exit(code)
+
+
+started = time.time()
 if "PAI_CURRENT_TASK_ROLE_NAME" in env:  # a PAI job, whatever other contracts it has
     typ, idx = env["PAI_CURRENT_TASK_ROLE_NAME"], env["PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"]
     port = int(env["PAI_PORT_LIST_%s_%s_probe" % (typ, idx)])
@@ -37,9 +48,9 @@ if coordinator:
             except OSError:
                 pass
             if time.time() > deadline:
-                sys.exit("chief: %s never answered" % addr)
+                done("chief: %s never answered" % addr)
             time.sleep(0.2)
-    sys.exit(0)
+    done()
 srv = socket.socket()
 srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
 srv.bind(("0.0.0.0", port))
@@ -49,4 +60,4 @@ while True:
     conn.sendall(b"k")
     conn.close()
     if typ != "ps":
-        sys.exit(0)
+        done()
