@@ -29,3 +29,24 @@ func TestMedian(t *testing.T) {
 		}
 	}
 }
+
+func TestParseTimes(t *testing.T) {
+	tests := map[string]struct {
+		in      string
+		want    time.Duration
+		wantErr bool
+	}{
+		"a task's shell":       {"0m0.003s 0m0.002s\n0m0.001s 0m0.000s\n", 5 * time.Millisecond, false},
+		"minutes count":        {"1m2.500s 0m0.250s\n0m0.000s 0m0.000s\n", 62750 * time.Millisecond, false},
+		"still being written":  {"0m0.003s 0m0.002s\n", 0, true},
+		"empty":                {"", 0, true},
+		"not times":            {"1785275\nx\n", 0, true},
+		"seconds without unit": {"0m0.003 0m0.002s\n0m0.001s 0m0.000s\n", 0, true},
+	}
+	for name, tc := range tests {
+		got, err := parseTimes(tc.in)
+		if (err != nil) != tc.wantErr || got != tc.want {
+			t.Errorf("%s: parseTimes(%q) = %v, %v; want %v, error %v", name, tc.in, got, err, tc.want, tc.wantErr)
+		}
+	}
+}

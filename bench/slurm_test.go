@@ -34,7 +34,11 @@ import (
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
-func benchJob(n int, dir string) *jobs.Job {
+func benchJob(n int, dir string) *jobs.Job { return benchJobTail(n, dir, stayUp) }
+
+// benchJobTail is benchJob whose tasks end their command with tail (after
+// the start stamp) instead of stayUp.
+func benchJobTail(n int, dir, tail string) *jobs.Job {
 	ps := n / 4
 	role := func(name string, count int) *jobs.Role {
 		return &jobs.Role{Name: name, Instances: count, MinFailed: intp(1), MinSucceeded: intp(-1),
@@ -43,7 +47,7 @@ func benchJob(n int, dir string) *jobs.Job {
 			Env:       []jobs.EnvVar{{Name: "BENCH_DIR", Value: dir}},
 			// the index from the contract, as a PAI job reads it
 			Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"bash", "-c",
-				`date +%s%N > "$BENCH_DIR/$PAI_CURRENT_TASK_ROLE_NAME.$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"` + stayUp}}}
+				`date +%s%N > "$BENCH_DIR/$PAI_CURRENT_TASK_ROLE_NAME.$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX"` + tail}}}
 	}
 	return &jobs.Job{Name: fmt.Sprintf("bench%d", n), Source: jobs.Source{Format: jobs.FormatPAIv2, Path: "bench"},
 		Contracts: []string{jobs.ContractPAI}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
@@ -62,7 +66,10 @@ func intp(n int) *int { return &n }
 const stayUp = "; exec sleep 600"
 
 // bareScript is the same allocation and steps without jobshift.
-func bareScript(n int, dir string) string {
+func bareScript(n int, dir string) string { return bareScriptTail(n, dir, stayUp) }
+
+// bareScriptTail is bareScript whose tasks end their command with tail.
+func bareScriptTail(n int, dir, tail string) string {
 	ps := n / 4
 	return fmt.Sprintf(`#!/bin/sh
 #SBATCH --job-name=bare%d
@@ -73,7 +80,7 @@ export BENCH_DIR=%s
 srun --exact --job-name=ps --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/ps.$SLURM_PROCID"%s' &
 srun --exact --job-name=worker --ntasks=%d --cpus-per-task=1 --mem-per-cpu=256M --gres=none bash -c 'date +%%s%%N > "$BENCH_DIR/worker.$SLURM_PROCID"%s' &
 wait
-`, n, dir, n, dir, dir, ps, stayUp, n-ps, stayUp)
+`, n, dir, n, dir, dir, ps, tail, n-ps, tail)
 }
 
 // bareEnvScript is bareScript whose tasks carry the platform's
@@ -84,6 +91,11 @@ wait
 // at 64 tasks, every task's address and ports), and no start can carry it
 // for nothing: this is that floor.
 func bareEnvScript(b *testing.B, n int, dir string) string {
+	return bareEnvScriptTail(b, n, dir, stayUp)
+}
+
+// bareEnvScriptTail is bareEnvScript whose tasks end their command with tail.
+func bareEnvScriptTail(b *testing.B, n int, dir, tail string) string {
 	job := benchJob(n, dir)
 	opts := contract.Options{User: "bench", Contracts: job.Contracts}
 	var topo contract.Topology
@@ -110,7 +122,7 @@ func bareEnvScript(b *testing.B, n int, dir string) string {
 	for _, v := range env {
 		fmt.Fprintf(&exports, "export %s='%s'\n", v.Name, strings.ReplaceAll(v.Value, "'", `'\''`))
 	}
-	text := bareScript(n, dir)
+	text := bareScriptTail(n, dir, tail)
 	at := strings.Index(text, "export BENCH_DIR=")
 	return text[:at] + exports.String() + text[at:]
 }
@@ -280,37 +292,7 @@ func slurmStartOnce(b *testing.B, kind string, n int, site *siteconfig.Config) t
 func slurmStartTimes(b *testing.B, kind string, n int, site *siteconfig.Config) (total, fromStart time.Duration) {
 	b.StopTimer()
 	dir := b.TempDir()
-	var id, startFile string
-	var t0 time.Time
-	if kind != "jobshift" {
-		path := filepath.Join(dir, "bare.sh")
-		text := bareScript(n, dir)
-		if kind == "bare-env" {
-			text = bareEnvScript(b, n, dir)
-		}
-		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		t0 = time.Now()
-		out, err := exec.Command("sbatch", "--parsable", path).Output()
-		if err != nil {
-			b.Fatal(err)
-		}
-		id = strings.TrimSpace(string(out))
-		startFile = filepath.Join(dir, "batch")
-	} else {
-		state := filepath.Join(dir, "state")
-		plan := &translate.Plan{Job: benchJob(n, dir), User: "bench", Site: site,
-			Options: map[string]string{"state_dir": state, "submit_dir": dir}}
-		d := slurm.New(drivers.Config{Site: site})
-		t0 = time.Now() // Submit = render + write + sbatch
-		h, err := d.Submit(context.Background(), plan)
-		if err != nil {
-			b.Fatal(err)
-		}
-		id = h.ID
-		startFile = filepath.Join(state, id, "attempt-0", "start")
-	}
+	id, t0, startFile := submitBench(b, kind, n, dir, stayUp, site)
 	last := waitStamps(b, dir, n, 3*time.Minute)
 	fi, err := os.Stat(startFile)
 	if err != nil {
@@ -321,6 +303,39 @@ func slurmStartTimes(b *testing.B, kind string, n int, site *siteconfig.Config) 
 	}
 	waitGone(id)
 	return last.Sub(t0), last.Sub(fi.ModTime())
+}
+
+// submitBench submits the bench job of kind jobshift (with the site config
+// site), bare or bare-env, of n tasks whose commands end with tail, and
+// returns its id, the time just before the submission and the file whose
+// mtime is its batch script's start.
+func submitBench(b *testing.B, kind string, n int, dir, tail string, site *siteconfig.Config) (id string, t0 time.Time, startFile string) {
+	if kind != "jobshift" {
+		path := filepath.Join(dir, "bare.sh")
+		text := bareScriptTail(n, dir, tail)
+		if kind == "bare-env" {
+			text = bareEnvScriptTail(b, n, dir, tail)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		t0 = time.Now()
+		out, err := exec.Command("sbatch", "--parsable", path).Output()
+		if err != nil {
+			b.Fatal(err)
+		}
+		return strings.TrimSpace(string(out)), t0, filepath.Join(dir, "batch")
+	}
+	state := filepath.Join(dir, "state")
+	plan := &translate.Plan{Job: benchJobTail(n, dir, tail), User: "bench", Site: site,
+		Options: map[string]string{"state_dir": state, "submit_dir": dir}}
+	d := slurm.New(drivers.Config{Site: site})
+	t0 = time.Now() // Submit = render + write + sbatch
+	h, err := d.Submit(context.Background(), plan)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return h.ID, t0, filepath.Join(state, h.ID, "attempt-0", "start")
 }
 
 // BenchmarkSlurmStop measures, on the single-host Slurm, the deciding exit →
