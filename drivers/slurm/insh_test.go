@@ -95,7 +95,7 @@ func TestEndsFromSrun(t *testing.T) {
 				n(1, "0x0300") + "srun: error: n1: task 1: Exited with exit code 3\n" +
 				n(1, "0x008b") + "srun: error: n1: task 3: Segmentation fault (core dumped)\n" +
 				n(1, "0xff00") + "srun: error: n1: task 5: Exited with exit code 255\nsrun: Force Terminated StepId=7.1\n",
-			want: map[string]string{"rc.1.0": "0", "rc.1.4": "0", "rc.1.2": "143", "rc.1.1": "3", "rc.1.3": "139", "rc.1.5": "255", "stepid.1": "7.1"},
+			want: map[string]string{"rc.1.0": "0", "rc.1.4": "0", "rc.1.2": "143", "rc.1.1": "3", "rc.1.3": "139", "rc.1.5": "255", "stepid.1": "7.1", "started.1": "0-5"},
 			log: []string{"srun: error: n1: task 2: Terminated", "srun: error: n1: task 1: Exited with exit code 3",
 				"srun: error: n1: task 3: Segmentation fault (core dumped)", "srun: error: n1: task 5: Exited with exit code 255", "srun: Force Terminated StepId=7.1"},
 		},
@@ -103,6 +103,15 @@ func TestEndsFromSrun(t *testing.T) {
 			in:   n(5, "0x0100") + "srun: error: something else\n" + "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1\n",
 			want: map[string]string{"rc.1.0": "1", "rc.1.1": "1", "rc.1.2": "1", "rc.1.7": "1", "rc.1.10": "1", "rc.1.11": "1"},
 			log:  []string{"srun: error: something else", "srun: error: n[1-2]: tasks 0-2,7,10-11: Exited with exit code 1"},
+		},
+		// each node's tasks are started once it says so; a node that never
+		// does (its launch failed) has none started
+		"started on two of three nodes": {
+			in: "srun: launching StepId=9.0 on host n1, 3 tasks: [0,2,4]\nsrun: launching StepId=9.0 on host n2, 3 tasks: [1,3,5]\nsrun: launching StepId=9.0 on host n3, 1 tasks: [6]\n" +
+				"srun: launch/slurm: _task_start: Node n2, 3 tasks started\nsrun: launch/slurm: _task_start: Node n1, 3 tasks started\n" +
+				"srun: error: Task launch for StepId=9.0 failed on node n3: Invalid node name specified\n",
+			want: map[string]string{"stepid.1": "9.0", "started.1": "1,3,5\n0,2,4"},
+			log:  []string{"srun: error: Task launch for StepId=9.0 failed on node n3: Invalid node name specified"},
 		},
 		// a task line with no notification before it records nothing
 		"no notification": {

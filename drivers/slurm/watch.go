@@ -112,6 +112,13 @@ func readAttempt(dir string, roles []string, counts []int) attemptState {
 		if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("stopped.%d", k))); err == nil {
 			a.stopped[k] = true
 		}
+		// a role without a supervisor: the tasks srun reported started, a
+		// line of ranges per node (js_ends)
+		if b, err := os.ReadFile(filepath.Join(dir, fmt.Sprintf("started.%d", k))); err == nil {
+			for _, i := range taskList(string(b), counts[k]) {
+				a.started[jobs.TaskRef{Role: name, Index: i}] = true
+			}
+		}
 		for i := 0; i < counts[k]; i++ {
 			ref := jobs.TaskRef{Role: name, Index: i}
 			if _, err := os.Stat(filepath.Join(dir, fmt.Sprintf("started.%d.%d", k, i))); err == nil {
@@ -133,6 +140,30 @@ func readAttempt(dir string, roles []string, counts []int) attemptState {
 		}
 	}
 	return a
+}
+
+// taskList reads srun's task lists, one per line ("0-2,7,10-11"), as
+// the task indexes below n among them; what is not a number or a range of
+// them is skipped (a line still being written).
+func taskList(s string, n int) []int {
+	var out []int
+	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == '\n' }) {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(f), "-")
+		a, err := strconv.Atoi(lo)
+		if err != nil || a < 0 {
+			continue
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.Atoi(hi); err != nil || b < a {
+				continue
+			}
+		}
+		for i := a; i <= min(b, n-1); i++ {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // resolveHandle completes a handle that carries only a job id (jobshift

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -122,5 +123,46 @@ func TestParseSqueueJSON(t *testing.T) {
 	}
 	if _, found, filtered := parseSqueueJSON([]byte(`{"jobs":[{"job_id":4,"job_state":"RUNNING"}]}`), "4"); !found || !filtered {
 		t.Error("a filtered answer is not recognised")
+	}
+}
+
+func TestTaskList(t *testing.T) {
+	tests := map[string]struct {
+		in   string
+		n    int
+		want []int
+	}{
+		"one node":              {"0-5\n", 8, []int{0, 1, 2, 3, 4, 5}},
+		"lines of two nodes":    {"0,2,4\n1,3,5-6\n", 8, []int{0, 2, 4, 1, 3, 5, 6}},
+		"beyond the role":       {"6-9\n", 8, []int{6, 7}},
+		"a line being written":  {"0-3\n4-", 8, []int{0, 1, 2, 3}},
+		"not ranges":            {"x\n3-1\n-2\n", 8, nil},
+		"empty":                 {"", 8, nil},
+		"a huge range, clamped": {"0-999999999\n", 3, []int{0, 1, 2}},
+	}
+	for name, tc := range tests {
+		if d := cmp.Diff(tc.want, taskList(tc.in, tc.n)); d != "" {
+			t.Errorf("%s: taskList(%q) (-want +got):\n%s", name, tc.in, d)
+		}
+	}
+}
+
+// TestReadAttemptStarted: a task has started when its own stamp exists
+// (a supervisor's, started.R.I) or when its role's started.R lists it
+// (js_ends, from srun).
+func TestReadAttemptStarted(t *testing.T) {
+	dir := t.TempDir()
+	for name, data := range map[string]string{"started.0": "0-1\n", "started.1.2": "", "rc.1.2": "0\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	a := readAttempt(dir, []string{"ps", "worker"}, []int{3, 3})
+	want := map[jobs.TaskRef]bool{{Role: "ps", Index: 0}: true, {Role: "ps", Index: 1}: true, {Role: "worker", Index: 2}: true}
+	if d := cmp.Diff(want, a.started); d != "" {
+		t.Errorf("started (-want +got):\n%s", d)
+	}
+	if d := cmp.Diff(map[jobs.TaskRef]int{{Role: "worker", Index: 2}: 0}, a.rc); d != "" {
+		t.Errorf("rc (-want +got):\n%s", d)
 	}
 }

@@ -315,7 +315,11 @@ js_launch_insh() {
 }
 
 # js_ends R reads role R's srun -v output: its step's id (stepid.R, for
-# js_stop) from "launching StepId=J.S on host ..."; after each "task exit
+# js_stop) from "launching StepId=J.S on host H, N tasks: [LIST]"; once H
+# reports "Node H, N tasks started", LIST as one line of started.R (the
+# tasks a role without a supervisor has started: one file per role, where
+# a file per task was a create per task in the shared state directory, in
+# the middle of every task's start); after each "task exit
 # notification ... (status=0xSSSS)." line, the next line that names the
 # tasks ("HOST: task 3: ..." or "HOSTS: tasks 0-2,5: ...") gives the
 # tasks it ended, and the wait status their code (exit status, or 128 +
@@ -369,6 +373,22 @@ js_ends() {
 			sub(/^StepId=/, "", sid)
 			f = dir "/stepid." r
 			print sid >f
+			close(f)
+		}
+		h = $6
+		sub(/,$/, "", h)
+		l = $NF
+		gsub(/[][]/, "", l)
+		onhost[h] = l
+		next
+	}
+	/^srun: launch\/slurm: _task_start: Node / {
+		h = $0
+		sub(/.*_task_start: Node /, "", h)
+		sub(/,.*/, "", h)
+		if (h in onhost) {
+			f = dir "/started." r
+			print onhost[h] >>f
 			close(f)
 		}
 		next

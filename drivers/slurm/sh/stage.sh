@@ -71,8 +71,8 @@ js_shm_check() {
 # (_k_r, _k_i, _k_dir set): check that it runs on the node the layout gives
 # it (nodes.sh; if not, 97, also written to RCFILE when one is named),
 # remove jobshift's own variables, set the contract's inputs and the role's
-# environment, and stamp the start: the file's mtime, written by a builtin
-# (a date fork here would delay every task's command).
+# environment. (A supervisor then stamps the task's start, js_task_main; a
+# role without one has its starts recorded from srun, js_ends.)
 js_enter() {
 	_k_want=
 	# shellcheck source=/dev/null
@@ -90,7 +90,6 @@ js_enter() {
 	JS_SHARED=$_k_dir/env.sh
 	export JS_SELF_ROLE JS_SELF_INDEX JS_SHARED
 	js_env "$_k_r"
-	: >"$_k_dir/started.$_k_r.$_k_i"
 }
 
 # js_wait_shared waits until the batch script has written the attempt's
@@ -116,8 +115,11 @@ js_wait_shared() {
 # js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV),
 # called by insh.sh's _jsh_insh, whose locals are every variable assigned
 # here (insh.go, stageLocals). Sets and exports what the supervisor would
-# have (js_task_main): the layout check, the role's environment, the start
-# stamp, the contract.
+# have (js_task_main): the layout check, the role's environment, the
+# contract. No start stamp: the batch script records the role's started
+# tasks from srun (js_ends, started.R); a file created by each task in the
+# shared state directory cost ~0.7 ms of CPU per task at 64 tasks
+# (BenchmarkSlurmTaskCPU), more than the rest of this stage.
 js_insh() {
 	unset BASH_ENV _jsh_ir
 	_k_r=$1

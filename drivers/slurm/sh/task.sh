@@ -18,9 +18,11 @@ js_task_main() {
 	_k_dir=$_jsh_adir
 	_k_rcf=$_k_dir/rc.$_k_r.$_k_i
 	js_enter "$_k_rcf"
-	# the first run's start is read back from the start stamp's mtime
-	# after the run (js_first_t0)
+	# the task's start: the file's mtime, written by a builtin (a date
+	# fork here would delay every task's command); the first run's start
+	# is read back from it after the run (js_first_t0)
 	_k_sf=$_k_dir/started.$_k_r.$_k_i
+	: >"$_k_sf"
 	# a task stopped by the batch script (SIGTERM through srun) is never
 	# restarted; the user command gets the signal from Slurm itself
 	_k_stop=0
