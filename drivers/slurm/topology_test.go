@@ -73,14 +73,14 @@ js_addresses
 js_ports
 js_contract_inputs >"$_jsh_adir/topology"
 . "$_jsh_adir/nodes.sh"
-for t in 0.0 0.1 1.0 1.1 1.2; do _k_want=; _jsh_want_${t%.*} "${t#*.}"; printf '%s ' "$_k_want"; done
+for t in 0.0 0.1 0.2 1.0 1.1 1.2 1.3; do _k_want=; _jsh_want_${t%.*} "${t#*.}"; printf '%s ' "$_k_want"; done
 `
 			out, code := runSh(t, sh, shHostlist+shDecide+shBatch, script)
 			if code != 0 {
 				t.Fatalf("%s %s: exit %d\n%s", name, sh, code, out)
 			}
-			if got := lines(out); len(got) == 0 || got[len(got)-1] != "n01 n01 n02 n02 m3 " {
-				t.Errorf("%s %s: nodes.sh gives %q, want the tasks' nodes", name, sh, out)
+			if got := lines(out); len(got) == 0 || got[len(got)-1] != "n01 n01  n02 n02 m3  " {
+				t.Errorf("%s %s: nodes.sh gives %q, want the tasks' nodes and none beyond a role", name, sh, out)
 			}
 			for f, w := range want {
 				b, err := os.ReadFile(filepath.Join(dir, f))
@@ -162,5 +162,37 @@ func TestStepsBeforePreparation(t *testing.T) {
 				t.Error("env.ok written, yet the attempt's preparation failed")
 			}
 		})
+	}
+}
+
+// TestAssignRuns: nodes.sh tests runs of consecutive tasks on one node,
+// whatever the order of the slots (a spread role alternates nodes), and
+// gives nothing to an index beyond the role.
+func TestAssignRuns(t *testing.T) {
+	cases := map[string]struct{ slots, want string }{
+		"one node":      {"a a a a", "a a a a  "},
+		"alternating":   {"a b a b", "a b a b  "},
+		"blocks":        {"a a b c c", "a a b c c "},
+		"zero-padded":   {"n01 n01 n10", "n01 n01 n10   "},
+		"a single task": {"x", "x     "},
+	}
+	for name, tc := range cases {
+		for _, sh := range shells {
+			dir := t.TempDir()
+			n := len(strings.Fields(tc.slots)) // the role's size
+			script := fmt.Sprintf(`_jsh_adir=%s _jsh_n_0=%d
+slots=$(printf '%%s\n' %s)
+js_assign 0 0 "$slots" || exit 3
+. "$_jsh_adir/nodes.sh"
+for i in 0 1 2 3 4; do _k_want=; _jsh_want_0 "$i"; printf '%%s ' "$_k_want"; done
+`, dir, n, tc.slots)
+			out, code := runSh(t, sh, shHostlist+shDecide+shBatch, script)
+			if code != 0 {
+				t.Fatalf("%s %s: exit %d\n%s", name, sh, code, out)
+			}
+			if got := lines(out); len(got) == 0 || got[len(got)-1] != tc.want {
+				t.Errorf("%s %s: nodes.sh gives %q, want %q", name, sh, out, tc.want)
+			}
+		}
 	}
 }

@@ -113,7 +113,11 @@ js_slots() {
 # js_assign R FIRST SLOTS: tasks of role R take slots FIRST.. of SLOTS (one
 # node per line): _jsh_node_R_I, the file hosts.R (SLURM_HOSTFILE of the
 # role's step), and function _jsh_want_R in the file nodes.sh, which gives
-# a task the node it must run on (task.sh checks it).
+# a task the node it must run on (js_enter checks it) and nothing to an
+# index beyond the role. Every task sources nodes.sh, so it holds a test
+# per run of consecutive tasks on one node (a packed role: one per node),
+# not a case arm per task: at 1,000 tasks that was ~20 KB for each task's
+# shell to read.
 js_assign() {
 	eval "_a_n=\$_jsh_n_$1"
 	_a_r=$1
@@ -126,20 +130,35 @@ js_assign() {
 	[ "$_a_skip" -gt 0 ] && shift "$_a_skip"
 	_a_i=0
 	_a_hosts=
-	_a_case=
+	_a_runs=
+	_a_prev=
+	_a_kw=if
 	while [ "$_a_i" -lt "$_a_n" ]; do
 		eval "_jsh_node_${_a_r}_$_a_i=\$1"
 		_a_hosts="$_a_hosts$1
 "
-		_a_case="$_a_case$_a_i) _k_want='$1' ;;
-"
+		if [ "$_a_i" -gt 0 ] && [ "$1" != "$_a_prev" ]; then
+			js_assign_run "$_a_i"
+		fi
+		_a_prev=$1
 		shift
 		_a_i=$((_a_i + 1))
 	done
+	[ "$_a_n" -gt 0 ] && js_assign_run "$_a_n"
 	printf '%s' "$_a_hosts" >"$_jsh_adir/hosts.$_a_r"
+	[ -n "$_a_runs" ] && _a_runs="${_a_runs}fi
+"
+	printf '_jsh_want_%s() {\n:\n%s}\n' "$_a_r" "$_a_runs" >>"$_jsh_adir/nodes.sh"
+}
+
+# js_assign_run END: js_assign's test for the run of tasks on node
+# _a_prev that ends before task END.
+js_assign_run() {
 	# the $1 is the function's, written as it is
 	# shellcheck disable=SC2016
-	printf '_jsh_want_%s() {\ncase $1 in\n%sesac\n}\n' "$_a_r" "$_a_case" >>"$_jsh_adir/nodes.sh"
+	_a_runs="$_a_runs$_a_kw [ \"\$1\" -lt $1 ]; then _k_want='$_a_prev'
+"
+	_a_kw=elif
 }
 
 # js_topology: _jsh_node_R_I for every task, from the allocation (block
