@@ -113,6 +113,12 @@ func TestEndsFromSrun(t *testing.T) {
 			want: map[string]string{"stepid.1": "9.0", "started.1": "1,3,5\n0,2,4"},
 			log:  []string{"srun: error: Task launch for StepId=9.0 failed on node n3: Invalid node name specified"},
 		},
+		// the same messages with the function logged before them, and one
+		// task on a node
+		"prefixed messages": {
+			in:   "srun: launch/slurm: launch_p_step_launch: launching StepId=9.2 on host n4, 1 tasks: [3]\nsrun: launch/slurm: _task_start: Node n4, 1 task started\n",
+			want: map[string]string{"stepid.1": "9.2", "started.1": "3"},
+		},
 		// a task line with no notification before it records nothing
 		"no notification": {
 			in:  "srun: error: n1: task 0: Exited with exit code 2\n",

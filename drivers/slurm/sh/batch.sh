@@ -386,24 +386,30 @@ js_ends() {
 		want = 0
 		if ($0 ~ /: Completed$/) next
 	}
-	/^srun: launching StepId=/ {
+	# read by what the message says, not where it sits in the line: a
+	# Slurm that logs the function before it (as _task_start below) still
+	# reads the same
+	/^srun: (.*: )?launching StepId=/ {
 		if (sid == "") {
-			sid = $3
-			sub(/^StepId=/, "", sid)
+			sid = $0
+			sub(/.*launching StepId=/, "", sid)
+			sub(/ .*/, "", sid)
 			f = dir "/stepid." r
 			print sid >f
 			close(f)
 		}
-		h = $6
-		sub(/,$/, "", h)
-		l = $NF
-		gsub(/[][]/, "", l)
+		h = $0
+		sub(/.* on host /, "", h)
+		sub(/,.*/, "", h)
+		l = $0
+		sub(/.*: \[/, "", l)
+		sub(/\].*/, "", l)
 		onhost[h] = l
 		next
 	}
-	/^srun: launch\/slurm: _task_start: Node / {
+	/^srun: (.*: )?Node [^ ]+, [0-9]+ tasks? started/ {
 		h = $0
-		sub(/.*_task_start: Node /, "", h)
+		sub(/.*Node /, "", h)
 		sub(/,.*/, "", h)
 		if (h in onhost) {
 			f = dir "/started." r
