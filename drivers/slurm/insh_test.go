@@ -113,11 +113,16 @@ func TestEndsFromSrun(t *testing.T) {
 			want: map[string]string{"stepid.1": "9.0", "started.1": "1,3,5\n0,2,4"},
 			log:  []string{"srun: error: Task launch for StepId=9.0 failed on node n3: Invalid node name specified"},
 		},
-		// the same messages with the function logged before them, and one
-		// task on a node
+		// one task on a node: its list is not bracketed (srun 22.05)
+		"one task": {
+			in:   "srun: launching StepId=9.3 on host n2, 1 tasks: 0\nsrun: launch/slurm: _task_start: Node n2, 1 tasks started\n",
+			want: map[string]string{"stepid.1": "9.3", "started.1": "0"},
+		},
+		// the same messages with the function logged before them
 		"prefixed messages": {
-			in:   "srun: launch/slurm: launch_p_step_launch: launching StepId=9.2 on host n4, 1 tasks: [3]\nsrun: launch/slurm: _task_start: Node n4, 1 task started\n",
-			want: map[string]string{"stepid.1": "9.2", "started.1": "3"},
+			in: "srun: launch/slurm: launch_p_step_launch: launching StepId=9.2 on host n4, 1 tasks: 3\nsrun: launch/slurm: launch_p_step_launch: launching StepId=9.2 on host n5, 2 tasks: [4-5]\n" +
+				"srun: launch/slurm: _task_start: Node n4, 1 task started\nsrun: launch/slurm: _task_start: Node n5, 2 tasks started\n",
+			want: map[string]string{"stepid.1": "9.2", "started.1": "3\n4-5"},
 		},
 		// a task line with no notification before it records nothing
 		"no notification": {

@@ -334,7 +334,8 @@ js_launch_insh() {
 }
 
 # js_ends R reads role R's srun -v output: its step's id (stepid.R, for
-# js_stop) from "launching StepId=J.S on host H, N tasks: [LIST]"; once H
+# js_stop) from "launching StepId=J.S on host H, N tasks: [LIST]" (LIST
+# bare for one task: "1 tasks: 0"); once H
 # reports "Node H, N tasks started", LIST as one line of started.R (the
 # tasks a role without a supervisor has started: one file per role, where
 # a file per task was a create per task in the shared state directory, in
@@ -401,9 +402,11 @@ js_ends() {
 		h = $0
 		sub(/.* on host /, "", h)
 		sub(/,.*/, "", h)
+		# the list after the last ": ", bracketed but for one task ("1
+		# tasks: 0")
 		l = $0
-		sub(/.*: \[/, "", l)
-		sub(/\].*/, "", l)
+		sub(/.*: /, "", l)
+		gsub(/[][]/, "", l)
 		onhost[h] = l
 		next
 	}
