@@ -236,20 +236,13 @@ func BenchmarkSlurmStartRatio(b *testing.B) {
 			fromStart := map[string][]time.Duration{}
 			// not b.Loop: slurmStartTimes stops the timer (the metrics are
 			// the stamps', not the benchmark's clock)
-			for i := 0; i < b.N; i++ {
-				for k := range kinds {
-					kind := kinds[(i+k)%len(kinds)]
-					var site *siteconfig.Config
-					if kind == "jobshift" {
-						site = &siteconfig.Config{}
-					}
-					schedPhase(i)
-					t, s := slurmStartTimes(b, kind, n, site)
-					b.Logf("iteration %d %s: submit → last %d ms, batch start → last %d ms", i, kind, t.Milliseconds(), s.Milliseconds())
-					total[kind] = append(total[kind], t)
-					fromStart[kind] = append(fromStart[kind], s)
-				}
-			}
+			rotate(b.N, kinds, func(i int, kind string) {
+				schedPhase(i)
+				t, s := slurmStartTimes(b, kind, n, nil)
+				b.Logf("iteration %d %s: submit → last %d ms, batch start → last %d ms", i, kind, t.Milliseconds(), s.Milliseconds())
+				total[kind] = append(total[kind], t)
+				fromStart[kind] = append(fromStart[kind], s)
+			})
 			reportRatio(b, total["jobshift"], total["bare"])
 			for _, kind := range kinds {
 				b.ReportMetric(float64(meanOf(fromStart[kind]).Milliseconds()), "ms/"+kind+"-from-start")
@@ -305,10 +298,21 @@ func slurmStartTimes(b *testing.B, kind string, n int, site *siteconfig.Config) 
 	return last.Sub(t0), last.Sub(fi.ModTime())
 }
 
+// rotate runs f for iterations 0..n-1 and every kind in each, the order
+// of the kinds rotating with the iteration, so that no kind always comes
+// first (after another kind's job, or after a pause).
+func rotate(n int, kinds []string, f func(i int, kind string)) {
+	for i := 0; i < n; i++ {
+		for k := range kinds {
+			f(i, kinds[(i+k)%len(kinds)])
+		}
+	}
+}
+
 // submitBench submits the bench job of kind jobshift (with the site config
-// site), bare or bare-env, of n tasks whose commands end with tail, and
-// returns its id, the time just before the submission and the file whose
-// mtime is its batch script's start.
+// site, an empty one if nil), bare or bare-env, of n tasks whose commands
+// end with tail, and returns its id, the time just before the submission
+// and the file whose mtime is its batch script's start.
 func submitBench(b *testing.B, kind string, n int, dir, tail string, site *siteconfig.Config) (id string, t0 time.Time, startFile string) {
 	if kind != "jobshift" {
 		path := filepath.Join(dir, "bare.sh")
@@ -325,6 +329,9 @@ func submitBench(b *testing.B, kind string, n int, dir, tail string, site *sitec
 			b.Fatal(err)
 		}
 		return strings.TrimSpace(string(out)), t0, filepath.Join(dir, "batch")
+	}
+	if site == nil {
+		site = &siteconfig.Config{}
 	}
 	state := filepath.Join(dir, "state")
 	plan := &translate.Plan{Job: benchJobTail(n, dir, tail), User: "bench", Site: site,

@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // BenchmarkSlurmTaskCPU measures what each task's own shell costs in CPU
@@ -38,12 +36,9 @@ func BenchmarkSlurmTaskCPU(b *testing.B) {
 	for _, n := range []int{16, 64} {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			per := map[string][]time.Duration{}
-			for i := 0; i < b.N; i++ {
-				for k := range kinds {
-					kind := kinds[(i+k)%len(kinds)]
-					per[kind] = append(per[kind], taskCPUOnce(b, kind, n)...)
-				}
-			}
+			rotate(b.N, kinds, func(_ int, kind string) {
+				per[kind] = append(per[kind], taskCPUOnce(b, kind, n)...)
+			})
 			for _, kind := range kinds {
 				b.ReportMetric(msOf(meanOf(per[kind])), "ms-cpu/"+kind)
 			}
@@ -66,11 +61,7 @@ func taskCPUOnce(b *testing.B, kind string, n int) []time.Duration {
 	if err := os.Mkdir(filepath.Join(dir, "cpu"), 0o755); err != nil {
 		b.Fatal(err)
 	}
-	var site *siteconfig.Config
-	if kind == "jobshift" {
-		site = &siteconfig.Config{}
-	}
-	id, _, _ := submitBench(b, kind, n, dir, cpuTail, site)
+	id, _, _ := submitBench(b, kind, n, dir, cpuTail, nil)
 	defer func() {
 		exec.Command("scancel", id).Run()
 		waitGone(id)
