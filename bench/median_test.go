@@ -50,3 +50,25 @@ func TestParseTimes(t *testing.T) {
 		}
 	}
 }
+
+// TestBusyOf: the host's busy time counts user, nice, system, irq,
+// softirq and steal ticks (10 ms each), never idle, iowait or guest time.
+func TestBusyOf(t *testing.T) {
+	tests := map[string]struct {
+		line string
+		want time.Duration
+	}{
+		"every field":   {"cpu  100 2 30 5000 7 1 4 3 50 0", 140 * 10 * time.Millisecond},
+		"idle only":     {"cpu  0 0 0 123456 0 0 0 0 0 0", 0},
+		"iowait, guest": {"cpu  0 0 0 0 900 0 0 0 800 700", 0},
+		"old kernel":    {"cpu  1 1 1 1 1 1 1 1", 6 * 10 * time.Millisecond},
+		"not cpu line":  {"cpu0 1 1 1 1 1 1 1 1 1 1", 0},
+		"too short":     {"cpu 1 2 3", 0},
+		"empty":         {"", 0},
+	}
+	for name, tc := range tests {
+		if got := busyOf(tc.line); got != tc.want {
+			t.Errorf("%s: busyOf(%q) = %v, want %v", name, tc.line, got, tc.want)
+		}
+	}
+}

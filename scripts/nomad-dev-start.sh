@@ -91,6 +91,15 @@ ports {
 limits {
   http_max_conns_per_client = 1000
 }
+# -dev turns on Prometheus metrics with per-allocation series (Nomad's DevConfig; a site's agent
+# has neither unless it asks). go-metrics drops an expired Prometheus series only when it is
+# scraped, and nothing scrapes this agent, so every job's series stay: the agent's heap grew by
+# ~4 MB per 16-task job, to 650 MB live after 150 benchmark starts, and its garbage collection
+# ran inside the starts being measured. A config file cannot turn those settings back off
+# (Telemetry.Merge copies only true), so this agent collects no metric at all.
+telemetry {
+  filter_default = false
+}
 client {
   network_interface = "$iface"
   options = {
