@@ -270,7 +270,7 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	name := fmt.Sprintf("bench-%s-%d-%d", kind, n, time.Now().UnixNano()%1e9)
 	p := &translate.Plan{Job: nomadBenchJob(name, n, nomadStartCmd), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
 	switch kind {
-	case "jobshift", "no-finisher": // what jobshift run submits on a site with the helper and jobshift-env
+	case "jobshift", "no-finisher", "job-finisher": // what jobshift run submits on a site with the helper and jobshift-env
 		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
 		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
@@ -289,8 +289,12 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	if kind == "no-finisher" {
+	switch kind {
+	case "no-finisher":
 		withoutFinisher(job)
+	case "job-finisher":
+		withoutFinisher(job)
+		job.TaskGroups = append(job.TaskGroups, jobFinisherGroup())
 	}
 	quiesce()
 	busy0 := hostBusy()
@@ -341,6 +345,9 @@ func nomadUserStarted(b *testing.B, c *api.Client, id string) time.Time {
 	}
 	var last time.Time
 	for _, a := range allocs {
+		if a.TaskGroup == jobFinisherName {
+			continue
+		}
 		for try := 0; ; try++ {
 			fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, nomad.MainTask+"/local/started", nil)
 			if err == nil {
@@ -371,6 +378,9 @@ func later(a, b time.Time) time.Time {
 func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 	var written time.Time
 	for _, g := range job.TaskGroups {
+		if *g.Name == jobFinisherName {
+			continue
+		}
 		v, _, err := c.Variables().Peek(nomad.TopologyPath(*job.ID, *g.Name), nil)
 		if err != nil || v == nil {
 			b.Fatalf("no topology snapshot: %v", err)
@@ -385,6 +395,9 @@ func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 	}
 	var rendered time.Time
 	for _, a := range allocs {
+		if a.TaskGroup == jobFinisherName {
+			continue
+		}
 		fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, "main/local/jobshift.env", nil)
 		if err != nil {
 			b.Fatalf("alloc %s: %v", a.Name, err)
@@ -593,6 +606,24 @@ func withoutFinisher(j *api.Job) {
 	}
 }
 
+// jobFinisherGroup stands for a finisher of the whole job instead of one
+// per allocation: one more group of one allocation whose task would run
+// from the start to the verdict (here it sleeps: what is measured is what
+// its start costs), logs off (no logmon), with the finisher's identity and
+// resources.
+const jobFinisherName = "jobshift-finish"
+
+func jobFinisherGroup() *api.TaskGroup {
+	one := 1
+	return &api.TaskGroup{Name: new(jobFinisherName), Count: &one, Tasks: []*api.Task{{
+		Name: nomad.FinisherTask, Driver: "raw_exec",
+		Config:     map[string]any{"command": "/bin/sleep", "args": []string{"600"}},
+		Identities: []*api.WorkloadIdentity{{Name: "default", Env: true}},
+		Resources:  &api.Resources{CPU: new(50), MemoryMB: new(64)},
+		LogConfig:  &api.LogConfig{Disabled: new(true)},
+	}}}
+}
+
 // hostBusy is the host's busy CPU time so far: /proc/stat's first line
 // (busyOf).
 func hostBusy() time.Duration {
@@ -638,15 +669,17 @@ func quiesce() {
 // BenchmarkNomadFinisher measures what the in-job finisher costs a
 // start: it rotates the jobshift job, the same job without its finisher
 // tasks (no-finisher: not a job jobshift submits, since a job submitted
-// with plain `nomad job run` must still end by its rules) and the bare
-// job, at 16 tasks, and reports each kind's start (mean, median), the
+// with plain `nomad job run` must still end by its rules), that job with
+// one finisher allocation for the whole job in their place
+// (job-finisher, jobFinisherGroup: the start cost of that design) and the
+// bare job, at 16 tasks, and reports each kind's start (mean, median), the
 // host's busy CPU over it, and both jobshift kinds' ratios to bare.
 //
 //	go test ./bench -run '^$' -bench NomadFinisher -benchtime 20x
 func BenchmarkNomadFinisher(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
-	kinds := []string{"jobshift", "no-finisher", "bare"}
+	kinds := []string{"jobshift", "no-finisher", "job-finisher", "bare"}
 	d := map[string][]time.Duration{}
 	cpu := map[string]time.Duration{}
 	rotate(b.N, kinds, func(_ int, kind string) {

@@ -119,10 +119,16 @@ func snapPortsMeta(services []snapService) string {
 // with their port slots in contract.NomadServicesFor order, as render
 // wrote them: from MetaSnapPorts, or from the group services of a job
 // rendered before the snapshot was taken from placements (same order).
+// A group without MetaRole is not one of the job's roles (one an operator
+// added to a converted job, say): it is not in the topology, and the
+// snapshot does not wait for its placement.
 func snapGroups(job *api.Job) []snapGroup {
 	var out []snapGroup
 	n := 0
 	for _, g := range job.TaskGroups {
+		if _, role := g.Meta[MetaRole]; !role {
+			continue
+		}
 		sg := snapGroup{name: *g.Name, count: *g.Count}
 		if meta, ok := g.Meta[MetaSnapPorts]; ok {
 			for _, f := range strings.Fields(meta) {

@@ -207,6 +207,13 @@ func TestSnapshotJobHasNoServices(t *testing.T) {
 	if diff := cmp.Diff(wantGroups, snapGroups(barrier), cmp.AllowUnexported(snapGroup{}, snapService{})); diff != "" {
 		t.Errorf("snapGroups of a job with services (-want +got):\n%s", diff)
 	}
+	// A group an operator added to the converted job is not a role: no
+	// slots, no placement waited for.
+	one := 1
+	job.TaskGroups = append([]*api.TaskGroup{{Name: new("sidecar"), Count: &one, Meta: map[string]string{"team": "x"}}}, job.TaskGroups...)
+	if diff := cmp.Diff(wantGroups, snapGroups(job), cmp.AllowUnexported(snapGroup{}, snapService{})); diff != "" {
+		t.Errorf("snapGroups of a job with a group that is no role (-want +got):\n%s", diff)
+	}
 }
 
 // TestRendezvousTimeout: once the rendezvous time is over without a
