@@ -3,8 +3,10 @@ package local
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"sort"
+	"strconv"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
@@ -55,26 +57,63 @@ type portSource interface {
 	Release()
 }
 
-// kernelPorts binds host:0 and keeps the listeners open until Release:
-// between Release and the task binding the port, another program could take
-// it. OpenPAI had the same window on hostNetwork and reported it as exit
-// code 253 (port conflict); here the task fails with its own bind error.
+// kernelPorts picks ports at random in [portMin, portMax] and keeps a
+// listener on each until Release, so one allocation never gets a port
+// twice; a port something else holds is skipped. Between Release and the
+// task binding the port, another program could take it. OpenPAI had the
+// same window on hostNetwork and reported it as exit code 253 (port
+// conflict); here the task fails with its own bind error.
+//
+// The band is below the kernel's ephemeral range (Linux: 32768–60999), as
+// Nomad's dynamic ports are (20000–32000), and below Nomad's band too:
+// a port the kernel handed out for bind(host:0) went back to the pool
+// the kernel draws every outgoing connection's and every other program's
+// bind(0) port from, and on a busy machine one of those took it before the
+// task bound it (a CI run: "Address already in use" in a local PyTorch
+// job). Here only a program that names ports in this band can, and a
+// Nomad agent on the same machine hands out none of them.
 type kernelPorts struct {
 	host string
 	ls   []net.Listener
+	// pick returns a candidate port (nil: uniform in the band).
+	pick func() int
 }
 
+const (
+	portMin = 12000
+	portMax = 19999
+	// portTries bounds the candidates tried for one port: with half the
+	// band taken, 64 tries all failing has probability 2^-64.
+	portTries = 64
+)
+
 func (k *kernelPorts) Free(n int) ([]int, error) {
+	pick := k.pick
+	if pick == nil {
+		pick = func() int { return portMin + rand.IntN(portMax-portMin+1) }
+	}
 	out := make([]int, 0, n)
 	for range n {
-		l, err := net.Listen("tcp", net.JoinHostPort(k.host, "0"))
+		l, err := k.listen(pick)
 		if err != nil {
-			return nil, fmt.Errorf("finding a free port on %s: %w", k.host, err)
+			return nil, err
 		}
 		k.ls = append(k.ls, l)
 		out = append(out, l.Addr().(*net.TCPAddr).Port)
 	}
 	return out, nil
+}
+
+// listen holds the first candidate port that is free on k.host.
+func (k *kernelPorts) listen(pick func() int) (net.Listener, error) {
+	var err error
+	for range portTries {
+		var l net.Listener
+		if l, err = net.Listen("tcp", net.JoinHostPort(k.host, strconv.Itoa(pick()))); err == nil {
+			return l, nil
+		}
+	}
+	return nil, fmt.Errorf("finding a free port in %d–%d on %s (%d tries): %w", portMin, portMax, k.host, portTries, err)
 }
 
 func (k *kernelPorts) Release() {
