@@ -99,7 +99,7 @@ func New(opts Options) (*Driver, error) {
 		opts.RestartBackoff = b
 	}
 	if opts.ports == nil {
-		opts.ports = func(host string) portSource { return &kernelPorts{host: host} }
+		opts.ports = func(host string) portSource { return &bandPorts{host: host} }
 	}
 	return &Driver{opts: opts, runs: map[string]*run{}}, nil
 }

@@ -48,16 +48,16 @@ type taskNet struct {
 type topology map[jobs.TaskRef]taskNet
 
 // portSource hands out free ports. It is an interface so tests can count and
-// fix ports; the real one asks the kernel.
+// fix ports; the real one (bandPorts) tries random ports of a band.
 type portSource interface {
 	// Free returns n distinct ports that were free on loopback. The caller
-	// must call Release after it picked every port it needs, so the kernel
-	// cannot give one port twice within one allocation.
+	// must call Release after it picked every port it needs: until then
+	// each is held, so no port is given twice within one allocation.
 	Free(n int) ([]int, error)
 	Release()
 }
 
-// kernelPorts picks ports at random in [portMin, portMax] and keeps a
+// bandPorts picks ports at random in [portMin, portMax] and keeps a
 // listener on each until Release, so one allocation never gets a port
 // twice; a port something else holds is skipped. Between Release and the
 // task binding the port, another program could take it. OpenPAI had the
@@ -72,7 +72,7 @@ type portSource interface {
 // task bound it (a CI run: "Address already in use" in a local PyTorch
 // job). Here only a program that names ports in this band can, and a
 // Nomad agent on the same machine hands out none of them.
-type kernelPorts struct {
+type bandPorts struct {
 	host string
 	ls   []net.Listener
 	// pick returns a candidate port (nil: uniform in the band).
@@ -87,7 +87,7 @@ const (
 	portTries = 64
 )
 
-func (k *kernelPorts) Free(n int) ([]int, error) {
+func (k *bandPorts) Free(n int) ([]int, error) {
 	pick := k.pick
 	if pick == nil {
 		pick = func() int { return portMin + rand.IntN(portMax-portMin+1) }
@@ -105,7 +105,7 @@ func (k *kernelPorts) Free(n int) ([]int, error) {
 }
 
 // listen holds the first candidate port that is free on k.host.
-func (k *kernelPorts) listen(pick func() int) (net.Listener, error) {
+func (k *bandPorts) listen(pick func() int) (net.Listener, error) {
 	var err error
 	for range portTries {
 		var l net.Listener
@@ -116,7 +116,7 @@ func (k *kernelPorts) listen(pick func() int) (net.Listener, error) {
 	return nil, fmt.Errorf("finding a free port in %d–%d on %s (%d tries): %w", portMin, portMax, k.host, portTries, err)
 }
 
-func (k *kernelPorts) Release() {
+func (k *bandPorts) Release() {
 	for _, l := range k.ls {
 		l.Close()
 	}

@@ -31,17 +31,17 @@ func seq(ports ...int) func() int {
 	}
 }
 
-// TestKernelPortsSkipsTaken: a port something else holds, or that this
+// TestBandPortsSkipsTaken: a port something else holds, or that this
 // allocation already holds, is skipped for the next candidate; Release
 // gives the ports back.
-func TestKernelPortsSkipsTaken(t *testing.T) {
+func TestBandPortsSkipsTaken(t *testing.T) {
 	taken, _ := holdInBand(t, portMin)
 	free, l := holdInBand(t, taken+1)
 	l.Close() // free again, known to be bindable
 	other, l2 := holdInBand(t, free+1)
 	l2.Close()
 
-	k := &kernelPorts{host: loopback, pick: seq(taken, taken, free, free, other)}
+	k := &bandPorts{host: loopback, pick: seq(taken, taken, free, free, other)}
 	got, err := k.Free(2)
 	if err != nil {
 		t.Fatal(err)
@@ -60,10 +60,10 @@ func TestKernelPortsSkipsTaken(t *testing.T) {
 	l3.Close()
 }
 
-// TestKernelPortsInBand: the default picker hands out distinct ports of
+// TestBandPortsInBand: the default picker hands out distinct ports of
 // the band, below the kernel's ephemeral range and Nomad's dynamic ports.
-func TestKernelPortsInBand(t *testing.T) {
-	k := &kernelPorts{host: loopback}
+func TestBandPortsInBand(t *testing.T) {
+	k := &bandPorts{host: loopback}
 	defer k.Release()
 	got, err := k.Free(50)
 	if err != nil {
@@ -81,11 +81,11 @@ func TestKernelPortsInBand(t *testing.T) {
 	}
 }
 
-// TestKernelPortsGivesUp: when every candidate is taken, Free says so and
+// TestBandPortsGivesUp: when every candidate is taken, Free says so and
 // names the band instead of looping.
-func TestKernelPortsGivesUp(t *testing.T) {
+func TestBandPortsGivesUp(t *testing.T) {
 	taken, _ := holdInBand(t, portMin)
-	k := &kernelPorts{host: loopback, pick: seq(taken)}
+	k := &bandPorts{host: loopback, pick: seq(taken)}
 	defer k.Release()
 	_, err := k.Free(1)
 	if err == nil || !strings.Contains(err.Error(), "finding a free port in 12000–19999") {
