@@ -1,9 +1,15 @@
 package nomad
 
 import (
+	"crypto/tls"
 	"fmt"
+	"net"
+	"net/http"
+	"net/url"
 	"os"
+	"time"
 
+	"github.com/hashicorp/go-cleanhttp"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -30,10 +36,69 @@ func (d *Driver) Client() (*api.Client, error) {
 			cfg.Namespace = n.Nomad.Namespace
 		}
 	}
+	if err := plainOnLoopback(cfg); err != nil {
+		return nil, fmt.Errorf("nomad client for %s: %v: %w", cfg.Address, err, drivers.ErrUnavailable)
+	}
 	c, err := api.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("nomad client for %s: %v: %w", cfg.Address, err, drivers.ErrUnavailable)
 	}
 	d.client = c
 	return c, nil
+}
+
+// plainOnLoopback gives cfg, when it names an agent on this host over
+// HTTP(S), the client api.NewClient would build (pooled, TLS as
+// configured) minus compression. nomad/api asks for gzip on every request
+// and the agent compresses every response for a client that accepts it:
+// on a loopback link that costs both ends CPU for no bandwidth (the
+// watcher's blocking queries return the job's allocations on every
+// change: ≈ 20 ms of the agent's CPU per 16-task start, BENCHMARKS.md).
+// A remote agent keeps gzip, which pays there; so does a unix socket
+// address, which api.NewClient sets up itself.
+func plainOnLoopback(cfg *api.Config) error {
+	if cfg.HttpClient != nil || !loopback(cfg.Address) {
+		return nil
+	}
+	hc := cleanhttp.DefaultPooledClient()
+	tr := hc.Transport.(*http.Transport)
+	// as nomad/api's own default client (defaultClient)
+	tr.TLSHandshakeTimeout = 10 * time.Second
+	tr.TLSClientConfig = &tls.Config{MinVersion: tls.VersionTLS12}
+	tr.ForceAttemptHTTP2 = false
+	if err := api.ConfigureTLS(hc, cfg.TLSConfig); err != nil {
+		return err
+	}
+	tr.DisableCompression = true
+	hc.Transport = uncompressed{next: tr}
+	cfg.HttpClient = hc
+	return nil
+}
+
+// loopback: addr is an http(s) URL whose host is a loopback address or
+// localhost.
+func loopback(addr string) bool {
+	u, err := url.Parse(addr)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// uncompressed is a transport that asks for responses uncompressed (its
+// next must have DisableCompression, or Go's transport asks for gzip
+// itself): nomad/api sets Accept-Encoding: gzip on every request.
+type uncompressed struct{ next http.RoundTripper }
+
+func (t uncompressed) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.Header.Get("Accept-Encoding") != "" {
+		req = req.Clone(req.Context())
+		req.Header.Del("Accept-Encoding")
+	}
+	return t.next.RoundTrip(req)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -217,12 +216,12 @@ func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, c
 }
 
 // NewInTask builds a driver that talks to the Task API socket of the task
-// it runs in, or to NOMAD_ADDR when the task has no socket (intask.Client:
+// it runs in, or to NOMAD_ADDR when the task has no socket (inTaskClient:
 // the socket wins, since a raw_exec task inherits its client agent's
 // environment, whose NOMAD_ADDR may name another cluster, where this job
 // is "not found"; a CI run of integration/nomadacl hit exactly that).
 func NewInTask() (*Driver, error) {
-	c, err := intask.Client()
+	c, err := inTaskClient()
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,9 @@ import (
 
 // TestNewInTaskPrefersTheSocket: inside a task the Task API socket is the
 // job's own cluster; a NOMAD_ADDR inherited from the client agent's
-// environment is not used while the socket is there.
+// environment is not used while the socket is there; and it asks for
+// responses uncompressed (the agent would gzip them: CPU on both ends of
+// a unix socket for nothing).
 func TestNewInTaskPrefersTheSocket(t *testing.T) {
 	t.Chdir(".") // NewInTask moves into the socket's directory; restored after
 	sock := filepath.Join(t.TempDir(), "api.sock")
@@ -19,8 +21,10 @@ func TestNewInTaskPrefersTheSocket(t *testing.T) {
 		t.Fatal(err)
 	}
 	var hits atomic.Int32
+	var enc atomic.Value
 	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hits.Add(1)
+		enc.Store(r.Header.Get("Accept-Encoding"))
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write([]byte(`"127.0.0.1:4647"`))
 	})}
@@ -41,5 +45,8 @@ func TestNewInTaskPrefersTheSocket(t *testing.T) {
 	}
 	if hits.Load() != 1 {
 		t.Errorf("the socket served %d requests, want 1", hits.Load())
+	}
+	if e := enc.Load(); e != "" {
+		t.Errorf("the request carried Accept-Encoding %q, want none", e)
 	}
 }

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +12,6 @@ import (
 	"strings"
 	"syscall"
 	"time"
-
-	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -59,26 +55,19 @@ func Exec(ctx context.Context, argv []string) error {
 }
 
 // readSnapshot waits for the snapshot Variable at path with blocking
-// queries (it is usually there already: the coordinator writes it at
-// placement) and returns its items. A snapshot of another attempt than
-// the task's is an error, as in the template. The Task API client moves
-// into the socket's directory (SocketClient); the working directory is
-// given back before returning, since the user's command starts in it.
+// queries over the Task API socket (it is usually there already: the
+// coordinator writes it at placement) and returns its items. A snapshot
+// of another attempt than the task's is an error, as in the template.
 func readSnapshot(ctx context.Context, path, attempt string) (map[string]string, error) {
-	cwd, err := os.Getwd()
-	if err != nil {
-		return nil, err
+	sock := Socket()
+	if sock == "" {
+		return nil, fmt.Errorf("the task has no Task API socket (NOMAD_UNIX_ADDR, or api.sock in NOMAD_SECRETS_DIR) to read the topology snapshot %s through: Nomad 1.7 or later creates it unless its path is too long for a unix socket (a client data_dir over ~40 bytes: the client logs \"error creating task api socket\")", path)
 	}
-	defer os.Chdir(cwd)
-	c, err := Client()
-	if err != nil {
-		return nil, err
-	}
+	token := Token()
 	var index uint64
 	var failing time.Time
 	for backoff := 250 * time.Millisecond; ; {
-		q := &api.QueryOptions{WaitIndex: index, WaitTime: 5 * time.Minute}
-		v, meta, err := c.Variables().Peek(path, q.WithContext(ctx))
+		r, err := readVar(sock, token, path, index, 5*time.Minute)
 		switch {
 		case err != nil:
 			// An agent restarting: retry for a while, as consul-template
@@ -92,29 +81,21 @@ func readSnapshot(ctx context.Context, path, attempt string) (map[string]string,
 			time.Sleep(backoff)
 			backoff = min(2*backoff, 5*time.Second)
 			continue
-		case v == nil:
-			failing, index = time.Time{}, meta.LastIndex
+		case r.status == 404:
+			failing, index = time.Time{}, r.index
 			continue
+		case r.status != 200:
+			return nil, fmt.Errorf("reading the topology snapshot %s: Unexpected response code: %d (%s)", path, r.status, strings.TrimSpace(clip(r.body)))
 		}
-		if got := v.Items[contract.SnapshotAttempt]; got != attempt {
+		items, err := r.items()
+		if err != nil {
+			return nil, fmt.Errorf("reading the topology snapshot %s: %w", path, err)
+		}
+		if got := items[contract.SnapshotAttempt]; got != attempt {
 			return nil, fmt.Errorf("jobshift-contract: topology snapshot %s is of attempt %s, not of this task's attempt %s", path, got, attempt)
 		}
-		return v.Items, nil
+		return items, nil
 	}
-}
-
-// Client is a Nomad API client inside a task: through the Task API
-// socket when there is one (SocketClient), else NOMAD_ADDR. The socket
-// wins: a raw_exec task inherits its client agent's environment, whose
-// NOMAD_ADDR (set for the operator's CLI) may name another cluster.
-func Client() (*api.Client, error) {
-	if sock := Socket(); sock != "" {
-		return SocketClient(sock)
-	}
-	if os.Getenv("NOMAD_ADDR") != "" {
-		return api.NewClient(api.DefaultConfig())
-	}
-	return nil, fmt.Errorf("neither NOMAD_UNIX_ADDR nor NOMAD_ADDR is set (the task needs identity { env = true })")
 }
 
 // Socket is the task's Task API socket, or "". identity { file = true }
@@ -130,28 +111,6 @@ func Socket() string {
 		}
 	}
 	return ""
-}
-
-// SocketClient is a client of the Task API socket sock with the task's
-// token. The socket's absolute path easily exceeds the 108 bytes a unix
-// socket address may have (data dir + alloc UUID + task name), so the
-// process moves into the socket's directory and dials it by relative
-// name.
-func SocketClient(sock string) (*api.Client, error) {
-	if err := os.Chdir(filepath.Dir(sock)); err != nil {
-		return nil, err
-	}
-	name := filepath.Base(sock)
-	cfg := api.DefaultConfig()
-	cfg.Address = "http://127.0.0.1"
-	cfg.SecretID = Token() // identity { env = true } or { file = true }
-	cfg.HttpClient = &http.Client{Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var dl net.Dialer
-			return dl.DialContext(ctx, "unix", name)
-		},
-	}}
-	return api.NewClient(cfg)
 }
 
 // Token is the task's workload identity: the file of identity { file =
