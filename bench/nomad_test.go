@@ -488,32 +488,48 @@ func BenchmarkNomadStop(b *testing.B) {
 
 // BenchmarkNomadRelease measures the snapshot's release alone: a 16-task
 // jobshift job is registered without its watcher, so every main task
-// reaches its env template and waits there (the "Missing:
-// nomad.var.block" template event); then the watcher starts, as `jobshift
-// run`'s does, writes the snapshot, and each task renders its
-// environment. Reported: from the snapshot's write (server clock) to the
-// last env file rendered (client clock, same host), mean and worst of
-// b.N runs (-benchtime 20x: the worst of 20 is their p95..p100).
+// waits for the snapshot; then the watcher starts, as `jobshift run`'s
+// does, writes the snapshot, and each task gets its environment.
+// Sub-benchmarks: template (a site without the helper, or a container
+// task: each task's env template waits, the "Missing: nomad.var.block"
+// template event, and consul-template renders it) and in-task (raw_exec
+// on a site with jobshift-env: each task's nomad-env is started and
+// blocked in its read of the Variable). Reported: from the snapshot's
+// write (server clock) to the last env file written (client clock, same
+// host), mean and worst of b.N runs (-benchtime 20x: the worst of 20 is
+// their p95..p100).
 //
 //	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
 func BenchmarkNomadRelease(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
-	var sum, worst time.Duration
-	for i := 0; i < b.N; i++ {
-		rel := nomadReleaseOnce(b, c, 16)
-		sum += rel
-		worst = max(worst, rel)
+	for _, kind := range []string{"template", "in-task"} {
+		b.Run(kind, func(b *testing.B) {
+			var sum, worst time.Duration
+			for i := 0; i < b.N; i++ {
+				rel := nomadReleaseOnce(b, c, kind, 16)
+				sum += rel
+				worst = max(worst, rel)
+			}
+			b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "ms/release")
+			b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+			b.ReportMetric(load1(), "load1")
+		})
 	}
-	b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "ms/release")
-	b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
-	b.ReportMetric(load1(), "load1")
 }
 
-func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
+func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) time.Duration {
 	name := fmt.Sprintf("bench-release-%d-%d", n, time.Now().UnixNano()%1e9)
-	p := &translate.Plan{Job: nomadBenchJob(name, n, "exec sleep 600"), Site: nomadBenchSite, User: "bench",
+	cmd := "exec sleep 600"
+	if kind == "in-task" {
+		cmd = nomadStartCmd // its stamp says when the last one is through
+	}
+	p := &translate.Plan{Job: nomadBenchJob(name, n, cmd), Site: nomadBenchSite, User: "bench",
 		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+	if kind == "in-task" {
+		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
+		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
+	}
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
 		b.Fatal(diags)
@@ -521,7 +537,13 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
-	nomadAllWaiting(b, c, *job.ID, n)
+	if kind == "in-task" {
+		// every nomad-env started; a second to reach its blocking read
+		nomadAllStarted(b, c, *job.ID, n)
+		time.Sleep(time.Second)
+	} else {
+		nomadAllWaiting(b, c, *job.ID, n)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
 	ev, err := d.Watch(ctx, drivers.Handle{Driver: nomad.TargetHCL, ID: *job.ID})
@@ -532,7 +554,11 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, n int) time.Duration {
 		for range ev {
 		}
 	}()
-	nomadAllStarted(b, c, *job.ID, n)
+	if kind == "in-task" {
+		nomadUserStarted(b, c, *job.ID)
+	} else {
+		nomadAllStarted(b, c, *job.ID, n)
+	}
 	rel := nomadRelease(b, c, job)
 	cancel()
 	nomadPurge(b, c, job)
