@@ -83,6 +83,9 @@ func readSnapshot(ctx context.Context, path, attempt string) (map[string]string,
 			continue
 		case r.status == 404:
 			failing, index = time.Time{}, r.index
+			if index == 0 { // nothing to block on: do not spin
+				time.Sleep(backoff)
+			}
 			continue
 		case r.status != 200:
 			return nil, fmt.Errorf("reading the topology snapshot %s: Unexpected response code: %d (%s)", path, r.status, strings.TrimSpace(clip(r.body)))

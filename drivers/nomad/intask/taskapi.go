@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"net/url"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -39,10 +41,10 @@ func readVar(sock, token, path string, index uint64, wait time.Duration) (*varRe
 	// inside a task Nomad sets these to the job's, as nomad/api's
 	// DefaultConfig would send them
 	if ns := os.Getenv("NOMAD_NAMESPACE"); ns != "" {
-		q += "&namespace=" + queryEscape(ns)
+		q += "&namespace=" + url.QueryEscape(ns)
 	}
 	if r := os.Getenv("NOMAD_REGION"); r != "" {
-		q += "&region=" + queryEscape(r)
+		q += "&region=" + url.QueryEscape(r)
 	}
 	req := "GET /v1/var/" + path + "?" + q + " HTTP/1.0\r\nHost: 127.0.0.1\r\n"
 	if token != "" {
@@ -82,8 +84,7 @@ func dialUnix(path string) (int, error) {
 	if err != nil {
 		return -1, err
 	}
-	dir, name := splitPath(path)
-	if err := os.Chdir(dir); err != nil {
+	if err := os.Chdir(filepath.Dir(path)); err != nil {
 		return -1, err
 	}
 	defer os.Chdir(cwd)
@@ -92,7 +93,7 @@ func dialUnix(path string) (int, error) {
 		return -1, fmt.Errorf("socket: %w", err)
 	}
 	for {
-		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: name})
+		err = syscall.Connect(fd, &syscall.SockaddrUnix{Name: filepath.Base(path)})
 		if err != syscall.EINTR {
 			break
 		}
@@ -102,17 +103,6 @@ func dialUnix(path string) (int, error) {
 		return -1, fmt.Errorf("dial %s: %w", path, err)
 	}
 	return fd, nil
-}
-
-func splitPath(path string) (dir, name string) {
-	i := strings.LastIndexByte(path, '/')
-	if i < 0 {
-		return ".", path
-	}
-	if i == 0 {
-		return "/", path[1:]
-	}
-	return path[:i], path[i+1:]
 }
 
 // parseResponse reads an HTTP/1.x answer whose body runs to the end.
@@ -155,22 +145,4 @@ func clip(b []byte) string {
 		b = b[:200]
 	}
 	return string(b)
-}
-
-// queryEscape escapes s for a query string (a namespace or region name:
-// Nomad allows [a-zA-Z0-9-] and, for regions, more).
-func queryEscape(s string) string {
-	const hex = "0123456789ABCDEF"
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '~' {
-			b.WriteByte(c)
-			continue
-		}
-		b.WriteByte('%')
-		b.WriteByte(hex[c>>4])
-		b.WriteByte(hex[c&15])
-	}
-	return b.String()
 }

@@ -86,9 +86,9 @@ func TestReadSnapshotOverTheSocket(t *testing.T) {
 		got = append(got, r.Proto+" "+r.URL.String()+" token="+r.Header.Get("X-Nomad-Token")+" enc="+r.Header.Get("Accept-Encoding"))
 	}
 	want := []string{
-		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=0&wait=5m0s&namespace=team%20a&region=eu-1 token=wi-token enc=",
-		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=7&wait=5m0s&namespace=team%20a&region=eu-1 token=wi-token enc=",
-		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=9&wait=5m0s&namespace=team%20a&region=eu-1 token=wi-token enc=",
+		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=0&wait=5m0s&namespace=team+a&region=eu-1 token=wi-token enc=",
+		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=7&wait=5m0s&namespace=team+a&region=eu-1 token=wi-token enc=",
+		"HTTP/1.0 /v1/var/nomad/jobs/j/g?index=9&wait=5m0s&namespace=team+a&region=eu-1 token=wi-token enc=",
 	}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("requests (-want +got):\n%s", diff)
