@@ -88,18 +88,18 @@ js_die() {
 }
 
 # js_slots NODELIST TPN: one node name per task slot, block order, into
-# _s_slots (one per line). Builtins only but for two command substitutions,
-# whatever the number of nodes and tasks (no fork per node or task).
+# _s_slots (one per line). Builtins only, whatever the number of nodes and
+# tasks: no process at all, before the steps start.
 js_slots() {
-	_s_nodes=$(js_hostlist "$1") || return 1
-	_s_counts=$(js_tpn "$2") || return 1
+	js_hostlist_v "$1" || return 1
+	js_tpn_v "$2" || return 1
 	_s_slots=
 	set -f
 	# node names hold no blanks: one word each
 	# shellcheck disable=SC2086
-	set -- $_s_nodes
+	set -- $_hl_items
 	set +f
-	for _s_c in $_s_counts; do
+	for _s_c in $_tp_out; do
 		[ "$#" -gt 0 ] || return 1
 		while [ "$_s_c" -gt 0 ]; do
 			_s_slots="$_s_slots$1
@@ -661,7 +661,10 @@ js_main() {
 	# place would fork)
 	: >"$_jsh_adir/env.ok"
 	[ "$_m_early" = 1 ] || js_launch_all
-	_m_t0=$(date +%s)
+	# the clock is read only for a deadline: a date process here ran while
+	# the steps' tasks were starting
+	_m_t0=0
+	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s)
 	while [ "$_jsh_phase" = running ]; do
 		js_collect
 		[ "$_jsh_phase" = running ] || break

@@ -4,6 +4,14 @@
 # POSIX sh (dash, bash): no scontrol needed, so it also works inside
 # containers. Mirrors ExpandHostlist in hostlist.go; returns 1 on bad input.
 js_hostlist() {
+	js_hostlist_v "$1" || return 1
+	printf '%s' "$_hl_items"
+}
+
+# js_hostlist_v LIST is js_hostlist into _hl_items (one host per line), for
+# a caller in the same shell: no command substitution, whose fork cost a
+# batch script's start 2-6 ms on a node where a fork is dear.
+js_hostlist_v() {
 	_hl_rest=$1
 	_hl_items=
 	# split at commas outside brackets
@@ -77,12 +85,19 @@ $_hl_items
 JS_EOF
 		_hl_items=$_hl_next
 	done
-	printf '%s' "$_hl_items"
 }
 
 # js_tpn SPEC: expand SLURM_TASKS_PER_NODE syntax ("2(x3),1") to one count
 # per line. Mirrors ExpandTasksPerNode.
 js_tpn() {
+	js_tpn_v "$1" || return 1
+	for _tp_c in $_tp_out; do echo "$_tp_c"; done
+}
+
+# js_tpn_v SPEC is js_tpn into _tp_out (counts separated by blanks), for a
+# caller in the same shell (as js_hostlist_v).
+js_tpn_v() {
+	_tp_out=
 	_tp_rest=$1,
 	while [ -n "$_tp_rest" ]; do
 		_tp_p=${_tp_rest%%,*}
@@ -94,7 +109,7 @@ js_tpn() {
 		case $_tp_c in '' | *[!0-9]*) return 1 ;; esac
 		case $_tp_n in '' | *[!0-9]*) return 1 ;; esac
 		while [ "$_tp_n" -gt 0 ]; do
-			echo "$_tp_c"
+			_tp_out="$_tp_out $_tp_c"
 			_tp_n=$((_tp_n - 1))
 		done
 	done
