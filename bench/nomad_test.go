@@ -28,7 +28,9 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -376,6 +378,16 @@ func later(a, b time.Time) time.Time {
 // the clients' start of the allocations: see ms/received-to-started) (its modification time, client clock: the same host's clock on
 // the dev agent and the cluster.sh clusters).
 func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
+	each, _ := nomadReleases(b, c, job)
+	return each[len(each)-1]
+}
+
+// nomadReleases is, for every task of the job, the time from the first
+// write of a snapshot Variable to its env file, and to its user command
+// running with that environment (the later of the env file and the task's
+// start: a template task starts after its render, a nomad-env task execs
+// the command right after writing the file), shortest first.
+func nomadReleases(b *testing.B, c *api.Client, job *api.Job) (env, user []time.Duration) {
 	var written time.Time
 	for _, g := range job.TaskGroups {
 		if *g.Name == jobFinisherName {
@@ -393,7 +405,6 @@ func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var rendered time.Time
 	for _, a := range allocs {
 		if a.TaskGroup == jobFinisherName {
 			continue
@@ -402,11 +413,16 @@ func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 		if err != nil {
 			b.Fatalf("alloc %s: %v", a.Name, err)
 		}
-		if fi.ModTime.After(rendered) {
-			rendered = fi.ModTime
+		env = append(env, fi.ModTime.Sub(written))
+		at := fi.ModTime
+		if ts := a.TaskStates[nomad.MainTask]; ts != nil && ts.StartedAt.After(at) {
+			at = ts.StartedAt
 		}
+		user = append(user, at.Sub(written))
 	}
-	return rendered.Sub(written)
+	slices.Sort(env)
+	slices.Sort(user)
+	return env, user
 }
 
 // nomadWaitTerminal waits (up to 2 minutes) until every allocation of the
@@ -494,41 +510,76 @@ func BenchmarkNomadStop(b *testing.B) {
 // task: each task's env template waits, the "Missing: nomad.var.block"
 // template event, and consul-template renders it) and in-task (raw_exec
 // on a site with jobshift-env: each task's nomad-env is started and
-// blocked in its read of the Variable). Reported: from the snapshot's
-// write (server clock) to the last env file written (client clock, same
-// host), mean and worst of b.N runs (-benchtime 20x: the worst of 20 is
-// their p95..p100).
+// blocked in its read of the Variable), and both on the exec driver
+// (exec-in-task: jobshift-env copied under /usr, in every exec task's
+// chroot). Reported: from the snapshot's write (server clock) to the last
+// env file written (client clock, same host), mean and worst of b.N runs
+// (-benchtime 20x: the worst of 20 is their p95..p100), the first and the
+// median task's; and to the last user command running with its
+// environment (ms/user-running: a template task's executor starts the
+// command only after its render, a nomad-env task execs it at once).
+//
+// On the template path the renders compete for the client's CPU with the
+// executors of the tasks rendered first (the nomad binary, started per
+// task: ~144 ms of CPU on the slow VM of BENCHMARKS.md, session 17; an
+// exec task's also builds its chroot and cgroups): a 16-task job's env
+// files spread over ~1 s there, and its commands over seconds more.
 //
 //	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
 func BenchmarkNomadRelease(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
-	for _, kind := range []string{"template", "in-task"} {
+	for _, kind := range []string{"template", "in-task", "exec-template", "exec-in-task"} {
 		b.Run(kind, func(b *testing.B) {
-			var sum, worst time.Duration
+			var sum, worst, first, mid, users time.Duration
 			for i := 0; i < b.N; i++ {
-				rel := nomadReleaseOnce(b, c, kind, 16)
+				each, user := nomadReleaseOnce(b, c, kind, 16)
+				b.Logf("iteration %d: env files written after the snapshot %v; user commands running %v", i, each, user)
+				users += user[len(user)-1]
+				rel := each[len(each)-1]
 				sum += rel
 				worst = max(worst, rel)
+				first += each[0]
+				mid += each[len(each)/2]
 			}
 			b.ReportMetric(float64(sum.Milliseconds())/float64(b.N), "ms/release")
 			b.ReportMetric(float64(worst.Milliseconds()), "ms/release-max")
+			// the spread: on one client, the template path's tasks render
+			// one after another, each followed by its executor's start
+			b.ReportMetric(float64(first.Milliseconds())/float64(b.N), "ms/release-first")
+			b.ReportMetric(float64(mid.Milliseconds())/float64(b.N), "ms/release-median-task")
+			b.ReportMetric(float64(users.Milliseconds())/float64(b.N), "ms/user-running")
 			b.ReportMetric(load1(), "load1")
 		})
 	}
 }
 
-func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) time.Duration {
+func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, user []time.Duration) {
 	name := fmt.Sprintf("bench-release-%d-%d", n, time.Now().UnixNano()%1e9)
+	inTask := strings.HasSuffix(kind, "in-task")
 	cmd := "exec sleep 600"
-	if kind == "in-task" {
+	if inTask {
 		cmd = nomadStartCmd // its stamp says when the last one is through
 	}
-	p := &translate.Plan{Job: nomadBenchJob(name, n, cmd), Site: nomadBenchSite, User: "bench",
+	site := nomadBenchSite
+	if strings.HasPrefix(kind, "exec-") {
+		s := *nomadBenchSite
+		nc := *s.Nomad
+		nc.Driver = "exec"
+		s.Nomad = &nc
+		site = &s
+	}
+	p := &translate.Plan{Job: nomadBenchJob(name, n, cmd), Site: site, User: "bench",
 		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
-	if kind == "in-task" {
+	if inTask {
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
 		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
+		if site.Nomad.Driver == "exec" {
+			// where Nomad's default chroot_env puts it in the task's root
+			helper, remove := underUsr(b, drivertest.JobshiftEnv(b))
+			defer remove()
+			p.Options[nomad.OptEnvHelper] = helper
+		}
 	}
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
@@ -537,7 +588,7 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) time.Dura
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
-	if kind == "in-task" {
+	if inTask {
 		// every nomad-env started; a second to reach its blocking read
 		nomadAllStarted(b, c, *job.ID, n)
 		time.Sleep(time.Second)
@@ -554,15 +605,38 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) time.Dura
 		for range ev {
 		}
 	}()
-	if kind == "in-task" {
+	if inTask {
 		nomadUserStarted(b, c, *job.ID)
 	} else {
 		nomadAllStarted(b, c, *job.ID, n)
 	}
-	rel := nomadRelease(b, c, job)
+	env, user = nomadReleases(b, c, job)
 	cancel()
 	nomadPurge(b, c, job)
-	return rel
+	return env, user
+}
+
+// underUsr copies the program at path into a new directory under
+// /usr/local/lib, which an exec task's chroot holds (Nomad's default
+// chroot_env), and returns the copy and its removal.
+func underUsr(b *testing.B, path string) (string, func()) {
+	dir, err := os.MkdirTemp("/usr/local/lib", "jobshift-bench-")
+	if err != nil {
+		b.Skipf("cannot install under /usr: %v", err)
+	}
+	dst := filepath.Join(dir, filepath.Base(path))
+	data, err := os.ReadFile(path)
+	if err == nil {
+		err = os.WriteFile(dst, data, 0o755)
+	}
+	if err == nil {
+		err = os.Chmod(dir, 0o755)
+	}
+	if err != nil {
+		os.RemoveAll(dir)
+		b.Fatal(err)
+	}
+	return dst, func() { os.RemoveAll(dir) }
 }
 
 // nomadAllWaiting waits until every main task reports waiting for its

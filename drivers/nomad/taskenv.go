@@ -1,6 +1,9 @@
 package nomad
 
 import (
+	"path/filepath"
+	"strings"
+
 	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -36,9 +39,21 @@ import (
 // The agent then holds no environment and runs no template; the evaluation
 // is the oracle itself, held to the template by the differential tests.
 //
+// An exec task runs in a chroot that Nomad builds from the client's
+// chroot_env: it evaluates its environment itself too when the helper lies
+// under a directory of Nomad's default chroot_env (/usr, /bin, ...:
+// defaultChroot), where the chroot holds it (a hard-linked copy). There the
+// template cost more than on raw_exec: each task's executor starts only
+// after its render, so on a 2-core client the 16 renders of a job competed
+// with the executors the first ones had started, and the last task got its
+// environment 1.3-1.8 s after the snapshot, where a task already running
+// nomad-env gets it in ~0.1 s (BENCHMARKS.md, session 17). A site whose
+// chroot_env leaves that directory out must install the helper in one it
+// keeps (docs/operators.md).
+//
 // Docker and podman tasks (an image need not have the helper, nor even a
-// shell) and exec tasks (the helper is outside their chroot) keep the
-// template, as does a job without a helper or the snapshot.
+// shell) and exec tasks whose helper is elsewhere keep the template, as
+// does a job without a helper or the snapshot.
 
 // TaskEnvVar and TaskEnvCommand are intask's (the package nomad-env runs
 // from: the jobshift binary's and jobshift-env's).
@@ -65,7 +80,33 @@ func contractJob(job *jobs.Job) *jobs.Job {
 // inTaskEnv reports whether a main task of this driver gets its
 // environment from nomad-env rather than from a template.
 func (r *renderer) inTaskEnv(driver string) bool {
-	return r.snapshot && r.set.envHelper() != "" && driver == "raw_exec"
+	if !r.snapshot || r.set.envHelper() == "" {
+		return false
+	}
+	switch driver {
+	case "raw_exec":
+		return true
+	case "exec":
+		return inDefaultChroot(r.set.envHelper())
+	}
+	return false
+}
+
+// defaultChroot is the part of Nomad's default client chroot_env
+// (client/config.DefaultChrootEnv, v1.11.3) that holds programs: every
+// exec task's root has these host directories at the same paths.
+var defaultChroot = []string{"/bin", "/lib", "/lib32", "/lib64", "/sbin", "/usr"}
+
+// inDefaultChroot reports whether the absolute path lies under a directory
+// of defaultChroot, so that an exec task finds it at the same path.
+func inDefaultChroot(path string) bool {
+	p := filepath.Clean(path)
+	for _, d := range defaultChroot {
+		if strings.HasPrefix(p, d+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // taskEnvOf is TaskEnvVar's value for the task of role (process proc),

@@ -183,8 +183,15 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 		"no helper":                  {"raw_exec", "", "", RendezvousSnap, "true", ""},
 		"barrier":                    {"raw_exec", js, env, RendezvousBarrier, "true", ""},
 		"docker":                     {"docker", js, env, RendezvousSnap, "true", ""},
-		"exec":                       {"exec", js, env, RendezvousSnap, "true", ""},
-		"payload too large":          {"raw_exec", js, env, RendezvousSnap, noise, ""},
+		// an exec task's chroot holds Nomad's default chroot_env: /opt is not in it
+		"exec, helper outside the chroot":  {"exec", js, env, RendezvousSnap, "true", ""},
+		"exec, jobshift-env in /usr":       {"exec", js, "/usr/local/bin/jobshift-env", RendezvousSnap, "true", "/usr/local/bin/jobshift-env"},
+		"exec, jobshift in /usr/local/bin": {"exec", "/usr/local/bin/jobshift", "", RendezvousSnap, "true", "/usr/local/bin/jobshift"},
+		"exec, /usr2 is not /usr":          {"exec", "", "/usr2/jobshift-env", RendezvousSnap, "true", ""},
+		"exec, /usr/../opt is not in /usr": {"exec", "", "/usr/../opt/jobshift-env", RendezvousSnap, "true", ""},
+		"exec, jobshift-env in /bin":       {"exec", "", "/bin/jobshift-env", RendezvousSnap, "true", "/bin/jobshift-env"},
+		"exec, jobshift-env in /etc":       {"exec", "", "/etc/jobshift-env", RendezvousSnap, "true", ""},
+		"payload too large":                {"raw_exec", js, env, RendezvousSnap, noise, ""},
 	} {
 		j := paiMesh("te")
 		for _, r := range j.Roles {

@@ -107,6 +107,51 @@ func TestGPUJobsEnvInTask(t *testing.T) {
 	gpuJobsOn(t, cfg, "unused", false)
 }
 
+// TestGPUJobsEnvInTaskOnExec: the same jobs on the exec driver, with
+// jobshift-env installed under /usr, which Nomad's default chroot_env puts
+// in every exec task's root: each task evaluates its environment itself
+// inside its chroot, as exec's default user nobody, over its Task API
+// socket (drivers/nomad taskenv.go, inDefaultChroot), and the process
+// environment must still be the oracle's.
+func TestGPUJobsEnvInTaskOnExec(t *testing.T) {
+	cfg := site()
+	cfg.Nomad.Driver = "exec"
+	cfg.Nomad.Helper = helper(t)
+	cfg.Nomad.EnvHelper = installUnderUsr(t, drivertest.JobshiftEnv(t))
+	for name, f := range gpuJobs(t, "unused") {
+		// the PAI job with its own contract only: each exec task's chroot
+		// is a copy of /usr and the rest (~10 s a task on a slow host)
+		t.Run(name, func(t *testing.T) { gpuRun(t, f, cfg, nil, false) })
+	}
+}
+
+// installUnderUsr copies the program at path into a new directory under
+// /usr/local/lib, readable by every user, removed at the test's end; it
+// skips (fails under CI=true) where it cannot write there.
+func installUnderUsr(t *testing.T, path string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/usr/local/lib", "jobshift-it-")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("cannot install under /usr (CI=true): %v", err)
+		}
+		t.Skipf("cannot install under /usr: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
 func TestGPUJobsEnvOnDocker(t *testing.T) {
 	needDocker(t)
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
