@@ -43,13 +43,12 @@ import (
 // chroot_env: it evaluates its environment itself too when the helper lies
 // under a directory of Nomad's default chroot_env (/usr, /bin, ...:
 // defaultChroot), where the chroot holds it (a hard-linked copy). There the
-// template cost more than on raw_exec: each task's executor (and its
-// chroot and cgroups) starts only after its render, so on a 2-core client
-// the 16 renders of a job competed with the executors the first ones had
-// started: the last env file 1.45-1.86 s after the snapshot, each command
-// 3.2-4.6 s after its file, where tasks already running nomad-env had
-// their commands running 0.28-0.31 s after it (BENCHMARKS.md, session 17).
-// A site whose
+// template cost more than on raw_exec: each task's executor starts only
+// after its render, so on a 2-core client the 16 renders of a job competed
+// with the executors the first ones had started: the last env file
+// 1.45-1.86 s after the snapshot, each command 3.2-4.6 s after its file,
+// where tasks already running nomad-env had their commands running
+// 0.28-0.31 s after it (BENCHMARKS.md, session 17). A site whose
 // chroot_env leaves that directory out must install the helper in one it
 // keeps (docs/operators.md).
 //
