@@ -522,7 +522,7 @@ func BenchmarkNomadStop(b *testing.B) {
 // On the template path the renders compete for the client's CPU with the
 // executors of the tasks rendered first (the nomad binary, started per
 // task: ~144 ms of CPU on the slow VM of BENCHMARKS.md, session 17; an
-// exec task's also builds its chroot and cgroups): a 16-task job's env
+// exec task's also sets up its isolation): a 16-task job's env
 // files spread over ~1 s there, and its commands over seconds more.
 //
 //	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
