@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"strings"
@@ -17,10 +18,13 @@ import (
 // attempt and restarts), rewritten in place, with task output and job
 // messages scrolling above it. Elsewhere it prints one plain line per event.
 // It is also the io.Writer task output goes through, so the two never
-// tear each other's lines.
+// tear each other's lines. Each update reaches the terminal in one write
+// (flush): written as three (erase, output, redraw), a terminal under load
+// showed the screen between them, with no status line (TestLiveLineTmux
+// in a CI dry run).
 type progress struct {
 	mu       sync.Mutex
-	w        io.Writer
+	w        *bufio.Writer // flushed at the end of every update
 	tty      bool
 	width    func() int // terminal columns; nil when not a terminal
 	job      *jobs.Job
@@ -35,7 +39,7 @@ type progress struct {
 // newProgress shows job on w; width is the terminal's width (nil: w is
 // not a terminal, print plain lines).
 func newProgress(w io.Writer, width func() int, job *jobs.Job) *progress {
-	p := &progress{w: w, tty: width != nil, width: width, job: job, start: time.Now(), restarts: map[string]int{}}
+	p := &progress{w: bufio.NewWriterSize(w, 64<<10), tty: width != nil, width: width, job: job, start: time.Now(), restarts: map[string]int{}}
 	p.reset()
 	return p
 }
@@ -56,9 +60,9 @@ func (p *progress) Write(b []byte) (int, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.clear()
-	n, err := p.w.Write(b)
+	p.w.Write(b) // a bufio error is kept and returned by Flush
 	p.draw()
-	return n, err
+	return len(b), p.w.Flush()
 }
 
 // note prints a line from jobshift itself (signals).
@@ -68,6 +72,7 @@ func (p *progress) note(msg string) {
 	p.clear()
 	fmt.Fprintf(p.w, "jobshift: %s\n", msg)
 	p.draw()
+	p.w.Flush()
 }
 
 // println prints a line of jobshift's own (the submitted handle) as is.
@@ -77,6 +82,7 @@ func (p *progress) println(msg string) {
 	p.clear()
 	fmt.Fprintln(p.w, msg)
 	p.draw()
+	p.w.Flush()
 }
 
 // event records e and shows it.
@@ -108,6 +114,7 @@ func (p *progress) event(e drivers.Event) {
 		fmt.Fprintf(p.w, "jobshift: %s\n", taskLine(e))
 	}
 	p.draw()
+	p.w.Flush()
 }
 
 // done removes the status line for the final report, which goes to w from
@@ -115,11 +122,13 @@ func (p *progress) event(e drivers.Event) {
 func (p *progress) done(w io.Writer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.w = w
+	p.w.Flush()
+	p.w = bufio.NewWriterSize(w, 64<<10)
 	if p.tty {
 		p.clear()
 		fmt.Fprintln(p.w, p.status())
 	}
+	p.w.Flush()
 }
 
 func taskLine(e drivers.Event) string {

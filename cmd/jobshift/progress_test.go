@@ -96,3 +96,34 @@ func TestFitWidth(t *testing.T) {
 		}
 	}
 }
+
+// writes records each Write call on its own.
+type writes struct{ calls []string }
+
+func (w *writes) Write(b []byte) (int, error) {
+	w.calls = append(w.calls, string(b))
+	return len(b), nil
+}
+
+// On a terminal every update reaches it in one write: erase, output and
+// redraw written apart let a terminal under load show the screen without
+// its status line (TestLiveLineTmux, seen in a CI dry run).
+func TestProgressOneWritePerUpdate(t *testing.T) {
+	w := &writes{}
+	p := newProgress(w, wide, progressJob())
+	p.event(ev(0, "ps", 0, completion.Running, 0))
+	_, _ = p.Write([]byte("[ps-0] hello\n"))
+	p.note("interrupted")
+	if len(w.calls) != 3 {
+		t.Fatalf("%d writes for 3 updates: %q", len(w.calls), w.calls)
+	}
+	for i, want := range []string{"", "[ps-0] hello\n", "jobshift: interrupted\n"} {
+		c := w.calls[i]
+		if i > 0 && !strings.HasPrefix(c, "\r\x1b[K"+want) {
+			t.Errorf("write %d = %q, want the erase, %q and the status line", i, c, want)
+		}
+		if !strings.Contains(c, "ps: 1 pending, 1 running |") {
+			t.Errorf("write %d = %q has no status line", i, c)
+		}
+	}
+}
