@@ -28,7 +28,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strconv"
@@ -576,9 +575,7 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
 		if site.Nomad.Driver == "exec" {
 			// where Nomad's default chroot_env puts it in the task's root
-			helper, remove := underUsr(b, drivertest.JobshiftEnv(b))
-			defer remove()
-			p.Options[nomad.OptEnvHelper] = helper
+			p.Options[nomad.OptEnvHelper] = drivertest.UnderUsr(b, drivertest.JobshiftEnv(b))
 		}
 	}
 	job, diags := nomad.BuildJob(p, nil)
@@ -614,29 +611,6 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 	cancel()
 	nomadPurge(b, c, job)
 	return env, user
-}
-
-// underUsr copies the program at path into a new directory under
-// /usr/local/lib, which an exec task's chroot holds (Nomad's default
-// chroot_env), and returns the copy and its removal.
-func underUsr(b *testing.B, path string) (string, func()) {
-	dir, err := os.MkdirTemp("/usr/local/lib", "jobshift-bench-")
-	if err != nil {
-		b.Skipf("cannot install under /usr: %v", err)
-	}
-	dst := filepath.Join(dir, filepath.Base(path))
-	data, err := os.ReadFile(path)
-	if err == nil {
-		err = os.WriteFile(dst, data, 0o755)
-	}
-	if err == nil {
-		err = os.Chmod(dir, 0o755)
-	}
-	if err != nil {
-		os.RemoveAll(dir)
-		b.Fatal(err)
-	}
-	return dst, func() { os.RemoveAll(dir) }
 }
 
 // nomadAllWaiting waits until every main task reports waiting for its

@@ -117,39 +117,12 @@ func TestGPUJobsEnvInTaskOnExec(t *testing.T) {
 	cfg := site()
 	cfg.Nomad.Driver = "exec"
 	cfg.Nomad.Helper = helper(t)
-	cfg.Nomad.EnvHelper = installUnderUsr(t, drivertest.JobshiftEnv(t))
+	cfg.Nomad.EnvHelper = drivertest.UnderUsr(t, drivertest.JobshiftEnv(t))
 	// the PAI job alone, with its own contract: each exec task's chroot is
 	// a hard-linked copy of /usr and the rest (179,128 entries where the
 	// suite's python3-torch is installed), which the client builds and,
 	// once the job is gone, removes beside the other tests
 	gpuRun(t, gpuJobs(t, "unused")["pai-v2-gpu.yaml"], cfg, nil, false)
-}
-
-// installUnderUsr copies the program at path into a new directory under
-// /usr/local/lib, readable by every user, removed at the test's end; it
-// skips (fails under CI=true) where it cannot write there.
-func installUnderUsr(t *testing.T, path string) string {
-	t.Helper()
-	dir, err := os.MkdirTemp("/usr/local/lib", "jobshift-it-")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("cannot install under /usr (CI=true): %v", err)
-		}
-		t.Skipf("cannot install under /usr: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := filepath.Join(dir, filepath.Base(path))
-	if err := os.WriteFile(dst, data, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return dst
 }
 
 func TestGPUJobsEnvOnDocker(t *testing.T) {

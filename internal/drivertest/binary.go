@@ -74,3 +74,31 @@ func RemoveJobshift() {
 		os.RemoveAll(binDir)
 	}
 }
+
+// UnderUsr copies the program at path into a new directory under
+// /usr/local/lib, readable by every user, removed when t ends: where
+// Nomad's default chroot_env puts it in every exec task's root. It skips
+// t (fails it under CI=true) where it cannot write there.
+func UnderUsr(t testing.TB, path string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/usr/local/lib", "jobshift-test-")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("cannot install under /usr (CI=true): %v", err)
+		}
+		t.Skipf("cannot install under /usr: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(dir, filepath.Base(path))
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
