@@ -26,7 +26,7 @@
 js_srun() {
 	eval "_s_opts=\$_jsh_srun_$1 _s_fn=\$_jsh_fname_$1"
 	shift
-	eval "$_s_opts"' --output="$_jsh_adir/$_s_fn-%t.out" --error="$_jsh_adir/$_s_fn-%t.err" "$@"'
+	eval "$_s_opts"' --output="$_jsh_adir/$_s_fn-%t.out" --error="$_jsh_adir/$_s_fn-%t.err" "$@" 4>&-'
 }
 
 # js_contract_inputs sets the topology variables the contract's shared
@@ -306,7 +306,64 @@ js_launch() {
 			echo "$?" >"$_jsh_adir/step.$1.tmp"
 		fi
 		mv "$_jsh_adir/step.$1.tmp" "$_jsh_adir/step.$1"
+		js_event s
 	) &
+}
+
+# js_event E: tell the main loop something happened (js_evented), one line
+# on the events FIFO, which every child of the batch shell holds open on fd
+# 4; nothing when the main loop polls.
+js_event() {
+	[ "$_jsh_evented" = 1 ] || return 0
+	echo "$1" >&4
+}
+
+# js_events_open opens fd 4, which every child of the batch shell inherits:
+# the events FIFO, read and write (so neither the main loop's read nor a
+# writer's open ever waits for the other end), when js_evented; /dev/null
+# otherwise, so js_ends' output has somewhere to go. Opened before the steps
+# start, one mkfifo process then.
+js_events_open() {
+	_jsh_evented=0
+	_jsh_timer=
+	if js_evented && mkfifo -m 600 "$_jsh_adir/events"; then
+		exec 4<>"$_jsh_adir/events"
+		_jsh_evented=1
+	else
+		exec 4>/dev/null
+	fi
+}
+
+# js_timer: a job with a deadline that blocks on events gets one when it
+# runs out (the main loop then reads the clock). The subshell stops its
+# sleep when stopped itself, so no process outlives the loop.
+js_timer() {
+	[ "$_jsh_evented" = 1 ] || return 0
+	(
+		trap 'kill "$_t_s" 2>/dev/null; exit 0' TERM
+		sleep "$_jsh_deadline" &
+		_t_s=$!
+		wait "$_t_s"
+		echo d >&4
+	) &
+	_jsh_timer=$!
+}
+
+# js_evented: whether every task's end reaches the batch shell as an event,
+# so that its main loop can block on the events FIFO instead of polling: so
+# when every role that has tasks runs in-shell (js_launch), its task ends
+# reported by srun -v through js_ends, its step's end by js_launch. A
+# supervised task records its own end in the shared state directory, from
+# its node: those are polled for, every _jsh_poll seconds (a sleep process
+# each, for the job's life).
+js_evented() {
+	[ -z "${BASH_ENV+x}${POSIXLY_CORRECT+x}${SHELLOPTS+x}" ] || return 1
+	_e_r=0
+	while [ "$_e_r" -lt "$_jsh_nroles" ]; do
+		eval "_e_n=\$_jsh_n_$_e_r _e_insh=\$_jsh_insh_$_e_r"
+		[ "$_e_n" = 0 ] || [ "$_e_insh" = 1 ] || return 1
+		_e_r=$((_e_r + 1))
+	done
 }
 
 # js_launch_insh R: role R's step running the user's bash directly, the
@@ -330,7 +387,7 @@ js_launch_insh() {
 		echo "$!" >"$_jsh_adir/srun.$_l_r"
 		wait "$!" 2>/dev/null
 		echo "$?" >"$_jsh_adir/step.$_l_r.tmp"
-	} 3>&1 | js_ends "$_l_r"
+	} 3>&1 | js_ends "$_l_r" >&4
 }
 
 # js_ends R reads role R's srun -v output: its step's id (stepid.R, for
@@ -347,7 +404,7 @@ js_launch_insh() {
 # other line goes on to the job's log, but the lines -v adds: the options,
 # the plugin notes, and "Completed".
 js_ends() {
-	awk -v dir="$_jsh_adir" -v r="$1" '
+	awk -v dir="$_jsh_adir" -v r="$1" -v ev="$_jsh_evented" '
 	function hex(s, i, v) {
 		v = 0
 		s = tolower(s)
@@ -384,6 +441,11 @@ js_ends() {
 		sub(/^: tasks? /, "", l)
 		sub(/: $/, "", l)
 		record(l, rc)
+		# the rc files are whole: the main loop may read them (js_event)
+		if (ev == 1) {
+			print "e"
+			fflush()
+		}
 		want = 0
 		if ($0 ~ /: Completed$/) next
 	}
@@ -630,6 +692,7 @@ js_main() {
 	trap 'js_drop_secrets; exit 143' TERM INT HUP
 	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
 	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
+	js_events_open
 	js_topology
 	js_decide_init
 	# The steps start now, before the nodes' addresses (a round trip to
@@ -664,7 +727,7 @@ js_main() {
 	# the clock is read only for a deadline: a date process here ran while
 	# the steps' tasks were starting
 	_m_t0=0
-	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s)
+	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s) && js_timer
 	while [ "$_jsh_phase" = running ]; do
 		js_collect
 		[ "$_jsh_phase" = running ] || break
@@ -672,8 +735,13 @@ js_main() {
 			js_verdict failed 124 "" "" "DeadlineExceeded: active longer than $_jsh_deadline s"
 			break
 		fi
-		sleep "$_jsh_poll"
+		if [ "$_jsh_evented" = 1 ]; then
+			read -r _m_ev <&4
+		else
+			sleep "$_jsh_poll"
+		fi
 	done
+	[ -n "$_jsh_timer" ] && kill "$_jsh_timer" 2>/dev/null
 	# stop every role that still runs (parameter servers never end)
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
