@@ -1,62 +1,82 @@
 package slurm
 
 import (
+	_ "embed"
 	"fmt"
 	"slices"
 	"strings"
+	"text/template"
+
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
-// inShellProgram renders insh.sh, the program BASH_ENV names in the tasks
-// of the roles without a supervisor (js_launch_insh, sh/stage.sh; inShell
-// picks the roles, insh[k] for role k). The stage runs in one function,
-// _jsh_insh, whose locals are every variable the stage and the contract's
-// task stage assign (the task data of those roles, the stage's scratch,
-// the contract's _js_ names): bash drops them all when it returns, so the
-// user's script starts with nothing of jobshift's in its shell, without a
-// list to walk (that walk took 0.6-0.8 ms of every task, with
-// ${!name@a} per name). Then the functions it defined are removed. bash
-// only. "" when no role runs in shell.
-func inShellProgram(roles []roleInfo, insh []bool, contractVars []string) (string, error) {
-	var data strings.Builder
+//go:embed sh/insh.sh.tmpl
+var inShellTemplate string
+
+var inShellTmpl = template.Must(template.New("insh").Parse(stripComments(inShellTemplate)))
+
+// inShellPrograms renders insh.R.sh for every role R whose tasks run
+// without a supervisor (insh[k] for role k, from inShell): the program
+// BASH_ENV names in that role's tasks (js_launch_insh), "" for the other
+// roles. Each is straight-line code for its one role: the role's data
+// (working directory, GPU visibility, /dev/shm, its variables, all static),
+// and the contract's arm for the role (contract.ShellStages.Roles), in one
+// function, _jsh_insh, whose locals are every variable it and the contract
+// assign for themselves, so the user's script starts with nothing of
+// jobshift's in its shell; then the functions are removed. bash only.
+func inShellPrograms(roles []roleInfo, insh []bool, stages contract.ShellStages, contractVars []string) ([]string, error) {
+	progs := make([]string, len(insh))
+	locals := append(append([]string{}, stageLocals...), contractVars...)
+	slices.Sort(locals)
+	locals = slices.Compact(locals)
+	fns := []string{"_jsh_insh", "_js_die"}
+	for k := range roles {
+		fns = append(fns, fmt.Sprintf("_jsh_want_%d", k), fmt.Sprintf("_js_self_%d", k))
+	}
 	for _, ri := range roles {
 		if !insh[ri.k] {
 			continue
 		}
-		d, err := envData(ri)
-		if err != nil {
-			return "", err
+		if ri.k >= len(stages.Roles) {
+			return nil, fmt.Errorf("slurm: the contract has no stage for role %d", ri.k)
 		}
-		data.WriteString(d)
+		d := inShellVars{K: ri.k, Locals: strings.Join(locals, " "), NoGPU: ri.res.GPUs == 0,
+			Body: stages.Roles[ri.k].Body, Odd: stages.Roles[ri.k].Odd, WorkDir: stages.WorkDir,
+			Funcs: strings.Join(fns, " ")}
+		if ri.WorkingDir != "" {
+			d.WorkingDir = shQuote(ri.WorkingDir)
+		}
+		if ri.Resources.ShmSet && ri.Resources.ShmMiB > 0 {
+			d.Shm = ri.Resources.ShmMiB
+		}
+		for _, e := range ri.Env {
+			// names were checked by envData: letters, digits and _
+			d.Env = append(d.Env, "export "+e.Name+"="+shQuote(e.Value))
+		}
+		var b strings.Builder
+		if err := inShellTmpl.Execute(&b, d); err != nil {
+			return nil, err
+		}
+		progs[ri.k] = b.String()
 	}
-	if data.Len() == 0 {
-		return "", nil
-	}
-	names := []string{"_t_nroles"}
-	for _, m := range shData.FindAllStringSubmatch(data.String(), -1) {
-		names = append(names, m[1])
-	}
-	names = append(names, stageLocals...)
-	names = append(names, contractVars...)
-	slices.Sort(names)
-	names = slices.Compact(names)
-	fns := append(shFuncs(shStage), "_jsh_insh", "_js_die", "_js_num", "_js_finish")
-	for k := range roles {
-		fns = append(fns, fmt.Sprintf("_jsh_want_%d", k), fmt.Sprintf("_js_self_%d", k))
-	}
-	var b strings.Builder
-	b.WriteString("# shellcheck shell=bash disable=SC1003,SC2016,SC2034,SC2154,SC2209,SC2317\n_jsh_insh() {\n")
-	fmt.Fprintf(&b, "local %s\n_t_nroles=%d\n", strings.Join(names, " "), len(roles))
-	b.WriteString(data.String())
-	b.WriteString("js_insh \"$1\"\n}\n")
-	b.WriteString(stripComments(shStage))
-	fmt.Fprintf(&b, "_jsh_insh \"$_jsh_ir\"\nunset -f %s\n", strings.Join(fns, " "))
-	return b.String(), nil
+	return progs, nil
 }
 
-// stageLocals are the variables sh/stage.sh's functions assign for
-// themselves (TestStageLocals keeps the list whole).
-var stageLocals = []string{"_k_r", "_k_i", "_k_dir", "_k_want", "_k_stop", "_k_w", "_shm",
-	"_e_wd", "_e_nogpu", "_e_shm", "_e_n", "_e_r", "_e_j"}
+// inShellVars is what sh/insh.sh.tmpl reads.
+type inShellVars struct {
+	K                         int
+	Locals, WorkingDir, Funcs string
+	NoGPU                     bool
+	Shm                       int64
+	Env                       []string
+	Body, WorkDir             string
+	Odd                       []string
+}
+
+// stageLocals are the variables sh/insh.sh.tmpl assigns for itself
+// (TestStageLocals keeps the list whole). JS_SELF_INDEX, the contract's
+// input, is one: a local, it never reaches the user's environment.
+var stageLocals = []string{"JS_SELF_INDEX", "_k_dir", "_k_want", "_k_stop", "_k_w", "_shm"}
 
 // inShellNames reports whether role ri's own variables stay clear of the
 // in-shell stage's locals: a variable of the role that had one of their

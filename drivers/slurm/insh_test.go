@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"encoding/hex"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // TestInShellArgvByteExact: a role without a supervisor gets its command
@@ -167,17 +169,17 @@ func TestEndsFromSrun(t *testing.T) {
 	}
 }
 
-// TestStageLocals: every variable sh/stage.sh assigns is either one of
-// the in-shell stage's locals (stageLocals) or one it sets for the task on
-// purpose; a new scratch variable not in the list would be left in the
+// TestStageLocals: every variable sh/insh.sh.tmpl assigns is either one
+// of the in-shell stage's locals (stageLocals) or one it sets for the task
+// on purpose; a new scratch variable not in the list would be left in the
 // user's bash.
 func TestStageLocals(t *testing.T) {
-	forTask := map[string]bool{"CUDA_VISIBLE_DEVICES": true, "JS_SELF_ROLE": true, "JS_SELF_INDEX": true, "JS_SHARED": true}
+	forTask := map[string]bool{"CUDA_VISIBLE_DEVICES": true}
 	// NAME= and printf -v NAME
 	assign := regexp.MustCompile(`(?m)(?:(?:^|[\s;({"])([A-Za-z_][A-Za-z0-9_]*)=|printf -v ([A-Za-z_][A-Za-z0-9_]*))`)
 	var stray []string
 	var code strings.Builder
-	for line := range strings.Lines(stripComments(shStage)) {
+	for line := range strings.Lines(stripComments(inShellTemplate)) {
 		if !strings.HasPrefix(strings.TrimSpace(line), "# shellcheck ") {
 			code.WriteString(line)
 		}
@@ -191,12 +193,12 @@ func TestStageLocals(t *testing.T) {
 		}
 	}
 	if len(stray) > 0 {
-		t.Fatalf("sh/stage.sh assigns %v, neither in stageLocals nor set for the task", stray)
+		t.Fatalf("sh/insh.sh.tmpl assigns %v, neither in stageLocals nor set for the task", stray)
 	}
 	// and the list names no variable the stage does not assign
 	for _, name := range stageLocals {
 		if !assigned[name] {
-			t.Errorf("stageLocals names %s, which sh/stage.sh never assigns", name)
+			t.Errorf("stageLocals names %s, which sh/insh.sh.tmpl never assigns", name)
 		}
 	}
 }
@@ -228,14 +230,13 @@ func TestInShellNames(t *testing.T) {
 }
 
 // TestStopTraps: the user's bash of an in-shell task, with the stage's
-// traps (sh/stage.sh js_stop_traps), ends by SIGTERM when a stop was
-// asked for (the role's stopped file exists) even if only its command got
-// the signal and the script ran to its end (the race that left a stopped
-// step FAILED in sacct), and with its command's own status otherwise; the
-// attempt directory's path may hold any character.
+// traps (sh/insh.sh.tmpl), ends by SIGTERM when a stop was asked for (the
+// role's stopped file exists) even if only its command got the signal and
+// the script ran to its end (the race that left a stopped step FAILED in
+// sacct), and with its command's own status otherwise; the attempt
+// directory's path may hold any character.
 func TestStopTraps(t *testing.T) {
-	bash, err := exec.LookPath("bash")
-	if err != nil {
+	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("no bash")
 	}
 	cases := map[string]struct {
@@ -248,27 +249,183 @@ func TestStopTraps(t *testing.T) {
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), `a dir 'with' $(quotes) "and" \ more`)
-			if err := os.MkdirAll(dir, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			if tc.stopped {
-				os.WriteFile(filepath.Join(dir, "stopped.1"), []byte("stopped\n"), 0o644)
-			}
 			// the command kills itself with SIGTERM: bash gets no signal
-			script := stripComments(shStage) + `_k_dir=$1 _k_r=1
-js_stop_traps
-sh -c 'kill -TERM $$'
-`
-			err := exec.Command(bash, "-c", script, "bash", dir).Run()
+			job := inShellJob(`sh -c 'kill -TERM $$'`, nil)
+			cmd := inShellTask(t, dir, job, 0)
+			if tc.stopped {
+				os.WriteFile(filepath.Join(dir, "stopped.0"), []byte("stopped\n"), 0o644)
+			}
+			out, err := cmd.CombinedOutput()
 			got := "exit status 0"
 			if err != nil {
 				got = err.Error()
 			}
 			if got != tc.want {
-				t.Fatalf("bash ended with %q, want %q", got, tc.want)
+				t.Fatalf("bash ended with %q, want %q\n%s", got, tc.want, out)
 			}
 		})
 	}
+}
+
+// TestInShellMatchesOracle runs role 0's in-shell program (insh.0.sh) as
+// srun would start a task of it, in an attempt directory with the shared
+// stage's fragment of a real topology: the user's script sees the oracle's
+// environment, the role's own variables (hostile values) and
+// CUDA_VISIBLE_DEVICES="", and nothing of jobshift's, neither a variable
+// nor a function; its positional parameters are its own.
+func TestInShellMatchesOracle(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash")
+	}
+	own := []jobs.EnvVar{{Name: "DATA", Value: `it's "a" $(x) \ ` + "`y`\n;|&"}, {Name: "EMPTY"}}
+	job := inShellJob(`set -- "$0" "$@"; printf '%s\n' "$*"; env -0 >"$OUT/env"; { declare -F; set; } >"$OUT/set"`, own)
+	dir := filepath.Join(t.TempDir(), `state 'x' $(y)`)
+	out := t.TempDir()
+	cmd := inShellTask(t, dir, job, 1)
+	cmd.Env = append(cmd.Env, "OUT="+out)
+	cmd.Args = append(cmd.Args, "user.sh", "a b", "")
+	text, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the task failed: %v\n%s", err, text)
+	}
+	if string(text) != "user.sh a b \n" {
+		t.Errorf("the script's parameters printed %q, want %q", text, "user.sh a b \n")
+	}
+	raw, err := os.ReadFile(filepath.Join(out, "env"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, kv := range strings.Split(strings.TrimSuffix(string(raw), "\x00"), "\x00") {
+		k, v, _ := strings.Cut(kv, "=")
+		switch k {
+		case "PATH", "PWD", "OLDPWD", "SHLVL", "_", "OUT", "SLURM_PROCID", "SLURMD_NODENAME":
+			continue
+		}
+		got[k] = v
+	}
+	want, err := contract.Eval(job, inShellTopo(job), jobs.TaskRef{Role: "r", Index: 1}, inShellOpts(job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantMap := want.Map()
+	for _, e := range own {
+		wantMap[e.Name] = e.Value
+	}
+	wantMap["CUDA_VISIBLE_DEVICES"] = ""
+	if wd := got[contract.WorkDirVar]; wd != dir {
+		t.Errorf("PAI_WORK_DIR=%q, want the task's directory %q", wd, dir)
+	}
+	delete(got, contract.WorkDirVar)
+	if diff := cmp.Diff(wantMap, got); diff != "" {
+		t.Errorf("the task's environment (-oracle +task):\n%s", diff)
+	}
+	set, err := os.ReadFile(filepath.Join(out, "set"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for line := range strings.Lines(string(set)) {
+		if strings.HasPrefix(line, "declare -f") || strings.HasPrefix(line, "_k_") || strings.HasPrefix(line, "_js") ||
+			strings.HasPrefix(line, "JS_") || strings.HasPrefix(line, "_shm=") || strings.HasPrefix(line, "BASH_ENV=") {
+			t.Errorf("jobshift left %q in the user's shell", strings.TrimSpace(line))
+		}
+	}
+}
+
+// inShellJob is a PAI-contract job of one gang role "r" of 2 tasks whose
+// command is bash -c script, with the role's own variables env.
+func inShellJob(script string, env []jobs.EnvVar) *jobs.Job {
+	return &jobs.Job{Name: "insh", Contracts: []string{jobs.ContractPAI}, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Retry: jobs.Retry{GangAllocation: true},
+		Roles: []*jobs.Role{{Name: "r", Instances: 2, Env: env, Ports: []jobs.Port{{Label: "http", Count: 2}, {Label: "ssh", Count: 1}},
+			Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"bash", "-c", script}}}}}
+}
+
+// inShellOpts are the contract options of inShellJob's tests.
+func inShellOpts(job *jobs.Job) contract.Options {
+	return contract.Options{User: "alice", Contracts: job.Contracts}
+}
+
+// inShellTopo: every task of job on 127.0.0.1, consecutive ports from 20000.
+func inShellTopo(job *jobs.Job) contract.Topology {
+	opts := inShellOpts(job)
+	var topo contract.Topology
+	port := 20000
+	for k, r := range job.Roles {
+		rt := contract.RoleTopology{Name: r.Name}
+		for range r.Instances {
+			tt := contract.TaskTopology{Addr: "127.0.0.1", Ports: map[string][]int{}}
+			for _, p := range contract.PortLabels(job, k, opts) {
+				for range p.Count {
+					tt.Ports[p.Label] = append(tt.Ports[p.Label], port)
+					port++
+				}
+			}
+			rt.Tasks = append(rt.Tasks, tt)
+		}
+		topo.Roles = append(topo.Roles, rt)
+	}
+	return topo
+}
+
+// inShellTask prepares the attempt directory dir as js_main would for
+// job's role 0 (its in-shell program, nodes.sh putting every task on n1,
+// the shared stage's env.sh for inShellTopo, env.ok) and returns the
+// command srun would run for task index (its argv without the script's
+// own parameters), in dir.
+func inShellTask(t *testing.T, dir string, job *jobs.Job, index int) *exec.Cmd {
+	t.Helper()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	opts := inShellOpts(job)
+	cc, err := contract.Compile(job, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages, err := cc.ShellStages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}}
+	progs, err := inShellPrograms([]roleInfo{ri}, []bool{true}, stages, contractVars(stages))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// the shared stage's inputs, as js_contract_inputs sets them
+	var in strings.Builder
+	topo := inShellTopo(job)
+	fmt.Fprintf(&in, "JS_NROLES=%d\n", len(topo.Roles))
+	for k, rt := range topo.Roles {
+		fmt.Fprintf(&in, "JS_R%d_N=%d\n", k, len(rt.Tasks))
+		for i, tt := range rt.Tasks {
+			fmt.Fprintf(&in, "JS_R%d_ADDR_%d=%s\n", k, i, tt.Addr)
+			for l, p := range contract.PortLabels(job, k, opts) {
+				var ps []string
+				for _, n := range tt.Ports[p.Label] {
+					ps = append(ps, fmt.Sprint(n))
+				}
+				fmt.Fprintf(&in, "JS_R%d_PORT_%d_%d=%s\n", k, l, i, strings.Join(ps, ","))
+			}
+		}
+	}
+	in.WriteString(stages.Shared)
+	env, err := exec.Command("sh", "-c", in.String()).Output()
+	if err != nil {
+		t.Fatalf("shared stage: %v", err)
+	}
+	files := map[string]string{"insh.0.sh": progs[0], "env.sh": string(env), "env.ok": "",
+		"nodes.sh": "_jsh_want_0() {\n_k_want=n1\n}\n"}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("bash", job.Roles[0].Command.Command[1:]...)
+	cmd.Dir = dir
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "BASH_ENV=$_jsh_adir/insh.$_jsh_ir.sh", "_jsh_adir=" + dir,
+		"_jsh_ir=0", fmt.Sprintf("SLURM_PROCID=%d", index), "SLURMD_NODENAME=n1"}
+	return cmd
 }
 
 // TestWaitShared runs the stage's wait for the shared environment, in

@@ -126,7 +126,7 @@ func render(p *translate.Plan) (*script, error) {
 	if err != nil {
 		return nil, err
 	}
-	inshProg, err := inShellProgram(roles, insh, st.contractVars)
+	inshProgs, err := inShellPrograms(roles, insh, stages, st.contractVars)
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +139,13 @@ func render(p *translate.Plan) (*script, error) {
 	// program past 128 KiB made every command of the script fail, E2BIG).
 	// The contract's shared stage runs once per attempt (js_main), its
 	// task stage in every task (contract.ShellStages).
-	fmt.Fprintf(&b, "_jsh_task=%s\n_jsh_insh_prog=%s\n_jsh_contract_shared=", shQuote(task), shQuote(inshProg))
+	fmt.Fprintf(&b, "_jsh_task=%s\n", shQuote(task))
+	for k, prog := range inshProgs {
+		if prog != "" {
+			fmt.Fprintf(&b, "_jsh_insh_prog_%d=%s\n", k, shQuote(prog))
+		}
+	}
+	b.WriteString("_jsh_contract_shared=")
 	writeShQuoted(&b, stages.Shared) // hundreds of KiB for a large job: one copy
 	b.WriteString("\n_jsh_contract_task=")
 	writeShQuoted(&b, stages.Task)

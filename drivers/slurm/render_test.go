@@ -244,7 +244,7 @@ func TestShellcheck(t *testing.T) {
 			site = &siteconfig.Config{}
 		}
 		job := c.job()
-		plan := &translate.Plan{Job: job, Site: site, Options: c.opts}
+		plan := &translate.Plan{Job: job, User: "alice", Site: site, Options: c.opts}
 		st, _ := resolveSettings(plan)
 		var roles []roleInfo
 		for k, r := range job.Roles {
@@ -262,14 +262,26 @@ func TestShellcheck(t *testing.T) {
 		for _, ri := range roles {
 			insh[ri.k] = inShell(job, ri, st)
 		}
-		prog, err := inShellProgram(roles, insh, nil)
+		opts := plan.Compiled().ContractOn("")
+		opts.MPIDirRunTime = true
+		cc, err := contract.Compile(job, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if prog != "" { // bash's: its own directive names the shell
-			p = filepath.Join(dir, name+".insh.sh")
-			os.WriteFile(p, []byte(prog), 0o644)
-			bashFiles = append(bashFiles, p)
+		stages, err := cc.ShellStages()
+		if err != nil {
+			t.Fatal(err)
+		}
+		progs, err := inShellPrograms(roles, insh, stages, contractVars(stages))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, prog := range progs {
+			if prog != "" { // bash's: its own directive names the shell
+				p = filepath.Join(dir, fmt.Sprintf("%s.insh.%d.sh", name, k))
+				os.WriteFile(p, []byte(prog), 0o644)
+				bashFiles = append(bashFiles, p)
+			}
 		}
 	}
 	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh"} {

@@ -256,7 +256,7 @@ func TestLeinaoTooFewNodes(t *testing.T) {
 // that nothing of it is left there (no function, no unexported variable a
 // clean bash lacks) and that its trap for a stop is set; the job succeeds
 // only if every task found its shell clean. The tasks ran in shell: the
-// attempt has insh.sh and no supervisor's rc file.
+// attempt has each role's insh.R.sh.
 func TestInShellLeavesNothing(t *testing.T) {
 	needCluster(t)
 	for _, layout := range []string{"het", "packed"} {
@@ -271,7 +271,7 @@ func TestInShellLeavesNothing(t *testing.T) {
 				}
 				t.Fatalf("final = %+v, want succeeded", r.final)
 			}
-			if _, err := os.Stat(filepath.Join(adir, "insh.sh")); err != nil {
+			if _, err := os.Stat(filepath.Join(adir, "insh.0.sh")); err != nil {
 				t.Fatalf("no in-shell program in the attempt: %v", err)
 			}
 		})

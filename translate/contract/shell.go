@@ -94,7 +94,26 @@ func Shell(job *jobs.Job, opts Options) (string, error) {
 // the positional parameters, and a function's are its own), and then runs
 // the user's script itself, with no shell of jobshift's before it (Slurm,
 // a role that never restarts in place).
-type ShellStages struct{ Shared, Task string }
+type ShellStages struct {
+	Shared, Task string
+	// Roles holds, per role, the main process's part of Task (the text
+	// of its case arm), for a target that writes one program per role:
+	// with JS_SELF_INDEX set and the fragment sourced, it checks the
+	// index, sets and exports the task's own variables, and leaves in the
+	// variables Odd names the NAME=VALUE words only env can place. What
+	// Task's _js_finish does after it (PAI_WORK_DIR: WorkDir; removing the
+	// inputs; the exec) is the caller's.
+	Roles []RoleStage
+	// WorkDir is the code that sets and exports PAI_WORK_DIR, when a pai
+	// contract applies ("" otherwise).
+	WorkDir string
+}
+
+// RoleStage is one role's part of ShellStages.Task.
+type RoleStage struct {
+	Body string
+	Odd  []string
+}
 
 // ShellStages renders the contract of every task of the job in two stages.
 func (cj *Compiled) ShellStages() (ShellStages, error) {
@@ -116,7 +135,11 @@ func (cj *Compiled) ShellStages() (ShellStages, error) {
 	tk.WriteString(selfCheck)
 	tk.WriteString(". \"$JS_SHARED\"\n")
 	tk.WriteString(r.task)
-	return ShellStages{Shared: sh.String(), Task: tk.String()}, nil
+	st := ShellStages{Shared: sh.String(), Task: tk.String(), Roles: r.roles}
+	if NeedsWorkDir(cj.job, cj.opts) {
+		st.WorkDir = WorkDirExport
+	}
+	return st, nil
 }
 
 // Shell is the package's Shell for the compiled job: the two stages of
@@ -146,6 +169,7 @@ func (cj *Compiled) Shell() (string, error) {
 type shellRendering struct {
 	c            *shc
 	shared, task string
+	roles        []RoleStage // per role, its main process's arm
 }
 
 func (cj *Compiled) shellRender() (*shellRendering, error) {
@@ -190,8 +214,10 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 	w := &c.out
 	w.Grow(len(vs) * 2 << 10)
 	w.WriteString("case \"$JS_SELF_ROLE:${JS_SELF_PROCESS-}\" in\n")
+	roles := make([]RoleStage, len(job.Roles))
 	for _, v := range vs {
 		fmt.Fprintf(w, "%d:%s)\n", v.k, v.proc)
+		at := w.Len()
 		n := job.Roles[v.k].Instances
 		fmt.Fprintf(w, "[ \"$JS_SELF_INDEX\" -lt %d ] || _js_die \"JS_SELF_INDEX $JS_SELF_INDEX: role %d has %d instances\"\n", n, v.k, n)
 		if n > 0 {
@@ -202,6 +228,9 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 			if _, ok := common[d.name]; !ok {
 				odd = c.assign(def{d.name, c.hoist(d.val)}, odd)
 			}
+		}
+		if v.proc == ProcessMain {
+			roles[v.k] = RoleStage{Body: w.String()[at:], Odd: odd}
 		}
 		// Names that are not identifiers reach the utility through env.
 		w.WriteString("_js_finish")
@@ -214,7 +243,7 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 	for _, h := range c.hoistOrder {
 		c.emitLine(&sh, h.name+"=", h.val, "")
 	}
-	return &shellRendering{c: c, shared: sh.String(), task: w.String()}, nil
+	return &shellRendering{c: c, shared: sh.String(), task: w.String(), roles: roles}, nil
 }
 
 type variant struct {

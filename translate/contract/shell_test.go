@@ -216,6 +216,78 @@ func TestShellStagesMatchOracle(t *testing.T) {
 	}
 }
 
+// TestShellRolesMatchOracle: each role's part of the task stage
+// (ShellStages.Roles), run as a program of its own does (Slurm's in-shell
+// stage: JS_SELF_INDEX set, the fragment sourced, the role's body, then
+// WorkDir and the exec, through env with the Odd words), gives every task
+// the oracle's environment, on random jobs.
+func TestShellRolesMatchOracle(t *testing.T) {
+	shs := shells(t)
+	cases := 80
+	if testing.Short() {
+		cases = 15
+	}
+	for n := range cases {
+		c := contracttest.Random(5, n)
+		if n%7 == 6 {
+			c.Opts.MPIDirRunTime = true
+			c.Topo.MPIDir = "/" + contracttest.Hostile[n%len(contracttest.Hostile)]
+		}
+		cj, err := contract.Compile(c.Job, c.Opts)
+		if err != nil {
+			t.Fatalf("case %s: Compile: %v", c.Name, err)
+		}
+		st, err := cj.ShellStages()
+		if err != nil {
+			t.Fatalf("case %s: ShellStages: %v", c.Name, err)
+		}
+		if len(st.Roles) != len(c.Job.Roles) {
+			t.Fatalf("case %s: %d role stages for %d roles", c.Name, len(st.Roles), len(c.Job.Roles))
+		}
+		if c.Opts.Process != contract.ProcessMain {
+			continue // Roles holds the main process's arms only
+		}
+		for _, sh := range shs {
+			frag := runShared(t, sh, st.Shared, shellInput(c.Job, c.Topo, c.Opts, 0, 0, ""))
+			for k, r := range c.Job.Roles {
+				if r.Instances == 0 {
+					continue
+				}
+				for _, i := range []int{0, r.Instances - 1} {
+					want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: r.Name, Index: i}, c.Opts)
+					if err != nil {
+						t.Fatalf("case %s: Eval: %v", c.Name, err)
+					}
+					got, stderr, err := runShell(t, sh, roleProgram(st, k, i, frag), nil)
+					if err != nil {
+						t.Fatalf("case %s task %d-%d under %s: %v\n%s", c.Name, k, i, sh, err, stderr)
+					}
+					if diff := cmp.Diff(want.Map(), got); diff != "" {
+						t.Fatalf("case %s task %d-%d under %s (-oracle +role stage):\n%s", c.Name, k, i, sh, diff)
+					}
+				}
+			}
+		}
+	}
+}
+
+// roleProgram is role k's stage as a program for task i: its inputs as
+// plain shell variables, the fragment at frag, then the utility ($1).
+func roleProgram(st contract.ShellStages, k, i int, frag string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "_t_util=$1\nJS_SELF_INDEX=%d\n", i)
+	b.WriteString("_js_die() { printf 'jobshift contract: %s\\n' \"$1\" >&2; exit 2; }\n")
+	fmt.Fprintf(&b, ". '%s'\n", strings.ReplaceAll(frag, "'", `'\''`))
+	b.WriteString(st.Roles[k].Body)
+	b.WriteString(st.WorkDir)
+	b.WriteString("exec env --")
+	for _, o := range st.Roles[k].Odd {
+		fmt.Fprintf(&b, " \"$%s\"", o)
+	}
+	b.WriteString(" \"$_t_util\"\n")
+	return b.String()
+}
+
 // sourceWithFunction, put before the task stage, runs it as a sourcing
 // shell does (Slurm's supervisor): -f and a function of that shell, which
 // execs the utility itself, through env when the stage passes it names

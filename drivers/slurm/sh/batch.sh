@@ -12,7 +12,7 @@
 #   _jsh_uai_ps 0|1 (UAI: every task also runs a parameter server),
 #   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
 #   _jsh_retry_* (retry policy), _jsh_task (the task program),
-#   _jsh_insh_prog (the in-shell program, insh.go),
+#   _jsh_insh_prog_R (role R's in-shell program, insh.go),
 #   _jsh_contract_shared and _jsh_contract_task (the two stages of the
 #   contract, contract.ShellStages), all written to files by js_main,
 #   _jsh_ports_R (role R's port labels, see js_contract_inputs),
@@ -366,15 +366,28 @@ js_evented() {
 	done
 }
 
-# js_launch_insh R: role R's step running the user's bash directly, the
-# task program in BASH_ENV (sh/stage.sh). BASH_ENV names the variable, not
+# js_write_insh writes insh.R.sh, the in-shell program of every role R
+# that has one (_jsh_insh_prog_R).
+js_write_insh() {
+	_w_r=0
+	while [ "$_w_r" -lt "$_jsh_nroles" ]; do
+		eval "_w_p=\${_jsh_insh_prog_$_w_r-}"
+		if [ -n "$_w_p" ]; then
+			printf '%s' "$_w_p" >"$_jsh_adir/insh.$_w_r.sh" || return 1
+		fi
+		_w_r=$((_w_r + 1))
+	done
+}
+
+# js_launch_insh R: role R's step running the user's bash directly, its
+# in-shell program in BASH_ENV (insh.R.sh, sh/insh.sh.tmpl). BASH_ENV names the variable, not
 # the path: bash expands the value, and a path is never code that way.
 # srun -v reports every task's end with its wait status (a task ending 0
 # only at -v), which js_ends turns into the rc files the supervisor would
 # have written; the step's code is recorded once js_ends has read all.
 js_launch_insh() {
 	# shellcheck disable=SC2016
-	BASH_ENV='$_jsh_adir/insh.sh'
+	BASH_ENV='$_jsh_adir/insh.$_jsh_ir.sh'
 	_jsh_ir=$1
 	export BASH_ENV _jsh_ir
 	# it would leave out repeated exit codes, and with them their tasks
@@ -681,7 +694,7 @@ js_main() {
 	{ printf '%s' "$_jsh_task" >"$_jsh_adir/task.sh" &&
 		printf '%s' "$_jsh_contract_shared" >"$_jsh_adir/contract-shared.sh" &&
 		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh" &&
-		{ [ -z "$_jsh_insh_prog" ] || printf '%s' "$_jsh_insh_prog" >"$_jsh_adir/insh.sh"; }; } ||
+		js_write_insh; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
 	# the attempt's start is this file's mtime (a builtin: no date fork
 	# before the steps start)

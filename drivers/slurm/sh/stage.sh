@@ -1,26 +1,14 @@
-# What both ways into a task share, part of the task program (task.sh in
-# the state directory of the attempt) and of the in-shell program (insh.sh,
-# insh.go): the role's environment (js_env) and the removal of jobshift's
-# own variables; and the in-shell stage.
-#
-# The in-shell stage (js_insh): a role whose command is bash -c and that
-# never restarts in place (render.go, inShell) has no supervisor. srun
-# starts the user's bash itself, with BASH_ENV naming insh.sh and _jsh_ir
-# its role (js_launch_insh, batch.sh): bash sources the program
-# before the user's script, and the stage sets the platform's environment
-# in that bash (the contract's task stage sourced with -r, in a function:
-# the user's positional parameters stay the user's). No process of
-# jobshift's runs in the task, not even a shell: the task's exit code is
-# the command's own, which srun reports to the batch script (js_ends). On a
-# node of 2 cores an exec'd sh before the user's bash cost 1.2x a bare
-# job's start at 64 tasks.
+# What a task with a supervisor runs first (task.sh, in the state directory
+# of the attempt): the role's environment (js_env) and the removal of
+# jobshift's own variables. A role without one (render.go, inShell) runs
+# the same steps, straight, in its user's bash: sh/insh.sh.tmpl.
 
 # js_unset_internal removes jobshift's own variables from the task's
 # environment: the batch script's (exported for srun). The topology is
 # never exported: a task reads its node from nodes.sh and the contract
 # from env.sh (O(1) variables per task).
 js_unset_internal() {
-	unset _jsh_task _jsh_insh_prog _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
+	unset _jsh_task _jsh_contract_shared _jsh_contract_task _jsh_adir _jsh_lib
 	[ "$_t_nroles" -gt 0 ] && unset SLURM_HOSTFILE
 }
 
@@ -110,62 +98,4 @@ js_wait_shared() {
 		*) _k_w=0.1 ;;
 		esac
 	done
-}
-
-# js_insh R: the in-shell stage of role R, in the user's bash (BASH_ENV),
-# called by insh.sh's _jsh_insh, whose locals are every variable assigned
-# here (insh.go, stageLocals). Sets and exports what the supervisor would
-# have (js_task_main): the layout check, the role's environment, the
-# contract. No start stamp: the batch script records the role's started
-# tasks from srun (js_ends, started.R); a file created by each task in the
-# shared state directory cost ~0.7 ms of CPU per task at 64 tasks
-# (BenchmarkSlurmTaskCPU), more than the rest of this stage.
-js_insh() {
-	unset BASH_ENV _jsh_ir
-	_k_r=$1
-	_k_i=${SLURM_PROCID:?jobshift: not started by srun}
-	_k_dir=$_jsh_adir
-	js_enter ""
-	# bash only (BASH_ENV): the arguments are the stage's positional
-	# parameters, this function's, which it shifts
-	# shellcheck source=/dev/null disable=SC2240
-	. "$_k_dir/contract-task.sh" -r js_insh_then
-	js_stop_traps
-}
-
-# js_stop_traps: how the user's bash of an in-shell task (_k_dir, _k_r
-# set) ends at a stop.
-js_stop_traps() {
-	# Slurm signals every process of the step at a stop (the verdict,
-	# the time limit), and kills what is left once the task's own process
-	# ends. bash, with a trap, runs it only once its foreground command
-	# has ended, so a program still writing its checkpoint gets to finish
-	# it (as the supervisor's grace did); then it dies of the signal, the
-	# step CANCELLED. (bash forks even the last command of a script when
-	# it read BASH_ENV.) A trap of the script's own replaces this one; a
-	# program it starts has the default action, as before.
-	trap 'trap - TERM INT; kill -TERM $$' TERM INT
-	# A stop signals every process of the step at once: when the command
-	# dies of it first and bash ends the script before its own signal has
-	# arrived, bash exits 143 and sacct shows a FAILED step where a stopped
-	# one is CANCELLED. js_stop writes stopped.R before it signals: at its
-	# exit, bash then ends as the signal would have ended it. (A script's
-	# own EXIT trap replaces this one, as with TERM.)
-	# shellcheck disable=SC3045 # bash only
-	printf -v _k_stop '%q' "$_k_dir/stopped.$_k_r"
-	# shellcheck disable=SC2064 # the path now, quoted for the trap
-	trap "[ ! -e $_k_stop ] || { trap - TERM INT; kill -TERM \$\$; }" EXIT
-}
-
-# js_insh_then [NAME=VALUE...]: called by the contract's task stage with
-# the platform's variables set; returns to let bash run the user's script.
-# Names only env can place (PAI v1 role names with '.' or '~') cannot be
-# set in bash: env, then a fresh sh runs stage 2 (jobshift-run), which
-# execs the same command (BASH_ENV is gone by then), as the supervisor does.
-js_insh_then() {
-	if [ "$#" -gt 0 ]; then
-		# the fresh sh expands $2 itself
-		# shellcheck disable=SC2016
-		exec env -- "$@" /bin/sh -c '. "$2/task.sh"' jobshift-run "$_k_r" "$_k_dir"
-	fi
 }
