@@ -32,6 +32,7 @@ import (
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/contract/contracttest"
 )
 
 func benchJob(n int, dir string) *jobs.Job { return benchJobTail(n, dir, stayUp) }
@@ -98,22 +99,7 @@ func bareEnvScript(b *testing.B, n int, dir string) string {
 func bareEnvScriptTail(b *testing.B, n int, dir, tail string) string {
 	job := benchJob(n, dir)
 	opts := contract.Options{User: "bench", Contracts: job.Contracts}
-	var topo contract.Topology
-	port := 20000
-	for k, r := range job.Roles {
-		rt := contract.RoleTopology{Name: r.Name}
-		for range r.Instances {
-			t := contract.TaskTopology{Addr: "127.0.0.1", Ports: map[string][]int{}}
-			for _, p := range contract.PortLabels(job, k, opts) {
-				for range p.Count {
-					t.Ports[p.Label] = append(t.Ports[p.Label], port)
-					port++
-				}
-			}
-			rt.Tasks = append(rt.Tasks, t)
-		}
-		topo.Roles = append(topo.Roles, rt)
-	}
+	topo := contracttest.Local(job, opts, "127.0.0.1", 20000)
 	env, err := contract.Eval(job, topo, jobs.TaskRef{Role: job.Roles[1].Name}, opts)
 	if err != nil {
 		b.Fatal(err)

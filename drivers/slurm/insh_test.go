@@ -17,6 +17,7 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/contract/contracttest"
 )
 
 // TestInShellArgvByteExact: a role without a supervisor gets its command
@@ -341,6 +342,21 @@ func inShellJob(script string, env []jobs.EnvVar) *jobs.Job {
 			Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"bash", "-c", script}}}}}
 }
 
+// shellStages is the contract of job in the two stages the batch script
+// runs (render: contract.Compile, then ShellStages).
+func shellStages(t *testing.T, job *jobs.Job, opts contract.Options) contract.ShellStages {
+	t.Helper()
+	cc, err := contract.Compile(job, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stages, err := cc.ShellStages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return stages
+}
+
 // inShellOpts are the contract options of inShellJob's tests.
 func inShellOpts(job *jobs.Job) contract.Options {
 	return contract.Options{User: "alice", Contracts: job.Contracts}
@@ -348,24 +364,7 @@ func inShellOpts(job *jobs.Job) contract.Options {
 
 // inShellTopo: every task of job on 127.0.0.1, consecutive ports from 20000.
 func inShellTopo(job *jobs.Job) contract.Topology {
-	opts := inShellOpts(job)
-	var topo contract.Topology
-	port := 20000
-	for k, r := range job.Roles {
-		rt := contract.RoleTopology{Name: r.Name}
-		for range r.Instances {
-			tt := contract.TaskTopology{Addr: "127.0.0.1", Ports: map[string][]int{}}
-			for _, p := range contract.PortLabels(job, k, opts) {
-				for range p.Count {
-					tt.Ports[p.Label] = append(tt.Ports[p.Label], port)
-					port++
-				}
-			}
-			rt.Tasks = append(rt.Tasks, tt)
-		}
-		topo.Roles = append(topo.Roles, rt)
-	}
-	return topo
+	return contracttest.Local(job, inShellOpts(job), "127.0.0.1", 20000)
 }
 
 // inShellTask prepares the attempt directory dir as js_main would for
@@ -379,14 +378,7 @@ func inShellTask(t *testing.T, dir string, job *jobs.Job, index int) *exec.Cmd {
 		t.Fatal(err)
 	}
 	opts := inShellOpts(job)
-	cc, err := contract.Compile(job, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	stages, err := cc.ShellStages()
-	if err != nil {
-		t.Fatal(err)
-	}
+	stages := shellStages(t, job, opts)
 	ri := roleInfo{Role: job.Roles[0], k: 0, res: res{CPUs: 1}}
 	progs, err := inShellPrograms([]roleInfo{ri}, []bool{true}, stages, contractVars(stages))
 	if err != nil {

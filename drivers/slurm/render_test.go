@@ -264,14 +264,7 @@ func TestShellcheck(t *testing.T) {
 		}
 		opts := plan.Compiled().ContractOn("")
 		opts.MPIDirRunTime = true
-		cc, err := contract.Compile(job, opts)
-		if err != nil {
-			t.Fatal(err)
-		}
-		stages, err := cc.ShellStages()
-		if err != nil {
-			t.Fatal(err)
-		}
+		stages := shellStages(t, job, opts)
 		progs, err := inShellPrograms(roles, insh, stages, contractVars(stages))
 		if err != nil {
 			t.Fatal(err)

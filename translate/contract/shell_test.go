@@ -154,8 +154,10 @@ func TestShellMatchesOracle(t *testing.T) {
 // TestShellStagesMatchOracle runs the two stages as Slurm does (the shared
 // stage once, sourced in a subshell that sees unexported variables, into a
 // fragment; the task stage per task with only JS_SELF_* and JS_SHARED in
-// its environment) on random jobs, hostile MPI directories included, and
-// compares every task's environment with the oracle's.
+// its environment, run, sourced with -f and with -r; and each role's part
+// of it, Roles, as a program of its own, as Slurm's in-shell stage runs it)
+// on random jobs, hostile MPI directories included, and compares every
+// task's environment with the oracle's.
 func TestShellStagesMatchOracle(t *testing.T) {
 	shs := shells(t)
 	cases := 120
@@ -175,6 +177,9 @@ func TestShellStagesMatchOracle(t *testing.T) {
 		st, err := cj.ShellStages()
 		if err != nil {
 			t.Fatalf("case %s: ShellStages: %v", c.Name, err)
+		}
+		if len(st.Roles) != len(c.Job.Roles) {
+			t.Fatalf("case %s: %d role stages for %d roles", c.Name, len(st.Roles), len(c.Job.Roles))
 		}
 		for _, sh := range shs {
 			frag := runShared(t, sh, st.Shared, shellInput(c.Job, c.Topo, c.Opts, 0, 0, ""))
@@ -210,60 +215,15 @@ func TestShellStagesMatchOracle(t *testing.T) {
 					if diff := cmp.Diff(want.Map(), got); diff != "" {
 						t.Fatalf("case %s task %d-%d under %s, sourced with -r (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
 					}
-				}
-			}
-		}
-	}
-}
-
-// TestShellRolesMatchOracle: each role's part of the task stage
-// (ShellStages.Roles), run as a program of its own does (Slurm's in-shell
-// stage: JS_SELF_INDEX set, the fragment sourced, the role's body, then
-// WorkDir and the exec, through env with the Odd words), gives every task
-// the oracle's environment, on random jobs.
-func TestShellRolesMatchOracle(t *testing.T) {
-	shs := shells(t)
-	cases := 80
-	if testing.Short() {
-		cases = 15
-	}
-	for n := range cases {
-		c := contracttest.Random(5, n)
-		if n%7 == 6 {
-			c.Opts.MPIDirRunTime = true
-			c.Topo.MPIDir = "/" + contracttest.Hostile[n%len(contracttest.Hostile)]
-		}
-		cj, err := contract.Compile(c.Job, c.Opts)
-		if err != nil {
-			t.Fatalf("case %s: Compile: %v", c.Name, err)
-		}
-		st, err := cj.ShellStages()
-		if err != nil {
-			t.Fatalf("case %s: ShellStages: %v", c.Name, err)
-		}
-		if len(st.Roles) != len(c.Job.Roles) {
-			t.Fatalf("case %s: %d role stages for %d roles", c.Name, len(st.Roles), len(c.Job.Roles))
-		}
-		if c.Opts.Process != contract.ProcessMain {
-			continue // Roles holds the main process's arms only
-		}
-		for _, sh := range shs {
-			frag := runShared(t, sh, st.Shared, shellInput(c.Job, c.Topo, c.Opts, 0, 0, ""))
-			for k, r := range c.Job.Roles {
-				if r.Instances == 0 {
-					continue
-				}
-				for _, i := range []int{0, r.Instances - 1} {
-					want, err := contract.Eval(c.Job, c.Topo, jobs.TaskRef{Role: r.Name, Index: i}, c.Opts)
-					if err != nil {
-						t.Fatalf("case %s: Eval: %v", c.Name, err)
+					if c.Opts.Process != contract.ProcessMain {
+						continue // Roles holds the main process's arms only
 					}
-					got, stderr, err := runShell(t, sh, roleProgram(st, k, i, frag), nil)
+					got, stderr, err = runShell(t, sh, roleProgram(st, k, i, frag), nil)
 					if err != nil {
-						t.Fatalf("case %s task %d-%d under %s: %v\n%s", c.Name, k, i, sh, err, stderr)
+						t.Fatalf("case %s task %d-%d under %s, role stage: %v\n%s", c.Name, k, i, sh, err, stderr)
 					}
 					if diff := cmp.Diff(want.Map(), got); diff != "" {
-						t.Fatalf("case %s task %d-%d under %s (-oracle +role stage):\n%s", c.Name, k, i, sh, diff)
+						t.Fatalf("case %s task %d-%d under %s, role stage (-oracle +stages):\n%s", c.Name, k, i, sh, diff)
 					}
 				}
 			}

@@ -308,3 +308,26 @@ func AsTasks(r *rand.Rand, job *jobs.Job) {
 		}
 	}
 }
+
+// Local is a topology of job with every task on addr and the ports of its
+// labels consecutive from first, in role, task and label order: one host's
+// view, as a benchmark or a single-node test gives it.
+func Local(job *jobs.Job, opts contract.Options, addr string, first int) contract.Topology {
+	var topo contract.Topology
+	port := first
+	for k, r := range job.Roles {
+		rt := contract.RoleTopology{Name: r.Name}
+		for range r.Instances {
+			t := contract.TaskTopology{Addr: addr, Ports: map[string][]int{}}
+			for _, p := range contract.PortLabels(job, k, opts) {
+				for range p.Count {
+					t.Ports[p.Label] = append(t.Ports[p.Label], port)
+					port++
+				}
+			}
+			rt.Tasks = append(rt.Tasks, t)
+		}
+		topo.Roles = append(topo.Roles, rt)
+	}
+	return topo
+}
