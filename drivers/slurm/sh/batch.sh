@@ -280,13 +280,18 @@ js_launch_all() {
 	done
 }
 
+# js_in_shell R: whether role R's tasks run in the user's bash itself
+# (js_launch_insh): a role without a supervisor (_jsh_insh_R, render.go
+# inShell), unless the batch script's environment would change how bash
+# starts: a BASH_ENV of the user's own, or POSIX mode (POSIXLY_CORRECT,
+# SHELLOPTS), where bash reads no BASH_ENV.
+js_in_shell() {
+	eval "_i_insh=\$_jsh_insh_$1"
+	[ "$_i_insh" = 1 ] && [ -z "${BASH_ENV+x}${POSIXLY_CORRECT+x}${SHELLOPTS+x}" ]
+}
+
 # js_launch R: start role R's step in the background. A subshell waits for
 # srun and records its exit status; srun's pid is kept to stop the step.
-# A role without a supervisor (_jsh_insh_R, render.go inShell) runs its
-# command in the user's bash itself (js_launch_insh), unless the batch
-# script's environment would change how bash starts: a BASH_ENV of the
-# user's own, or POSIX mode (POSIXLY_CORRECT, SHELLOPTS), where bash reads
-# no BASH_ENV.
 js_launch() {
 	(
 		# shellcheck disable=SC2030
@@ -294,8 +299,7 @@ js_launch() {
 			SLURM_HOSTFILE=$_jsh_adir/hosts.$1
 			export SLURM_HOSTFILE
 		fi
-		eval "_l_insh=\$_jsh_insh_$1"
-		if [ "$_l_insh" = 1 ] && [ -z "${BASH_ENV+x}${POSIXLY_CORRECT+x}${SHELLOPTS+x}" ]; then
+		if js_in_shell "$1"; then
 			js_launch_insh "$1"
 		else
 			# the task's shell expands $_jsh_adir (exported) itself
@@ -351,17 +355,16 @@ js_timer() {
 
 # js_evented: whether every task's end reaches the batch shell as an event,
 # so that its main loop can block on the events FIFO instead of polling: so
-# when every role that has tasks runs in-shell (js_launch), its task ends
+# when every role that has tasks runs in-shell (js_in_shell), its task ends
 # reported by srun -v through js_ends, its step's end by js_launch. A
 # supervised task records its own end in the shared state directory, from
 # its node: those are polled for, every _jsh_poll seconds (a sleep process
 # each, for the job's life).
 js_evented() {
-	[ -z "${BASH_ENV+x}${POSIXLY_CORRECT+x}${SHELLOPTS+x}" ] || return 1
 	_e_r=0
 	while [ "$_e_r" -lt "$_jsh_nroles" ]; do
-		eval "_e_n=\$_jsh_n_$_e_r _e_insh=\$_jsh_insh_$_e_r"
-		[ "$_e_n" = 0 ] || [ "$_e_insh" = 1 ] || return 1
+		eval "_e_n=\$_jsh_n_$_e_r"
+		[ "$_e_n" = 0 ] || js_in_shell "$_e_r" || return 1
 		_e_r=$((_e_r + 1))
 	done
 }
@@ -380,8 +383,9 @@ js_write_insh() {
 }
 
 # js_launch_insh R: role R's step running the user's bash directly, its
-# in-shell program in BASH_ENV (insh.R.sh, sh/insh.sh.tmpl). BASH_ENV names the variable, not
-# the path: bash expands the value, and a path is never code that way.
+# in-shell program in BASH_ENV (insh.R.sh, sh/insh.sh.tmpl). BASH_ENV names
+# the variable, not the path: bash expands the value, and a path is never
+# code that way.
 # srun -v reports every task's end with its wait status (a task ending 0
 # only at -v), which js_ends turns into the rc files the supervisor would
 # have written; the step's code is recorded once js_ends has read all.
