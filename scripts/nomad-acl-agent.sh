@@ -45,8 +45,15 @@ ports {
 acl {
   enabled = true
 }
+# Its tasks bind 127.0.0.1, where the Slurm test cluster's tasks bind their job port window
+# (20000-29999, drivers/slurm port_base) and Nomad's default dynamic band (20000-32000) overlaps
+# it: run beside integration/slurm (go test -p), a ps task found its port taken and exited 1 (CI,
+# stop 34). Nomad checks only its own allocations, like any site whose hosts run other services;
+# the fix a site makes is the one here: a band nothing else on the host uses.
 client {
   network_interface = "lo"
+  min_dynamic_port  = 30000
+  max_dynamic_port  = 32000
   options = {
     "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
   }

@@ -63,6 +63,13 @@ iface=${NOMAD_DEV_IFACE:-}
 if [[ -z $iface ]]; then
 	if ip link show docker0 >/dev/null 2>&1; then iface=docker0; else iface=lo; fi
 fi
+# On lo its tasks share 127.0.0.1 with the Slurm test cluster's, whose job port window
+# (20000-29999) lies inside Nomad's default dynamic band: there the band starts above it
+# (scripts/nomad-acl-agent.sh says why). On docker0 the addresses differ and the default stays.
+band=""
+if [[ $iface == lo ]]; then
+	band=$'  min_dynamic_port  = 30000\n  max_dynamic_port  = 32000'
+fi
 
 docker_block=""
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
@@ -102,6 +109,7 @@ telemetry {
 }
 client {
   network_interface = "$iface"
+$band
   options = {
     "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
   }

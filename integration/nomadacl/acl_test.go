@@ -171,8 +171,9 @@ func (cl *cluster) verdict(id string, within time.Duration) map[string]string {
 	return nil
 }
 
-// explain logs what became of a job that got no verdict: its allocations'
-// task states and events, and the finisher's and judge's logs.
+// explain logs what became of a job that got no verdict or the wrong one:
+// its allocations' task states and events, and the stderr of the finisher,
+// the judge and every failed task.
 func (cl *cluster) explain(t *testing.T, id string) {
 	t.Helper()
 	allocs, _, err := cl.c.Jobs().Allocations(id, true, nil)
@@ -189,8 +190,8 @@ func (cl *cluster) explain(t *testing.T, id string) {
 			}
 			t.Logf("  task %s: %s failed=%v events=%q", task, ts.State, ts.Failed, evs)
 		}
-		for _, task := range []string{nomad.FinisherTask, nomad.JudgeTask} {
-			if _, ok := stub.TaskStates[task]; !ok {
+		for task, ts := range stub.TaskStates {
+			if task != nomad.FinisherTask && task != nomad.JudgeTask && !ts.Failed {
 				continue
 			}
 			cmd := exec.Command(cl.nomad, "alloc", "logs", "-stderr", stub.ID, task)
@@ -215,6 +216,9 @@ func TestPolicies(t *testing.T) {
 	}
 	run := cl.token(t, "jobshift-run")
 	if out, code := cl.jobshift(t, run, "run", "-to", "nomad", "-plain", "-config", site, "examples/pai-v1-ps-worker.json"); code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
+		if m := regexp.MustCompile(`submitted nomad job nomad:(\S+)`).FindStringSubmatch(out); m != nil {
+			cl.explain(t, m[1])
+		}
 		t.Fatalf("run with the run policy: exit %d\n%s", code, out)
 	}
 	cl.runSecrets(t, run, site)
