@@ -63,12 +63,6 @@ iface=${NOMAD_DEV_IFACE:-}
 if [[ -z $iface ]]; then
 	if ip link show docker0 >/dev/null 2>&1; then iface=docker0; else iface=lo; fi
 fi
-# Its tasks share this machine with the Slurm test cluster's, whose job port window (20000-29999,
-# drivers/slurm port_base) lies inside Nomad's default dynamic band (20000-32000). On lo they share
-# 127.0.0.1; on docker0 a program that binds every address (PyTorch's TCPStore does) still takes the
-# port on 127.0.0.1 too. So the band starts above the window here (scripts/nomad-acl-agent.sh
-# says what this cost once), as a site running other services on its clients would set it.
-band=$'  min_dynamic_port  = 30000\n  max_dynamic_port  = 32000'
 
 docker_block=""
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
@@ -108,7 +102,13 @@ telemetry {
 }
 client {
   network_interface = "$iface"
-$band
+  # Its tasks share this machine with the Slurm test cluster's, whose job port window (20000-29999,
+  # drivers/slurm port_base) lies inside Nomad's default dynamic band (20000-32000). On lo they share
+  # 127.0.0.1; on docker0 a program that binds every address (PyTorch's TCPStore does) still takes the
+  # port on 127.0.0.1 too. So the band starts above the window here (scripts/nomad-acl-agent.sh
+  # says what this cost once), as a site running other services on its clients would set it.
+  min_dynamic_port  = 30000
+  max_dynamic_port  = 32000
   options = {
     "fingerprint.denylist" = "env_aws,env_gce,env_azure,env_digitalocean"
   }
