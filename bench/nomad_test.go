@@ -382,10 +382,12 @@ func nomadRelease(b *testing.B, c *api.Client, job *api.Job) time.Duration {
 }
 
 // nomadReleases is, for every task of the job, the time from the first
-// write of a snapshot Variable to its env file, and to its user command
-// running with that environment (the later of the env file and the task's
-// start: a template task starts after its render, a nomad-env task execs
-// the command right after writing the file), shortest first.
+// write of a snapshot Variable to its env file (jobshift.env of the env
+// template or nomad-env, jobshift.env.sh of a sourcing task), and to its
+// user command running with that environment (its nomadStartCmd stamp
+// when it has one; else the later of the env file and the task's start: a
+// template task starts after its render, a nomad-env task execs the
+// command right after writing the file), shortest first.
 func nomadReleases(b *testing.B, c *api.Client, job *api.Job) (env, user []time.Duration) {
 	var written time.Time
 	for _, g := range job.TaskGroups {
@@ -408,7 +410,11 @@ func nomadReleases(b *testing.B, c *api.Client, job *api.Job) (env, user []time.
 		if a.TaskGroup == jobFinisherName {
 			continue
 		}
-		fi, _, err := c.AllocFS().Stat(&api.Allocation{ID: a.ID, NodeID: a.NodeID}, "main/local/jobshift.env", nil)
+		alloc := &api.Allocation{ID: a.ID, NodeID: a.NodeID}
+		fi, _, err := c.AllocFS().Stat(alloc, "main/local/jobshift.env", nil)
+		if err != nil {
+			fi, _, err = c.AllocFS().Stat(alloc, "main/local/jobshift.env.sh", nil)
+		}
 		if err != nil {
 			b.Fatalf("alloc %s: %v", a.Name, err)
 		}
@@ -416,6 +422,9 @@ func nomadReleases(b *testing.B, c *api.Client, job *api.Job) (env, user []time.
 		at := fi.ModTime
 		if ts := a.TaskStates[nomad.MainTask]; ts != nil && ts.StartedAt.After(at) {
 			at = ts.StartedAt
+		}
+		if st, _, err := c.AllocFS().Stat(alloc, "main/local/started", nil); err == nil {
+			at = st.ModTime
 		}
 		user = append(user, at.Sub(written))
 	}
@@ -505,30 +514,39 @@ func BenchmarkNomadStop(b *testing.B) {
 // jobshift job is registered without its watcher, so every main task
 // waits for the snapshot; then the watcher starts, as `jobshift run`'s
 // does, writes the snapshot, and each task gets its environment.
-// Sub-benchmarks: template (a site without the helper, or a container
-// task: each task's env template waits, the "Missing: nomad.var.block"
-// template event, and consul-template renders it) and in-task (raw_exec
-// on a site with jobshift-env: each task's nomad-env is started and
-// blocked in its read of the Variable), and both on the exec driver
-// (exec-in-task: jobshift-env copied under /usr, in every exec task's
-// chroot). Reported: from the snapshot's write (server clock) to the last
-// env file written (client clock, same host), mean and worst of b.N runs
+// Sub-benchmarks, one per way a task can get it:
+//   - template: the env template (env = true), what a container task has:
+//     it waits in Nomad's template hook ("Missing: nomad.var.block"), and
+//     Nomad starts the task once consul-template has rendered it
+//     (nomad.OptEnvTemplate forces it on raw_exec);
+//   - sourced: raw_exec without jobshift-env, since session 20: the task
+//     is started before the snapshot, waits in sh (env-wait.sh) and
+//     sources the file rendered when the snapshot appears;
+//   - in-task: raw_exec with jobshift-env: each task's nomad-env is
+//     started and blocked in its read of the Variable;
+//   - exec-template, exec-sourced, exec-in-task: the same on the exec
+//     driver (jobshift-env copied under /usr, in every exec task's chroot).
+//
+// Reported: from the snapshot's write (server clock) to the last env file
+// written (client clock, same host), mean and worst of b.N runs
 // (-benchtime 20x: the worst of 20 is their p95..p100), the first and the
 // median task's; and to the last user command running with its
 // environment (ms/user-running: a template task's executor starts the
-// command only after its render, a nomad-env task execs it at once).
+// command only after its render; a sourced or nomad-env task stamps its
+// command's start).
 //
 // On the template path the renders compete for the client's CPU with the
 // executors of the tasks rendered first (the nomad binary, started per
-// task: ~144 ms of CPU on the slow VM of BENCHMARKS.md, session 17; an
-// exec task's also sets up its isolation): a 16-task job's env
-// files spread over ~1 s there, and its commands over seconds more.
+// task: ~144–200 ms of CPU on the slow VMs of BENCHMARKS.md, sessions 17
+// and 19; an exec task's also sets up its isolation): a 16-task job's env
+// files spread over ~1–1.5 s there, and its commands over seconds more.
+// The sourced and in-task paths start every executor before the snapshot.
 //
-//	go test ./bench -run '^$' -bench NomadRelease -benchtime 20x
+//	go test ./bench -run '^$' -bench 'NomadRelease/^(template|sourced|in-task)$' -benchtime 20x
 func BenchmarkNomadRelease(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
-	for _, kind := range []string{"template", "in-task", "exec-template", "exec-in-task"} {
+	for _, kind := range []string{"template", "sourced", "in-task", "exec-template", "exec-sourced", "exec-in-task"} {
 		b.Run(kind, func(b *testing.B) {
 			var sum, worst, first, mid, users time.Duration
 			for i := 0; i < b.N; i++ {
@@ -556,8 +574,9 @@ func BenchmarkNomadRelease(b *testing.B) {
 func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, user []time.Duration) {
 	name := fmt.Sprintf("bench-release-%d-%d", n, time.Now().UnixNano()%1e9)
 	inTask := strings.HasSuffix(kind, "in-task")
+	template := strings.HasSuffix(kind, "template")
 	cmd := "exec sleep 600"
-	if inTask {
+	if !template {
 		cmd = nomadStartCmd // its stamp says when the last one is through
 	}
 	site := nomadBenchSite
@@ -570,6 +589,9 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 	}
 	p := &translate.Plan{Job: nomadBenchJob(name, n, cmd), Site: site, User: "bench",
 		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+	if template {
+		p.Options[nomad.OptEnvTemplate] = "1"
+	}
 	if inTask {
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
 		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
@@ -585,12 +607,13 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 	if _, _, err := c.Jobs().Register(job, nil); err != nil {
 		b.Fatal(err)
 	}
-	if inTask {
-		// every nomad-env started; a second to reach its blocking read
+	if template {
+		nomadAllWaiting(b, c, *job.ID, n)
+	} else {
+		// every nomad-env or env-wait started; a second to reach its
+		// blocking read
 		nomadAllStarted(b, c, *job.ID, n)
 		time.Sleep(time.Second)
-	} else {
-		nomadAllWaiting(b, c, *job.ID, n)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: nomadBenchSite})
@@ -602,10 +625,10 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 		for range ev {
 		}
 	}()
-	if inTask {
-		nomadUserStarted(b, c, *job.ID)
-	} else {
+	if template {
 		nomadAllStarted(b, c, *job.ID, n)
+	} else {
+		nomadUserStarted(b, c, *job.ID)
 	}
 	env, user = nomadReleases(b, c, job)
 	cancel()

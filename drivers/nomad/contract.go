@@ -35,6 +35,11 @@ type Contract interface {
 	// path of the topology snapshot Variable to read the peers from
 	// (topology.go), "" = from the service registrations.
 	EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, process, snapshot string) (string, error)
+	// EnvShell is EnvTemplate from the snapshot Variable snapshot as a
+	// file for sh to source (shellenv.go, contract.NomadSnapshotShell);
+	// an error wrapping contract.ErrShellNames when a name cannot be set
+	// by a shell.
+	EnvShell(p *translate.Plan, role *jobs.Role, jobID, process, snapshot string) (string, error)
 	// Processes are the processes every allocation runs:
 	// [contract.ProcessMain], or [ProcessMain, ProcessPS] for a UAI job of
 	// more than one node (a parameter server next to the training task).

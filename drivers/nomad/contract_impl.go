@@ -58,6 +58,14 @@ func (c *contractImpl) EnvTemplate(p *translate.Plan, role *jobs.Role, jobID, pr
 	return cj.NomadTemplate(role.Name, process, jobID)
 }
 
+func (c *contractImpl) EnvShell(p *translate.Plan, role *jobs.Role, jobID, process, snapshot string) (string, error) {
+	cj, err := c.compile(p)
+	if err != nil {
+		return "", err
+	}
+	return cj.NomadSnapshotShell(role.Name, process, jobID, contract.Snapshot{Path: snapshot, AttemptEnv: attemptEnv})
+}
+
 func (*contractImpl) Processes(p *translate.Plan) []string {
 	return p.Compiled().Processes
 }

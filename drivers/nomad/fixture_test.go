@@ -6,6 +6,7 @@ import (
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // fixtureContract is a TEST-ONLY stand-in for translate/contract's Nomad
@@ -97,4 +98,10 @@ func psWorker(name, cmd string) *jobs.Job {
 	return &jobs.Job{Name: name, Source: jobs.Source{Format: jobs.FormatPAIv1, Path: "job.json"},
 		Roles:      []*jobs.Role{mk("ps", &neg), mk("worker", nil)},
 		Completion: jobs.Completion{Kind: jobs.CompletionPAI}}
+}
+
+// EnvShell: the fixture's environment always travels in its env template
+// (the fixture pins what Render does with that one).
+func (fixtureContract) EnvShell(*translate.Plan, *jobs.Role, string, string, string) (string, error) {
+	return "", contract.ErrShellNames
 }

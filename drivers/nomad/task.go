@@ -248,6 +248,15 @@ func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, cont
 			return uc.under(r.set.envHelper(), TaskEnvCommand, "--"), true
 		}
 	}
+	if r.shellEnvFits(container, uc) {
+		if sh, ok := r.envShell(role, proc, before, cuda); ok {
+			t.Templates = append(t.Templates, shellEnvTemplate(sh))
+			return uc.under("/bin/sh", "-c", envWaitArg, envWaitArg0), true
+		}
+		if r.diags.HasErrors() {
+			return uc, false
+		}
+	}
 	t.Templates = append(t.Templates, &api.Template{
 		EmbeddedTmpl: new(tmpl),
 		DestPath:     new("local/jobshift.env"), // not secrets/: readable for debugging, holds no secret

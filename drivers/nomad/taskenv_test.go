@@ -161,8 +161,10 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 }
 
 // TestInTaskEnvOnlyWhereItCan: docker, exec and a job without a helper
-// or without the snapshot keep the env template; a payload over the
-// limit (a command that does not compress) keeps it too.
+// or without the snapshot do not evaluate in the task; a payload over the
+// limit (a command that does not compress) does not either. Of those, a
+// raw_exec or exec task of the snapshot sources its environment from a
+// file (shellenv.go); docker and the barrier keep the env template.
 func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 	noise := func() string {
 		r := rand.New(rand.NewPCG(1, 2))
@@ -175,23 +177,23 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 	const js, env = "/opt/jobshift", "/opt/jobshift-env"
 	for name, tc := range map[string]struct {
 		driver, helper, envHelper, mode, script string
-		want                                    string // the command running nomad-env, "" = the template
+		want                                    string // the command running nomad-env, "" = the template, sh = the sourced file
 	}{
 		"raw_exec, helper, snapshot": {"raw_exec", js, "", RendezvousSnap, "true", js},
 		"jobshift-env wins":          {"raw_exec", js, env, RendezvousSnap, "true", env},
 		"jobshift-env alone":         {"raw_exec", "", env, RendezvousSnap, "true", env},
-		"no helper":                  {"raw_exec", "", "", RendezvousSnap, "true", ""},
+		"no helper":                  {"raw_exec", "", "", RendezvousSnap, "true", "sh"},
 		"barrier":                    {"raw_exec", js, env, RendezvousBarrier, "true", ""},
 		"docker":                     {"docker", js, env, RendezvousSnap, "true", ""},
 		// an exec task's chroot holds Nomad's default chroot_env: /opt is not in it
-		"exec, helper outside the chroot":  {"exec", js, env, RendezvousSnap, "true", ""},
+		"exec, helper outside the chroot":  {"exec", js, env, RendezvousSnap, "true", "sh"},
 		"exec, jobshift-env in /usr":       {"exec", js, "/usr/local/bin/jobshift-env", RendezvousSnap, "true", "/usr/local/bin/jobshift-env"},
 		"exec, jobshift in /usr/local/bin": {"exec", "/usr/local/bin/jobshift", "", RendezvousSnap, "true", "/usr/local/bin/jobshift"},
-		"exec, /usr2 is not /usr":          {"exec", "", "/usr2/jobshift-env", RendezvousSnap, "true", ""},
-		"exec, /usr/../opt is not in /usr": {"exec", "", "/usr/../opt/jobshift-env", RendezvousSnap, "true", ""},
+		"exec, /usr2 is not /usr":          {"exec", "", "/usr2/jobshift-env", RendezvousSnap, "true", "sh"},
+		"exec, /usr/../opt is not in /usr": {"exec", "", "/usr/../opt/jobshift-env", RendezvousSnap, "true", "sh"},
 		"exec, jobshift-env in /bin":       {"exec", "", "/bin/jobshift-env", RendezvousSnap, "true", "/bin/jobshift-env"},
-		"exec, jobshift-env in /etc":       {"exec", "", "/etc/jobshift-env", RendezvousSnap, "true", ""},
-		"payload too large":                {"raw_exec", js, env, RendezvousSnap, noise, ""},
+		"exec, jobshift-env in /etc":       {"exec", "", "/etc/jobshift-env", RendezvousSnap, "true", "sh"},
+		"payload too large":                {"raw_exec", js, env, RendezvousSnap, noise, "sh"},
 	} {
 		j := paiMesh("te")
 		for _, r := range j.Roles {
@@ -208,17 +210,29 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 				if task.Name != MainTask {
 					continue
 				}
-				_, got := task.Env[TaskEnvVar]
-				tmpl := false
+				_, inTask := task.Env[TaskEnvVar]
+				got := ""
 				for _, tm := range task.Templates {
-					tmpl = tmpl || (tm.Envvars != nil && *tm.Envvars)
+					switch {
+					case tm.Envvars != nil && *tm.Envvars:
+						got += "template "
+					case *tm.DestPath == ShellEnvFile:
+						got += "sh "
+					}
 				}
-				want := tc.want != ""
-				if got != want || tmpl == want {
-					t.Errorf("%s: group %s: in-task %v, env template %v; want in-task %v", name, *g.Name, got, tmpl, want)
+				if inTask {
+					got += "in-task "
 				}
-				if cmd := task.Config["command"]; want && cmd != tc.want {
-					t.Errorf("%s: group %s: nomad-env runs from %v, want %s", name, *g.Name, cmd, tc.want)
+				want := map[string]string{"": "template ", "sh": "sh "}[tc.want]
+				if want == "" {
+					want = "in-task "
+				}
+				if got != want {
+					t.Errorf("%s: group %s: %q, want %q", name, *g.Name, got, want)
+				}
+				cmd := task.Config["command"]
+				if want == "in-task " && cmd != tc.want || want == "sh " && cmd != "/bin/sh" {
+					t.Errorf("%s: group %s: the command is %v, want %s", name, *g.Name, cmd, tc.want)
 				}
 			}
 		}

@@ -3,10 +3,13 @@ package contracttmpl
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	cttmpl "github.com/hashicorp/consul-template/template"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
@@ -43,6 +46,36 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 	}
 }
 
+// TestTaskEnvSnapshotMatchesOracle is TestTaskEnvMatchesOracle for a job
+// Submit registers: the topology snapshot, read by the env template
+// (docker) or by the file a task's sh sources (raw_exec, shellenv.go),
+// sourced here by dash and bash.
+func TestTaskEnvSnapshotMatchesOracle(t *testing.T) {
+	clear(checked)
+	cases := 120
+	if testing.Short() {
+		cases = 30
+	}
+	for n := range cases {
+		c := contracttest.RandomNoTilde(9, n)
+		r := rand.New(rand.NewPCG(10, uint64(n)))
+		contracttest.AsTasks(r, c.Job)
+		for _, driver := range []string{"raw_exec", "docker"} {
+			p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
+				Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}},
+				Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+			checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s/snapshot", c.Name, driver))
+		}
+	}
+	t.Logf("%d task environments sourced from a file, %d from an env template", checked[true], checked[false])
+	if checked[true] == 0 || checked[false] == 0 {
+		t.Fatal("a way of carrying the environment was never taken")
+	}
+}
+
+// checked counts checkTasks' tasks by whether their sh sourced a file.
+var checked = map[bool]int{}
+
 func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Topology, name string) {
 	t.Helper()
 	job, diags := nomad.BuildJob(p, nil)
@@ -51,13 +84,22 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 	}
 	jobID := nomad.JobIDFor(p)
 	opts := nomad.ContractOptions(p)
+	snap := job.Meta[nomad.MetaRendezvous] == nomad.RendezvousSnap
 	brain := registrations(t, r, p.Job, topo, jobID, opts, "")
 	for k, role := range p.Job.Roles {
 		if role.Instances == 0 {
 			continue
 		}
+		if snap {
+			path := nomad.TopologyPath(jobID, *job.TaskGroups[k].Name)
+			brain = snapshot(t, p.Job, topo, jobID, path, "0", opts)
+			withExists(t, brain, path, true)
+		}
 		for _, task := range job.TaskGroups[k].Tasks {
-			tmpl := envTemplate(task)
+			tmpl, sourced := envTemplate(task), false
+			if tmpl == "" {
+				tmpl, sourced = shellTemplate(task), true
+			}
 			if tmpl == "" {
 				continue
 			}
@@ -67,7 +109,7 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 			}
 			gpus := len(task.Resources.Devices) > 0
 			for _, i := range []int{0, role.Instances - 1} {
-				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID}
+				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=0"}
 				devices := fmt.Sprintf("GPU-fake-%d,GPU-fake-%d", 2*i, 2*i+1)
 				if gpus {
 					env = append(env, "NVIDIA_VISIBLE_DEVICES="+devices)
@@ -76,9 +118,16 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 				for k, v := range task.Env {
 					got[k] = v
 				}
-				rendered, err := renderEnv(t, tmpl, brain, env)
+				checked[sourced]++
+				var rendered map[string]string
+				var err error
+				if sourced {
+					rendered, err = sourceTemplate(t, tmpl, brain, env)
+				} else {
+					rendered, err = renderEnv(t, tmpl, brain, env)
+				}
 				if err != nil {
-					t.Fatalf("%s task %s %s[%d]: Nomad would reject the env file: %v", name, task.Name, role.Name, i, err)
+					t.Fatalf("%s task %s %s[%d]: Nomad would reject the env file (or sh the sourced one): %v", name, task.Name, role.Name, i, err)
 				}
 				for k, v := range rendered {
 					got[k] = v // template variables override the env block in Nomad
@@ -134,4 +183,39 @@ func envTemplate(task *api.Task) string {
 		}
 	}
 	return ""
+}
+
+// shellTemplate is the file the task's sh sources for its environment
+// (drivers/nomad shellenv.go), "" if it has none.
+func shellTemplate(task *api.Task) string {
+	for _, tm := range task.Templates {
+		if strings.HasSuffix(*tm.DestPath, "jobshift.env.sh") {
+			return *tm.EmbeddedTmpl
+		}
+	}
+	return ""
+}
+
+// sourceTemplate renders a sourced-file template as the client would and
+// returns what every shell of shells gets from sourcing it (all the same).
+func sourceTemplate(t *testing.T, text string, brain *cttmpl.Brain, env []string) (map[string]string, error) {
+	t.Helper()
+	file := filepath.Join(t.TempDir(), "jobshift.env.sh")
+	if err := os.WriteFile(file, []byte(renderText(t, text, brain, env)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var first map[string]string
+	for _, sh := range shells(t) {
+		got, err := sourced(t, sh, file)
+		if err != nil {
+			return nil, err
+		}
+		if first != nil {
+			if diff := cmp.Diff(first, got); diff != "" {
+				t.Fatalf("%s sources another environment:\n%s", sh, diff)
+			}
+		}
+		first = got
+	}
+	return first, nil
 }

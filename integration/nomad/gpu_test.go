@@ -199,13 +199,22 @@ func checkProcessEnv(t *testing.T, c *api.Client, p *translate.Plan, id string, 
 			t.Errorf("%s: no JOBSHIFT_ENV line in its output", a.Name)
 			continue
 		}
-		inTask := false
+		inTask, sourced := false, false
 		for _, task := range full.Job.LookupTaskGroup(a.TaskGroup).Tasks {
 			_, in := task.Env[nomad.TaskEnvVar]
 			inTask = inTask || (task.Name == nomad.MainTask && in)
+			for _, tm := range task.Templates {
+				sourced = sourced || (task.Name == nomad.MainTask && *tm.DestPath == nomad.ShellEnvFile)
+			}
 		}
 		if inTask != (p.Site.Nomad.Helper != "" && !container) {
 			t.Errorf("%s: environment evaluated in the task: %v, with helper %q", a.Name, inTask, p.Site.Nomad.Helper)
+		}
+		// without the helper a raw_exec or exec task of a watched job
+		// (the snapshot) sources its environment from a file
+		snap := full.Job.Meta[nomad.MetaRendezvous] == nomad.RendezvousSnap
+		if want := p.Site.Nomad.Helper == "" && !container && snap; sourced != want {
+			t.Errorf("%s: environment sourced from %s: %v, want %v", a.Name, nomad.ShellEnvFile, sourced, want)
 		}
 		for _, leak := range []string{nomad.TaskEnvVar, "NOMAD_TOKEN"} {
 			if _, ok := env[leak]; ok {

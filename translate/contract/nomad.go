@@ -3,6 +3,7 @@ package contract
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -163,7 +164,7 @@ func NomadSnapshotTemplate(job *jobs.Job, role, jobID string, snap Snapshot, opt
 
 // NomadTemplate is the package's NomadTemplate for process proc of role.
 func (c *Compiled) NomadTemplate(role, proc, jobID string) (string, error) {
-	return c.nomadTemplate(role, proc, jobID, nil)
+	return c.nomadTemplate(role, proc, jobID, nil, false)
 }
 
 // Snapshot names the topology snapshot a Nomad template reads instead of
@@ -198,10 +199,34 @@ func SnapshotPortKey(n int) string { return "p" + strconv.Itoa(n) }
 // nomadVar blocks until the Variable exists, so the task starts only
 // once the whole topology is known.
 func (c *Compiled) NomadSnapshotTemplate(role, proc, jobID string, snap Snapshot) (string, error) {
-	return c.nomadTemplate(role, proc, jobID, &snap)
+	return c.nomadTemplate(role, proc, jobID, &snap, false)
 }
 
-func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (string, error) {
+// ShellReady is the line a NomadSnapshotShell file ends with once it holds
+// the environment: sourcing it sets the shell variable ShellReadyVar to 1.
+const (
+	ShellReadyVar = "_jsh_env_ready"
+	ShellReady    = ShellReadyVar + "=1\n"
+)
+
+// ErrShellNames: a variable of the contract is not a shell name, so the
+// environment cannot travel as a sourced file (NomadSnapshotShell); the
+// env template (env = true) can carry it.
+var ErrShellNames = errors.New("a variable name is not a shell name")
+
+// NomadSnapshotShell is NomadSnapshotTemplate written for a POSIX shell to
+// source: `export NAME='value'` lines, each value single-quoted (a ' as
+// '\”), so any bytes arrive as they are; a snapshot of another attempt
+// writes a line that prints why and exits 1. It never blocks: until the
+// Variable exists (nomadVarExists, which does not wait) it renders
+// nothing, so the task is started while the snapshot is still to come and
+// reads the file once it ends with ShellReady. The template must be
+// re-rendered when the Variable appears (not `once`).
+func (c *Compiled) NomadSnapshotShell(role, proc, jobID string, snap Snapshot) (string, error) {
+	return c.nomadTemplate(role, proc, jobID, &snap, true)
+}
+
+func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot, shell bool) (string, error) {
 	job := c.job
 	k := roleIndex(job, role)
 	if k < 0 {
@@ -216,7 +241,12 @@ func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (stri
 	}
 	opts := c.opts
 	opts.Process = proc
-	t := &tmpl{svc: map[[3]string]int{}, opts: opts, snap: snap != nil}
+	if shell {
+		if err := checkShellNames(job, k, p); err != nil {
+			return "", err
+		}
+	}
+	t := &tmpl{svc: map[[3]string]int{}, opts: opts, snap: snap != nil, shell: shell}
 	for n, s := range NomadServicesFor(job, jobID, opts) {
 		t.svc[[3]string{s.Role, s.Label, strconv.Itoa(s.Ordinal)}] = n
 		if s.Label == "" {
@@ -251,20 +281,53 @@ func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot) (stri
 			continue
 		}
 		d := p.defs[j]
-		line = t.appendDef(append(line[:0], d.name...), job, d.val)
+		line = t.appendDef(append(t.lineStart(line[:0]), d.name...), job, d.val)
 		w.Write(line)
 	}
-	if snap != nil {
+	switch {
+	case shell:
+		w.WriteString(ShellReady + "{{ end }}{{ end }}\n")
+	case snap != nil:
 		w.WriteString("{{- end }}\n")
 	}
 	return w.String(), nil
 }
 
+// lineStart begins a variable's line: "export " in a shell file.
+func (t *tmpl) lineStart(line []byte) []byte {
+	if t.shell {
+		return append(line, "export "...)
+	}
+	return line
+}
+
 // appendDef appends to a line holding a variable's name the rest of its
-// env-file line: "=", the value as a JSON string, the newline.
+// line: in an env file "=", the value as a JSON string, the newline; in a
+// shell file "=", the value single-quoted, the newline.
 func (t *tmpl) appendDef(line []byte, job *jobs.Job, val expr) []byte {
+	if t.shell {
+		line = t.appendValue(append(line, "='{{ "...), job, val)
+		return append(line, " | "+TemplateShellQuote+" }}'\n"...)
+	}
 	line = t.appendValue(append(line, "={{ "...), job, val)
 	return append(line, " | toJSON }}\n"...)
+}
+
+// TemplateShellQuote is the pipeline stage that makes a string safe between
+// single quotes: every ' becomes '\” (end the quote, a quoted ', reopen).
+const TemplateShellQuote = `replaceAll "'" "'\\''"`
+
+// checkShellNames: every variable of role k's program is a shell name
+// (NomadSnapshotShell writes `export NAME=...`); an env-file name may also
+// hold '.' and '/'.
+func checkShellNames(job *jobs.Job, k int, p *program) error {
+	for _, d := range p.defs {
+		if !IsShellName(d.name) {
+			return fail(ErrShellNames, job.Roles[k].Pos, "Variable name not a shell name",
+				"%s cannot be set by a shell; the env template carries it instead.", d.name)
+		}
+	}
+	return nil
 }
 
 // checkNomad: the variable names and line lengths Nomad's env parser takes.
@@ -317,9 +380,19 @@ func (t *tmpl) registrationsHead(job *jobs.Job, k int) {
 // A snapshot of another attempt writes a line Nomad's env parser rejects.
 func (t *tmpl) snapshotHead(job *jobs.Job, snap Snapshot) {
 	w := &t.out
-	fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- with nomadVar %s }}{{ $v := .ItemsMap -}}\n", tmplString(snap.Path))
-	fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}jobshift-contract: topology snapshot %s is of attempt {{ index $v %s }}, not of this task's attempt {{ env %s }}\n{{ end -}}\n",
-		tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), snap.Path, tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv))
+	path := tmplString(snap.Path)
+	if t.shell {
+		// nomadVarExists does not wait for the Variable; nomadVar, asked
+		// only once it exists, answers at once
+		fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- if nomadVarExists %s }}{{ with nomadVar %s }}{{ $v := .ItemsMap -}}\n", path, path)
+		fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}printf '%%s\\n' '{{ print %s (index $v %s) \", not of this task's attempt \" (env %s) | %s }}' >&2; exit 1\n{{ end -}}\n",
+			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), tmplString("jobshift-contract: topology snapshot "+snap.Path+" is of attempt "),
+			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), TemplateShellQuote)
+	} else {
+		fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- with nomadVar %s }}{{ $v := .ItemsMap -}}\n", path)
+		fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}jobshift-contract: topology snapshot %s is of attempt {{ index $v %s }}, not of this task's attempt {{ env %s }}\n{{ end -}}\n",
+			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), snap.Path, tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv))
+	}
 	w.WriteString("{{- $mi := parseInt $me -}}\n")
 	for k := range job.Roles {
 		fmt.Fprintf(w, "{{- $a%d := split \" \" (print (index $v %s)) -}}\n", k, tmplString(SnapshotAddrKey(k)))
@@ -382,6 +455,7 @@ type tmpl struct {
 	roles  []int
 	ported []bool // service n has a port
 	snap   bool   // read the snapshot Variable, not the registrations
+	shell  bool   // a file for sh to source (NomadSnapshotShell)
 	tmp    int
 	opts   Options
 	labels map[int][]jobs.Port // PortLabels per role, computed once

@@ -162,7 +162,7 @@ func (t *tmpl) writeFamily(f family, job *jobs.Job) {
 	w.WriteString(" }}")
 	var line []byte
 	for _, it := range f.items {
-		line = append(append(line[:0], it.prefix...), "{{ $i }}"...)
+		line = append(append(t.lineStart(line[:0]), it.prefix...), "{{ $i }}"...)
 		line = t.appendDef(append(line, it.suffix...), job, it.val)
 		w.Write(line)
 	}

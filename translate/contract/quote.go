@@ -32,9 +32,9 @@ func appendShQuote(dst []byte, s string) []byte {
 	return append(append(dst, s...), '\'')
 }
 
-// isShellName reports whether s can be a sh variable name (and so be
+// IsShellName reports whether s can be a sh variable name (and so be
 // assigned and exported by the shell itself).
-func isShellName(s string) bool {
+func IsShellName(s string) bool {
 	if s == "" {
 		return false
 	}

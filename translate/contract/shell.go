@@ -200,7 +200,7 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 		if _, ok := common[d.name]; !ok {
 			continue
 		}
-		if isShellName(d.name) {
+		if IsShellName(d.name) {
 			exports = append(exports, d)
 			continue
 		}
@@ -585,7 +585,7 @@ func (c *shc) hoistVar(run expr) string {
 func (c *shc) assign(d def, odd []string) []string {
 	c.wbuf = c.appendWord(c.wbuf[:0], d.val) // a pCond writes its line first
 	w := &c.out
-	if isShellName(d.name) {
+	if IsShellName(d.name) {
 		w.WriteString(d.name)
 		w.WriteByte('=')
 		w.Write(c.wbuf)
