@@ -157,6 +157,26 @@ func TestExamplesSucceedOnRawExec(t *testing.T) {
 	}
 }
 
+// renderedEnv is the environment rendered for task of alloc: its env
+// template's or nomad-env's local/jobshift.env, or the file its sh
+// sources (local/jobshift.env.sh, drivers/nomad shellenv.go), sourced.
+func renderedEnv(t *testing.T, c *api.Client, alloc *api.Allocation, task string) (map[string]string, error) {
+	t.Helper()
+	// Cat of a missing file answers its error as the file's text: Stat
+	if _, _, err := c.AllocFS().Stat(alloc, task+"/"+nomad.ShellEnvFile, nil); err != nil {
+		rc, err := c.AllocFS().Cat(alloc, task+"/local/jobshift.env", nil)
+		if err != nil {
+			return nil, err
+		}
+		return drivertest.ReadEnvFile(t, rc), nil
+	}
+	rc, err := c.AllocFS().Cat(alloc, task+"/"+nomad.ShellEnvFile, nil)
+	if err != nil {
+		return nil, err
+	}
+	return drivertest.ReadShellEnvFile(t, rc), nil
+}
+
 // checkEnvAgainstOracle compares, for every task, the environment the
 // contract template rendered (the task's secrets/jobshift.env, read back
 // through the alloc filesystem API) with the oracle's for the actual
@@ -178,12 +198,11 @@ func checkEnvAgainstOracle(t *testing.T, c *api.Client, p *translate.Plan, id st
 		if err != nil {
 			t.Fatal(err)
 		}
-		rc, err := c.AllocFS().Cat(full, "main/local/jobshift.env", nil)
+		got, err := renderedEnv(t, c, full, nomad.MainTask)
 		if err != nil {
 			t.Errorf("%s: reading the rendered env: %v", a.Name, err)
 			continue
 		}
-		got := drivertest.ReadEnvFile(t, rc)
 		for _, v := range want {
 			if v.Name == contract.WorkDirVar {
 				continue // exported by the task itself

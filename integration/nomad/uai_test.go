@@ -16,7 +16,6 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
-	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/translate"
@@ -110,6 +109,9 @@ taskRoles:
 			for _, task := range []string{nomad.MainTask, nomad.PSTask} {
 				out, _ := exec.Command(agent.Binary(), "alloc", "logs", "-stderr", "-address", agent.Addr(t), a.ID, task).CombinedOutput()
 				env, _ := exec.Command(agent.Binary(), "alloc", "fs", "-address", agent.Addr(t), a.ID, task+"/local/jobshift.env").CombinedOutput()
+				if sh, err := exec.Command(agent.Binary(), "alloc", "fs", "-address", agent.Addr(t), a.ID, task+"/"+nomad.ShellEnvFile).CombinedOutput(); err == nil {
+					env = sh
+				}
 				t.Logf("%s %s:\n%s\nstderr:\n%s\nenv file:\n%s", a.Name, task, catLogs(t, a.ID, task), out, env)
 			}
 		}
@@ -155,12 +157,11 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			rc, err := c.AllocFS().Cat(full, task+"/local/jobshift.env", nil)
+			got, err := renderedEnv(t, c, full, task)
 			if err != nil {
 				t.Errorf("%s %s: reading the rendered env: %v", a.Name, task, err)
 				continue
 			}
-			got := drivertest.ReadEnvFile(t, rc)
 			sawTF := false
 			for _, v := range want {
 				if v.Name == contract.WorkDirVar {
