@@ -112,7 +112,7 @@ func BenchmarkNomadStart(b *testing.B) {
 	b.Setenv("NOMAD_ADDR", agent.Addr(b))
 	c := agent.Client(b)
 	for _, n := range []int{4, 16, 64} {
-		for _, kind := range []string{"jobshift", "helper", "template", "barrier", "bare"} {
+		for _, kind := range []string{"jobshift", "helper", "sourced", "template", "barrier", "bare"} {
 			b.Run(fmt.Sprintf("%s-%d", kind, n), func(b *testing.B) { nomadStartRuns(b, c, kind, n) })
 		}
 	}
@@ -262,7 +262,7 @@ func nomadTimeline(b *testing.B, c *api.Client, job *api.Job, t0 time.Time) noma
 }
 
 // nomadStartOnce registers one job of n tasks (kind jobshift, helper,
-// template, barrier, no-finisher or bare), once the host is idle
+// sourced, template, barrier, no-finisher or bare), once the host is idle
 // (quiesce), and returns the time from the register call
 // to the last main task's start, for the snapshot kinds the snapshot's
 // release, and the timeline. The snapshot kinds' watcher is the driver's,
@@ -278,8 +278,11 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	case "helper": // ... with the helper only: the jobshift binary runs nomad-env
 		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
-	case "template": // ... and on a site without it: the env template
+	case "sourced": // ... and on a site without it: the file env-wait sources
 		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+	case "template": // ... or the env template, as a container task has it
+		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptEnvTemplate] = "1"
 	}
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
