@@ -259,41 +259,61 @@ func TestNomadExamples(t *testing.T) {
 }
 
 // TestNomadEnvMatchesOracle: every task's real process environment (env -0
-// on stdout) holds exactly the oracle's variables.
+// on stdout) holds exactly the oracle's variables, whether the task
+// evaluated it itself (the cluster's site: jobshift-env on every client)
+// or, on a site without the helpers, sourced it from its template's file
+// (drivers/nomad shellenv.go).
 func TestNomadEnvMatchesOracle(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
 	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml"} {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			plan := loadPlan(t, c, f)
-			drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
-			res, id := runNomad(t, c, plan, 4*time.Minute)
-			if res.Phase != completion.PhaseSucceeded {
-				t.Fatalf("result %+v", res)
-			}
-			tasks := nomadTasks(t, cl, id)
-			topo := nomadTopology(plan, id, tasks)
-			checkNodes(t, c, cl, plan, topo, tasks)
-			opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
-			for _, nt := range tasks {
-				env := parseEnv0(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
-				want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, opts)
-				if err != nil {
-					t.Fatal(err)
-				}
-				got := map[string]string{}
-				for _, v := range want {
-					got[v.Name] = env[v.Name]
-				}
-				wm := want.Map()
-				if wd, ok := wm[contract.WorkDirVar]; ok && wd == "" {
-					wm[contract.WorkDirVar] = repoRoot()
-				}
-				if d := cmp.Diff(wm, got); d != "" {
-					t.Errorf("%s: contract (-oracle +task):\n%s", nt.alloc.Name, d)
-				}
-			}
-		})
+		t.Run("in-task/"+filepath.Base(f), func(t *testing.T) { nomadEnvMatchesOracle(t, c, cl, f, false) })
+	}
+	// the PAI job alone (every host list and port of its two roles): the
+	// suite's time is near CI's budget on slow machines
+	f := "integration/slurm/testdata/env-pai.yaml"
+	t.Run("sourced/"+filepath.Base(f), func(t *testing.T) { nomadEnvMatchesOracle(t, c, cl, f, true) })
+}
+
+func nomadEnvMatchesOracle(t *testing.T, c *cluster, cl *api.Client, f string, sourced bool) {
+	t.Helper()
+	plan := loadPlan(t, c, f)
+	if sourced {
+		site := *plan.Site
+		nc := *site.Nomad
+		nc.Helper, nc.EnvHelper = "", ""
+		site.Nomad = &nc
+		plan.Site = &site
+	}
+	drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
+	res, id := runNomad(t, c, plan, 4*time.Minute)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	tasks := nomadTasks(t, cl, id)
+	topo := nomadTopology(plan, id, tasks)
+	checkNodes(t, c, cl, plan, topo, tasks)
+	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	for _, nt := range tasks {
+		env := parseEnv0(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
+		want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]string{}
+		for _, v := range want {
+			got[v.Name] = env[v.Name]
+		}
+		wm := want.Map()
+		if wd, ok := wm[contract.WorkDirVar]; ok && wd == "" {
+			wm[contract.WorkDirVar] = repoRoot()
+		}
+		if d := cmp.Diff(wm, got); d != "" {
+			t.Errorf("%s: contract (-oracle +task):\n%s", nt.alloc.Name, d)
+		}
+		if _, _, err := cl.AllocFS().Stat(nt.alloc, nomad.MainTask+"/"+nomad.ShellEnvFile, nil); (err == nil) != sourced {
+			t.Errorf("%s: environment sourced from a file: %v, want %v", nt.alloc.Name, err == nil, sourced)
+		}
 	}
 }
 
