@@ -7,7 +7,6 @@
 package contracttmpl
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -73,18 +72,7 @@ func render(t testing.TB, text string, brain *cttmpl.Brain, jobID string, i int)
 // template's env function sees) and parses the output as Nomad does.
 func renderEnv(t testing.TB, text string, brain *cttmpl.Brain, env []string) (map[string]string, error) {
 	t.Helper()
-	tmpl, err := cttmpl.NewTemplate(&cttmpl.NewTemplateInput{Contents: text, FunctionDenylist: []string{"plugin", "writeToFile", "executeTemplate"}})
-	if err != nil {
-		t.Fatalf("template does not parse: %v", err)
-	}
-	res, err := tmpl.Execute(&cttmpl.ExecuteInput{Brain: brain, Env: env})
-	if err != nil {
-		t.Fatalf("template does not execute: %v", err)
-	}
-	if res.Missing.Len() > 0 {
-		t.Fatalf("dependencies missing: %v", res.Missing.List())
-	}
-	return envparse.Parse(bytes.NewReader(res.Output))
+	return envparse.Parse(strings.NewReader(renderText(t, text, brain, env)))
 }
 
 // TestTemplateMatchesOracle: hundreds of random jobs, every role, first
@@ -180,19 +168,28 @@ func snapshot(t testing.TB, job *jobs.Job, topo contract.Topology, jobID, path, 
 		}
 		items[contract.SnapshotPortKey(n)] = strings.Join(ports, " ")
 	}
-	q, err := ctdep.NewNVGetQuery("", path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	q.EnableBlocking()
+	// what nomadVar (blocking) and nomadVarExists (not) fetched
 	brain := cttmpl.NewBrain()
-	brain.Remember(q, &ctdep.NewNomadVariable(&nomadapi.Variable{Path: path, Items: items}).Items)
+	for _, blocking := range []bool{true, false} {
+		q, err := ctdep.NewNVGetQuery("", path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if blocking {
+			q.EnableBlocking()
+		}
+		brain.Remember(q, &ctdep.NewNomadVariable(&nomadapi.Variable{Path: path, Items: items}).Items)
+	}
 	return brain
 }
 
 // TestSnapshotTemplateMatchesOracle: the snapshot rendering of random jobs
-// (GPUs, every contract) gives every task the oracle's environment.
+// (GPUs, every contract, hostile literals) gives every task the oracle's
+// environment, byte for byte, both as the env template and as the file a
+// task's sh sources (NomadSnapshotShell, sourced by dash and bash), where
+// every name is a shell name.
 func TestSnapshotTemplateMatchesOracle(t *testing.T) {
+	sourcedN, refused := 0, 0
 	cases := 400
 	if testing.Short() {
 		cases = 60
@@ -211,6 +208,13 @@ func TestSnapshotTemplateMatchesOracle(t *testing.T) {
 			if err != nil {
 				t.Fatalf("case %s role %s: NomadSnapshotTemplate: %v", c.Name, role.Name, err)
 			}
+			shText, err := cj.NomadSnapshotShell(role.Name, c.Opts.Process, jobID, snap)
+			if err != nil && !errors.Is(err, contract.ErrShellNames) {
+				t.Fatalf("case %s role %s: NomadSnapshotShell: %v", c.Name, role.Name, err)
+			}
+			if err != nil {
+				refused++
+			}
 			if role.Instances == 0 {
 				continue
 			}
@@ -228,8 +232,23 @@ func TestSnapshotTemplateMatchesOracle(t *testing.T) {
 				if diff := cmp.Diff(want.Map(), got); diff != "" {
 					t.Fatalf("case %s task %d-%d (-oracle +nomad):\n%s", c.Name, k, i, diff)
 				}
+				if shText == "" {
+					continue
+				}
+				got, err = sourceTemplate(t, shText, brain, env)
+				if err != nil {
+					t.Fatalf("case %s task %d-%d: sh cannot source the file: %v\n%s", c.Name, k, i, err, shText)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Fatalf("case %s task %d-%d (-oracle +sourced):\n%s", c.Name, k, i, diff)
+				}
+				sourcedN++
 			}
 		}
+	}
+	t.Logf("%d task environments also sourced, %d roles' names not shell names", sourcedN, refused)
+	if sourcedN == 0 {
+		t.Fatal("no environment was sourced")
 	}
 }
 

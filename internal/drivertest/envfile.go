@@ -3,11 +3,13 @@ package drivertest
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -43,10 +45,8 @@ func ReadEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
 }
 
 // ReadShellEnvFile sources a rendered sourced-file template (drivers/nomad
-// shellenv.go: export NAME='value' lines) with sh in an empty environment,
-// as the task's env-wait does, and returns what it exported, less what sh
-// exports by itself; a file that is not whole, or that sh cannot source,
-// is a test error.
+// shellenv.go: export NAME='value' lines) with /bin/sh (SourcedEnv); a
+// file that is not whole, or that sh cannot source, is a test error.
 func ReadShellEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
 	t.Helper()
 	defer r.Close()
@@ -59,11 +59,29 @@ func ReadShellEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
 	if err := os.WriteFile(f, text, 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env := func(script string) map[string]string {
-		out, err := exec.Command("env", "-i", "/bin/sh", "-c", script, "sh", f).Output()
+	got, err := SourcedEnv("/bin/sh", f)
+	if err != nil {
+		t.Errorf("%v\n%s", err, text)
+	}
+	return got
+}
+
+// shellOwn is, by shell, what it exports by itself in an empty
+// environment (the same on every run).
+var shellOwn sync.Map
+
+// SourcedEnv is what the shell sh exports after sourcing file in an empty
+// environment, as a task's env-wait does, less what sh exports by itself;
+// an error when sh cannot source it or the file does not say it is whole
+// (contract.ShellReady).
+func SourcedEnv(sh, file string) (map[string]string, error) {
+	env := func(script string) (map[string]string, error) {
+		cmd := exec.Command("env", "-i", sh, "-c", script, "sh", file)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
 		if err != nil {
-			t.Errorf("sh cannot source the env file: %v\n%s", err, text)
-			return nil
+			return nil, fmt.Errorf("%s cannot source the env file: %v: %s", sh, err, stderr.String())
 		}
 		m := map[string]string{}
 		for _, kv := range strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00") {
@@ -71,13 +89,24 @@ func ReadShellEnvFile(t *testing.T, r io.ReadCloser) map[string]string {
 				m[k] = v
 			}
 		}
-		return m
+		return m, nil
 	}
-	got := env(`. "$1"; [ "$_jsh_env_ready" = 1 ] || { echo "not whole" >&2; exit 3; }; exec env -0`)
-	for k, v := range env(`exec env -0`) {
+	got, err := env(`. "$1"; [ "$_jsh_env_ready" = 1 ] || { echo "not whole" >&2; exit 3; }; exec env -0`)
+	if err != nil {
+		return nil, err
+	}
+	own, ok := shellOwn.Load(sh)
+	if !ok {
+		m, err := env(`exec env -0`)
+		if err != nil {
+			return nil, err
+		}
+		own, _ = shellOwn.LoadOrStore(sh, m)
+	}
+	for k, v := range own.(map[string]string) {
 		if got[k] == v {
 			delete(got, k)
 		}
 	}
-	return got
+	return got, nil
 }
