@@ -215,9 +215,10 @@ const (
 var ErrShellNames = errors.New("a variable name is not a shell name")
 
 // NomadSnapshotShell is NomadSnapshotTemplate written for a POSIX shell to
-// source: `export NAME='value'` lines, each value single-quoted (a ' as
-// '\”), so any bytes arrive as they are; a snapshot of another attempt
-// writes a line that prints why and exits 1. It never blocks: until the
+// source: `export NAME='value'` lines, each value single-quoted (a ' in
+// it as TemplateShellQuote writes it), so any bytes arrive as they are; a
+// snapshot of another attempt writes a line that prints why and exits 1.
+// It never blocks: until the
 // Variable exists (nomadVarExists, which does not wait) it renders
 // nothing, so the task is started while the snapshot is still to come and
 // reads the file once it ends with ShellReady. The template must be
@@ -314,7 +315,10 @@ func (t *tmpl) appendDef(line []byte, job *jobs.Job, val expr) []byte {
 }
 
 // TemplateShellQuote is the pipeline stage that makes a string safe between
-// single quotes: every ' becomes '\” (end the quote, a quoted ', reopen).
+// single quotes: every ' becomes these four characters (end the quote, a
+// quoted ', reopen the quote):
+//
+//	'\''
 const TemplateShellQuote = `replaceAll "'" "'\\''"`
 
 // checkShellNames: every variable of role k's program is a shell name
