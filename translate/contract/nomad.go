@@ -381,7 +381,10 @@ func (t *tmpl) registrationsHead(job *jobs.Job, k int) {
 // snapshotHead opens the snapshot Variable (the rest of the template is
 // inside its `with`, closed by nomadTemplate) and splits its items once:
 // $a<k> are role k's addresses, $p<n> service n's ports, by task index.
-// A snapshot of another attempt writes a line Nomad's env parser rejects.
+// A snapshot of another attempt writes a line Nomad's env parser rejects
+// (in a sourced file: one that prints why and exits 1). The sourced file
+// opens the Variable only once nomadVarExists says it exists, so it
+// renders at once, empty, before the snapshot.
 func (t *tmpl) snapshotHead(job *jobs.Job, snap Snapshot) {
 	w := &t.out
 	path := tmplString(snap.Path)
