@@ -71,13 +71,7 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 	}
 	t.Cleanup(func() {
 		if t.Failed() {
-			for _, nt := range nomadTasks(t, cl, id) {
-				if rc, err := cl.AllocFS().Cat(nt.alloc, "alloc/logs/"+nomad.MainTask+".stderr.0", nil); err == nil {
-					b, _ := io.ReadAll(rc)
-					rc.Close()
-					t.Logf("%s stderr:\n%s", nt.alloc.Name, b)
-				}
-			}
+			logNomadTasks(t, cl, id)
 		}
 		checkNomadNothingLeft(t, cl, id)
 		_, _, _ = cl.Jobs().Deregister(id, true, nil)
@@ -99,6 +93,28 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 		t.Fatalf("job %s: no result within %s", id, timeout)
 	}
 	return final, id
+}
+
+// logNomadTasks logs, for every task of every allocation of the job (the
+// main task, a UAI node's parameter server, the finisher and judge), its
+// state, its events and its stderr, so that a failed run says which task
+// ended when and why.
+func logNomadTasks(t *testing.T, cl *api.Client, id string) {
+	t.Helper()
+	for _, nt := range nomadTasks(t, cl, id) {
+		for name, ts := range nt.alloc.TaskStates {
+			var events []string
+			for _, e := range ts.Events {
+				events = append(events, fmt.Sprintf("%s %s: %s", time.Unix(0, e.Time).Format("15:04:05.000"), e.Type, e.DisplayMessage))
+			}
+			var stderr []byte
+			if rc, err := cl.AllocFS().Cat(nt.alloc, "alloc/logs/"+name+".stderr.0", nil); err == nil {
+				stderr, _ = io.ReadAll(rc)
+				rc.Close()
+			}
+			t.Logf("%s %s (%s, failed %v): events %q\nstderr:\n%s", nt.alloc.Name, name, ts.State, ts.Failed, events, stderr)
+		}
+	}
 }
 
 // checkNomadNothingLeft: every allocation of the job ended (the never-ending
