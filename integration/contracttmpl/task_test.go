@@ -31,7 +31,7 @@ import (
 // contract. This is the test that sees a variable glued onto the line
 // before it (CUDA_VISIBLE_DEVICES=GPU-1TF_CONFIG=...).
 func TestTaskEnvMatchesOracle(t *testing.T) {
-	clear(checked)
+	var checked [2]int // task environments from an env template, sourced from a file
 	cases := 240
 	if testing.Short() {
 		cases = 40
@@ -50,20 +50,21 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 				p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 					Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}},
 					Options: map[string]string{nomad.OptRendezvous: mode}}
-				checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s/%s", c.Name, driver, mode))
+				tmpl, sourced := checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s/%s", c.Name, driver, mode))
+				checked[0] += tmpl
+				checked[1] += sourced
 			}
 		}
 	}
-	t.Logf("%d task environments sourced from a file, %d from an env template", checked[true], checked[false])
-	if checked[true] == 0 || checked[false] == 0 {
+	t.Logf("%d task environments from an env template, %d sourced from a file", checked[0], checked[1])
+	if checked[0] == 0 || checked[1] == 0 {
 		t.Fatal("a way of carrying the environment was never taken")
 	}
 }
 
-// checked counts checkTasks' tasks by whether their sh sourced a file.
-var checked = map[bool]int{}
-
-func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Topology, name string) {
+// checkTasks checks every task of p's job and returns how many task
+// environments came from an env template and how many were sourced.
+func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Topology, name string) (tmplN, sourcedN int) {
 	t.Helper()
 	job, diags := nomad.BuildJob(p, nil)
 	if diags.HasErrors() {
@@ -104,12 +105,13 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 				for k, v := range task.Env {
 					got[k] = v
 				}
-				checked[sourced]++
 				var rendered map[string]string
 				var err error
 				if sourced {
+					sourcedN++
 					rendered, err = sourceTemplate(t, tmpl, brain, env)
 				} else {
+					tmplN++
 					rendered, err = renderEnv(t, tmpl, brain, env)
 				}
 				if err != nil {
@@ -125,6 +127,7 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 			}
 		}
 	}
+	return tmplN, sourcedN
 }
 
 // expectedEnv is what the source platform gave the task, written from the

@@ -388,15 +388,18 @@ func (t *tmpl) registrationsHead(job *jobs.Job, k int) {
 func (t *tmpl) snapshotHead(job *jobs.Job, snap Snapshot) {
 	w := &t.out
 	path := tmplString(snap.Path)
+	w.WriteString("{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- ")
 	if t.shell {
 		// nomadVarExists does not wait for the Variable; nomadVar, asked
 		// only once it exists, answers at once
-		fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- if nomadVarExists %s }}{{ with nomadVar %s }}{{ $v := .ItemsMap -}}\n", path, path)
+		fmt.Fprintf(w, "if nomadVarExists %s }}{{ ", path)
+	}
+	fmt.Fprintf(w, "with nomadVar %s }}{{ $v := .ItemsMap -}}\n", path)
+	if t.shell {
 		fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}printf '%%s\\n' '{{ print %s (index $v %s) \", not of this task's attempt \" (env %s) | %s }}' >&2; exit 1\n{{ end -}}\n",
 			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), tmplString("jobshift-contract: topology snapshot "+snap.Path+" is of attempt "),
 			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), TemplateShellQuote)
 	} else {
-		fmt.Fprintf(w, "{{ $me := env \"NOMAD_ALLOC_INDEX\" -}}\n{{- with nomadVar %s }}{{ $v := .ItemsMap -}}\n", path)
 		fmt.Fprintf(w, "{{- if ne (print (index $v %s)) (env %s) }}jobshift-contract: topology snapshot %s is of attempt {{ index $v %s }}, not of this task's attempt {{ env %s }}\n{{ end -}}\n",
 			tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv), snap.Path, tmplString(SnapshotAttempt), tmplString(snap.AttemptEnv))
 	}
