@@ -110,7 +110,7 @@ func runNomadSSHKey(args []string, stdout, stderr io.Writer) int {
 // runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go):
 // the poststop finisher, or with -after-main the UAI groups' judge, which
 // first waits for its allocation's training task to end and always exits 0
-// (a failed sidecar would make Nomad kill the parameter server beside it).
+// (a failed task would make Nomad kill the parameter server beside it).
 func runNomadFinish(args []string, stdout, stderr io.Writer) int {
 	id, alloc := os.Getenv("NOMAD_JOB_ID"), os.Getenv("NOMAD_ALLOC_ID")
 	if id == "" || alloc == "" {

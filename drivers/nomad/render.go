@@ -279,7 +279,7 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		// checkpoint, still need a node's PS after that node's own
 		// training task ended — stopping it then made peers on other
 		// hosts fail with "connection refused". So no task leads the
-		// group, and with the in-job finisher a sidecar judges once the
+		// group, and with the in-job finisher a poststart task judges once the
 		// training task ended (finisher.go, JudgeTask).
 		ps := r.mainTask(role, driver, net, procs[1])
 		if ps == nil {

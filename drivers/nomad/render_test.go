@@ -198,7 +198,8 @@ func TestRenderUAI(t *testing.T) {
 	}
 
 	// With the in-job finisher no task leads the group either (the PS
-	// stays until the job's verdict); a poststart sidecar judges once the
+	// stays until the job's verdict); a poststart task, not a sidecar (an
+	// ended sidecar fails and kills the PS: finisher.go), judges once the
 	// training task ended, the poststop finisher when the allocation is
 	// torn down.
 	ph := plan(uaiJob(), rawExecSite())
@@ -229,7 +230,7 @@ func TestRenderUAI(t *testing.T) {
 		BarrierTask:  {Hook: "prestart"},
 		MainTask:     {},
 		PSTask:       {},
-		JudgeTask:    {Hook: "poststart", Sidecar: true, Args: []string{"nomad-finish", "-after-main"}},
+		JudgeTask:    {Hook: "poststart", Args: []string{"nomad-finish", "-after-main"}},
 		FinisherTask: {Hook: "poststop", Args: []string{"nomad-finish"}},
 	}
 	if diff := cmp.Diff(wantShapes, shapes); diff != "" {

@@ -191,12 +191,15 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 // each node waits for its training task, the last one records the verdict
 // and stops the job, which ends the parameter servers.
 func TestUAIFinisherWithoutJobshiftProcess(t *testing.T) {
-	// succeed: every training task ends 0 (the judges decide); fail: node
+	// succeed: every training task ends 0 (the judges decide), node 1's
+	// three seconds after node 0's, so node 0's judge has judged "no rule
+	// fired" long before the verdict and node 0's PS must outlive it (a
+	// sidecar judge failed on its exit 0 and Nomad killed that PS); fail: node
 	// 1's training task exits 3, Nomad kills its PS and judge, and the
 	// poststop finisher of that allocation records the failure (the stop
 	// may come before node 0's tasks even started).
 	for _, tc := range []struct{ name, train, phase, code string }{
-		{"succeed", "sleep 1", "succeeded", "0"},
+		{"succeed", `[ "$NOMAD_ALLOC_INDEX" != 1 ] || sleep 3; sleep 1`, "succeeded", "0"},
 		{"fail", `[ "$NOMAD_ALLOC_INDEX" != 1 ] || exit 3; sleep 30`, "failed", "3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) { uaiFinisher(t, tc.train, tc.phase, tc.code) })
@@ -284,6 +287,11 @@ taskRoles:
 				if phase == "succeeded" && !judged {
 					t.Error("no judge task ran, yet the job ended")
 				}
+				for _, a := range allocs {
+					if phase == "succeeded" {
+						psOutlivedJudge(t, a)
+					}
+				}
 				return
 			}
 			time.Sleep(500 * time.Millisecond)
@@ -291,4 +299,29 @@ taskRoles:
 		t.Fatal("allocations still running after the verdict")
 	}
 	t.Fatal("no verdict within 2 minutes")
+}
+
+// psOutlivedJudge: in a job that succeeds, an allocation's judge never
+// fails and its PS is never ended by a sibling's end (only by the job's
+// stop after the verdict).
+func psOutlivedJudge(t *testing.T, a *api.AllocationListStub) {
+	t.Helper()
+	if j := a.TaskStates[nomad.JudgeTask]; j != nil && j.Failed {
+		t.Errorf("%s: the judge failed: %s", a.Name, events(j))
+	}
+	if ps := a.TaskStates[nomad.PSTask]; ps != nil {
+		for _, e := range ps.Events {
+			if e.Type == api.TaskSiblingFailed {
+				t.Errorf("%s: the PS was killed before the verdict: %s", a.Name, events(ps))
+			}
+		}
+	}
+}
+
+func events(ts *api.TaskState) string {
+	var b strings.Builder
+	for _, e := range ts.Events {
+		fmt.Fprintf(&b, "[%s: %s%s] ", e.Type, e.DisplayMessage, e.FailedSibling)
+	}
+	return b.String()
 }
