@@ -187,7 +187,7 @@ func checkUAIEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
 
 // TestUAIFinisherWithoutJobshiftProcess: submitted with plain `nomad job
 // run` and the in-job finisher, a UAI job still ends: no task leads the
-// group (a node's PS stays up for the other nodes), the judge sidecar of
+// group (a node's PS stays up for the other nodes), the judge task of
 // each node waits for its training task, the last one records the verdict
 // and stops the job, which ends the parameter servers.
 func TestUAIFinisherWithoutJobshiftProcess(t *testing.T) {
