@@ -57,8 +57,8 @@ func b2i(b bool) int {
 }
 
 // shQuote quotes s for POSIX sh so that the shell reads back exactly s:
-// single quotes, each ' written as '\”. Every byte but NUL survives; callers
-// reject NUL first (checkNUL).
+// single quotes, each ' written as quote, backslash, quote, quote. Every
+// byte but NUL survives; callers reject NUL first (checkNUL).
 func shQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == "" {
 		return s

@@ -78,7 +78,7 @@ func isDecimalNumber(s string) bool {
 }
 
 // stringValue checks that n is a string (Joi.string()); empty strings are
-// refused unless allowEmpty (Joi's .allow(”)).
+// refused unless allowEmpty (Joi's .allow with an empty string).
 func (d *diagSink) stringValue(n *jnode, field string, allowEmpty bool) (string, bool) {
 	if n.Kind != jString {
 		d.Errorf(n.Pos, "Not a string", "%s must be a string, not %s; put the value in double quotes.", field, n.Kind)
