@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hashicorp/nomad/api"
+
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
@@ -130,6 +132,19 @@ func TestUAIAcrossHosts(t *testing.T) {
 		for _, nt := range tasks {
 			if logs := catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"); strings.Count(logs, "reached ps") != 3 {
 				t.Errorf("%s did not reach the 3 parameter servers:\n%s", nt.alloc.Name, logs)
+			}
+			// A node's PS ends only with the job (its stop after the
+			// verdict), never because a sibling failed: the judge is
+			// never failed (stop 35).
+			if j := nt.alloc.TaskStates[nomad.JudgeTask]; j != nil && j.Failed {
+				t.Errorf("%s: the judge failed", nt.alloc.Name)
+			}
+			if ps := nt.alloc.TaskStates[nomad.PSTask]; ps != nil {
+				for _, e := range ps.Events {
+					if e.Type == api.TaskSiblingFailed {
+						t.Errorf("%s: the PS was killed by a sibling's failure: %s", nt.alloc.Name, e.DisplayMessage)
+					}
+				}
 			}
 		}
 		checkNodes(t, c, cl, p, nomadTopology(p, id, tasks), tasks)
