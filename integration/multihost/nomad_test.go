@@ -149,6 +149,21 @@ type nomadTask struct {
 	alloc *api.Allocation
 }
 
+// runNomadPlaced runs plan on the cluster to success (exit code 0) and
+// returns where every task ran, after checking each task ran on the
+// node its topology names (checkNodes).
+func runNomadPlaced(t *testing.T, c *cluster, cl *api.Client, plan *translate.Plan) ([]nomadTask, contract.Topology) {
+	t.Helper()
+	res, id := runNomad(t, c, plan, 4*time.Minute)
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	tasks := nomadTasks(t, cl, id)
+	topo := nomadTopology(plan, id, tasks)
+	checkNodes(t, c, cl, plan, topo, tasks)
+	return tasks, topo
+}
+
 func nomadTasks(t *testing.T, cl *api.Client, id string) []nomadTask {
 	t.Helper()
 	stubs, _, err := cl.Jobs().Allocations(id, true, nil)
@@ -302,13 +317,7 @@ func nomadEnvMatchesOracle(t *testing.T, c *cluster, cl *api.Client, f string, s
 		plan.Site = &site
 	}
 	drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
-	res, id := runNomad(t, c, plan, 4*time.Minute)
-	if res.Phase != completion.PhaseSucceeded {
-		t.Fatalf("result %+v", res)
-	}
-	tasks := nomadTasks(t, cl, id)
-	topo := nomadTopology(plan, id, tasks)
-	checkNodes(t, c, cl, plan, topo, tasks)
+	tasks, topo := runNomadPlaced(t, c, cl, plan)
 	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
 	for _, nt := range tasks {
 		env := parseEnv0(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))

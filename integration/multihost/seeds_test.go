@@ -148,13 +148,7 @@ func seedAcrossHosts(t *testing.T, seed func(*testing.T) string) {
 		c := need(t, "nomad")
 		cl := nomadClient(t, c)
 		plan := loadPlan(t, c, seed(t))
-		res, id := runNomad(t, c, plan, 4*time.Minute)
-		if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
-			t.Fatalf("result %+v", res)
-		}
-		tasks := nomadTasks(t, cl, id)
-		topo := nomadTopology(plan, id, tasks)
-		checkNodes(t, c, cl, plan, topo, tasks)
+		tasks, topo := runNomadPlaced(t, c, cl, plan)
 		opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
 		for _, nt := range tasks {
 			want, err := contract.Eval(plan.Job, topo, jobsRef(nt.role, nt.index), opts)
