@@ -263,13 +263,7 @@ func TestNomadExamples(t *testing.T) {
 	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
-			res, id := runNomad(t, c, plan, 4*time.Minute)
-			if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
-				t.Fatalf("result %+v", res)
-			}
-			tasks := nomadTasks(t, cl, id)
-			topo := nomadTopology(plan, id, tasks)
-			checkNodes(t, c, cl, plan, topo, tasks)
+			tasks, topo := runNomadPlaced(t, c, cl, plan)
 			for _, nt := range tasks {
 				want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, contract.Options{User: plan.User, Contracts: plan.Contracts})
 				if err != nil {
