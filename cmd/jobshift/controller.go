@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strconv"
+	"strings"
 	"syscall"
 	"time"
 
@@ -108,18 +110,23 @@ func runNomadSSHKey(args []string, stdout, stderr io.Writer) int {
 }
 
 // runNomadFinish runs inside a Nomad task (drivers/nomad finisher.go):
-// the poststop finisher, or with -after-main the UAI groups' judge, which
+// the poststop finisher; with -after-main the UAI groups' judge, which
 // first waits for its allocation's training task to end and always exits 0
-// (a failed task would make Nomad kill the parameter server beside it).
+// (a failed task would make Nomad kill the parameter server beside it);
+// with -exit CODE the in-task finisher, which the main task's wrapper
+// execs once its command has ended for good with CODE.
 func runNomadFinish(args []string, stdout, stderr io.Writer) int {
 	id, alloc := os.Getenv("NOMAD_JOB_ID"), os.Getenv("NOMAD_ALLOC_ID")
+	if len(args) == 2 && args[0] == nomad.FinishExit {
+		return runNomadFinishEnded(id, alloc, args[1], stderr)
+	}
 	if id == "" || alloc == "" {
 		fmt.Fprintln(stderr, "jobshift nomad-finish: runs only inside a Nomad task (NOMAD_JOB_ID, NOMAD_ALLOC_ID unset)")
 		return 1
 	}
 	judge := len(args) == 1 && args[0] == nomad.FinishAfterMain
 	if len(args) > 0 && !judge {
-		fmt.Fprintf(stderr, "jobshift nomad-finish: unexpected arguments %q (only %s)\n", args, nomad.FinishAfterMain)
+		fmt.Fprintf(stderr, "jobshift nomad-finish: unexpected arguments %q (only %s, or %s CODE)\n", args, nomad.FinishAfterMain, nomad.FinishExit)
 		return 2
 	}
 	fail := 1
@@ -144,4 +151,43 @@ func runNomadFinish(args []string, stdout, stderr io.Writer) int {
 		return fail
 	}
 	return 0
+}
+
+// runNomadFinishEnded is `nomad-finish -exit CODE`: the task's exit code
+// is CODE whatever happens here (the user's command decided it), so a
+// failure to judge is only reported, on the task's stderr, as is a
+// verdict; and a stop (SIGTERM, SIGINT) while judging ends it at once with
+// CODE: the job is being stopped, by this judge's verdict or another's.
+func runNomadFinishEnded(id, alloc, codeArg string, stderr io.Writer) int {
+	code, err := strconv.Atoi(codeArg)
+	if err != nil {
+		fmt.Fprintf(stderr, "jobshift nomad-finish: %s %q is not an exit code\n", nomad.FinishExit, codeArg)
+		return 1
+	}
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, syscall.SIGTERM, syscall.SIGINT)
+	go func() {
+		<-sig
+		os.Exit(code)
+	}()
+	report := func(s string) { fmt.Fprintln(stderr, "jobshift-finish: "+s) }
+	if id == "" || alloc == "" {
+		report("runs only inside a Nomad task (NOMAD_JOB_ID, NOMAD_ALLOC_ID unset)")
+		return code
+	}
+	d, err := nomad.NewInTask()
+	if err == nil {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		err = d.FinishEnded(ctx, id, alloc, code, func(s string) {
+			// only a verdict is news in the task's own log
+			if strings.Contains(s, "stopping the job") {
+				report(s)
+			}
+		})
+	}
+	if err != nil {
+		report("could not judge the job: " + err.Error())
+	}
+	return code
 }

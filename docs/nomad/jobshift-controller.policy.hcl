@@ -4,8 +4,10 @@ namespace "*" {
   # list and read jobs and allocations, re-register a job for a retry, stop tasks and jobs
   capabilities = ["list-jobs", "read-job", "submit-job", "alloc-lifecycle"]
   variables {
+    # verdicts (jobshift/results/<job ID>) and the tasks' end markers
+    # under them (.../ended/...), deleted with the verdict
     path "jobshift/*" {
-      capabilities = ["write", "read", "list"]
+      capabilities = ["write", "read", "list", "destroy"]
     }
     # a job's secrets Variable, deleted with its verdict; its topology
     # snapshots (nomad/jobs/<job ID>/<group>), written once every task of

@@ -4,7 +4,8 @@ namespace "default" {
   # plan, register, read allocations and events, stop tasks and the job, read task logs
   capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "alloc-lifecycle"]
   variables {
-    # verdicts (jobshift/results/...)
+    # verdicts (jobshift/results/<job ID>) and the tasks' end markers
+    # under them (.../ended/...), deleted with the verdict and at submit
     path "jobshift/*" {
       capabilities = ["write", "read", "list", "destroy"]
     }

@@ -34,6 +34,9 @@ type Driver struct {
 	json     bool
 	contract Contract
 	client   *api.Client
+	// inTask: a finisher inside a task of the job, whose workload
+	// identity may read and write Variables but not destroy them.
+	inTask bool
 }
 
 // New builds the driver; the connection is made lazily (Render needs none).

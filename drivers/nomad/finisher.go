@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -67,6 +68,10 @@ const JudgeTask = "judge"
 // FinishAfterMain is the nomad-finish argument of the judge: wait until
 // the allocation's main task has ended, then judge.
 const FinishAfterMain = "-after-main"
+
+// FinishExit is the in-task finisher's nomad-finish argument: -exit CODE
+// (FinishEnded).
+const FinishExit = "-exit"
 
 func (r *renderer) finisher() *api.Task {
 	return r.finishTask(FinisherTask, &api.TaskLifecycle{Hook: "poststop"})
@@ -154,6 +159,12 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	if err != nil {
 		return err
 	}
+	return w.conclude(ctx, allocs, log)
+}
+
+// conclude judges one view of the job's allocations and, when a rule
+// fired and no retry is due, records the verdict and stops the job.
+func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub, log func(string)) error {
 	v, retry, seen := judge(w, allocs)
 	switch {
 	case v == nil:
@@ -165,8 +176,49 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	}
 	w.record(ctx, &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1})
 	log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
-	_, _, err = w.c.Jobs().Deregister(id, false, (&api.WriteOptions{}).WithContext(ctx))
+	_, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx))
 	return err
+}
+
+// FinishEnded is the in-task finisher (`jobshift nomad-finish -exit
+// CODE`): run by the stop wrapper or restart loop of allocation self's
+// main task once its command has ended for good with code, in place of
+// the task's exit, which follows. It writes the task's end marker
+// (ends.go), reads every marker and the job's allocations, and judges
+// them as the poststop finisher does, the marked tasks ended. One group
+// of a job jobshift run watches gets it in place of the poststop task
+// (render.go inTaskFinish): any lifecycle task in a group slows the
+// client's start of every allocation of it (BENCHMARKS.md, session 21).
+func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int, log func(string)) error {
+	w, err := d.newWatcher(ctx, id)
+	if err != nil {
+		return err
+	}
+	if w.recorded(ctx) != nil {
+		return nil
+	}
+	stubs, _, err := w.c.Allocations().List((&api.QueryOptions{Prefix: self}).WithContext(ctx))
+	if err != nil {
+		return unavailable(err)
+	}
+	for _, a := range stubs {
+		if a.ID == self && a.JobVersion != w.version {
+			log("this allocation is not of the job's current version: nothing to judge")
+			return nil
+		}
+	}
+	if err := writeEnd(ctx, w.c, id, self, code); err != nil {
+		return err
+	}
+	ends, err := readEnds(ctx, w.c, id)
+	if err != nil {
+		return err
+	}
+	allocs, _, err := w.c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return unavailable(err)
+	}
+	return w.conclude(ctx, withEnds(allocs, ends), log)
 }
 
 // ownEnded waits until the server shows allocation self's main task
@@ -234,6 +286,33 @@ func NewInTask() (*Driver, error) {
 		return nil, err
 	}
 	d, _ := New(drivers.Config{}, false)
-	d.client = c
+	d.client, d.inTask = c, true
 	return d, nil
+}
+
+// inTaskFinisher is the helper that judges the job from inside a main
+// task of role's group (FinishEnded), or "" when the group keeps the
+// poststop finisher. A lifecycle task of any kind slows the client's start
+// of every allocation of its group (tasklifecycle's gates, made and closed
+// one allocation at a time: BENCHMARKS.md, session 21), and the poststop
+// finisher was the only one left in a job jobshift run submits. In the task
+// it judges after the command's last end, from the task's stop wrapper or
+// restart loop, so only where one runs the command as a host process
+// (raw_exec: the helper is a host binary, which exec's chroot and a
+// container may not hold), where one task decides the allocation's outcome
+// (a UAI group keeps its judge and finisher) and no ssh emulation wraps it.
+// And only in a job a watcher follows (jobshift run, Submit's snapshot
+// rendezvous): a task that dies before or without its wrapper's end (a
+// failed start, a lost client) judges nothing, which the poststop task
+// would have; the watcher sees those, and the in-task finisher is for a
+// run that died (faults kill-run). A job converted for `nomad job run`
+// keeps the poststop finisher.
+func (r *renderer) inTaskFinisher(role *jobs.Role, driver string, uai bool) string {
+	h := r.set.Helper
+	cr := r.plan.Compiled().Role(role.Name)
+	if h == "" || r.mode != RendezvousSnap || driver != "raw_exec" || uai || cr.SSH || cr.SSHIdle ||
+		strings.Contains(h, "${") || !endsFit(r.jobID) {
+		return ""
+	}
+	return h
 }

@@ -265,7 +265,8 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		g.Tasks = append(g.Tasks, r.sshKeyTask()) // sshkey.go
 	}
 	procs := r.contract.Processes(r.plan)
-	main := r.mainTask(role, driver, net, "")
+	fin := r.inTaskFinisher(role, driver, len(procs) > 1)
+	main := r.mainTask(role, driver, net, "", fin)
 	if main == nil {
 		return nil
 	}
@@ -281,7 +282,7 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		// hosts fail with "connection refused". So no task leads the
 		// group, and with the in-job finisher a poststart task judges once the
 		// training task ended (finisher.go, JudgeTask).
-		ps := r.mainTask(role, driver, net, procs[1])
+		ps := r.mainTask(role, driver, net, procs[1], "")
 		if ps == nil {
 			return nil
 		}
@@ -290,7 +291,7 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 			g.Tasks = append(g.Tasks, r.judge())
 		}
 	}
-	if r.set.Helper != "" {
+	if r.set.Helper != "" && fin == "" {
 		g.Tasks = append(g.Tasks, r.finisher())
 	}
 	if r.set.NoTaskLogs {

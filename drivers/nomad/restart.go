@@ -30,13 +30,32 @@ var shStopGroup string
 // cores, issue 15, BENCHMARKS.md "Snapshot from the placements"), and
 // the text holds no "${" for Nomad's interpolation of args to touch
 // (TestStopWrapInArgs).
-func (r *renderer) stopWrap(uc *userCommand, container bool) *userCommand {
+//
+// With fin (inTaskFinisher), the wrapper execs `fin nomad-finish -exit
+// CODE` where it would exit CODE (finishTail).
+func (r *renderer) stopWrap(uc *userCommand, container bool, fin string) *userCommand {
 	if container || len(uc.argv) == 0 || uc.wrapped {
 		return uc
 	}
 	out := *uc
-	out.argv = append([]string{"/bin/sh", "-c", stopGroupArg, "jobshift-group"}, uc.argv...)
+	out.argv = append([]string{"/bin/sh", "-c", withFinisher(stopGroupArg, "_g", fin), "jobshift-group"}, uc.argv...)
 	return &out
+}
+
+// withFinisher is script (a wrapper whose variables start with pre and
+// whose last line is `exit "$<pre>_rc"`) with, before that line, the exec
+// of the in-task finisher fin: unless the task was stopped (a stop is no
+// end of the task's own: the job or the allocation is being stopped) or
+// fin is not there on this client, in which case the task exits as it
+// would have. "" leaves script as it is.
+func withFinisher(script, pre, fin string) string {
+	last := `exit "$` + pre + `_rc"` + "\n"
+	if fin == "" || !strings.HasSuffix(script, last) {
+		return script
+	}
+	q := shellQuoteAll([]string{fin})
+	tail := fmt.Sprintf("[ \"$%s_stop\" = 1 ] || [ ! -x %s ] || exec %s nomad-finish %s \"$%s_rc\"\n", pre, q, q, FinishExit, pre)
+	return strings.TrimSuffix(script, last) + tail + last
 }
 
 // stopGroupArg is sh/stop-group.sh without its comment lines (they are
@@ -77,7 +96,9 @@ func restartBackoff(opts map[string]string) (completion.Backoff, error) {
 // argv after it unchanged. A
 // container without `command` runs its image's ENTRYPOINT, which cannot be
 // wrapped: such a role is not restarted in place (warned).
-func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand) *userCommand {
+//
+// With fin, the loop execs the in-task finisher at its end (withFinisher).
+func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand, fin string) *userCommand {
 	job := r.plan.Job
 	if !completion.RestartsPossible(job, role.Name) {
 		return uc
@@ -98,7 +119,7 @@ func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand) *userCommand {
 		r.errorf(role.Pos, "Invalid restart back-off", "%v", err)
 		return uc
 	}
-	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + shCode(completion.RestartShell+shRestartLoop)
+	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + withFinisher(shCode(completion.RestartShell+shRestartLoop), "_k", fin)
 	return &userCommand{argv: append([]string{"/bin/sh", "-c", script, restartArg0}, uc.argv...),
 		file: uc.file, wrapped: true}
 }

@@ -62,6 +62,10 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 			return drivers.Handle{}, err
 		}
 	}
+	// nor are its tasks' end markers (ends.go)
+	if err := deleteEnds(ctx, c, *job.ID); err != nil {
+		return drivers.Handle{}, err
+	}
 	src, err := jobhcl.Marshal(job)
 	if err != nil {
 		return drivers.Handle{}, err

@@ -161,7 +161,10 @@ func (r *renderer) image(role *jobs.Role) string { return role.Image }
 // UAI parameter server, PSTask, which differs only in its contract
 // environment and holds no GPU: Nomad cannot share a device between two
 // tasks, and a parameter server does not compute).
-func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc string) *api.Task {
+//
+// fin is the helper that judges the job from inside the task once its
+// command has ended for good (inTaskFinisher), "" for none.
+func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc, fin string) *api.Task {
 	container := driver == "docker" || driver == "podman"
 	uc := &userCommand{} // an idle MPIJob worker runs only the emulation's sshd
 	if !r.plan.Compiled().Role(role.Name).SSHIdle {
@@ -175,9 +178,9 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 		// Only the task restarts in place; a UAI parameter server never
 		// ends by itself. Either way a stop reaches its whole process
 		// group (restart loop, or stop wrapper).
-		uc = r.sshWrap(role, r.stopWrap(r.restartLoop(role, uc), container))
+		uc = r.sshWrap(role, r.stopWrap(r.restartLoop(role, uc, fin), container, fin))
 	} else {
-		uc = r.stopWrap(uc, container)
+		uc = r.stopWrap(uc, container, "")
 	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
@@ -209,6 +212,12 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	uc, ok := r.environment(role, t, driver, container, gpus, proc, uc)
 	if !ok {
 		return nil
+	}
+	if fin != "" && len(t.Identities) == 0 {
+		// the in-task finisher's token, in the secrets directory, not in
+		// the task's environment (nomad-env's task has it already; one
+		// whose environment is too large for nomad-env has not)
+		t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
 	}
 	if len(t.Env) == 0 {
 		t.Env = nil

@@ -329,6 +329,13 @@ func (w *watcher) forgetSecrets(ctx context.Context) {
 			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: %v\n", err)
 		}
 	}
+	// an in-task finisher records before it stops the job (and may not
+	// destroy): the markers go when a watcher sees the verdict
+	if !w.d.inTask {
+		if err := deleteEnds(ctx, w.c, w.id); err != nil && w.d.cfg.Warnings != nil {
+			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: %v\n", err)
+		}
+	}
 	path := VariablePath(w.id)
 	if _, err := w.c.Variables().Delete(path, (&api.WriteOptions{}).WithContext(ctx)); err != nil && !strings.Contains(err.Error(), "404") {
 		if w.d.cfg.Warnings != nil {

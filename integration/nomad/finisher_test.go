@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -96,5 +97,141 @@ func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 			}
 			t.Fatal("no verdict within 2 minutes")
 		})
+	}
+}
+
+// TestInTaskFinisherAfterRunDied: a job `jobshift run` submitted (the
+// topology snapshot, the helper set) judges itself from inside its main
+// tasks (no poststop task), so when the run dies after the start the job
+// still ends by its rule. Both workers end together, each judging before
+// the server shows the other's end: only the end markers let one of them
+// see both (drivers/nomad ends.go). The tasks' own exit codes stand.
+func TestInTaskFinisherAfterRunDied(t *testing.T) {
+	c := agent.Client(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	cases := map[string]struct {
+		worker1   string // worker 1's exit code; worker 0 exits 0
+		wantPhase string
+		wantCode  string
+	}{
+		"workers-succeed-together": {"0", "succeeded", "0"},
+		"worker-fails":             {"3", "failed", "3"},
+	}
+	for name, tc := range cases {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "pai-v1-ps-worker.json"), site())
+			p.Job.Role("ps").Command = jobs.Command{Kind: jobs.CommandEval, Script: `exec sleep 3600`}
+			// both end at the same second of the clock, after the run died
+			p.Job.Role("worker").Command = jobs.Command{Kind: jobs.CommandEval, Script: `now=$(date +%s); sleep $(((now / 5 + 2) * 5 - now)); ` +
+				`[ "$PAI_CURRENT_TASK_ROLE_CURRENT_TASK_INDEX" = 1 ] && exit ` + tc.worker1 + `; exit 0`}
+			id := fmt.Sprintf("fin-in-%d", time.Now().UnixNano()%1e9)
+			p.Options["id"] = id
+			p.Options[nomad.OptWorkDir] = agent.Repo()
+			p.Options[nomad.OptHelper] = helper(t)
+			d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+			h, err := d.Submit(context.Background(), p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Jobs().Deregister(id, true, nil)
+			defer deleteVariables(t, c, nomad.ResultPath(id))
+			job, _, err := c.Jobs().Info(id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range job.TaskGroups {
+				for _, task := range g.Tasks {
+					if task.Lifecycle != nil {
+						t.Fatalf("group %s has the lifecycle task %s: the finisher should run in the main task", *g.Name, task.Name)
+					}
+				}
+			}
+			// `jobshift run`: its watcher writes the snapshot; it dies
+			// once every task runs
+			ctx, die := context.WithCancel(context.Background())
+			ev, err := d.Watch(ctx, h)
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				for range ev {
+				}
+			}()
+			waitMainRunning(t, c, id, 4)
+			die()
+			v := waitVerdict(t, c, id, 2*time.Minute)
+			if v.Items["phase"] != tc.wantPhase || v.Items["exitCode"] != tc.wantCode {
+				t.Fatalf("verdict %v, want %s with exit code %s", v.Items, tc.wantPhase, tc.wantCode)
+			}
+			allocs := waitAllocsEnded(t, c, id, time.Minute)
+			for _, a := range allocs {
+				ts := a.TaskStates[nomad.MainTask]
+				if a.TaskGroup != "worker" || ts == nil {
+					continue
+				}
+				want := "0"
+				if strings.HasSuffix(a.Name, "[1]") {
+					want = tc.worker1
+				}
+				if got := exitOf(ts); got != want && !(tc.worker1 != "0" && want == "0") {
+					t.Errorf("%s ended with %s, want its command's %s", a.Name, got, want)
+				}
+			}
+		})
+	}
+}
+
+// waitMainRunning waits until n main tasks of job id run.
+func waitMainRunning(t *testing.T, c *api.Client, id string, n int) {
+	t.Helper()
+	for end := time.Now().Add(2 * time.Minute); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		allocs, _, _ := c.Jobs().Allocations(id, false, nil)
+		running := 0
+		for _, a := range allocs {
+			if ts := a.TaskStates[nomad.MainTask]; ts != nil && ts.State == "running" {
+				running++
+			}
+		}
+		if running == n {
+			return
+		}
+	}
+	t.Fatalf("job %s: %d main tasks not running within 2 minutes", id, n)
+}
+
+// waitAllocsEnded waits until no allocation of job id runs or is pending.
+func waitAllocsEnded(t *testing.T, c *api.Client, id string, limit time.Duration) []*api.AllocationListStub {
+	t.Helper()
+	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+		live := 0
+		for _, a := range allocs {
+			if a.ClientStatus == "running" || a.ClientStatus == "pending" {
+				live++
+			}
+		}
+		if live == 0 {
+			return allocs
+		}
+	}
+	t.Fatalf("job %s: allocations still running %s after the verdict", id, limit)
+	return nil
+}
+
+// exitOf is a dead task's last exit code, "" if it has none.
+func exitOf(ts *api.TaskState) string {
+	for i := len(ts.Events) - 1; i >= 0; i-- {
+		if e := ts.Events[i]; e.Type == api.TaskTerminated {
+			return fmt.Sprint(e.ExitCode)
+		}
+	}
+	return ""
+}
+
+// deleteVariables deletes the Variable at path and every one under it.
+func deleteVariables(t *testing.T, c *api.Client, path string) {
+	list, _, _ := c.Variables().PrefixList(path, nil)
+	for _, v := range list {
+		_, _ = c.Variables().Delete(v.Path, nil)
 	}
 }

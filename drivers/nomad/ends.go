@@ -1,0 +1,134 @@
+package nomad
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/hashicorp/nomad/api"
+)
+
+// End markers: how a task that judges its own job before it has ended
+// (the in-task finisher, FinishEnded) still lets some judge see every end.
+//
+// A task's end reaches the server only after its process has exited, so
+// two tasks ending together, each judging from inside, would each see the
+// other still running, and a rule that needs both ends (every worker
+// succeeded) would fire for neither. So each one first writes a marker
+// Variable, <ResultPath>/ended/<alloc ID>/<exit code>, and then lists the
+// markers: the server's state only moves forward and reads go to the
+// leader, so of two writers the one that lists second sees both markers —
+// the last to write sees every end, its own and all earlier ones, as the
+// poststop finisher's last reader saw every dead task. A marker stands for
+// the allocation's main task ended with that code until the server shows
+// the task dead itself.
+//
+// The exit code is in the path, so one list call (metadata only, which
+// every Variable read would cost per task) gives every end. The markers
+// live as long as the attempt: whoever records the verdict with the right
+// to destroy Variables (run's watcher, the controller) deletes them with
+// the topology snapshot, and so does the next submit of the job ID.
+
+// endsPrefix is where the markers of job jobID live.
+func endsPrefix(jobID string) string { return ResultPath(jobID) + "/ended/" }
+
+// endPath is the marker of allocation alloc ended with code.
+func endPath(jobID, alloc string, code int) string {
+	return endsPrefix(jobID) + alloc + "/" + strconv.Itoa(code)
+}
+
+// endsFit reports whether the markers of job jobID are valid Variable
+// paths for any allocation ID (36 characters) and exit code.
+func endsFit(jobID string) bool {
+	return validVariablePath.MatchString(endPath(jobID, strings.Repeat("0", 36), -2147483648))
+}
+
+// endMark is one marker: the exit code and when it was written.
+type endMark struct {
+	code int
+	at   time.Time
+}
+
+// writeEnd writes allocation alloc's marker.
+func writeEnd(ctx context.Context, c *api.Client, jobID, alloc string, code int) error {
+	v := &api.Variable{Path: endPath(jobID, alloc, code), Items: api.VariableItems{"exitCode": strconv.Itoa(code)}}
+	if _, _, err := c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+		return fmt.Errorf("writing the end marker %s: %w", v.Path, unavailable(err))
+	}
+	return nil
+}
+
+// readEnds lists job jobID's markers by allocation ID.
+func readEnds(ctx context.Context, c *api.Client, jobID string) (map[string]endMark, error) {
+	prefix := endsPrefix(jobID)
+	list, _, err := c.Variables().PrefixList(prefix, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return nil, fmt.Errorf("listing the end markers %s: %w", prefix, unavailable(err))
+	}
+	return parseEnds(prefix, list), nil
+}
+
+// parseEnds reads the markers of a list under prefix; a path that is not
+// <prefix><alloc>/<code> is not one.
+func parseEnds(prefix string, list []*api.VariableMetadata) map[string]endMark {
+	out := map[string]endMark{}
+	for _, m := range list {
+		alloc, code, ok := strings.Cut(strings.TrimPrefix(m.Path, prefix), "/")
+		n, err := strconv.Atoi(code)
+		if !ok || err != nil || alloc == "" || !strings.HasPrefix(m.Path, prefix) {
+			continue
+		}
+		out[alloc] = endMark{code: n, at: time.Unix(0, m.CreateTime)}
+	}
+	return out
+}
+
+// deleteEnds deletes job jobID's markers (best effort: a marker left
+// behind names an allocation no later attempt has).
+func deleteEnds(ctx context.Context, c *api.Client, jobID string) error {
+	ends, err := readEnds(ctx, c, jobID)
+	if err != nil {
+		return err
+	}
+	for alloc, m := range ends {
+		path := endPath(jobID, alloc, m.code)
+		if _, err := c.Variables().Delete(path, (&api.WriteOptions{}).WithContext(ctx)); err != nil && !strings.Contains(err.Error(), "404") {
+			return fmt.Errorf("deleting the end marker %s: %w", path, unavailable(err))
+		}
+	}
+	return nil
+}
+
+// withEnds is allocs as they will be once every marked task's end has
+// reached the server: an allocation with a marker whose main task the
+// server does not show dead yet gets a dead main task that terminated
+// with the marker's code (a copy: allocs is not changed).
+func withEnds(allocs []*api.AllocationListStub, ends map[string]endMark) []*api.AllocationListStub {
+	out := make([]*api.AllocationListStub, len(allocs))
+	for i, a := range allocs {
+		out[i] = a
+		m, ok := ends[a.ID]
+		main := a.TaskStates[MainTask]
+		if !ok || main == nil || main.State == "dead" {
+			continue
+		}
+		ended := *main
+		ended.State, ended.Failed, ended.FinishedAt = "dead", m.code != 0, m.at
+		if ended.StartedAt.IsZero() {
+			ended.StartedAt = m.at
+		}
+		ended.Events = append(append([]*api.TaskEvent(nil), main.Events...),
+			&api.TaskEvent{Type: api.TaskTerminated, ExitCode: m.code, Time: m.at.UnixNano(), DisplayMessage: fmt.Sprintf("Exit Code: %d (jobshift end marker)", m.code)})
+		states := make(map[string]*api.TaskState, len(a.TaskStates))
+		for k, v := range a.TaskStates {
+			states[k] = v
+		}
+		states[MainTask] = &ended
+		b := *a
+		b.TaskStates = states
+		out[i] = &b
+	}
+	return out
+}
