@@ -1,4 +1,6 @@
-# What the in-job finisher (nomad.helper, the poststop `finish` task) needs through its workload
+# What the in-job finisher (nomad.helper: the poststop `finish` task, or in a job `jobshift run`
+# submitted the raw_exec main tasks themselves, which write their end markers under
+# jobshift/results/<job ID>/ended/ and list them: `read` includes `list`) needs through its workload
 # identity. Nomad attaches a policy to a namespace *and a job ID* only, never to a namespace alone:
 #   nomad acl policy apply -namespace default -job <job id> jobshift-finisher jobshift-finisher.policy.hcl
 # once per job ID (the policy name must differ per job). A site with ACLs on may run
