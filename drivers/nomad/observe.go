@@ -170,12 +170,21 @@ func lastExit(ts *api.TaskState) (int, string, bool) {
 }
 
 // killed reports whether Nomad killed the task (a stop), as opposed to the
-// task ending by itself.
+// task ending by itself: a kill before its end. A stop that reaches a task
+// already ended still adds its Killing event, after the Terminated one (a
+// worker that had ended 0 when another's verdict stopped the job).
 func killed(ts *api.TaskState) bool {
 	if ts == nil {
 		return false
 	}
-	for _, e := range ts.Events {
+	end := len(ts.Events)
+	for i := len(ts.Events) - 1; i >= 0; i-- {
+		if ts.Events[i].Type == api.TaskTerminated {
+			end = i
+			break
+		}
+	}
+	for _, e := range ts.Events[:end] {
 		if e.Type == api.TaskKilling {
 			return true
 		}

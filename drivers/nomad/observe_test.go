@@ -129,3 +129,30 @@ func TestObserveLost(t *testing.T) {
 		t.Errorf("NodeLost classifies %v, want transient", c)
 	}
 }
+
+// A kill counts only before the task's end: a stop reaching a task that
+// had ended by itself appends its Killing event after Terminated.
+func TestKilledOnlyBeforeTheEnd(t *testing.T) {
+	ev := func(types ...string) *api.TaskState {
+		ts := &api.TaskState{State: "dead"}
+		for _, ty := range types {
+			ts.Events = append(ts.Events, &api.TaskEvent{Type: ty})
+		}
+		return ts
+	}
+	cases := map[string]struct {
+		ts   *api.TaskState
+		want bool
+	}{
+		"stopped while running":      {ev(api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled), true},
+		"ended, then the job stopped": {ev(api.TaskStarted, api.TaskTerminated, api.TaskKilling), false},
+		"ended by itself":             {ev(api.TaskStarted, api.TaskTerminated), false},
+		"killed before it started":    {ev(api.TaskReceived, api.TaskKilling, api.TaskKilled), true},
+		"no state":                    {nil, false},
+	}
+	for name, c := range cases {
+		if got := killed(c.ts); got != c.want {
+			t.Errorf("%s: killed = %v, want %v", name, got, c.want)
+		}
+	}
+}

@@ -211,6 +211,14 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	}
 	// Every allocation of this attempt has ended.
 	for _, a := range w.m.Ended() {
+		if res := w.recorded(ctx); res != nil {
+			// An in-job finisher decided first and stopped the job:
+			// the tasks it stopped (itself among them, judging from
+			// inside its task: FinishEnded) look stopped here, but the
+			// rules fired, and its record is the verdict.
+			w.forgetSecrets(ctx)
+			return res, true
+		}
 		v := a.Verdict
 		if a.Kind == completion.ActRetry {
 			err := w.retry(ctx, out)

@@ -292,6 +292,56 @@ func TestPolicies(t *testing.T) {
 	if out, code := cl.jobshift(t, run, "run", "-to", "nomad", "-plain", "-config", helperSite, "examples/pai-v1-ps-worker.json"); code != 0 || !strings.Contains(out, "succeeded (exit code 0)") {
 		t.Errorf("run with the helper (environment evaluated in the task): exit %d\n%s", code, out)
 	}
+	cl.inTaskFinisher(t, run, helperSite)
+}
+
+// inTaskFinisher: a job `jobshift run` submitted on a site with the helper
+// judges from inside its raw_exec main tasks, through their workload
+// identity: with the finisher policy attached to its ID, it ends by its
+// rule after the run was killed (SIGKILL once every task ran), its two
+// workers ending together (each writes its end marker and lists them).
+func (cl *cluster) inTaskFinisher(t *testing.T, token, site string) {
+	t.Helper()
+	job := filepath.Join(t.TempDir(), "together.json")
+	task := func(name, extra, cmd string) string {
+		return fmt.Sprintf(`{"name": %q, "taskNumber": 2, "cpuNumber": 1, "memoryMB": 256, "gpuNumber": 0, "minFailedTaskCount": 1, %s"command": %q}`, name, extra, cmd)
+	}
+	// as examples/pai-v1-ps-worker.json: the job succeeds when both workers did
+	src := `{"jobName": "together", "image": "busybox", "retryCount": 0, "taskRoles": [` +
+		task("ps", "", "exec sleep 3600") + ", " +
+		task("worker", `"minSucceededTaskCount": 2, `, "now=$(date +%s); sleep $(((now / 5 + 3) * 5 - now))") + "]}"
+	if err := os.WriteFile(job, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	id := "aclintask~together"
+	cl.policy(t, "jobshift-finisher", id)
+	cmd := exec.Command(cl.bin, "run", "-to", "nomad", "-plain", "-user", "aclintask", "-config", site, job)
+	cmd.Dir = repo()
+	cmd.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+token)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cl.c.Jobs().Deregister(id, true, nil)
+	running := 0
+	for end := time.Now().Add(2 * time.Minute); running < 4 && time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		allocs, _, _ := cl.c.Jobs().Allocations(id, false, nil)
+		running = 0
+		for _, a := range allocs {
+			if ts := a.TaskStates[nomad.MainTask]; ts != nil && ts.State == "running" {
+				running++
+			}
+		}
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if running < 4 {
+		cl.explain(t, id)
+		t.Fatalf("in-task finisher: %d of 4 tasks ran", running)
+	}
+	if v := cl.verdict(id, 2*time.Minute); v["phase"] != "succeeded" {
+		t.Errorf("in-task finisher with its policy, run killed: verdict %v", v)
+		cl.explain(t, id)
+	}
 }
 
 // runSecrets: with the run policy's token, a PAI v2 job with secrets runs
