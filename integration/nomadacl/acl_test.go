@@ -93,7 +93,8 @@ func (cl *cluster) policy(t *testing.T, name, job string) {
 	}
 	p := &api.ACLPolicy{Name: name, Rules: string(rules)}
 	if job != "" {
-		p.Name = name + "-" + job
+		// a policy name is [a-zA-Z0-9-]: a PAI job ID's "~" is not
+		p.Name = name + "-" + strings.ReplaceAll(job, "~", "-")
 		p.JobACL = &api.JobACL{Namespace: "default", JobID: job}
 	}
 	if _, err := cl.c.ACLPolicies().Upsert(p, nil); err != nil {
