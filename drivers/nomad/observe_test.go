@@ -144,7 +144,7 @@ func TestKilledOnlyBeforeTheEnd(t *testing.T) {
 		ts   *api.TaskState
 		want bool
 	}{
-		"stopped while running":      {ev(api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled), true},
+		"stopped while running":       {ev(api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled), true},
 		"ended, then the job stopped": {ev(api.TaskStarted, api.TaskTerminated, api.TaskKilling), false},
 		"ended by itself":             {ev(api.TaskStarted, api.TaskTerminated), false},
 		"killed before it started":    {ev(api.TaskReceived, api.TaskKilling, api.TaskKilled), true},

@@ -69,33 +69,12 @@ func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer c.Variables().Delete(secret.Path, nil)
-			end := time.Now().Add(2 * time.Minute)
-			for time.Now().Before(end) {
-				v, _, err := c.Variables().Read(nomad.ResultPath(id), nil)
-				if err == nil && v != nil {
-					if v.Items["phase"] != tc.wantPhase || v.Items["exitCode"] != tc.wantCode {
-						t.Fatalf("verdict %v, want %s with exit code %s", v.Items, tc.wantPhase, tc.wantCode)
-					}
-					// The job is being stopped; wait for every alloc to end.
-					for time.Now().Before(end) {
-						allocs, _, _ := c.Jobs().Allocations(id, true, nil)
-						live := 0
-						for _, a := range allocs {
-							if a.ClientStatus == "running" || a.ClientStatus == "pending" {
-								live++
-							}
-						}
-						if live == 0 {
-							drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
-							return
-						}
-						time.Sleep(500 * time.Millisecond)
-					}
-					t.Fatal("allocations still running after the verdict")
-				}
-				time.Sleep(500 * time.Millisecond)
+			v := waitVerdict(t, c, id, 2*time.Minute)
+			if v.Items["phase"] != tc.wantPhase || v.Items["exitCode"] != tc.wantCode {
+				t.Fatalf("verdict %v, want %s with exit code %s", v.Items, tc.wantPhase, tc.wantCode)
 			}
-			t.Fatal("no verdict within 2 minutes")
+			waitAllEnded(t, c, id)
+			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 		})
 	}
 }
@@ -163,7 +142,11 @@ func TestInTaskFinisherAfterRunDied(t *testing.T) {
 			if v.Items["phase"] != tc.wantPhase || v.Items["exitCode"] != tc.wantCode {
 				t.Fatalf("verdict %v, want %s with exit code %s", v.Items, tc.wantPhase, tc.wantCode)
 			}
-			allocs := waitAllocsEnded(t, c, id, time.Minute)
+			waitAllEnded(t, c, id)
+			allocs, _, err := c.Jobs().Allocations(id, true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for _, a := range allocs {
 				ts := a.TaskStates[nomad.MainTask]
 				if a.TaskGroup != "worker" || ts == nil {
@@ -197,25 +180,6 @@ func waitMainRunning(t *testing.T, c *api.Client, id string, n int) {
 		}
 	}
 	t.Fatalf("job %s: %d main tasks not running within 2 minutes", id, n)
-}
-
-// waitAllocsEnded waits until no allocation of job id runs or is pending.
-func waitAllocsEnded(t *testing.T, c *api.Client, id string, limit time.Duration) []*api.AllocationListStub {
-	t.Helper()
-	for end := time.Now().Add(limit); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
-		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
-		live := 0
-		for _, a := range allocs {
-			if a.ClientStatus == "running" || a.ClientStatus == "pending" {
-				live++
-			}
-		}
-		if live == 0 {
-			return allocs
-		}
-	}
-	t.Fatalf("job %s: allocations still running %s after the verdict", id, limit)
-	return nil
 }
 
 // exitOf is a dead task's last exit code, "" if it has none.
