@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/signal"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -179,12 +178,11 @@ func runNomadFinishEnded(id, alloc, codeArg string, stderr io.Writer) int {
 	if err == nil {
 		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 		defer cancel()
-		err = d.FinishEnded(ctx, id, alloc, code, func(s string) {
-			// only a verdict is news in the task's own log
-			if strings.Contains(s, "stopping the job") {
-				report(s)
-			}
-		})
+		var verdict string
+		// only a verdict is news in the task's own log
+		if verdict, err = d.FinishEnded(ctx, id, alloc, code); verdict != "" {
+			report(verdict)
+		}
 	}
 	if err != nil {
 		report("could not judge the job: " + err.Error())

@@ -159,25 +159,26 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	if err != nil {
 		return err
 	}
-	return w.conclude(ctx, allocs, log)
+	said, _, err := w.conclude(ctx, allocs)
+	log(said)
+	return err
 }
 
 // conclude judges one view of the job's allocations and, when a rule
-// fired and no retry is due, records the verdict and stops the job.
-func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub, log func(string)) error {
+// fired and no retry is due, records the verdict and stops the job
+// (stopped); said is what it found, for the log.
+func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub) (said string, stopped bool, err error) {
 	v, retry, seen := judge(w, allocs)
 	switch {
 	case v == nil:
-		log("no rule fired: " + seen)
-		return nil
+		return "no rule fired: " + seen, false, nil
 	case retry.Retry:
-		log("verdict " + string(v.Phase) + ", but a retry is due (" + retry.Reason + "): left to jobshift run/controller")
-		return nil
+		return "verdict " + string(v.Phase) + ", but a retry is due (" + retry.Reason + "): left to jobshift run/controller", false, nil
 	}
 	w.record(ctx, &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1})
-	log(fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason))
-	_, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx))
-	return err
+	said = fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason)
+	_, _, err = w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx))
+	return said, true, err
 }
 
 // FinishEnded is the in-task finisher (`jobshift nomad-finish -exit
@@ -185,40 +186,38 @@ func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub
 // main task once its command has ended for good with code, in place of
 // the task's exit, which follows. It writes the task's end marker
 // (ends.go), reads every marker and the job's allocations, and judges
-// them as the poststop finisher does, the marked tasks ended. One group
-// of a job jobshift run watches gets it in place of the poststop task
-// (render.go inTaskFinish): any lifecycle task in a group slows the
-// client's start of every allocation of it (BENCHMARKS.md, session 21).
-func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int, log func(string)) error {
+// them as the poststop finisher does, the marked tasks ended. The raw_exec
+// groups of a job jobshift run watches get it in place of the poststop
+// task (inTaskFinisher). It returns the verdict it stopped the job with,
+// "" when it stopped nothing.
+func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (string, error) {
 	w, err := d.newWatcher(ctx, id)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if w.recorded(ctx) != nil {
-		return nil
+		return "", nil
 	}
-	stubs, _, err := w.c.Allocations().List((&api.QueryOptions{Prefix: self}).WithContext(ctx))
-	if err != nil {
-		return unavailable(err)
-	}
-	for _, a := range stubs {
-		if a.ID == self && a.JobVersion != w.version {
-			log("this allocation is not of the job's current version: nothing to judge")
-			return nil
-		}
+	a, err := w.ownAlloc(ctx, self)
+	if err != nil || a != nil && a.JobVersion != w.version {
+		return "", err // another version's finishers judge that one
 	}
 	if err := writeEnd(ctx, w.c, id, self, code); err != nil {
-		return err
+		return "", err
 	}
 	ends, err := readEnds(ctx, w.c, id)
 	if err != nil {
-		return err
+		return "", err
 	}
 	allocs, _, err := w.c.Jobs().Allocations(id, true, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
-		return unavailable(err)
+		return "", unavailable(err)
 	}
-	return w.conclude(ctx, withEnds(allocs, ends), log)
+	said, stopped, err := w.conclude(ctx, withEnds(allocs, ends))
+	if !stopped {
+		said = ""
+	}
+	return said, err
 }
 
 // ownEnded waits until the server shows allocation self's main task
@@ -229,17 +228,14 @@ func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int, log
 func (w *watcher) ownEnded(ctx context.Context, self string, limit time.Duration) (bool, error) {
 	deadline := time.Now().Add(limit)
 	for {
-		stubs, _, err := w.c.Allocations().List((&api.QueryOptions{Prefix: self}).WithContext(ctx))
+		a, err := w.ownAlloc(ctx, self)
 		if err != nil {
 			return false, err
 		}
-		for _, a := range stubs {
-			if a.ID != self {
-				continue
-			}
-			if a.JobVersion != w.version {
-				return false, nil
-			}
+		if a != nil && a.JobVersion != w.version {
+			return false, nil
+		}
+		if a != nil {
 			if ts := a.TaskStates[MainTask]; ts != nil && ts.State == "dead" {
 				return true, nil
 			}
@@ -253,6 +249,21 @@ func (w *watcher) ownEnded(ctx context.Context, self string, limit time.Duration
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// ownAlloc reads allocation self alone (a prefix query on its ID, not the
+// job's whole list); nil when the server does not know it.
+func (w *watcher) ownAlloc(ctx context.Context, self string) (*api.AllocationListStub, error) {
+	stubs, _, err := w.c.Allocations().List((&api.QueryOptions{Prefix: self}).WithContext(ctx))
+	if err != nil {
+		return nil, unavailable(err)
+	}
+	for _, a := range stubs {
+		if a.ID == self {
+			return a, nil
+		}
+	}
+	return nil, nil
 }
 
 // judge applies the job's rules to one snapshot of its allocations with a

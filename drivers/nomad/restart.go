@@ -32,7 +32,7 @@ var shStopGroup string
 // (TestStopWrapInArgs).
 //
 // With fin (inTaskFinisher), the wrapper execs `fin nomad-finish -exit
-// CODE` where it would exit CODE (finishTail).
+// CODE` where it would exit CODE (withFinisher).
 func (r *renderer) stopWrap(uc *userCommand, container bool, fin string) *userCommand {
 	if container || len(uc.argv) == 0 || uc.wrapped {
 		return uc
