@@ -123,6 +123,32 @@ type Role struct {
 	// Prerequisites names PAI v2 prerequisites this role uses (runtime
 	// plugins etc.), for explain and warnings.
 	Prerequisites []string `json:"prerequisites,omitempty"`
+
+	// DependsOn lists the roles that must reach a state before this role's
+	// tasks start: Volcano task dependsOn, JobSet/Trainer replicated-job
+	// dependsOn (initializers before the trainer, launcher after the nodes
+	// are ready). One step order for every format; drivers start a role
+	// only when every dependency holds.
+	DependsOn []Dependency `json:"dependsOn,omitempty"`
+}
+
+// DependencyStatus is the state a dependency must reach.
+type DependencyStatus string
+
+const (
+	// DependsReady: every task of the role has started (JobSet "Ready",
+	// Volcano's dependsOn without iteration semantics).
+	DependsReady DependencyStatus = "Ready"
+	// DependsComplete: every task of the role has succeeded (JobSet
+	// "Complete": an initializer that must finish before the trainer).
+	DependsComplete DependencyStatus = "Complete"
+)
+
+// Dependency is one entry of Role.DependsOn.
+type Dependency struct {
+	Role   string           `json:"role"`
+	Status DependencyStatus `json:"status"`
+	Pos    Pos              `json:"pos"`
 }
 
 // CommandKind says how the source platform ran the command.
