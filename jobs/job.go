@@ -9,6 +9,12 @@ const (
 	FormatTFJob      Format = "tfjob"      // Kubeflow TFJob, every API generation
 	FormatPyTorchJob Format = "pytorchjob" // Kubeflow PyTorchJob
 	FormatMPIJob     Format = "mpijob"     // Kubeflow MPIJob v1alpha1 … v2beta1
+	FormatXGBoostJob Format = "xgboostjob" // Kubeflow XGBoostJob (training-operator v1)
+	FormatPaddleJob  Format = "paddlejob"  // Kubeflow PaddleJob (training-operator v1)
+	FormatJAXJob     Format = "jaxjob"     // Kubeflow JAXJob (training-operator v1)
+	FormatMXJob      Format = "mxjob"      // Kubeflow MXJob (training-operator ≤ v1.8.1)
+	FormatTrainJob   Format = "trainjob"   // Kubeflow Trainer v2 TrainJob with its runtime
+	FormatVolcano    Format = "volcano"    // Volcano batch.volcano.sh/v1alpha1 Job
 )
 
 // Contract names. A contract is the set of environment variables one source
@@ -130,6 +136,25 @@ type Role struct {
 	// are ready). One step order for every format; drivers start a role
 	// only when every dependency holds.
 	DependsOn []Dependency `json:"dependsOn,omitempty"`
+
+	// Files are files the platform put at fixed paths in every task of the
+	// role (Volcano's /etc/volcano/<task>.host, Trainer's MPI hostfile,
+	// ConfigMap and Secret volumes), with content known from the job alone.
+	// Drivers place them at Path: mounts for containers, a private mount
+	// namespace for plain processes, a located refusal where neither exists.
+	Files []File `json:"files,omitempty"`
+}
+
+// File is one platform file at a fixed path (Role.Files).
+type File struct {
+	Path    string `json:"path"`
+	Content string `json:"-"` // may be a secret: never serialised
+	Mode    uint32 `json:"mode"`
+	// Secret marks content that must stay out of artifacts, logs and
+	// diagnostics (Secret volumes): drivers deliver it as they deliver
+	// PAI secrets.
+	Secret bool `json:"secret,omitempty"`
+	Pos    Pos  `json:"pos"`
 }
 
 // DependencyStatus is the state a dependency must reach.

@@ -100,6 +100,9 @@ func SSHAliases(job *jobs.Job, k, i int) []string {
 // sshAliasParts builds the aliases around idx, a decimal index or a
 // placeholder; the index is always the last thing before the suffix.
 func sshAliasParts(job *jobs.Job, k int, idx string) []string {
+	if f := hostNamers[job.Source.Format]; f != nil {
+		return f(job, k, idx)
+	}
 	r := job.Roles[k]
 	if job.Source.Format != jobs.FormatMPIJob {
 		return []string{convertName(r.Name) + "-" + idx}
@@ -118,6 +121,12 @@ func sshAliasParts(job *jobs.Job, k int, idx string) []string {
 	}
 	return []string{bare + m.HostSuffix, bare}
 }
+
+// hostNamers gives, per input format, the names task idx of role k had on
+// its platform: the pod's host name first, then the other names its peers
+// used for it (headless-service FQDNs). A format registers its row in its
+// own file (init); formats without a row use the OpenPAI/MPIJob rule above.
+var hostNamers = map[jobs.Format]func(job *jobs.Job, k int, idx string) []string{}
 
 // ssh defines the emulation's variables for an ssh role.
 func (b *builder) ssh() {
