@@ -254,14 +254,14 @@ func TestRenderInTaskFinisher(t *testing.T) {
 		driver string
 		want   shape
 	}{
-		"watched raw_exec job":              {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "raw_exec", shape{InTask: true, Token: true}},
-		"watched, jobshift-env too":         {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper, OptEnvHelper: "/usr/bin/jobshift-env"}, "raw_exec", shape{InTask: true, Token: true}},
+		"watched raw_exec job":              {map[string]string{OptWatched: "true", OptHelper: helper}, "raw_exec", shape{InTask: true, Token: true}},
+		"watched, jobshift-env too":         {map[string]string{OptWatched: "true", OptHelper: helper, OptEnvHelper: "/usr/bin/jobshift-env"}, "raw_exec", shape{InTask: true, Token: true}},
 		"for nomad job run (barrier)":       {map[string]string{OptHelper: helper}, "raw_exec", shape{Poststop: true}},
-		"exec: the helper may not be there": {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "exec", shape{Poststop: true}},
-		"docker":                            {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "docker", shape{Poststop: true}},
-		"no helper":                         {map[string]string{OptRendezvous: RendezvousSnap}, "raw_exec", shape{}},
+		"exec: the helper may not be there": {map[string]string{OptWatched: "true", OptHelper: helper}, "exec", shape{Poststop: true}},
+		"docker":                            {map[string]string{OptWatched: "true", OptHelper: helper}, "docker", shape{Poststop: true}},
+		"no helper":                         {map[string]string{OptWatched: "true"}, "raw_exec", shape{}},
 		// (the token is nomad-env's, which the helper runs)
-		"a helper path Nomad would rewrite": {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: "/opt/${node.class}/jobshift"}, "raw_exec", shape{Poststop: true, Token: true}},
+		"a helper path Nomad would rewrite": {map[string]string{OptWatched: "true", OptHelper: "/opt/${node.class}/jobshift"}, "raw_exec", shape{Poststop: true, Token: true}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -188,7 +187,7 @@ func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub
 // (ends.go), reads every marker and the job's allocations, and judges
 // them as the poststop finisher does, the marked tasks ended. The raw_exec
 // groups of a job jobshift run watches get it in place of the poststop
-// task (inTaskFinisher). It returns the verdict it stopped the job with,
+// task (the shape's Finisher: decider.inTaskFinisher). It returns the verdict it stopped the job with,
 // "" when it stopped nothing.
 func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (string, error) {
 	w, err := d.newWatcher(ctx, id)
@@ -299,31 +298,4 @@ func NewInTask() (*Driver, error) {
 	d, _ := New(drivers.Config{}, false)
 	d.client, d.inTask = c, true
 	return d, nil
-}
-
-// inTaskFinisher is the helper that judges the job from inside a main
-// task of role's group (FinishEnded), or "" when the group keeps the
-// poststop finisher. A lifecycle task of any kind slows the client's start
-// of every allocation of its group (tasklifecycle's gates, made and closed
-// one allocation at a time: BENCHMARKS.md, session 21), and the poststop
-// finisher was the only one left in a job jobshift run submits. In the task
-// it judges after the command's last end, from the task's stop wrapper or
-// restart loop, so only where one runs the command as a host process
-// (raw_exec: the helper is a host binary, which exec's chroot and a
-// container may not hold), where one task decides the allocation's outcome
-// (a UAI group keeps its judge and finisher) and no ssh emulation wraps it.
-// And only in a job a watcher follows (jobshift run, Submit's snapshot
-// rendezvous): a task that dies before or without its wrapper's end (a
-// failed start, a lost client) judges nothing, which the poststop task
-// would have; the watcher sees those, and the in-task finisher is for a
-// run that died (faults kill-run). A job converted for `nomad job run`
-// keeps the poststop finisher.
-func (r *renderer) inTaskFinisher(role *jobs.Role, driver string, uai bool) string {
-	h := r.set.Helper
-	cr := r.plan.Compiled().Role(role.Name)
-	if h == "" || r.mode != RendezvousSnap || driver != "raw_exec" || uai || cr.SSH || cr.SSHIdle ||
-		strings.Contains(h, "${") || !endsFit(r.jobID) {
-		return ""
-	}
-	return h
 }

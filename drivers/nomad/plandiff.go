@@ -19,7 +19,7 @@ import (
 // could not place. Nothing is registered. The job is the one Submit
 // would register (its rendezvous included).
 func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error) {
-	job, diags := buildJob(p, d.contract, submitRendezvous(p, d.cfg.Options[OptRendezvous]))
+	job, _, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return "", &diag.Error{Diags: diags}
 	}

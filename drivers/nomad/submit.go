@@ -25,7 +25,7 @@ var ErrPlacement = errors.New("the job cannot be placed")
 // stores PAI v2 secrets as a Nomad Variable, and registers the job with its
 // HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	job, diags := buildJob(p, d.contract, submitRendezvous(p, d.cfg.Options[OptRendezvous]))
+	job, _, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
@@ -81,17 +81,6 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, fmt.Errorf("registering job %s: %w", *job.ID, unavailable(err))
 	}
 	return d.handle(job), nil
-}
-
-// submitRendezvous is the rendezvous of a job Submit registers: the
-// topology snapshot (topology.go), since Submit's caller watches the job
-// (run, or Watch) and the watcher writes it; RendezvousBarrier when asked
-// (run -detach: maybe nobody watches), or when the plan asks for it.
-func submitRendezvous(p *translate.Plan, driverOpt string) string {
-	if driverOpt == RendezvousBarrier || p.Options[OptRendezvous] == RendezvousBarrier {
-		return RendezvousBarrier
-	}
-	return RendezvousSnap
 }
 
 // ErrJobExists: a job of the same ID is running; Submit never replaces it

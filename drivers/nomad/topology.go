@@ -42,9 +42,8 @@ import (
 // -detach`, have no watcher to write the snapshot: they keep the services
 // and the barrier (OptRendezvous), which need nothing outside the job.
 
-// Rendezvous modes (the plan option OptRendezvous; job meta MetaRendezvous).
+// Rendezvous modes (Shape.Rendezvous; job meta MetaRendezvous).
 const (
-	OptRendezvous     = "rendezvous"
 	RendezvousBarrier = "barrier"
 	RendezvousSnap    = "snapshot"
 	MetaRendezvous    = "jobshift_rendezvous"
