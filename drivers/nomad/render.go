@@ -149,6 +149,7 @@ func (r *renderer) job() *api.Job {
 		byRole[s.Role] = append(byRole[s.Role], s)
 	}
 	r.rendezvous(job, byRole)
+	storeShape(job, r.shape)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
 		g := r.group(role, r.shape.Group(role.Name), byRole[role.Name], services)
@@ -230,6 +231,7 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 		RestartPolicy:    &api.RestartPolicy{Attempts: new(0), Mode: new("fail")},
 		ReschedulePolicy: &api.ReschedulePolicy{Attempts: new(0), Unlimited: new(false)},
 	}
+	storeGroupShape(g, gs)
 	net := r.network(gs, own)
 	if net != nil {
 		g.Networks = []*api.NetworkResource{net}

@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -25,7 +24,7 @@ var ErrPlacement = errors.New("the job cannot be placed")
 // stores PAI v2 secrets as a Nomad Variable, and registers the job with its
 // HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	job, _, diags := buildJob(p, d.contract)
+	job, shape, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
@@ -66,7 +65,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := deleteEnds(ctx, c, *job.ID); err != nil {
 		return drivers.Handle{}, err
 	}
-	src, err := jobhcl.Marshal(job)
+	src, err := jobHCL(job, shape)
 	if err != nil {
 		return drivers.Handle{}, err
 	}
