@@ -1,6 +1,3 @@
-// Package nomad runs jobshift jobs on HashiCorp Nomad: it renders a job as
-// a sparse api.Job (and HCL2), submits it, watches it, and enforces the
-// source platform's completion rules, which Nomad lacks.
 package nomad
 
 import (
