@@ -31,14 +31,6 @@ import (
 // to destroy Variables (run's watcher, the controller) deletes them with
 // the topology snapshot, and so does the next submit of the job ID.
 
-// endsPrefix is where the markers of job jobID live.
-func endsPrefix(jobID string) string { return ResultPath(jobID) + "/ended/" }
-
-// endPath is the marker of allocation alloc ended with code.
-func endPath(jobID, alloc string, code int) string {
-	return endsPrefix(jobID) + alloc + "/" + strconv.Itoa(code)
-}
-
 // endsFit reports whether the markers of job jobID are valid Variable
 // paths for any allocation ID (36 characters) and exit code.
 func endsFit(jobID string) bool {

@@ -42,36 +42,6 @@ import (
 // client's data_dir must be at most ~40 bytes long (Nomad logs "error
 // creating task api socket ... bind: invalid argument" otherwise).
 
-// FinisherTask is the poststop task's name.
-const FinisherTask = "finish"
-
-// JudgeTask is the UAI groups' second finisher: a poststart task.
-// A UAI node's parameter server never ends by itself and must stay up
-// until the job's verdict (peers on other hosts still reach it after this
-// node's training ended, as on PAI), so no task leads the group and the
-// poststop finisher only runs when the allocation is torn down: after a
-// failure (Nomad kills the siblings of a failed task) or the job's stop.
-// A training task that succeeds ends nothing, so the judge waits for it
-// and judges then.
-//
-// It is not a sidecar, and it exits 0 whatever it finds: Nomad restarts a
-// poststart sidecar even on success, so with the job's no-restart policy
-// a sidecar that exits 0 is "Not Restarting", i.e. failed, and a failed
-// task makes Nomad kill its siblings (restarts.go NewRestartTracker,
-// allocrunner handleTaskStateUpdates). As a sidecar the judge killed its
-// node's parameter server as soon as it had judged "no rule fired yet",
-// and a slower peer on another host was refused (stop 35's CI run). A
-// non-sidecar poststart task that exits 0 is simply dead.
-const JudgeTask = "judge"
-
-// FinishAfterMain is the nomad-finish argument of the judge: wait until
-// the allocation's main task has ended, then judge.
-const FinishAfterMain = "-after-main"
-
-// FinishExit is the in-task finisher's nomad-finish argument: -exit CODE
-// (FinishEnded).
-const FinishExit = "-exit"
-
 func (r *renderer) finisher() *api.Task {
 	return r.finishTask(FinisherTask, &api.TaskLifecycle{Hook: "poststop"})
 }

@@ -104,9 +104,13 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
 		}
 	} else if v := completion.Decide(pol.Rules().Job(), tasks); v.Phase.Done() {
-		// Decided but not enforced: say so, and what would enforce it.
-		st.Reason = fmt.Sprintf("the job's rules say %s (%s), but nothing has enforced that yet: jobshift watch -enforce %s, or jobshift controller",
-			v.Phase, v.Reason, st.Handle)
+		// Decided but not enforced: say so, and what would enforce it
+		// (the job's shape says whether finishers of its own will).
+		by := "jobshift watch -enforce " + st.Handle + ", or jobshift controller"
+		if ShapeOf(info).JudgedInJob() {
+			by = "the job's finisher tasks when they run, or " + by
+		}
+		st.Reason = fmt.Sprintf("the job's rules say %s (%s), but nothing has enforced that yet: %s", v.Phase, v.Reason, by)
 	}
 	return st, nil
 }

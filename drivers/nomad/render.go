@@ -11,32 +11,8 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
-)
-
-// Meta keys jobshift puts on every job it renders. The controller finds
-// jobshift jobs by MetaVersion and rebuilds the completion policy from
-// MetaPolicy.
-const (
-	MetaVersion = "jobshift_version"
-	MetaFormat  = "jobshift_format"
-	MetaName    = "jobshift_name"
-	MetaSource  = "jobshift_source"
-	MetaPolicy  = "jobshift_policy"
-	MetaAttempt = intask.MetaAttempt
-	MetaUser    = "jobshift_user"
-	MetaRole    = "jobshift_role" // group meta
-)
-
-// Task names inside each group.
-const (
-	BarrierTask = "jobshift-barrier"
-	MainTask    = "main"
-	// PSTask is the parameter server a UAI node runs next to MainTask
-	// (the uai contract, contract.ProcessPS).
-	PSTask = "ps"
 )
 
 // Version is recorded in job meta (set by the CLI from its own version).

@@ -193,7 +193,7 @@ func checkRendered(t *testing.T, r shapeRow) {
 		t.Errorf("%s: distinct_hosts %v, shape %v", name, distinct, s.DistinctHosts)
 	}
 	stored := ShapeOf(job)
-	if stored.Watched != s.Watched || stored.Rendezvous != map[bool]string{true: RendezvousSnap, false: RendezvousBarrier}[snap] {
+	if stored.Watched != s.Watched || stored.Rendezvous != s.Rendezvous {
 		t.Errorf("%s: stored shape %+v", name, stored)
 	}
 	for k, g := range job.TaskGroups {

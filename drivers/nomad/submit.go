@@ -55,7 +55,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := d.putSecrets(ctx, c, job, p); err != nil {
 		return drivers.Handle{}, err
 	}
-	if job.Meta[MetaRendezvous] == RendezvousSnap {
+	if shape.Rendezvous == RendezvousSnap {
 		// A snapshot left by an earlier job of this ID is not this one's.
 		if err := deleteTopology(ctx, c, job); err != nil {
 			return drivers.Handle{}, err

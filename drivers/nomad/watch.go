@@ -114,10 +114,6 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 	return w, nil
 }
 
-// metaRetries counts the counted retries so far (PAI transient retries do
-// not count), carried in meta so a restarted controller resumes correctly.
-const metaRetries = "jobshift_retries"
-
 func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.Event) {
 	e.Time = time.Now()
 	e.Attempt = w.m.Attempt()
@@ -306,9 +302,6 @@ func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	return nil
 }
 
-// ResultPath is the Nomad Variable holding a finished job's verdict.
-func ResultPath(jobID string) string { return "jobshift/results/" + jobID }
-
 // record stores the verdict, which `jobshift status` reads later.
 func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 	v := &api.Variable{Path: ResultPath(w.id), Items: api.VariableItems{
@@ -331,7 +324,7 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 // lack the right to delete). Deleting what is not there is no error; a
 // failure is reported, since a secret would outlive its job.
 func (w *watcher) forgetSecrets(ctx context.Context) {
-	if w.job != nil && w.job.Meta[MetaRendezvous] == RendezvousSnap {
+	if w.job != nil && ShapeOf(w.job).Rendezvous == RendezvousSnap {
 		w.stopCoordinator()
 		if err := deleteTopology(ctx, w.c, w.job); err != nil && w.d.cfg.Warnings != nil {
 			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: %v\n", err)
