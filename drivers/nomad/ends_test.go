@@ -106,8 +106,8 @@ func TestEndMarkersLastWriterDecides(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			pol := Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
-				Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
+			pol := completion.Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+				Roles: []completion.PolicyRole{{Name: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
 			var allocs []*api.AllocationListStub
 			for i := range c.codes {
 				allocs = append(allocs, &api.AllocationListStub{ID: fmt.Sprint("a", i), Name: fmt.Sprintf("j.worker[%d]", i), TaskGroup: "worker",
@@ -128,7 +128,7 @@ func TestEndMarkersLastWriterDecides(t *testing.T) {
 					for k, v := range ends {
 						seen[k] = v
 					}
-					w := &watcher{pol: pol, version: 1, m: completion.NewMachine(pol.Rules(), completion.MachineConfig{})}
+					w := &watcher{pol: pol, version: 1, m: completion.NewMachine(pol, completion.MachineConfig{})}
 					if v, _, _ := judge(w, withEnds(allocs, seen)); v != nil {
 						decided = append(decided, v.Phase)
 					}

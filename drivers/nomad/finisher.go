@@ -239,7 +239,7 @@ func (w *watcher) ownAlloc(ctx context.Context, self string) (*api.AllocationLis
 // fresh machine (no restarts, no ticks: the watchers own those), which
 // sees every task at once. seen lists the task states, for the log.
 func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, completion.RetryDecision, string) {
-	m := completion.NewMachine(w.pol.Rules(), completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
+	m := completion.NewMachine(w.pol, completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
 	var evs []completion.TaskEvent
 	var b strings.Builder
 	for _, o := range observe(w.pol, allocs, w.version, nil) {

@@ -42,10 +42,10 @@ func TestJudgeOneSnapshotPerFinisher(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			pol := Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
-				Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
+			pol := completion.Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+				Roles: []completion.PolicyRole{{Name: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
 			w := &watcher{pol: pol, version: 2,
-				m: completion.NewMachine(pol.Rules(), completion.MachineConfig{})}
+				m: completion.NewMachine(pol, completion.MachineConfig{})}
 			for k := range c.codes {
 				var allocs []*api.AllocationListStub
 				for i, code := range c.codes {

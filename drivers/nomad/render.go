@@ -1,7 +1,6 @@
 package nomad
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -93,8 +92,8 @@ func (r *renderer) job() *api.Job {
 	if j.Source.Path != "" && j.Source.Path != "-" {
 		job.Meta[MetaSource] = j.Source.Path
 	}
-	if pol, err := json.Marshal(metaPolicy(r.plan.Compiled().Policy)); err == nil {
-		job.Meta[MetaPolicy] = string(pol)
+	if pol, err := policyMeta(r.plan.Compiled().Policy); err == nil {
+		job.Meta[MetaPolicy] = pol
 	}
 	if r.set.Region != "" {
 		job.Region = new(r.set.Region)

@@ -53,7 +53,7 @@ type watcher struct {
 	d       *Driver
 	c       *api.Client
 	id      string
-	pol     Policy
+	pol     completion.Policy
 	m       *completion.Machine
 	version uint64
 	last    map[jobs.TaskRef]observed
@@ -91,7 +91,7 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 	// Tasks restart in place inside the task (restart.go), so the machine
 	// sees a task end only once its restarts are over.
 	start := time.Unix(0, *info.SubmitTime)
-	w.m = completion.NewMachine(pol.Rules(), completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
+	w.m = completion.NewMachine(pol, completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
 		GangTimeout: set.BarrierTimeout})
 	if info.Stop != nil && *info.Stop {
 		// Stopping a job registers a new version (Stop = true) that has

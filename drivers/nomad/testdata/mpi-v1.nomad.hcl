@@ -221,7 +221,7 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "mpijob"
     jobshift_name    = "bench"
-    jobshift_policy  = "{\"name\":\"bench\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":2,\"cleanPodPolicy\":\"All\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"group\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"},{\"name\":\"worker\",\"group\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"}]}"
+    jobshift_policy  = "{\"name\":\"bench\",\"kind\":\"mpi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":2,\"cleanPodPolicy\":\"All\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"},{\"name\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"}]}"
     jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "mpi_v1.yaml"
     jobshift_user    = "alice"

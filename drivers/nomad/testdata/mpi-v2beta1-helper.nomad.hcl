@@ -299,7 +299,7 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "mpijob"
     jobshift_name    = "pi"
-    jobshift_policy  = "{\"name\":\"pi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"group\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"group\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
+    jobshift_policy  = "{\"name\":\"pi\",\"kind\":\"mpi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
     jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "mpi_v2beta1.yaml"
     jobshift_user    = "alice"

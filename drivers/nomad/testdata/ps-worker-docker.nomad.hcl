@@ -189,7 +189,7 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "pai-v1"
     jobshift_name    = "mesh"
-    jobshift_policy  = "{\"name\":\"mesh\",\"format\":\"pai-v1\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"ps\",\"group\":\"ps\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":-1},{\"name\":\"worker\",\"group\":\"worker\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":null}]}"
+    jobshift_policy  = "{\"name\":\"mesh\",\"kind\":\"pai\",\"format\":\"pai-v1\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"ps\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":-1},{\"name\":\"worker\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":null}]}"
     jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "job.json"
     jobshift_user    = "alice"

@@ -150,7 +150,7 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "pai-v2"
     jobshift_name    = "uai"
-    jobshift_policy  = "{\"name\":\"uai\",\"format\":\"pai-v2\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"train\",\"group\":\"train\",\"instances\":3,\"minFailed\":null,\"minSucceeded\":null}]}"
+    jobshift_policy  = "{\"name\":\"uai\",\"kind\":\"pai\",\"format\":\"pai-v2\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"train\",\"instances\":3,\"minFailed\":null,\"minSucceeded\":null}]}"
     jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "uai.yaml"
     jobshift_user    = "alice"
