@@ -64,26 +64,23 @@ func TestEndsFit(t *testing.T) {
 	}
 }
 
-// withEnds: a marker ends a main task the server shows running, with its
-// code; the server's own end wins over a marker; the input is not changed.
+// withEnds: a marker ends a task the server shows running, with its code
+// at its time; the server's own end wins over a marker; the input is not
+// changed.
 func TestWithEnds(t *testing.T) {
-	t0, t1 := time.Unix(100, 0), time.Unix(105, 0)
-	running := &api.TaskState{State: "running", StartedAt: t0}
-	dead := &api.TaskState{State: "dead", StartedAt: t0, FinishedAt: t0, Events: []*api.TaskEvent{{Type: api.TaskTerminated, ExitCode: 4}}}
-	allocs := []*api.AllocationListStub{
-		{ID: "r", TaskStates: map[string]*api.TaskState{MainTask: running}},
-		{ID: "d", TaskStates: map[string]*api.TaskState{MainTask: dead}},
-		{ID: "u", TaskStates: map[string]*api.TaskState{MainTask: running}},
+	t1 := time.Unix(105, 0)
+	task := func(alloc string, state completion.State, code int) observed {
+		return observed{Task: completion.Task{TaskRef: jobs.TaskRef{Role: "w"}, State: state, ExitCode: code}, AllocID: alloc}
 	}
-	got := withEnds(allocs, map[string]endMark{"r": {3, t1}, "d": {0, t1}})
-	r := got[0].TaskStates[MainTask]
-	if code, _, ok := lastExit(r); r.State != "dead" || !r.Failed || !r.FinishedAt.Equal(t1) || !ok || code != 3 {
-		t.Errorf("marked running task = %+v (exit %d %v), want dead, failed, exit 3 at %v", r, code, ok, t1)
+	obs := []observed{task("r", completion.Running, 0), task("d", completion.Failed, 4), task("u", completion.Running, 0)}
+	got := withEnds(obs, map[string]endMark{"r": {3, t1}, "d": {0, t1}})
+	if r := got[0]; r.State != completion.Failed || r.ExitCode != 3 || r.Seq != t1.UnixNano() {
+		t.Errorf("marked running task = %+v, want failed, exit 3 at %v", r, t1)
 	}
-	if got[1].TaskStates[MainTask] != dead || got[2].TaskStates[MainTask] != running {
-		t.Errorf("a task the server shows dead, or with no marker, changed")
+	if got[1] != obs[1] || got[2] != obs[2] {
+		t.Errorf("a task the server shows ended, or with no marker, changed: %+v", got[1:])
 	}
-	if allocs[0].TaskStates[MainTask] != running || running.State != "running" || len(running.Events) != 0 {
+	if obs[0].State != completion.Running {
 		t.Errorf("withEnds changed its input")
 	}
 }
@@ -129,7 +126,7 @@ func TestEndMarkersLastWriterDecides(t *testing.T) {
 						seen[k] = v
 					}
 					w := &watcher{pol: pol, version: 1, m: completion.NewMachine(pol, completion.MachineConfig{})}
-					if v, _, _ := judge(w, withEnds(allocs, seen)); v != nil {
+					if v, _, _ := judge(w, allocs, seen); v != nil {
 						decided = append(decided, v.Phase)
 					}
 				}

@@ -128,16 +128,17 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	if err != nil {
 		return err
 	}
-	said, _, err := w.conclude(ctx, allocs)
+	said, _, err := w.conclude(ctx, allocs, nil)
 	log(said)
 	return err
 }
 
-// conclude judges one view of the job's allocations and, when a rule
-// fired and no retry is due, records the verdict and stops the job
-// (stopped); said is what it found, for the log.
-func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub) (said string, stopped bool, err error) {
-	v, retry, seen := judge(w, allocs)
+// conclude judges one view of the job's allocations, with the tasks the
+// end markers ends (ends.go) ended, and, when a rule fired and no retry is
+// due, records the verdict and stops the job (stopped); said is what it
+// found, for the log.
+func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub, ends map[string]endMark) (said string, stopped bool, err error) {
+	v, retry, seen := judge(w, allocs, ends)
 	switch {
 	case v == nil:
 		return "no rule fired: " + seen, false, nil
@@ -182,7 +183,7 @@ func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (st
 	if err != nil {
 		return "", unavailable(err)
 	}
-	said, stopped, err := w.conclude(ctx, withEnds(allocs, ends))
+	said, stopped, err := w.conclude(ctx, allocs, ends)
 	if !stopped {
 		said = ""
 	}
@@ -238,11 +239,11 @@ func (w *watcher) ownAlloc(ctx context.Context, self string) (*api.AllocationLis
 // judge applies the job's rules to one snapshot of its allocations with a
 // fresh machine (no restarts, no ticks: the watchers own those), which
 // sees every task at once. seen lists the task states, for the log.
-func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, completion.RetryDecision, string) {
+func judge(w *watcher, allocs []*api.AllocationListStub, ends map[string]endMark) (*completion.Verdict, completion.RetryDecision, string) {
 	m := completion.NewMachine(w.pol, completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
 	var evs []completion.TaskEvent
 	var b strings.Builder
-	for _, o := range observe(w.pol, allocs, w.version, nil) {
+	for _, o := range withEnds(observe(w.pol, allocs, w.version, nil), ends) {
 		evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
 		fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
 	}

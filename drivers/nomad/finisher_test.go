@@ -59,7 +59,7 @@ func TestJudgeOneSnapshotPerFinisher(t *testing.T) {
 				// An allocation of an older version never counts.
 				allocs = append(allocs, &api.AllocationListStub{ID: "old", Name: "j.worker[0]", TaskGroup: "worker", JobVersion: 1,
 					ClientStatus: "complete", TaskStates: map[string]*api.TaskState{MainTask: ended(9)}})
-				v, _, seen := judge(w, allocs)
+				v, _, seen := judge(w, allocs, nil)
 				var got completion.Phase
 				if v != nil {
 					got = v.Phase
