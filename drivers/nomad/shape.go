@@ -21,6 +21,21 @@ import (
 // same Shape, so what `convert` prints is what `run` submits for the same
 // input; the renderers read it and decide nothing.
 //
+// Adding a concern (a role's storage mounts, its platform files, init
+// tasks, the step order of jobs.Role.DependsOn) is adding a row, not a
+// condition in a renderer: a field of GroupShape (or a task of
+// GroupShape.Tasks, or a Wrapper of the main task) decided in
+// decider.group with a Why line, and read by the renderer alone —
+// renderer.group's switch over the shape's tasks for a task of its own
+// (an init container: a prestart TaskShape before MainTask), mainTask for
+// what the main task carries (mounts, files: a field the task's volume
+// mounts or templates are built from), a Wrapper in mainWrappers for what
+// runs around the command (waiting for the steps a role depends on, which
+// Nomad cannot order across groups). Then add a job kind that has it to
+// shapeJobs (shape_test.go), check it in checkRendered, and regenerate the
+// table (go test ./drivers/nomad -run 'TestShapeTable|TestShapeDocIsCurrent'
+// -update): doc.go shows every shape the driver can produce.
+//
 // The model is Nomad's own task runner (client/allocrunner/taskrunner/
 // task_runner_hooks.go, initHooks, v1.11.3): every concern a task gets is
 // listed in one function, each behind one visible condition; and what a

@@ -101,3 +101,29 @@ func TestShapeRenderEqualsSubmit(t *testing.T) {
 		}
 	}
 }
+
+// TestPlanDiffShowsShape: run -plan's dry run starts with the shape the
+// job would be registered with (the plan's OptWatched).
+func TestPlanDiffShowsShape(t *testing.T) {
+	srv := httptest.NewServer(&registry{t: t})
+	defer srv.Close()
+	for _, watched := range []string{"false", "true"} {
+		p := plan(psWorker("mesh", "true"), rawExecSite())
+		p.Options[OptWatched] = watched
+		d, _ := New(drivers.Config{Site: p.Site}, false)
+		c, err := api.NewClient(&api.Config{Address: srv.URL})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.client = c
+		out, err := d.WithContract(fixtureContract{}).PlanDiff(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := map[string]string{"false": "shape: unwatched", "true": "shape: watched"}[watched]
+		rv := map[string]string{"false": "rendezvous barrier", "true": "rendezvous snapshot"}[watched]
+		if first := strings.SplitN(out, "\n", 2)[0]; !strings.Contains(first, want) || !strings.Contains(first, rv) {
+			t.Errorf("watched=%s: plan starts %q, want the %s shape with %s", watched, first, want, rv)
+		}
+	}
+}
