@@ -79,7 +79,7 @@ func render(p *translate.Plan) (*script, error) {
 	if st.hooks, err = resolveHooks(p, roles); err != nil {
 		return nil, err
 	}
-	cc, err := contract.Compile(job, opts)
+	cc, err := p.Contract(opts)
 	if err != nil {
 		return nil, err
 	}
