@@ -123,7 +123,7 @@
 //	pai-v2 one task | raw_exec | helper yes | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[stop group], finish(poststop)
 //	pai-v2 one task | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main[stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks main[stop group > finisher tail]
 //	pai-v2 one task | exec | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[stop group]
 //	pai-v2 one task | exec | helper no | env helper - | watched

@@ -328,21 +328,20 @@ func (d *decider) env(g *GroupShape, role *jobs.Role) {
 		g.Why = append(g.Why, "env: template over the group services (no snapshot)")
 		return
 	}
-	if why := d.inTaskEnvFits(g, role); why == "" {
+	why := d.inTaskEnvFits(g, role)
+	if why == "" {
 		g.Env = EnvInTask
 		g.Why = append(g.Why, "env: "+d.set.envHelper()+" nomad-env evaluates the contract in the task")
 		return
-	} else {
-		g.Why = append(g.Why, "no nomad-env: "+why)
 	}
-	if why := d.sourcedFits(g, role); why == "" {
+	g.Why = append(g.Why, "no nomad-env: "+why)
+	if why = d.sourcedFits(g, role); why == "" {
 		g.Env = EnvSourced
 		g.Why = append(g.Why, "env: a file sh sources once the snapshot is there (env-wait)")
 		return
-	} else {
-		g.Why = append(g.Why, "env: template over the snapshot: "+why)
 	}
 	g.Env = EnvSnapTemplate
+	g.Why = append(g.Why, "env: template over the snapshot: "+why)
 }
 
 // inTaskEnvFits: why the group cannot evaluate its environment itself,
@@ -413,7 +412,7 @@ func (d *decider) inTaskFinisher(g *GroupShape, uai bool) string {
 		why string
 	}{
 		{h != "", "the site names no helper"},
-		{d.s.Rendezvous == RendezvousSnap, "no watcher sees a task that dies before its wrapper ends"},
+		{d.s.Watched, "no watcher sees a task that dies before its wrapper ends"},
 		{g.Traits.HostBinaries, "driver " + g.Driver + " may not hold the helper"},
 		{!uai, "a UAI node's parameter server outlives its training task: the judge and the poststop finisher judge"},
 		{!cr.SSH && !cr.SSHIdle, "the ssh emulation wraps the command"},
