@@ -49,7 +49,7 @@ mpi_release() {
 }
 
 # own_dir makes DIR this user's private directory, or refuses it. On a
-# shared machine a path others can predict (/tmp/jobshift-mpi-<job>) may
+# shared machine a path others can predict (Nomad's jobshift-mpi-<job>) may
 # have been made by another user, who could then swap the files this task
 # runs (kubexec.sh, bin/ssh): DIR must be made fresh here, or be a real
 # directory of this user's that nobody else can write (one that another

@@ -66,8 +66,9 @@ func (u User) Sh(t testing.TB, script string) {
 	}
 }
 
-// SharedDir is a new directory both users can reach (0755, removed after
-// the test): t.TempDir's parent is private to the test's user.
+// SharedDir is a new directory both users can write, sticky like /tmp
+// (01777, removed after the test): t.TempDir's parent is private to the
+// test's user.
 func SharedDir(t testing.TB) string {
 	t.Helper()
 	dir, err := os.MkdirTemp("", "jobshift-shared-")
@@ -75,7 +76,7 @@ func SharedDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
+	if err := os.Chmod(dir, 0o777|os.ModeSticky); err != nil {
 		t.Fatal(err)
 	}
 	return dir
