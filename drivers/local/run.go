@@ -39,7 +39,7 @@ type run struct {
 func newRun(d *Driver, p *translate.Plan, dir string) *run {
 	out := d.opts.Output
 	// The whole job's prefixed output is also kept, for Logs.
-	f, err := os.Create(filepath.Join(dir, "output.log"))
+	f, err := os.OpenFile(filepath.Join(dir, "output.log"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err == nil {
 		out = io.MultiWriter(out, f)
 	}

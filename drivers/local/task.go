@@ -66,12 +66,12 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		p.exited = true
 		msg := fmt.Sprintf("jobshift: cannot start task %s: %v\n", spec.name(), err)
 		out.writeLine([]byte(prefix + msg))
-		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o644)
-		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o600)
+		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o600)
 		go func() { done <- exit{p: p, code: exitStartFailed, err: err} }()
 		return p
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
 	stdout, err := newTee(filepath.Join(dir, "stdout"), out, prefix)
@@ -114,7 +114,7 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	stdout.w.Close()
 	stderr.w.Close()
 	p.cmd, p.pgid = sup.cmd, sup.pgid
-	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o600)
 
 	go p.reap(progPath, stdout, stderr, done)
 	return p
@@ -147,7 +147,7 @@ func (p *proc) reap(progPath string, stdout, stderr *tee, done chan<- exit) {
 	}
 	stdout.wait()
 	stderr.wait()
-	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o600)
 	done <- exit{p: p, code: code, err: nil}
 }
 
@@ -216,7 +216,7 @@ type tee struct {
 }
 
 func newTee(path string, mux *lineMux, prefix string) (*tee, error) {
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, err
 	}
