@@ -27,6 +27,10 @@ const (
 	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
 	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
 	ContractMPI     = "mpi"      // MPIJob: hostfile, OMPI_MCA_*/I_MPI_*/HYDRA_*, K_MPI_JOB_ROLE
+	ContractXGBoost = "xgboost"  // XGBoostJob v1.9 MASTER_*/WORLD_SIZE/RANK/WORKER_*
+	ContractPaddle  = "paddle"   // PaddleJob v1.9 PADDLE_MASTER/PADDLE_NNODES/PADDLE_JOB_ID ...
+	ContractJAX     = "jax"      // JAXJob v1.9 COORDINATOR_*/NUM_PROCESSES/PROCESS_ID
+	ContractMXNet   = "mxnet"    // MXJob v1.8.1 MX_CONFIG, DMLC_*
 )
 
 // Job is the neutral description of one distributed job.
@@ -285,7 +289,10 @@ type Completion struct {
 	SuccessPolicy string `json:"successPolicy,omitempty"`
 	// EnableDynamicWorker is TFJob enableDynamicWorker.
 	EnableDynamicWorker bool `json:"enableDynamicWorker,omitempty"`
-	Pos                 Pos  `json:"pos"`
+	// Decider is the replica type whose success ends the job under the
+	// pytorch rule family ("" = master): "scheduler" for an MXJob.
+	Decider string `json:"decider,omitempty"`
+	Pos     Pos    `json:"pos"`
 }
 
 // Retry is the retry policy.
@@ -315,6 +322,18 @@ type Extras struct {
 	ElasticPolicy map[string]any `json:"elasticPolicy,omitempty"`
 	// MPI is what an MPIJob's operator derived from its spec.
 	MPI *MPI `json:"mpi,omitempty"`
+	// MXNet is what an MXJob's operator read besides the replica specs.
+	MXNet *MXNet `json:"mxnet,omitempty"`
+}
+
+// MXNet is the MXJob part its operator put into MX_CONFIG (training-operator
+// v1.8.1 pkg/controller.v1/mxnet/mxnet.go genLabelsSpec).
+type MXNet struct {
+	// JobMode is MXTrain or MXTune.
+	JobMode string `json:"jobMode"`
+	// TunerKeys are each role's template annotation tuner-server-key ("" when
+	// absent), by role name: MX_CONFIG's labels.
+	TunerKeys map[string]string `json:"tunerKeys,omitempty"`
 }
 
 // MPI is the MPIJob part the operator turned into the launcher's hostfile

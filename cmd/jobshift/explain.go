@@ -304,7 +304,7 @@ func explainCompletion(job *jobs.Job) string {
 			b.WriteString("  enableDynamicWorker: true\n")
 		}
 	case jobs.CompletionPyTorch:
-		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
+		b.WriteString("  " + pytorchFamilyRule(job) + "\n")
 	case jobs.CompletionMPI:
 		b.WriteString("  MPIJob: the launcher decides (succeeds or fails with it); workers are then stopped unless cleanPodPolicy is None\n")
 	default:
@@ -497,4 +497,20 @@ func siteChanges(job *jobs.Job, plan *translate.Plan) string {
 		}
 	}
 	return b.String()
+}
+
+// pytorchFamilyRule says how a job of the pytorch rule family ends
+// (translate/completion README Y3, Y6–Y9).
+func pytorchFamilyRule(job *jobs.Job) string {
+	switch job.Source.Format {
+	case jobs.FormatXGBoostJob:
+		return "XGBoostJob: the Master decides (succeeds with it); any replica failing for good fails the job"
+	case jobs.FormatPaddleJob:
+		return "PaddleJob: the Masters decide, else every Worker must succeed; any replica failing for good fails the job"
+	case jobs.FormatJAXJob:
+		return "JAXJob: succeeds when every Worker succeeds; any Worker failing for good fails the job"
+	case jobs.FormatMXJob:
+		return "MXJob: the Scheduler decides (or the single Worker of a job without Scheduler and Server); any replica failing for good fails the job"
+	}
+	return "PyTorchJob: the master decides (succeeds or fails with it)"
 }

@@ -41,6 +41,10 @@ var kubeflowKinds = map[string]jobs.Format{
 	"TfJob":      jobs.FormatTFJob, // 2017 tensorflow.org / mlkube.io spelling
 	"PyTorchJob": jobs.FormatPyTorchJob,
 	"MPIJob":     jobs.FormatMPIJob,
+	"XGBoostJob": jobs.FormatXGBoostJob,
+	"PaddleJob":  jobs.FormatPaddleJob,
+	"JAXJob":     jobs.FormatJAXJob,
+	"MXJob":      jobs.FormatMXJob,
 	"AppWrapper": "", // Kueue/CodeFlare wrapper around one of the above
 }
 

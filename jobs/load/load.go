@@ -27,7 +27,7 @@ const InternalErrorSummary = "Internal error while reading the job"
 
 // Formats is the user-facing list of what jobshift reads.
 const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
-	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob)"
+	"Kubeflow TFJob (all API versions), PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob and MXJob (kind: TFJob, PyTorchJob ...)"
 
 // StdinReader is what path "-" reads (a variable so that tests of the
 // CLI can feed standard input in-process).
@@ -126,6 +126,10 @@ func undetected(src []byte, det Detection, path string) *hcl.Diagnostic {
 		api := ""
 		if det.APIVersion != "" {
 			api = " (" + det.APIVersion + ")"
+		}
+		if kubeflow.ForeignTrainingKind(det.Kind) {
+			return jobs.Errorf(det.Pos, "Training job jobshift cannot run",
+				"This is a %s%s, a training or batch job of a kind jobshift does not read, so it cannot run it. jobshift reads %s.", det.Kind, api, Formats)
 		}
 		return jobs.Errorf(det.Pos, "Not a training job jobshift reads",
 			"This is a Kubernetes %s%s. jobshift reads %s.", det.Kind, api, Formats)

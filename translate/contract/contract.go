@@ -129,10 +129,11 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, c := range list {
 		switch c {
-		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI:
+		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI,
+			jobs.ContractXGBoost, jobs.ContractPaddle, jobs.ContractJAX, jobs.ContractMXNet:
 		default:
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi.", c)
+				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, xgboost, paddle, jax, mxnet.", c)
 		}
 		if !seen[c] {
 			seen[c] = true
