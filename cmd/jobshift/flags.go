@@ -13,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/jobs/yamlpos"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -222,6 +223,7 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	// The job-file limit bounds a secrets file too (it was part of the
 	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
+	diag.MarkSecretFile(path) // no diagnostic quotes a line of it
 	var src []byte
 	var d *hcl.Diagnostic
 	if path == "-" {
