@@ -27,6 +27,8 @@ Usage: jobshift explain [options] FILE
   config's rules are applied (rewritten images, role overrides). FILE "-"
   reads standard input.
 
+  {{formats}}
+
   -format json prints the job model (after the site rules) as JSON instead,
   with every diagnostic in its "diagnostics" field (the validate -json
   form); when the job cannot be read, only "diagnostics" is printed.
@@ -61,7 +63,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	if *format != "table" && *format != "json" {

@@ -192,7 +192,7 @@ func submitHint(msg string, p *translate.Plan) string {
 		}
 		return h
 	case strings.Contains(msg, "Invalid account") || strings.Contains(msg, "Invalid qos"):
-		return "\n  Set slurm { account = ... qos = ... } in jobshift.hcl to values `sacctmgr show assoc user=$USER` lists."
+		return "\n  Set account = \"NAME\" and qos = \"NAME\" (one per line) in jobshift.hcl's slurm block to values `sacctmgr show assoc user=$USER` lists."
 	}
 	return ""
 }
