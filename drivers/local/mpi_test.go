@@ -70,7 +70,7 @@ func TestMPIRefusedUnderDocker(t *testing.T) {
 	if !errors.Is(err, ErrSSHInDocker) {
 		t.Fatalf("err = %v, want ErrSSHInDocker", err)
 	}
-	for _, at := range []string{"v2beta1.yaml:11:5:", "v2beta1.yaml:25:5:"} {
+	for _, at := range []string{"v2beta1.yaml:11:5:", "v2beta1.yaml:22:5:"} {
 		if !strings.Contains(err.Error(), at) {
 			t.Errorf("error does not point at %s: %v", at, err)
 		}

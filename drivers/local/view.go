@@ -1,6 +1,7 @@
 package local
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -221,5 +222,24 @@ func startView(spec *taskSpec, argv, user []string, dir string) ([]string, []str
 func removeAll(paths []string) {
 	for _, p := range paths {
 		_ = os.Remove(p)
+	}
+}
+
+// renderView says what the task's wrapper sets up (never a file's content).
+func renderView(b *bytes.Buffer, v *taskView) {
+	if v == nil {
+		return
+	}
+	fmt.Fprintf(b, "  under: sh <run>/taskns.sh (host name %s, /etc/hosts line for %s; interface of %s named for OpenMPI, Gloo, NCCL unless set)\n",
+		shellQuote(v.spec.Hostname), shellJoin(v.spec.Hosts[0].Names), v.spec.Addr)
+	for _, bd := range v.spec.Binds {
+		fmt.Fprintf(b, "    mount: %s at %s%s\n", shellQuote(bd.Src), shellQuote(bd.Dst), map[bool]string{true: " (read-only)"}[bd.ReadOnly])
+	}
+	for _, f := range v.files {
+		what := fmt.Sprintf("%d bytes", len(f.content))
+		if f.secret {
+			what = "secret"
+		}
+		fmt.Fprintf(b, "    file: %s (%s, mode %04o)\n", shellQuote(f.dst), what, f.mode)
 	}
 }
