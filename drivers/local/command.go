@@ -70,6 +70,8 @@ type taskSpec struct {
 	// Program, when not nil, is the task's program as a file (a long
 	// command, or a script with secrets filled in), written at each start.
 	Program *programFile
+	// View is the task's platform view (view.go); nil with -docker.
+	View *taskView
 }
 
 // addedEnv is what the task's environment adds to the driver's: the

@@ -26,6 +26,8 @@ type proc struct {
 	pgid   int
 	dir    string // this start's output directory
 	docker bool
+	// secrets are this start's secret platform files, removed at its end.
+	secrets []string
 
 	mu       sync.Mutex
 	exited   bool
@@ -92,11 +94,21 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
+	user := argv
 	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
 	if err != nil {
 		stdout.abort()
 		stderr.abort()
 		return fail(fmt.Errorf("private working directory: %w", err))
+	}
+	if spec.View != nil {
+		argv, p.secrets, err = startView(spec, argv, user, dir)
+		if err != nil {
+			removeAll(p.secrets)
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
 	}
 	run := *spec
 	run.Dir = cwd
@@ -145,6 +157,7 @@ func (p *proc) reap(progPath string, stdout, stderr *tee, done chan<- exit) {
 		// Secret values live only as long as the task.
 		_ = os.Remove(progPath)
 	}
+	removeAll(p.secrets)
 	stdout.wait()
 	stderr.wait()
 	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o600)
