@@ -130,9 +130,10 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	for _, c := range list {
 		switch c {
 		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI:
+		case jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost:
 		default:
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi.", c)
+				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, trainer-torch, trainer-mpi, trainer-jax, trainer-xgboost.", c)
 		}
 		if !seen[c] {
 			seen[c] = true

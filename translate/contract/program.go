@@ -166,6 +166,14 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.torch()
 		case jobs.ContractMPI:
 			b.mpi()
+		case jobs.ContractTrainerTorch:
+			b.trainerTorch()
+		case jobs.ContractTrainerMPI:
+			b.trainerMPI()
+		case jobs.ContractTrainerJAX:
+			b.trainerJAX()
+		case jobs.ContractTrainerXGBoost:
+			b.trainerXGBoost()
 		}
 	}
 	if opts.SSH {
