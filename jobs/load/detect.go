@@ -15,6 +15,7 @@ const (
 	FamilyNone     Family = ""
 	FamilyPAI      Family = "pai"      // jobs/pai: v1 JSON and v2 YAML
 	FamilyKubeflow Family = "kubeflow" // jobs/kubeflow: TFJob, PyTorchJob, MPIJob, AppWrapper
+	FamilyTrainer  Family = "trainer"  // jobs/trainer: Kubeflow Trainer v2 TrainJob and its runtimes
 )
 
 // Detection is what the content of a file says it is.
@@ -47,6 +48,10 @@ var kubeflowKinds = map[string]jobs.Format{
 	"MXJob":      jobs.FormatMXJob,
 	"AppWrapper": "", // Kueue/CodeFlare wrapper around one of the above
 }
+
+// trainerKinds are the Kubeflow Trainer v2 kinds jobs/trainer reads (a
+// runtime alone is read to say the TrainJob is missing).
+var trainerKinds = map[string]bool{"TrainJob": true, "TrainingRuntime": true, "ClusterTrainingRuntime": true}
 
 // kubeflowGroups are API groups whose objects go to jobs/kubeflow even when
 // the kind is unusual, so that its reader can say precisely what is wrong.
@@ -94,6 +99,9 @@ func Detect(src []byte, path string) Detection {
 			case "apiVersion":
 				api = k
 			}
+		}
+		if trainerKinds[kind.value] || strings.HasPrefix(api.value, "trainer.kubeflow.org/") {
+			return Detection{Family: FamilyTrainer, Format: jobs.FormatTrainJob, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
 		}
 		if f, ok := kubeflowKinds[kind.value]; ok {
 			return Detection{Family: FamilyKubeflow, Format: f, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}

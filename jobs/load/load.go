@@ -16,6 +16,7 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
 	"github.com/jobshift/jobshift/jobs/pai"
+	"github.com/jobshift/jobshift/jobs/trainer"
 )
 
 // Stdin is the path that means "read standard input".
@@ -27,7 +28,8 @@ const InternalErrorSummary = "Internal error while reading the job"
 
 // Formats is the user-facing list of what jobshift reads.
 const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
-	"Kubeflow TFJob (all API versions), PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob and MXJob (kind: TFJob, PyTorchJob ...)"
+	"Kubeflow TFJob (all API versions), PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob and MXJob (kind: TFJob, PyTorchJob ...), " +
+	"Kubeflow Trainer v2 TrainJob with its TrainingRuntime / ClusterTrainingRuntime (kind: TrainJob)"
 
 // StdinReader is what path "-" reads (a variable so that tests of the
 // CLI can feed standard input in-process).
@@ -107,6 +109,7 @@ type reader func([]byte, jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics)
 var readers = map[Family]reader{
 	FamilyPAI:      pai.Read,
 	FamilyKubeflow: kubeflow.Read,
+	FamilyTrainer:  trainer.Read,
 }
 
 func readerFor(det Detection) reader { return readers[det.Family] }

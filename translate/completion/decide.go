@@ -68,6 +68,8 @@ func rulesFor(job *jobs.Job) rules {
 		return pytorchRules{}
 	case jobs.CompletionMPI:
 		return mpiRules{}
+	case jobs.CompletionJobSet:
+		return jobsetRules{}
 	}
 	return genericRules{}
 }
@@ -87,6 +89,8 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionPyTorch
 	case jobs.FormatMPIJob:
 		return jobs.CompletionMPI
+	case jobs.FormatTrainJob:
+		return jobs.CompletionJobSet
 	}
 	return ""
 }

@@ -131,9 +131,10 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 		switch c {
 		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI,
 			jobs.ContractXGBoost, jobs.ContractPaddle, jobs.ContractJAX, jobs.ContractMXNet:
+		case jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost:
 		default:
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, xgboost, paddle, jax, mxnet.", c)
+				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, xgboost, paddle, jax, mxnet, trainer-torch, trainer-mpi, trainer-jax, trainer-xgboost.", c)
 		}
 		if !seen[c] {
 			seen[c] = true

@@ -174,6 +174,14 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.jax()
 		case jobs.ContractMXNet:
 			b.mxnet()
+		case jobs.ContractTrainerTorch:
+			b.trainerTorch()
+		case jobs.ContractTrainerMPI:
+			b.trainerMPI()
+		case jobs.ContractTrainerJAX:
+			b.trainerJAX()
+		case jobs.ContractTrainerXGBoost:
+			b.trainerXGBoost()
 		}
 	}
 	if opts.SSH {
