@@ -27,6 +27,7 @@ const (
 	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
 	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
 	ContractMPI     = "mpi"      // MPIJob: hostfile, OMPI_MCA_*/I_MPI_*/HYDRA_*, K_MPI_JOB_ROLE
+	ContractVolcano = "volcano"  // Volcano job plugins: env, svc, pytorch, tensorflow, mpi (jobs/volcano.go)
 )
 
 // Job is the neutral description of one distributed job.
@@ -275,6 +276,7 @@ const (
 	CompletionTF      CompletionKind = "tf"      // chief/master, worker-0, AllWorkers
 	CompletionPyTorch CompletionKind = "pytorch" // master decides
 	CompletionMPI     CompletionKind = "mpi"     // the launcher decides
+	CompletionVolcano CompletionKind = "volcano" // Volcano policies, minAvailable, minSuccess (Extras.Volcano)
 )
 
 // Completion is the job-level part of the completion policy; PAI's per-role
@@ -315,6 +317,8 @@ type Extras struct {
 	ElasticPolicy map[string]any `json:"elasticPolicy,omitempty"`
 	// MPI is what an MPIJob's operator derived from its spec.
 	MPI *MPI `json:"mpi,omitempty"`
+	// Volcano is a Volcano Job's lifecycle and plugins (jobs/volcano.go).
+	Volcano *Volcano `json:"volcano,omitempty"`
 }
 
 // MPI is the MPIJob part the operator turned into the launcher's hostfile

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Family is the reader a file goes to.
@@ -15,6 +16,7 @@ const (
 	FamilyNone     Family = ""
 	FamilyPAI      Family = "pai"      // jobs/pai: v1 JSON and v2 YAML
 	FamilyKubeflow Family = "kubeflow" // jobs/kubeflow: TFJob, PyTorchJob, MPIJob, AppWrapper
+	FamilyVolcano  Family = "volcano"  // jobs/volcano: batch.volcano.sh Job
 )
 
 // Detection is what the content of a file says it is.
@@ -90,6 +92,9 @@ func Detect(src []byte, path string) Detection {
 			case "apiVersion":
 				api = k
 			}
+		}
+		if volcano.IsVolcano(kind.value, api.value) {
+			return Detection{Family: FamilyVolcano, Format: jobs.FormatVolcano, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
 		}
 		if f, ok := kubeflowKinds[kind.value]; ok {
 			return Detection{Family: FamilyKubeflow, Format: f, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}

@@ -129,10 +129,10 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	seen := map[string]bool{}
 	for _, c := range list {
 		switch c {
-		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI:
+		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI, jobs.ContractVolcano:
 		default:
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi.", c)
+				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, volcano.", c)
 		}
 		if !seen[c] {
 			seen[c] = true

@@ -166,6 +166,8 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.torch()
 		case jobs.ContractMPI:
 			b.mpi()
+		case jobs.ContractVolcano:
+			b.volcano()
 		}
 	}
 	if opts.SSH {
