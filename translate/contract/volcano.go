@@ -105,9 +105,16 @@ func (b *builder) volcanoTorch(f jobs.VolcanoFlags) {
 	if mk < 0 {
 		return // OnPodCreate: "job doesn't have task master", nothing set
 	}
-	s := volcanoSlot(b.job.Roles[mk], f.Port, volcano.PytorchLabel)
-	b.set("MASTER_ADDR", addr(mk, 0))
-	b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
+	if b.job.Roles[mk].Instances == 0 {
+		// generateMasterAddr names pod 0 whether or not it exists: no
+		// task has that address, so the values stay Volcano's own
+		b.setLit("MASTER_ADDR", volcano.DomainName(b.job.Name, f.Master, 0))
+		b.setLit("MASTER_PORT", strconv.Itoa(f.Port))
+	} else {
+		s := volcanoSlot(b.job.Roles[mk], f.Port, volcano.PytorchLabel)
+		b.set("MASTER_ADDR", addr(mk, 0))
+		b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
+	}
 	world := 0
 	for _, r := range b.job.Roles {
 		if r.Name == f.Master || r.Name == f.Worker {
