@@ -68,6 +68,10 @@ func rulesFor(job *jobs.Job) rules {
 		return pytorchRules{}
 	case jobs.CompletionMPI:
 		return mpiRules{}
+	case jobs.CompletionVolcano:
+		if job.Extras.Volcano != nil {
+			return volcanoRules{}
+		}
 	}
 	return genericRules{}
 }
@@ -87,6 +91,8 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionPyTorch
 	case jobs.FormatMPIJob:
 		return jobs.CompletionMPI
+	case jobs.FormatVolcano:
+		return jobs.CompletionVolcano
 	}
 	return ""
 }
