@@ -36,6 +36,7 @@ const (
 	ContractTrainerMPI     = "trainer-mpi"     // OMPI_MCA_* of the MPI plugin's launcher
 	ContractTrainerJAX     = "trainer-jax"     // JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS
 	ContractTrainerXGBoost = "trainer-xgboost" // DMLC_TRACKER_URI/PORT, DMLC_TASK_ID, DMLC_NUM_WORKER
+	ContractVolcano        = "volcano"         // Volcano job plugins: env, svc, pytorch, tensorflow, mpi (jobs/volcano.go)
 )
 
 // Job is the neutral description of one distributed job.
@@ -288,6 +289,7 @@ const (
 	CompletionPyTorch CompletionKind = "pytorch" // master decides
 	CompletionMPI     CompletionKind = "mpi"     // the launcher decides
 	CompletionJobSet  CompletionKind = "jobset"  // JobSet successPolicy over replicated jobs (TrainJob)
+	CompletionVolcano CompletionKind = "volcano" // Volcano policies, minAvailable, minSuccess (Extras.Volcano)
 )
 
 // Completion is the job-level part of the completion policy; PAI's per-role
@@ -344,6 +346,8 @@ type Extras struct {
 	MXNet *MXNet `json:"mxnet,omitempty"`
 	// Trainer is what a TrainJob's runtime and ML policy decided.
 	Trainer *Trainer `json:"trainer,omitempty"`
+	// Volcano is a Volcano Job's lifecycle and plugins (jobs/volcano.go).
+	Volcano *Volcano `json:"volcano,omitempty"`
 }
 
 // MXNet is the MXJob part its operator put into MX_CONFIG (training-operator

@@ -1,6 +1,7 @@
 package kubeflow
 
 import (
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"go.yaml.in/yaml/v3"
@@ -93,3 +94,24 @@ func Expand(s string, vars map[string]string) string {
 	v, _ := expand(s, func(n string) (string, bool) { x, ok := vars[n]; return x, ok })
 	return v
 }
+
+// Template reads the pod template tmpl into role for jobs/volcano: the first
+// container is the task (others are sidecars, dropped under the -lossy rule),
+// no port is added, and injected names the variables the platform appends
+// to the container's env (a user value for them is overridden, a $(NAME)
+// reference to them cannot be expanded before run time). It returns the
+// pod's restartPolicy as written ("" when absent) and its node.
+func (p *PodReader) Template(role *jobs.Role, tmpl *yaml.Node, where string, injected []string) (string, *yaml.Node) {
+	rp := p.PodTemplate(role, tmpl, where, PodOptions{OperatorEnv: injected})
+	if rp == nil {
+		return "", nil
+	}
+	v, ok := p.r.restartPolicy(rp, where+".spec.restartPolicy", false)
+	if !ok {
+		return "", rp
+	}
+	return v, rp
+}
+
+// Diags are the diagnostics so far.
+func (p *PodReader) Diags() hcl.Diagnostics { return p.r.Diags }

@@ -182,6 +182,8 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.trainerJAX()
 		case jobs.ContractTrainerXGBoost:
 			b.trainerXGBoost()
+		case jobs.ContractVolcano:
+			b.volcano()
 		}
 	}
 	if opts.SSH {
