@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -125,6 +126,9 @@ func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user strin
 	// would have rejected): what every driver would refuse, said once here
 	// with every position. (Unknown -contract names were dropped above.)
 	diags = append(diags, contract.Check(p.Job, p.Compiled().Contract)...)
+	if pos, msg, ok := completion.CheckOrder(p.Job); !ok {
+		diags = append(diags, jobs.Errorf(pos, "Roles that never start", "%s", msg))
+	}
 	return p, diags
 }
 

@@ -90,3 +90,31 @@ func TestCheckOrder(t *testing.T) {
 		t.Fatalf("unknown status: %q %v", msg, ok)
 	}
 }
+
+// TestMachineBlock: a blocked role fails the attempt (retried by the job's
+// rules) and the never-started tasks are stopped.
+func TestMachineBlock(t *testing.T) {
+	// PAI counters disabled: the initializer's failure decides nothing by
+	// itself, so only the step order can end the attempt.
+	j := paiV2(orderJob().Roles...)
+	for _, r := range j.Roles {
+		r.MinFailed, r.MinSucceeded = ip(-1), ip(-1)
+	}
+	m := NewMachine(PolicyOf(j), MachineConfig{})
+	m.Observe(TaskEvent{TaskRef: ref("init", 0), State: Running})
+	m.Observe(TaskEvent{TaskRef: ref("init", 0), State: Failed, ExitCode: 2})
+	if v, ok := m.Verdict(); ok {
+		t.Fatalf("the rules decided without the step order: %+v", v)
+	}
+	_, why, blocked := Blocked(j, m.Tasks())
+	if !blocked {
+		t.Fatal("node should be blocked")
+	}
+	acts := m.Block(why)
+	if len(acts) < 2 || acts[0].Kind != ActVerdict || acts[0].Verdict.Phase != PhaseFailed || acts[1].Kind != ActStop {
+		t.Fatalf("Block = %+v", acts)
+	}
+	if m.Block(why) != nil {
+		t.Fatal("a second Block must do nothing")
+	}
+}
