@@ -1,9 +1,11 @@
 package local
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -43,4 +45,11 @@ func (at *attempt) stopWaiting(s *slot) {
 	ref := s.ref
 	at.r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: s.state, Message: "never started: its role waited for its dependencies"})
 	at.do(at.m.Observe(completion.TaskEvent{TaskRef: ref, State: completion.Stopped}))
+}
+
+// renderOrder says when a role with dependencies starts.
+func renderOrder(b *bytes.Buffer, r *jobs.Role) {
+	for _, d := range r.DependsOn {
+		fmt.Fprintf(b, "  starts once role %s is %s\n", d.Role, d.Status)
+	}
 }

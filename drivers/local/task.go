@@ -92,6 +92,13 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
+	if spec.Init != nil {
+		if argv, err = spec.Init.wrap(argv, dir); err != nil {
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
+	}
 	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
 	if err != nil {
 		stdout.abort()

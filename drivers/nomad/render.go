@@ -157,6 +157,7 @@ func (r *renderer) job() *api.Job {
 	r.rendezvous(job, byRole)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
+		r.checkSteps(role)
 		g := r.group(role, byRole[role.Name], services)
 		if g == nil {
 			continue
