@@ -156,6 +156,25 @@ type Role struct {
 	// Drivers place them at Path: mounts for containers, a private mount
 	// namespace for plain processes, a located refusal where neither exists.
 	Files []File `json:"files,omitempty"`
+
+	// Init are the role's init containers (Kubernetes initContainers):
+	// run in every task before Command, in order, each to success; a
+	// failing one fails the task (its exit code) by the role's restart
+	// policy, as the kubelet did.
+	Init []InitStep `json:"init,omitempty"`
+}
+
+// InitStep is one init container (Role.Init): its own image, command,
+// environment and volume mounts; the task's working directory otherwise.
+type InitStep struct {
+	Name       string   `json:"name"`
+	Image      string   `json:"image,omitempty"`
+	ImagePos   Pos      `json:"imagePos"`
+	Command    Command  `json:"command"`
+	WorkingDir string   `json:"workingDir,omitempty"`
+	Env        []EnvVar `json:"env,omitempty"`
+	Volumes    []Volume `json:"volumes,omitempty"`
+	Pos        Pos      `json:"pos"`
 }
 
 // File is one platform file at a fixed path (Role.Files).

@@ -72,6 +72,9 @@ type taskSpec struct {
 	Program *programFile
 	// View is the task's platform view (view.go); nil with -docker.
 	View *taskView
+	// Init, when not nil, are the role's init containers, run before
+	// Argv by the runner (initsteps.go).
+	Init *initPlan
 }
 
 // addedEnv is what the task's environment adds to the driver's: the
@@ -146,6 +149,12 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		base = os.Environ()
 	}
 	s.Env = layouts.merge(base, s.Added)
+	if !d.opts.Docker && process == contract.ProcessMain {
+		var err error
+		if s.Init, err = initPlanOf(r, base, firstStart); err != nil {
+			return nil, err
+		}
+	}
 	defer func() {
 		if s.Program != nil {
 			s.Program.locate(s.Argv)

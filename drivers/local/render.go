@@ -47,6 +47,8 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
 		renderView(&b, s.View)
 		renderProgram(&b, s.Program)
+		renderOrder(&b, p.Job.Role(s.Ref.Role))
+		renderInit(&b, p.Job.Role(s.Ref.Role), s.Init)
 		fmt.Fprintf(&b, "  output: %s/{stdout,stderr}\n", startDir(s.TaskDir, 0, 0))
 		fmt.Fprintf(&b, "  env:\n")
 		for _, e := range s.Added {

@@ -94,6 +94,15 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
+	// Init containers run inside the task's view (its mounts and files),
+	// as in a pod: the runner is the view's command.
+	if spec.Init != nil {
+		if argv, err = spec.Init.wrap(argv, dir); err != nil {
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
+	}
 	user := argv
 	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
 	if err != nil {
