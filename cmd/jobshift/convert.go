@@ -23,6 +23,8 @@ Usage: jobshift convert -to TARGET [options] FILE
   Translates an OpenPAI or Kubeflow job into what TARGET runs, without
   submitting anything, and prints it (or writes it with -o).
 
+  {{formats}}
+
   Targets: nomad (HCL2 for 'nomad job run'), nomad-json (API JSON for
   'nomad job run -json'), slurm (an sbatch script), or any driver name.
 

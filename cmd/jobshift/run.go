@@ -31,11 +31,12 @@ func init() {
 const runHelp = `
 Usage: jobshift run [options] FILE
 
-  Runs an OpenPAI (v1 JSON, v2 YAML) or Kubeflow (TFJob, PyTorchJob) job,
-  unchanged, and follows it until the completion rules of its platform end
+  Runs an OpenPAI or Kubeflow job, unchanged, and follows it until the completion rules of its platform end
   it. It prints "submitted TARGET job HANDLE" as soon as the job is
   submitted; the handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is
   what status, logs and stop take.
+
+  {{formats}}
 
   Exit status (README "Exit codes"): 0 when the job succeeded; the deciding
   task's exit code when it failed (1 when that code is not 1-255); 130

@@ -94,6 +94,8 @@ func (at *attempt) stop(refs []completion.TaskRef, grace time.Duration) {
 		s := at.byRef[ref]
 		switch {
 		case s == nil:
+		case s.p == nil && s.state == completion.Pending:
+			at.stopWaiting(s)
 		case s.waiting:
 			s.waiting, s.state = false, completion.Stopped
 			r := s.ref
@@ -107,7 +109,9 @@ func (at *attempt) stop(refs []completion.TaskRef, grace time.Duration) {
 // kill sends SIGKILL to everything still running (a second stop request).
 func (at *attempt) kill() {
 	for _, s := range at.slots {
-		if !s.state.Terminal() && !s.waiting {
+		if s.p == nil && s.state == completion.Pending {
+			at.stopWaiting(s)
+		} else if !s.state.Terminal() && !s.waiting {
 			s.p.stop(0)
 		}
 	}

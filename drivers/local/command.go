@@ -70,6 +70,11 @@ type taskSpec struct {
 	// Program, when not nil, is the task's program as a file (a long
 	// command, or a script with secrets filled in), written at each start.
 	Program *programFile
+	// View is the task's platform view (view.go); nil with -docker.
+	View *taskView
+	// Init, when not nil, are the role's init containers, run before
+	// Argv by the runner (initsteps.go).
+	Init *initPlan
 }
 
 // addedEnv is what the task's environment adds to the driver's: the
@@ -144,6 +149,12 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		base = os.Environ()
 	}
 	s.Env = layouts.merge(base, s.Added)
+	if !d.opts.Docker && process == contract.ProcessMain {
+		var err error
+		if s.Init, err = initPlanOf(r, base, firstStart); err != nil {
+			return nil, err
+		}
+	}
 	defer func() {
 		if s.Program != nil {
 			s.Program.locate(s.Argv)

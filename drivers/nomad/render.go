@@ -124,6 +124,7 @@ func (r *renderer) job() *api.Job {
 	storeShape(job, r.shape)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
+		r.checkSteps(role)
 		g := r.group(role, r.shape.Group(role.Name), byRole[role.Name], services)
 		if g == nil {
 			continue
