@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,11 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/internal/testcorpus"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // registry is a stand-in for the Nomad HTTP API of an empty cluster,
@@ -60,45 +66,98 @@ func (f *registry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // the submission source Submit registers with it is Render's HCL
 // artifact, header included.
 func TestShapeRenderEqualsSubmit(t *testing.T) {
-	fake := &registry{t: t}
-	srv := httptest.NewServer(fake)
+	srv := httptest.NewServer(&registry{t: t})
 	defer srv.Close()
 	for _, r := range shapeRows(t) {
-		rendered := map[bool][]byte{}
-		for _, asJSON := range []bool{false, true} {
-			d, _ := New(drivers.Config{Site: r.plan.Site}, asJSON)
-			art, err := d.Render(context.Background(), r.plan)
-			if err != nil {
-				t.Fatalf("%s: %v", r.inputs(), err)
+		renderEqualsSubmit(t, srv, r.inputs(), r.plan)
+	}
+}
+
+// TestRenderEqualsSubmitCorpus: the same for every example job and every
+// corpus job that converts, watched and not, with the helper on raw_exec
+// and on docker.
+func TestRenderEqualsSubmitCorpus(t *testing.T) {
+	files, _ := filepath.Glob("../../examples/*.[jy]*")
+	if dir := testcorpus.Path(); dir != "" {
+		more, _ := filepath.Glob(filepath.Join(dir, "*", "*.[jy]*"))
+		files = append(files, more...)
+	} else {
+		t.Log("no corpus: the examples only")
+	}
+	n := 0
+	for _, f := range files {
+		job, diags := load.Load(f, jobs.ReadOptions{Path: filepath.Base(f), Lossy: true})
+		if job == nil || diags.HasErrors() {
+			continue
+		}
+		for _, driver := range []string{"raw_exec", "docker"} {
+			site := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver, Helper: shapeHelper}}
+			for _, watched := range []string{"false", "true"} {
+				p, diags := translate.Build(job, site, nil, "alice")
+				if p == nil || diags.HasErrors() {
+					continue
+				}
+				p.Options[OptWatched] = watched
+				if _, _, diags := buildJob(p, nil); diags.HasErrors() {
+					continue // refused on Nomad, with located diagnostics tested elsewhere
+				}
+				renderEqualsSubmit(t, srv(t), filepath.Base(f)+" "+driver+" watched="+watched, p)
+				n++
 			}
-			rendered[asJSON] = art.Files[0].Data
 		}
-		var doc struct{ Job *api.Job }
-		if err := json.Unmarshal(rendered[true], &doc); err != nil {
-			t.Fatal(err)
-		}
-		d, _ := New(drivers.Config{Site: r.plan.Site}, false)
-		c, err := api.NewClient(&api.Config{Address: srv.URL})
+	}
+	t.Logf("%d jobs × shapes compared", n)
+	if n == 0 {
+		t.Fatal("nothing compared")
+	}
+}
+
+// srv is one registry stand-in per test.
+func srv(t *testing.T) *httptest.Server {
+	s := httptest.NewServer(&registry{t: t})
+	t.Cleanup(s.Close)
+	return s
+}
+
+// renderEqualsSubmit checks that Submit registers, on the registry
+// stand-in srv, the job and the submission Render writes for p.
+func renderEqualsSubmit(t *testing.T, srv *httptest.Server, name string, p *translate.Plan) {
+	t.Helper()
+	rendered := map[bool][]byte{}
+	for _, asJSON := range []bool{false, true} {
+		d, _ := New(drivers.Config{Site: p.Site}, asJSON)
+		art, err := d.Render(context.Background(), p)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", name, err)
 		}
-		d.client = c
-		if _, err := d.Submit(context.Background(), r.plan); err != nil {
-			t.Fatalf("%s: submit: %v", r.inputs(), err)
-		}
-		fake.mu.Lock()
-		reg := fake.reg
-		fake.reg = nil
-		fake.mu.Unlock()
-		if reg == nil || reg.Submission == nil {
-			t.Fatalf("%s: nothing registered", r.inputs())
-		}
-		if diff := cmp.Diff(doc.Job, reg.Job); diff != "" {
-			t.Errorf("%s: registered job (-rendered +submitted):\n%s", r.inputs(), diff)
-		}
-		if reg.Submission.Source != string(rendered[false]) {
-			t.Errorf("%s: the submission source is not the rendered HCL", r.inputs())
-		}
+		rendered[asJSON] = art.Files[0].Data
+	}
+	var doc struct{ Job *api.Job }
+	if err := json.Unmarshal(rendered[true], &doc); err != nil {
+		t.Fatal(err)
+	}
+	d, _ := New(drivers.Config{Site: p.Site}, false)
+	c, err := api.NewClient(&api.Config{Address: srv.URL})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.client = c
+	if _, err := d.Submit(context.Background(), p); err != nil {
+		t.Fatalf("%s: submit: %v", name, err)
+	}
+	fake := srv.Config.Handler.(*registry)
+	fake.mu.Lock()
+	reg := fake.reg
+	fake.reg = nil
+	fake.mu.Unlock()
+	if reg == nil || reg.Submission == nil {
+		t.Fatalf("%s: nothing registered", name)
+	}
+	if diff := cmp.Diff(doc.Job, reg.Job); diff != "" {
+		t.Errorf("%s: registered job (-rendered +submitted):\n%s", name, diff)
+	}
+	if reg.Submission.Source != string(rendered[false]) {
+		t.Errorf("%s: the submission source is not the rendered HCL", name)
 	}
 }
 
