@@ -36,7 +36,7 @@ func taskStdout(t *testing.T, runDir, task string) string {
 // hostname(1), $HOSTNAME and gethostname(), and the name resolves.
 func TestTaskHostName(t *testing.T) {
 	needView(t)
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -58,7 +58,7 @@ func TestTaskHostName(t *testing.T) {
 // TestTaskHostNameWarning: with no namespace available the tasks keep the
 // host's name, and the run warns, naming what breaks and the site setting.
 func TestTaskHostNameWarning(t *testing.T) {
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	var warn bytes.Buffer
 	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir(), Warnings: &warn, taskns: taskns.ModeNone})
 	if res.Phase != completion.PhaseSucceeded {
@@ -120,7 +120,7 @@ func TestViewVolumes(t *testing.T) {
 // unreadable to others and removed when the task ends.
 func TestViewFiles(t *testing.T) {
 	needView(t)
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	w := plan.Job.Role("worker")
 	w.Files = append(w.Files,
 		jobs.File{Path: "/etc/volcano/worker.host", Content: "names-worker-0\nnames-worker-1\n", Mode: 0o644},
@@ -163,7 +163,7 @@ func TestViewRefused(t *testing.T) {
 
 // TestViewHostile: paths a mount must not take are refused, located.
 func TestViewHostile(t *testing.T) {
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	w := plan.Job.Role("worker")
 	w.Files = append(w.Files, jobs.File{Path: "/etc/../root/.ssh/authorized_keys", Content: "x", Pos: jobs.Pos{File: "f.yaml", Line: 3, Col: 4}},
 		jobs.File{Path: "/etc/a\nb", Content: "x", Pos: jobs.Pos{File: "f.yaml", Line: 5, Col: 6}})
