@@ -11,6 +11,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -174,5 +177,54 @@ func TestViewHostile(t *testing.T) {
 	_, err = d.Render(context.Background(), plan)
 	if !errors.Is(err, taskns.ErrValue) || !strings.Contains(err.Error(), "f.yaml:3:4:") {
 		t.Fatalf("err = %v, want ErrValue at f.yaml:3:4", err)
+	}
+}
+
+// TestViewSiteVolumes: a PAI storage mapped by a site volume rule with
+// ${user} shows each user's own directory at the job's path: two users'
+// runs of one job see and write only their own data.
+func TestViewSiteVolumes(t *testing.T) {
+	needView(t)
+	root := t.TempDir()
+	for _, u := range []string{"alice", "bob"} {
+		if err := os.MkdirAll(filepath.Join(root, u), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, u, "whoami.txt"), []byte("this is "+u+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := `volume "home" { path = "` + root + `/${user}" }`
+	cfg, diags := siteconfig.ParseConfig([]byte(site), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	file := filepath.Join("..", "..", "integration", "testdata", "view", "pai-storage.yaml")
+	for _, u := range []string{"alice", "bob"} {
+		job, diags := load.Load(file, jobs.ReadOptions{Path: "pai-storage.yaml"})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		plan, diags := translate.Build(job, cfg, nil, u)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("%s: result %+v", u, res)
+		}
+		if got, want := taskStdout(t, runDir, "worker-0"), "this is "+u+"\nwhoami.txt\n"; got != want {
+			t.Errorf("%s's task printed %q, want %q", u, got, want)
+		}
+	}
+	for _, u := range []string{"alice", "bob"} {
+		ents, _ := os.ReadDir(filepath.Join(root, u))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		if want := "out-" + u + ".txt whoami.txt"; strings.Join(names, " ") != want {
+			t.Errorf("%s's directory holds %q, want %q", u, names, want)
+		}
 	}
 }
