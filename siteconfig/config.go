@@ -51,6 +51,8 @@ type Config struct {
 	Images   []ImageRule
 	Roles    []RoleRule
 	GPUTypes []GPUTypeRule
+	// Volumes map the storage jobs name to the site's (config_volume.go).
+	Volumes []VolumeRule `json:",omitempty"`
 
 	// Plugins is the `plugins {}` block (nil = none).
 	Plugins *PluginsConfig

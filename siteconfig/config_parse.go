@@ -33,6 +33,7 @@ var (
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
+		{Type: "volume", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "env_helper", "work_dir", "spread_nodes",
@@ -97,6 +98,12 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 			r, d = decodeRole(b)
 			if r != nil {
 				cfg.Roles = append(cfg.Roles, *r)
+			}
+		case "volume":
+			var r *VolumeRule
+			r, d = decodeVolume(b)
+			if r != nil {
+				cfg.Volumes = append(cfg.Volumes, *r)
 			}
 		case "gpu_type":
 			var r *GPUTypeRule

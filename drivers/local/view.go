@@ -71,13 +71,16 @@ func (d *Driver) viewMode() (taskns.Mode, error) {
 	return d.nsMode, d.nsWhy
 }
 
-// buildView is task ref's view; taskDir holds its emptyDir volumes.
+// buildView is task ref's view; taskDir holds its emptyDir volumes. A
+// volume a site rule maps (siteconfig.VolumeRule: a claim, a volume or a
+// PAI storage name) shows the rule's path, ${user} being the job's user.
 //
 // Its /etc/hosts holds its own names only, as the kubelet's did (peers
 // were found through the cluster DNS; here through the ssh emulation's
 // client config): with every peer's name at 127.0.0.1, OpenMPI would take
 // every peer for this node (orte_ifislocal) and refuse its hostfile.
-func buildView(job *jobs.Job, ref jobs.TaskRef, taskDir string) (*taskView, error) {
+func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, error) {
+	job := p.Job
 	r := job.Role(ref.Role)
 	k := slices.Index(job.Roles, r)
 	names := contract.HostNames(job, k, ref.Index)
@@ -90,25 +93,9 @@ func buildView(job *jobs.Job, ref jobs.TaskRef, taskDir string) (*taskView, erro
 		v.need(f.Pos, f.Path)
 	}
 	for _, vol := range r.Volumes {
-		var src string
-		switch vol.Kind {
-		case "hostPath":
-			if vol.Source == vol.MountPath {
-				continue // already at the job's path
-			}
-			src = vol.Source
-		case "emptyDir":
-			// Per-task scratch, as each pod had its own.
-			src = filepath.Join(taskDir, "volumes", pathPart(vol.Name))
-			v.dirs = append(v.dirs, src)
-		default:
-			continue
+		if err := v.volume(p, r, vol, taskDir); err != nil {
+			return nil, err
 		}
-		if err := taskns.CheckPath(vol.MountPath); err != nil {
-			return nil, refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
-		}
-		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: vol.ReadOnly})
-		v.need(vol.Pos, vol.MountPath)
 	}
 	return v, nil
 }
@@ -128,7 +115,7 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 	mode, why := d.viewMode()
 	refused := &refusals{}
 	for _, s := range specs {
-		v, err := buildView(p.Job, s.Ref, s.TaskDir)
+		v, err := buildView(p, s.Ref, s.TaskDir)
 		if err != nil {
 			refused.merge(err)
 			continue
@@ -242,4 +229,35 @@ func renderView(b *bytes.Buffer, v *taskView) {
 		}
 		fmt.Fprintf(b, "    file: %s (%s, mode %04o)\n", shellQuote(f.dst), what, f.mode)
 	}
+}
+
+// volume adds the bind that shows vol at its mount path, if any.
+func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, taskDir string) error {
+	var src string
+	ro := vol.ReadOnly
+	switch rule := p.Site.Volume(vol.Source, vol.Name); {
+	case rule != nil && rule.Path != "":
+		var err error
+		if src, err = rule.HostPath(p.User); err != nil {
+			return refuse(taskns.ErrValue, vol.Pos, "Volume cannot be mapped", "Role %q, volume %q: %v.", r.Name, vol.Name, err)
+		}
+		ro = ro || rule.ReadOnly
+	case vol.Kind == "hostPath":
+		src = vol.Source
+	case vol.Kind == "emptyDir":
+		// Per-task scratch, as each pod had its own.
+		src = filepath.Join(taskDir, "volumes", pathPart(vol.Name))
+		v.dirs = append(v.dirs, src)
+	default:
+		return nil // not provided here: the reader said so
+	}
+	if src == vol.MountPath {
+		return nil // already at the job's path
+	}
+	if err := taskns.CheckPath(vol.MountPath); err != nil {
+		return refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
+	}
+	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro})
+	v.need(vol.Pos, vol.MountPath)
+	return nil
 }

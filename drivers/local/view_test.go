@@ -11,6 +11,9 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -36,7 +39,7 @@ func taskStdout(t *testing.T, runDir, task string) string {
 // hostname(1), $HOSTNAME and gethostname(), and the name resolves.
 func TestTaskHostName(t *testing.T) {
 	needView(t)
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -58,7 +61,7 @@ func TestTaskHostName(t *testing.T) {
 // TestTaskHostNameWarning: with no namespace available the tasks keep the
 // host's name, and the run warns, naming what breaks and the site setting.
 func TestTaskHostNameWarning(t *testing.T) {
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	var warn bytes.Buffer
 	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir(), Warnings: &warn, taskns: taskns.ModeNone})
 	if res.Phase != completion.PhaseSucceeded {
@@ -120,7 +123,7 @@ func TestViewVolumes(t *testing.T) {
 // unreadable to others and removed when the task ends.
 func TestViewFiles(t *testing.T) {
 	needView(t)
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	w := plan.Job.Role("worker")
 	w.Files = append(w.Files,
 		jobs.File{Path: "/etc/volcano/worker.host", Content: "names-worker-0\nnames-worker-1\n", Mode: 0o644},
@@ -163,7 +166,7 @@ func TestViewRefused(t *testing.T) {
 
 // TestViewHostile: paths a mount must not take are refused, located.
 func TestViewHostile(t *testing.T) {
-	plan := loadPlan(t, filepath.Join("testdata", "view", "hostname.yaml"))
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "hostname.yaml"))
 	w := plan.Job.Role("worker")
 	w.Files = append(w.Files, jobs.File{Path: "/etc/../root/.ssh/authorized_keys", Content: "x", Pos: jobs.Pos{File: "f.yaml", Line: 3, Col: 4}},
 		jobs.File{Path: "/etc/a\nb", Content: "x", Pos: jobs.Pos{File: "f.yaml", Line: 5, Col: 6}})
@@ -174,5 +177,54 @@ func TestViewHostile(t *testing.T) {
 	_, err = d.Render(context.Background(), plan)
 	if !errors.Is(err, taskns.ErrValue) || !strings.Contains(err.Error(), "f.yaml:3:4:") {
 		t.Fatalf("err = %v, want ErrValue at f.yaml:3:4", err)
+	}
+}
+
+// TestViewSiteVolumes: a PAI storage mapped by a site volume rule with
+// ${user} shows each user's own directory at the job's path: two users'
+// runs of one job see and write only their own data.
+func TestViewSiteVolumes(t *testing.T) {
+	needView(t)
+	root := t.TempDir()
+	for _, u := range []string{"alice", "bob"} {
+		if err := os.MkdirAll(filepath.Join(root, u), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, u, "whoami.txt"), []byte("this is "+u+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site := `volume "home" { path = "` + root + `/${user}" }`
+	cfg, diags := siteconfig.ParseConfig([]byte(site), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	file := filepath.Join("..", "..", "integration", "testdata", "view", "pai-storage.yaml")
+	for _, u := range []string{"alice", "bob"} {
+		job, diags := load.Load(file, jobs.ReadOptions{Path: "pai-storage.yaml"})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		plan, diags := translate.Build(job, cfg, nil, u)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("%s: result %+v", u, res)
+		}
+		if got, want := taskStdout(t, runDir, "worker-0"), "this is "+u+"\nwhoami.txt\n"; got != want {
+			t.Errorf("%s's task printed %q, want %q", u, got, want)
+		}
+	}
+	for _, u := range []string{"alice", "bob"} {
+		ents, _ := os.ReadDir(filepath.Join(root, u))
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		if want := "out-" + u + ".txt whoami.txt"; strings.Join(names, " ") != want {
+			t.Errorf("%s's directory holds %q, want %q", u, names, want)
+		}
 	}
 }

@@ -49,6 +49,10 @@ const (
 	ModeUser Mode = "user"
 	// ModeNone: no namespace; only the interface variables are set.
 	ModeNone Mode = "none"
+	// ModeAuto: the wrapper probes the node (root, then user, else none
+	// with a warning on the task's stderr), for a target that renders
+	// before it knows its nodes.
+	ModeAuto Mode = "auto"
 )
 
 // Bind puts Src (a directory or a file on the node) at Dst in the task's

@@ -13,11 +13,16 @@
 # Usage: sh taskns.sh SPEC -- command [args...]
 # SPEC holds one item per line, fields separated by one TAB (drivers/taskns
 # writes it and refuses values holding a TAB or a newline):
-#   mode    root | user | none    root: unshare the mount and UTS namespaces;
+#   mode    root | user | none | auto
+#                                  root: unshare the mount and UTS namespaces;
 #                                  user: the same inside a user namespace
 #                                  (unprivileged), the command then runs
 #                                  under the caller's own uid and gid again;
-#                                  none: only the interface variables
+#                                  none: only the interface variables;
+#                                  auto: the first of root and user this
+#                                  node allows, else none with a warning
+#                                  (a target that knows nothing of its
+#                                  nodes when it renders: Nomad)
 #   scratch DIR                   this start's private directory
 #   hostname NAME
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
@@ -50,19 +55,31 @@ get() {
 
 mode=$(get mode) || fail "no mode in $spec"
 inside=${JOBSHIFT_TASKNS_INSIDE:-}
+if [ "$mode" = auto ] && [ -z "$inside" ]; then
+	mode=none
+	if [ "$(id -u)" = 0 ] && unshare --mount --uts --propagation private true 2>/dev/null; then
+		mode=root
+	elif unshare --user --map-root-user --mount --uts true 2>/dev/null; then
+		mode=user
+	elif [ -n "$(get hostname)" ]; then
+		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
+	fi
+	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
+fi
+mode=${JOBSHIFT_TASKNS_MODE:-$mode}
 if [ "$mode" != none ] && [ -z "$inside" ]; then
 	unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
 	case $mode in
 	root)
-		JOBSHIFT_TASKNS_INSIDE=root exec "$unshare" --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		JOBSHIFT_TASKNS_MODE=root JOBSHIFT_TASKNS_INSIDE=root exec "$unshare" --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
 		;;
 	user)
-		JOBSHIFT_TASKNS_INSIDE="user $(id -u) $(id -g)" exec "$unshare" --user --map-root-user --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		JOBSHIFT_TASKNS_MODE=user JOBSHIFT_TASKNS_INSIDE="user $(id -u) $(id -g)" exec "$unshare" --user --map-root-user --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
 		;;
 	*) fail "unknown mode $mode" ;;
 	esac
 fi
-unset JOBSHIFT_TASKNS_INSIDE
+unset JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE
 
 scratch=$(get scratch) || scratch=''
 root=''    # the new root when / had to be underlaid (then chroot)

@@ -151,3 +151,15 @@ func openDir(t *testing.T) string {
 	}
 	return dir
 }
+
+// TestScriptAuto: mode auto finds what the node allows (here: what Probe
+// finds) and the task gets its host name.
+func TestScriptAuto(t *testing.T) {
+	if m, _ := Probe(); m == ModeNone {
+		t.Skip("no namespace on this host")
+	}
+	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, nil, `hostname; echo "$GLOO_SOCKET_IFNAME"; env | grep -c JOBSHIFT_TASKNS || :`)
+	if err != nil || out != "auto-0\nlo\n0\n" {
+		t.Errorf("got %q, %v", out, err)
+	}
+}

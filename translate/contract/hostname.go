@@ -26,7 +26,12 @@ import (
 //     `mpirun -H master-0,...` names (OpenPAI's own pod names embed a
 //     framework digest no job could know).
 func HostNames(job *jobs.Job, k, i int) []string {
-	idx := strconv.Itoa(i)
+	return HostNamesAt(job, k, strconv.Itoa(i))
+}
+
+// HostNamesAt is HostNames with idx in place of the decimal index: a
+// placeholder a target substitutes at run time (the Slurm task's index).
+func HostNamesAt(job *jobs.Job, k int, idx string) []string {
 	if f := hostNamers[job.Source.Format]; f != nil {
 		return f(job, k, idx)
 	}

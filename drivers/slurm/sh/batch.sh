@@ -632,6 +632,7 @@ js_retry() {
 # _jsh_pull_img_P): concurrent pulls by every task race and corrupt the
 # cache (spec/slurm.md §8.7).
 js_prepare() {
+	printf '%s' "$_jsh_taskns" >"$_jsh_adir/taskns.sh" || js_die 97 'cannot write the task namespace wrapper'
 	if [ "$_jsh_ssh" = 1 ]; then
 		printf '%s' "$_jsh_sshemu" >"$_jsh_adir/sshemu.sh" || js_die 97 'cannot write the ssh emulation'
 		rm -f "$_jsh_adir/ssh-key" "$_jsh_adir/ssh-key.pub"
