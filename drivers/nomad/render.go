@@ -111,6 +111,7 @@ func (r *renderer) errorf(pos jobs.Pos, summary, format string, args ...any) {
 
 func (r *renderer) job() *api.Job {
 	j := r.plan.Job
+	r.checkSteps(j)
 	job := &api.Job{
 		ID:   new(r.jobID),
 		Name: new(r.jobID),
@@ -157,7 +158,6 @@ func (r *renderer) job() *api.Job {
 	r.rendezvous(job, byRole)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
-		r.checkSteps(role)
 		g := r.group(role, byRole[role.Name], services)
 		if g == nil {
 			continue
