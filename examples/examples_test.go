@@ -163,7 +163,7 @@ func TestTorchDDP(t *testing.T) {
 		}
 		t.Skipf("no PyTorch for /usr/bin/python3: %v", err)
 	}
-	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3} {
+	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "volcano-pytorch-ddp.yaml": 3} {
 		t.Run(file, func(t *testing.T) {
 			o := run(t, file, taskEnv())
 			if o.res.Phase != completion.PhaseSucceeded {

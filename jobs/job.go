@@ -27,6 +27,16 @@ const (
 	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
 	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
 	ContractMPI     = "mpi"      // MPIJob: hostfile, OMPI_MCA_*/I_MPI_*/HYDRA_*, K_MPI_JOB_ROLE
+	ContractXGBoost = "xgboost"  // XGBoostJob v1.9 MASTER_*/WORLD_SIZE/RANK/WORKER_*
+	ContractPaddle  = "paddle"   // PaddleJob v1.9 PADDLE_MASTER/PADDLE_NNODES/PADDLE_JOB_ID ...
+	ContractJAX     = "jax"      // JAXJob v1.9 COORDINATOR_*/NUM_PROCESSES/PROCESS_ID
+	ContractMXNet   = "mxnet"    // MXJob v1.8.1 MX_CONFIG, DMLC_*
+	// Kubeflow Trainer v2 ML policies (pkg/runtime/framework/plugins/*).
+	ContractTrainerTorch   = "trainer-torch"   // PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_*
+	ContractTrainerMPI     = "trainer-mpi"     // OMPI_MCA_* of the MPI plugin's launcher
+	ContractTrainerJAX     = "trainer-jax"     // JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS
+	ContractTrainerXGBoost = "trainer-xgboost" // DMLC_TRACKER_URI/PORT, DMLC_TASK_ID, DMLC_NUM_WORKER
+	ContractVolcano        = "volcano"         // Volcano job plugins: env, svc, pytorch, tensorflow, mpi (jobs/volcano.go)
 )
 
 // Job is the neutral description of one distributed job.
@@ -119,6 +129,9 @@ type Role struct {
 	// RestartPolicy is the Kubeflow replica restartPolicy (Never, OnFailure,
 	// Always, ExitCode); empty for PAI roles.
 	RestartPolicy string `json:"restartPolicy,omitempty"`
+	// BackoffLimit is a role's own retry limit (a JobSet replicated Job's
+	// backoffLimit: failed pods are replaced up to it); nil = the job's.
+	BackoffLimit *int `json:"backoffLimit,omitempty"`
 	// NprocPerNode is PyTorchJob nprocPerNode (0 = not set, means 1).
 	NprocPerNode int `json:"nprocPerNode,omitempty"`
 	// NprocPerNodeSpec is PyTorchJob spec.nprocPerNode as written ("auto",
@@ -298,6 +311,8 @@ const (
 	CompletionTF      CompletionKind = "tf"      // chief/master, worker-0, AllWorkers
 	CompletionPyTorch CompletionKind = "pytorch" // master decides
 	CompletionMPI     CompletionKind = "mpi"     // the launcher decides
+	CompletionJobSet  CompletionKind = "jobset"  // JobSet successPolicy over replicated jobs (TrainJob)
+	CompletionVolcano CompletionKind = "volcano" // Volcano policies, minAvailable, minSuccess (Extras.Volcano)
 )
 
 // Completion is the job-level part of the completion policy; PAI's per-role
@@ -308,7 +323,18 @@ type Completion struct {
 	SuccessPolicy string `json:"successPolicy,omitempty"`
 	// EnableDynamicWorker is TFJob enableDynamicWorker.
 	EnableDynamicWorker bool `json:"enableDynamicWorker,omitempty"`
-	Pos                 Pos  `json:"pos"`
+	// Decider is the replica type whose success ends the job under the
+	// pytorch rule family ("" = master): "scheduler" for an MXJob.
+	Decider string `json:"decider,omitempty"`
+	// SuccessRoles are a JobSet successPolicy's targetReplicatedJobs
+	// (empty = every role) and SuccessAny its operator Any (else All).
+	SuccessRoles []string `json:"successRoles,omitempty"`
+	SuccessAny   bool     `json:"successAny,omitempty"`
+	// GangTimeoutSeconds is a pod-group schedule timeout (Trainer's
+	// coscheduling scheduleTimeoutSeconds): the attempt fails when not
+	// every task started within it. 0 = the site's setting.
+	GangTimeoutSeconds int `json:"gangTimeoutSeconds,omitempty"`
+	Pos                Pos `json:"pos"`
 }
 
 // Retry is the retry policy.
@@ -336,8 +362,46 @@ type Extras struct {
 	HivedSKU map[string]string `json:"hivedSku,omitempty"`
 	// ElasticPolicy is PyTorchJob elasticPolicy, kept verbatim.
 	ElasticPolicy map[string]any `json:"elasticPolicy,omitempty"`
-	// MPI is what an MPIJob's operator derived from its spec.
+	// MPI is what an MPIJob's operator derived from its spec (also a
+	// TrainJob's mpi ML policy).
 	MPI *MPI `json:"mpi,omitempty"`
+	// MXNet is what an MXJob's operator read besides the replica specs.
+	MXNet *MXNet `json:"mxnet,omitempty"`
+	// Trainer is what a TrainJob's runtime and ML policy decided.
+	Trainer *Trainer `json:"trainer,omitempty"`
+	// Volcano is a Volcano Job's lifecycle and plugins (jobs/volcano.go).
+	Volcano *Volcano `json:"volcano,omitempty"`
+}
+
+// MXNet is the MXJob part its operator put into MX_CONFIG (training-operator
+// v1.8.1 pkg/controller.v1/mxnet/mxnet.go genLabelsSpec).
+type MXNet struct {
+	// JobMode is MXTrain or MXTune.
+	JobMode string `json:"jobMode"`
+	// TunerKeys are each role's template annotation tuner-server-key ("" when
+	// absent), by role name: MX_CONFIG's labels.
+	TunerKeys map[string]string `json:"tunerKeys,omitempty"`
+}
+
+// Trainer is the part of a Kubeflow Trainer v2 TrainJob its ML-policy
+// plugins turn into the trainer's environment (jobs/trainer).
+type Trainer struct {
+	Runtime      string `json:"runtime"`      // runtime kind/name and where it came from
+	Policy       string `json:"policy"`       // torch, mpi, jax, xgboost or "" (plain)
+	TrainerRole  string `json:"trainerRole"`  // the role whose task 0 is the master (node)
+	NumNodes     int    `json:"numNodes"`     // the trainer's node count
+	NprocPerNode string `json:"nprocPerNode"` // PET_NPROC_PER_NODE ("auto" or a count)
+	GPUPerNode   int    `json:"gpuPerNode"`   // GPUs per node (xgboost's worker multiplier)
+	Subdomain    string `json:"subdomain"`    // the JobSet headless service (default: the job name)
+	// EnvRoles are the roles that get the ML policy's variables: the
+	// trainer, and torch envInjection targets.
+	EnvRoles []string `json:"envRoles"`
+	// PodsPerJob is each role's pods per replicated Job (the Job's
+	// parallelism), when it has more than one Job (replicas > 1).
+	PodsPerJob map[string]int `json:"podsPerJob,omitempty"`
+	// Torchtune: the trainer's command is `tune run` (the rendezvous
+	// endpoint travels as an argument instead of PET_MASTER_*).
+	Torchtune bool `json:"torchtune,omitempty"`
 }
 
 // MPI is the MPIJob part the operator turned into the launcher's hostfile

@@ -11,6 +11,10 @@ type ReadOptions struct {
 	Secrets map[string]any
 	// Dialect forces a dialect ("leinao"); empty means detect.
 	Dialect string
+	// Runtimes are files holding Kubeflow Trainer TrainingRuntimes or
+	// ClusterTrainingRuntimes a TrainJob may name (-runtime FILE, and the
+	// site's runtime directory), searched after the job file itself.
+	Runtimes []string
 	// Lossy turns "dropping this changes what the job does" errors into
 	// warnings.
 	Lossy bool

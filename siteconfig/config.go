@@ -26,7 +26,10 @@ import (
 //	role "*"  { env = { NCCL_DEBUG = "INFO" } }
 //	gpu_type "titanxp" { model = "TITAN Xp" }
 //	gpu_type "*"       { min_memory_mib = 11000 }
-//	plugins { dirs = ["/opt/jobshift/plugins"], allowed = ["jobshift-driver-*"] }
+//	plugins {
+//	  dirs    = ["/opt/jobshift/plugins"]
+//	  allowed = ["jobshift-driver-*"]
+//	}
 //
 // Rule precedence (image, role and gpu_type rules): the FIRST rule in file
 // order whose pattern matches wins, as a whole; rules are not merged. Write

@@ -27,6 +27,8 @@ Usage: jobshift explain [options] FILE
   config's rules are applied (rewritten images, role overrides). FILE "-"
   reads standard input.
 
+  {{formats}}
+
   -format json prints the job model (after the site rules) as JSON instead,
   with every diagnostic in its "diagnostics" field (the validate -json
   form); when the job cannot be read, only "diagnostics" is printed.
@@ -61,7 +63,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	if *format != "table" && *format != "json" {
@@ -304,7 +306,7 @@ func explainCompletion(job *jobs.Job) string {
 			b.WriteString("  enableDynamicWorker: true\n")
 		}
 	case jobs.CompletionPyTorch:
-		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
+		b.WriteString("  " + pytorchFamilyRule(job) + "\n")
 	case jobs.CompletionMPI:
 		b.WriteString("  MPIJob: the launcher decides (succeeds or fails with it); workers are then stopped unless cleanPodPolicy is None\n")
 	default:
@@ -497,4 +499,20 @@ func siteChanges(job *jobs.Job, plan *translate.Plan) string {
 		}
 	}
 	return b.String()
+}
+
+// pytorchFamilyRule says how a job of the pytorch rule family ends
+// (translate/completion README Y3, Y6–Y9).
+func pytorchFamilyRule(job *jobs.Job) string {
+	switch job.Source.Format {
+	case jobs.FormatXGBoostJob:
+		return "XGBoostJob: the Master decides (succeeds with it); any replica failing for good fails the job"
+	case jobs.FormatPaddleJob:
+		return "PaddleJob: the Masters decide, else every Worker must succeed; any replica failing for good fails the job"
+	case jobs.FormatJAXJob:
+		return "JAXJob: succeeds when every Worker succeeds; any Worker failing for good fails the job"
+	case jobs.FormatMXJob:
+		return "MXJob: the Scheduler decides (or the single Worker of a job without Scheduler and Server); any replica failing for good fails the job"
+	}
+	return "PyTorchJob: the master decides (succeeds or fails with it)"
 }

@@ -61,16 +61,12 @@ const pluginsHelp = `Usage: jobshift plugins [options]
   $JOBSHIFT_PLUGIN_PATH, ~/.config/jobshift/plugins, the site config's
   plugins.dirs), with version, protocol and origin. External plugins are
   started briefly to ask their version; one that fails says why.
-
-Options:
 `
 
 func runPlugins(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plugins", pluginsHelp, stderr)
 	addPluginDirFlag(fs)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
-	fs.Usage = func() { fmt.Fprint(stderr, pluginsHelp); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "Print a JSON array of the drivers instead of the table.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -147,23 +143,24 @@ const pluginServeHelp = `Usage: jobshift plugin serve [options] DRIVER
   this by hand only to test. A copy or symlink of jobshift named
   jobshift-driver-DRIVER does the same when started with no arguments.
 
-Options:
 `
 
 func runPluginCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "serve" {
+		if len(args) == 1 && isHelpArg(args[0]) {
+			fmt.Fprint(stdout, pluginServeHelp)
+			return exitOK
+		}
 		fmt.Fprint(stderr, pluginServeHelp)
 		return exitUsage
 	}
-	fs := flag.NewFlagSet("plugin serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plugin serve", pluginServeHelp, stderr)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
-	fs.Usage = func() { fmt.Fprint(stderr, pluginServeHelp); fs.PrintDefaults() }
 	if code, ok := parseFlags(fs, args[1:]); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	return servePlugin(fs.Arg(0), *configPath, stderr)

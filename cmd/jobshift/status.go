@@ -99,12 +99,30 @@ Examples:
   jobshift watch nomad:alice~mesh-ps-worker
 `
 
+const watchHelp = `
+Usage: jobshift watch [options] JOB
+
+  Follows JOB (the handle run printed: nomad:alice~mesh, slurm:4242,
+  local:/path/to/run-dir) until it ends, printing task changes, then exits
+  with the job's code, like run; the same as 'jobshift status -follow JOB'.
+  Following only reads: it never stops, retries or resubmits the job;
+  -enforce applies the job's completion and retry rules as run does.
+
+Examples:
+  jobshift watch nomad:alice~mesh-ps-worker
+  jobshift watch -json slurm:4242
+`
+
 func runWatch(args []string, stdout, stderr io.Writer) int {
-	return runStatus(append([]string{"-follow"}, args...), stdout, stderr)
+	return statusCommand("watch", watchHelp, append([]string{"-follow"}, args...), stdout, stderr)
 }
 
 func runStatus(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("status", statusHelp, stderr)
+	return statusCommand("status", statusHelp, args, stdout, stderr)
+}
+
+func statusCommand(name, help string, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet(name, help, stderr)
 	var tf targetFlags
 	tf.register(fs)
 	follow := fs.Bool("follow", false, "Follow the job until it ends (read only).")

@@ -16,9 +16,8 @@ import (
 const validateHelp = `
 Usage: jobshift validate [options] FILE...
 
-  Reads each job file (OpenPAI v1 JSON, OpenPAI v2 YAML, Kubeflow TFJob or
-  PyTorchJob; the format is detected from the content) and reports every
-  problem found, in every file, as
+  Reads each job file (the format is detected from the content) and
+  reports every problem found, in every file, as
 
       file:line:col: severity: summary
           what to do
@@ -26,6 +25,8 @@ Usage: jobshift validate [options] FILE...
   on standard error, and one summary line per file on standard output.
   FILE "-" reads standard input. The site config (jobshift.hcl) is checked
   too, and its rules are applied as a run would apply them.
+
+  {{formats}}
 
   -to TARGET also runs the target's own checks (what 'convert -to TARGET'
   or 'run -to TARGET' would refuse: a Slurm layout that cannot hold the
@@ -63,7 +64,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "jobshift validate: no job file given (use - for standard input)")
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	out := validateOutput{FormatVersion: jsonFormatVersion, Diagnostics: []diag.Diagnostic{}, Files: []validateFile{}}

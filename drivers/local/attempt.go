@@ -58,6 +58,9 @@ func (r *run) attempt(m *completion.Machine) completion.Action {
 		cleanup, err = sshFiles(r.plan, r.dir, a)
 		defer cleanup()
 	}
+	if err == nil && !r.d.opts.Docker {
+		err = viewScript(r.dir)
+	}
 	if err != nil {
 		r.emit(drivers.Event{Attempt: a, Message: "cannot start attempt: " + err.Error()})
 		return completion.Action{Kind: completion.ActEnd, Final: true,

@@ -73,6 +73,8 @@ type taskSpec struct {
 	// Program, when not nil, is the task's program as a file (a long
 	// command, or a script with secrets filled in), written at each start.
 	Program *programFile
+	// View is the task's platform view (view.go); nil with -docker.
+	View *taskView
 	// Init, when not nil, are the role's init containers, run before
 	// Argv by the runner (initsteps.go).
 	Init *initPlan

@@ -38,7 +38,7 @@ func writeRunInfo(dir, name, user string) {
 	pid := os.Getpid()
 	b, err := json.Marshal(runInfo{Name: name, User: user, PID: pid, Start: procStart(pid), Started: time.Now().UTC()})
 	if err == nil {
-		_ = os.WriteFile(filepath.Join(dir, runInfoFile), append(b, '\n'), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, runInfoFile), append(b, '\n'), 0o600)
 	}
 }
 

@@ -45,6 +45,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 			fmt.Fprintf(&b, "  dir shows: %s (a private overlay per start, else links; written files stay the task's)\n", shellQuote(s.Shared))
 		}
 		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
+		renderView(&b, s.View)
 		renderProgram(&b, s.Program)
 		renderOrder(&b, p.Job.Role(s.Ref.Role))
 		renderInit(&b, p.Job.Role(s.Ref.Role), s.Init)

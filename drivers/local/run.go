@@ -39,7 +39,7 @@ type run struct {
 func newRun(d *Driver, p *translate.Plan, dir string) *run {
 	out := d.opts.Output
 	// The whole job's prefixed output is also kept, for Logs.
-	f, err := os.Create(filepath.Join(dir, "output.log"))
+	f, err := os.OpenFile(filepath.Join(dir, "output.log"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err == nil {
 		out = io.MultiWriter(out, f)
 	}
@@ -165,6 +165,9 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 	}
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("job %q has no tasks", p.Job.Name)
+	}
+	if err := d.addViews(p, specs); err != nil {
+		return nil, err
 	}
 	return specs, nil
 }

@@ -24,7 +24,11 @@ const (
 // sshMPIDir is where an MPIJob launcher's hostfile goes: a path of the
 // job's own on the client (raw_exec tasks share the host's /etc), the
 // same in a container. The last task of the job on a client removes it
-// when it ends (the emulation's marker files, sshemu.sh).
+// when it ends (the emulation's marker files, sshemu.sh). Another user
+// of the client can predict the path: the wrapper makes it fresh or takes
+// only a directory of the job user's own that nobody else can write
+// (sshemu.sh own_dir), so a directory planted there fails the task
+// instead of running the planter's kubexec.sh.
 func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
 
 // MPIDir is the MPI directory of the job of that Nomad ID on its clients.

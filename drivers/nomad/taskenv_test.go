@@ -3,7 +3,7 @@ package nomad
 import (
 	"fmt"
 	"math/rand/v2"
-
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,7 +59,7 @@ func TestInTaskEnvMatchesOracle(t *testing.T) {
 		contracttest.AsTasks(r, c.Job)
 		p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 			Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", Helper: "/opt/jobshift"}},
-			Options: map[string]string{OptRendezvous: RendezvousSnap}}
+			Options: map[string]string{OptWatched: "true"}}
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: BuildJob: %v", c.Name, diags)
@@ -200,7 +200,7 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 			r.Command = jobs.Command{Kind: jobs.CommandEval, Script: tc.script}
 		}
 		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: tc.driver, Helper: tc.helper, EnvHelper: tc.envHelper}})
-		p.Options[OptRendezvous] = tc.mode
+		p.Options[OptWatched] = strconv.FormatBool(tc.mode == RendezvousSnap)
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", name, diags)

@@ -42,23 +42,12 @@ import (
 // -detach`, have no watcher to write the snapshot: they keep the services
 // and the barrier (OptRendezvous), which need nothing outside the job.
 
-// Rendezvous modes (the plan option OptRendezvous; job meta MetaRendezvous).
-const (
-	OptRendezvous     = "rendezvous"
-	RendezvousBarrier = "barrier"
-	RendezvousSnap    = "snapshot"
-	MetaRendezvous    = "jobshift_rendezvous"
-)
-
 // maxVariableSize is Nomad's limit on a Variable's items (64 KiB,
 // structs.maxVariableSize; a larger write is refused).
 const maxVariableSize = 64 * 1024
 
 // validVariablePath is Nomad's rule for Variable paths.
 var validVariablePath = regexp.MustCompile(`^[a-zA-Z0-9-_~/]{1,128}$`)
-
-// TopologyPath is the snapshot Variable of group in job jobID.
-func TopologyPath(jobID, group string) string { return VariablePath(jobID) + "/" + group }
 
 // attemptEnv is the task's attempt as its template reads it (job meta).
 const attemptEnv = intask.AttemptEnv
@@ -99,12 +88,6 @@ type snapService struct {
 	n     int    // the service's number in the job (contract.SnapshotPortKey)
 	label string // its port label in the group network; "" = address only
 }
-
-// MetaSnapPorts (group meta of a snapshot-mode job) lists the group's
-// port slots as "<n>:<label>" separated by spaces ("<n>:" = address only):
-// the job registers no services, so this is where the coordinator learns
-// which allocated port goes to which snapshot item.
-const MetaSnapPorts = "jobshift_snapshot_ports"
 
 // snapPortsMeta is MetaSnapPorts' value for services.
 func snapPortsMeta(services []snapService) string {
@@ -167,7 +150,7 @@ type coordinator struct {
 // startCoordinator starts the snapshot writer of the current attempt when
 // the job uses the snapshot.
 func (w *watcher) startCoordinator(ctx context.Context, job *api.Job) {
-	if job.Meta[MetaRendezvous] != RendezvousSnap {
+	if ShapeOf(job).Rendezvous != RendezvousSnap {
 		return
 	}
 	cctx, cancel := context.WithCancel(ctx)

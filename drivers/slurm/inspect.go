@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -27,8 +26,7 @@ func (d *Driver) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status
 		return nil, err
 	}
 	attempt := js.Restarts
-	adir := filepath.Join(state, fmt.Sprintf("attempt-%d", attempt))
-	a := readAttempt(adir, roles, counts)
+	adir, a := readOwnAttempt(state, h.Meta[metaToken], attempt, roles, counts)
 	st := &drivers.Status{Handle: drivers.Handle{Driver: Name, ID: h.ID}.String(), Name: js.Name, User: js.User,
 		Attempt: attempt, Phase: completion.PhaseRunning, Tasks: []drivers.TaskStatus{}}
 	for k, name := range roles {

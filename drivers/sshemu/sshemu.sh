@@ -48,6 +48,26 @@ mpi_release() {
 	rm -rf "$mdir"
 }
 
+# own_dir makes DIR this user's private directory, or refuses it. On a
+# shared machine a path others can predict (Nomad's jobshift-mpi-<job>) may
+# have been made by another user, who could then swap the files this task
+# runs (kubexec.sh, bin/ssh): DIR must be made fresh here, or be a real
+# directory of this user's that nobody else can write (one that another
+# task of this job made). A directory of ours in a sticky /tmp cannot be
+# renamed or replaced by another user afterwards.
+own_dir() {
+	d=$1
+	mkdir "$d" 2>/dev/null
+	{ [ ! -L "$d" ] && [ -d "$d" ]; } || fail "$d is not a directory (a link or a file is in the way): refusing it"
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ld "$d")
+	[ -O "$d" ] || fail "$d belongs to another user ($3): refusing it; remove it or name another directory"
+	case $1 in
+	?????w* | ????????w*) fail "$d is writable by other users ($1): refusing it" ;;
+	esac
+	chmod 700 "$d" || fail "cannot protect $d"
+}
+
 idle=0
 if [ "${1:-}" = --idle ]; then
 	idle=1
@@ -64,8 +84,8 @@ dir=${JOBSHIFT_SSH_DIR:-}
 if [ -z "$dir" ]; then
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/jobshift-ssh.XXXXXX") || fail "cannot make a directory under ${TMPDIR:-/tmp}"
 fi
-mkdir -p "$dir/bin" || fail "cannot make $dir"
-chmod 700 "$dir" || fail "cannot protect $dir"
+own_dir "$dir"
+own_dir "$dir/bin"
 
 sshd=${JOBSHIFT_SSHD:-}
 if [ -z "$sshd" ]; then
@@ -172,10 +192,9 @@ fi
 # Every MPIJob task's files, as the operator's ConfigMap held them.
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
-	mkdir -p "$mdir" || fail "cannot make $mdir"
-	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# private: only this user's tasks read it (Slurm made it 0700 already)
-	chmod 700 "$mdir" || fail "cannot protect $mdir"
+	own_dir "$mdir"
+	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# shellcheck disable=SC2015 # fail exits
 	printf '%s\n' "$JOBSHIFT_MPI_HOSTFILE" | tr ',' '\n' >"$mdir/hostfile.tmp.$$" && mv -f "$mdir/hostfile.tmp.$$" "$mdir/hostfile" ||
 		fail "cannot write $mdir/hostfile"

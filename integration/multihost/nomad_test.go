@@ -65,6 +65,7 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	plan.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, plan)
 	if err != nil {
 		t.Fatal(err)

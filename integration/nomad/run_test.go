@@ -67,6 +67,7 @@ func run(t *testing.T, p *translate.Plan) (*drivers.Result, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	p.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, p)
 	if err != nil {
 		t.Fatal(err)

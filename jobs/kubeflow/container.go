@@ -336,7 +336,7 @@ func (r *reader) ports(role *jobs.Role, n *yaml.Node, fl *flavour, where string,
 			continue // the replica's own port, declared again on the container
 		}
 		label := name
-		if name == fl.portName {
+		if name == fl.portName && fl.portName != "" {
 			if contractPort != nil {
 				r.warnf(pn, "Port replaced by "+fl.portName, "This version declares the replica port in the replica spec (%d); the container's %s is ignored.", contractPort.Number, fl.portName)
 				continue
@@ -350,7 +350,7 @@ func (r *reader) ports(role *jobs.Role, n *yaml.Node, fl *flavour, where string,
 	switch {
 	case contractPort != nil:
 		role.Ports = append(role.Ports, *contractPort)
-	case !found:
+	case !found && fl.portName != "":
 		role.Ports = append(role.Ports, jobs.Port{Label: fl.portName, Count: 1, Number: fl.defaultPort, Implicit: true})
 	}
 }

@@ -30,6 +30,7 @@ var mustFail = map[string]string{
 	"pai-v2/microsoft-openpai-runtime__test-git_repo_test_job.yaml":                          "undeclared prerequisites",
 	"pai-v2/microsoft-pai__marketplace-job-pytorch_mnist.yaml":                               "pre-standard protocol_version: v2",
 	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml":             "gpus without gpusPerNode (the operator's flag decided the worker count)",
+	"volcano/volcano-sh-volcano__example-invalid_jobs-duplicatedTaskName-webhook-deny.yaml":  "Volcano's webhook denies it (duplicated task name)",
 }
 
 func expectFailure(rel string) (string, bool) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Family is the reader a file goes to.
@@ -15,6 +16,8 @@ const (
 	FamilyNone     Family = ""
 	FamilyPAI      Family = "pai"      // jobs/pai: v1 JSON and v2 YAML
 	FamilyKubeflow Family = "kubeflow" // jobs/kubeflow: TFJob, PyTorchJob, MPIJob, AppWrapper
+	FamilyTrainer  Family = "trainer"  // jobs/trainer: Kubeflow Trainer v2 TrainJob and its runtimes
+	FamilyVolcano  Family = "volcano"  // jobs/volcano: batch.volcano.sh Job
 )
 
 // Detection is what the content of a file says it is.
@@ -41,8 +44,16 @@ var kubeflowKinds = map[string]jobs.Format{
 	"TfJob":      jobs.FormatTFJob, // 2017 tensorflow.org / mlkube.io spelling
 	"PyTorchJob": jobs.FormatPyTorchJob,
 	"MPIJob":     jobs.FormatMPIJob,
+	"XGBoostJob": jobs.FormatXGBoostJob,
+	"PaddleJob":  jobs.FormatPaddleJob,
+	"JAXJob":     jobs.FormatJAXJob,
+	"MXJob":      jobs.FormatMXJob,
 	"AppWrapper": "", // Kueue/CodeFlare wrapper around one of the above
 }
+
+// trainerKinds are the Kubeflow Trainer v2 kinds jobs/trainer reads (a
+// runtime alone is read to say the TrainJob is missing).
+var trainerKinds = map[string]bool{"TrainJob": true, "TrainingRuntime": true, "ClusterTrainingRuntime": true}
 
 // kubeflowGroups are API groups whose objects go to jobs/kubeflow even when
 // the kind is unusual, so that its reader can say precisely what is wrong.
@@ -90,6 +101,12 @@ func Detect(src []byte, path string) Detection {
 			case "apiVersion":
 				api = k
 			}
+		}
+		if trainerKinds[kind.value] || strings.HasPrefix(api.value, "trainer.kubeflow.org/") {
+			return Detection{Family: FamilyTrainer, Format: jobs.FormatTrainJob, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
+		}
+		if volcano.IsVolcano(kind.value, api.value) {
+			return Detection{Family: FamilyVolcano, Format: jobs.FormatVolcano, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
 		}
 		if f, ok := kubeflowKinds[kind.value]; ok {
 			return Detection{Family: FamilyKubeflow, Format: f, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}

@@ -68,6 +68,12 @@ func rulesFor(job *jobs.Job) rules {
 		return pytorchRules{}
 	case jobs.CompletionMPI:
 		return mpiRules{}
+	case jobs.CompletionJobSet:
+		return jobsetRules{}
+	case jobs.CompletionVolcano:
+		if job.Extras.Volcano != nil {
+			return volcanoRules{}
+		}
 	}
 	return genericRules{}
 }
@@ -87,6 +93,10 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionPyTorch
 	case jobs.FormatMPIJob:
 		return jobs.CompletionMPI
+	case jobs.FormatTrainJob:
+		return jobs.CompletionJobSet
+	case jobs.FormatVolcano:
+		return jobs.CompletionVolcano
 	}
 	return ""
 }

@@ -52,7 +52,7 @@ func SSHRoles(job *jobs.Job) []bool {
 		if !hasLabel(r, SSHLabel) {
 			continue
 		}
-		if job.Source.Format == jobs.FormatMPIJob {
+		if job.Source.Format == jobs.FormatMPIJob || trainerMPIJob(job) {
 			out[k] = true
 		} else {
 			out[k] = paiJobSSH(job, r.Name)
@@ -164,6 +164,14 @@ func (b *builder) ssh() {
 // an sshd still starting) and every MPIJob task's hostfile.
 func (b *builder) sshRoleVars() {
 	j, r := b.job, b.job.Roles[b.self]
+	if trainerMPIJob(j) {
+		if r.Name == j.Extras.Trainer.TrainerRole {
+			b.setLit(SSHBarrierVar, strconv.Itoa(DefaultSSHBarrier))
+		}
+		b.set(MPIDirVar, b.mpiDirExpr())
+		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(trainerHostfile(j), "\n"), "\n", ","))
+		return
+	}
 	if j.Source.Format == jobs.FormatMPIJob {
 		if strings.EqualFold(r.ReplicaType, "launcher") {
 			b.setLit(SSHBarrierVar, strconv.Itoa(DefaultSSHBarrier))
@@ -245,6 +253,9 @@ var sshdCommandRE = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s|$)`)
 func SSHIdle(job *jobs.Job, k int) bool {
 	r := job.Roles[k]
 	rs := SSHRoles(job)
+	if trainerMPIJob(job) {
+		return rs != nil && rs[k] && trainerSSHIdle(job, r)
+	}
 	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || rs == nil || !rs[k] {
 		return false
 	}

@@ -115,7 +115,7 @@ func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 // names it at run time (Options.MPIDirRunTime) makes it then.
 func UsesMPIDir(job *jobs.Job, opts Options) bool {
 	cs, err := contracts(job, opts)
-	return err == nil && (has(cs, jobs.ContractMPI) || opts.SSH && job.Source.Format == jobs.FormatMPIJob)
+	return err == nil && (has(cs, jobs.ContractMPI) || opts.SSH && (job.Source.Format == jobs.FormatMPIJob || trainerMPIJob(job)))
 }
 
 func needsRunTimeMPIDir(job *jobs.Job, opts Options) bool {

@@ -1,3 +1,16 @@
+# jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
+#
+# shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
+# group launcher (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > ssh > stop group > command
+# group worker (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > ssh > command
+# why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
+# why (launcher): env: template over the group services (no snapshot)
+# why (worker): env: template over the group services (no snapshot)
+
 job "alice~bench" {
   type        = "batch"
   datacenters = ["dc1"]
@@ -90,7 +103,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "launcher"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "launcher"
     }
     service {
       name     = "alice-bench-launcher-ssh-0"
@@ -191,7 +206,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "worker"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "worker"
     }
     service {
       name     = "alice-bench-worker-ssh-0"
@@ -204,7 +221,8 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "mpijob"
     jobshift_name    = "bench"
-    jobshift_policy  = "{\"name\":\"bench\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":2,\"cleanPodPolicy\":\"All\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"group\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"},{\"name\":\"worker\",\"group\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"}]}"
+    jobshift_policy  = "{\"name\":\"bench\",\"kind\":\"mpi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":2,\"cleanPodPolicy\":\"All\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"},{\"name\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"}]}"
+    jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "mpi_v1.yaml"
     jobshift_user    = "alice"
     jobshift_version = "0.1.0-dev"

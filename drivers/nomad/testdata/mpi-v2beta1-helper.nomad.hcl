@@ -1,3 +1,24 @@
+# jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
+#
+# shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
+# group launcher (raw_exec): env template over registrations; judged by poststop finisher
+#   task jobshift-barrier (prestart)
+#   task sshkey (prestart)
+#   task main > ssh > restart loop > command
+#   task finish (poststop)
+# group worker (raw_exec): env template over registrations; judged by poststop finisher
+#   task jobshift-barrier (prestart)
+#   task sshkey (prestart)
+#   task main > ssh > command
+#   task finish (poststop)
+# why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
+# why (launcher): env: template over the group services (no snapshot)
+# why (launcher): poststop finisher, not in the task: no watcher sees a task that dies before its wrapper ends
+# why (launcher): sshkey task: the ssh emulation's key is made in the job, for a run without jobshift
+# why (worker): env: template over the group services (no snapshot)
+# why (worker): poststop finisher, not in the task: no watcher sees a task that dies before its wrapper ends
+# why (worker): sshkey task: the ssh emulation's key is made in the job, for a run without jobshift
+
 job "alice~pi" {
   type        = "batch"
   datacenters = ["dc1"]
@@ -126,7 +147,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "launcher"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "poststop finisher"
+      jobshift_role   = "launcher"
     }
     service {
       name     = "alice-pi-launcher-ssh-0"
@@ -261,7 +284,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "worker"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "poststop finisher"
+      jobshift_role   = "worker"
     }
     service {
       name     = "alice-pi-worker-ssh-0"
@@ -274,7 +299,8 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "mpijob"
     jobshift_name    = "pi"
-    jobshift_policy  = "{\"name\":\"pi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"group\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"group\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
+    jobshift_policy  = "{\"name\":\"pi\",\"kind\":\"mpi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
+    jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "mpi_v2beta1.yaml"
     jobshift_user    = "alice"
     jobshift_version = "0.1.0-dev"

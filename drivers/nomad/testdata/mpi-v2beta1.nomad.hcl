@@ -1,3 +1,16 @@
+# jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
+#
+# shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
+# group launcher (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > ssh > restart loop > command
+# group worker (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > ssh > command
+# why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
+# why (launcher): env: template over the group services (no snapshot)
+# why (worker): env: template over the group services (no snapshot)
+
 job "alice~pi" {
   type        = "batch"
   datacenters = ["dc1"]
@@ -90,7 +103,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "launcher"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "launcher"
     }
     service {
       name     = "alice-pi-launcher-ssh-0"
@@ -189,7 +204,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "worker"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "worker"
     }
     service {
       name     = "alice-pi-worker-ssh-0"
@@ -202,7 +219,8 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "mpijob"
     jobshift_name    = "pi"
-    jobshift_policy  = "{\"name\":\"pi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"group\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"group\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
+    jobshift_policy  = "{\"name\":\"pi\",\"kind\":\"mpi\",\"format\":\"mpijob\",\"version\":\"kubeflow.org/v2beta1\",\"completion\":{\"kind\":\"mpi\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"backoffLimit\":3,\"cleanPodPolicy\":\"Running\",\"pos\":{}},\"roles\":[{\"name\":\"launcher\",\"replicaType\":\"launcher\",\"instances\":1,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"OnFailure\"},{\"name\":\"worker\",\"replicaType\":\"worker\",\"instances\":2,\"minFailed\":null,\"minSucceeded\":null,\"restartPolicy\":\"Never\"}]}"
+    jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "mpi_v2beta1.yaml"
     jobshift_user    = "alice"
     jobshift_version = "0.1.0-dev"

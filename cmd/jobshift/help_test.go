@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+)
+
+func runQuiet(args ...string) (stdout, stderr string, code int) {
+	var out, errb bytes.Buffer
+	code = realMain(args, &out, &errb)
+	return out.String(), errb.String(), code
+}
+
+// Help that was asked for goes to stdout (`jobshift run -h | less`), as git
+// and go print it; `help CMD` is CMD's help; each command's help names it.
+func TestHelpOnStdout(t *testing.T) {
+	isolate(t)
+	for name, c := range commands {
+		if strings.HasPrefix(c.synopsis, "(internal)") {
+			continue // run by jobshift inside tasks, never by a person
+		}
+		for _, args := range [][]string{{name, "-h"}, {"help", name}} {
+			out, errs, code := runQuiet(args...)
+			want := "Usage: jobshift " + name
+			if code != exitOK || errs != "" || !strings.HasPrefix(out, want) {
+				t.Errorf("jobshift %s: exit %d, stdout %.60q, stderr %.60q; want exit 0, stdout starting %q, no stderr",
+					strings.Join(args, " "), code, out, errs, want)
+			}
+		}
+	}
+	for _, args := range [][]string{{"-h"}, {"help"}, {"--help"}} {
+		if out, errs, code := runQuiet(args...); code != exitOK || errs != "" || !strings.HasPrefix(out, "Usage: jobshift <command>") {
+			t.Errorf("jobshift %s: exit %d, stdout %.60q, stderr %.60q", args[0], code, out, errs)
+		}
+	}
+}
+
+// Help after a usage error goes to stderr, nothing to stdout.
+func TestHelpAfterUsageError(t *testing.T) {
+	isolate(t)
+	for _, args := range [][]string{{"run", "-no-such-flag"}, {"validate"}, {"explain"}, {}, {"help", "nosuch"}} {
+		out, errs, code := runQuiet(args...)
+		if code != exitUsage || out != "" || !strings.Contains(errs, "Usage: jobshift") {
+			t.Errorf("jobshift %s: exit %d, stdout %.60q, stderr %.80q; want exit 2, help on stderr only",
+				strings.Join(args, " "), code, out, errs)
+		}
+	}
+}
+
+// Every help text that names the formats names them the same way, from one
+// list, and that list holds every kind jobs/load recognises as a format.
+func TestHelpFormats(t *testing.T) {
+	isolate(t)
+	want := formatsText()
+	for _, args := range [][]string{{"-h"}, {"run", "-h"}, {"validate", "-h"}, {"convert", "-h"}, {"explain", "-h"}} {
+		out, _, _ := runQuiet(args...)
+		if !strings.Contains(strings.Join(strings.Fields(out), " "), want) {
+			t.Errorf("jobshift %s: help does not list the formats as %q:\n%s", strings.Join(args, " "), want, out)
+		}
+	}
+	kinds := []string{"TFJob", "PyTorchJob", "MPIJob", "XGBoostJob", "PaddleJob", "JAXJob", "MXJob", "TrainJob"}
+	for _, kind := range kinds {
+		doc := fmt.Sprintf("apiVersion: kubeflow.org/v1\nkind: %s\nmetadata: {name: x}\n", kind)
+		if d := load.Detect([]byte(doc), "x.yaml"); d.Format != "" && !strings.Contains(want, kind) {
+			t.Errorf("jobs/load detects %s (format %s) but the help's format list %q lacks it: add it to readFormats", kind, d.Format, want)
+		}
+	}
+	for _, name := range []string{"LeinaoPAI", "MPIJob", "v1 JSON", "v2 YAML", "TFJob", "PyTorchJob"} {
+		if !strings.Contains(want, name) {
+			t.Errorf("format list %q lacks %s", want, name)
+		}
+	}
+}
+
+// `jobshift config example` prints a site config that validates as it is.
+func TestConfigExample(t *testing.T) {
+	isolate(t)
+	out, errs, code := runQuiet("config", "example")
+	if code != exitOK || errs != "" {
+		t.Fatalf("exit %d, stderr %q", code, errs)
+	}
+	if _, diags := siteconfig.ParseConfig([]byte(out), "jobshift.hcl"); len(diags) > 0 {
+		t.Errorf("config example does not validate: %s", diags.Error())
+	}
+	if !strings.Contains(out, "#") || !strings.Contains(out, "defaults {") {
+		t.Errorf("config example is not the commented file:\n%s", out)
+	}
+}

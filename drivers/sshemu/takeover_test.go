@@ -1,0 +1,101 @@
+package sshemu
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/internal/otheruser"
+)
+
+// sshTools skips a test that needs the ssh binaries.
+func sshTools(t *testing.T) {
+	t.Helper()
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		t.Skip("needs openssh-server")
+	}
+	if _, err := exec.LookPath("ssh-keygen"); err != nil {
+		t.Skip("needs ssh-keygen")
+	}
+}
+
+// A second user of the machine pre-creates the job's predictable MPI
+// directory (Nomad's /tmp/jobshift-mpi-<job>) and, once the launcher
+// wrote kubexec.sh there, swaps it: mpirun (here the launcher's command)
+// would run the attacker's program as the job's user. The wrapper must
+// refuse a directory it does not own, before the command runs.
+func TestMPIDirTakeover(t *testing.T) {
+	sshTools(t)
+	other := otheruser.Get(t)
+	dir := otheruser.SharedDir(t)
+	key := filepath.Join(dir, "key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	script := filepath.Join(dir, "sshemu.sh")
+	os.WriteFile(script, []byte(Script), 0o644)
+	mdir := fmt.Sprintf("/tmp/jobshift-mpi-takeover-%d", time.Now().UnixNano())
+	pwned := filepath.Join(dir, "proof", "pwned")
+	defer os.RemoveAll(mdir)
+	other.Sh(t, "mkdir -m 777 "+mdir)
+	// the attacker waits for the launcher's kubexec.sh and replaces it
+	swap := other.Command("sh", "-c", `for i in $(seq 100); do
+		if [ -e "$0/kubexec.sh" ]; then
+			printf '#!/bin/sh\necho owned >'"$1"'\n' >"$0/k.new" && chmod 777 "$0/k.new" && mv -f "$0/k.new" "$0/kubexec.sh"
+			exit 0
+		fi
+		sleep 0.05
+	done`, mdir, pwned)
+	if err := swap.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer swap.Wait()
+	proof := filepath.Join(dir, "proof")
+	os.Mkdir(proof, 0o777)
+	os.Chmod(proof, 0o777) // the attacker's program may write its proof here
+	hosts := fmt.Sprintf("127.0.0.1 %d job-launcher", freePort(t))
+	cmd := exec.Command("sh", script, "--", "sh", "-c", `sleep 2; "$0/kubexec.sh" job-worker-0 true`, mdir)
+	cmd.Env = append(os.Environ(), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=job-launcher", "JOBSHIFT_SSH_KEY="+key,
+		"JOBSHIFT_SSH_DIR="+filepath.Join(dir, "ssh"), "JOBSHIFT_MPI_DIR="+mdir, "JOBSHIFT_MPI_HOSTFILE=job-worker-0 slots=1")
+	out, err := cmd.CombinedOutput()
+	if _, serr := os.Stat(pwned); serr == nil {
+		t.Fatalf("the other user's kubexec.sh ran as the job's user (%v: %s)", err, out)
+	}
+	if err == nil || !strings.Contains(string(out), "belongs to another user") {
+		t.Fatalf("a directory of another user's was accepted: %v\n%s", err, out)
+	}
+}
+
+// The task's own ssh directory (sshd config, authorized keys, the ssh on
+// PATH) prepared by another user is refused too, as is a link in its place
+// (to a directory of theirs: never point a test's link at a system path).
+func TestSSHDirNotOurs(t *testing.T) {
+	sshTools(t)
+	other := otheruser.Get(t)
+	dir := otheruser.SharedDir(t)
+	key := filepath.Join(dir, "key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	script := filepath.Join(dir, "sshemu.sh")
+	os.WriteFile(script, []byte(Script), 0o644)
+	shared := filepath.Join(dir, "shared")
+	os.Mkdir(shared, 0o777)
+	os.Chmod(shared, 0o1777)
+	other.Sh(t, "mkdir -m 700 "+shared+"/theirs && mkdir -m 777 "+shared+"/decoy && ln -s decoy "+shared+"/link && mkdir -m 777 "+shared+"/open")
+	os.Mkdir(shared+"/mine-open", 0o777)
+	os.Chmod(shared+"/mine-open", 0o777)
+	for name, want := range map[string]string{"theirs": "belongs to another user", "link": "not a directory", "mine-open": "writable by other users"} {
+		cmd := exec.Command("sh", script, "--", "true")
+		cmd.Env = append(os.Environ(), fmt.Sprintf("JOBSHIFT_SSH_HOSTS=127.0.0.1 %d w-0", freePort(t)), "JOBSHIFT_SSH_SELF=w-0",
+			"JOBSHIFT_SSH_KEY="+key, "JOBSHIFT_SSH_DIR="+filepath.Join(shared, name))
+		out, err := cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), want) {
+			t.Errorf("%s: want a refusal %q, got %v\n%s", name, want, err, out)
+		}
+	}
+}

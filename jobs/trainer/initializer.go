@@ -1,0 +1,76 @@
+package trainer
+
+import (
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/kubeflow"
+)
+
+// initializers applies spec.initializer (builder.go Initializer @v2.3.0):
+// the dataset and model initializer jobs get STORAGE_URI and the user's
+// env; a secretRef becomes envFrom of a Kubernetes Secret, which jobshift
+// cannot read. A storageUri whose scheme fetches from the network is
+// refused: jobshift jobs run with the data the site already has.
+func (b *builder) initializers() {
+	f, in := b.tj.f, b.tj.initializer
+	for _, k := range []struct{ field, ancestor string }{{"dataset", datasetInitializer}, {"model", modelInitializer}} {
+		e := in.field(k.field)
+		if e.val == nil {
+			continue
+		}
+		where := "spec.initializer." + k.field
+		m := f.mapOf(e.val, where)
+		role := b.roleOfAncestor(k.ancestor)
+		if role == nil {
+			f.warnf(e.key, "No "+k.ancestor+" in the runtime", "The runtime %s has no replicated job labelled %s: %s, so %s has no effect (as on Kubernetes).", b.rt.name, ancestorLabel, k.ancestor, where)
+		}
+		tmp := &jobs.Role{}
+		if n := m.get("storageUri"); n != nil {
+			if u, ok := f.str(n, where+".storageUri"); ok && u != "" {
+				tmp.Env = append(tmp.Env, jobs.EnvVar{Name: "STORAGE_URI", Value: u, Pos: f.pos(n)})
+			}
+		}
+		if n := m.get("env"); n != nil {
+			f.pod.Env(tmp, n, where+".env", kubeflow.PodOptions{})
+		}
+		if n := m.get("secretRef"); n != nil {
+			f.lossyf(n, "Secret reference dropped", "%s.secretRef passes a Kubernetes Secret to the initializer as variables; jobshift cannot read Kubernetes Secrets. Put the values in env.", where)
+		}
+		m.warnUnknown()
+		if role != nil {
+			upsertEnv(role, tmp.Env)
+		}
+	}
+	in.warnUnknown()
+	for _, r := range b.job.Roles {
+		if r.ReplicaType != datasetInitializer && r.ReplicaType != modelInitializer {
+			continue
+		}
+		for _, e := range r.Env {
+			if e.Name == "STORAGE_URI" && networkScheme(e.Value) {
+				b.tj.f.c.Errorf(e.Pos, "Storage URI needs the network", "The %s would download %q; jobshift does not fetch data from the network for a job. Stage it where the tasks can read it and give the initializer that path (or a command that copies it).", r.Name, e.Value)
+			}
+		}
+	}
+}
+
+func (b *builder) roleOfAncestor(a string) *jobs.Role {
+	for _, r := range b.job.Roles {
+		if r.ReplicaType == a {
+			return r
+		}
+	}
+	return nil
+}
+
+// networkScheme reports a storage URI the upstream initializers download
+// (pkg/initializers: hf://, s3://, and the http(s) and gs:// forms).
+func networkScheme(u string) bool {
+	for _, s := range []string{"hf://", "s3://", "gs://", "http://", "https://", "oci://"} {
+		if strings.HasPrefix(u, s) {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,203 @@
+package trainer
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+func read(t *testing.T, src string, runtimes ...string) (*jobs.Job, string) {
+	t.Helper()
+	job, diags := Read([]byte(src), jobs.ReadOptions{Path: "job.yaml", Runtimes: runtimes})
+	var b strings.Builder
+	for _, d := range diags {
+		if d.Subject == nil {
+			t.Errorf("unlocated diagnostic: %s", d.Summary)
+			continue
+		}
+		fmt.Fprintf(&b, "%s:%d: %s\n", d.Subject.Filename, d.Subject.Start.Line, d.Summary)
+	}
+	return job, b.String()
+}
+
+const torchJob = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: t
+spec:
+  runtimeRef:
+    name: torch-distributed
+  trainer:
+    numNodes: 3
+    command: [torchrun, train.py]
+    env:
+      - name: FOO
+        value: bar
+    resourcesPerNode:
+      requests:
+        cpu: "2500m"
+`
+
+// Rules of torch.go EnforceMLPolicy @v2.3.0 and the built-in
+// manifests/base/runtimes/torch_distributed.yaml @v2.3.0.
+func TestTorchBuiltin(t *testing.T) {
+	job, d := read(t, torchJob)
+	if job == nil {
+		t.Fatalf("no job: %s", d)
+	}
+	if len(job.Roles) != 1 || job.Roles[0].Name != "node" || job.Roles[0].Instances != 3 {
+		t.Fatalf("roles: %+v", job.Roles)
+	}
+	r := job.Roles[0]
+	if r.Image != "pytorch/pytorch:2.13.0-cuda13.0-cudnn9-runtime" {
+		t.Errorf("image from the runtime: %q", r.Image)
+	}
+	if strings.Join(r.Command.Command, " ") != "torchrun train.py" {
+		t.Errorf("command: %q", r.Command.Command)
+	}
+	if len(r.Env) != 1 || r.Env[0].Name != "FOO" {
+		t.Errorf("env: %+v", r.Env)
+	}
+	tr := job.Extras.Trainer
+	// "auto" without GPUs: max(1, requests.cpu rounded up) = 3 (getNumCPUPerNode).
+	if tr.NprocPerNode != "3" || tr.NumNodes != 3 || tr.TrainerRole != "node" {
+		t.Errorf("trainer: %+v", tr)
+	}
+	if job.Contracts[0] != jobs.ContractTrainerTorch || job.Completion.Kind != jobs.CompletionJobSet {
+		t.Errorf("contracts %v completion %v", job.Contracts, job.Completion.Kind)
+	}
+	if p := r.Ports; len(p) != 1 || p[0].Number != 29500 {
+		t.Errorf("ports: %+v", p)
+	}
+	if r.BackoffLimit == nil || *r.BackoffLimit != 6 {
+		t.Errorf("backoffLimit default (batch/v1) 6: %v", r.BackoffLimit)
+	}
+}
+
+// Admission refusals, located: torch.go Validate (reserved PET_*),
+// xgboost.go Validate (DMLC_*), trainjob_types.go (name, deadline,
+// managedBy), the runtime lookup.
+func TestRefusals(t *testing.T) {
+	cases := []struct{ name, src, want string }{
+		{"PET env (torch.go @v2.3.0)", strings.Replace(torchJob, "name: FOO", "name: PET_NNODES", 1), "job.yaml:12: Reserved variable"},
+		{"DMLC env (xgboost.go @v2.3.0)", strings.Replace(strings.Replace(torchJob, "torch-distributed", "xgboost-distributed", 1), "name: FOO", "name: DMLC_TASK_ID", 1), "job.yaml:12: Reserved variable"},
+		{"name (trainjob_types.go XValidation @v2.3.0)", strings.Replace(torchJob, "name: t\n", "name: T_1\n", 1), "job.yaml:4: Invalid TrainJob name"},
+		{"runtime not found", strings.Replace(torchJob, "torch-distributed", "nope", 1), "job.yaml:7: Runtime not found"},
+		{"kind default ClusterTrainingRuntime", strings.Replace(torchJob, "name: torch-distributed", "name: torch-distributed\n    kind: TrainingRuntime", 1), "job.yaml:7: Runtime not found"},
+		{"deadline Minimum=1", strings.Replace(torchJob, "spec:\n", "spec:\n  activeDeadlineSeconds: 0\n", 1), "job.yaml:6: Invalid activeDeadlineSeconds"},
+		{"managedBy enum", strings.Replace(torchJob, "spec:\n", "spec:\n  managedBy: me\n", 1), "job.yaml:6: Invalid managedBy"},
+	}
+	for _, c := range cases {
+		_, d := read(t, c.src)
+		if !strings.Contains(d, c.want) {
+			t.Errorf("%s: want %q in\n%s", c.name, c.want, d)
+		}
+	}
+}
+
+const mpiRuntime = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata:
+  name: mpi
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi:
+      numProcPerNode: 2
+      sshAuthMountPath: /home/mpiuser/.ssh
+  template:
+    spec:
+      successPolicy:
+        operator: All
+        targetReplicatedJobs: [launcher]
+      replicatedJobs:
+        - name: launcher
+          dependsOn:
+            - name: node
+              status: Ready
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi
+                      command: [mpirun, python3, allreduce.py]
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: mpi
+                      command: [/usr/sbin/sshd, -De]
+`
+
+const mpiJob = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: allreduce
+spec:
+  runtimeRef:
+    name: mpi
+    kind: TrainingRuntime
+  trainer:
+    numNodes: 2
+`
+
+// mpi.go EnforceMLPolicy and buildHostFileConfigMap @v2.3.0: node count,
+// slots, the hostfile of node FQDNs; the runtime after the TrainJob in one
+// file, and from a -runtime file.
+func TestMPIRuntime(t *testing.T) {
+	dir := t.TempDir()
+	rf := filepath.Join(dir, "rt.yaml")
+	if err := os.WriteFile(rf, []byte(mpiRuntime), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for name, c := range map[string]struct {
+		src  string
+		runs []string
+	}{"same file": {mpiJob + "---\n" + mpiRuntime, nil}, "-runtime": {mpiJob, []string{rf}}} {
+		job, d := read(t, c.src, c.runs...)
+		if job == nil {
+			t.Fatalf("%s: %s", name, d)
+		}
+		node, launcher := job.Role("node"), job.Role("launcher")
+		if node.Instances != 2 || launcher.Instances != 1 {
+			t.Errorf("%s: node %d launcher %d", name, node.Instances, launcher.Instances)
+		}
+		want := "allreduce-node-0-0.allreduce slots=2\nallreduce-node-0-1.allreduce slots=2\n"
+		if len(launcher.Files) != 1 || launcher.Files[0].Path != "/etc/mpi/hostfile" || launcher.Files[0].Content != want {
+			t.Errorf("%s: hostfile %+v", name, launcher.Files)
+		}
+		if len(launcher.DependsOn) != 1 || launcher.DependsOn[0].Role != "node" || launcher.DependsOn[0].Status != jobs.DependsReady {
+			t.Errorf("%s: dependsOn %+v", name, launcher.DependsOn)
+		}
+		if got := job.Completion.SuccessRoles; len(got) != 1 || got[0] != "launcher" {
+			t.Errorf("%s: success roles %v", name, got)
+		}
+	}
+}
+
+// Every built-in runtime reads without errors (manifests/base/runtimes @v2.3.0).
+func TestBuiltins(t *testing.T) {
+	for _, n := range BuiltinNames() {
+		src := strings.Replace(torchJob, "torch-distributed", n, 1)
+		src = strings.Replace(src, "    command: [torchrun, train.py]\n", "", 1)
+		_, d := read(t, src)
+		if strings.Contains(d, "Runtime not found") || strings.Contains(d, "builtin") && strings.Contains(d, "error") {
+			t.Errorf("%s: %s", n, d)
+		}
+	}
+	if len(BuiltinNames()) != 8 {
+		t.Errorf("built-ins: %v", BuiltinNames())
+	}
+}

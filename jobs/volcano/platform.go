@@ -1,0 +1,105 @@
+package volcano
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// SSHLabel is the port label of a task's sshd (the ssh emulation's,
+// translate/contract SSHLabel).
+const SSHLabel = "ssh"
+
+// Port labels the framework plugins' ports get when the container does
+// not declare the port number: the names openContainerPort gives them
+// (pytorch "pytorchjob-port"), and the Kubeflow label for TF's port, which
+// the tensorflow plugin uses without opening it.
+const (
+	PytorchLabel = "pytorchjob-port"
+	TFLabel      = "tfjob-port"
+)
+
+// PodName is the name (and, with svc, the host name) of pod i of task:
+// jobhelpers.MakePodName, PodNameFmt "%s-%s-%d"
+// (pkg/controllers/job/helpers/helpers.go @v1.16.0-alpha.1).
+func PodName(job, task string, i int) string { return job + "-" + task + "-" + strconv.Itoa(i) }
+
+// DomainName is the pod's name in the job's headless service, what the
+// svc, pytorch, tensorflow, mpi and ssh plugins write: MakeDomainName.
+func DomainName(job, task string, i int) string { return PodName(job, task, i) + "." + job }
+
+// EnvKey is a task name as the svc plugin puts it in variable names and
+// file names: '-' becomes '_' (formateENVKey).
+func EnvKey(task string) string { return strings.ReplaceAll(task, "-", "_") }
+
+// platform adds what the plugins give every pod that the job carries as
+// data: the ports the framework plugins and the ssh plugin use, and the
+// svc plugin's ConfigMap mounted at /etc/volcano.
+func platform(job *jobs.Job) {
+	v := job.Extras.Volcano
+	if v == nil {
+		return
+	}
+	for _, r := range job.Roles {
+		if p := v.Plugin("pytorch"); p != nil {
+			addPort(r, PytorchLabel, jobs.ParseVolcanoFlags("pytorch", p.Args).Port, p.Pos)
+		}
+		if p := v.Plugin("tensorflow"); p != nil {
+			addPort(r, TFLabel, jobs.ParseVolcanoFlags("tensorflow", p.Args).Port, p.Pos)
+		}
+		if p := v.Plugin("ssh"); p != nil && !hasLabel(r, SSHLabel) {
+			r.Ports = append(r.Ports, jobs.Port{Label: SSHLabel, Count: 1, Number: jobs.ParseVolcanoFlags("ssh", p.Args).SSHPort, Implicit: true, Pos: p.Pos})
+		}
+	}
+	if p := v.Plugin("svc"); p != nil {
+		files := svcFiles(job, p.Pos)
+		for _, r := range job.Roles {
+			r.Files = append(r.Files, files...)
+		}
+	}
+}
+
+// addPort opens port number n under label unless the container declares
+// that number already (openContainerPort).
+func addPort(r *jobs.Role, label string, n int, pos jobs.Pos) {
+	for _, p := range r.Ports {
+		if p.Number == n {
+			return
+		}
+	}
+	r.Ports = append(r.Ports, jobs.Port{Label: label, Count: 1, Number: n, Implicit: true, Pos: pos})
+}
+
+func hasLabel(r *jobs.Role, label string) bool {
+	for _, p := range r.Ports {
+		if p.Label == label {
+			return true
+		}
+	}
+	return false
+}
+
+// SVCDir is where the svc plugin mounts its ConfigMap (ConfigMapMountPath).
+const SVCDir = "/etc/volcano"
+
+// svcFiles are the keys of the svc plugin's ConfigMap, each a file under
+// /etc/volcano (GenerateHosts, pkg/controllers/job/plugins/svc/svc.go
+// @v1.16.0-alpha.1): per task <task>.host (domain names, one per line, no
+// final newline), VC_<TASK>_HOSTS (joined by ',') and VC_<TASK>_NUM.
+func svcFiles(job *jobs.Job, pos jobs.Pos) []jobs.File {
+	var out []jobs.File
+	for _, r := range job.Roles {
+		hosts := make([]string, r.Instances)
+		for i := range hosts {
+			hosts[i] = DomainName(job.Name, r.Name, i)
+		}
+		key := EnvKey(r.Name)
+		up := strings.ToUpper(key)
+		out = append(out,
+			jobs.File{Path: SVCDir + "/" + key + ".host", Content: strings.Join(hosts, "\n"), Mode: 0o644, Pos: pos},
+			jobs.File{Path: SVCDir + "/VC_" + up + "_HOSTS", Content: strings.Join(hosts, ","), Mode: 0o644, Pos: pos},
+			jobs.File{Path: SVCDir + "/VC_" + up + "_NUM", Content: strconv.Itoa(len(hosts)), Mode: 0o644, Pos: pos})
+	}
+	return out
+}
