@@ -1,8 +1,12 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jobshift/jobshift/internal/testcorpus"
 )
 
 // A Kubernetes Secret's value (and its base64 form) appears in no artifact,
@@ -24,6 +28,31 @@ func TestKubernetesSecretInNoArtifact(t *testing.T) {
 					t.Errorf("jobshift %s %s shows the secret %q:\n%s", strings.Join(args, " "), file, s, out)
 				}
 			}
+		}
+	}
+}
+
+// Corpus jobs that name Secrets and ConfigMaps created outside the job file
+// validate once the user passes them (examples/secrets), and not before.
+func TestCorpusWithKubernetesSecrets(t *testing.T) {
+	isolate(t)
+	dir := testcorpus.Dir(t)
+	for job, secrets := range map[string]string{
+		"pytorchjob/Lucas-SJY-train_llm_with_nrp__k8s-pytorchjob.yaml":                    "sft-env.yaml",
+		"pytorchjob/deinal-kubeflow-v1beta1__pytorchjob.yaml":                             "s3-krb.yaml",
+		"pytorchjob/kubeflow-pytorch-operator__examples-pytorchjob.yaml":                  "dist-train.yaml",
+		"tfjob/kubeflow-examples__financial_time_series-tensorflow_model-GPU-tfjob3.yaml": "user-gcp-sa.yaml",
+	} {
+		path := filepath.Join(dir, job)
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s: %v", job, err)
+			continue
+		}
+		if out, code := runCLI(t, []string{"validate", path}, ""); code == 0 {
+			t.Errorf("%s validates without its Secrets and ConfigMaps:\n%s", job, out)
+		}
+		if out, code := runCLI(t, []string{"validate", "-secrets", filepath.Join("..", "..", "examples", "secrets", secrets), path}, ""); code != 0 {
+			t.Errorf("%s with -secrets %s: exit %d\n%s", job, secrets, code, out)
 		}
 	}
 }
