@@ -38,6 +38,7 @@ type outcome struct {
 	res    *drivers.Result
 	dir    string
 	states map[string]completion.State // last attempt
+	out    string                      // the job's prefixed output
 }
 
 // run reads file (relative to the repository root, where jobs run from, as
@@ -96,6 +97,7 @@ func run(t *testing.T, file string, env []string) outcome {
 		t.Errorf("%s: processes left behind: %v (%v)", file, left, err)
 	}
 	t.Logf("%s output:\n%s", file, out)
+	o.out = out.String()
 	return o
 }
 

@@ -244,6 +244,10 @@ type EnvVar struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 	Pos   Pos    `json:"pos"`
+	// Secret marks a value from a Kubernetes Secret (secretKeyRef,
+	// envFrom secretRef): it never appears in an artifact, a log or a
+	// diagnostic, and is not serialised (MarshalJSON in secret.go).
+	Secret bool `json:"secret,omitempty"`
 }
 
 // Resources are per-instance resources.

@@ -250,6 +250,9 @@ func secretsValue(src []byte, path string) (map[string]any, hcl.Diagnostics) {
 		d.Summary = "Invalid secrets file"
 		return nil, hcl.Diagnostics{d}
 	}
+	if list, ok := kubernetesObjects(docs); ok {
+		return list, nil
+	}
 	var root *yaml.Node
 	if len(docs) > 0 {
 		root = yamlpos.Root(docs[0])
@@ -386,4 +389,27 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// kubernetesObjects turns a secrets file of several Kubernetes Secret and
+// ConfigMap documents into one v1 List, which the Kubeflow reader takes
+// like the documents of the job file itself.
+func kubernetesObjects(docs []*yaml.Node) (map[string]any, bool) {
+	var items []any
+	for _, d := range docs {
+		root := yamlpos.Root(d)
+		if root == nil {
+			continue
+		}
+		v, whole := yamlpos.Value(root, yamlpos.ValueOptions{})
+		m, ok := v.(map[string]any)
+		if !whole || !ok || (m["kind"] != "Secret" && m["kind"] != "ConfigMap") {
+			return nil, false
+		}
+		items = append(items, m)
+	}
+	if len(items) < 2 {
+		return nil, false
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, true
 }

@@ -30,6 +30,9 @@ type envVar struct {
 	// every task every task's addresses and ports, N variables per
 	// task, which a job of N tasks would otherwise concatenate N² times.
 	kv string
+	// secret: the value comes from a Kubernetes Secret; Render shows
+	// the name only.
+	secret bool
 }
 
 // taskSpec is everything needed to start one task, computed without side
@@ -82,7 +85,7 @@ type taskSpec struct {
 func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
 	var out []envVar
 	for _, e := range r.Env {
-		out = append(out, envVar{Name: e.Name, Value: e.Value})
+		out = append(out, envVar{Name: e.Name, Value: e.Value, secret: e.Secret})
 	}
 	out = append(out, contractVars...)
 	if d.opts.Docker {

@@ -125,6 +125,9 @@ func initMain(args []string) int {
 	if err == nil {
 		err = json.Unmarshal(b, &p)
 	}
+	// Read once: the plan may hold a Secret's values, which live on disk
+	// only until the runner has them.
+	_ = os.Remove(args[0])
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "jobshift: init containers: %v\n", err)
 		return exitStartFailed
@@ -174,7 +177,16 @@ func renderInit(b *bytes.Buffer, r *jobs.Role, p *initPlan) {
 		fmt.Fprintf(b, "  init container %d %s (runs before the command, to success; image not run):\n", k+1, shellQuote(st.Name))
 		fmt.Fprintf(b, "    command: %s\n", shellJoin(st.Argv))
 		for _, e := range r.Init[k].Env {
-			fmt.Fprintf(b, "    env %s=%s\n", e.Name, shellQuote(e.Value))
+			fmt.Fprintf(b, "    env %s=%s\n", e.Name, shownValue(e.Value, e.Secret))
 		}
 	}
+}
+
+// shownValue is a variable's value as Render shows it: a Secret's is
+// replaced by a note.
+func shownValue(v string, secret bool) string {
+	if secret {
+		return "(from a Secret; value not shown)"
+	}
+	return shellQuote(v)
 }

@@ -196,7 +196,7 @@ func startView(spec *taskSpec, argv, user []string, dir string) ([]string, []str
 	if spec.Shared != "" {
 		base = spec.Shared
 	}
-	if err := checkProgram(user, base); err != nil {
+	if err := checkTaskProgram(spec, user, base); err != nil {
 		return nil, nil, err
 	}
 	wrapped, secrets, err := wrapView(spec, argv, user, dir)

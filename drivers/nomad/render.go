@@ -77,6 +77,7 @@ func (r *renderer) errorf(pos jobs.Pos, summary, format string, args ...any) {
 
 func (r *renderer) job() *api.Job {
 	j := r.plan.Job
+	r.checkSteps(j)
 	job := &api.Job{
 		ID:   new(r.jobID),
 		Name: new(r.jobID),
@@ -124,7 +125,6 @@ func (r *renderer) job() *api.Job {
 	storeShape(job, r.shape)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
-		r.checkSteps(role)
 		g := r.group(role, r.shape.Group(role.Name), byRole[role.Name], services)
 		if g == nil {
 			continue

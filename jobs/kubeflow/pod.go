@@ -245,6 +245,9 @@ func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*y
 				continue
 			}
 			role.Volumes = append(role.Volumes, jobs.Volume{Name: name, Kind: "emptyDir", Source: medium, MountPath: mountPath, ReadOnly: ro, Pos: pos})
+		case "configMap", "secret":
+			r.objectVolume(role, kind, src, mn, mountPath, sub, c.uses(mountPath))
+			continue
 		default:
 			what := kind
 			if kind == "" {

@@ -53,8 +53,23 @@ func (p *PodReader) PodTemplate(role *jobs.Role, n *yaml.Node, where string, o P
 func (p *PodReader) Env(role *jobs.Role, list *yaml.Node, where string, o PodOptions) map[string]string {
 	fl := &flavour{container: o.Container, operatorEnv: o.OperatorEnv, envPrefix: o.EnvPrefix}
 	holder := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "env"}, list}}
-	return p.r.env(role, p.r.mapOf(holder, where), fl, where)
+	vars, secret := p.r.env(role, p.r.mapOf(holder, where), fl, where)
+	for n, s := range secret {
+		if s {
+			delete(vars, n) // a Secret's value never goes into a command line
+		}
+	}
+	return vars
 }
+
+// Objects reads the ConfigMap and Secret documents among docs (the file's
+// other documents), so the pod templates read afterwards resolve env
+// valueFrom, envFrom and configMap/secret volumes from them.
+func (p *PodReader) Objects(docs []*yaml.Node) { p.r.objectDocuments(docs) }
+
+// SecretsFile adds the objects of a -secrets file (jobs.ReadOptions.Secrets)
+// and reports whether it held Kubernetes objects.
+func (p *PodReader) SecretsFile(v map[string]any) bool { return v != nil && p.r.objectsFrom(v) }
 
 // Resources reads a ResourceRequirements value (resourcesPerNode) into
 // role.Resources; key locates it.

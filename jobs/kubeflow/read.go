@@ -73,6 +73,7 @@ func onlyComments(src []byte) bool {
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	r := &reader{path: opts.Path}
 	r.Lossy = opts.Lossy
+	k8sSecrets := opts.Secrets != nil && r.objectsFrom(opts.Secrets)
 	job := r.read(src)
 	if job != nil {
 		// Options that belong to other formats: say so rather than
@@ -80,8 +81,8 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		if len(opts.Vars) > 0 {
 			r.warnf(nil, "-var has no effect", "Kubeflow jobs have no parameters; the -var values are ignored.")
 		}
-		if opts.Secrets != nil {
-			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored.")
+		if opts.Secrets != nil && !k8sSecrets {
+			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored. (A file of Kubernetes Secrets and ConfigMaps, kind: Secret or ConfigMap, is read.)")
 		}
 		// -dialect is reported by jobs/load, which sees it before dispatch.
 	}
@@ -96,6 +97,7 @@ func (r *reader) read(src []byte) *jobs.Job {
 	var job *jobs.Job
 	found := false
 	contentDocs := 0
+	withJob := r.objectDocuments(docs)
 	for _, d := range docs {
 		root := d
 		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -114,6 +116,9 @@ func (r *reader) read(src []byte) *jobs.Job {
 		kindNode := r.silent().mapOf(obj, "").get("kind")
 		kind, _ := r.silent().str(kindNode, "")
 		format, isJob := jobKinds[strings.ToLower(kind)]
+		if isObjectKind(kind) && withJob {
+			continue // read by objectDocuments for the job's pods
+		}
 		if !isJob {
 			r.ignoredDocument(obj, kind)
 			continue
@@ -203,6 +208,33 @@ func (r *reader) ignoredDocument(obj *yaml.Node, kind string) {
 		return
 	}
 	r.warnf(obj, "Ignored document", "The %s%s in this file is not a job; jobshift ignores it. Whatever it provides (storage, permissions, configuration) must exist on the target cluster by other means.", kind, name)
+}
+
+// objectDocuments reads the file's ConfigMap and Secret documents first,
+// so a job may name them whatever the documents' order. It reports whether
+// the file holds a job at all (without one they are merely ignored).
+func (r *reader) objectDocuments(docs []*yaml.Node) bool {
+	withJob := false
+	for _, d := range docs {
+		root := d
+		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+			root = root.Content[0]
+		}
+		root = deref(root)
+		if root == nil || root.Kind != yaml.MappingNode {
+			continue
+		}
+		q := r.silent()
+		obj, _ := q.unwrap(root)
+		kind, _ := q.str(q.mapOf(obj, "").get("kind"), "")
+		if isObjectKind(kind) {
+			r.object(root, kind)
+		}
+		if _, ok := jobKinds[strings.ToLower(kind)]; ok {
+			withJob = true
+		}
+	}
+	return withJob
 }
 
 // ReadsKinds names the Kubernetes kinds this package reads.
