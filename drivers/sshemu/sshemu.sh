@@ -126,8 +126,17 @@ host_blocks() {
 		[ $# -ge 3 ] || fail "bad host entry '$entry'"
 		a=$1 p=$2
 		shift 2
+		# Every value is checked before it reaches ssh_config (the grammar
+		# of translate/contract's topology checks): an address from a
+		# forged topology could carry a newline and a ProxyCommand.
+		case $a in '' | *[!A-Za-z0-9.:_-]*) fail "bad address in host entry '$entry'" ;; esac
+		case $p in '' | *[!0-9]* | 0*) fail "bad port in host entry '$entry'" ;; esac
+		[ "$p" -le 65535 ] || fail "bad port in host entry '$entry'"
+		for n in "$@"; do
+			case $n in '' | *[!A-Za-z0-9._-]*) fail "bad host name in host entry '$entry'" ;; esac
+		done
 		IFS=' ' # "$*" joins with the first character of IFS
-		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$a" "$p" >>"$dir/ssh_config"
+		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$(q "$a")" "$p" >>"$dir/ssh_config"
 		IFS=,
 		aliases="$aliases $1"
 		for n in "$@"; do

@@ -99,3 +99,37 @@ func TestSSHDirNotOurs(t *testing.T) {
 		}
 	}
 }
+
+// A forged topology (a snapshot Variable someone else wrote) gives a peer
+// an address carrying a newline and a ProxyCommand: ssh to that peer
+// would run it in the task. The wrapper refuses the entry before it
+// writes any ssh_config.
+func TestForgedAddressNotInSSHConfig(t *testing.T) {
+	sshTools(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	script := filepath.Join(dir, "sshemu.sh")
+	os.WriteFile(script, []byte(Script), 0o644)
+	proof := filepath.Join(dir, "proof")
+	for _, forged := range []string{
+		"10.0.0.1\nProxyCommand\ttouch\t" + proof,
+		"10.0.0.1\n\tProxyCommand\ttouch\t" + proof,
+		`10.0.0.1"`, "%h", "10.0.0.1;id",
+	} {
+		hosts := fmt.Sprintf("127.0.0.1 %d w-0,%s 22 w-1", freePort(t), forged)
+		cmd := exec.Command("sh", script, "--", "ssh", "-o", "ConnectTimeout=1", "w-1", "true")
+		cmd.Env = append(os.Environ(), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=w-0", "JOBSHIFT_SSH_KEY="+key,
+			"JOBSHIFT_SSH_DIR="+filepath.Join(dir, "ssh"))
+		out, err := cmd.CombinedOutput()
+		os.RemoveAll(filepath.Join(dir, "ssh"))
+		if _, serr := os.Stat(proof); serr == nil {
+			t.Fatalf("%q: the forged ProxyCommand ran (%v: %s)", forged, err, out)
+		}
+		if err == nil || !strings.Contains(string(out), "bad address in host entry") {
+			t.Errorf("%q: want the entry refused, got %v\n%s", forged, err, out)
+		}
+	}
+}
