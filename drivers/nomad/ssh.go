@@ -17,9 +17,19 @@ import (
 
 const (
 	sshKeyItem    = "jobshift_ssh_key" // item of the job's variable
-	sshScriptFile = "local/jobshift-sshemu.sh"
+	sshScriptFile = "secrets/jobshift-sshemu.sh"
 	sshKeyFile    = "secrets/jobshift-ssh-key"
 )
+
+// Everything the emulation runs or trusts lives under the task's secrets/
+// (Nomad v1.11.3 client/allocdir: a tmpfs mounted 1777, sticky, on a task
+// directory 0777, task_dir.go Build, fs_linux.go createSecretDir): local/
+// is 0777 without the sticky bit, so another user of the client could
+// rename the wrapper or the sshd's directory there and put their own in
+// its place. In secrets/ the files Nomad renders (root's) and the
+// directory the wrapper makes (the task user's, 0700) cannot be renamed
+// or replaced by anyone else; sshemu.sh refuses a directory whose parent
+// would let them.
 
 // sshMPIDir is where an MPIJob launcher's hostfile goes: a path of the
 // job's own on the client (raw_exec tasks share the host's /etc), the
@@ -41,14 +51,14 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 		return uc
 	}
 	out := *uc
-	out.argv = sshemu.Wrap(rp.SSHIdle, "${NOMAD_TASK_DIR}/jobshift-sshemu.sh", uc.argv)
+	out.argv = sshemu.Wrap(rp.SSHIdle, "${NOMAD_SECRETS_DIR}/jobshift-sshemu.sh", uc.argv)
 	key := `{{ with nomadVar ` + quoteTemplateString(VariablePath(r.jobID)) + ` }}{{ index . ` + quoteTemplateString(sshKeyItem) + ` }}{{ end }}`
 	out.extra = append(append([]*api.Template(nil), uc.extra...),
 		r.fileTemplate(sshScriptFile, sshemu.Script),
 		&api.Template{EmbeddedTmpl: new(key), DestPath: new(sshKeyFile), ChangeMode: new("noop"), Once: new(true), Perms: new("0600")})
 	out.env = map[string]string{
 		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
-		sshemu.DirVar: "${NOMAD_TASK_DIR}/ssh",
+		sshemu.DirVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh",
 	}
 	return &out
 }

@@ -68,6 +68,21 @@ own_dir() {
 	chmod 700 "$d" || fail "cannot protect $d"
 }
 
+# safe_parent DIR: no other user can rename DIR away and put their own in
+# its place: its parent belongs to root or this user and is writable by
+# nobody else, or is sticky (/tmp; Nomad's secrets/). Nomad's local/ is
+# neither.
+safe_parent() {
+	p=$(dirname "$1")
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ldn "$p")
+	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ] || fail "$p belongs to another user (uid $3), who could replace what is in it"
+	case $1 in
+	?????????[tT]*) ;;
+	?????w* | ????????w*) fail "$p is writable by other users ($1), who could replace what is in it" ;;
+	esac
+}
+
 idle=0
 if [ "${1:-}" = --idle ]; then
 	idle=1
@@ -84,6 +99,7 @@ dir=${JOBSHIFT_SSH_DIR:-}
 if [ -z "$dir" ]; then
 	dir=$(mktemp -d "${TMPDIR:-/tmp}/jobshift-ssh.XXXXXX") || fail "cannot make a directory under ${TMPDIR:-/tmp}"
 fi
+safe_parent "$dir"
 own_dir "$dir"
 own_dir "$dir/bin"
 
@@ -92,6 +108,7 @@ if [ -z "$sshd" ]; then
 	sshd=$(command -v sshd) || sshd=/usr/sbin/sshd
 fi
 ssh=$(command -v ssh) || fail "ssh not found on PATH (install openssh-client)"
+cat=$(command -v cat) || fail "cat not found on PATH"
 keygen=$(command -v ssh-keygen) || fail "ssh-keygen not found on PATH (install openssh-client)"
 [ -x "$sshd" ] || fail "sshd not found (install openssh-server, or set JOBSHIFT_SSHD)"
 user=$(id -un) || fail "cannot tell the user name"
@@ -181,8 +198,13 @@ export PATH
 # variables to /etc/environment for the same reason).
 {
 	printf 'Port %s\nListenAddress %s\n' "$port" "$addr"
-	printf 'HostKey %s\nPidFile %s\nAuthorizedKeysFile %s\n' "$(q "$dir/host_key")" "$(q "$dir/sshd.pid")" "$(q "$dir/authorized_keys")"
-	printf 'StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n'
+	printf 'HostKey %s\nPidFile %s\n' "$(q "$dir/host_key")" "$(q "$dir/sshd.pid")"
+	# StrictModes checks an AuthorizedKeysFile's every parent directory,
+	# which on Nomad (0777) and under /tmp (1777) fails: the keys come
+	# from a command instead (root's cat, which sshd checks) reading them
+	# in this private directory, which safe_parent keeps in place.
+	printf 'AuthorizedKeysFile none\nAuthorizedKeysCommand %s %s\nAuthorizedKeysCommandUser %s\n' "$cat" "$(q "$dir/authorized_keys")" "$user"
+	printf 'StrictModes yes\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n'
 	printf 'PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAllowUsers %s\n' "$user"
 	printf 'PrintMotd no\nX11Forwarding no\nMaxStartups 100:30:200\nMaxSessions 100\n'
 	for v in PATH LD_LIBRARY_PATH PYTHONPATH OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; do
