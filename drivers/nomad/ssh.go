@@ -21,15 +21,13 @@ const (
 	sshKeyFile    = "secrets/jobshift-ssh-key"
 )
 
-// Everything the emulation runs or trusts lives under the task's secrets/
-// (Nomad v1.11.3 client/allocdir: a tmpfs mounted 1777, sticky, on a task
-// directory 0777, task_dir.go Build, fs_linux.go createSecretDir): local/
-// is 0777 without the sticky bit, so another user of the client could
-// rename the wrapper or the sshd's directory there and put their own in
-// its place. In secrets/ the files Nomad renders (root's) and the
-// directory the wrapper makes (the task user's, 0700) cannot be renamed
-// or replaced by anyone else; sshemu.sh refuses a directory whose parent
-// would let them.
+// The wrapper and the key live under the task's secrets/, which Nomad's
+// file API does not serve; the sshd's directory is the wrapper's own
+// fresh one under /tmp (sshemu.sh): Nomad's task directories, secrets/
+// included, are 0777 and owned by nobody (Nomad v1.11.3
+// client/allocdir task_dir.go Build, fs_unix.go dropDirPermissions), so
+// another user of the client could rename a directory there and put
+// their own, with their key, in its place.
 
 // sshMPIDir is where an MPIJob launcher's hostfile goes: a path of the
 // job's own on the client (raw_exec tasks share the host's /etc), the
@@ -58,7 +56,6 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 		&api.Template{EmbeddedTmpl: new(key), DestPath: new(sshKeyFile), ChangeMode: new("noop"), Once: new(true), Perms: new("0600")})
 	out.env = map[string]string{
 		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
-		sshemu.DirVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh",
 	}
 	return &out
 }

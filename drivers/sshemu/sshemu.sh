@@ -68,19 +68,19 @@ own_dir() {
 	chmod 700 "$d" || fail "cannot protect $d"
 }
 
-# safe_parent DIR: no other user can rename DIR away and put their own in
-# its place: its parent belongs to root or this user and is writable by
-# nobody else, or is sticky (/tmp; Nomad's secrets/). Nomad's local/ is
-# neither.
-safe_parent() {
-	p=$(dirname "$1")
+# safe_dir DIR: no other user can rename DIR's entries away and put their
+# own in their place: DIR belongs to root or this user and is writable by
+# nobody else, or is sticky (/tmp). Nomad's task directories are neither
+# (0777, owned by nobody: Nomad v1.11.3 client/allocdir).
+safe_dir() {
 	# shellcheck disable=SC2046 # ls's fields, split on purpose
-	set -- $(ls -ldn "$p")
-	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ] || fail "$p belongs to another user (uid $3), who could replace what is in it"
+	set -- $(ls -ldn "$1")
+	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ] || return 1
 	case $1 in
-	?????????[tT]*) ;;
-	?????w* | ????????w*) fail "$p is writable by other users ($1), who could replace what is in it" ;;
+	?????????[tT]*) return 0 ;;
+	?????w* | ????????w*) return 1 ;;
 	esac
+	return 0
 }
 
 idle=0
@@ -96,10 +96,16 @@ hosts=${JOBSHIFT_SSH_HOSTS:?}
 me=${JOBSHIFT_SSH_SELF:?}
 key=${JOBSHIFT_SSH_KEY:?}
 dir=${JOBSHIFT_SSH_DIR:-}
+made=''
 if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/jobshift-ssh.XXXXXX") || fail "cannot make a directory under ${TMPDIR:-/tmp}"
+	# a fresh directory of a name nobody can predict, under $TMPDIR if no
+	# one else can replace what is in it, else under /tmp
+	base=${TMPDIR:-/tmp}
+	safe_dir "$base" || base=/tmp
+	dir=$(mktemp -d "$base/jobshift-ssh.XXXXXX") || fail "cannot make a directory under $base"
+	made=$dir
 fi
-safe_parent "$dir"
+safe_dir "$(dirname "$dir")" || fail "$(dirname "$dir") can be written by other users, who could replace $dir: name a directory under one of yours"
 own_dir "$dir"
 own_dir "$dir/bin"
 
@@ -119,7 +125,16 @@ q() { printf '"%s"' "$(printf '%s' "$1" | sed 's/%/%%/g')"; }
 # sq quotes a value for sh.
 sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-# The key is used where the target put it (0600): no copy of a secret.
+# The key is used where the target put it (0600): no copy of a secret. Its
+# public half is what the sshd authorizes, so it must be the target's (or
+# this user's) file, not one another user put at its name.
+key_ok() {
+	{ [ ! -L "$1" ] && [ -f "$1" ]; } || return 1
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ln "$1")
+	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ]
+}
+key_ok "$key" || fail "the job key $key is not a file of root's or this user's: refusing it"
 "$keygen" -y -f "$key" >"$dir/id.pub" || fail "cannot read the job key $key"
 {
 	cat "$dir/id.pub"
@@ -258,6 +273,7 @@ if [ "$idle" = 1 ]; then
 	rc=$?
 	kill "$spid" 2>/dev/null && wait "$spid"
 	mpi_release
+	[ -z "$made" ] || rm -rf "$made"
 	exit "$rc"
 fi
 # The sshd lives as long as the command: a watcher stops it once the
@@ -276,6 +292,7 @@ main=$$
 	done
 	kill "$spid" 2>/dev/null
 	mpi_release
+	[ -z "$made" ] || rm -rf "$made"
 ) </dev/null >/dev/null 2>&1 &
 
 if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then

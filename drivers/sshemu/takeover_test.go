@@ -194,7 +194,7 @@ func TestSSHKeySwap(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("the wrapper did not end")
 	}
-	if !strings.Contains(vout.String(), "is writable by other users") {
+	if !strings.Contains(vout.String(), "can be written by other users") {
 		t.Errorf("the wrapper did not say why it refused:\n%s", vout.String())
 	}
 }
