@@ -301,3 +301,17 @@ func TestCwdConfigNotTrusted(t *testing.T) {
 		t.Errorf("want one warning naming the opt-in, got %v", diags)
 	}
 }
+
+// plugins.sha256 pins plugin binaries; a digest that is not 64 lower-case
+// hex digits is an error at its place.
+func TestPluginPins(t *testing.T) {
+	good := strings.Repeat("ab", 32)
+	cfg, diags := ParseConfig([]byte("plugins {\n  sha256 = { \"jobshift-driver-x\" = \""+good+"\" }\n}\n"), "site.hcl")
+	if diags.HasErrors() || cfg.Plugins.SHA256["jobshift-driver-x"] != good {
+		t.Fatalf("%v %+v", diags, cfg.Plugins)
+	}
+	_, diags = ParseConfig([]byte("plugins {\n  sha256 = { \"jobshift-driver-x\" = \"ABC\" }\n}\n"), "site.hcl")
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "site.hcl:2:") {
+		t.Fatalf("a bad digest: %v", diags)
+	}
+}
