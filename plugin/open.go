@@ -49,8 +49,8 @@ func Open(path string, logs io.Writer) (*External, error) {
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
 		// the plugin's socket is reachable by other local users: mutual
 		// TLS with certificates made for this one connection
-		AutoMTLS: true,
-		StartTimeout:     StartTimeout,
+		AutoMTLS:     true,
+		StartTimeout: StartTimeout,
 		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Warn,
 			DisableTime: true}),
 		SyncStdout: logs,

@@ -311,7 +311,7 @@ func TestPluginPins(t *testing.T) {
 		t.Fatalf("%v %+v", diags, cfg.Plugins)
 	}
 	_, diags = ParseConfig([]byte("plugins {\n  sha256 = { \"jobshift-driver-x\" = \"ABC\" }\n}\n"), "site.hcl")
-	if !diags.HasErrors() || !strings.Contains(diags.Error(), "site.hcl:2:") {
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "site.hcl:2,") {
 		t.Fatalf("a bad digest: %v", diags)
 	}
 }
