@@ -183,9 +183,10 @@ func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
 	var src []byte
 	var d *hcl.Diagnostic
+	secretFiles.Store(path, true)
 	if path == "-" {
+		secretFiles.Store(load.Stdin, true)
 		src, d = load.ReadAllLimited(stdin, path)
-		rememberStdin(src)
 	} else {
 		src, d = load.ReadFileLimited(path)
 	}
