@@ -183,11 +183,11 @@ func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
 	var src []byte
 	var d *hcl.Diagnostic
-	secretFiles.Store(path, true)
 	if path == "-" {
-		secretFiles.Store(load.Stdin, true)
 		src, d = load.ReadAllLimited(stdin, path)
+		rememberStdin(nil) // standard input held a secret: nothing to quote
 	} else {
+		secretFiles.Store(path, true)
 		src, d = load.ReadFileLimited(path)
 	}
 	if d != nil {
