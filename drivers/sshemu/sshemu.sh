@@ -17,8 +17,9 @@
 #   JOBSHIFT_SSH_HOSTS   "<addr> <port> <alias>...", entries joined by ','
 #   JOBSHIFT_SSH_SELF    this task's first alias
 #   JOBSHIFT_SSH_KEY     the job's private key file (a secret; read only)
-#   JOBSHIFT_SSH_DIR     where this task's sshd and client files go
-#                        ("" = a new directory under $TMPDIR)
+#   JOBSHIFT_SSH_DIR     where this task's sshd and client files go, in a
+#                        directory no other user can write ("" = a new
+#                        directory under $TMPDIR if that is so, else /tmp)
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
