@@ -194,6 +194,9 @@ type GPUTypeRule struct {
 type PluginsConfig struct {
 	Dirs    []string // searched in order
 	Allowed []string // glob patterns over the binary's base name; empty = every plugin allowed
+	// SHA256 pins plugins: binary base name → hex SHA-256 of the file; a
+	// pinned plugin runs only when its file has that digest.
+	SHA256 map[string]string `json:",omitempty"`
 
 	Range hcl.Range `json:"-"`
 }

@@ -44,7 +44,7 @@ var (
 	roleSchema     = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add", "sbatch", "setup")
 	defaultsSchema = attrs("cpu", "memory_mib", "shm_mib")
 	gpuTypeSchema  = attrs("model", "min_memory_mib")
-	pluginsSchema  = attrs("dirs", "allowed")
+	pluginsSchema  = attrs("dirs", "allowed", "sha256")
 )
 
 func attrs(names ...string) *hcl.BodySchema {
@@ -316,8 +316,17 @@ func decodePlugins(b *hcl.Block) (*PluginsConfig, hcl.Diagnostics) {
 	p := &PluginsConfig{Range: b.DefRange}
 	d.list("dirs", &p.Dirs)
 	d.list("allowed", &p.Allowed)
+	if a := d.decode("sha256", &p.SHA256); a != nil {
+		for name, sum := range p.SHA256 {
+			if !sha256RE.MatchString(sum) {
+				d.errAt(a, "Bad plugin digest", "plugins.sha256[%q] is %q: write the file's SHA-256 as 64 lower-case hex digits (sha256sum prints it).", name, sum)
+			}
+		}
+	}
 	return p, d.diags
 }
+
+var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func label(b *hcl.Block) (string, hcl.Diagnostics) {
 	if b.Labels[0] == "" {

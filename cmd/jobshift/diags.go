@@ -24,6 +24,11 @@ var stdinText struct {
 	src []byte
 }
 
+// secretFiles are the -secrets files this process read: a diagnostic
+// about one names the place but never quotes its line, which holds a
+// secret.
+var secretFiles sync.Map
+
 // rememberStdin keeps src, read from standard input, for sourceOf.
 func rememberStdin(src []byte) {
 	stdinText.Lock()
@@ -36,6 +41,9 @@ func rememberStdin(src []byte) {
 // limit, regular files only; nil when it cannot be read, and no source
 // line is quoted).
 func sourceOf(name string) []byte {
+	if _, secret := secretFiles.Load(name); secret {
+		return nil
+	}
 	if name == load.Stdin {
 		stdinText.Lock()
 		defer stdinText.Unlock()

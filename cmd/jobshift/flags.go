@@ -228,8 +228,9 @@ func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	var d *hcl.Diagnostic
 	if path == "-" {
 		src, d = load.ReadAllLimited(stdin, path)
-		rememberStdin(src)
+		rememberStdin(nil) // standard input held a secret: nothing to quote
 	} else {
+		secretFiles.Store(path, true)
 		src, d = load.ReadFileLimited(path)
 	}
 	if d != nil {

@@ -33,8 +33,7 @@ func addPluginDirFlag(fs *flag.FlagSet) {
 // openExternal loads jobshift-driver-<name> from the plugin search path.
 func openExternal(name string, cfg drivers.Config) (drivers.Driver, error) {
 	dirs := plugin.SearchDirs(pluginDir, cfg.Site)
-	allowed := func(base string) bool { return plugin.Allowed(cfg.Site, base) }
-	ext, err := plugin.OpenDriver(name, dirs, allowed, cfg.Warnings)
+	ext, err := plugin.OpenSiteDriver(name, dirs, cfg.Site, cfg.Warnings)
 	if err != nil {
 		return nil, fmt.Errorf("%w (built-in drivers: %s)", err, strings.Join(drivers.Names(), ", "))
 	}
@@ -87,6 +86,8 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 		}
 		if c.Denied {
 			status = "not allowed by plugins.allowed"
+		} else if c.Unsafe != "" {
+			status = "not run: " + c.Unsafe
 		} else if ext, err := plugin.Open(c.Path, nil); err != nil {
 			status = "error: " + oneLine(err.Error())
 		} else {

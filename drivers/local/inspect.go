@@ -67,6 +67,35 @@ func readRunInfo(dir string) (runInfo, error) {
 	return ri, json.Unmarshal(b, &ri)
 }
 
+// runsDir checks that pid ri.PID is the jobshift process running the run
+// in dir before anyone signals it: run.json is this user's own file (the
+// run directory could be another user's, naming any process of ours),
+// and the process holds the run's event log open (the broker keeps it
+// open for the whole run), which no other process does.
+func (ri runInfo) runsDir(dir string) error {
+	fi, err := os.Lstat(filepath.Join(dir, runInfoFile))
+	if err != nil {
+		return err
+	}
+	if st := fi.Sys().(*syscall.Stat_t); !fi.Mode().IsRegular() || int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s is not a file of this user's", runInfoFile)
+	}
+	log, err := filepath.Abs(filepath.Join(dir, claimMarker))
+	if err != nil {
+		return err
+	}
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", ri.PID))
+	if err != nil {
+		return err
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", ri.PID, fd.Name())); err == nil && target == log {
+			return nil
+		}
+	}
+	return fmt.Errorf("it does not hold the run's %s open: not the jobshift process of this run", claimMarker)
+}
+
 // alive reports whether the run's jobshift process still runs.
 func (ri runInfo) alive() bool { return ri.PID > 0 && ri.Start != "" && procStart(ri.PID) == ri.Start }
 
@@ -157,6 +186,9 @@ func stopElsewhere(ctx context.Context, dir string) error {
 	}
 	if !ri.alive() {
 		return nil // over already
+	}
+	if err := ri.runsDir(dir); err != nil {
+		return fmt.Errorf("local run %s: not signalling pid %d: %w", dir, ri.PID, err)
 	}
 	if err := syscall.Kill(ri.PID, syscall.SIGTERM); err != nil {
 		if errors.Is(err, syscall.ESRCH) {

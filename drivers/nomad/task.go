@@ -88,8 +88,14 @@ func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, erro
 		if c.Kind == jobs.CommandBashScript {
 			name = translate.PAIScriptName
 		}
-		argv, text, _ := launch.File("${NOMAD_TASK_DIR}/" + name)
-		return &userCommand{argv: argv, file: r.fileTemplate("local/"+name, text)}, nil
+		// a script filled in with secret values goes to secrets/ (0600,
+		// fileTemplate): local/ is world-writable and served by the file API
+		dir, env := "local/", "${NOMAD_TASK_DIR}/"
+		if r.secretRefs(c.Script) {
+			dir, env = "secrets/", "${NOMAD_SECRETS_DIR}/"
+		}
+		argv, text, _ := launch.File(env + name)
+		return &userCommand{argv: argv, file: r.fileTemplate(dir+name, text)}, nil
 	case jobs.CommandArgv:
 		argv := append(append([]string(nil), c.Command...), c.Args...)
 		clean := true
@@ -131,15 +137,16 @@ func (r *renderer) secretRefs(s string) bool { return len(r.plan.Job.Secrets) > 
 // the job's variable.
 func (r *renderer) fileTemplate(dest, content string) *api.Template {
 	data := `{{ base64Decode "` + base64.StdEncoding.EncodeToString([]byte(content)) + `" }}`
+	perms := "0755"
 	if r.secretRefs(content) {
-		data = secretTemplate(content, r.jobID)
+		data, perms = secretTemplate(content, r.jobID), "0600"
 	}
 	return &api.Template{
 		EmbeddedTmpl: new(data),
 		DestPath:     new(dest),
 		ChangeMode:   new("noop"),
 		Once:         new(true),
-		Perms:        new("0755"),
+		Perms:        new(perms),
 	}
 }
 

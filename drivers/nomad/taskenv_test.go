@@ -152,7 +152,6 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 		if rp := p.Compiled().Role(role.Name); rp != nil && rp.SSH {
 			// The ssh emulation's own files, interpolated by Nomad.
 			want["JOBSHIFT_SSH_KEY"] = "${NOMAD_SECRETS_DIR}/jobshift-ssh-key"
-			want["JOBSHIFT_SSH_DIR"] = "${NOMAD_TASK_DIR}/ssh"
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%s[%d] (-want +got):\n%s", name, i, diff)

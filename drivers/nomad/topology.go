@@ -3,6 +3,7 @@ package nomad
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -172,12 +173,6 @@ func (w *watcher) stopCoordinator() {
 }
 
 func (co *coordinator) run(ctx context.Context) {
-	if co.already(ctx) {
-		co.mu.Lock()
-		co.written = true
-		co.mu.Unlock()
-		return
-	}
 	var index uint64
 	for ctx.Err() == nil {
 		allocs, meta, err := co.placements(ctx, index)
@@ -218,16 +213,6 @@ func (co *coordinator) placements(ctx context.Context, index uint64) ([]*api.All
 	q := &api.QueryOptions{WaitIndex: index, WaitTime: 30 * time.Second,
 		Filter: fmt.Sprintf("JobID == %q", co.w.id), Params: map[string]string{"resources": "true"}}
 	return co.w.c.Allocations().List(q.WithContext(ctx))
-}
-
-// already: this attempt's snapshot is there (another watcher wrote it: run
-// and the controller both coordinate).
-func (co *coordinator) already(ctx context.Context) bool {
-	if len(co.groups) == 0 {
-		return false
-	}
-	v, _, err := co.w.c.Variables().Peek(TopologyPath(co.w.id, co.groups[0].name), (&api.QueryOptions{}).WithContext(ctx))
-	return err == nil && v != nil && v.Items[contract.SnapshotAttempt] == strconv.Itoa(co.attempt)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -367,7 +352,7 @@ func (co *coordinator) write(ctx context.Context, items api.VariableItems) error
 		v := &api.Variable{Path: TopologyPath(co.w.id, g.name), Items: items}
 		var err error
 		for try := range 5 {
-			if _, _, err = co.w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx)); err == nil || ctx.Err() != nil {
+			if err = co.writeOne(ctx, v); err == nil || ctx.Err() != nil {
 				break
 			}
 			sleepCtx(ctx, time.Duration(try+1)*200*time.Millisecond)
@@ -377,6 +362,30 @@ func (co *coordinator) write(ctx context.Context, items api.VariableItems) error
 		}
 	}
 	return nil
+}
+
+// writeOne stores one group's snapshot unless the Variable already holds
+// exactly these items (another watcher of the job wrote them: run and the
+// controller both coordinate). A snapshot this watcher did not build from
+// the allocations, whoever wrote it, is never kept: it is replaced with
+// check-and-set on the index it was read at (or on its absence), so a
+// write between the read and ours is read again, not lost.
+func (co *coordinator) writeOne(ctx context.Context, v *api.Variable) error {
+	old, _, err := co.w.c.Variables().Peek(v.Path, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	var index uint64
+	if old != nil {
+		if maps.Equal(old.Items, v.Items) {
+			return nil
+		}
+		index = old.ModifyIndex
+	}
+	nv := *v
+	nv.ModifyIndex = index
+	_, _, err = co.w.c.Variables().CheckedUpdate(&nv, (&api.WriteOptions{}).WithContext(ctx)) // cas=index; 0: must not exist
+	return err
 }
 
 // deleteTopology removes the job's snapshot Variables (before a retry or

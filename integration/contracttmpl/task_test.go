@@ -161,7 +161,6 @@ func expectedEnv(t *testing.T, p *translate.Plan, topo contract.Topology, role *
 		// the job key in the task's secrets dir, sshd's state in its
 		// task dir; Nomad interpolates both when the task starts.
 		want["JOBSHIFT_SSH_KEY"] = "${NOMAD_SECRETS_DIR}/jobshift-ssh-key"
-		want["JOBSHIFT_SSH_DIR"] = "${NOMAD_TASK_DIR}/ssh"
 	}
 	return want
 }
