@@ -70,7 +70,6 @@
 //     PyTorchJobs of an apiVersion before kubeflow.org/v1 get
 //     pytorch-operator's five variables instead, MASTER_ADDR=localhost on
 //     the master, preceded by a TF_CONFIG for v1alpha1 (torchPreV1).
-//
 //   - xgboost, paddle, jax (training-operator v1.9.0) and mxnet (v1.8.1): the
 //     variables of pkg/controller.v1/<kind>/ in the operator's order, see
 //     kinds.go. PaddleJob's rendezvous task got PADDLE_MASTER from its own
