@@ -51,9 +51,11 @@ var otherKinds = map[jobs.Format]kindSpec{
 		unknownIsError: true, defaultRestart: "OnFailure", fl: paddleFlavour}, jobs.ContractPaddle},
 	jobs.FormatJAXJob: {"JAXJob", &replicaSet{field: "jaxReplicaSpecs", canonical: map[string]string{"worker": "Worker"},
 		unknownIsError: true, defaultRestart: "Never", fl: jaxFlavour}, jobs.ContractJAX},
+	// mxnet_validation.go @v1.8.1 checks no type name: another key is
+	// accepted and listed in MX_CONFIG (genClusterSpec).
 	jobs.FormatMXJob: {"MXJob", &replicaSet{field: "mxReplicaSpecs", canonical: map[string]string{"scheduler": "Scheduler", "server": "Server", "worker": "Worker",
 		"tunertracker": "TunerTracker", "tunerserver": "TunerServer", "tuner": "Tuner"},
-		unknownIsError: true, defaultRestart: "Never", fl: mxnetFlavour}, jobs.ContractMXNet},
+		defaultRestart: "Never", fl: mxnetFlavour, clusterVar: "MX_CONFIG"}, jobs.ContractMXNet},
 }
 
 // readOtherKind reads an XGBoostJob, PaddleJob, JAXJob or MXJob. Their
