@@ -51,9 +51,11 @@ var otherKinds = map[jobs.Format]kindSpec{
 		unknownIsError: true, defaultRestart: "OnFailure", fl: paddleFlavour}, jobs.ContractPaddle},
 	jobs.FormatJAXJob: {"JAXJob", &replicaSet{field: "jaxReplicaSpecs", canonical: map[string]string{"worker": "Worker"},
 		unknownIsError: true, defaultRestart: "Never", fl: jaxFlavour}, jobs.ContractJAX},
+	// mxnet_validation.go @v1.8.1 checks no type name: another key is
+	// accepted and listed in MX_CONFIG (genClusterSpec).
 	jobs.FormatMXJob: {"MXJob", &replicaSet{field: "mxReplicaSpecs", canonical: map[string]string{"scheduler": "Scheduler", "server": "Server", "worker": "Worker",
 		"tunertracker": "TunerTracker", "tunerserver": "TunerServer", "tuner": "Tuner"},
-		unknownIsError: true, defaultRestart: "Never", fl: mxnetFlavour}, jobs.ContractMXNet},
+		defaultRestart: "Never", fl: mxnetFlavour, clusterVar: "MX_CONFIG"}, jobs.ContractMXNet},
 }
 
 // readOtherKind reads an XGBoostJob, PaddleJob, JAXJob or MXJob. Their
@@ -68,6 +70,9 @@ func (r *reader) readOtherKind(job *jobs.Job, spec *mapping, apiNode *yaml.Node)
 		r.lossyf(apiNode, "Not a training-operator "+ks.kind, "apiVersion %q is not training-operator's: it served %s only as kubeflow.org/v1, whose environment and rules jobshift reproduces. This file is for another operator (%s), which may have set other variables. Change the apiVersion to kubeflow.org/v1 if the job fits that operator; with -lossy jobshift reads it as kubeflow.org/v1.", api, ks.kind, otherOperator(api))
 	}
 	r.runPolicy(job, spec, "None") // SetDefaults_<kind>: CleanPodPolicyNone
+	if job.Source.Format == jobs.FormatXGBoostJob || job.Source.Format == jobs.FormatPaddleJob {
+		r.managedBy(spec)
+	}
 	r.replicaMap(job, spec, ks.rs)
 	switch job.Source.Format {
 	case jobs.FormatXGBoostJob:
@@ -154,4 +159,18 @@ func otherOperator(api string) string {
 		return "an early standalone Kubeflow operator (mxnet-operator, xgboost-operator)"
 	}
 	return "not a Kubeflow one"
+}
+
+// managedBy is util.ValidateRunPolicy (pkg/common/util/webhooks.go
+// @v1.9.0), which the XGBoostJob and PaddleJob webhooks call (JAXJob's does
+// not): runPolicy.managedBy must name the training operator or MultiKueue
+// (common_types.go KubeflowJobsController, MultiKueueController).
+func (r *reader) managedBy(spec *mapping) {
+	q := r.silent()
+	n := q.mapOf(spec.get("runPolicy"), "").get("managedBy")
+	v, ok := q.str(n, "")
+	if n == nil || !ok || v == "kubeflow.org/training-operator" || v == "kueue.x-k8s.io/multikueue" {
+		return
+	}
+	r.errorf(n, "Unsupported managedBy", "runPolicy.managedBy %q is neither kubeflow.org/training-operator nor kueue.x-k8s.io/multikueue; the operator's webhook rejects the job. Remove it (jobshift runs the job itself).", v)
 }

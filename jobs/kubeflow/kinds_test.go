@@ -74,6 +74,10 @@ func TestOtherKindsRefusals(t *testing.T) {
 			kindDoc("MXJob", "mxReplicaSpecs", "Worker", "main", "  jobMode: MXTrain\n"), "No container named mxnet"},
 		"MXJob jobMode": {"mxnet_types.go @v1.8.1 JobModeType MXTrain | MXTune",
 			kindDoc("MXJob", "mxReplicaSpecs", "Worker", "mxnet", "  jobMode: dist\n"), "Invalid jobMode"},
+		"XGBoostJob managedBy": {"pkg/common/util/webhooks.go ValidateRunPolicy @v1.9.0 (xgboostjob_webhook_test.go \"unsupported managedBy\")",
+			kindDoc("XGBoostJob", "xgbReplicaSpecs", "Master", "xgboost", "  runPolicy:\n    managedBy: other-controller\n") + "      replicas: 1\n", "Unsupported managedBy"},
+		"PaddleJob managedBy": {"ValidateRunPolicy @v1.9.0 (paddlepaddle_webhook_test.go \"unsupported managedBy\")",
+			kindDoc("PaddleJob", "paddleReplicaSpecs", "Worker", "paddle", "  runPolicy:\n    managedBy: other-controller\n"), "Unsupported managedBy"},
 		"PaddleFlow's PaddleJob": {"batch.paddlepaddle.org is another operator's API",
 			strings.Replace(kindDoc("PaddleJob", "paddleReplicaSpecs", "Worker", "paddle", ""), "kubeflow.org/v1", "batch.paddlepaddle.org/v1", 1), "Not a training-operator PaddleJob"},
 	}
