@@ -31,7 +31,9 @@ func init() {
 const runHelp = `
 Usage: jobshift run [options] FILE
 
-  Runs an OpenPAI (v1 JSON, v2 YAML) or Kubeflow (TFJob, PyTorchJob) job,
+  Runs an OpenPAI (v1 JSON, v2 YAML) or Kubeflow (TFJob, PyTorchJob, MPIJob,
+  Trainer v2 TrainJob: its runtime from the file, -runtime FILE, the site's
+  trainer { runtime_dirs } or the built-in ones) job,
   unchanged, and follows it until the completion rules of its platform end
   it. It prints "submitted TARGET job HANDLE" as soon as the job is
   submitted; the handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is
