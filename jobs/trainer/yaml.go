@@ -16,8 +16,8 @@ import (
 type file struct {
 	path    string
 	builtin bool // an embedded upstream manifest: its warnings are not the user's
-	pod  *kubeflow.PodReader
-	c    *diag.Collector
+	pod     *kubeflow.PodReader
+	c       *diag.Collector
 }
 
 func newFile(path string, lossy bool) *file {
