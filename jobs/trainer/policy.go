@@ -233,24 +233,5 @@ func (b *builder) mpi(t *jobs.Trainer) {
 	}
 }
 
-// Hostfile is the MPI plugin's hostfile (mpi.go buildHostFileConfigMap
-// @v2.3.0): for every node pod set in the runtime's order (the node job,
-// and the launcher too when runLauncherAsNode), each pod's FQDN with
-// "slots=<numProcPerNode>".
-func Hostfile(job *jobs.Job) string {
-	t, m := job.Extras.Trainer, job.Extras.MPI
-	if t == nil || m == nil {
-		return ""
-	}
-	var out []byte
-	for _, r := range job.Roles {
-		if r.Name != nodeName && !(m.RunLauncherAsWorker && r.Name == launcherName) {
-			continue
-		}
-		for i := range r.Instances {
-			_, fqdn := t.PodHost(job, r.Name, strconv.Itoa(i))
-			out = append(out, fqdn+" slots="+strconv.Itoa(m.SlotsPerWorker)+"\n"...)
-		}
-	}
-	return string(out)
-}
+// Hostfile is the MPI plugin's hostfile of job (jobs.Trainer.MPIHostfile).
+func Hostfile(job *jobs.Job) string { return job.Extras.Trainer.MPIHostfile(job) }
