@@ -25,3 +25,23 @@ func TestTrainerRuntimeDirs(t *testing.T) {
 		t.Error("a relative runtime directory is accepted")
 	}
 }
+
+func TestTrainerStorageURI(t *testing.T) {
+	cfg, diags := ParseConfig([]byte(`trainer {
+  storage_uri "hf://tatsu-lab/*" { path = "/site/hf/tatsu/*" }
+  storage_uri "s3://bucket/data" { path = "/site/s3/data" }
+}
+`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for uri, want := range map[string]string{"hf://tatsu-lab/alpaca": "/site/hf/tatsu/alpaca", "s3://bucket/data": "/site/s3/data", "hf://other/x": ""} {
+		got, ok := cfg.Trainer.StoragePath(uri)
+		if got != want || ok != (want != "") {
+			t.Errorf("%s: %q %v, want %q", uri, got, ok, want)
+		}
+	}
+	if _, diags := ParseConfig([]byte("trainer {\n  storage_uri \"hf://*\" { path = \"rel\" }\n}\n"), "site.hcl"); !diags.HasErrors() {
+		t.Error("a relative storage path is accepted")
+	}
+}

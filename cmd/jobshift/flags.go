@@ -169,6 +169,7 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 	opts.Path = path
 	if cfg != nil && cfg.Trainer != nil {
 		opts.Runtimes = append(append([]string(nil), opts.Runtimes...), cfg.Trainer.RuntimeFiles()...)
+		opts.StoragePath = cfg.Trainer.StoragePath
 	}
 	job, d := loadJob(path, opts)
 	diags = append(diags, d...)

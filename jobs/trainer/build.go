@@ -14,7 +14,7 @@ import (
 // plugins' EnforceMLPolicy, pkg/runtime/framework/plugins/jobset/builder.go
 // Initializer and Trainer, all @v2.3.0): one role per replicated job, in
 // the runtime's order.
-func build(tj *trainJob, rt *runtime) *jobs.Job {
+func build(tj *trainJob, rt *runtime, opts jobs.ReadOptions) *jobs.Job {
 	job := &jobs.Job{Name: tj.name, NamePos: tj.f.pos(tj.nameNode),
 		Source: jobs.Source{Format: jobs.FormatTrainJob, Version: tj.api, Kind: KindTrainJob, Path: tj.f.path}}
 	job.Completion = jobs.Completion{Kind: jobs.CompletionJobSet, SuccessRoles: rt.successTargets, SuccessAny: rt.successAny,
@@ -33,7 +33,7 @@ func build(tj *trainJob, rt *runtime) *jobs.Job {
 		rt.f.warnf(rt.gangNode, "Pod-group timeout is the gang timeout", "coscheduling.scheduleTimeoutSeconds (%d s) becomes the gang timeout: the attempt fails when not every task started within it.", rt.gangTimeout)
 	}
 	job.Extras.Trainer = &jobs.Trainer{PodsPerJob: map[string]int{}}
-	b := &builder{tj: tj, rt: rt, job: job, numNodes: -1}
+	b := &builder{tj: tj, rt: rt, job: job, numNodes: -1, storagePath: opts.StoragePath}
 	b.readTrainer()
 	for _, rj := range rt.rjobs {
 		if role := b.role(rj); role != nil {
@@ -59,6 +59,7 @@ type builder struct {
 	env          *jobs.Role // trainer.env, read once
 	resources    *jobs.Role // trainer.resourcesPerNode, read once (nil = unset)
 	resNode      *yaml.Node
+	storagePath  func(string) (string, bool) // the site's storage_uri rules
 }
 
 // readTrainer reads spec.trainer's scalar fields and env.

@@ -49,10 +49,37 @@ func (b *builder) initializers() {
 		}
 		for _, e := range r.Env {
 			if e.Name == "STORAGE_URI" && networkScheme(e.Value) {
-				b.tj.f.c.Errorf(e.Pos, "Storage URI needs the network", "The %s would download %q; jobshift does not fetch data from the network for a job. Stage it where the tasks can read it and give the initializer that path (or a command that copies it).", r.Name, e.Value)
+				b.siteStorage(r, e)
 			}
 		}
 	}
+}
+
+// siteStorage maps an initializer's network storage URI by the site's
+// storage_uri rules: an initializer of the upstream image (no command of
+// its own, pkg/initializers downloads STORAGE_URI to its output,
+// constants.DatasetMountPath / ModelMountPath @v2.3.0) copies the site's
+// directory there instead; one with its own command runs it as written.
+// Without a rule the job is refused.
+func (b *builder) siteStorage(r *jobs.Role, e jobs.EnvVar) {
+	path, ok := "", false
+	if b.storagePath != nil {
+		path, ok = b.storagePath(e.Value)
+	}
+	if !ok {
+		b.tj.f.c.Errorf(e.Pos, "Storage URI needs the network", "The %s would download %q; jobshift does not fetch data from the network for a job. Stage it on the nodes and map it with a site rule, trainer { storage_uri \"%s\" { path = \"/site/cache/...\" } } in jobshift.hcl, or give the initializer a command that copies it.", r.Name, e.Value, e.Value)
+		return
+	}
+	out := "/workspace/dataset"
+	if r.ReplicaType == modelInitializer {
+		out = "/workspace/model"
+	}
+	if len(r.Command.Command) == 0 && len(r.Command.Args) == 0 {
+		r.Command.Command = []string{"sh", "-c", `mkdir -p "$1" && cp -a "$2"/. "$1"/`, "sh", out, path}
+		b.tj.f.c.Warnf(e.Pos, "Initializer reads the site's copy", "The %s would download %q to %s; the site's storage_uri rule maps it to %s, which the step copies there instead.", r.Name, e.Value, out, path)
+		return
+	}
+	b.tj.f.c.Warnf(e.Pos, "Initializer runs its own command", "The site maps %q to %s; the %s runs its own command as written, with STORAGE_URI unchanged.", e.Value, path, r.Name)
 }
 
 func (b *builder) roleOfAncestor(a string) *jobs.Role {

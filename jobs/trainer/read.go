@@ -66,7 +66,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if rt == nil {
 		return nil, append(f.c.Diags, diags...)
 	}
-	job := build(tj, rt)
+	job := build(tj, rt, opts)
 	switch {
 	case rf.builtin:
 		// Warnings about what the upstream manifest sets (probes,
