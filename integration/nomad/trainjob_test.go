@@ -49,3 +49,21 @@ func TestTrainJobTorchOnRawExec(t *testing.T) {
 		t.Errorf("checksums %v, want three equal", sums)
 	}
 }
+
+// TestTrainJobXGBoostOnRawExec runs examples/trainjob-xgboost.yaml (the
+// built-in xgboost-distributed runtime, three CPU nodes) on raw_exec.
+func TestTrainJobXGBoostOnRawExec(t *testing.T) {
+	if _, err := os.Stat("/usr/lib/python3/dist-packages/xgboost"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3-xgboost is not installed")
+		}
+		t.Skip("python3-xgboost is not installed")
+	}
+	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-xgboost.yaml"), cfg)
+	res, id := run(t, p)
+	defer agent.Client(t).Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+}
