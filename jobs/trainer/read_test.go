@@ -90,6 +90,10 @@ func TestRefusals(t *testing.T) {
 		{"kind default ClusterTrainingRuntime", strings.Replace(torchJob, "name: torch-distributed", "name: torch-distributed\n    kind: TrainingRuntime", 1), "job.yaml:7: Runtime not found"},
 		{"deadline Minimum=1", strings.Replace(torchJob, "spec:\n", "spec:\n  activeDeadlineSeconds: 0\n", 1), "job.yaml:6: Invalid activeDeadlineSeconds"},
 		{"managedBy enum", strings.Replace(torchJob, "spec:\n", "spec:\n  managedBy: me\n", 1), "job.yaml:6: Invalid managedBy"},
+		{"initializer needs its job (jobset.go Validate @v2.3.0)", torchJob + "  initializer:\n    dataset:\n      storageUri: s3://b/k\n", "job.yaml:18: No dataset-initializer job in the runtime"},
+		{"runtimePatches: no env for node (jobset.go Validate @v2.3.0)", torchJob + patch("example.com/x", "node", "env: [{name: A, value: b}]"), "job.yaml:30: Override sets env of the node container"},
+		{"runtimePatches: container must exist", torchJob + patch("example.com/x", "sidecar", "env: [{name: A, value: b}]"), "job.yaml:29: Unknown container"},
+		{"runtimePatches: manager is a domain-prefixed path", torchJob + patch("me", "node", "volumeMounts: []"), "job.yaml:18: Invalid runtime patch manager"},
 	}
 	for _, c := range cases {
 		_, d := read(t, c.src)
@@ -245,4 +249,11 @@ func TestInitializerStorage(t *testing.T) {
 	if len(node.DependsOn) != 2 || node.DependsOn[0].Status != jobs.DependsComplete {
 		t.Errorf("trainer dependsOn %+v", node.DependsOn)
 	}
+}
+
+// patch is a runtimePatches entry for the node job's container.
+func patch(manager, container, field string) string {
+	return "  runtimePatches:\n    - manager: " + manager + "\n      trainingRuntimeSpec:\n        template:\n          spec:\n            replicatedJobs:\n" +
+		"              - name: node\n                template:\n                  spec:\n                    template:\n                      spec:\n" +
+		"                        containers:\n                          - name: " + container + "\n                            " + field + "\n"
 }
