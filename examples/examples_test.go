@@ -163,7 +163,7 @@ func TestTorchDDP(t *testing.T) {
 		}
 		t.Skipf("no PyTorch for /usr/bin/python3: %v", err)
 	}
-	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "volcano-pytorch-ddp.yaml": 3} {
+	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "volcano-pytorch-ddp.yaml": 3, "trainjob-torch.yaml": 3} {
 		t.Run(file, func(t *testing.T) {
 			o := run(t, file, taskEnv())
 			if o.res.Phase != completion.PhaseSucceeded {
@@ -192,5 +192,38 @@ func TestTorchDDP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// Distributed XGBoost on the xgboost-distributed runtime: the DMLC_*
+// variables of the Trainer xgboost plugin bring three ranks together, and
+// every rank ends with the same model.
+func TestTrainJobXGBoost(t *testing.T) {
+	if err := exec.Command("/usr/bin/python3", "-c", "import xgboost").Run(); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("XGBoost is required in CI (apt-get install python3-xgboost): %v", err)
+		}
+		t.Skipf("no XGBoost for /usr/bin/python3: %v", err)
+	}
+	o := run(t, "trainjob-xgboost.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	outs, _ := filepath.Glob(filepath.Join(o.dir, "*", "attempt-0", "stdout"))
+	sums := map[string]string{}
+	for _, f := range outs {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range checksum.FindAllStringSubmatch(string(b), -1) {
+			if m[2] != "3" {
+				t.Errorf("%s: world size %s, want 3", f, m[2])
+			}
+			sums[m[1]] = m[3]
+		}
+	}
+	if len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
+		t.Fatalf("checksums by rank %v: want 3 equal ones", sums)
 	}
 }

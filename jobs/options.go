@@ -15,6 +15,10 @@ type ReadOptions struct {
 	// ClusterTrainingRuntimes a TrainJob may name (-runtime FILE, and the
 	// site's runtime directory), searched after the job file itself.
 	Runtimes []string
+	// StoragePath maps a TrainJob initializer's storage URI that would be
+	// downloaded (hf://, s3://, ...) to a directory the site holds (the
+	// site's trainer { storage_uri } rules); nil = no rules.
+	StoragePath func(uri string) (path string, ok bool)
 	// Lossy turns "dropping this changes what the job does" errors into
 	// warnings.
 	Lossy bool

@@ -59,6 +59,9 @@ type Config struct {
 	// Defaults is the `defaults {}` block (nil = none): resources for roles
 	// whose job asks for none.
 	Defaults *DefaultsConfig
+	// Trainer is the `trainer {}` block (nil = none): Kubeflow Trainer
+	// runtimes the site provides (config_trainer.go).
+	Trainer *TrainerConfig
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.

@@ -30,6 +30,7 @@ var (
 var (
 	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"}, {Type: "defaults"},
+		{Type: "trainer"},
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
@@ -68,7 +69,7 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
-		case "nomad", "slurm", "plugins", "defaults":
+		case "nomad", "slurm", "plugins", "defaults", "trainer":
 			if prev, dup := seen[b.Type]; dup {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
 					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
@@ -87,6 +88,8 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 			cfg.Plugins, d = decodePlugins(b)
 		case "defaults":
 			cfg.Defaults, d = decodeDefaults(b)
+		case "trainer":
+			cfg.Trainer, d = decodeTrainer(b)
 		case "image":
 			var r *ImageRule
 			r, d = decodeImage(b)

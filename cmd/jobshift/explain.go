@@ -309,6 +309,18 @@ func explainCompletion(job *jobs.Job) string {
 		b.WriteString("  " + pytorchFamilyRule(job) + "\n")
 	case jobs.CompletionMPI:
 		b.WriteString("  MPIJob: the launcher decides (succeeds or fails with it); workers are then stopped unless cleanPodPolicy is None\n")
+	case jobs.CompletionJobSet:
+		targets, op := strings.Join(job.Completion.SuccessRoles, ", "), "all"
+		if targets == "" {
+			targets = "every replicated job"
+		}
+		if job.Completion.SuccessAny {
+			op = "any"
+		}
+		fmt.Fprintf(&b, "  TrainJob (JobSet): succeeds when %s of %s completed; fails when a replicated job fails (its backoffLimit spent)\n", op, targets)
+		if job.Completion.GangTimeoutSeconds > 0 {
+			fmt.Fprintf(&b, "  gang timeout %ds (coscheduling scheduleTimeoutSeconds)\n", job.Completion.GangTimeoutSeconds)
+		}
 	default:
 		fmt.Fprintf(&b, "  %s\n", fmtNone(string(job.Completion.Kind)))
 	}
@@ -342,6 +354,12 @@ func explainRetries(job *jobs.Job) string {
 	}
 	for _, role := range job.Roles {
 		fmt.Fprintf(&b, "  %s: restartPolicy %s\n", role.Name, fmtDash(role.RestartPolicy))
+		if role.BackoffLimit != nil {
+			fmt.Fprintf(&b, "  %s: backoffLimit %d\n", role.Name, *role.BackoffLimit)
+		}
+	}
+	if job.Completion.Kind == jobs.CompletionJobSet && r.JobRetryCount > 0 {
+		fmt.Fprintf(&b, "  JobSet restarts: up to %d (failurePolicy.maxRestarts)\n", r.JobRetryCount)
 	}
 	if r.BackoffLimit != nil {
 		fmt.Fprintf(&b, "  backoffLimit: %d\n", *r.BackoffLimit)

@@ -131,6 +131,7 @@ type jobFlags struct {
 	contracts listFlag
 	user      string
 	sbatch    listFlag
+	runtimes  listFlag
 
 	opts    jobs.ReadOptions // set by check
 	checked bool
@@ -145,6 +146,7 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&f.lossy, "lossy", false, "Turn errors about content jobshift would drop (and that changes what the job does) into warnings.")
 	fs.Var(&f.contracts, "contract", "Contracts (environment variables) tasks get: \"tf\" adds tf to the job's defaults, \"=pai,tf\" replaces them, \"=\" gives none. Repeatable. Known: "+strings.Join(translate.Contracts, ", ")+".")
 	fs.StringVar(&f.user, "user", "", "Submitting user (PAI's <user>~<job> names). Default: $USER, else \"jobshift\".")
+	fs.Var(&f.runtimes, "runtime", "Kubeflow Trainer: a `file` of TrainingRuntimes / ClusterTrainingRuntimes a TrainJob may name (after the job file, before the site's runtime_dirs and the built-in runtimes). Repeatable.")
 	fs.Var(&f.sbatch, "sbatch-arg", "Slurm: an extra #SBATCH `option` for this run (\"--qos=high\", \"--constraint=a100\"), after the site's. Repeatable.")
 }
 
@@ -152,7 +154,7 @@ func (f *jobFlags) register(fs *flag.FlagSet) {
 // -secrets, -contract names, -user) once, so that a bad option is reported
 // once and not once per file; it also reads the secrets file.
 func (f *jobFlags) check(files []string) hcl.Diagnostics {
-	f.opts = jobs.ReadOptions{Lossy: f.lossy}
+	f.opts = jobs.ReadOptions{Lossy: f.lossy, Runtimes: f.runtimes}
 	f.checked = true
 	var diags hcl.Diagnostics
 	stdinUsers := 0
@@ -207,6 +209,10 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 	}
 	opts := f.opts
 	opts.Path = path
+	if cfg != nil && cfg.Trainer != nil {
+		opts.Runtimes = append(append([]string(nil), opts.Runtimes...), cfg.Trainer.RuntimeFiles()...)
+		opts.StoragePath = cfg.Trainer.StoragePath
+	}
 	job, d := loadJob(path, opts)
 	diags = append(diags, d...)
 	if job == nil || d.HasErrors() {

@@ -55,6 +55,8 @@ func TestRenderGolden(t *testing.T) {
 		"pai-v2-ddp":        {file: "pai-v2-ddp.yaml"},
 		"tfjob-mesh":        {file: "tfjob-mesh.yaml"},
 		"pytorchjob-ddp":    {file: "pytorchjob-ddp.yaml"},
+		"trainjob-torch":    {file: "trainjob-torch.yaml"},
+		"trainjob-mpi":      {file: "trainjob-mpi.yaml"},
 		"pai-v2-ddp-docker": {file: "pai-v2-ddp.yaml", docker: true},
 		"tfjob-mesh-docker": {file: "tfjob-mesh.yaml", docker: true},
 		// every task shows its parameter-server process too

@@ -208,7 +208,7 @@ func TestSlurmDDPTorch(t *testing.T) {
 	}
 	// tasks inherit the environment sbatch sees: the python3 with torch first
 	t.Setenv("PATH", "/usr/bin:"+os.Getenv("PATH"))
-	for _, f := range []string{"pytorchjob-ddp.yaml", "pai-v2-ddp-torch.yaml"} {
+	for _, f := range []string{"pytorchjob-ddp.yaml", "pai-v2-ddp-torch.yaml", "trainjob-torch.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
 			r := runSlurm(t, plan, 5*time.Minute)

@@ -363,7 +363,7 @@ func TestDDPTorch(t *testing.T) {
 	}
 	// tasks inherit the environment sbatch sees: the python3 with torch first
 	t.Setenv("PATH", "/usr/bin:"+os.Getenv("PATH"))
-	for _, f := range []string{"examples/pytorchjob-ddp.yaml", "examples/pai-v2-ddp-torch.yaml"} {
+	for _, f := range []string{"examples/pytorchjob-ddp.yaml", "examples/pai-v2-ddp-torch.yaml", "examples/trainjob-torch.yaml"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			plan := loadPlan(t, f, nil)
 			r := submit(t, plan, 5*time.Minute)

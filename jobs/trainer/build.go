@@ -14,7 +14,7 @@ import (
 // plugins' EnforceMLPolicy, pkg/runtime/framework/plugins/jobset/builder.go
 // Initializer and Trainer, all @v2.3.0): one role per replicated job, in
 // the runtime's order.
-func build(tj *trainJob, rt *runtime) *jobs.Job {
+func build(tj *trainJob, rt *runtime, opts jobs.ReadOptions) *jobs.Job {
 	job := &jobs.Job{Name: tj.name, NamePos: tj.f.pos(tj.nameNode),
 		Source: jobs.Source{Format: jobs.FormatTrainJob, Version: tj.api, Kind: KindTrainJob, Path: tj.f.path}}
 	job.Completion = jobs.Completion{Kind: jobs.CompletionJobSet, SuccessRoles: rt.successTargets, SuccessAny: rt.successAny,
@@ -33,7 +33,7 @@ func build(tj *trainJob, rt *runtime) *jobs.Job {
 		rt.f.warnf(rt.gangNode, "Pod-group timeout is the gang timeout", "coscheduling.scheduleTimeoutSeconds (%d s) becomes the gang timeout: the attempt fails when not every task started within it.", rt.gangTimeout)
 	}
 	job.Extras.Trainer = &jobs.Trainer{PodsPerJob: map[string]int{}}
-	b := &builder{tj: tj, rt: rt, job: job, numNodes: -1}
+	b := &builder{tj: tj, rt: rt, job: job, numNodes: -1, storagePath: opts.StoragePath}
 	b.readTrainer()
 	for _, rj := range rt.rjobs {
 		if role := b.role(rj); role != nil {
@@ -59,6 +59,7 @@ type builder struct {
 	env          *jobs.Role // trainer.env, read once
 	resources    *jobs.Role // trainer.resourcesPerNode, read once (nil = unset)
 	resNode      *yaml.Node
+	storagePath  func(string) (string, bool) // the site's storage_uri rules
 }
 
 // readTrainer reads spec.trainer's scalar fields and env.
@@ -106,7 +107,7 @@ func (b *builder) role(rj *rjob) *jobs.Role {
 	if rj.pod == nil {
 		return role
 	}
-	restart := f.pod.PodTemplate(role, rj.pod, rj.where+".template.spec.template", kubeflow.PodOptions{Container: mainContainer(rj)})
+	restart := f.pod.PodTemplate(role, withClaims(rj.pod, rt.claims), rj.where+".template.spec.template", kubeflow.PodOptions{Container: mainContainer(rj)})
 	// batch/v1 Job pods: restartPolicy OnFailure (JobSet's default) or
 	// Never; either way a failed pod is retried until the Job's
 	// backoffLimit (default 6, batch/v1 JobSpec) is reached.
@@ -261,3 +262,39 @@ func isTorchtune(cmd []string) bool {
 }
 
 func lower(s string) string { return strings.ToLower(s) }
+
+// withClaims is the pod template with a persistentVolumeClaim volume for
+// each JobSet volumeClaimPolicies template (JobSet adds them to every pod
+// that mounts one), so mounts of them read as PVC mounts. The user's
+// nodes are not changed: the spec mapping is copied.
+func withClaims(pod *yaml.Node, claims []string) *yaml.Node {
+	spec := child(pod, "spec")
+	if len(claims) == 0 || spec == nil || spec.Kind != yaml.MappingNode {
+		return pod
+	}
+	str := func(s string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: s} }
+	vols := &yaml.Node{Kind: yaml.SequenceNode, Line: spec.Line, Column: spec.Column}
+	if old := child(spec, "volumes"); old != nil && old.Kind == yaml.SequenceNode {
+		vols.Content = append(vols.Content, old.Content...)
+	}
+	for _, c := range claims {
+		pvc := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{str("claimName"), str(c)}}
+		vols.Content = append(vols.Content, &yaml.Node{Kind: yaml.MappingNode, Line: spec.Line, Column: spec.Column,
+			Content: []*yaml.Node{str("name"), str(c), str("persistentVolumeClaim"), pvc}})
+	}
+	ns := &yaml.Node{Kind: yaml.MappingNode, Line: spec.Line, Column: spec.Column}
+	for i := 0; i+1 < len(spec.Content); i += 2 {
+		if spec.Content[i].Value != "volumes" {
+			ns.Content = append(ns.Content, spec.Content[i], spec.Content[i+1])
+		}
+	}
+	ns.Content = append(ns.Content, str("volumes"), vols)
+	np := &yaml.Node{Kind: yaml.MappingNode, Line: pod.Line, Column: pod.Column}
+	for i := 0; i+1 < len(pod.Content); i += 2 {
+		if pod.Content[i].Value != "spec" {
+			np.Content = append(np.Content, pod.Content[i], pod.Content[i+1])
+		}
+	}
+	np.Content = append(np.Content, str("spec"), ns)
+	return np
+}

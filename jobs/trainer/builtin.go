@@ -61,6 +61,7 @@ func builtinRuntime(name string, lossy bool) (*runtime, *file) {
 	}
 	src, _ := builtinFS.ReadFile(p)
 	f := newFile(BuiltinSource+"/"+path.Base(p), lossy)
+	f.builtin = true
 	for _, rt := range f.runtimes(src) {
 		if rt.name == name {
 			rt.source = "the built-in " + name + " (" + BuiltinSource + ")"

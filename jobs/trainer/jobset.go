@@ -58,7 +58,14 @@ func (rt *runtime) readJobSet(m *mapping, at kv) {
 		nm.ignore("enableDNSHostnames", "publishNotReadyAddresses")
 		nm.warnUnknown()
 	}
-	for _, k := range []string{"startupPolicy", "coordinator", "ttlSecondsAfterFinished", "suspend", "managedBy", "volumeClaimPolicies"} {
+	for _, vcp := range f.seq(m.get("volumeClaimPolicies"), "volumeClaimPolicies") {
+		for _, tmpl := range yamlSeq(child(vcp, "templates")) {
+			if n := scalar(child(tmpl, "metadata", "name")); n != "" {
+				rt.claims = append(rt.claims, n)
+			}
+		}
+	}
+	for _, k := range []string{"startupPolicy", "coordinator", "ttlSecondsAfterFinished", "suspend", "managedBy"} {
 		m.ignore(k)
 	}
 	m.warnUnknown()

@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"fmt"
+	"regexp"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
@@ -64,7 +65,12 @@ func (b *builder) targets(m *mapping, where string) []*jobs.Role {
 
 func (b *builder) runtimePatch(m *mapping, where string) {
 	f := b.tj.f
-	m.ignore("manager", "time")
+	m.ignore("time")
+	if n := m.get("manager"); n != nil {
+		if v, _ := f.str(n, where+".manager"); !domainPrefixedPath.MatchString(v) {
+			f.errorf(n, "Invalid runtime patch manager", "%s.manager %q must be a domain-prefixed path such as example.com/my-controller; Trainer rejects it.", where, v)
+		}
+	}
 	rs := f.mapOf(m.get("trainingRuntimeSpec"), where+".trainingRuntimeSpec")
 	tm := f.mapOf(rs.get("template"), where+".trainingRuntimeSpec.template")
 	tm.ignore("metadata")
@@ -100,12 +106,23 @@ func (b *builder) podPatch(role *jobs.Role, ps *mapping, where string) {
 		cm := f.mapOf(c, w)
 		name, _ := f.str(cm.get("name"), w+".name")
 		tmp := &jobs.Role{}
-		if n := cm.get("env"); n != nil {
-			f.pod.Env(tmp, n, w+".env", kubeflow.PodOptions{})
+		envF := cm.field("env")
+		if envF.val != nil {
+			f.pod.Env(tmp, envF.val, w+".env", kubeflow.PodOptions{})
 		}
-		if name != nodeName && name != role.Name && name != role.ReplicaType {
-			f.warnf(c, "Override of another container", "%s names the container %q; jobshift runs the role's main container only, so this override has no effect.", w, name)
-		} else {
+		names, main := b.containerNames(role.Name)
+		// jobset.go Validate @v2.3.0 (podTemplateOverrides @v2.1.0 alike):
+		// "must not have container that doesn't exist in the runtime job",
+		// "must not have envs for the dataset-initializer,
+		// model-initializer, node containers".
+		switch {
+		case !names[name]:
+			f.errorf(orNode(cm.get("name"), c), "Unknown container", "The runtime job %s has no container %q; Trainer rejects the override (\"must not have container that doesn't exist in the runtime job\").", role.Name, name)
+		case envF.val != nil && (name == nodeName || name == datasetInitializer || name == modelInitializer):
+			f.errorf(envF.key, "Override sets env of the "+name+" container", "Trainer rejects env overrides for the dataset-initializer, model-initializer and node containers; set the trainer's variables in spec.trainer.env and an initializer's in spec.initializer.")
+		case name != main:
+			f.warnf(c, "Override of another container", "%s names the container %q; jobshift runs the role's main container (%q) only, so this override has no effect.", w, name, main)
+		default:
 			upsertEnv(role, tmp.Env)
 			mounts = append(mounts, f.seq(cm.get("volumeMounts"), w+".volumeMounts")...)
 		}
@@ -127,3 +144,31 @@ func (b *builder) podPatch(role *jobs.Role, ps *mapping, where string) {
 	}
 	ps.ignore("targetJobs")
 }
+
+// containerNames are the container and init-container names of the runtime
+// job of role, and the name of the one that is the task.
+func (b *builder) containerNames(role string) (map[string]bool, string) {
+	names, main := map[string]bool{}, ""
+	for _, rj := range b.rt.rjobs {
+		if rj.name != role {
+			continue
+		}
+		want := mainContainer(rj)
+		for _, c := range yamlSeq(child(rj.pod, "spec", "containers")) {
+			n := scalar(child(c, "name"))
+			names[n] = true
+			if main == "" && (want == "" || n == want) {
+				main = n
+			}
+		}
+		for _, c := range yamlSeq(child(rj.pod, "spec", "initContainers")) {
+			names[scalar(child(c, "name"))] = true
+		}
+	}
+	return names, main
+}
+
+// domainPrefixedPath is validation.IsDomainPrefixedPath (apimachinery),
+// what jobset.go Validate @v2.3.0 requires of runtimePatches[].manager:
+// a DNS-1123 subdomain, "/", a non-empty path.
+var domainPrefixedPath = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*/[A-Za-z0-9/\-._~%!$&'()*+,;=:]+$`)

@@ -3,6 +3,7 @@ package trainer
 import (
 	"math/big"
 	"strconv"
+	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
@@ -44,7 +45,7 @@ func (b *builder) policy() {
 		tr.Instances, tr.InstancesPos = b.numNodes, b.tj.f.pos(b.numNodesNode)
 	}
 	t.TrainerRole, t.NumNodes, t.EnvRoles = tr.Name, tr.Instances, []string{tr.Name}
-	t.GPUPerNode = tr.Resources.GPU
+	t.GPUPerNode = b.gpuPerNode()
 	if rt.policy.kind == "" {
 		return
 	}
@@ -54,6 +55,13 @@ func (b *builder) policy() {
 	if rt.policy.kind == "torch" {
 		t.NprocPerNode = b.torchNproc(tr)
 		t.Torchtune = isTorchtune(tr.Command.Command) && b.tj.trainer.get("command") != nil
+		if t.Torchtune {
+			// torch.go EnforceMLPolicy @v2.3.0 then appends
+			// --rdzv_endpoint=<job>-node-0-0.<job>:29500, the recipe and
+			// config chosen from nodes, processes and GPUs (torchtune.go
+			// getRecipeAndConfig) and the runtime's path overrides.
+			b.tj.f.errorf(b.tj.trainer.get("command"), "torchtune TrainJobs not supported", "A trainer command of exactly [tune, run] makes Trainer build the torchtune command line (the --rdzv_endpoint of node 0, the recipe and config for the node and GPU counts, the runtime's paths); jobshift does not build it yet. Write the whole tune run command line in trainer.command.")
+		}
 		for _, et := range rt.policy.envTargets {
 			b.envTarget(t, et)
 		}
@@ -93,41 +101,76 @@ func (b *builder) torchNproc(tr *jobs.Role) string {
 	if v == "" {
 		v = "auto"
 	}
-	if (v == "auto" && tr.Resources.GPU == 0) || v == "cpu" {
+	if (v == "auto" && b.gpuPerNode() == 0) || v == "cpu" {
 		return strconv.Itoa(max(1, b.cpuPerNode()))
 	}
 	return v
 }
 
-// cpuPerNode is getNumCPUPerNode: requests.cpu, else limits.cpu, rounded
-// up to whole CPUs (resource.Quantity.Value), 0 when neither is set.
-func (b *builder) cpuPerNode() int {
-	res := b.resNode
-	if res == nil {
-		for _, rj := range b.rt.rjobs {
-			if rj.ancestor != ancestorTrainer {
-				continue
-			}
-			for _, c := range yamlSeq(child(rj.pod, "spec", "containers")) {
-				if scalar(child(c, "name")) == nodeName {
-					res = child(c, "resources")
-				}
+// resourcesPerNode is the node's ResourceRequirements as the plugins see
+// them: trainer.resourcesPerNode when set, else the runtime's trainer
+// container's (runtime.ExtractResourcePerNodeFromRuntime @v2.3.0).
+func (b *builder) resourcesPerNode() *yaml.Node {
+	if b.resNode != nil {
+		return b.resNode
+	}
+	for _, rj := range b.rt.rjobs {
+		if rj.ancestor != ancestorTrainer {
+			continue
+		}
+		for _, c := range yamlSeq(child(rj.pod, "spec", "containers")) {
+			if scalar(child(c, "name")) == nodeName {
+				return child(c, "resources")
 			}
 		}
 	}
+	return nil
+}
+
+// cpuPerNode is getNumCPUPerNode (torch.go @v2.3.0): requests.cpu, else
+// limits.cpu, rounded up to whole CPUs (resource.Quantity.Value), 0 when
+// neither is set.
+func (b *builder) cpuPerNode() int {
+	res := b.resourcesPerNode()
 	for _, which := range []string{"requests", "limits"} {
 		if q := quantity(child(res, which, "cpu")); q != nil && q.Sign() > 0 {
-			n := new(big.Int).Quo(q.Num(), q.Denom())
-			if new(big.Rat).SetInt(n).Cmp(q) < 0 {
-				n.Add(n, big.NewInt(1))
-			}
-			if n.IsInt64() && n.Int64() < 1<<20 {
-				return int(n.Int64())
-			}
-			return 1 << 20
+			return ceil(q)
 		}
 	}
 	return 0
+}
+
+// gpuPerNode is runtime.GetNumGPUPerNode (pkg/runtime/runtime.go @v2.3.0):
+// the first resource whose name contains "gpu" (any case) in requests,
+// else in limits, rounded up; 0 when none.
+func (b *builder) gpuPerNode() int {
+	res := b.resourcesPerNode()
+	for _, which := range []string{"requests", "limits"} {
+		list := child(res, which)
+		if list == nil || list.Kind != yaml.MappingNode {
+			continue
+		}
+		for i := 0; i+1 < len(list.Content); i += 2 {
+			if strings.Contains(strings.ToLower(list.Content[i].Value), "gpu") {
+				if q := quantity(list.Content[i+1]); q != nil && q.Sign() > 0 {
+					return ceil(q)
+				}
+				break
+			}
+		}
+	}
+	return 0
+}
+
+func ceil(q *big.Rat) int {
+	n := new(big.Int).Quo(q.Num(), q.Denom())
+	if new(big.Rat).SetInt(n).Cmp(q) < 0 {
+		n.Add(n, big.NewInt(1))
+	}
+	if n.IsInt64() && n.Int64() < 1<<20 {
+		return int(n.Int64())
+	}
+	return 1 << 20
 }
 
 func quantity(n *yaml.Node) *big.Rat {
@@ -169,10 +212,8 @@ func (b *builder) mpi(t *jobs.Trainer) {
 			m.SlotsPerWorker = v
 		}
 	case m.SlotsPerWorker == 1:
-		if tr := b.trainerRole(); tr != nil && tr.Resources.GPU > 1 {
-			m.SlotsPerWorker = tr.Resources.GPU
-		} else if node != nil && node.Resources.GPU > 1 && b.resources != nil {
-			m.SlotsPerWorker = node.Resources.GPU
+		if g := b.gpuPerNode(); g > 1 {
+			m.SlotsPerWorker = g
 		}
 	}
 	job.Extras.MPI = &m
@@ -192,24 +233,5 @@ func (b *builder) mpi(t *jobs.Trainer) {
 	}
 }
 
-// Hostfile is the MPI plugin's hostfile (mpi.go buildHostFileConfigMap
-// @v2.3.0): for every node pod set in the runtime's order (the node job,
-// and the launcher too when runLauncherAsNode), each pod's FQDN with
-// "slots=<numProcPerNode>".
-func Hostfile(job *jobs.Job) string {
-	t, m := job.Extras.Trainer, job.Extras.MPI
-	if t == nil || m == nil {
-		return ""
-	}
-	var out []byte
-	for _, r := range job.Roles {
-		if r.Name != nodeName && !(m.RunLauncherAsWorker && r.Name == launcherName) {
-			continue
-		}
-		for i := range r.Instances {
-			_, fqdn := t.PodHost(job, r.Name, strconv.Itoa(i))
-			out = append(out, fqdn+" slots="+strconv.Itoa(m.SlotsPerWorker)+"\n"...)
-		}
-	}
-	return string(out)
-}
+// Hostfile is the MPI plugin's hostfile of job (jobs.Trainer.MPIHostfile).
+func Hostfile(job *jobs.Job) string { return job.Extras.Trainer.MPIHostfile(job) }

@@ -66,8 +66,13 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if rt == nil {
 		return nil, append(f.c.Diags, diags...)
 	}
-	job := build(tj, rt)
-	if rf != f {
+	job := build(tj, rt, opts)
+	switch {
+	case rf.builtin:
+		// Warnings about what the upstream manifest sets (probes,
+		// security contexts) are not the user's to fix.
+		diags = append(diags, errsOnly(rf.c.Diags)...)
+	case rf != f:
 		diags = append(diags, rf.c.Diags...)
 	}
 	if len(opts.Vars) > 0 {
@@ -141,9 +146,6 @@ func resolve(f *file, tj *trainJob, local []*runtime, opts jobs.ReadOptions, dia
 	}
 	if tj.refKind == KindClusterRuntime {
 		if rt, bf := builtinRuntime(tj.refName, opts.Lossy); rt != nil {
-			// Warnings about what the upstream manifest sets (probes,
-			// security contexts) are not the user's to fix.
-			bf.c.Diags = errsOnly(bf.c.Diags)
 			return rt, bf
 		}
 	}

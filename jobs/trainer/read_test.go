@@ -90,6 +90,10 @@ func TestRefusals(t *testing.T) {
 		{"kind default ClusterTrainingRuntime", strings.Replace(torchJob, "name: torch-distributed", "name: torch-distributed\n    kind: TrainingRuntime", 1), "job.yaml:7: Runtime not found"},
 		{"deadline Minimum=1", strings.Replace(torchJob, "spec:\n", "spec:\n  activeDeadlineSeconds: 0\n", 1), "job.yaml:6: Invalid activeDeadlineSeconds"},
 		{"managedBy enum", strings.Replace(torchJob, "spec:\n", "spec:\n  managedBy: me\n", 1), "job.yaml:6: Invalid managedBy"},
+		{"initializer needs its job (jobset.go Validate @v2.3.0)", torchJob + "  initializer:\n    dataset:\n      storageUri: s3://b/k\n", "job.yaml:18: No dataset-initializer job in the runtime"},
+		{"runtimePatches: no env for node (jobset.go Validate @v2.3.0)", torchJob + patch("example.com/x", "node", "env: [{name: A, value: b}]"), "job.yaml:30: Override sets env of the node container"},
+		{"runtimePatches: container must exist", torchJob + patch("example.com/x", "sidecar", "env: [{name: A, value: b}]"), "job.yaml:29: Unknown container"},
+		{"runtimePatches: manager is a domain-prefixed path", torchJob + patch("me", "node", "volumeMounts: []"), "job.yaml:18: Invalid runtime patch manager"},
 	}
 	for _, c := range cases {
 		_, d := read(t, c.src)
@@ -200,4 +204,56 @@ func TestBuiltins(t *testing.T) {
 	if len(BuiltinNames()) != 8 {
 		t.Errorf("built-ins: %v", BuiltinNames())
 	}
+}
+
+const initJob = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: tune
+spec:
+  runtimeRef:
+    name: torchtune-llama3.2-1b
+  initializer:
+    dataset:
+      storageUri: hf://tatsu-lab/alpaca
+`
+
+// builder.go Initializer @v2.3.0: the initializer jobs get STORAGE_URI
+// (the TrainJob's wins over the runtime's); a URI that needs the network
+// is refused at its position unless a site rule maps it, and then the
+// upstream initializer (no command) copies the site's directory to its
+// output path.
+func TestInitializerStorage(t *testing.T) {
+	job, d := read(t, initJob)
+	if !strings.Contains(d, "job.yaml:10: Storage URI needs the network") {
+		t.Errorf("no located refusal:\n%s", d)
+	}
+	opts := jobs.ReadOptions{Path: "job.yaml", Lossy: true, StoragePath: func(u string) (string, bool) {
+		return "/site/" + strings.TrimPrefix(u, "hf://"), strings.HasPrefix(u, "hf://")
+	}}
+	job, _ = Read([]byte(initJob), opts)
+	if job == nil {
+		t.Fatal("no job")
+	}
+	ds, model := job.Role("dataset-initializer"), job.Role("model-initializer")
+	if got := strings.Join(ds.Command.Command, " "); !strings.HasSuffix(got, "/workspace/dataset /site/tatsu-lab/alpaca") {
+		t.Errorf("dataset initializer command %q", got)
+	}
+	if got := strings.Join(model.Command.Command, " "); !strings.HasSuffix(got, "/workspace/model /site/meta-llama/Llama-3.2-1B-Instruct") {
+		t.Errorf("model initializer command %q", got)
+	}
+	if len(ds.Env) != 1 || ds.Env[0].Value != "hf://tatsu-lab/alpaca" {
+		t.Errorf("STORAGE_URI must stay as written: %+v", ds.Env)
+	}
+	node := job.Role("node")
+	if len(node.DependsOn) != 2 || node.DependsOn[0].Status != jobs.DependsComplete {
+		t.Errorf("trainer dependsOn %+v", node.DependsOn)
+	}
+}
+
+// patch is a runtimePatches entry for the node job's container.
+func patch(manager, container, field string) string {
+	return "  runtimePatches:\n    - manager: " + manager + "\n      trainingRuntimeSpec:\n        template:\n          spec:\n            replicatedJobs:\n" +
+		"              - name: node\n                template:\n                  spec:\n                    template:\n                      spec:\n" +
+		"                        containers:\n                          - name: " + container + "\n                            " + field + "\n"
 }

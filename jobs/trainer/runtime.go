@@ -38,6 +38,9 @@ type runtime struct {
 	subdomain      string
 	gangTimeout    int // coscheduling scheduleTimeoutSeconds (0 = none)
 	gangNode       *yaml.Node
+	// claims are JobSet volumeClaimPolicies templates: a PersistentVolumeClaim
+	// per name that every pod may mount as a volume of that name.
+	claims []string
 }
 
 // mlPolicy is spec.mlPolicy (trainingruntime_types.go @v2.3.0).

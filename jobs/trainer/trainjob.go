@@ -2,6 +2,7 @@ package trainer
 
 import (
 	"regexp"
+	"strings"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -40,7 +41,12 @@ func (f *file) readTrainJob(obj *yaml.Node) *trainJob {
 	md := f.mapOf(m.get("metadata"), "metadata")
 	tj.nameNode = md.get("name")
 	tj.name, _ = f.str(tj.nameNode, "metadata.name")
-	md.ignore("namespace", "labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "finalizers", "generateName")
+	md.ignore("namespace", "labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "finalizers")
+	if gen := md.get("generateName"); gen != nil && tj.name == "" {
+		g, _ := f.str(gen, "metadata.generateName")
+		tj.name, tj.nameNode = strings.TrimRight(g, "-"), gen
+		f.warnf(gen, "generateName used as the job name", "Kubernetes appends 5 random characters to generateName %q; jobshift names the job %q. Set metadata.name to choose the name.", g, tj.name)
+	}
 	md.warnUnknown()
 	// trainjob_types.go @v2.3.0 XValidation: an RFC 1035 label of at most
 	// 63 characters (the JobSet and its pod host names derive from it).

@@ -14,9 +14,10 @@ import (
 // built-in runtime): its path for positions and its diagnostics, with the
 // Kubernetes pod-template rules of jobs/kubeflow.
 type file struct {
-	path string
-	pod  *kubeflow.PodReader
-	c    *diag.Collector
+	path    string
+	builtin bool // an embedded upstream manifest: its warnings are not the user's
+	pod     *kubeflow.PodReader
+	c       *diag.Collector
 }
 
 func newFile(path string, lossy bool) *file {

@@ -123,18 +123,10 @@ func trainerMPIJob(j *jobs.Job) bool {
 	return j.Source.Format == jobs.FormatTrainJob && j.Extras.Trainer != nil && j.Extras.Trainer.Policy == "mpi"
 }
 
-// trainerHostfile is the MPI hostfile the reader put on the launcher
-// (Role.Files at /etc/mpi/hostfile).
-func trainerHostfile(j *jobs.Job) string {
-	for _, r := range j.Roles {
-		for _, f := range r.Files {
-			if f.Path == MPIDefaultDir+"/hostfile" {
-				return f.Content
-			}
-		}
-	}
-	return ""
-}
+// trainerHostfile is the MPI hostfile (the reader also puts it on the
+// launcher as a Role.Files entry at /etc/mpi/hostfile; file contents do
+// not travel with a serialised job, so it is computed from the job).
+func trainerHostfile(j *jobs.Job) string { return j.Extras.Trainer.MPIHostfile(j) }
 
 // trainerSSHIdle: an MPI node whose command is an sshd (the deepspeed and
 // mlx runtimes run `/usr/sbin/sshd -De -f ...`) is replaced by the
