@@ -52,7 +52,7 @@ func SSHRoles(job *jobs.Job) []bool {
 		if !hasLabel(r, SSHLabel) {
 			continue
 		}
-		if job.Source.Format == jobs.FormatMPIJob {
+		if job.Source.Format == jobs.FormatMPIJob || volcanoSSH(job) {
 			out[k] = true
 		} else {
 			out[k] = paiJobSSH(job, r.Name)
@@ -174,6 +174,10 @@ func (b *builder) sshRoleVars() {
 		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(Hostfile(j), "\n"), "\n", ","))
 		return
 	}
+	if j.Source.Format == jobs.FormatVolcano {
+		b.volcanoSSHVars()
+		return
+	}
 	var keys []string
 	barrier := 0
 	for _, p := range j.Extras.RuntimePlugins {
@@ -245,6 +249,9 @@ var sshdCommandRE = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s|$)`)
 func SSHIdle(job *jobs.Job, k int) bool {
 	r := job.Roles[k]
 	rs := SSHRoles(job)
+	if job.Source.Format == jobs.FormatVolcano && rs != nil && rs[k] {
+		return volcanoSSHIdle(r)
+	}
 	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || rs == nil || !rs[k] {
 		return false
 	}

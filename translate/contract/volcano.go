@@ -1,6 +1,7 @@
 package contract
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -174,4 +175,40 @@ func (b *builder) volcanoTF(f jobs.VolcanoFlags) {
 	}
 	es = append(es, lit(`},"task":{"type":`+jsonString(typ)+`,"index":`), index(0), lit("}}"))
 	b.set("TF_CONFIG", cat(es...))
+}
+
+// volcanoSSH: the job has Volcano's ssh plugin (written, or added by the
+// webhook for mpi), which gives every pod the job's key pair and a client
+// config naming every pod (ssh.go generateSSHConfig @v1.16.0-alpha.1):
+// every role runs the ssh emulation, which gives the same reach.
+func volcanoSSH(job *jobs.Job) bool {
+	return job.Source.Format == jobs.FormatVolcano && job.Extras.Volcano.Plugin("ssh") != nil
+}
+
+// foregroundSSHD finds a command whose last step is an sshd in the
+// foreground (-D), what Volcano's MPI examples run in their workers
+// (`mkdir -p /var/run/sshd; /usr/sbin/sshd -D;`).
+var foregroundSSHD = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*D[A-Za-z]*(?:\s+-\S+)*[\s;]*$`)
+
+// volcanoSSHIdle: the task's command only ends in an sshd in the
+// foreground, so the emulation's sshd takes its place (as for MPIJob
+// workers).
+func volcanoSSHIdle(r *jobs.Role) bool {
+	c := r.Command
+	text := c.Script
+	if c.Kind == jobs.CommandArgv {
+		text = strings.Join(append(append([]string(nil), c.Command...), c.Args...), " ")
+	}
+	return foregroundSSHD.MatchString(text)
+}
+
+// volcanoSSHVars: a task that runs more than an sshd (the launcher that
+// calls mpiexec) waits for every peer's sshd before its command starts
+// (jobshift's, as for an MPIJob launcher: on Volcano the gang starts
+// together and mpiexec may race the workers' sshd; Volcano's own examples
+// sleep first).
+func (b *builder) volcanoSSHVars() {
+	if !volcanoSSHIdle(b.job.Roles[b.self]) {
+		b.setLit(SSHBarrierVar, strconv.Itoa(DefaultSSHBarrier))
+	}
 }
