@@ -21,6 +21,8 @@ type Policy struct {
 	Retry      jobs.Retry      `json:"retry"`
 	Roles      []PolicyRole    `json:"roles"`
 	Elastic    bool            `json:"elastic,omitempty"`
+	// Volcano is a Volcano Job's lifecycle (completion.Policy.Volcano).
+	Volcano *jobs.Volcano `json:"volcano,omitempty"`
 }
 
 // PolicyRole is one role's completion-relevant fields and its group.
@@ -38,7 +40,7 @@ type PolicyRole struct {
 // metaPolicy is pol in its meta form.
 func metaPolicy(pol completion.Policy) Policy {
 	p := Policy{Name: pol.Name, Format: pol.Format, Version: pol.Version, Completion: pol.Completion,
-		Retry: pol.Retry, Elastic: pol.Elastic}
+		Retry: pol.Retry, Elastic: pol.Elastic, Volcano: pol.Volcano}
 	for _, r := range pol.Roles {
 		p.Roles = append(p.Roles, PolicyRole{
 			Name: r.Name, Group: groupName(r.Name), ReplicaType: r.ReplicaType, Instances: r.Instances,
@@ -52,7 +54,7 @@ func metaPolicy(pol completion.Policy) Policy {
 // Rules is the completion.Policy the meta carries.
 func (p Policy) Rules() completion.Policy {
 	pol := completion.Policy{Name: p.Name, Kind: p.Completion.Kind, Format: p.Format, Version: p.Version,
-		Completion: p.Completion, Retry: p.Retry, Elastic: p.Elastic}
+		Completion: p.Completion, Retry: p.Retry, Elastic: p.Elastic, Volcano: p.Volcano}
 	for _, r := range p.Roles {
 		pol.Roles = append(pol.Roles, completion.PolicyRole{
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,
