@@ -307,6 +307,8 @@ func explainCompletion(job *jobs.Job) string {
 		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
 	case jobs.CompletionMPI:
 		b.WriteString("  MPIJob: the launcher decides (succeeds or fails with it); workers are then stopped unless cleanPodPolicy is None\n")
+	case jobs.CompletionVolcano:
+		b.WriteString(explainVolcano(job))
 	default:
 		fmt.Fprintf(&b, "  %s\n", fmtNone(string(job.Completion.Kind)))
 	}

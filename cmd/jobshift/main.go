@@ -59,7 +59,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: jobshift <command> [options] [args]")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Runs OpenPAI (v1 JSON, v2 YAML) and Kubeflow (TFJob, PyTorchJob) jobs, unchanged,")
+	fmt.Fprintln(w, "Runs OpenPAI (v1 JSON, v2 YAML), Kubeflow (TFJob, PyTorchJob, MPIJob) and Volcano jobs, unchanged,")
 	fmt.Fprintln(w, "on the local machine, Nomad or Slurm.")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")

@@ -31,7 +31,7 @@ func init() {
 const runHelp = `
 Usage: jobshift run [options] FILE
 
-  Runs an OpenPAI (v1 JSON, v2 YAML) or Kubeflow (TFJob, PyTorchJob) job,
+  Runs an OpenPAI (v1 JSON, v2 YAML), Kubeflow (TFJob, PyTorchJob, MPIJob) or Volcano job,
   unchanged, and follows it until the completion rules of its platform end
   it. It prints "submitted TARGET job HANDLE" as soon as the job is
   submitted; the handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is
