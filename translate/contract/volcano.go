@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Volcano's pod host names: the pod name <job>-<task>-<i>, then its name in
@@ -78,14 +77,14 @@ func (b *builder) volcano() {
 func volcanoDomains(j *jobs.Job, r *jobs.Role, sep string) string {
 	hosts := make([]string, r.Instances)
 	for i := range hosts {
-		hosts[i] = volcano.DomainName(j.Name, r.Name, i)
+		hosts[i] = jobs.VolcanoDomainName(j.Name, r.Name, i)
 	}
 	return strings.Join(hosts, sep)
 }
 
 func (b *builder) volcanoHosts() {
 	for _, r := range b.job.Roles {
-		up := strings.ToUpper(volcano.EnvKey(r.Name))
+		up := strings.ToUpper(jobs.VolcanoEnvKey(r.Name))
 		b.setLit("VC_"+up+"_HOSTS", volcanoDomains(b.job, r, ","))
 		b.setLit("VC_"+up+"_NUM", strconv.Itoa(r.Instances))
 	}
@@ -109,10 +108,10 @@ func (b *builder) volcanoTorch(f jobs.VolcanoFlags) {
 	if b.job.Roles[mk].Instances == 0 {
 		// generateMasterAddr names pod 0 whether or not it exists: no
 		// task has that address, so the values stay Volcano's own
-		b.setLit("MASTER_ADDR", volcano.DomainName(b.job.Name, f.Master, 0))
+		b.setLit("MASTER_ADDR", jobs.VolcanoDomainName(b.job.Name, f.Master, 0))
 		b.setLit("MASTER_PORT", strconv.Itoa(f.Port))
 	} else {
-		s := volcanoSlot(b.job.Roles[mk], f.Port, volcano.PytorchLabel)
+		s := volcanoSlot(b.job.Roles[mk], f.Port, jobs.VolcanoPytorchLabel)
 		b.set("MASTER_ADDR", addr(mk, 0))
 		b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
 	}
@@ -160,7 +159,7 @@ func (b *builder) volcanoTF(f jobs.VolcanoFlags) {
 			es = append(es, lit(","))
 		}
 		n++
-		s := volcanoSlot(j.Roles[k], f.Port, volcano.TFLabel)
+		s := volcanoSlot(j.Roles[k], f.Port, jobs.VolcanoTFLabel)
 		es = append(es, lit(jsonString(key.json)+":["), join(j.Roles[k].Instances, ",", func(i int) expr {
 			return host(k, i, s.label, s.n)
 		}), lit("]"))
