@@ -3,6 +3,7 @@ package jobs
 import (
 	"flag"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -147,3 +148,27 @@ func SplitFlag(arg string) (string, bool) {
 	name, _, hasVal := strings.Cut(s, "=")
 	return name, hasVal
 }
+
+// Port labels of the ports Volcano's plugins use when the container does
+// not declare that number: pytorch's openContainerPort name, the Kubeflow
+// label for the tensorflow plugin's port (which it uses without opening
+// it), and the ssh emulation's label for the ssh plugin's sshd.
+const (
+	VolcanoPytorchLabel = "pytorchjob-port"
+	VolcanoTFLabel      = "tfjob-port"
+	VolcanoSSHLabel     = "ssh"
+)
+
+// VolcanoPodName is pod i of task: jobhelpers.MakePodName, PodNameFmt
+// "%s-%s-%d" (pkg/controllers/job/helpers/helpers.go @v1.16.0-alpha.1).
+func VolcanoPodName(job, task string, i int) string { return job + "-" + task + "-" + strconv.Itoa(i) }
+
+// VolcanoDomainName is the pod's name in the job's headless service, what
+// the svc, pytorch, tensorflow, mpi and ssh plugins write (MakeDomainName).
+func VolcanoDomainName(job, task string, i int) string {
+	return VolcanoPodName(job, task, i) + "." + job
+}
+
+// VolcanoEnvKey is a task name as the svc plugin puts it in variable and
+// file names: '-' becomes '_' (formateENVKey).
+func VolcanoEnvKey(task string) string { return strings.ReplaceAll(task, "-", "_") }

@@ -321,6 +321,8 @@ func explainCompletion(job *jobs.Job) string {
 		if job.Completion.GangTimeoutSeconds > 0 {
 			fmt.Fprintf(&b, "  gang timeout %ds (coscheduling scheduleTimeoutSeconds)\n", job.Completion.GangTimeoutSeconds)
 		}
+	case jobs.CompletionVolcano:
+		b.WriteString(explainVolcano(job))
 	default:
 		fmt.Fprintf(&b, "  %s\n", fmtNone(string(job.Completion.Kind)))
 	}

@@ -7,31 +7,19 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 )
 
-// SSHLabel is the port label of a task's sshd (the ssh emulation's,
-// translate/contract SSHLabel).
-const SSHLabel = "ssh"
-
-// Port labels the framework plugins' ports get when the container does
-// not declare the port number: the names openContainerPort gives them
-// (pytorch "pytorchjob-port"), and the Kubeflow label for TF's port, which
-// the tensorflow plugin uses without opening it.
+// The plugins' port labels and Volcano's names (defined in package jobs,
+// which the contract also reads).
 const (
-	PytorchLabel = "pytorchjob-port"
-	TFLabel      = "tfjob-port"
+	SSHLabel     = jobs.VolcanoSSHLabel
+	PytorchLabel = jobs.VolcanoPytorchLabel
+	TFLabel      = jobs.VolcanoTFLabel
 )
 
-// PodName is the name (and, with svc, the host name) of pod i of task:
-// jobhelpers.MakePodName, PodNameFmt "%s-%s-%d"
-// (pkg/controllers/job/helpers/helpers.go @v1.16.0-alpha.1).
-func PodName(job, task string, i int) string { return job + "-" + task + "-" + strconv.Itoa(i) }
-
-// DomainName is the pod's name in the job's headless service, what the
-// svc, pytorch, tensorflow, mpi and ssh plugins write: MakeDomainName.
-func DomainName(job, task string, i int) string { return PodName(job, task, i) + "." + job }
-
-// EnvKey is a task name as the svc plugin puts it in variable names and
-// file names: '-' becomes '_' (formateENVKey).
-func EnvKey(task string) string { return strings.ReplaceAll(task, "-", "_") }
+var (
+	PodName    = jobs.VolcanoPodName
+	DomainName = jobs.VolcanoDomainName
+	EnvKey     = jobs.VolcanoEnvKey
+)
 
 // platform adds what the plugins give every pod that the job carries as
 // data: the ports the framework plugins and the ssh plugin use, and the

@@ -1,11 +1,11 @@
 package contract
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Volcano's pod host names: the pod name <job>-<task>-<i>, then its name in
@@ -77,14 +77,14 @@ func (b *builder) volcano() {
 func volcanoDomains(j *jobs.Job, r *jobs.Role, sep string) string {
 	hosts := make([]string, r.Instances)
 	for i := range hosts {
-		hosts[i] = volcano.DomainName(j.Name, r.Name, i)
+		hosts[i] = jobs.VolcanoDomainName(j.Name, r.Name, i)
 	}
 	return strings.Join(hosts, sep)
 }
 
 func (b *builder) volcanoHosts() {
 	for _, r := range b.job.Roles {
-		up := strings.ToUpper(volcano.EnvKey(r.Name))
+		up := strings.ToUpper(jobs.VolcanoEnvKey(r.Name))
 		b.setLit("VC_"+up+"_HOSTS", volcanoDomains(b.job, r, ","))
 		b.setLit("VC_"+up+"_NUM", strconv.Itoa(r.Instances))
 	}
@@ -108,10 +108,10 @@ func (b *builder) volcanoTorch(f jobs.VolcanoFlags) {
 	if b.job.Roles[mk].Instances == 0 {
 		// generateMasterAddr names pod 0 whether or not it exists: no
 		// task has that address, so the values stay Volcano's own
-		b.setLit("MASTER_ADDR", volcano.DomainName(b.job.Name, f.Master, 0))
+		b.setLit("MASTER_ADDR", jobs.VolcanoDomainName(b.job.Name, f.Master, 0))
 		b.setLit("MASTER_PORT", strconv.Itoa(f.Port))
 	} else {
-		s := volcanoSlot(b.job.Roles[mk], f.Port, volcano.PytorchLabel)
+		s := volcanoSlot(b.job.Roles[mk], f.Port, jobs.VolcanoPytorchLabel)
 		b.set("MASTER_ADDR", addr(mk, 0))
 		b.set("MASTER_PORT", port(mk, 0, s.label, s.n))
 	}
@@ -159,7 +159,7 @@ func (b *builder) volcanoTF(f jobs.VolcanoFlags) {
 			es = append(es, lit(","))
 		}
 		n++
-		s := volcanoSlot(j.Roles[k], f.Port, volcano.TFLabel)
+		s := volcanoSlot(j.Roles[k], f.Port, jobs.VolcanoTFLabel)
 		es = append(es, lit(jsonString(key.json)+":["), join(j.Roles[k].Instances, ",", func(i int) expr {
 			return host(k, i, s.label, s.n)
 		}), lit("]"))
@@ -174,4 +174,40 @@ func (b *builder) volcanoTF(f jobs.VolcanoFlags) {
 	}
 	es = append(es, lit(`},"task":{"type":`+jsonString(typ)+`,"index":`), index(0), lit("}}"))
 	b.set("TF_CONFIG", cat(es...))
+}
+
+// volcanoSSH: the job has Volcano's ssh plugin (written, or added by the
+// webhook for mpi), which gives every pod the job's key pair and a client
+// config naming every pod (ssh.go generateSSHConfig @v1.16.0-alpha.1):
+// every role runs the ssh emulation, which gives the same reach.
+func volcanoSSH(job *jobs.Job) bool {
+	return job.Source.Format == jobs.FormatVolcano && job.Extras.Volcano.Plugin("ssh") != nil
+}
+
+// foregroundSSHD finds a command whose last step is an sshd in the
+// foreground (-D), what Volcano's MPI examples run in their workers
+// (`mkdir -p /var/run/sshd; /usr/sbin/sshd -D;`).
+var foregroundSSHD = regexp.MustCompile(`(?:^|[\s;&|(/])sshd(?:\s+-[A-Za-z]+)*\s+-[A-Za-z]*D[A-Za-z]*(?:\s+-\S+)*[\s;]*$`)
+
+// volcanoSSHIdle: the task's command only ends in an sshd in the
+// foreground, so the emulation's sshd takes its place (as for MPIJob
+// workers).
+func volcanoSSHIdle(r *jobs.Role) bool {
+	c := r.Command
+	text := c.Script
+	if c.Kind == jobs.CommandArgv {
+		text = strings.Join(append(append([]string(nil), c.Command...), c.Args...), " ")
+	}
+	return foregroundSSHD.MatchString(text)
+}
+
+// volcanoSSHVars: a task that runs more than an sshd (the launcher that
+// calls mpiexec) waits for every peer's sshd before its command starts
+// (jobshift's, as for an MPIJob launcher: on Volcano the gang starts
+// together and mpiexec may race the workers' sshd; Volcano's own examples
+// sleep first).
+func (b *builder) volcanoSSHVars() {
+	if !volcanoSSHIdle(b.job.Roles[b.self]) {
+		b.setLit(SSHBarrierVar, strconv.Itoa(DefaultSSHBarrier))
+	}
 }
