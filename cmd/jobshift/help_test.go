@@ -91,3 +91,28 @@ func TestConfigExample(t *testing.T) {
 		t.Errorf("config example is not the commented file:\n%s", out)
 	}
 }
+
+// validate -to counts what it prints: the target's warnings (here the
+// packed layout's over-request of a LeinaoPAI job, the unused images) are
+// printed with the job's own, each with its source line, and counted, in
+// text and in JSON.
+func TestValidateToCountsTargetWarnings(t *testing.T) {
+	isolate(t)
+	out, errs, code := runQuiet("validate", "-to", "slurm", "testdata/cli/leinao-ps-worker.json")
+	printed := strings.Count(errs, ": warning: ")
+	if code != exitOK || printed == 0 || !strings.Contains(out, fmt.Sprintf(", %d warnings\n", printed)) {
+		t.Errorf("exit %d; %d warnings printed; summary %q", code, printed, out)
+	}
+	if !strings.Contains(errs, "warning: Packed layout over-requests") {
+		t.Errorf("no over-request warning:\n%s", errs)
+	}
+	for _, block := range strings.Split(errs, "testdata/cli/leinao-ps-worker.json:")[1:] {
+		if !strings.Contains(block, "^") {
+			t.Errorf("a diagnostic without its source excerpt:\n%s", block)
+		}
+	}
+	out, errs, _ = runQuiet("validate", "-json", "-to", "slurm", "testdata/cli/leinao-ps-worker.json")
+	if n := strings.Count(out, `"severity": "warning"`); n != printed || errs != "" || !strings.Contains(out, fmt.Sprintf(`"warning_count": %d`, n)) {
+		t.Errorf("-json: %d warnings in the document (want %d), stderr %q", n, printed, errs)
+	}
+}

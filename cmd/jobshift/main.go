@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -38,6 +40,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 		return servePlugin(name, "", stderr)
 	}
 	helpOut = stdout
+	diag.ForgetSecretFiles()
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage
