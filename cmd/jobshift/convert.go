@@ -25,7 +25,9 @@ Usage: jobshift convert -to TARGET [options] FILE
   {{formats}}
 
   Targets: nomad (HCL2 for 'nomad job run'), nomad-json (API JSON for
-  'nomad job run -json'), slurm (an sbatch script), or any driver name.
+  'nomad job run -json'), slurm (an sbatch script), local (a dry run of
+  'jobshift run': every task's directory, command and environment), or any
+  driver name.
 
 Examples:
   jobshift convert -to nomad job.yaml > job.nomad.hcl && nomad job run job.nomad.hcl

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -114,5 +115,44 @@ func TestValidateToCountsTargetWarnings(t *testing.T) {
 	out, errs, _ = runQuiet("validate", "-json", "-to", "slurm", "testdata/cli/leinao-ps-worker.json")
 	if n := strings.Count(out, `"severity": "warning"`); n != printed || errs != "" || !strings.Contains(out, fmt.Sprintf(`"warning_count": %d`, n)) {
 		t.Errorf("-json: %d warnings in the document (want %d), stderr %q", n, printed, errs)
+	}
+}
+
+// explain takes -json as every other data command does; -format json
+// still works and prints the same document.
+func TestExplainJSONFlag(t *testing.T) {
+	isolate(t)
+	a, _, codeA := runQuiet("explain", "-json", "testdata/cli/pai-v1.json")
+	b, _, codeB := runQuiet("explain", "-format", "json", "testdata/cli/pai-v1.json")
+	if codeA != exitOK || codeB != exitOK || a != b || !strings.HasPrefix(a, "{") {
+		t.Errorf("explain -json: exit %d %.80q; -format json: exit %d %.80q", codeA, a, codeB, b)
+	}
+}
+
+// A local handle whose directory does not exist says so, not that it is a
+// run directory of another jobshift version.
+func TestStatusMissingLocalRun(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir() + "/never-ran"
+	_, errs, code := runQuiet("status", "local:"+dir)
+	if code != exitInvalid || !strings.Contains(errs, "no such directory") || strings.Contains(errs, "version") {
+		t.Errorf("exit %d, stderr %q", code, errs)
+	}
+}
+
+// Attempts are numbered from 1 wherever jobshift prints one (status did,
+// run's local events said "attempt 0").
+func TestAttemptNumberedFromOne(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	job := dir + "/once.json"
+	if err := os.WriteFile(job, []byte(`{"jobName": "once", "image": "busybox", "taskRoles": [{"name": "main", "taskNumber": 1, "cpuNumber": 1, "memoryMB": 64, "command": "true"}]}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(dir)
+	out, errs, code := runQuiet("run", job)
+	all := out + errs
+	if code != exitOK || !strings.Contains(all, "attempt 1: starting 1 tasks") || strings.Contains(all, "attempt 0") {
+		t.Errorf("exit %d:\n%s", code, all)
 	}
 }
