@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"strings"
@@ -154,5 +155,44 @@ func TestAttemptNumberedFromOne(t *testing.T) {
 	all := out + errs
 	if code != exitOK || !strings.Contains(all, "attempt 1: starting 1 tasks") || strings.Contains(all, "attempt 0") {
 		t.Errorf("exit %d:\n%s", code, all)
+	}
+}
+
+// convert -to nomad hands over what the job needs besides itself: the
+// Nomad Variable with its secrets (values as the job file gives them) and
+// the ssh key, never on stdout unless asked, as a 0600 file with -o, and a
+// warning naming what a hand-submitted job would wait for.
+func TestConvertNomadVariable(t *testing.T) {
+	isolate(t)
+	job := "../../integration/slurm/testdata/secrets.yaml"
+	out, errs, code := runQuiet("convert", "-to", "nomad", job)
+	if code != exitOK || strings.Contains(out, "s3cr3t") || strings.Contains(errs, "s3cr3t") ||
+		!strings.Contains(errs, "Nomad Variable nomad/jobs/tester~secrets (nested.key, token)") || !strings.Contains(errs, "-print-variable") {
+		t.Errorf("convert: exit %d, stderr %q", code, errs)
+	}
+	dir := t.TempDir()
+	_, errs, code = runQuiet("convert", "-to", "nomad", "-o", dir, job)
+	file := dir + "/tester~secrets.var.json"
+	fi, err := os.Stat(file)
+	if code != exitOK || err != nil || fi.Mode().Perm() != 0o600 || !strings.Contains(errs, "nomad var put @"+file) {
+		t.Fatalf("convert -o: exit %d, %v, stderr %q", code, err, errs)
+	}
+	var v struct {
+		Path  string
+		Items map[string]string
+	}
+	b, _ := os.ReadFile(file)
+	if err := json.Unmarshal(b, &v); err != nil || v.Path != "nomad/jobs/tester~secrets" ||
+		v.Items["token"] != "s3cr3t-V4lue" || v.Items["nested.key"] != "n3sted" || len(v.Items) != 2 {
+		t.Errorf("variable file: %v %s", err, b)
+	}
+	printed, _, code := runQuiet("convert", "-to", "nomad", "-print-variable", job)
+	if code != exitOK || string(b) != printed {
+		t.Errorf("-print-variable: exit %d:\n%s", code, printed)
+	}
+	// an MPIJob's launcher reaches its workers over the ssh emulation: the key
+	out, _, _ = runQuiet("convert", "-to", "nomad", "-print-variable", "../../jobs/kubeflow/testdata/mpi_v1.yaml")
+	if !strings.Contains(out, `"jobshift_ssh_key": "-----BEGIN OPENSSH PRIVATE KEY-----`) {
+		t.Errorf("MPIJob variable lacks the ssh key:\n%.300s", out)
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"os"
 
 	"github.com/jobshift/jobshift/drivers"
-	_ "github.com/jobshift/jobshift/drivers/nomad" // registers -to nomad, nomad-json
+	"github.com/jobshift/jobshift/drivers/nomad" // also registers -to nomad, nomad-json
 	"github.com/jobshift/jobshift/drivers/slurm"
 )
 
@@ -41,6 +41,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	jf.register(fs)
 	to := fs.String("to", "nomad", "Target `driver`.")
 	outDir := fs.String("o", "", "Write the files into `dir` instead of printing the main one.")
+	printVar := fs.Bool("print-variable", false, "Nomad: print the job's Nomad Variable (its secrets, the ssh key) as 'nomad var put' input instead of the job.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -66,6 +67,31 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		printTargetError(stderr, "convert", err)
 		return 1
+	}
+	if *to == nomad.TargetHCL || *to == nomad.TargetJSON {
+		v, err := nomadVariableFor(plan, cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+			return 1
+		}
+		if v != nil && *outDir != "" {
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+				return 1
+			}
+		}
+		if v != nil {
+			if printed, err := handOverVariable(v, *outDir, *printVar, stdout, stderr); err != nil || printed {
+				if err != nil {
+					fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+					return 1
+				}
+				return 0
+			}
+		} else if *printVar {
+			fmt.Fprintln(stderr, "jobshift convert: this job needs no Nomad Variable (no secrets, no ssh emulation)")
+			return 0
+		}
 	}
 	if *outDir == "" {
 		if len(art.Files) > 0 {
