@@ -196,3 +196,24 @@ func TestConvertNomadVariable(t *testing.T) {
 		t.Errorf("MPIJob variable lacks the ssh key:\n%.300s", out)
 	}
 }
+
+// An unreachable target is named with what to do (NOMAD_ADDR, SLURM_CONF,
+// squeue's own message); status without -to lists the reachable targets
+// and says which one named in the environment did not answer.
+func TestUnreachableTargetsSayWhatToDo(t *testing.T) {
+	isolate(t)
+	t.Setenv("NOMAD_ADDR", "http://127.0.0.1:1")
+	_, errs, code := runQuiet("status", "nomad:mesh")
+	if code != exitInvalid || !strings.Contains(errs, "NOMAD_ADDR=http://127.0.0.1:1") || !strings.Contains(errs, "Is the Nomad agent running") {
+		t.Errorf("status nomad:mesh: exit %d, stderr %q", code, errs)
+	}
+	t.Chdir(t.TempDir())
+	out, errs, code := runQuiet("status", "-to", "local")
+	if code != exitOK || !strings.Contains(out, "no jobshift jobs") {
+		t.Fatalf("status -to local: exit %d %q %q", code, out, errs)
+	}
+	_, errs, code = runQuiet("status")
+	if code != exitOK || !strings.Contains(errs, "nomad not listed") || !strings.Contains(errs, "NOMAD_ADDR") {
+		t.Errorf("status: exit %d, stderr %q (an unreachable Nomad that NOMAD_ADDR names must be said)", code, errs)
+	}
+}

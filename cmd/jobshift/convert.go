@@ -65,7 +65,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "convert", err)
+		printTargetError(stderr, "convert", *to, err)
 		return 1
 	}
 	if *to == nomad.TargetHCL || *to == nomad.TargetJSON {

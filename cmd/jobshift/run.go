@@ -184,7 +184,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		if rf.json {
 			emitDiags(submitDiags(err, plan))
 		} else {
-			printTargetError(stderr, "run", err)
+			printTargetError(stderr, "run", rf.to, err)
 		}
 		return submitExitCode(err)
 	}
@@ -278,7 +278,7 @@ func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, 
 	}
 	out, err := p.PlanDiff(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "run", err)
+		printTargetError(stderr, "run", rf.to, err)
 		return submitExitCode(err)
 	}
 	fmt.Fprint(stdout, out)
