@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -215,5 +217,48 @@ func TestUnreachableTargetsSayWhatToDo(t *testing.T) {
 	_, errs, code = runQuiet("status")
 	if code != exitOK || !strings.Contains(errs, "nomad not listed") || !strings.Contains(errs, "NOMAD_ADDR") {
 		t.Errorf("status: exit %d, stderr %q (an unreachable Nomad that NOMAD_ADDR names must be said)", code, errs)
+	}
+}
+
+// Colour on a terminal (a pty from script(1)): the severity of each
+// diagnostic; none with NO_COLOR or -no-color, none into a pipe.
+func TestColorOnTerminal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the jobshift binary")
+	}
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) to give the command a terminal")
+	}
+	bin := buildJobshift(t)
+	job, _ := filepath.Abs("testdata/cli/tfjob-lossy.yaml")
+	onTTY := func(env string, args ...string) string {
+		cmd := exec.Command(script, "-qec", env+" "+bin+" validate "+strings.Join(args, " ")+" "+job, "/dev/null")
+		cmd.Env = append(os.Environ(), "NO_COLOR=")
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	yellow := "\033[1;33mwarning\033[0m"
+	if out := onTTY(""); !strings.Contains(out, yellow) || !strings.Contains(out, "\033[1;31merror\033[0m") {
+		t.Errorf("no colour on a terminal:\n%q", out)
+	}
+	for name, out := range map[string]string{"NO_COLOR=1": onTTY("NO_COLOR=1"), "-no-color": onTTY("", "-no-color")} {
+		if strings.Contains(out, "\033[") {
+			t.Errorf("%s: colour:\n%q", name, out)
+		}
+	}
+	piped, _ := exec.Command(bin, "validate", job).CombinedOutput()
+	if strings.Contains(string(piped), "\033[") || !strings.Contains(string(piped), "warning:") {
+		t.Errorf("colour into a pipe:\n%q", piped)
+	}
+}
+
+// Only the severity of a diagnostic's first line is coloured.
+func TestColorDiags(t *testing.T) {
+	in := "job.yaml:3:5: error: Bad\n    a detail with error: in it\n       3: x: error: y\nerror: Unknown dialect\njob.yaml:1:1: warning: W\n"
+	want := "job.yaml:3:5: " + sgrRed + "error" + sgrReset + ": Bad\n    a detail with error: in it\n       3: x: error: y\n" +
+		sgrRed + "error" + sgrReset + ": Unknown dialect\njob.yaml:1:1: " + sgrYellow + "warning" + sgrReset + ": W\n"
+	if got := string(colorDiags([]byte(in))); got != want {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

@@ -39,7 +39,7 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if name, ok := servedDriverName(os.Args[0]); ok && len(args) == 0 {
 		return servePlugin(name, "", stderr)
 	}
-	helpOut = stdout
+	helpOut, noColor = stdout, false
 	diag.ForgetSecretFiles()
 	if len(args) == 0 {
 		usage(stderr)

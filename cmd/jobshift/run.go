@@ -253,7 +253,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n",
-		plan.Job.Name, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		plan.Job.Name, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	if h.Driver == local.Name {
 		fmt.Fprintf(stdout, "output: %s\n", h.ID)
 	}

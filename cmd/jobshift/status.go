@@ -382,7 +382,7 @@ func followJob(tf *targetFlags, arg string, enforce, asJSON bool, every time.Dur
 	if asJSON {
 		writeEvent(stdout, runEvent{Type: "result", Handle: h.String(), Result: final, Exit: &code})
 	} else {
-		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	}
 	return code
 }
