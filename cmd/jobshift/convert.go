@@ -26,7 +26,9 @@ Usage: jobshift convert -to TARGET [options] FILE
   {{formats}}
 
   Targets: nomad (HCL2 for 'nomad job run'), nomad-json (API JSON for
-  'nomad job run -json'), slurm (an sbatch script), or any driver name.
+  'nomad job run -json'), slurm (an sbatch script), local (a dry run of
+  'jobshift run': every task's directory, command and environment), or any
+  driver name.
 
   A Nomad job has two shapes (drivers/nomad/shape.go): by default the one
   that runs with nothing outside it (its tasks meet through a barrier
@@ -50,6 +52,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	to := fs.String("to", "nomad", "Target `driver`.")
 	outDir := fs.String("o", "", "Write the files into `dir` instead of printing the main one.")
 	watched := fs.Bool("watched", false, "Nomad: write the shape jobshift run submits (a watcher writes the topology snapshot and judges) instead of the one for plain nomad job run.")
+	printVar := fs.Bool("print-variable", false, "Nomad: print the job's Nomad Variable (its secrets, the ssh key) as 'nomad var put' input instead of the job.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -74,8 +77,33 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "convert", err)
+		printTargetError(stderr, "convert", *to, err)
 		return 1
+	}
+	if *to == nomad.TargetHCL || *to == nomad.TargetJSON {
+		v, err := nomadVariableFor(plan, cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+			return 1
+		}
+		if v != nil && *outDir != "" {
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+				return 1
+			}
+		}
+		if v != nil {
+			if printed, err := handOverVariable(v, *outDir, *printVar, stdout, stderr); err != nil || printed {
+				if err != nil {
+					fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+					return 1
+				}
+				return 0
+			}
+		} else if *printVar {
+			fmt.Fprintln(stderr, "jobshift convert: this job needs no Nomad Variable (no secrets, no ssh emulation)")
+			return 0
+		}
 	}
 	if *outDir == "" {
 		if len(art.Files) > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"sync"
@@ -14,7 +15,13 @@ import (
 // (diag.Text): `file:line:col: severity: summary`, the detail indented, then
 // the source line the diagnostic points at.
 func printDiags(w io.Writer, diags hcl.Diagnostics) {
-	diag.Text(w, diags, sourceOf)
+	if !colorOn(w) {
+		diag.Text(w, diags, sourceOf)
+		return
+	}
+	var b bytes.Buffer
+	diag.Text(&b, diags, sourceOf)
+	_, _ = w.Write(colorDiags(b.Bytes()))
 }
 
 // stdinText is what this process read from standard input as a job or

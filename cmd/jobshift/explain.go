@@ -29,9 +29,9 @@ Usage: jobshift explain [options] FILE
 
   {{formats}}
 
-  -format json prints the job model (after the site rules) as JSON instead,
-  with every diagnostic in its "diagnostics" field (the validate -json
-  form); when the job cannot be read, only "diagnostics" is printed.
+  -json (or -format json) prints the job model (after the site rules) as
+  JSON instead, with every diagnostic in its "diagnostics" field (the
+  validate -json form); when the job cannot be read, only "diagnostics" is printed.
   -env prints, for a sample topology (or -topology FILE), every environment
   variable each task would get from the job's contracts (the variables
   every task gets with the same value once, under "# every task"; then each
@@ -43,7 +43,7 @@ Examples:
 
   jobshift explain job.json
   jobshift explain -contract tf job.json
-  jobshift explain -format json tfjob.yaml | jq .roles
+  jobshift explain -json tfjob.yaml | jq .roles
   jobshift explain -env -topology topo.json job.yaml
 `
 
@@ -56,6 +56,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain", explainHelp, stderr)
 	jf.register(fs)
 	format := fs.String("format", "table", "Output format: \"table\" or \"json\".")
+	jsonFlag := fs.Bool("json", false, "Print the job model as JSON (the same as -format json, as every other command spells it).")
 	env := fs.Bool("env", false, "Print the environment every task would get (sample topology unless -topology).")
 	topology := fs.String("topology", "", "JSON `file` of a contract.Topology for -env (hosts and ports of every task).")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -65,6 +66,9 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
 		usageError(fs)
 		return exitUsage
+	}
+	if *jsonFlag {
+		*format = "json"
 	}
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)

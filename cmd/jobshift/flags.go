@@ -44,6 +44,7 @@ func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	lastFlagSet = fs // completion.go lists a command's flags from it
 	fs.SetOutput(stderr)
+	fs.BoolVar(&noColor, "no-color", false, "No colour on a terminal (as NO_COLOR=1 does).")
 	var text bytes.Buffer
 	usageText[fs] = &text
 	fs.Usage = func() {

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -37,7 +39,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if name, ok := servedDriverName(os.Args[0]); ok && len(args) == 0 {
 		return servePlugin(name, "", stderr)
 	}
-	helpOut = stdout
+	helpOut, noColor = stdout, false
+	diag.ForgetSecretFiles()
 	if len(args) == 0 {
 		usage(stderr)
 		return exitUsage

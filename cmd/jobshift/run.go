@@ -183,7 +183,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		if rf.json {
 			emitDiags(submitDiags(err, plan))
 		} else {
-			printTargetError(stderr, "run", err)
+			printTargetError(stderr, "run", rf.to, err)
 		}
 		return submitExitCode(err)
 	}
@@ -252,7 +252,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n",
-		plan.Job.Name, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		plan.Job.Name, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	if h.Driver == local.Name {
 		fmt.Fprintf(stdout, "output: %s\n", h.ID)
 	}
@@ -273,7 +273,7 @@ func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, 
 	}
 	out, err := p.PlanDiff(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "run", err)
+		printTargetError(stderr, "run", rf.to, err)
 		return submitExitCode(err)
 	}
 	fmt.Fprint(stdout, out)

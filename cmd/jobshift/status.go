@@ -157,6 +157,7 @@ func statusCommand(name, help string, args []string, stdout, stderr io.Writer) i
 		st, err := inspect(&tf, h, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "jobshift status: %v\n", err)
+			printUnavailableFix(stderr, h.Driver, err)
 			code = exitInvalid
 			continue
 		}
@@ -262,9 +263,16 @@ func listJobs(tf *targetFlags, asJSON bool, stdout, stderr io.Writer) int {
 		sts, err := l.List(ctx)
 		cancel()
 		if err != nil {
-			if explicit || !errors.Is(err, drivers.ErrUnavailable) {
+			switch {
+			case explicit || !errors.Is(err, drivers.ErrUnavailable):
 				fmt.Fprintf(stderr, "jobshift status: %s: %v\n", t, err)
+				printUnavailableFix(stderr, t, err)
 				code = exitInvalid
+			case targetConfigured(t, tf):
+				// named in the environment or the site config, so
+				// expected here: its jobs are missing from the list
+				fmt.Fprintf(stderr, "jobshift status: %s not listed: %v\n", t, err)
+				printUnavailableFix(stderr, t, err)
 			}
 			continue
 		}
@@ -374,7 +382,7 @@ func followJob(tf *targetFlags, arg string, enforce, asJSON bool, every time.Dur
 	if asJSON {
 		writeEvent(stdout, runEvent{Type: "result", Handle: h.String(), Result: final, Exit: &code})
 	} else {
-		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	}
 	return code
 }

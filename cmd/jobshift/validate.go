@@ -111,8 +111,10 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var drv drivers.Driver
+	var targetWarnings hcl.Diagnostics // what the target's checks warn about, counted with the job's own
 	if *to != "" && !failed {
-		d, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
+		d, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr,
+			Warn: func(ws hcl.Diagnostics) { targetWarnings = append(targetWarnings, ws...) }})
 		if err != nil {
 			fmt.Fprintf(stderr, "jobshift validate: -to %s: %v\n", *to, err)
 			return finish(exitUsage)
@@ -122,7 +124,9 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fs.Args() {
 		job, plan, diags := jf.loadPlan(path, cfg) // with the contract checks (translate.Build)
 		if drv != nil && plan != nil && !diags.HasErrors() {
-			diags = append(diags, targetChecks(drv, plan)...)
+			targetWarnings = nil
+			refused := targetChecks(drv, plan)
+			diags = append(append(diags, targetWarnings...), refused...)
 		}
 		emit(diags)
 		errs, warns := countDiags(diags)

@@ -80,7 +80,7 @@ func (r *run) attempt(m *completion.Machine) completion.Action {
 // with dependencies (jobs.Role.DependsOn) waits: startWaiting starts it.
 func (at *attempt) startAll(specs []*taskSpec) {
 	r, a := at.r, at.a
-	r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d: starting %d tasks", a, len(specs))})
+	r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d: starting %d tasks", a+1, len(specs))})
 	for _, sp := range specs {
 		s := &slot{ref: sp.Ref, spec: sp}
 		at.slots = append(at.slots, s)

@@ -70,7 +70,7 @@ func (at *attempt) do(acts []completion.Action) {
 			at.stop(act.Tasks, r.d.opts.Grace)
 		case completion.ActVerdict:
 			v := act.Verdict
-			r.emit(drivers.Event{Attempt: at.a, Message: fmt.Sprintf("attempt %d %s: %s", at.a, v.Phase, v.Reason)})
+			r.emit(drivers.Event{Attempt: at.a, Message: fmt.Sprintf("attempt %d %s: %s", at.a+1, v.Phase, v.Reason)})
 			// The local driver must end: the parameter servers stop too.
 			at.stopPS(r.d.opts.Grace)
 		case completion.ActEnd, completion.ActRetry:

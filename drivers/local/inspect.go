@@ -62,6 +62,9 @@ func readRunInfo(dir string) (runInfo, error) {
 	var ri runInfo
 	b, err := os.ReadFile(filepath.Join(dir, runInfoFile))
 	if err != nil {
+		if _, serr := os.Stat(dir); serr != nil {
+			return ri, fmt.Errorf("local run %q: %w: no such directory ('jobshift status' lists the local runs of this directory)", dir, drivers.ErrNotFound)
+		}
 		return ri, fmt.Errorf("local run %q: %w (no %s: not a run directory of this jobshift version)", dir, drivers.ErrNotFound, runInfoFile)
 	}
 	return ri, json.Unmarshal(b, &ri)

@@ -86,7 +86,7 @@ func (r *run) loop() {
 			}
 			break
 		}
-		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a, v.Phase, end.Retry.Reason)})
+		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a+1, v.Phase, end.Retry.Reason)})
 		m.NewAttempt(time.Now(), -1, 0)
 	}
 	r.result = &res

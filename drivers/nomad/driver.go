@@ -112,9 +112,4 @@ func JobJSON(job *api.Job) ([]byte, error) {
 }
 
 // warn prints warning diagnostics to the configured writer.
-func (d *Driver) warn(diags hcl.Diagnostics) {
-	if d.cfg.Warnings == nil {
-		return
-	}
-	diag.Text(d.cfg.Warnings, diags, nil)
-}
+func (d *Driver) warn(diags hcl.Diagnostics) { d.cfg.Report(diags) }

@@ -82,7 +82,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -127,12 +126,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	return a, nil
 }
 
-func (d *Driver) warn(ws hcl.Diagnostics) {
-	if d.cfg.Warnings == nil {
-		return
-	}
-	diag.Text(d.cfg.Warnings, ws, nil)
-}
+func (d *Driver) warn(ws hcl.Diagnostics) { d.cfg.Report(ws) }
 
 func scriptName(p *translate.Plan) string {
 	n := nameRE.ReplaceAllString(p.Job.Name, "_")

@@ -77,6 +77,9 @@ func render(p *translate.Plan) (*script, error) {
 		sc.Layout, warn = pmixLayout(job, sc.Layout, st.Layout)
 		sc.Warnings = append(sc.Warnings, warn...)
 	}
+	if sc.Layout == LayoutPacked {
+		sc.Warnings = append(sc.Warnings, packedOverRequest(job, rs, st.OnePerNode)...)
+	}
 	if st.hooks, err = resolveHooks(p, roles); err != nil {
 		return nil, err
 	}

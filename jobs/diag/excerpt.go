@@ -29,6 +29,10 @@ var secretFiles sync.Map // filename → true
 // secrets (-secrets FILE) never has a line worth showing.
 func MarkSecretFile(filename string) { secretFiles.Store(filename, true) }
 
+// ForgetSecretFiles unmarks every file: a command starts with none (a
+// later command of the same process may read "-" as a job).
+func ForgetSecretFiles() { secretFiles.Clear() }
+
 var (
 	secretsKey   = regexp.MustCompile(`^secrets[ \t]*:`)
 	docStart     = regexp.MustCompile(`^---([ \t\r\n]|$)`)
