@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/hashicorp/hcl/v2"
+
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -57,4 +59,24 @@ func nomadVolume(r *siteconfig.VolumeRule) string {
 		return fmt.Sprintf("CSI volume %s (%s, %s)", r.NomadCSIVolume, r.AccessMode, r.AttachmentMode)
 	}
 	return "not rendered yet"
+}
+
+// unmappedVolumes warns, for validate -to, at every volume no site rule
+// maps and the target cannot provide as written (hostPath and emptyDir
+// it can), naming the rule that would.
+func unmappedVolumes(plan *translate.Plan) hcl.Diagnostics {
+	var out hcl.Diagnostics
+	seen := map[string]bool{}
+	for _, r := range plan.Job.Roles {
+		for _, v := range r.Volumes {
+			if v.Kind == "hostPath" || v.Kind == "emptyDir" || plan.Site.Volume(v.Source, v.Name) != nil || seen[v.Name] {
+				continue
+			}
+			seen[v.Name] = true
+			out = append(out, jobs.Warnf(v.Pos, "Volume without a site rule",
+				"Volume %q (%s) at %s has no site rule, so tasks will not see it; map it in the site config: volume %q { path = \"/shared/...\" } (a directory every node mounts; ${user} is the submitting user), or nomad_host_volume / nomad_csi_volume for Nomad.",
+				v.Name, v.Kind, v.MountPath, v.Name))
+		}
+	}
+	return out
 }

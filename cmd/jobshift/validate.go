@@ -122,6 +122,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		job, plan, diags := jf.loadPlan(path, cfg) // with the contract checks (translate.Build)
 		if drv != nil && plan != nil && !diags.HasErrors() {
 			diags = append(diags, targetChecks(drv, plan)...)
+			diags = append(diags, unmappedVolumes(plan)...)
 		}
 		emit(diags)
 		errs, warns := countDiags(diags)
