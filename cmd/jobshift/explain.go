@@ -233,6 +233,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 		fmt.Fprintln(w, "\nRole details:")
 		fmt.Fprint(w, extra)
 	}
+	explainVolumes(w, plan)
 
 	fmt.Fprintln(w, "\nCompletion:")
 	fmt.Fprint(w, explainCompletion(job))

@@ -127,6 +127,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 			targetWarnings = nil
 			refused := targetChecks(drv, plan)
 			diags = append(append(diags, targetWarnings...), refused...)
+			diags = append(diags, unmappedVolumes(plan)...)
 		}
 		emit(diags)
 		errs, warns := countDiags(diags)

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/internal/freshfile"
@@ -238,7 +239,10 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 	switch rule := p.Site.Volume(vol.Source, vol.Name); {
 	case rule != nil && rule.Path != "":
 		var err error
-		if src, err = rule.HostPath(p.User); err != nil {
+		if src, err = rule.HostPath(p.User); err == nil {
+			err = inMappedTree(rule.Path, src)
+		}
+		if err != nil {
 			return refuse(taskns.ErrValue, vol.Pos, "Volume cannot be mapped", "Role %q, volume %q: %v.", r.Name, vol.Name, err)
 		}
 		ro = ro || rule.ReadOnly
@@ -259,5 +263,35 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 	}
 	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro})
 	v.need(vol.Pos, vol.MountPath)
+	return nil
+}
+
+// inMappedTree refuses a user's path that a symlink leads out of the
+// user's own tree (/gpfs/home/${user}/data for alice: /gpfs/home/alice,
+// which must be a directory there, not a link to bob's): one user's link
+// must not show another's data to the task.
+func inMappedTree(rulePath, src string) error {
+	i := strings.Index(rulePath, "${user}")
+	if i < 0 {
+		return nil
+	}
+	rest := strings.TrimPrefix(src, rulePath[:i])
+	user, _, _ := strings.Cut(rest, "/")
+	userDir := rulePath[:i] + user
+	realParent, err := filepath.EvalSymlinks(filepath.Dir(userDir))
+	if err != nil {
+		return err
+	}
+	realUser, err := filepath.EvalSymlinks(userDir)
+	if err != nil {
+		return err
+	}
+	real, err := filepath.EvalSymlinks(src)
+	if err != nil {
+		return err
+	}
+	if realUser != filepath.Join(realParent, user) || (real != realUser && !strings.HasPrefix(real, realUser+"/")) {
+		return fmt.Errorf("%s leads to %s, outside the user's tree %s", src, real, userDir)
+	}
 	return nil
 }

@@ -228,3 +228,35 @@ func TestViewSiteVolumes(t *testing.T) {
 		}
 	}
 }
+
+// TestViewSiteVolumeSymlink: a user whose ${user} directory is a link to
+// another user's is refused, located, before anything runs.
+func TestViewSiteVolumeSymlink(t *testing.T) {
+	root := t.TempDir()
+	if err := os.Mkdir(filepath.Join(root, "bob"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(root, "bob"), filepath.Join(root, "mallory")); err != nil {
+		t.Fatal(err)
+	}
+	cfg, diags := siteconfig.ParseConfig([]byte(`volume "home" { path = "`+root+`/${user}" }`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	job, diags := load.Load(filepath.Join("..", "..", "integration", "testdata", "view", "pai-storage.yaml"), jobs.ReadOptions{Path: "pai-storage.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, cfg, nil, "mallory")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	d, err := New(Options{taskns: taskns.ModeRoot})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Render(context.Background(), plan)
+	if !errors.Is(err, taskns.ErrValue) || !strings.Contains(err.Error(), "pai-storage.yaml:20:7:") || !strings.Contains(err.Error(), "outside the user's tree") {
+		t.Fatalf("err = %v", err)
+	}
+}
