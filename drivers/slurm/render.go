@@ -190,6 +190,7 @@ func jobData(c *translate.Compiled, st settings, layout string, roles []roleInfo
 	fmt.Fprintf(&b, "_jsh_deadline=%d\n", deadline)
 	b.WriteString(retryData(c.Policy))
 	b.WriteString(decideData(c.Policy))
+	b.WriteString(orderData(c.Policy.Job()))
 	for _, ri := range roles {
 		fmt.Fprintf(&b, "_jsh_np_%d=%d\n_jsh_ports_%d=%s\n", ri.k, ri.window, ri.k, shQuote(portSpecs(ri)))
 	}

@@ -272,13 +272,43 @@ js_ports() {
 	_jsh_port0=$((_jsh_pbase + (SLURM_JOB_ID % _jsh_pslots) * _jsh_pspan))
 }
 
-# js_launch_all starts the step of every role that has tasks.
+# js_launch_all starts the step of every role that has tasks, except the
+# roles that wait for others to complete (js_launch_after starts them).
 js_launch_all() {
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
-		eval "_m_n=\$_jsh_n_$_m_r"
-		[ "$_m_n" -gt 0 ] && js_launch "$_m_r"
+		eval "_m_n=\$_jsh_n_$_m_r _m_after=\${_jsh_after_$_m_r:-}"
+		[ "$_m_n" -gt 0 ] && [ -z "$_m_after" ] && js_launch "$_m_r"
 		_m_r=$((_m_r + 1))
+	done
+}
+
+# js_launch_after: the step order (jobs.Role.DependsOn, Complete; the rule
+# is translate/completion MayStart and Blocked). Role R's step starts once
+# every role in _jsh_after_R has all its tasks succeeded (decide.sh's
+# counts); a failed task of one of them means R can never start, which
+# fails the attempt. _jsh_up_R records a started step.
+js_launch_after() {
+	_o_r=0
+	while [ "$_o_r" -lt "$_jsh_nroles" ]; do
+		eval "_o_deps=\${_jsh_after_$_o_r:-} _o_n=\$_jsh_n_$_o_r _o_up=\${_jsh_up_$_o_r:-0}"
+		if [ -n "$_o_deps" ] && [ "$_o_n" -gt 0 ] && [ "$_o_up" = 0 ]; then
+			_o_ok=1
+			for _o_d in $_o_deps; do
+				eval "_o_dn=\$_jsh_n_$_o_d _o_ds=\$_jsh_ns_$_o_d _o_df=\$_jsh_nf_$_o_d _o_rn=\$_jsh_fname_$_o_r _o_dname=\$_jsh_fname_$_o_d"
+				if [ "$_o_df" -gt 0 ]; then
+					js_verdict failed 1 "" "" "role $_o_rn can never start: it waits for role $_o_dname to complete and $_o_df of its tasks failed"
+					return 0
+				fi
+				[ "$_o_ds" -eq "$_o_dn" ] || _o_ok=0
+			done
+			if [ "$_o_ok" = 1 ]; then
+				eval "_jsh_up_$_o_r=1"
+				js_log "role $_o_rn: the roles it waits for completed; starting its step"
+				js_launch "$_o_r"
+			fi
+		fi
+		_o_r=$((_o_r + 1))
 	done
 }
 
@@ -799,6 +829,7 @@ js_main() {
 	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s) && js_timer
 	while [ "$_jsh_phase" = running ]; do
 		js_collect
+		[ "$_jsh_phase" = running ] && js_launch_after
 		[ "$_jsh_phase" = running ] || break
 		if [ "$_jsh_deadline" -gt 0 ] && [ $(($(date +%s) - _m_t0)) -ge "$_jsh_deadline" ]; then
 			js_verdict failed 124 "" "" "DeadlineExceeded: active longer than $_jsh_deadline s"
