@@ -114,6 +114,12 @@ func withEnds(allocs []*api.AllocationListStub, ends map[string]endMark) []*api.
 		if !ok || main == nil || main.State == "dead" {
 			continue
 		}
+		// a marker written before the task started is not its end (left
+		// by an earlier job of the ID, or forged by a writer of the
+		// namespace): the server's own state decides that task
+		if !main.StartedAt.IsZero() && m.at.Before(main.StartedAt) {
+			continue
+		}
 		ended := *main
 		ended.State, ended.Failed, ended.FinishedAt = "dead", m.code != 0, m.at
 		if ended.StartedAt.IsZero() {

@@ -86,6 +86,11 @@ func TestWithEnds(t *testing.T) {
 	if allocs[0].TaskStates[MainTask] != running || running.State != "running" || len(running.Events) != 0 {
 		t.Errorf("withEnds changed its input")
 	}
+	// a marker older than the task's start (an earlier job's of the same
+	// ID, or one written by someone else ahead of time) ends nothing
+	if early := withEnds(allocs, map[string]endMark{"r": {0, time.Unix(90, 0)}}); early[0].TaskStates[MainTask] != running {
+		t.Errorf("a marker from before the task started ended it")
+	}
 }
 
 // TestEndMarkersLastWriterDecides checks the argument of ends.go on every
