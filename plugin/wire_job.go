@@ -161,7 +161,8 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 	}
 	secrets, err := anyFromJSON(in.SecretsJson)
 	if err != nil {
-		return nil, err
+		// the decoder's message quotes the bytes it stopped at
+		return nil, fmt.Errorf("decoding the job's secrets: not a JSON object")
 	}
 	j := &jobs.Job{
 		Name: in.Name, NamePos: posFromPB(in.NamePos),

@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -126,5 +127,22 @@ func TestNoContractsAcrossTheWire(t *testing.T) {
 		if diff := cmp.Diff(sent, got); diff != "" {
 			t.Errorf("%s: contract options differ across the wire (-sent +received):\n%s", name, diff)
 		}
+	}
+}
+
+// TestSecretsNotInDecodeErrors: malformed secrets on the wire are refused
+// without quoting any of their bytes.
+func TestSecretsNotInDecodeErrors(t *testing.T) {
+	w, err := JobToPB(&jobs.Job{Name: "j"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SecretsJson = []byte(`{"token": hunter2}`)
+	_, err = JobFromPB(w)
+	if err == nil {
+		t.Fatal("malformed secrets were accepted")
+	}
+	if strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "'h'") {
+		t.Errorf("the error quotes the secret: %v", err)
 	}
 }
