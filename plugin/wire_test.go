@@ -82,6 +82,14 @@ image "10.11.3.8:5000/*" { replace = "registry.example/mirror/*" }
 role "ps" { driver = "raw_exec" }
 gpu_type "titanxp" { model = "TITAN Xp" }
 plugins { dirs = ["/opt/jobshift/plugins"] }
+volume "training" { path = "/lustre/proj/${user}/training" }
+volume "ckpt" {
+  nomad_csi_volume = "ckpt"
+  access_mode      = "multi-node-multi-writer"
+}
+trainer {
+  runtime_dirs = ["/etc/jobshift/runtimes"]
+}
 `)
 	site, diags := siteconfig.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
 	if diags.HasErrors() {
@@ -101,6 +109,9 @@ plugins { dirs = ["/opt/jobshift/plugins"] }
 	}
 	if back.Site.Nomad == nil || back.Site.Nomad.Range.Start.Line != 1 {
 		t.Errorf("nomad block range lost: %+v", back.Site.Nomad)
+	}
+	if len(back.Site.Volumes) != 2 || back.Site.Trainer == nil {
+		t.Errorf("volume rules or trainer block lost: %+v %+v", back.Site.Volumes, back.Site.Trainer)
 	}
 }
 
