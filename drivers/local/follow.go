@@ -21,8 +21,8 @@ type follower struct {
 	ctx     context.Context
 	ended   func() bool // the run has its verdict, or its process is gone
 	taskDir string      // "" = the whole job's output.log
-	name    string // stdout or stderr
-	path    string // the file being read
+	name    string      // stdout or stderr
+	path    string      // the file being read
 	f       *os.File
 }
 
