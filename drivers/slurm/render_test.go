@@ -277,7 +277,7 @@ func TestShellcheck(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh"} {
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh", "init.sh"} {
 		files = append(files, filepath.Join("sh", f))
 	}
 	files = append(files, filepath.Join("..", "..", "translate", "completion", "restart.sh"))
