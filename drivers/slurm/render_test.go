@@ -107,10 +107,10 @@ var goldenCases = map[string]struct {
 	"mpi-v2beta1":  {job: mpiJob("v2beta1")},
 	// the other training-operator kinds, read from the examples (MXJob:
 	// the Scheduler decides, _jsh_decider)
-	"xgboostjob-het": {job: exampleJob("xgboostjob-iris.yaml")},
-	"paddlejob":      {job: exampleJob("paddlejob-collective.yaml")},
-	"jaxjob":         {job: exampleJob("jaxjob-coordinator.yaml")},
-	"mxjob-packed":   {job: exampleJob("mxjob-ps.yaml"), opts: map[string]string{"layout": "packed"}},
+	"xgboostjob":   {job: exampleJob("xgboostjob-iris.yaml")},
+	"paddlejob":    {job: exampleJob("paddlejob-collective.yaml")},
+	"jaxjob":       {job: exampleJob("jaxjob-coordinator.yaml")},
+	"mxjob-packed": {job: exampleJob("mxjob-ps.yaml"), opts: map[string]string{"layout": "packed"}},
 	// slurm { mpi = "pmix" }: the shim and the node table, packed layout
 	"mpi-v1-pmix": {job: mpiJob("v1"), site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{MPI: MPIPMIx}}},
 }
