@@ -99,13 +99,17 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 	if err != nil {
 		return nil, err
 	}
+	mx, err := mxnetToJSON(j.Extras.MXNet)
+	if err != nil {
+		return nil, err
+	}
 	out := &pb.Job{
 		Name:    j.Name,
 		NamePos: posToPB(j.NamePos),
 		Source: &pb.Source{Format: string(j.Source.Format), Version: j.Source.Version, Kind: j.Source.Kind,
 			Path: j.Source.Path, Dialect: j.Source.Dialect},
 		Completion: &pb.Completion{Kind: string(j.Completion.Kind), SuccessPolicy: j.Completion.SuccessPolicy,
-			EnableDynamicWorker: j.Completion.EnableDynamicWorker, Pos: posToPB(j.Completion.Pos)},
+			EnableDynamicWorker: j.Completion.EnableDynamicWorker, Pos: posToPB(j.Completion.Pos), Decider: j.Completion.Decider},
 		Retry: &pb.Retry{JobRetryCount: int32(j.Retry.JobRetryCount), Fancy: j.Retry.Fancy,
 			GangAllocation: j.Retry.GangAllocation, BackoffLimit: optIntToPB(j.Retry.BackoffLimit),
 			ActiveDeadlineSeconds: optInt64ToPB(j.Retry.ActiveDeadlineSeconds), CleanPodPolicy: j.Retry.CleanPodPolicy,
@@ -120,7 +124,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 		DataDir:        j.DataDir,
 		OutputDir:      j.OutputDir,
 		CodeDir:        j.CodeDir,
-		Extras:         &pb.Extras{HivedSku: j.Extras.HivedSKU, ElasticPolicyJson: elastic, MpiJson: mpi},
+		Extras:         &pb.Extras{HivedSku: j.Extras.HivedSKU, ElasticPolicyJson: elastic, MpiJson: mpi, MxnetJson: mx},
 	}
 	for _, rp := range j.Extras.RuntimePlugins {
 		params, err := anyToJSON(rp.Parameters)
@@ -194,7 +198,7 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 	}
 	if c := in.Completion; c != nil {
 		j.Completion = jobs.Completion{Kind: jobs.CompletionKind(c.Kind), SuccessPolicy: c.SuccessPolicy,
-			EnableDynamicWorker: c.EnableDynamicWorker, Pos: posFromPB(c.Pos)}
+			EnableDynamicWorker: c.EnableDynamicWorker, Pos: posFromPB(c.Pos), Decider: c.Decider}
 	}
 	if r := in.Retry; r != nil {
 		j.Retry = jobs.Retry{JobRetryCount: int(r.JobRetryCount), Fancy: r.Fancy, GangAllocation: r.GangAllocation,
@@ -208,6 +212,9 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 			return nil, err
 		}
 		if j.Extras.MPI, err = mpiFromJSON(x.MpiJson); err != nil {
+			return nil, err
+		}
+		if j.Extras.MXNet, err = mxnetFromJSON(x.MxnetJson); err != nil {
 			return nil, err
 		}
 		for _, rp := range x.RuntimePlugins {
@@ -281,6 +288,26 @@ func mpiFromJSON(b []byte) (*jobs.MPI, error) {
 	m := &jobs.MPI{}
 	if err := json.Unmarshal(b, m); err != nil {
 		return nil, fmt.Errorf("mpi extras: %w", err)
+	}
+	return m, nil
+}
+
+// mxnetToJSON carries Extras.MXNet (job mode and tuner keys) as JSON; nil
+// travels as empty bytes.
+func mxnetToJSON(m *jobs.MXNet) ([]byte, error) {
+	if m == nil {
+		return nil, nil
+	}
+	return json.Marshal(m)
+}
+
+func mxnetFromJSON(b []byte) (*jobs.MXNet, error) {
+	if len(b) == 0 {
+		return nil, nil
+	}
+	m := &jobs.MXNet{}
+	if err := json.Unmarshal(b, m); err != nil {
+		return nil, fmt.Errorf("mxnet extras: %w", err)
 	}
 	return m, nil
 }

@@ -1394,8 +1394,10 @@ type Completion struct {
 	SuccessPolicy       string                 `protobuf:"bytes,2,opt,name=success_policy,json=successPolicy,proto3" json:"success_policy,omitempty"`
 	EnableDynamicWorker bool                   `protobuf:"varint,3,opt,name=enable_dynamic_worker,json=enableDynamicWorker,proto3" json:"enable_dynamic_worker,omitempty"`
 	Pos                 *Pos                   `protobuf:"bytes,4,opt,name=pos,proto3" json:"pos,omitempty"`
-	unknownFields       protoimpl.UnknownFields
-	sizeCache           protoimpl.SizeCache
+	// jobs.Completion.Decider (MXJob: "scheduler").
+	Decider       string `protobuf:"bytes,5,opt,name=decider,proto3" json:"decider,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Completion) Reset() {
@@ -1454,6 +1456,13 @@ func (x *Completion) GetPos() *Pos {
 		return x.Pos
 	}
 	return nil
+}
+
+func (x *Completion) GetDecider() string {
+	if x != nil {
+		return x.Decider
+	}
+	return ""
 }
 
 type Retry struct {
@@ -1562,7 +1571,9 @@ type Extras struct {
 	HivedSku          map[string]string      `protobuf:"bytes,2,rep,name=hived_sku,json=hivedSku,proto3" json:"hived_sku,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	ElasticPolicyJson []byte                 `protobuf:"bytes,3,opt,name=elastic_policy_json,json=elasticPolicyJson,proto3" json:"elastic_policy_json,omitempty"`
 	// MPIJob settings (jobs.MPI) as JSON; empty = none.
-	MpiJson       []byte `protobuf:"bytes,4,opt,name=mpi_json,json=mpiJson,proto3" json:"mpi_json,omitempty"`
+	MpiJson []byte `protobuf:"bytes,4,opt,name=mpi_json,json=mpiJson,proto3" json:"mpi_json,omitempty"`
+	// MXJob settings (jobs.MXNet) as JSON; empty = none.
+	MxnetJson     []byte `protobuf:"bytes,5,opt,name=mxnet_json,json=mxnetJson,proto3" json:"mxnet_json,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1621,6 +1632,13 @@ func (x *Extras) GetElasticPolicyJson() []byte {
 func (x *Extras) GetMpiJson() []byte {
 	if x != nil {
 		return x.MpiJson
+	}
+	return nil
+}
+
+func (x *Extras) GetMxnetJson() []byte {
+	if x != nil {
+		return x.MxnetJson
 	}
 	return nil
 }
@@ -2884,13 +2902,14 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"mount_path\x18\x04 \x01(\tR\tmountPath\x12\x1b\n" +
 	"\tread_only\x18\x05 \x01(\bR\breadOnly\x12)\n" +
-	"\x03pos\x18\x06 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xa6\x01\n" +
+	"\x03pos\x18\x06 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xc0\x01\n" +
 	"\n" +
 	"Completion\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12%\n" +
 	"\x0esuccess_policy\x18\x02 \x01(\tR\rsuccessPolicy\x122\n" +
 	"\x15enable_dynamic_worker\x18\x03 \x01(\bR\x13enableDynamicWorker\x12)\n" +
-	"\x03pos\x18\x04 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xc0\x03\n" +
+	"\x03pos\x18\x04 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x18\n" +
+	"\adecider\x18\x05 \x01(\tR\adecider\"\xc0\x03\n" +
 	"\x05Retry\x12&\n" +
 	"\x0fjob_retry_count\x18\x01 \x01(\x05R\rjobRetryCount\x12\x14\n" +
 	"\x05fancy\x18\x02 \x01(\bR\x05fancy\x12'\n" +
@@ -2899,12 +2918,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x17active_deadline_seconds\x18\x05 \x01(\v2\x1f.jobshift.plugin.v1.OptionalIntR\x15activeDeadlineSeconds\x12(\n" +
 	"\x10clean_pod_policy\x18\x06 \x01(\tR\x0ecleanPodPolicy\x12\\\n" +
 	"\x1attl_seconds_after_finished\x18\a \x01(\v2\x1f.jobshift.plugin.v1.OptionalIntR\x17ttlSecondsAfterFinished\x12)\n" +
-	"\x03pos\x18\b \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xa3\x02\n" +
+	"\x03pos\x18\b \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xc2\x02\n" +
 	"\x06Extras\x12J\n" +
 	"\x0fruntime_plugins\x18\x01 \x03(\v2!.jobshift.plugin.v1.RuntimePluginR\x0eruntimePlugins\x12E\n" +
 	"\thived_sku\x18\x02 \x03(\v2(.jobshift.plugin.v1.Extras.HivedSkuEntryR\bhivedSku\x12.\n" +
 	"\x13elastic_policy_json\x18\x03 \x01(\fR\x11elasticPolicyJson\x12\x19\n" +
-	"\bmpi_json\x18\x04 \x01(\fR\ampiJson\x1a;\n" +
+	"\bmpi_json\x18\x04 \x01(\fR\ampiJson\x12\x1d\n" +
+	"\n" +
+	"mxnet_json\x18\x05 \x01(\fR\tmxnetJson\x1a;\n" +
 	"\rHivedSkuEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\xc1\x01\n" +
