@@ -80,7 +80,9 @@ func TestPSWorkerJobs(t *testing.T) {
 			map[string]string{"job": "COMPLETED", "ps": "CANCELLED", "chief": "COMPLETED"}, []string{"worker", "evaluator"}},
 		"pai-v2 single":    {"examples/pai-v2-ddp.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
 		"paddlejob single": {"examples/paddlejob-collective.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
-		"jaxjob single":    {"examples/jaxjob-coordinator.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
+		"mxjob packed": {"examples/mxjob-ps.yaml", "packed",
+			map[string]string{"job": "COMPLETED", "scheduler": "COMPLETED"}, []string{"server", "worker"}},
+		"jaxjob single": {"examples/jaxjob-coordinator.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
