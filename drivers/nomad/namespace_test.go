@@ -34,6 +34,10 @@ type nsCluster struct {
 func (f *nsCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if r.URL.Path == "/v1/jobs" && r.Method == http.MethodGet {
+		f.list(w, r.URL.Query().Get("namespace"))
+		return
+	}
 	var job *api.Job
 	for id, j := range f.jobs {
 		if strings.Contains(r.URL.Path, id) {
@@ -64,6 +68,23 @@ func (f *nsCluster) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// list answers a job list as Nomad does: the jobs of the namespace asked
+// for ("" is "default"), or of every namespace for "*".
+func (f *nsCluster) list(w http.ResponseWriter, ns string) {
+	if ns == "" {
+		ns = "default"
+	}
+	stubs := []*api.JobListStub{}
+	for _, j := range f.jobs {
+		if ns == api.AllNamespacesNamespace || ns == *j.Namespace {
+			stubs = append(stubs, &api.JobListStub{ID: *j.ID, Namespace: *j.Namespace, Meta: j.Meta, Status: *j.Status, ModifyIndex: *j.JobModifyIndex})
+		}
+	}
+	f.index++
+	w.Header().Set("X-Nomad-Index", strconv.FormatUint(f.index, 10))
+	_ = json.NewEncoder(w).Encode(stubs)
+}
+
 func (f *nsCluster) followed(min int) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
@@ -82,31 +103,7 @@ func (f *nsCluster) followed(min int) bool {
 // job's allocation queries to the second namespace, where Nomad knows no
 // such job.
 func TestWatchTwoNamespaces(t *testing.T) {
-	site := rawExecSite()
-	site.Nomad.NamespacePerUser = true
-	f := &nsCluster{t: t, jobs: map[string]*api.Job{}, polls: map[string]int{}}
-	var handles []drivers.Handle
-	for _, user := range []string{"alice", "bob"} {
-		p := plan(psWorker("train", "sleep 60"), site)
-		p.User = user
-		job, _, diags := buildJob(p, fixtureContract{})
-		if diags.HasErrors() {
-			t.Fatal(diags)
-		}
-		if job.Namespace == nil || *job.Namespace != NamespaceFor(user) {
-			t.Fatalf("%s's job is not in namespace %s: %v", user, NamespaceFor(user), job.Namespace)
-		}
-		job.Version, job.JobModifyIndex, job.Stop = new(uint64(0)), new(uint64(1)), new(false)
-		job.SubmitTime, job.Status = new(time.Now().UnixNano()), new("pending")
-		f.jobs[*job.ID] = job
-		handles = append(handles, drivers.Handle{Driver: TargetHCL, ID: *job.ID, Meta: map[string]string{drivers.MetaNamespace: *job.Namespace}})
-	}
-	srv := httptest.NewServer(f)
-	defer srv.Close()
-	d, _ := New(drivers.Config{Site: site}, false)
-	if _, err := d.connect(&api.Config{Address: srv.URL}); err != nil {
-		t.Fatal(err)
-	}
+	d, f, handles := twoUsers(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var wg sync.WaitGroup
@@ -127,6 +124,59 @@ func TestWatchTwoNamespaces(t *testing.T) {
 	}
 	cancel()
 	wg.Wait()
+	f.check(t)
+}
+
+// TestControllerEveryNamespace: the controller lists the jobs of every
+// namespace (a controller limited to its client's namespace watched
+// neither user's job) and follows each in its own namespace.
+func TestControllerEveryNamespace(t *testing.T) {
+	d, f, _ := twoUsers(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- (&Controller{D: d, Every: time.Second}).Run(ctx) }()
+	for end := time.Now().Add(10 * time.Second); !f.followed(20) && time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+	}
+	cancel()
+	<-done
+	f.check(t)
+}
+
+// twoUsers is a driver of a namespace_per_user site connected to an
+// nsCluster holding one job of alice's and one of bob's, and their handles.
+func twoUsers(t *testing.T) (*Driver, *nsCluster, []drivers.Handle) {
+	site := rawExecSite()
+	site.Nomad.NamespacePerUser = true
+	f := &nsCluster{t: t, jobs: map[string]*api.Job{}, polls: map[string]int{}}
+	var handles []drivers.Handle
+	for _, user := range []string{"alice", "bob"} {
+		p := plan(psWorker("train", "sleep 60"), site)
+		p.User = user
+		job, _, diags := buildJob(p, fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if job.Namespace == nil || *job.Namespace != NamespaceFor(user) {
+			t.Fatalf("%s's job is not in namespace %s: %v", user, NamespaceFor(user), job.Namespace)
+		}
+		job.Version, job.JobModifyIndex, job.Stop = new(uint64(0)), new(uint64(1)), new(false)
+		job.SubmitTime, job.Status = new(time.Now().UnixNano()), new("pending")
+		f.jobs[*job.ID] = job
+		handles = append(handles, drivers.Handle{Driver: TargetHCL, ID: *job.ID, Meta: map[string]string{drivers.MetaNamespace: *job.Namespace}})
+	}
+	srv := httptest.NewServer(f)
+	t.Cleanup(srv.Close)
+	d, _ := New(drivers.Config{Site: site}, false)
+	if _, err := d.connect(&api.Config{Address: srv.URL}); err != nil {
+		t.Fatal(err)
+	}
+	return d, f, handles
+}
+
+// check: no request in the wrong namespace, and each job's allocations
+// followed.
+func (f *nsCluster) check(t *testing.T) {
+	t.Helper()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, w := range f.wrong[:min(len(f.wrong), 5)] {
