@@ -62,19 +62,23 @@ func TestConvertEqualsRegistered(t *testing.T) {
 
 	files := inspectFiles(t)
 	filled := map[string]bool{}
-	n := 0
+	n, unread := 0, 0
 	for _, f := range files {
 		job, diags := load.Load(f.path, jobs.ReadOptions{Path: f.path, Lossy: f.corpus})
 		if job == nil || diags.HasErrors() {
 			if !f.corpus {
 				t.Errorf("%s: %s", f.path, diags.Error())
 			}
+			unread++
 			continue
 		}
-		for _, driver := range []string{"raw_exec", "docker"} {
+		for _, v := range inspectSites {
+			if f.corpus && !v.corpus {
+				continue
+			}
 			for _, watched := range []bool{false, true} {
-				name := fmt.Sprintf("%s %s watched=%t", filepath.Base(f.path), driver, watched)
-				if inspectOne(t, c, reg, name, job, driver, watched, filled) {
+				name := fmt.Sprintf("%s %s watched=%t", filepath.Base(f.path), v.name, watched)
+				if inspectOne(t, c, reg, name, job, v.site(), watched, filled) {
 					n++
 				}
 			}
@@ -85,11 +89,38 @@ func TestConvertEqualsRegistered(t *testing.T) {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	t.Logf("%d files, %d jobs × shapes registered and compared in %s", len(files), n, time.Since(start).Round(time.Millisecond))
+	t.Logf("%d files (%d do not read, %d refused on Nomad), %d jobs × site × shape registered and compared in %s",
+		len(files), unread, len(refused), n, time.Since(start).Round(time.Millisecond))
 	t.Logf("fields the agent filled in (unset in the converted job):\n  %s", strings.Join(paths, "\n  "))
 	if n == 0 {
 		t.Fatal("nothing compared")
 	}
+}
+
+// inspectSites are the site settings the jobs are converted and
+// registered with: the examples with each of them (every task driver, the
+// helper, the env helper or neither), the corpus with the first two (to
+// keep the suite short: the corpus adds job variety, not shapes).
+type inspectSiteRow struct {
+	name, driver, helper, envHelper string
+	corpus                          bool
+}
+
+var inspectSites = []inspectSiteRow{
+	{"raw_exec helper", "raw_exec", "/usr/local/bin/jobshift", "", true},
+	{"docker helper", "docker", "/usr/local/bin/jobshift", "", true},
+	{"raw_exec", "raw_exec", "", "", false},
+	{"raw_exec env-helper", "raw_exec", "", "/usr/local/bin/jobshift-env", false},
+	{"exec helper", "exec", "/usr/local/bin/jobshift", "", false},
+	{"exec", "exec", "", "", false},
+	{"docker", "docker", "", "", false},
+	{"podman helper", "podman", "/usr/local/bin/jobshift", "", false},
+}
+
+func (v inspectSiteRow) site() *siteconfig.Config {
+	return &siteconfig.Config{Nomad: &siteconfig.NomadConfig{
+		Driver: v.driver, Helper: v.helper, EnvHelper: v.envHelper, CPUMHzPerCore: 100, Datacenters: []string{nowhere},
+	}}
 }
 
 type inspectFile struct {
@@ -121,13 +152,11 @@ var inspectSeq int
 // inspectOne converts and registers one job in one shape and compares
 // them; false when the job does not convert on Nomad (refused with
 // located diagnostics, tested elsewhere).
-func inspectOne(t *testing.T, c *api.Client, reg *registrar, name string, job *jobs.Job, driver string, watched bool, filled map[string]bool) bool {
+func inspectOne(t *testing.T, c *api.Client, reg *registrar, name string, job *jobs.Job, site *siteconfig.Config, watched bool, filled map[string]bool) bool {
 	t.Helper()
-	site := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{
-		Driver: driver, Helper: "/usr/local/bin/jobshift", CPUMHzPerCore: 100, Datacenters: []string{nowhere},
-	}}
 	p, diags := translate.Build(job, site, nil, "alice")
 	if p == nil || diags.HasErrors() {
+		refusal(t, name, diags.Error())
 		return false
 	}
 	inspectSeq++
@@ -167,6 +196,17 @@ func inspectOne(t *testing.T, c *api.Client, reg *registrar, name string, job *j
 	return true
 }
 
+var refused = map[string]bool{}
+
+// refusal logs the first refusal of each file.
+func refusal(t *testing.T, name, why string) {
+	file := strings.Fields(name)[0]
+	if !refused[file] {
+		refused[file] = true
+		t.Logf("%s does not convert (on at least %s): %s", file, strings.TrimPrefix(name, file+" "), strings.SplitN(why, "\n", 2)[0])
+	}
+}
+
 // convert renders p as convert -to nomad-json and -to nomad write it.
 func convert(t *testing.T, name string, p *translate.Plan) (*api.Job, string, bool) {
 	t.Helper()
@@ -178,6 +218,7 @@ func convert(t *testing.T, name string, p *translate.Plan) (*api.Job, string, bo
 		}
 		art, err := d.Render(context.Background(), p)
 		if err != nil {
+			refusal(t, name, err.Error())
 			return nil, "", false
 		}
 		out[target] = art.Files[0].Data
