@@ -56,9 +56,7 @@ func TestConvertEqualsRegistered(t *testing.T) {
 	start := time.Now()
 	c := agent.Client(t)
 	reg := &registrar{agent: agent.Addr(t)}
-	proxy := httptest.NewServer(reg.handler(t))
-	defer proxy.Close()
-	t.Setenv("NOMAD_ADDR", proxy.URL)
+	t.Setenv("NOMAD_ADDR", newProxy(t, reg))
 
 	files := inspectFiles(t)
 	filled := map[string]bool{}
@@ -293,6 +291,14 @@ func (r *registrar) handler(t *testing.T) http.Handler {
 			fwd.ServeHTTP(w, req)
 		}
 	})
+}
+
+// newProxy serves reg in front of the agent until the test ends; its URL
+// is the NOMAD_ADDR jobshift is given.
+func newProxy(t *testing.T, reg *registrar) string {
+	s := httptest.NewServer(reg.handler(t))
+	t.Cleanup(s.Close)
+	return s.URL
 }
 
 // take is the job last registered under id.
