@@ -40,7 +40,7 @@ func compareGroups(converted, stored *api.Job, filled map[string]bool) []string 
 		subset("TaskGroups["+*g.Name+"]", reflect.ValueOf(g).Elem(), reflect.ValueOf(sg).Elem(), false, &out, filled)
 	}
 	for name := range byName {
-		out = append(out, fmt.Sprintf("TaskGroups[%s]: added by the agent", name))
+		out = append(out, fmt.Sprintf("TaskGroups[%s]: stored, not in the converted job", name))
 	}
 	cj, sj := *converted, *stored
 	cj.TaskGroups, sj.TaskGroups = nil, nil
@@ -132,7 +132,7 @@ func subset(path string, want, got reflect.Value, explicit bool, out *[]string, 
 		}
 		for _, k := range got.MapKeys() {
 			if !want.MapIndex(k).IsValid() {
-				differ("key %v added by the agent: %s", k, show(got.MapIndex(k)))
+				differ("key %v stored, not in the converted job: %s", k, show(got.MapIndex(k)))
 			}
 		}
 	default:
@@ -200,10 +200,10 @@ func TestCompareGroupsCatches(t *testing.T) {
 		"value changed":   {func(j *api.Job) { j.TaskGroups[0].Tasks[0].Env["A"] = "2" }, "Env[A]"},
 		"zero dropped":    {func(j *api.Job) { j.TaskGroups[0].Count = nil }, "TaskGroups[worker].Count"},
 		"key dropped":     {func(j *api.Job) { delete(j.TaskGroups[0].Tasks[0].Env, "A") }, "key A converted"},
-		"key added":       {func(j *api.Job) { j.TaskGroups[0].Tasks[0].Env["B"] = "1" }, "key B added"},
+		"key added":       {func(j *api.Job) { j.TaskGroups[0].Tasks[0].Env["B"] = "1" }, "key B stored"},
 		"element changed": {func(j *api.Job) { j.TaskGroups[0].Tasks[0].Config["args"] = []any{"-c", "y"} }, "Config[args][1]"},
 		"task added":      {func(j *api.Job) { g := j.TaskGroups[0]; g.Tasks = append(g.Tasks, &api.Task{Name: "x"}) }, "Tasks: converted 1"},
-		"group added":     {func(j *api.Job) { j.TaskGroups = append(j.TaskGroups, &api.TaskGroup{Name: new("ps")}) }, "TaskGroups[ps]: added"},
+		"group added":     {func(j *api.Job) { j.TaskGroups = append(j.TaskGroups, &api.TaskGroup{Name: new("ps")}) }, "TaskGroups[ps]: stored"},
 		"job field":       {func(j *api.Job) { j.ID = new("k") }, "job.ID"},
 	}
 	for name, tc := range cases {
