@@ -63,6 +63,7 @@ func TestCLIConvertEqualsRegistered(t *testing.T) {
 				t.Errorf("%s: convert -to nomad-json printed no job: %v", name, err)
 				continue
 			}
+			checkShape(t, name, doc.Job, watched)
 			id := *doc.Job.ID
 			registered := registerWithCLI(t, bin, reg, id, watched, run)
 			purge(t, c, id)

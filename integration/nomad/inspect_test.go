@@ -165,6 +165,7 @@ func inspectOne(t *testing.T, c *api.Client, reg *registrar, name string, job *j
 	if !ok {
 		return false
 	}
+	checkShape(t, name, converted, watched)
 	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: site, Warnings: io.Discard})
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +193,16 @@ func inspectOne(t *testing.T, c *api.Client, reg *registrar, name string, job *j
 		t.Errorf("%s: %d allocation(s) placed in datacenter %s (%v): a task may have run", name, len(allocs), nowhere, err)
 	}
 	return true
+}
+
+// checkShape: the converted job is of the shape asked for (else both
+// sides could ignore the watch input and still agree).
+func checkShape(t *testing.T, name string, job *api.Job, watched bool) {
+	t.Helper()
+	want := map[bool]string{true: "watched:", false: "unwatched:"}[watched]
+	if !strings.HasPrefix(job.Meta[nomad.MetaShape], want) {
+		t.Errorf("%s: converted shape %q, want %s", name, job.Meta[nomad.MetaShape], want)
+	}
 }
 
 var refused = map[string]bool{}
