@@ -17,8 +17,8 @@ const validateHelp = `
 Usage: jobshift validate [options] FILE...
 
   Reads each job file (OpenPAI v1 JSON, OpenPAI v2 YAML, Kubeflow TFJob,
-  PyTorchJob or MPIJob, Volcano Job; the format is detected from the content) and reports every
-  problem found, in every file, as
+  PyTorchJob or MPIJob, Volcano Job; the format is detected from the
+  content) and reports every problem found, in every file, as
 
       file:line:col: severity: summary
           what to do

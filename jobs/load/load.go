@@ -28,7 +28,7 @@ const InternalErrorSummary = "Internal error while reading the job"
 
 // Formats is the user-facing list of what jobshift reads.
 const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
-	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob), " +
+	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob), and " +
 	"Volcano Job (batch.volcano.sh/v1alpha1)"
 
 // StdinReader is what path "-" reads (a variable so that tests of the
