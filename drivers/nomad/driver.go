@@ -99,16 +99,76 @@ func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
 }
 
 // JobJSON is the {"Job": ...} document `nomad job run -json` and
-// `PUT /v1/jobs` accept.
+// `PUT /v1/jobs` accept, indented by two spaces. A job of N roles has N
+// groups whose env templates each name every role, so the document grows
+// with N² (about 290 MB at 300 roles): encoding/json's indenting Encoder
+// held it three times over (the compact encoding, its indented copy and
+// the buffer written to). The groups are encoded one at a time into the
+// document, so only one group is ever held twice.
 func JobJSON(job *api.Job) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
+	if len(job.TaskGroups) == 0 {
+		return encodeJSON(nil, map[string]*api.Job{"Job": job}, "")
+	}
+	bare := *job
+	bare.TaskGroups = nil
+	head, err := encodeJSON(nil, map[string]*api.Job{"Job": &bare}, "")
+	if err != nil {
+		return nil, err
+	}
+	// the only unescaped "TaskGroups": null at the job's depth (keys of
+	// the job's own maps are deeper, strings escape their quotes)
+	const slot = "\n    \"TaskGroups\": null"
+	at := bytes.Index(head, []byte(slot))
+	if at < 0 {
+		return nil, fmt.Errorf("encoding job: no TaskGroups in its JSON")
+	}
+	at += len(slot) - len("null")
+	out := make([]byte, 0, len(head)+jsonGroupsSize(job))
+	out = append(out, head[:at]...)
+	out = append(out, "[\n"...)
+	for i, g := range job.TaskGroups {
+		if i > 0 {
+			out = append(out, ",\n"...)
+		}
+		out = append(out, "      "...)
+		if out, err = encodeJSON(out, g, "      "); err != nil {
+			return nil, err
+		}
+		out = out[:len(out)-1] // the Encoder's newline
+	}
+	out = append(out, "\n    ]"...)
+	return append(out, head[at+len("null"):]...), nil
+}
+
+// encodeJSON appends v, indented as at prefix, and a newline to dst.
+func encodeJSON(dst []byte, v any, prefix string) ([]byte, error) {
+	buf := bytes.NewBuffer(dst)
+	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]*api.Job{"Job": job}); err != nil {
+	enc.SetIndent(prefix, "  ")
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding job: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// jsonGroupsSize is about the size of the job's groups in JSON, a little
+// more rather than less: mostly their templates, whose quotes and
+// newlines gain a backslash.
+func jsonGroupsSize(job *api.Job) int {
+	n := 0
+	for _, g := range job.TaskGroups {
+		n += 8 << 10
+		for _, t := range g.Tasks {
+			n += 4 << 10
+			for _, tp := range t.Templates {
+				if tp.EmbeddedTmpl != nil {
+					n += len(*tp.EmbeddedTmpl) * 5 / 4
+				}
+			}
+		}
+	}
+	return n
 }
 
 // warn prints warning diagnostics to the configured writer.

@@ -41,6 +41,7 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
 // buildJob decides the shape of p and renders it: the one path of
 // Render, Submit and PlanDiff.
 func buildJob(p *translate.Plan, c Contract) (*api.Job, *Shape, hcl.Diagnostics) {
+	defer p.Hold()() // asked per group: once, not per group
 	set, diags := settingsFor(p)
 	if diags.HasErrors() {
 		return nil, nil, diags
