@@ -84,18 +84,13 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 // registers as the job's submission (`nomad job inspect -hcl`). A JSON
 // document has no comments: its job meta MetaShape says the same.
 func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
-	b, err := jobhcl.Marshal(job)
-	if err != nil {
-		return nil, err
-	}
 	var h bytes.Buffer
 	h.WriteString("# jobshift: " + shapeLabel(shape.Watched) + "\n#\n")
 	for line := range strings.Lines(shape.String()) {
 		h.WriteString("# " + line)
 	}
 	h.WriteString("\n")
-	h.Write(b)
-	return h.Bytes(), nil
+	return jobhcl.AppendMarshal(h.Bytes(), job)
 }
 
 // JobJSON is the {"Job": ...} document `nomad job run -json` and
