@@ -102,11 +102,11 @@ func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
 // document, so only one group is ever held twice.
 func JobJSON(job *api.Job) ([]byte, error) {
 	if len(job.TaskGroups) == 0 {
-		return encodeJSON(nil, map[string]*api.Job{"Job": job}, "")
+		return encodeJSON(map[string]*api.Job{"Job": job})
 	}
 	bare := *job
 	bare.TaskGroups = nil
-	head, err := encodeJSON(nil, map[string]*api.Job{"Job": &bare}, "")
+	head, err := encodeJSON(map[string]*api.Job{"Job": &bare})
 	if err != nil {
 		return nil, err
 	}
@@ -121,26 +121,31 @@ func JobJSON(job *api.Job) ([]byte, error) {
 	out := make([]byte, 0, len(head)+jsonGroupsSize(job))
 	out = append(out, head[:at]...)
 	out = append(out, "[\n"...)
+	// one Encoder for every group: it keeps its indenting buffer
+	var group bytes.Buffer
+	enc := json.NewEncoder(&group)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("      ", "  ")
 	for i, g := range job.TaskGroups {
 		if i > 0 {
 			out = append(out, ",\n"...)
 		}
-		out = append(out, "      "...)
-		if out, err = encodeJSON(out, g, "      "); err != nil {
-			return nil, err
+		group.Reset()
+		if err := enc.Encode(g); err != nil {
+			return nil, fmt.Errorf("encoding job: %w", err)
 		}
-		out = out[:len(out)-1] // the Encoder's newline
+		out = append(append(out, "      "...), bytes.TrimSuffix(group.Bytes(), []byte("\n"))...)
 	}
 	out = append(out, "\n    ]"...)
 	return append(out, head[at+len("null"):]...), nil
 }
 
-// encodeJSON appends v, indented as at prefix, and a newline to dst.
-func encodeJSON(dst []byte, v any, prefix string) ([]byte, error) {
-	buf := bytes.NewBuffer(dst)
-	enc := json.NewEncoder(buf)
+// encodeJSON is v indented by two spaces, and a newline.
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	enc.SetIndent(prefix, "  ")
+	enc.SetIndent("", "  ")
 	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding job: %w", err)
 	}
