@@ -28,6 +28,9 @@ type renderer struct {
 	shape    *Shape
 	// snapPorts: each group's port slots in snapshot mode (MetaSnapPorts).
 	snapPorts map[string][]snapService
+	// barrierTmpl: the barrier template, the same in every group (it names
+	// every service of the job), rendered once and shared.
+	barrierTmpl string
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
