@@ -225,3 +225,39 @@ func TestTrainJobXGBoost(t *testing.T) {
 		t.Fatalf("checksums by rank %v: want 3 equal ones", sums)
 	}
 }
+
+var allreduce = regexp.MustCompile(`(?m)^allreduce rank (\d+) of (\d+) sum (\d+)$`)
+
+// An MPI TrainJob (runLauncherAsNode, three nodes of two slots): the
+// launcher's mpirun reaches the nodes by their pod names through the ssh
+// emulation, with the hostfile and OMPI_MCA_* of Trainer's MPI plugin; six
+// ranks sum 1..6. The job sets no OMPI_MCA_* of its own: on one host,
+// where every node shares the host name and the loopback interface, the
+// machine's environment tells OpenMPI to use TCP over loopback.
+func TestTrainJobMPI(t *testing.T) {
+	if _, err := exec.LookPath("mpirun"); err != nil || exec.Command("/usr/bin/python3", "-c", "import mpi4py").Run() != nil {
+		t.Skip("no OpenMPI / mpi4py (apt-get install openmpi-bin python3-mpi4py)")
+	}
+	if _, err := exec.LookPath("sshd"); err != nil {
+		if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+			t.Skip("no sshd (apt-get install openssh-server)")
+		}
+	}
+	o := run(t, "trainjob-mpi.yaml", taskEnv("OMPI_MCA_btl=tcp,self", "OMPI_MCA_btl_tcp_if_include=lo", "OMPI_MCA_oob_tcp_if_include=lo"))
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	b, err := os.ReadFile(filepath.Join(o.dir, "launcher-0", "attempt-0", "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := allreduce.FindAllStringSubmatch(string(b), -1)
+	if len(ranks) != 6 {
+		t.Fatalf("%d ranks reported, want 6:\n%s", len(ranks), b)
+	}
+	for _, m := range ranks {
+		if m[2] != "6" || m[3] != "21" {
+			t.Errorf("rank %s: size %s sum %s, want 6 and 21", m[1], m[2], m[3])
+		}
+	}
+}
