@@ -15,7 +15,8 @@ import (
 
 // Contracts are the contract names jobshift knows, in the order the help
 // text lists them.
-var Contracts = []string{jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI}
+var Contracts = []string{jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI,
+	jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost}
 
 // DefaultUser is the user when neither -user nor $USER says otherwise.
 const DefaultUser = "jobshift"
