@@ -299,16 +299,16 @@ func nomadStartOnce(b *testing.B, c *api.Client, kind string, n int) (time.Durat
 	p := &translate.Plan{Job: nomadBenchJob(name, n, nomadStartCmd), Site: nomadBenchSite, User: "bench", Options: map[string]string{}}
 	switch kind {
 	case "jobshift", "no-finisher", "job-finisher": // what jobshift run submits on a site with the helper and jobshift-env
-		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptWatched] = "true"
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
 		p.Options[nomad.OptEnvHelper] = drivertest.JobshiftEnv(b)
 	case "helper": // ... with the helper only: the jobshift binary runs nomad-env
-		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptWatched] = "true"
 		p.Options[nomad.OptHelper] = drivertest.Jobshift(b)
 	case "sourced": // ... and on a site without it: the file env-wait sources
-		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptWatched] = "true"
 	case "template": // ... or the env template, as a container task has it
-		p.Options[nomad.OptRendezvous] = nomad.RendezvousSnap
+		p.Options[nomad.OptWatched] = "true"
 		p.Options[nomad.OptEnvTemplate] = "1"
 	}
 	job, diags := nomad.BuildJob(p, nil)
@@ -656,7 +656,7 @@ func nomadReleaseOnce(b *testing.B, c *api.Client, kind string, n int) (env, use
 		site = &s
 	}
 	p := &translate.Plan{Job: nomadBenchJob(name, n, cmd), Site: site, User: "bench",
-		Options: map[string]string{nomad.OptRendezvous: nomad.RendezvousSnap}}
+		Options: map[string]string{nomad.OptWatched: "true"}}
 	if template {
 		p.Options[nomad.OptEnvTemplate] = "1"
 	}

@@ -6,6 +6,8 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/siteconfig"
 )
 
@@ -24,6 +26,21 @@ type Config struct {
 	// Warnings receives non-fatal notes (e.g. "images are not run"); nil
 	// discards them.
 	Warnings io.Writer
+	// Warn, when set, receives the warnings as diagnostics instead of
+	// Warnings (validate -to counts and prints them with the job's own).
+	Warn func(hcl.Diagnostics)
+}
+
+// Report hands warnings to Warn, or writes them to Warnings (diag.Text,
+// which quotes the job file's lines).
+func (c Config) Report(ws hcl.Diagnostics) {
+	switch {
+	case len(ws) == 0:
+	case c.Warn != nil:
+		c.Warn(ws)
+	case c.Warnings != nil:
+		_ = diag.Text(c.Warnings, ws, nil)
+	}
 }
 
 // Constructor builds a driver.

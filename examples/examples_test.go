@@ -38,6 +38,7 @@ type outcome struct {
 	res    *drivers.Result
 	dir    string
 	states map[string]completion.State // last attempt
+	out    string                      // the job's prefixed output
 }
 
 // run reads file (relative to the repository root, where jobs run from, as
@@ -96,6 +97,7 @@ func run(t *testing.T, file string, env []string) outcome {
 		t.Errorf("%s: processes left behind: %v (%v)", file, left, err)
 	}
 	t.Logf("%s output:\n%s", file, out)
+	o.out = out.String()
 	return o
 }
 
@@ -161,7 +163,7 @@ func TestTorchDDP(t *testing.T) {
 		}
 		t.Skipf("no PyTorch for /usr/bin/python3: %v", err)
 	}
-	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "trainjob-torch.yaml": 3} {
+	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "volcano-pytorch-ddp.yaml": 3, "trainjob-torch.yaml": 3} {
 		t.Run(file, func(t *testing.T) {
 			o := run(t, file, taskEnv())
 			if o.res.Phase != completion.PhaseSucceeded {

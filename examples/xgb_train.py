@@ -1,43 +1,53 @@
-#!/usr/bin/env python3
-"""A few boosting rounds of distributed XGBoost (CPU, the collective over TCP).
+"""Distributed XGBoost as a Kubeflow XGBoostJob runs it.
 
-The Trainer xgboost runtime gives every node DMLC_TRACKER_URI and
-DMLC_TRACKER_PORT (node 0, which runs the tracker), DMLC_TASK_ID (the
-node's rank) and DMLC_NUM_WORKER. Every rank trains on its own rows; the
-collective makes the trees global, so all ranks end with the same model.
-The last line prints a checksum of its predictions.
+The operator gives every replica MASTER_ADDR, MASTER_PORT, WORLD_SIZE and
+RANK (training-operator pkg/controller.v1/xgboost/xgboost.go). As in
+Kubeflow's xgboost-dist example, rank 0 (the Master) starts the Rabit
+tracker on MASTER_ADDR:MASTER_PORT and every replica, the Master included,
+joins it as a worker with DMLC_TASK_ID = RANK, so ranks are the operator's.
+Each rank trains on its own shard of a fixed synthetic data set; the
+collective histogram all-reduce makes every rank end with the same model,
+whose checksum each prints ("rank R of N checksum C").
 """
-
+import hashlib
 import os
-import sys
-import threading
 
 import numpy as np
 import xgboost as xgb
 from xgboost import collective
 from xgboost.tracker import RabitTracker
 
+NAMES = ("MASTER_PORT", "MASTER_ADDR", "WORLD_SIZE", "RANK", "PYTHONUNBUFFERED", "WORKER_PORT", "WORKER_ADDRS")
+
 
 def main():
-    uri = os.environ["DMLC_TRACKER_URI"]
-    port = int(os.environ["DMLC_TRACKER_PORT"])
-    rank = int(os.environ["DMLC_TASK_ID"])
-    world = int(os.environ["DMLC_NUM_WORKER"])
+    for name, value in os.environ.items():
+        if name in NAMES:
+            print("env %s=%s" % (name, value), flush=True)
+    addr, port = os.environ["MASTER_ADDR"], int(os.environ["MASTER_PORT"])
+    world, rank = int(os.environ["WORLD_SIZE"]), int(os.environ["RANK"])
+
+    tracker = None
     if rank == 0:
-        tracker = RabitTracker(host_ip=uri, n_workers=world, port=port)
+        tracker = RabitTracker(host_ip=addr, n_workers=world, port=port, sortby="task")
         tracker.start(world)
-        threading.Thread(target=tracker.join, daemon=True).start()
-    args = {"DMLC_TRACKER_URI": uri, "DMLC_TRACKER_PORT": port, "DMLC_TASK_ID": str(rank)}
-    with collective.CommunicatorContext(**args):
-        rng = np.random.default_rng(100 + rank)  # a different shard per rank
-        x = rng.normal(size=(256, 4))
-        data = xgb.DMatrix(x, label=x.sum(axis=1))
-        booster = xgb.train({"tree_method": "hist", "max_depth": 3, "nthread": 1}, data, num_boost_round=5)
-        probe = xgb.DMatrix(np.ones((1, 4)))
-        checksum = float(booster.predict(probe)[0])
-        print("rank %d of %d checksum %.6f" % (collective.get_rank(), collective.get_world_size(), checksum), flush=True)
-    return 0
+
+    rng = np.random.default_rng(7)
+    x = rng.normal(size=(600, 4))
+    y = (x[:, 0] + 0.5 * x[:, 1] > 0).astype(int)
+    shard = slice(rank, None, world)
+    with collective.CommunicatorContext(DMLC_TRACKER_URI=addr, DMLC_TRACKER_PORT=port, DMLC_TASK_ID=str(rank)):
+        if collective.get_rank() != rank or collective.get_world_size() != world:
+            raise SystemExit("collective rank %d of %d, want %d of %d" % (
+                collective.get_rank(), collective.get_world_size(), rank, world))
+        dtrain = xgb.DMatrix(x[shard], label=y[shard])
+        booster = xgb.train({"objective": "binary:logistic", "tree_method": "hist", "max_depth": 3, "nthread": 1},
+                            dtrain, num_boost_round=5)
+        dump = "".join(booster.get_dump())
+        print("rank %d of %d checksum %s" % (rank, world, hashlib.sha256(dump.encode()).hexdigest()[:16]), flush=True)
+    if tracker is not None:
+        tracker.join()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()

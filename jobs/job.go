@@ -27,11 +27,16 @@ const (
 	ContractUAI     = "uai"      // UCloud UAI Train TF_CONFIG
 	ContractTorch   = "torch"    // PyTorchJob v1.9 MASTER_*/RANK/WORLD_SIZE/PET_*
 	ContractMPI     = "mpi"      // MPIJob: hostfile, OMPI_MCA_*/I_MPI_*/HYDRA_*, K_MPI_JOB_ROLE
+	ContractXGBoost = "xgboost"  // XGBoostJob v1.9 MASTER_*/WORLD_SIZE/RANK/WORKER_*
+	ContractPaddle  = "paddle"   // PaddleJob v1.9 PADDLE_MASTER/PADDLE_NNODES/PADDLE_JOB_ID ...
+	ContractJAX     = "jax"      // JAXJob v1.9 COORDINATOR_*/NUM_PROCESSES/PROCESS_ID
+	ContractMXNet   = "mxnet"    // MXJob v1.8.1 MX_CONFIG, DMLC_*
 	// Kubeflow Trainer v2 ML policies (pkg/runtime/framework/plugins/*).
 	ContractTrainerTorch   = "trainer-torch"   // PET_NNODES, PET_NPROC_PER_NODE, PET_NODE_RANK, PET_MASTER_*
 	ContractTrainerMPI     = "trainer-mpi"     // OMPI_MCA_* of the MPI plugin's launcher
 	ContractTrainerJAX     = "trainer-jax"     // JAX_NUM_PROCESSES, JAX_PROCESS_ID, JAX_COORDINATOR_ADDRESS
 	ContractTrainerXGBoost = "trainer-xgboost" // DMLC_TRACKER_URI/PORT, DMLC_TASK_ID, DMLC_NUM_WORKER
+	ContractVolcano        = "volcano"         // Volcano job plugins: env, svc, pytorch, tensorflow, mpi (jobs/volcano.go)
 )
 
 // Job is the neutral description of one distributed job.
@@ -151,6 +156,25 @@ type Role struct {
 	// Drivers place them at Path: mounts for containers, a private mount
 	// namespace for plain processes, a located refusal where neither exists.
 	Files []File `json:"files,omitempty"`
+
+	// Init are the role's init containers (Kubernetes initContainers):
+	// run in every task before Command, in order, each to success; a
+	// failing one fails the task (its exit code) by the role's restart
+	// policy, as the kubelet did.
+	Init []InitStep `json:"init,omitempty"`
+}
+
+// InitStep is one init container (Role.Init): its own image, command,
+// environment and volume mounts; the task's working directory otherwise.
+type InitStep struct {
+	Name       string   `json:"name"`
+	Image      string   `json:"image,omitempty"`
+	ImagePos   Pos      `json:"imagePos"`
+	Command    Command  `json:"command"`
+	WorkingDir string   `json:"workingDir,omitempty"`
+	Env        []EnvVar `json:"env,omitempty"`
+	Volumes    []Volume `json:"volumes,omitempty"`
+	Pos        Pos      `json:"pos"`
 }
 
 // File is one platform file at a fixed path (Role.Files).
@@ -220,6 +244,10 @@ type EnvVar struct {
 	Name  string `json:"name"`
 	Value string `json:"value"`
 	Pos   Pos    `json:"pos"`
+	// Secret marks a value from a Kubernetes Secret (secretKeyRef,
+	// envFrom secretRef): it never appears in an artifact, a log or a
+	// diagnostic, and is not serialised (MarshalJSON in secret.go).
+	Secret bool `json:"secret,omitempty"`
 }
 
 // Resources are per-instance resources.
@@ -284,6 +312,7 @@ const (
 	CompletionPyTorch CompletionKind = "pytorch" // master decides
 	CompletionMPI     CompletionKind = "mpi"     // the launcher decides
 	CompletionJobSet  CompletionKind = "jobset"  // JobSet successPolicy over replicated jobs (TrainJob)
+	CompletionVolcano CompletionKind = "volcano" // Volcano policies, minAvailable, minSuccess (Extras.Volcano)
 )
 
 // Completion is the job-level part of the completion policy; PAI's per-role
@@ -294,6 +323,9 @@ type Completion struct {
 	SuccessPolicy string `json:"successPolicy,omitempty"`
 	// EnableDynamicWorker is TFJob enableDynamicWorker.
 	EnableDynamicWorker bool `json:"enableDynamicWorker,omitempty"`
+	// Decider is the replica type whose success ends the job under the
+	// pytorch rule family ("" = master): "scheduler" for an MXJob.
+	Decider string `json:"decider,omitempty"`
 	// SuccessRoles are a JobSet successPolicy's targetReplicatedJobs
 	// (empty = every role) and SuccessAny its operator Any (else All).
 	SuccessRoles []string `json:"successRoles,omitempty"`
@@ -333,8 +365,22 @@ type Extras struct {
 	// MPI is what an MPIJob's operator derived from its spec (also a
 	// TrainJob's mpi ML policy).
 	MPI *MPI `json:"mpi,omitempty"`
+	// MXNet is what an MXJob's operator read besides the replica specs.
+	MXNet *MXNet `json:"mxnet,omitempty"`
 	// Trainer is what a TrainJob's runtime and ML policy decided.
 	Trainer *Trainer `json:"trainer,omitempty"`
+	// Volcano is a Volcano Job's lifecycle and plugins (jobs/volcano.go).
+	Volcano *Volcano `json:"volcano,omitempty"`
+}
+
+// MXNet is the MXJob part its operator put into MX_CONFIG (training-operator
+// v1.8.1 pkg/controller.v1/mxnet/mxnet.go genLabelsSpec).
+type MXNet struct {
+	// JobMode is MXTrain or MXTune.
+	JobMode string `json:"jobMode"`
+	// TunerKeys are each role's template annotation tuner-server-key ("" when
+	// absent), by role name: MX_CONFIG's labels.
+	TunerKeys map[string]string `json:"tunerKeys,omitempty"`
 }
 
 // Trainer is the part of a Kubeflow Trainer v2 TrainJob its ML-policy

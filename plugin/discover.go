@@ -22,11 +22,14 @@ type Candidate struct {
 	Shadowed []string
 	// Denied is set when the site config's allowed patterns exclude it.
 	Denied bool
+	// Unsafe says why it must not run ("" = it may): see unsafeReason.
+	Unsafe string
 }
 
 // SearchDirs is the plugin search path, in order: the -plugin-dir flag,
 // $JOBSHIFT_PLUGIN_PATH (a list like $PATH), ~/.config/jobshift/plugins,
-// then the site config's plugins.dirs.
+// then the site config's plugins.dirs, a relative one taken from the
+// config file's directory (not from wherever jobshift runs).
 func SearchDirs(flagDir string, site *siteconfig.Config) []string {
 	var dirs []string
 	if flagDir != "" {
@@ -37,7 +40,12 @@ func SearchDirs(flagDir string, site *siteconfig.Config) []string {
 		dirs = append(dirs, filepath.Join(home, ".config", "jobshift", "plugins"))
 	}
 	if site != nil && site.Plugins != nil {
-		dirs = append(dirs, site.Plugins.Dirs...)
+		for _, d := range site.Plugins.Dirs {
+			if d != "" && !filepath.IsAbs(d) && site.Path != "" {
+				d = filepath.Join(filepath.Dir(site.Path), d)
+			}
+			dirs = append(dirs, d)
+		}
 	}
 	var out []string
 	seen := map[string]bool{}
@@ -77,7 +85,7 @@ func Discover(dirs []string, site *siteconfig.Config) []Candidate {
 				c.Shadowed = append(c.Shadowed, path)
 				continue
 			}
-			byName[name] = &Candidate{Name: name, Path: path, Denied: !Allowed(site, base)}
+			byName[name] = &Candidate{Name: name, Path: path, Denied: !Allowed(site, base), Unsafe: unsafeReason(path, site)}
 		}
 	}
 	out := make([]Candidate, 0, len(byName))

@@ -10,6 +10,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	goplugin "github.com/hashicorp/go-plugin"
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/siteconfig"
 )
 
 // StartTimeout bounds how long a plugin may take to complete the handshake;
@@ -46,7 +47,10 @@ func Open(path string, logs io.Writer) (*External, error) {
 		VersionedPlugins: pluginSets(&GRPCDriverPlugin{}),
 		Cmd:              cmd,
 		AllowedProtocols: []goplugin.Protocol{goplugin.ProtocolGRPC},
-		StartTimeout:     StartTimeout,
+		// the plugin's socket is reachable by other local users: mutual
+		// TLS with certificates made for this one connection
+		AutoMTLS:     true,
+		StartTimeout: StartTimeout,
 		Logger: hclog.New(&hclog.LoggerOptions{Name: "plugin", Output: logs, Level: hclog.Warn,
 			DisableTime: true}),
 		SyncStdout: logs,
@@ -74,14 +78,27 @@ func Open(path string, logs io.Writer) (*External, error) {
 }
 
 // OpenDriver finds the external driver called name on the search path and
-// opens it. It wraps drivers.ErrUnavailable when there is none.
+// opens it. It wraps drivers.ErrUnavailable when there is none, and
+// refuses one that is unsafe to run (Candidate.Unsafe).
 func OpenDriver(name string, dirs []string, allowed func(base string) bool, logs io.Writer) (*External, error) {
-	for _, c := range Discover(dirs, nil) {
+	return openDriver(name, dirs, nil, allowed, logs)
+}
+
+// OpenSiteDriver is OpenDriver checking the site config's plugin pins.
+func OpenSiteDriver(name string, dirs []string, site *siteconfig.Config, logs io.Writer) (*External, error) {
+	return openDriver(name, dirs, site, func(base string) bool { return Allowed(site, base) }, logs)
+}
+
+func openDriver(name string, dirs []string, site *siteconfig.Config, allowed func(base string) bool, logs io.Writer) (*External, error) {
+	for _, c := range Discover(dirs, site) {
 		if c.Name != name {
 			continue
 		}
 		if allowed != nil && !allowed(BinaryPrefix+c.Name) {
 			return nil, fmt.Errorf("plugin %s is not allowed by the site config's plugins.allowed patterns: %w", c.Path, drivers.ErrUnavailable)
+		}
+		if c.Unsafe != "" {
+			return nil, fmt.Errorf("plugin %s is not run: %s: %w", c.Path, c.Unsafe, drivers.ErrUnavailable)
 		}
 		return Open(c.Path, logs)
 	}

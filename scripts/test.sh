@@ -23,7 +23,7 @@ log() { printf '== %s\n' "$*" >&2; }
 if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
 	# openmpi-bin, python3-mpi4py, openssh-*: the MPI allreduce tests (the ssh emulation's sshd);
 	# tmux: the live status line test (cmd/jobshift)
-	pkgs=(python3-torch shellcheck dash bash curl jq debootstrap openmpi-bin python3-mpi4py openssh-server openssh-client tmux)
+	pkgs=(python3-torch python3-xgboost shellcheck dash bash curl jq debootstrap openmpi-bin python3-mpi4py openssh-server openssh-client tmux)
 	missing=()
 	for p in "${pkgs[@]}"; do
 		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")

@@ -26,7 +26,10 @@ import (
 //	role "*"  { env = { NCCL_DEBUG = "INFO" } }
 //	gpu_type "titanxp" { model = "TITAN Xp" }
 //	gpu_type "*"       { min_memory_mib = 11000 }
-//	plugins { dirs = ["/opt/jobshift/plugins"], allowed = ["jobshift-driver-*"] }
+//	plugins {
+//	  dirs    = ["/opt/jobshift/plugins"]
+//	  allowed = ["jobshift-driver-*"]
+//	}
 //
 // Rule precedence (image, role and gpu_type rules): the FIRST rule in file
 // order whose pattern matches wins, as a whole; rules are not merged. Write
@@ -48,6 +51,8 @@ type Config struct {
 	Images   []ImageRule
 	Roles    []RoleRule
 	GPUTypes []GPUTypeRule
+	// Volumes map the storage jobs name to the site's (config_volume.go).
+	Volumes []VolumeRule `json:",omitempty"`
 
 	// Plugins is the `plugins {}` block (nil = none).
 	Plugins *PluginsConfig
@@ -192,6 +197,9 @@ type GPUTypeRule struct {
 type PluginsConfig struct {
 	Dirs    []string // searched in order
 	Allowed []string // glob patterns over the binary's base name; empty = every plugin allowed
+	// SHA256 pins plugins: binary base name → hex SHA-256 of the file; a
+	// pinned plugin runs only when its file has that digest.
+	SHA256 map[string]string `json:",omitempty"`
 
 	Range hcl.Range `json:"-"`
 }

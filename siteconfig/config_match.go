@@ -130,5 +130,10 @@ func shadowed(c *Config) hcl.Diagnostics {
 		pats, ranges = append(pats, r.Pattern), append(ranges, r.Range)
 	}
 	check("gpu_type", pats, ranges)
+	pats, ranges = nil, nil
+	for _, r := range c.Volumes {
+		pats, ranges = append(pats, r.Pattern), append(ranges, r.Range)
+	}
+	check("volume", pats, ranges)
 	return diags
 }

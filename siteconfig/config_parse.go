@@ -34,6 +34,7 @@ var (
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
+		{Type: "volume", LabelNames: []string{"pattern"}},
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "env_helper", "work_dir", "spread_nodes",
@@ -44,7 +45,7 @@ var (
 	roleSchema     = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add", "sbatch", "setup")
 	defaultsSchema = attrs("cpu", "memory_mib", "shm_mib")
 	gpuTypeSchema  = attrs("model", "min_memory_mib")
-	pluginsSchema  = attrs("dirs", "allowed")
+	pluginsSchema  = attrs("dirs", "allowed", "sha256")
 )
 
 func attrs(names ...string) *hcl.BodySchema {
@@ -100,6 +101,12 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 			r, d = decodeRole(b)
 			if r != nil {
 				cfg.Roles = append(cfg.Roles, *r)
+			}
+		case "volume":
+			var r *VolumeRule
+			r, d = decodeVolume(b)
+			if r != nil {
+				cfg.Volumes = append(cfg.Volumes, *r)
 			}
 		case "gpu_type":
 			var r *GPUTypeRule
@@ -312,8 +319,17 @@ func decodePlugins(b *hcl.Block) (*PluginsConfig, hcl.Diagnostics) {
 	p := &PluginsConfig{Range: b.DefRange}
 	d.list("dirs", &p.Dirs)
 	d.list("allowed", &p.Allowed)
+	if a := d.decode("sha256", &p.SHA256); a != nil {
+		for name, sum := range p.SHA256 {
+			if !sha256RE.MatchString(sum) {
+				d.errAt(a, "Bad plugin digest", "plugins.sha256[%q] is %q: write the file's SHA-256 as 64 lower-case hex digits (sha256sum prints it).", name, sum)
+			}
+		}
+	}
 	return p, d.diags
 }
+
+var sha256RE = regexp.MustCompile(`^[0-9a-f]{64}$`)
 
 func label(b *hcl.Block) (string, hcl.Diagnostics) {
 	if b.Labels[0] == "" {

@@ -212,7 +212,8 @@ func TestLoadConfigLookup(t *testing.T) {
 	}{
 		"explicit wins":           {env{explicit, envFile, "cwd", ""}, "explicit", false},
 		"env var next":            {env{"", envFile, "cwd", ""}, "env", false},
-		"then ./jobshift.hcl":     {env{"", "", "cwd", ""}, "cwd", false},
+		"./jobshift.hcl unnamed":  {env{"", "", "cwd", ""}, "home", false},
+		"./jobshift.hcl named":    {env{"jobshift.hcl", "", "cwd", ""}, "cwd", false},
 		"then ~/.config":          {env{"", "", "empty", ""}, "home", false},
 		"XDG_CONFIG_HOME honored": {env{"", "", "empty", filepath.Join(dir, "xdg")}, "xdg", false},
 		"missing explicit errors": {env{filepath.Join(dir, "nope.hcl"), "", "cwd", ""}, "", true},
@@ -280,4 +281,37 @@ func FuzzParseConfig(f *testing.F) {
 			_ = r.Rewrite("some/image:tag") // must not panic whatever the rule
 		}
 	})
+}
+
+// An unnamed ./jobshift.hcl (a cloned repository's, a shared directory's)
+// is not read, and the user is told why and how to opt in: it could run
+// its plugin binaries and send NOMAD_TOKEN to its nomad address.
+func TestCwdConfigNotTrusted(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, ConfigFileName), []byte("plugins {\n  dirs = [\"./evil\"]\n}\n"), 0o644)
+	wd, _ := os.Getwd()
+	defer os.Chdir(wd)
+	os.Chdir(dir)
+	none := func(string) string { return "" }
+	cfg, diags := loadConfig("", none, func() (string, error) { return filepath.Join(dir, "nohome"), nil })
+	if cfg.Plugins != nil || cfg.Path != "" {
+		t.Errorf("./%s was read: %+v", ConfigFileName, cfg)
+	}
+	if len(diags) != 1 || diags[0].Severity != hcl.DiagWarning || !strings.Contains(diags[0].Detail, "-config ./jobshift.hcl") {
+		t.Errorf("want one warning naming the opt-in, got %v", diags)
+	}
+}
+
+// plugins.sha256 pins plugin binaries; a digest that is not 64 lower-case
+// hex digits is an error at its place.
+func TestPluginPins(t *testing.T) {
+	good := strings.Repeat("ab", 32)
+	cfg, diags := ParseConfig([]byte("plugins {\n  sha256 = { \"jobshift-driver-x\" = \""+good+"\" }\n}\n"), "site.hcl")
+	if diags.HasErrors() || cfg.Plugins.SHA256["jobshift-driver-x"] != good {
+		t.Fatalf("%v %+v", diags, cfg.Plugins)
+	}
+	_, diags = ParseConfig([]byte("plugins {\n  sha256 = { \"jobshift-driver-x\" = \"ABC\" }\n}\n"), "site.hcl")
+	if !diags.HasErrors() || !strings.Contains(diags.Error(), "site.hcl:2,") {
+		t.Fatalf("a bad digest: %v", diags)
+	}
 }

@@ -10,13 +10,14 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
+	"github.com/jobshift/jobshift/translate/lint"
 )
 
 // Contracts are the contract names jobshift knows, in the order the help
 // text lists them.
-var Contracts = []string{jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI,
-	jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost}
+var Contracts = contract.Known
 
 // DefaultUser is the user when neither -user nor $USER says otherwise.
 const DefaultUser = "jobshift"
@@ -125,7 +126,15 @@ func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user strin
 	// Contract checks (a port a contract needs, a role name the platform
 	// would have rejected): what every driver would refuse, said once here
 	// with every position. (Unknown -contract names were dropped above.)
-	diags = append(diags, contract.Check(p.Job, p.Compiled().Contract)...)
+	checked := contract.Check(p.Job, p.Compiled().Contract)
+	diags = append(diags, checked...)
+	if !checked.HasErrors() {
+		// Variables the commands use that no task gets (translate/lint).
+		diags = append(diags, lint.Contract(p.Job, p.Compiled().Contract, Contracts)...)
+	}
+	if pos, msg, ok := completion.CheckOrder(p.Job); !ok {
+		diags = append(diags, jobs.Errorf(pos, "Roles that never start", "%s", msg))
+	}
 	return p, diags
 }
 

@@ -1,6 +1,9 @@
 package translate
 
 import (
+	"fmt"
+	"sync"
+
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -28,6 +31,34 @@ type Compiled struct {
 	SSH bool
 	// Roles, in job order.
 	Roles []RolePlan
+
+	// contracts: the job's contract compiled per options (Contract).
+	mu        sync.Mutex
+	contracts map[string]contractOf
+}
+
+type contractOf struct {
+	c   *contract.Compiled
+	err error
+}
+
+// Contract is the plan's environment contract compiled with opts (a
+// target's ContractOn or ContractFor), compiled once per options and
+// kept with the rest, so that no driver compiles it again per render.
+func (p *Plan) Contract(opts contract.Options) (*contract.Compiled, error) {
+	c := p.Compiled()
+	key := fmt.Sprintf("%#v", opts)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if got, ok := c.contracts[key]; ok {
+		return got.c, got.err
+	}
+	cc, err := contract.Compile(p.Job, opts)
+	if c.contracts == nil {
+		c.contracts = map[string]contractOf{}
+	}
+	c.contracts[key] = contractOf{cc, err}
+	return cc, err
 }
 
 // RolePlan is the target-independent part of one role.

@@ -220,3 +220,26 @@ func BenchmarkCompiledCached(b *testing.B) {
 		p.Compiled()
 	}
 }
+
+// TestPlanContract: the compiled contract is kept per options (one
+// compile per plan and target), and compiled again once the job changed.
+func TestPlanContract(t *testing.T) {
+	p, diags := Build(testJob(), nil, nil, "u")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	a, err := p.Contract(p.Compiled().ContractOn("/a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := p.Contract(p.Compiled().ContractOn("/a")); again != a {
+		t.Error("the same options compiled twice")
+	}
+	if other, _ := p.Contract(p.Compiled().ContractOn("/b")); other == a {
+		t.Error("other options share a compile")
+	}
+	p.Job.Roles[0].Instances++
+	if changed, _ := p.Contract(p.Compiled().ContractOn("/a")); changed == a || changed.Job() != p.Job {
+		t.Error("a changed job kept its old contract")
+	}
+}

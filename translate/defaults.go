@@ -43,5 +43,6 @@ func applyDefaults(r *jobs.Role, d *siteconfig.DefaultsConfig) hcl.Diagnostics {
 	what := strings.Join(missing, " and ")
 	return hcl.Diagnostics{jobs.Warnf(pos, "No "+what+" requested",
 		"Role %s asks for no %s, so the target's own default applies (Nomad: 100 MHz CPU and 300 MB memory; Slurm: 1 CPU and 1024 MiB per task). "+
-			"Add resources to the job, or give the site a default in jobshift.hcl: defaults { cpu = 1, memory_mib = 4096, shm_mib = 1024 }.", r.Name, what)}
+			"Add resources to the job, or give the site a default in jobshift.hcl:\n"+
+			"  defaults {\n    cpu        = 1\n    memory_mib = 4096\n    shm_mib    = 1024\n  }", r.Name, what)}
 }

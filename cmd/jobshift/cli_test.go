@@ -69,7 +69,7 @@ func TestCLIGolden(t *testing.T) {
 		"validate-help":            {[]string{"validate", "-h"}, "", 0},
 		"validate-bad-flag":        {[]string{"validate", "-nope", "x"}, "", 2},
 		"validate-bad-options":     {[]string{"validate", "-dialect", "x", "-contract", "tf,horovod", "-user", "a b", "-var", "k=v", "testdata/cli/unknown.json"}, "", 2},
-		"validate-secrets-missing": {[]string{"validate", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
+		"validate-secrets-missing": {[]string{"validate", "testdata/cli/pai-v2-auth.yaml"}, "", 1},
 		"validate-secrets":         {[]string{"validate", "-secrets", "testdata/cli/secrets.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 0},
 		"validate-secrets-stdin":   {[]string{"validate", "-secrets", "-", "testdata/cli/pai-v2-auth.yaml"}, "{\"user\": \"bob\", \"password\": \"x\"}", 0},
 		"validate-secrets-bad":     {[]string{"validate", "-secrets", "testdata/cli/secrets-bad.yaml", "testdata/cli/pai-v2-auth.yaml"}, "", 1},

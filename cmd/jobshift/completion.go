@@ -45,10 +45,11 @@ func runCompletion(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if len(args) != 1 || scripts[args[0]] == "" {
-		fmt.Fprint(stderr, strings.TrimLeft(completionHelp, "\n"))
-		if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		if len(args) == 1 && isHelpArg(args[0]) {
+			fmt.Fprint(stdout, strings.TrimLeft(completionHelp, "\n"))
 			return 0
 		}
+		fmt.Fprint(stderr, strings.TrimLeft(completionHelp, "\n"))
 		return 2
 	}
 	fmt.Fprint(stdout, scripts[args[0]])
@@ -74,7 +75,10 @@ func completionWords(args []string) []string {
 			return nil
 		}
 		lastFlagSet = nil
+		saved := helpOut
+		helpOut = io.Discard
 		c.run([]string{"-h"}, io.Discard, io.Discard) // builds the FlagSet, prints help to nowhere
+		helpOut = saved
 		if lastFlagSet != nil {
 			lastFlagSet.VisitAll(func(f *flag.Flag) { out = append(out, "-"+f.Name) })
 		}

@@ -6,9 +6,10 @@ import (
 	"github.com/jobshift/jobshift/internal/freshfile"
 	"io"
 	"os"
+	"strconv"
 
 	"github.com/jobshift/jobshift/drivers"
-	_ "github.com/jobshift/jobshift/drivers/nomad" // registers -to nomad, nomad-json
+	"github.com/jobshift/jobshift/drivers/nomad" // registers -to nomad, nomad-json
 	"github.com/jobshift/jobshift/drivers/slurm"
 )
 
@@ -22,12 +23,25 @@ Usage: jobshift convert -to TARGET [options] FILE
   Translates an OpenPAI or Kubeflow job into what TARGET runs, without
   submitting anything, and prints it (or writes it with -o).
 
+  {{formats}}
+
   Targets: nomad (HCL2 for 'nomad job run'), nomad-json (API JSON for
-  'nomad job run -json'), slurm (an sbatch script), or any driver name.
+  'nomad job run -json'), slurm (an sbatch script), local (a dry run of
+  'jobshift run': every task's directory, command and environment), or any
+  driver name.
+
+  A Nomad job has two shapes (drivers/nomad/shape.go): by default the one
+  that runs with nothing outside it (its tasks meet through a barrier
+  task, a finisher in the job judges it when the site has the helper),
+  as 'nomad job run' and 'jobshift run -detach' need; with -watched the
+  one 'jobshift run' submits, which a watcher completes (the topology
+  snapshot, judging). The file's header (HCL) or its jobshift_shape meta
+  (JSON) says which.
 
 Examples:
   jobshift convert -to nomad job.yaml > job.nomad.hcl && nomad job run job.nomad.hcl
   jobshift convert -to nomad-json job.json | nomad job run -json -
+  jobshift convert -to nomad -watched job.yaml   # what jobshift run submits
 `
 
 func runConvert(args []string, stdout, stderr io.Writer) int {
@@ -37,6 +51,8 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	jf.register(fs)
 	to := fs.String("to", "nomad", "Target `driver`.")
 	outDir := fs.String("o", "", "Write the files into `dir` instead of printing the main one.")
+	watched := fs.Bool("watched", false, "Nomad: write the shape jobshift run submits (a watcher writes the topology snapshot and judges) instead of the one for plain nomad job run.")
+	printVar := fs.Bool("print-variable", false, "Nomad: print the job's Nomad Variable (its secrets, the ssh key) as 'nomad var put' input instead of the job.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -53,6 +69,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		// inside it (with -o it is a file beside the script)
 		plan.Options["library"] = slurm.LibraryInline
 	}
+	plan.Options[nomad.OptWatched] = strconv.FormatBool(*watched)
 	drv, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
@@ -60,8 +77,33 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	}
 	art, err := drv.Render(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "convert", err)
+		printTargetError(stderr, "convert", *to, err)
 		return 1
+	}
+	if *to == nomad.TargetHCL || *to == nomad.TargetJSON {
+		v, err := nomadVariableFor(plan, cfg)
+		if err != nil {
+			fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+			return 1
+		}
+		if v != nil && *outDir != "" {
+			if err := os.MkdirAll(*outDir, 0o755); err != nil {
+				fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+				return 1
+			}
+		}
+		if v != nil {
+			if printed, err := handOverVariable(v, *outDir, *printVar, stdout, stderr); err != nil || printed {
+				if err != nil {
+					fmt.Fprintf(stderr, "jobshift convert: %v\n", err)
+					return 1
+				}
+				return 0
+			}
+		} else if *printVar {
+			fmt.Fprintln(stderr, "jobshift convert: this job needs no Nomad Variable (no secrets, no ssh emulation)")
+			return 0
+		}
 	}
 	if *outDir == "" {
 		if len(art.Files) > 0 {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"io"
 	"os"
 	"sync"
@@ -14,7 +15,13 @@ import (
 // (diag.Text): `file:line:col: severity: summary`, the detail indented, then
 // the source line the diagnostic points at.
 func printDiags(w io.Writer, diags hcl.Diagnostics) {
-	diag.Text(w, diags, sourceOf)
+	if !colorOn(w) {
+		diag.Text(w, diags, sourceOf)
+		return
+	}
+	var b bytes.Buffer
+	diag.Text(&b, diags, sourceOf)
+	_, _ = w.Write(colorDiags(b.Bytes()))
 }
 
 // stdinText is what this process read from standard input as a job or
@@ -23,6 +30,11 @@ var stdinText struct {
 	sync.Mutex
 	src []byte
 }
+
+// secretFiles are the -secrets files this process read: a diagnostic
+// about one names the place but never quotes its line, which holds a
+// secret.
+var secretFiles sync.Map
 
 // rememberStdin keeps src, read from standard input, for sourceOf.
 func rememberStdin(src []byte) {
@@ -36,6 +48,9 @@ func rememberStdin(src []byte) {
 // limit, regular files only; nil when it cannot be read, and no source
 // line is quoted).
 func sourceOf(name string) []byte {
+	if _, secret := secretFiles.Load(name); secret {
+		return nil
+	}
 	if name == load.Stdin {
 		stdinText.Lock()
 		defer stdinText.Unlock()

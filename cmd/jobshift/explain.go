@@ -27,9 +27,11 @@ Usage: jobshift explain [options] FILE
   config's rules are applied (rewritten images, role overrides). FILE "-"
   reads standard input.
 
-  -format json prints the job model (after the site rules) as JSON instead,
-  with every diagnostic in its "diagnostics" field (the validate -json
-  form); when the job cannot be read, only "diagnostics" is printed.
+  {{formats}}
+
+  -json (or -format json) prints the job model (after the site rules) as
+  JSON instead, with every diagnostic in its "diagnostics" field (the
+  validate -json form); when the job cannot be read, only "diagnostics" is printed.
   -env prints, for a sample topology (or -topology FILE), every environment
   variable each task would get from the job's contracts (the variables
   every task gets with the same value once, under "# every task"; then each
@@ -41,7 +43,7 @@ Examples:
 
   jobshift explain job.json
   jobshift explain -contract tf job.json
-  jobshift explain -format json tfjob.yaml | jq .roles
+  jobshift explain -json tfjob.yaml | jq .roles
   jobshift explain -env -topology topo.json job.yaml
 `
 
@@ -54,6 +56,7 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlagSet("explain", explainHelp, stderr)
 	jf.register(fs)
 	format := fs.String("format", "table", "Output format: \"table\" or \"json\".")
+	jsonFlag := fs.Bool("json", false, "Print the job model as JSON (the same as -format json, as every other command spells it).")
 	env := fs.Bool("env", false, "Print the environment every task would get (sample topology unless -topology).")
 	topology := fs.String("topology", "", "JSON `file` of a contract.Topology for -env (hosts and ports of every task).")
 	if code, ok := parseFlags(fs, args); !ok {
@@ -61,8 +64,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "jobshift explain: give exactly one job file (use - for standard input)")
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
+	}
+	if *jsonFlag {
+		*format = "json"
 	}
 	if *format != "table" && *format != "json" {
 		fmt.Fprintf(stderr, "jobshift explain: -format %q: use \"table\" or \"json\"\n", *format)
@@ -227,6 +233,7 @@ func explainTable(w io.Writer, plan *translate.Plan) {
 		fmt.Fprintln(w, "\nRole details:")
 		fmt.Fprint(w, extra)
 	}
+	explainVolumes(w, plan)
 
 	fmt.Fprintln(w, "\nCompletion:")
 	fmt.Fprint(w, explainCompletion(job))
@@ -304,7 +311,7 @@ func explainCompletion(job *jobs.Job) string {
 			b.WriteString("  enableDynamicWorker: true\n")
 		}
 	case jobs.CompletionPyTorch:
-		b.WriteString("  PyTorchJob: the master decides (succeeds or fails with it)\n")
+		b.WriteString("  " + pytorchFamilyRule(job) + "\n")
 	case jobs.CompletionMPI:
 		b.WriteString("  MPIJob: the launcher decides (succeeds or fails with it); workers are then stopped unless cleanPodPolicy is None\n")
 	case jobs.CompletionJobSet:
@@ -319,6 +326,8 @@ func explainCompletion(job *jobs.Job) string {
 		if job.Completion.GangTimeoutSeconds > 0 {
 			fmt.Fprintf(&b, "  gang timeout %ds (coscheduling scheduleTimeoutSeconds)\n", job.Completion.GangTimeoutSeconds)
 		}
+	case jobs.CompletionVolcano:
+		b.WriteString(explainVolcano(job))
 	default:
 		fmt.Fprintf(&b, "  %s\n", fmtNone(string(job.Completion.Kind)))
 	}
@@ -515,4 +524,20 @@ func siteChanges(job *jobs.Job, plan *translate.Plan) string {
 		}
 	}
 	return b.String()
+}
+
+// pytorchFamilyRule says how a job of the pytorch rule family ends
+// (translate/completion README Y3, Y6–Y9).
+func pytorchFamilyRule(job *jobs.Job) string {
+	switch job.Source.Format {
+	case jobs.FormatXGBoostJob:
+		return "XGBoostJob: the Master decides (succeeds with it); any replica failing for good fails the job"
+	case jobs.FormatPaddleJob:
+		return "PaddleJob: the Masters decide, else every Worker must succeed; any replica failing for good fails the job"
+	case jobs.FormatJAXJob:
+		return "JAXJob: succeeds when every Worker succeeds; any Worker failing for good fails the job"
+	case jobs.FormatMXJob:
+		return "MXJob: the Scheduler decides (or the single Worker of a job without Scheduler and Server); any replica failing for good fails the job"
+	}
+	return "PyTorchJob: the master decides (succeeds or fails with it)"
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/jobs/yamlpos"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -26,18 +28,58 @@ import (
 // stdin is replaced by tests.
 var stdin io.Reader = os.Stdin
 
+// helpOut is where help that was asked for goes (-h, `jobshift help
+// CMD`): the command's standard output, so `jobshift run -h | less` shows
+// it, as git and go do. Help after a usage error goes to stderr. realMain
+// sets it to the stdout it was given.
+var helpOut io.Writer = os.Stdout
+
+// usageText holds each flag set's help until parseFlags knows whether it
+// was asked for (stdout) or follows an error (stderr).
+var usageText = map[*flag.FlagSet]*bytes.Buffer{}
+
 // newFlagSet makes a flag set whose -h prints help (synopsis, usage,
 // examples) and then the options.
 func newFlagSet(name, help string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	lastFlagSet = fs // completion.go lists a command's flags from it
 	fs.SetOutput(stderr)
+	fs.BoolVar(&noColor, "no-color", false, "No colour on a terminal (as NO_COLOR=1 does).")
+	var text bytes.Buffer
+	usageText[fs] = &text
 	fs.Usage = func() {
-		fmt.Fprintln(stderr, strings.TrimSpace(help))
-		fmt.Fprintln(stderr, "\nOptions:")
+		text.Reset()
+		fmt.Fprintln(&text, strings.TrimSpace(withFormats(help)))
+		fmt.Fprintln(&text, "\nOptions:")
+		fs.SetOutput(&text)
 		fs.PrintDefaults()
+		fs.SetOutput(stderr)
 	}
 	return fs
+}
+
+// usageError prints fs's help after a usage error (on stderr).
+func usageError(fs *flag.FlagSet) {
+	fs.Usage()
+	flushUsage(fs, false)
+}
+
+// isHelpArg: is a a request for help (-h, -help, --help)?
+func isHelpArg(a string) bool { return a == "-h" || a == "-help" || a == "--help" }
+
+// flushUsage writes the help fs.Usage produced, if any: to helpOut when it
+// was asked for, else to the flag set's error output.
+func flushUsage(fs *flag.FlagSet, asked bool) {
+	text := usageText[fs]
+	delete(usageText, fs)
+	if text == nil || text.Len() == 0 {
+		return
+	}
+	w := fs.Output()
+	if asked {
+		w = helpOut
+	}
+	_, _ = w.Write(text.Bytes())
 }
 
 // parseFlags parses args; it returns the exit code to use when the command
@@ -51,6 +93,7 @@ func parseFlags(fs *flag.FlagSet, args []string) (code int, ok bool) {
 	var files []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			flushUsage(fs, err == flag.ErrHelp)
 			if err == flag.ErrHelp {
 				return exitOK, false
 			}
@@ -187,12 +230,14 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 	// The job-file limit bounds a secrets file too (it was part of the
 	// same Kubernetes objects), so an endless stdin cannot exhaust memory.
+	diag.MarkSecretFile(path) // no diagnostic quotes a line of it
 	var src []byte
 	var d *hcl.Diagnostic
 	if path == "-" {
 		src, d = load.ReadAllLimited(stdin, path)
-		rememberStdin(src)
+		rememberStdin(nil) // standard input held a secret: nothing to quote
 	} else {
+		secretFiles.Store(path, true)
 		src, d = load.ReadFileLimited(path)
 	}
 	if d != nil {
@@ -212,6 +257,9 @@ func secretsValue(src []byte, path string) (map[string]any, hcl.Diagnostics) {
 	if d != nil {
 		d.Summary = "Invalid secrets file"
 		return nil, hcl.Diagnostics{d}
+	}
+	if list, ok := kubernetesObjects(docs); ok {
+		return list, nil
 	}
 	var root *yaml.Node
 	if len(docs) > 0 {
@@ -349,4 +397,27 @@ func writeJSON(stdout, stderr io.Writer, v any) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// kubernetesObjects turns a secrets file of several Kubernetes Secret and
+// ConfigMap documents into one v1 List, which the Kubeflow reader takes
+// like the documents of the job file itself.
+func kubernetesObjects(docs []*yaml.Node) (map[string]any, bool) {
+	var items []any
+	for _, d := range docs {
+		root := yamlpos.Root(d)
+		if root == nil {
+			continue
+		}
+		v, whole := yamlpos.Value(root, yamlpos.ValueOptions{})
+		m, ok := v.(map[string]any)
+		if !whole || !ok || (m["kind"] != "Secret" && m["kind"] != "ConfigMap") {
+			return nil, false
+		}
+		items = append(items, m)
+	}
+	if len(items) < 2 {
+		return nil, false
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, true
 }

@@ -21,7 +21,7 @@ func TestLoadPlanWithoutCheck(t *testing.T) {
 		wantWord string // in the job's first command
 	}{
 		"lossy reaches the reader":     {[]string{"-lossy"}, "testdata/cli/tfjob-lossy.yaml", "", ""},
-		"without lossy it is an error": {nil, "testdata/cli/tfjob-lossy.yaml", "Secret or ConfigMap reference dropped", ""},
+		"without lossy it is an error": {nil, "testdata/cli/tfjob-lossy.yaml", "Secret not found", ""},
 		"vars reach the reader":        {[]string{"-var", "steps=7"}, "testdata/cli/pai-v2.yaml", "", "--steps 7"},
 		"bad option is reported":       {[]string{"-dialect", "x"}, "testdata/cli/pai-v2.yaml", "Unknown dialect", ""},
 		"bad contract is reported":     {[]string{"-contract", "nope"}, "testdata/cli/pai-v2.yaml", "Unknown contract", ""},

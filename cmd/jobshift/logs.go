@@ -55,6 +55,7 @@ func runLogs(args []string, stdout, stderr io.Writer) int {
 	rc, err := d.Logs(context.Background(), h, opts)
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift logs: %v\n", err)
+		printUnavailableFix(stderr, h.Driver, err)
 		return 1
 	}
 	defer rc.Close()

@@ -10,6 +10,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/jobshift/jobshift/jobs/diag"
 )
 
 // version is set at build time with -ldflags "-X main.version=...".
@@ -37,11 +39,22 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 	if name, ok := servedDriverName(os.Args[0]); ok && len(args) == 0 {
 		return servePlugin(name, "", stderr)
 	}
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	helpOut, noColor = stdout, false
+	diag.ForgetSecretFiles()
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" {
+			if c, ok := commands[args[1]]; ok {
+				return c.run([]string{"-h"}, stdout, stderr)
+			}
+			fmt.Fprintf(stderr, "jobshift help: unknown command %q\n\n", args[1])
+			usage(stderr)
 			return exitUsage
 		}
+		usage(stdout)
 		return exitOK
 	}
 	if args[0] == "-v" || args[0] == "-version" || args[0] == "--version" {
@@ -59,8 +72,8 @@ func realMain(args []string, stdout, stderr io.Writer) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "Usage: jobshift <command> [options] [args]")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Runs OpenPAI (v1 JSON, v2 YAML) and Kubeflow (TFJob, PyTorchJob, MPIJob, Trainer v2 TrainJob) jobs, unchanged,")
-	fmt.Fprintln(w, "on the local machine, Nomad or Slurm.")
+	fmt.Fprintln(w, "Runs distributed-training jobs, unchanged, on the local machine, Nomad or Slurm.")
+	fmt.Fprintln(w, withFormats(formatsMark))
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Commands:")
 	names := make([]string, 0, len(commands))

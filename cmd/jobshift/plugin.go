@@ -33,8 +33,7 @@ func addPluginDirFlag(fs *flag.FlagSet) {
 // openExternal loads jobshift-driver-<name> from the plugin search path.
 func openExternal(name string, cfg drivers.Config) (drivers.Driver, error) {
 	dirs := plugin.SearchDirs(pluginDir, cfg.Site)
-	allowed := func(base string) bool { return plugin.Allowed(cfg.Site, base) }
-	ext, err := plugin.OpenDriver(name, dirs, allowed, cfg.Warnings)
+	ext, err := plugin.OpenSiteDriver(name, dirs, cfg.Site, cfg.Warnings)
 	if err != nil {
 		return nil, fmt.Errorf("%w (built-in drivers: %s)", err, strings.Join(drivers.Names(), ", "))
 	}
@@ -61,16 +60,12 @@ const pluginsHelp = `Usage: jobshift plugins [options]
   $JOBSHIFT_PLUGIN_PATH, ~/.config/jobshift/plugins, the site config's
   plugins.dirs), with version, protocol and origin. External plugins are
   started briefly to ask their version; one that fails says why.
-
-Options:
 `
 
 func runPlugins(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("plugins", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plugins", pluginsHelp, stderr)
 	addPluginDirFlag(fs)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
-	fs.Usage = func() { fmt.Fprint(stderr, pluginsHelp); fs.PrintDefaults() }
 	asJSON := fs.Bool("json", false, "Print a JSON array of the drivers instead of the table.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -91,6 +86,8 @@ func runPlugins(args []string, stdout, stderr io.Writer) int {
 		}
 		if c.Denied {
 			status = "not allowed by plugins.allowed"
+		} else if c.Unsafe != "" {
+			status = "not run: " + c.Unsafe
 		} else if ext, err := plugin.Open(c.Path, nil); err != nil {
 			status = "error: " + oneLine(err.Error())
 		} else {
@@ -147,23 +144,24 @@ const pluginServeHelp = `Usage: jobshift plugin serve [options] DRIVER
   this by hand only to test. A copy or symlink of jobshift named
   jobshift-driver-DRIVER does the same when started with no arguments.
 
-Options:
 `
 
 func runPluginCmd(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] != "serve" {
+		if len(args) == 1 && isHelpArg(args[0]) {
+			fmt.Fprint(stdout, pluginServeHelp)
+			return exitOK
+		}
 		fmt.Fprint(stderr, pluginServeHelp)
 		return exitUsage
 	}
-	fs := flag.NewFlagSet("plugin serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := newFlagSet("plugin serve", pluginServeHelp, stderr)
 	configPath := fs.String("config", "", "site config file (jobshift.hcl)")
-	fs.Usage = func() { fmt.Fprint(stderr, pluginServeHelp); fs.PrintDefaults() }
 	if code, ok := parseFlags(fs, args[1:]); !ok {
 		return code
 	}
 	if fs.NArg() != 1 {
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	return servePlugin(fs.Arg(0), *configPath, stderr)

@@ -34,14 +34,51 @@ type progress struct {
 	seen     map[jobs.TaskRef]bool // started in this attempt
 	restarts map[string]int        // per role, all attempts
 	drawn    bool
+	stopTick chan struct{} // closed by done: the clock stops
 }
 
 // newProgress shows job on w; width is the terminal's width (nil: w is
 // not a terminal, print plain lines).
 func newProgress(w io.Writer, width func() int, job *jobs.Job) *progress {
-	p := &progress{w: bufio.NewWriterSize(w, 64<<10), tty: width != nil, width: width, job: job, start: time.Now(), restarts: map[string]int{}}
+	p := &progress{w: bufio.NewWriterSize(w, 64<<10), tty: width != nil, width: width, job: job, start: time.Now(), restarts: map[string]int{},
+		stopTick: make(chan struct{})}
 	p.reset()
+	if p.tty {
+		go p.tick(clockTick, p.stopTick)
+	}
 	return p
+}
+
+// stopClock stops the status line's clock; caller holds p.mu.
+func (p *progress) stopClock() {
+	if p.stopTick != nil {
+		close(p.stopTick)
+		p.stopTick = nil
+	}
+}
+
+// clockTick is how often the status line is redrawn (tests shorten it).
+var clockTick = time.Second
+
+// tick redraws the status line every period, so its clock runs while the
+// tasks print nothing (it stayed at 0s before a task's first line).
+func (p *progress) tick(period time.Duration, stop <-chan struct{}) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.stopTick != nil {
+				p.clear()
+				p.draw()
+				p.w.Flush()
+			}
+			p.mu.Unlock()
+		}
+	}
 }
 
 func (p *progress) reset() {
@@ -122,6 +159,7 @@ func (p *progress) event(e drivers.Event) {
 func (p *progress) done(w io.Writer) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.stopClock()
 	p.w.Flush()
 	p.w = bufio.NewWriterSize(w, 64<<10)
 	if p.tty {

@@ -2,8 +2,11 @@ package main
 
 import (
 	"bytes"
+	"io"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
@@ -40,7 +43,7 @@ func TestProgressStatus(t *testing.T) {
 			want: "[attempt 2] ps: 1 pending, 1 running | worker: 2 pending"},
 	} {
 		t.Run(name, func(t *testing.T) {
-			p := newProgress(&bytes.Buffer{}, wide, progressJob())
+			p := stillProgress(&bytes.Buffer{}, wide, progressJob())
 			for _, e := range tc.events {
 				p.event(e)
 			}
@@ -57,7 +60,7 @@ func TestProgressStatus(t *testing.T) {
 // place; elsewhere every task event is its own line.
 func TestProgressOutput(t *testing.T) {
 	var tty, plain bytes.Buffer
-	for _, p := range []*progress{newProgress(&tty, wide, progressJob()), newProgress(&plain, nil, progressJob())} {
+	for _, p := range []*progress{stillProgress(&tty, wide, progressJob()), stillProgress(&plain, nil, progressJob())} {
 		p.event(ev(0, "ps", 0, completion.Running, 0))
 		_, _ = p.Write([]byte("[ps-0] hello\n"))
 		p.event(ev(0, "ps", 0, completion.Stopped, 143))
@@ -110,7 +113,7 @@ func (w *writes) Write(b []byte) (int, error) {
 // its status line (TestLiveLineTmux, seen in a CI dry run).
 func TestProgressOneWritePerUpdate(t *testing.T) {
 	w := &writes{}
-	p := newProgress(w, wide, progressJob())
+	p := stillProgress(w, wide, progressJob())
 	p.event(ev(0, "ps", 0, completion.Running, 0))
 	_, _ = p.Write([]byte("[ps-0] hello\n"))
 	p.note("interrupted")
@@ -126,4 +129,58 @@ func TestProgressOneWritePerUpdate(t *testing.T) {
 			t.Errorf("write %d = %q has no status line", i, c)
 		}
 	}
+}
+
+// lockedBuffer is written by the progress clock's goroutine and read by
+// the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// On a terminal the status line's clock runs while the tasks print
+// nothing (it stayed at "0s" until the next event), and stops with done.
+func TestProgressClockTicks(t *testing.T) {
+	defer func(d time.Duration) { clockTick = d }(clockTick)
+	clockTick = 10 * time.Millisecond
+	var out lockedBuffer
+	p := newProgress(&out, func() int { return 200 }, progressJob())
+	p.mu.Lock()
+	p.start = time.Now().Add(-3 * time.Second)
+	p.mu.Unlock()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(out.String(), "ps: 2 pending | worker: 2 pending 3s") && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if !strings.Contains(out.String(), "3s") {
+		t.Fatalf("no redraw with the clock while nothing happened: %q", out.String())
+	}
+	p.done(io.Discard)
+	n := len(out.String())
+	time.Sleep(50 * time.Millisecond)
+	if len(out.String()) != n {
+		t.Errorf("the clock ticked after done")
+	}
+}
+
+// stillProgress is a progress whose clock does not tick: the tests count
+// its writes.
+func stillProgress(w io.Writer, width func() int, job *jobs.Job) *progress {
+	p := newProgress(w, width, job)
+	p.mu.Lock()
+	p.stopClock()
+	p.mu.Unlock()
+	return p
 }

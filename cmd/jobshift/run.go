@@ -31,13 +31,12 @@ func init() {
 const runHelp = `
 Usage: jobshift run [options] FILE
 
-  Runs an OpenPAI (v1 JSON, v2 YAML) or Kubeflow (TFJob, PyTorchJob, MPIJob,
-  Trainer v2 TrainJob: its runtime from the file, -runtime FILE, the site's
-  trainer { runtime_dirs } or the built-in ones) job,
-  unchanged, and follows it until the completion rules of its platform end
+  Runs an OpenPAI or Kubeflow job, unchanged, and follows it until the completion rules of its platform end
   it. It prints "submitted TARGET job HANDLE" as soon as the job is
   submitted; the handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is
   what status, logs and stop take.
+
+  {{formats}}
 
   Exit status (README "Exit codes"): 0 when the job succeeded; the deciding
   task's exit code when it failed (1 when that code is not 1-255); 130
@@ -122,6 +121,10 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if code != exitOK {
 		return code
 	}
+	// Whether this process follows the job is an input of its shape
+	// (drivers/nomad/shape.go): -detach leaves it to nothing, or to a
+	// controller, so the job must meet and judge without a watcher.
+	plan.Options[nomad.OptWatched] = strconv.FormatBool(!rf.detach)
 	if rf.plan {
 		return runPlan(rf, cfg, plan, stdout, stderr)
 	}
@@ -158,11 +161,6 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 	if rf.force {
 		opts[nomad.OptForce] = "true"
 	}
-	if rf.detach {
-		// Nobody may watch the job: it meets through its barrier tasks,
-		// not the snapshot a watcher writes (drivers/nomad/topology.go).
-		opts[nomad.OptRendezvous] = nomad.RendezvousBarrier
-	}
 	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Options: opts, Output: taskOut, Warnings: stderr})
 	if err != nil {
 		if errors.Is(err, drivers.ErrUnavailable) {
@@ -185,7 +183,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		if rf.json {
 			emitDiags(submitDiags(err, plan))
 		} else {
-			printTargetError(stderr, "run", err)
+			printTargetError(stderr, "run", rf.to, err)
 		}
 		return submitExitCode(err)
 	}
@@ -254,7 +252,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 		return code
 	}
 	fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n",
-		plan.Job.Name, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		plan.Job.Name, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	if h.Driver == local.Name {
 		fmt.Fprintf(stdout, "output: %s\n", h.ID)
 	}
@@ -263,11 +261,7 @@ func runRun(args []string, stdout, stderr io.Writer) int {
 
 // runPlan prints what submitting would do, and submits nothing.
 func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, stderr io.Writer) int {
-	opts := map[string]string{}
-	if rf.detach {
-		opts[nomad.OptRendezvous] = nomad.RendezvousBarrier // what run -detach would submit
-	}
-	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Options: opts, Warnings: stderr})
+	drv, err := drivers.New(rf.to, drivers.Config{Site: cfg, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift run: %v\n", err)
 		return exitUsage
@@ -279,7 +273,7 @@ func runPlan(rf runFlags, cfg *siteconfig.Config, plan *translate.Plan, stdout, 
 	}
 	out, err := p.PlanDiff(context.Background(), plan)
 	if err != nil {
-		printTargetError(stderr, "run", err)
+		printTargetError(stderr, "run", rf.to, err)
 		return submitExitCode(err)
 	}
 	fmt.Fprint(stdout, out)

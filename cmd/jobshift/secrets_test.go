@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -39,6 +42,35 @@ func TestSecretsValue(t *testing.T) {
 		}
 		if d := cmp.Diff(tc.want, got); d != "" {
 			t.Errorf("%s (-want +got):\n%s", name, d)
+		}
+	}
+}
+
+// A malformed -secrets file is located, never quoted: the line a
+// diagnostic points at holds a secret, and diagnostics go to terminals,
+// CI logs and bug reports.
+func TestSecretsDiagnosticsQuoteNoSecret(t *testing.T) {
+	for name, src := range map[string]string{
+		"unterminated quote": "token: \"hunter2-s3cr3t\n",
+		"bad mapping":        "token: hunter2-s3cr3t: x\n",
+		"not a mapping":      "- hunter2-s3cr3t\n",
+		"twice":              "token: hunter2-s3cr3t\ntoken: hunter2-s3cr3t\n",
+	} {
+		path := filepath.Join(t.TempDir(), "s.yaml")
+		if err := os.WriteFile(path, []byte(src), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, diags := readSecrets(path)
+		if !diags.HasErrors() {
+			t.Fatalf("%s: no error", name)
+		}
+		var out bytes.Buffer
+		printDiags(&out, diags)
+		if strings.Contains(out.String(), "s3cr3t") {
+			t.Errorf("%s: the diagnostic quotes the secret:\n%s", name, out.String())
+		}
+		if !strings.Contains(out.String(), path+":") {
+			t.Errorf("%s: the diagnostic does not name the place:\n%s", name, out.String())
 		}
 	}
 }

@@ -99,12 +99,30 @@ Examples:
   jobshift watch nomad:alice~mesh-ps-worker
 `
 
+const watchHelp = `
+Usage: jobshift watch [options] JOB
+
+  Follows JOB (the handle run printed: nomad:alice~mesh, slurm:4242,
+  local:/path/to/run-dir) until it ends, printing task changes, then exits
+  with the job's code, like run; the same as 'jobshift status -follow JOB'.
+  Following only reads: it never stops, retries or resubmits the job;
+  -enforce applies the job's completion and retry rules as run does.
+
+Examples:
+  jobshift watch nomad:alice~mesh-ps-worker
+  jobshift watch -json slurm:4242
+`
+
 func runWatch(args []string, stdout, stderr io.Writer) int {
-	return runStatus(append([]string{"-follow"}, args...), stdout, stderr)
+	return statusCommand("watch", watchHelp, append([]string{"-follow"}, args...), stdout, stderr)
 }
 
 func runStatus(args []string, stdout, stderr io.Writer) int {
-	fs := newFlagSet("status", statusHelp, stderr)
+	return statusCommand("status", statusHelp, args, stdout, stderr)
+}
+
+func statusCommand(name, help string, args []string, stdout, stderr io.Writer) int {
+	fs := newFlagSet(name, help, stderr)
 	var tf targetFlags
 	tf.register(fs)
 	follow := fs.Bool("follow", false, "Follow the job until it ends (read only).")
@@ -139,6 +157,7 @@ func runStatus(args []string, stdout, stderr io.Writer) int {
 		st, err := inspect(&tf, h, stderr)
 		if err != nil {
 			fmt.Fprintf(stderr, "jobshift status: %v\n", err)
+			printUnavailableFix(stderr, h.Driver, err)
 			code = exitInvalid
 			continue
 		}
@@ -244,9 +263,16 @@ func listJobs(tf *targetFlags, asJSON bool, stdout, stderr io.Writer) int {
 		sts, err := l.List(ctx)
 		cancel()
 		if err != nil {
-			if explicit || !errors.Is(err, drivers.ErrUnavailable) {
+			switch {
+			case explicit || !errors.Is(err, drivers.ErrUnavailable):
 				fmt.Fprintf(stderr, "jobshift status: %s: %v\n", t, err)
+				printUnavailableFix(stderr, t, err)
 				code = exitInvalid
+			case targetConfigured(t, tf):
+				// named in the environment or the site config, so
+				// expected here: its jobs are missing from the list
+				fmt.Fprintf(stderr, "jobshift status: %s not listed: %v\n", t, err)
+				printUnavailableFix(stderr, t, err)
 			}
 			continue
 		}
@@ -356,7 +382,7 @@ func followJob(tf *targetFlags, arg string, enforce, asJSON bool, every time.Dur
 	if asJSON {
 		writeEvent(stdout, runEvent{Type: "result", Handle: h.String(), Result: final, Exit: &code})
 	} else {
-		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, final.Phase, final.ExitCode, final.Attempts, final.Reason)
+		fmt.Fprintf(stdout, "job %s %s (exit code %d) after %d attempt(s): %s\n", h, phaseText(stdout, string(final.Phase)), final.ExitCode, final.Attempts, final.Reason)
 	}
 	return code
 }

@@ -35,7 +35,7 @@ func TestPrintTargetError(t *testing.T) {
 	}
 	for name, tc := range cases {
 		var b bytes.Buffer
-		printTargetError(&b, "run", tc.err)
+		printTargetError(&b, "run", "nomad", tc.err)
 		if d := cmp.Diff(tc.want, b.String()); d != "" {
 			t.Errorf("%s (-want +got):\n%s", name, d)
 		}

@@ -16,10 +16,8 @@ import (
 const validateHelp = `
 Usage: jobshift validate [options] FILE...
 
-  Reads each job file (OpenPAI v1 JSON, OpenPAI v2 YAML, Kubeflow TFJob,
-  PyTorchJob, MPIJob or Trainer v2 TrainJob with its runtime; the format is
-  detected from the content) and reports every
-  problem found, in every file, as
+  Reads each job file (the format is detected from the content) and
+  reports every problem found, in every file, as
 
       file:line:col: severity: summary
           what to do
@@ -27,6 +25,8 @@ Usage: jobshift validate [options] FILE...
   on standard error, and one summary line per file on standard output.
   FILE "-" reads standard input. The site config (jobshift.hcl) is checked
   too, and its rules are applied as a run would apply them.
+
+  {{formats}}
 
   -to TARGET also runs the target's own checks (what 'convert -to TARGET'
   or 'run -to TARGET' would refuse: a Slurm layout that cannot hold the
@@ -64,7 +64,7 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	}
 	if fs.NArg() == 0 {
 		fmt.Fprintln(stderr, "jobshift validate: no job file given (use - for standard input)")
-		fs.Usage()
+		usageError(fs)
 		return exitUsage
 	}
 	out := validateOutput{FormatVersion: jsonFormatVersion, Diagnostics: []diag.Diagnostic{}, Files: []validateFile{}}
@@ -111,8 +111,10 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	var drv drivers.Driver
+	var targetWarnings hcl.Diagnostics // what the target's checks warn about, counted with the job's own
 	if *to != "" && !failed {
-		d, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
+		d, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr,
+			Warn: func(ws hcl.Diagnostics) { targetWarnings = append(targetWarnings, ws...) }})
 		if err != nil {
 			fmt.Fprintf(stderr, "jobshift validate: -to %s: %v\n", *to, err)
 			return finish(exitUsage)
@@ -122,7 +124,10 @@ func runValidate(args []string, stdout, stderr io.Writer) int {
 	for _, path := range fs.Args() {
 		job, plan, diags := jf.loadPlan(path, cfg) // with the contract checks (translate.Build)
 		if drv != nil && plan != nil && !diags.HasErrors() {
-			diags = append(diags, targetChecks(drv, plan)...)
+			targetWarnings = nil
+			refused := targetChecks(drv, plan)
+			diags = append(append(diags, targetWarnings...), refused...)
+			diags = append(diags, unmappedVolumes(plan)...)
 		}
 		emit(diags)
 		errs, warns := countDiags(diags)

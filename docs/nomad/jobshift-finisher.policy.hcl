@@ -5,6 +5,8 @@
 #   nomad acl policy apply -namespace default -job <job id> jobshift-finisher jobshift-finisher.policy.hcl
 # once per job ID (the policy name must differ per job). A site with ACLs on may run
 # `jobshift controller` instead, which needs no per-job policy. Checked by integration/nomadacl.
+# Its Variables grant covers every job's results in the namespace: `jobshift nomad-acl -job ID
+# -namespace NS` writes one limited to that job's own verdict and markers.
 namespace "default" {
   capabilities = ["read-job", "submit-job", "alloc-lifecycle"]
   variables {

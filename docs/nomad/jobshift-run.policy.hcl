@@ -1,5 +1,8 @@
 # What `jobshift run|status|logs|stop -to nomad` needs, for one user's token (apply per namespace
 # users submit to). Checked on an ACL-enabled agent by integration/nomadacl.
+# Every holder can read and write every job's Variables in the namespace and stop or replace every
+# job there: for users who must be kept apart, use per-user namespaces and the policies
+# `jobshift nomad-acl -user NAME` writes instead (docs/operators.md, threat model).
 namespace "default" {
   # plan, register, read allocations and events, stop tasks and the job, read task logs
   capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "alloc-lifecycle"]

@@ -58,6 +58,9 @@ func (r *run) attempt(m *completion.Machine) completion.Action {
 		cleanup, err = sshFiles(r.plan, r.dir, a)
 		defer cleanup()
 	}
+	if err == nil && !r.d.opts.Docker {
+		err = viewScript(r.dir)
+	}
 	if err != nil {
 		r.emit(drivers.Event{Attempt: a, Message: "cannot start attempt: " + err.Error()})
 		return completion.Action{Kind: completion.ActEnd, Final: true,
@@ -73,14 +76,19 @@ func (r *run) attempt(m *completion.Machine) completion.Action {
 
 // startAll starts every task at once (gang start: every task's contract
 // was computed before any of them starts, so all peers are known up front,
-// as after PAI's barrier), and each UAI node's parameter server.
+// as after PAI's barrier), and each UAI node's parameter server. A role
+// with dependencies (jobs.Role.DependsOn) waits: startWaiting starts it.
 func (at *attempt) startAll(specs []*taskSpec) {
 	r, a := at.r, at.a
-	r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d: starting %d tasks", a, len(specs))})
+	r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d: starting %d tasks", a+1, len(specs))})
 	for _, sp := range specs {
 		s := &slot{ref: sp.Ref, spec: sp}
 		at.slots = append(at.slots, s)
 		at.byRef[s.ref] = s
+		if d, _ := completion.MayStart(r.plan.Job, r.plan.Job.Role(s.ref.Role), at.m.Tasks()); d != completion.StartNow {
+			s.state = completion.Pending // its role waits for its dependencies (order.go)
+			continue
+		}
 		at.launch(s)
 		if sp.PS != nil {
 			s.ps = start(sp.PS, psDir(sp.TaskDir, a), r.d.opts.Docker, r.mux, at.exits)
@@ -141,6 +149,7 @@ func (at *attempt) wait() {
 		if timer != nil {
 			timer.Stop()
 		}
+		at.startWaiting()
 		if at.allEnded() {
 			at.do(at.m.Ended())
 		}

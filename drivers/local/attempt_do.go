@@ -70,7 +70,7 @@ func (at *attempt) do(acts []completion.Action) {
 			at.stop(act.Tasks, r.d.opts.Grace)
 		case completion.ActVerdict:
 			v := act.Verdict
-			r.emit(drivers.Event{Attempt: at.a, Message: fmt.Sprintf("attempt %d %s: %s", at.a, v.Phase, v.Reason)})
+			r.emit(drivers.Event{Attempt: at.a, Message: fmt.Sprintf("attempt %d %s: %s", at.a+1, v.Phase, v.Reason)})
 			// The local driver must end: the parameter servers stop too.
 			at.stopPS(r.d.opts.Grace)
 		case completion.ActEnd, completion.ActRetry:
@@ -94,6 +94,8 @@ func (at *attempt) stop(refs []completion.TaskRef, grace time.Duration) {
 		s := at.byRef[ref]
 		switch {
 		case s == nil:
+		case s.p == nil && s.state == completion.Pending:
+			at.stopWaiting(s)
 		case s.waiting:
 			s.waiting, s.state = false, completion.Stopped
 			r := s.ref
@@ -107,7 +109,9 @@ func (at *attempt) stop(refs []completion.TaskRef, grace time.Duration) {
 // kill sends SIGKILL to everything still running (a second stop request).
 func (at *attempt) kill() {
 	for _, s := range at.slots {
-		if !s.state.Terminal() && !s.waiting {
+		if s.p == nil && s.state == completion.Pending {
+			at.stopWaiting(s)
+		} else if !s.state.Terminal() && !s.waiting {
 			s.p.stop(0)
 		}
 	}

@@ -30,6 +30,9 @@ type envVar struct {
 	// every task every task's addresses and ports, N variables per
 	// task, which a job of N tasks would otherwise concatenate N² times.
 	kv string
+	// secret: the value comes from a Kubernetes Secret; Render shows
+	// the name only.
+	secret bool
 }
 
 // taskSpec is everything needed to start one task, computed without side
@@ -70,6 +73,11 @@ type taskSpec struct {
 	// Program, when not nil, is the task's program as a file (a long
 	// command, or a script with secrets filled in), written at each start.
 	Program *programFile
+	// View is the task's platform view (view.go); nil with -docker.
+	View *taskView
+	// Init, when not nil, are the role's init containers, run before
+	// Argv by the runner (initsteps.go).
+	Init *initPlan
 }
 
 // addedEnv is what the task's environment adds to the driver's: the
@@ -77,7 +85,7 @@ type taskSpec struct {
 func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
 	var out []envVar
 	for _, e := range r.Env {
-		out = append(out, envVar{Name: e.Name, Value: e.Value})
+		out = append(out, envVar{Name: e.Name, Value: e.Value, secret: e.Secret})
 	}
 	out = append(out, contractVars...)
 	if d.opts.Docker {
@@ -144,6 +152,12 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		base = os.Environ()
 	}
 	s.Env = layouts.merge(base, s.Added)
+	if !d.opts.Docker && process == contract.ProcessMain {
+		var err error
+		if s.Init, err = initPlanOf(r, base, firstStart); err != nil {
+			return nil, err
+		}
+	}
 	defer func() {
 		if s.Program != nil {
 			s.Program.locate(s.Argv)

@@ -23,7 +23,7 @@ func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bo
 	}
 	// the tasks share this host's file system
 	opts := p.Compiled().ContractOn(filepath.Join(runDir, "mpi"))
-	c, err := contract.Compile(p.Job, opts)
+	c, err := p.Contract(opts)
 	if err != nil {
 		return nil, err
 	}

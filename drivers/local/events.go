@@ -23,7 +23,7 @@ type broker struct {
 
 func newBroker(dir string) *broker {
 	b := &broker{changed: make(chan struct{})}
-	if f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644); err == nil {
+	if f, err := os.OpenFile(filepath.Join(dir, "events.jsonl"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600); err == nil {
 		b.file = f
 	}
 	return b

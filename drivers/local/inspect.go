@@ -38,7 +38,7 @@ func writeRunInfo(dir, name, user string) {
 	pid := os.Getpid()
 	b, err := json.Marshal(runInfo{Name: name, User: user, PID: pid, Start: procStart(pid), Started: time.Now().UTC()})
 	if err == nil {
-		_ = os.WriteFile(filepath.Join(dir, runInfoFile), append(b, '\n'), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, runInfoFile), append(b, '\n'), 0o600)
 	}
 }
 
@@ -62,9 +62,41 @@ func readRunInfo(dir string) (runInfo, error) {
 	var ri runInfo
 	b, err := os.ReadFile(filepath.Join(dir, runInfoFile))
 	if err != nil {
+		if _, serr := os.Stat(dir); serr != nil {
+			return ri, fmt.Errorf("local run %q: %w: no such directory ('jobshift status' lists the local runs of this directory)", dir, drivers.ErrNotFound)
+		}
 		return ri, fmt.Errorf("local run %q: %w (no %s: not a run directory of this jobshift version)", dir, drivers.ErrNotFound, runInfoFile)
 	}
 	return ri, json.Unmarshal(b, &ri)
+}
+
+// runsDir checks that pid ri.PID is the jobshift process running the run
+// in dir before anyone signals it: run.json is this user's own file (the
+// run directory could be another user's, naming any process of ours),
+// and the process holds the run's event log open (the broker keeps it
+// open for the whole run), which no other process does.
+func (ri runInfo) runsDir(dir string) error {
+	fi, err := os.Lstat(filepath.Join(dir, runInfoFile))
+	if err != nil {
+		return err
+	}
+	if st := fi.Sys().(*syscall.Stat_t); !fi.Mode().IsRegular() || int(st.Uid) != os.Geteuid() {
+		return fmt.Errorf("%s is not a file of this user's", runInfoFile)
+	}
+	log, err := filepath.Abs(filepath.Join(dir, claimMarker))
+	if err != nil {
+		return err
+	}
+	fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", ri.PID))
+	if err != nil {
+		return err
+	}
+	for _, fd := range fds {
+		if target, err := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", ri.PID, fd.Name())); err == nil && target == log {
+			return nil
+		}
+	}
+	return fmt.Errorf("it does not hold the run's %s open: not the jobshift process of this run", claimMarker)
 }
 
 // alive reports whether the run's jobshift process still runs.
@@ -157,6 +189,9 @@ func stopElsewhere(ctx context.Context, dir string) error {
 	}
 	if !ri.alive() {
 		return nil // over already
+	}
+	if err := ri.runsDir(dir); err != nil {
+		return fmt.Errorf("local run %s: not signalling pid %d: %w", dir, ri.PID, err)
 	}
 	if err := syscall.Kill(ri.PID, syscall.SIGTERM); err != nil {
 		if errors.Is(err, syscall.ESRCH) {

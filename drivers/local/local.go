@@ -8,6 +8,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"io"
 	"os"
 	"path/filepath"
@@ -58,6 +59,8 @@ type Options struct {
 
 	// work forces the private-directory mode (tests); "" = probe.
 	work workMode
+	// taskns forces the task namespace mode (tests); "" = probe.
+	taskns taskns.Mode
 
 	// ports overrides the free-port source (tests); the argument is the
 	// address to find ports on.
@@ -71,6 +74,9 @@ type Driver struct {
 	mu    sync.Mutex
 	runs  map[string]*run
 	modes map[string]workMode // per shared+run directory (workModeFor)
+	// nsMode is how tasks get their platform view, nsWhy why not (viewMode).
+	nsMode taskns.Mode
+	nsWhy  error
 }
 
 // New returns a local driver.
@@ -179,6 +185,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	d.warnImages(p)
+	d.warnView(p)
 	dir, err := claimRunDir(dir, d.opts.RunDir != "")
 	if err != nil {
 		return drivers.Handle{}, err

@@ -55,6 +55,11 @@ func checkCommands(p *translate.Plan, docker bool) *refusals {
 				"which the local driver sets up for processes only, not yet inside containers; run it without -docker.", role.Name))
 			continue
 		}
+		if docker && len(role.Init) > 0 {
+			r.add(ErrInitDocker, role.Init[0].Pos, "Init containers with -docker", "Role %q has init containers, which the local driver runs as processes before the task's own, not yet as containers; run it without -docker.", role.Name)
+		} else if _, err := initPlanOf(role, nil, ""); err != nil {
+			r.merge(err)
+		}
 		if !docker && rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}

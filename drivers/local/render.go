@@ -45,11 +45,14 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 			fmt.Fprintf(&b, "  dir shows: %s (a private overlay per start, else links; written files stay the task's)\n", shellQuote(s.Shared))
 		}
 		fmt.Fprintf(&b, "  command: %s\n", shellJoin(s.Argv))
+		renderView(&b, s.View)
 		renderProgram(&b, s.Program)
+		renderOrder(&b, p.Job.Role(s.Ref.Role))
+		renderInit(&b, p.Job.Role(s.Ref.Role), s.Init)
 		fmt.Fprintf(&b, "  output: %s/{stdout,stderr}\n", startDir(s.TaskDir, 0, 0))
 		fmt.Fprintf(&b, "  env:\n")
 		for _, e := range s.Added {
-			fmt.Fprintf(&b, "    %s=%s\n", e.Name, shellQuote(e.Value))
+			fmt.Fprintf(&b, "    %s=%s\n", e.Name, shownValue(e.Value, e.secret))
 		}
 		if ps := s.PS; ps != nil {
 			fmt.Fprintf(&b, "  process %s (parameter server beside the task, stopped when the job ends; decides nothing)\n", ps.name())

@@ -39,7 +39,7 @@ type run struct {
 func newRun(d *Driver, p *translate.Plan, dir string) *run {
 	out := d.opts.Output
 	// The whole job's prefixed output is also kept, for Logs.
-	f, err := os.Create(filepath.Join(dir, "output.log"))
+	f, err := os.OpenFile(filepath.Join(dir, "output.log"), os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err == nil {
 		out = io.MultiWriter(out, f)
 	}
@@ -86,7 +86,7 @@ func (r *run) loop() {
 			}
 			break
 		}
-		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a, v.Phase, end.Retry.Reason)})
+		r.emit(drivers.Event{Attempt: a, Message: fmt.Sprintf("attempt %d %s; retrying the whole job: %s", a+1, v.Phase, end.Retry.Reason)})
 		m.NewAttempt(time.Now(), -1, 0)
 	}
 	r.result = &res
@@ -165,6 +165,9 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 	}
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("job %q has no tasks", p.Job.Name)
+	}
+	if err := d.addViews(p, specs); err != nil {
+		return nil, err
 	}
 	return specs, nil
 }

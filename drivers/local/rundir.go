@@ -11,6 +11,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode/utf8"
+
+	"github.com/jobshift/jobshift/internal/owndir"
 )
 
 // maxNamePart bounds a user-chosen name (job, role) inside a path
@@ -50,14 +52,21 @@ var errRunDirTaken = errors.New("already holds a run")
 // claimRunDir makes dir this run's own. A directory the user named
 // (-run-dir) may exist but must not hold a run: two runs in one directory
 // overwrite each other's logs. A default name that is taken (two runs of a
-// job in the same millisecond) gets a suffix -2, -3, ... instead.
+// job in the same millisecond) gets a suffix -2, -3, ... instead. The run
+// directory is private (0700) and must stay so: see internal/owndir.
 func claimRunDir(dir string, named bool) (string, error) {
-	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
 		return "", fmt.Errorf("local driver: run directory: %w", err)
 	}
+	if err := owndir.Ancestors(filepath.Dir(dir)); err != nil {
+		return "", fmt.Errorf("local driver: run directory %s: %w", dir, err)
+	}
 	if named {
-		if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, fs.ErrExist) {
+		if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return "", fmt.Errorf("local driver: run directory: %w", err)
+		}
+		if err := owndir.Private(dir); err != nil {
+			return "", fmt.Errorf("local driver: run directory %s: %w", dir, err)
 		}
 		if err := createMarker(dir); err != nil {
 			if errors.Is(err, fs.ErrExist) {
@@ -73,9 +82,12 @@ func claimRunDir(dir string, named bool) (string, error) {
 		if n > 1 {
 			try = fmt.Sprintf("%s-%d", dir, n)
 		}
-		err := os.Mkdir(try, 0o755)
+		err := os.Mkdir(try, 0o700)
 		if errors.Is(err, fs.ErrExist) {
 			continue
+		}
+		if err == nil {
+			err = owndir.Private(try)
 		}
 		if err == nil {
 			err = createMarker(try)
@@ -88,7 +100,7 @@ func claimRunDir(dir string, named bool) (string, error) {
 }
 
 func createMarker(dir string) error {
-	f, err := os.OpenFile(filepath.Join(dir, claimMarker), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o644)
+	f, err := os.OpenFile(filepath.Join(dir, claimMarker), os.O_CREATE|os.O_EXCL|os.O_WRONLY|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return err
 	}

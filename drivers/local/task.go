@@ -26,6 +26,8 @@ type proc struct {
 	pgid   int
 	dir    string // this start's output directory
 	docker bool
+	// secrets are this start's secret platform files, removed at its end.
+	secrets []string
 
 	mu       sync.Mutex
 	exited   bool
@@ -66,12 +68,12 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		p.exited = true
 		msg := fmt.Sprintf("jobshift: cannot start task %s: %v\n", spec.name(), err)
 		out.writeLine([]byte(prefix + msg))
-		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o644)
-		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, "stderr"), []byte(msg), 0o600)
+		_ = os.WriteFile(filepath.Join(dir, "exit"), []byte(strconv.Itoa(exitStartFailed)+"\n"), 0o600)
 		go func() { done <- exit{p: p, code: exitStartFailed, err: err} }()
 		return p
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
 	stdout, err := newTee(filepath.Join(dir, "stdout"), out, prefix)
@@ -92,11 +94,30 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 			return fail(err)
 		}
 	}
+	// Init containers run inside the task's view (its mounts and files),
+	// as in a pod: the runner is the view's command.
+	if spec.Init != nil {
+		if argv, err = spec.Init.wrap(argv, dir); err != nil {
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
+	}
+	user := argv
 	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
 	if err != nil {
 		stdout.abort()
 		stderr.abort()
 		return fail(fmt.Errorf("private working directory: %w", err))
+	}
+	if spec.View != nil {
+		argv, p.secrets, err = startView(spec, argv, user, dir)
+		if err != nil {
+			removeAll(p.secrets)
+			stdout.abort()
+			stderr.abort()
+			return fail(err)
+		}
 	}
 	run := *spec
 	run.Dir = cwd
@@ -114,7 +135,7 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	stdout.w.Close()
 	stderr.w.Close()
 	p.cmd, p.pgid = sup.cmd, sup.pgid
-	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(dir, "pid"), []byte(strconv.Itoa(p.pgid)+"\n"), 0o600)
 
 	go p.reap(progPath, stdout, stderr, done)
 	return p
@@ -145,9 +166,10 @@ func (p *proc) reap(progPath string, stdout, stderr *tee, done chan<- exit) {
 		// Secret values live only as long as the task.
 		_ = os.Remove(progPath)
 	}
+	removeAll(p.secrets)
 	stdout.wait()
 	stderr.wait()
-	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o644)
+	_ = os.WriteFile(filepath.Join(p.dir, "exit"), []byte(strconv.Itoa(code)+"\n"), 0o600)
 	done <- exit{p: p, code: code, err: nil}
 }
 
@@ -216,7 +238,7 @@ type tee struct {
 }
 
 func newTee(path string, mux *lineMux, prefix string) (*tee, error) {
-	f, err := os.Create(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
 		return nil, err
 	}

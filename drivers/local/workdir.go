@@ -138,7 +138,7 @@ func prepareWorkDir(mode workMode, spec *taskSpec, argv []string, start string) 
 	if mode == workOverlay {
 		// The wrapper shell would exec the program; checking first keeps
 		// the "cannot start task" error (127) of a direct start.
-		if err := checkProgram(argv, spec.Shared); err != nil {
+		if err := checkTaskProgram(spec, argv, spec.Shared); err != nil {
 			return nil, "", err
 		}
 		up, wk := filepath.Join(start, "files"), filepath.Join(start, ".overlay-work")

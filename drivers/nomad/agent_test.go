@@ -150,6 +150,7 @@ func runJob(t *testing.T, p *translate.Plan) *drivers.Result {
 	d.WithContract(fixtureContract{})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	p.Options[OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, p)
 	if err != nil {
 		t.Fatal(err)

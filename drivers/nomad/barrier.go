@@ -31,7 +31,8 @@ import (
 // `nomad job run`, `run -detach`); a job `run` watches meets through one
 // topology snapshot its watcher writes (topology.go), which has neither
 // the extra task nor this hazard.
-func (r *renderer) barrier(role *jobs.Role, driver string, all []Service) *api.Task {
+func (r *renderer) barrier(role *jobs.Role, gs *GroupShape, all []Service) *api.Task {
+	driver := gs.Driver
 	limit := int(r.set.BarrierTimeout.Seconds() * 10) // polls of 0.1 s: the skew between peers starting
 	// Shell builtins only in the loop but for sleep: with many tasks per
 	// node, forking grep every 0.1 s in every barrier costs real CPU.
@@ -64,8 +65,8 @@ done
 			Wait:         &api.WaitConfig{Min: durationPtr(0), Max: durationPtr(0)},
 		}},
 	}
-	switch driver {
-	case "docker", "podman":
+	switch {
+	case gs.Traits.Container:
 		// The role's own image: no other image is known to exist (no
 		// registry may be reachable), and every image has /bin/sh.
 		t.Config = map[string]any{"image": r.image(role), "entrypoint": []string{"/bin/sh"}, "args": []string{"-c", script}}

@@ -6,14 +6,9 @@ import (
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
-// contractImpl adapts translate/contract's Nomad rendering. One is made
-// per render: it compiles the plan's contract once for every role and
-// process.
-type contractImpl struct {
-	plan     *translate.Plan
-	compiled *contract.Compiled
-	err      error
-}
+// contractImpl adapts translate/contract's Nomad rendering of the plan's
+// compiled contract (translate.Plan.Contract: compiled once per plan).
+type contractImpl struct{}
 
 // ContractOptions are the contract options of a plan on Nomad: the plan's,
 // with the ssh emulation's MPI directory of this job (the template
@@ -23,11 +18,7 @@ func ContractOptions(p *translate.Plan) contract.Options {
 }
 
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {
-	if c.plan != p {
-		c.plan = p
-		c.compiled, c.err = contract.Compile(p.Job, ContractOptions(p))
-	}
-	return c.compiled, c.err
+	return p.Contract(ContractOptions(p))
 }
 
 func (*contractImpl) Services(p *translate.Plan, jobID string) ([]Service, error) {

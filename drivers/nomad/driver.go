@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
@@ -55,9 +56,11 @@ func (d *Driver) Name() string {
 	return TargetHCL
 }
 
-// Render returns the job as HCL2 (or API JSON), exactly what Submit sends.
+// Render returns the job as HCL2 (or API JSON), exactly what Submit sends
+// for the same plan: both build it from the shape Decide gives for the
+// plan's OptWatched (unwatched unless it says "true").
 func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
-	job, diags := BuildJob(p, d.contract)
+	job, shape, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return nil, &diag.Error{Diags: diags}
 	}
@@ -69,11 +72,30 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 		}
 		return &drivers.Artifact{MediaType: "application/json", Files: []drivers.File{{Name: *job.ID + ".nomad.json", Data: b}}}, nil
 	}
-	b, err := jobhcl.Marshal(job)
+	b, err := jobHCL(job, shape)
 	if err != nil {
 		return nil, err
 	}
 	return &drivers.Artifact{MediaType: "application/hcl", Files: []drivers.File{{Name: *job.ID + ".nomad.hcl", Data: b}}}, nil
+}
+
+// jobHCL is the job as HCL2 under a header of comments saying its shape
+// and how to get the other one: what Render writes and what Submit
+// registers as the job's submission (`nomad job inspect -hcl`). A JSON
+// document has no comments: its job meta MetaShape says the same.
+func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
+	b, err := jobhcl.Marshal(job)
+	if err != nil {
+		return nil, err
+	}
+	var h bytes.Buffer
+	h.WriteString("# jobshift: " + shapeLabel(shape.Watched) + "\n#\n")
+	for line := range strings.Lines(shape.String()) {
+		h.WriteString("# " + line)
+	}
+	h.WriteString("\n")
+	h.Write(b)
+	return h.Bytes(), nil
 }
 
 // JobJSON is the {"Job": ...} document `nomad job run -json` and
@@ -90,9 +112,4 @@ func JobJSON(job *api.Job) ([]byte, error) {
 }
 
 // warn prints warning diagnostics to the configured writer.
-func (d *Driver) warn(diags hcl.Diagnostics) {
-	if d.cfg.Warnings == nil {
-		return
-	}
-	diag.Text(d.cfg.Warnings, diags, nil)
-}
+func (d *Driver) warn(diags hcl.Diagnostics) { d.cfg.Report(diags) }

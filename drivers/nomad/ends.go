@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // End markers: how a task that judges its own job before it has ended
@@ -30,14 +32,6 @@ import (
 // live as long as the attempt: whoever records the verdict with the right
 // to destroy Variables (run's watcher, the controller) deletes them with
 // the topology snapshot, and so does the next submit of the job ID.
-
-// endsPrefix is where the markers of job jobID live.
-func endsPrefix(jobID string) string { return ResultPath(jobID) + "/ended/" }
-
-// endPath is the marker of allocation alloc ended with code.
-func endPath(jobID, alloc string, code int) string {
-	return endsPrefix(jobID) + alloc + "/" + strconv.Itoa(code)
-}
 
 // endsFit reports whether the markers of job jobID are valid Variable
 // paths for any allocation ID (36 characters) and exit code.
@@ -101,34 +95,25 @@ func deleteEnds(ctx context.Context, c *api.Client, jobID string) error {
 	return nil
 }
 
-// withEnds is allocs as they will be once every marked task's end has
-// reached the server: an allocation with a marker whose main task the
-// server does not show dead yet gets a dead main task that terminated
-// with the marker's code (a copy: allocs is not changed).
-func withEnds(allocs []*api.AllocationListStub, ends map[string]endMark) []*api.AllocationListStub {
-	out := make([]*api.AllocationListStub, len(allocs))
-	for i, a := range allocs {
-		out[i] = a
-		m, ok := ends[a.ID]
-		main := a.TaskStates[MainTask]
-		if !ok || main == nil || main.State == "dead" {
+// withEnds is obs as it will be once every marked task's end has
+// reached the server: a task of an allocation with a marker that obs does
+// not show ended has ended with the marker's code at its time, which is
+// the task's own end (a stopped task's wrapper writes no marker). obs is
+// not changed.
+func withEnds(obs []observed, ends map[string]endMark) []observed {
+	out := make([]observed, len(obs))
+	for i, o := range obs {
+		out[i] = o
+		m, ok := ends[o.AllocID]
+		if !ok || o.State.Terminal() {
 			continue
 		}
-		ended := *main
-		ended.State, ended.Failed, ended.FinishedAt = "dead", m.code != 0, m.at
-		if ended.StartedAt.IsZero() {
-			ended.StartedAt = m.at
+		o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
+		if m.code != 0 {
+			o.State = completion.Failed
 		}
-		ended.Events = append(append([]*api.TaskEvent(nil), main.Events...),
-			&api.TaskEvent{Type: api.TaskTerminated, ExitCode: m.code, Time: m.at.UnixNano(), DisplayMessage: fmt.Sprintf("Exit Code: %d (jobshift end marker)", m.code)})
-		states := make(map[string]*api.TaskState, len(a.TaskStates))
-		for k, v := range a.TaskStates {
-			states[k] = v
-		}
-		states[MainTask] = &ended
-		b := *a
-		b.TaskStates = states
-		out[i] = &b
+		o.Message = fmt.Sprintf("Exit Code: %d (jobshift end marker)", m.code)
+		out[i] = o
 	}
 	return out
 }

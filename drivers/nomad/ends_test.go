@@ -64,26 +64,23 @@ func TestEndsFit(t *testing.T) {
 	}
 }
 
-// withEnds: a marker ends a main task the server shows running, with its
-// code; the server's own end wins over a marker; the input is not changed.
+// withEnds: a marker ends a task the server shows running, with its code
+// at its time; the server's own end wins over a marker; the input is not
+// changed.
 func TestWithEnds(t *testing.T) {
-	t0, t1 := time.Unix(100, 0), time.Unix(105, 0)
-	running := &api.TaskState{State: "running", StartedAt: t0}
-	dead := &api.TaskState{State: "dead", StartedAt: t0, FinishedAt: t0, Events: []*api.TaskEvent{{Type: api.TaskTerminated, ExitCode: 4}}}
-	allocs := []*api.AllocationListStub{
-		{ID: "r", TaskStates: map[string]*api.TaskState{MainTask: running}},
-		{ID: "d", TaskStates: map[string]*api.TaskState{MainTask: dead}},
-		{ID: "u", TaskStates: map[string]*api.TaskState{MainTask: running}},
+	t1 := time.Unix(105, 0)
+	task := func(alloc string, state completion.State, code int) observed {
+		return observed{Task: completion.Task{TaskRef: jobs.TaskRef{Role: "w"}, State: state, ExitCode: code}, AllocID: alloc}
 	}
-	got := withEnds(allocs, map[string]endMark{"r": {3, t1}, "d": {0, t1}})
-	r := got[0].TaskStates[MainTask]
-	if code, _, ok := lastExit(r); r.State != "dead" || !r.Failed || !r.FinishedAt.Equal(t1) || !ok || code != 3 {
-		t.Errorf("marked running task = %+v (exit %d %v), want dead, failed, exit 3 at %v", r, code, ok, t1)
+	obs := []observed{task("r", completion.Running, 0), task("d", completion.Failed, 4), task("u", completion.Running, 0)}
+	got := withEnds(obs, map[string]endMark{"r": {3, t1}, "d": {0, t1}})
+	if r := got[0]; r.State != completion.Failed || r.ExitCode != 3 || r.Seq != t1.UnixNano() {
+		t.Errorf("marked running task = %+v, want failed, exit 3 at %v", r, t1)
 	}
-	if got[1].TaskStates[MainTask] != dead || got[2].TaskStates[MainTask] != running {
-		t.Errorf("a task the server shows dead, or with no marker, changed")
+	if got[1] != obs[1] || got[2] != obs[2] {
+		t.Errorf("a task the server shows ended, or with no marker, changed: %+v", got[1:])
 	}
-	if allocs[0].TaskStates[MainTask] != running || running.State != "running" || len(running.Events) != 0 {
+	if obs[0].State != completion.Running {
 		t.Errorf("withEnds changed its input")
 	}
 }
@@ -106,8 +103,8 @@ func TestEndMarkersLastWriterDecides(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			pol := Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
-				Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
+			pol := completion.Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+				Roles: []completion.PolicyRole{{Name: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
 			var allocs []*api.AllocationListStub
 			for i := range c.codes {
 				allocs = append(allocs, &api.AllocationListStub{ID: fmt.Sprint("a", i), Name: fmt.Sprintf("j.worker[%d]", i), TaskGroup: "worker",
@@ -128,8 +125,8 @@ func TestEndMarkersLastWriterDecides(t *testing.T) {
 					for k, v := range ends {
 						seen[k] = v
 					}
-					w := &watcher{pol: pol, version: 1, m: completion.NewMachine(pol.Rules(), completion.MachineConfig{})}
-					if v, _, _ := judge(w, withEnds(allocs, seen)); v != nil {
+					w := &watcher{pol: pol, version: 1, m: completion.NewMachine(pol, completion.MachineConfig{})}
+					if v, _, _ := judge(w, allocs, seen); v != nil {
 						decided = append(decided, v.Phase)
 					}
 				}
@@ -254,14 +251,14 @@ func TestRenderInTaskFinisher(t *testing.T) {
 		driver string
 		want   shape
 	}{
-		"watched raw_exec job":              {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "raw_exec", shape{InTask: true, Token: true}},
-		"watched, jobshift-env too":         {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper, OptEnvHelper: "/usr/bin/jobshift-env"}, "raw_exec", shape{InTask: true, Token: true}},
+		"watched raw_exec job":              {map[string]string{OptWatched: "true", OptHelper: helper}, "raw_exec", shape{InTask: true, Token: true}},
+		"watched, jobshift-env too":         {map[string]string{OptWatched: "true", OptHelper: helper, OptEnvHelper: "/usr/bin/jobshift-env"}, "raw_exec", shape{InTask: true, Token: true}},
 		"for nomad job run (barrier)":       {map[string]string{OptHelper: helper}, "raw_exec", shape{Poststop: true}},
-		"exec: the helper may not be there": {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "exec", shape{Poststop: true}},
-		"docker":                            {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: helper}, "docker", shape{Poststop: true}},
-		"no helper":                         {map[string]string{OptRendezvous: RendezvousSnap}, "raw_exec", shape{}},
+		"exec: the helper may not be there": {map[string]string{OptWatched: "true", OptHelper: helper}, "exec", shape{Poststop: true}},
+		"docker":                            {map[string]string{OptWatched: "true", OptHelper: helper}, "docker", shape{Poststop: true}},
+		"no helper":                         {map[string]string{OptWatched: "true"}, "raw_exec", shape{}},
 		// (the token is nomad-env's, which the helper runs)
-		"a helper path Nomad would rewrite": {map[string]string{OptRendezvous: RendezvousSnap, OptHelper: "/opt/${node.class}/jobshift"}, "raw_exec", shape{Poststop: true, Token: true}},
+		"a helper path Nomad would rewrite": {map[string]string{OptWatched: "true", OptHelper: "/opt/${node.class}/jobshift"}, "raw_exec", shape{Poststop: true, Token: true}},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

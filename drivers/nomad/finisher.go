@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -42,36 +41,6 @@ import (
 // unix socket path has at most 107 bytes, so the task name is short and a
 // client's data_dir must be at most ~40 bytes long (Nomad logs "error
 // creating task api socket ... bind: invalid argument" otherwise).
-
-// FinisherTask is the poststop task's name.
-const FinisherTask = "finish"
-
-// JudgeTask is the UAI groups' second finisher: a poststart task.
-// A UAI node's parameter server never ends by itself and must stay up
-// until the job's verdict (peers on other hosts still reach it after this
-// node's training ended, as on PAI), so no task leads the group and the
-// poststop finisher only runs when the allocation is torn down: after a
-// failure (Nomad kills the siblings of a failed task) or the job's stop.
-// A training task that succeeds ends nothing, so the judge waits for it
-// and judges then.
-//
-// It is not a sidecar, and it exits 0 whatever it finds: Nomad restarts a
-// poststart sidecar even on success, so with the job's no-restart policy
-// a sidecar that exits 0 is "Not Restarting", i.e. failed, and a failed
-// task makes Nomad kill its siblings (restarts.go NewRestartTracker,
-// allocrunner handleTaskStateUpdates). As a sidecar the judge killed its
-// node's parameter server as soon as it had judged "no rule fired yet",
-// and a slower peer on another host was refused (stop 35's CI run). A
-// non-sidecar poststart task that exits 0 is simply dead.
-const JudgeTask = "judge"
-
-// FinishAfterMain is the nomad-finish argument of the judge: wait until
-// the allocation's main task has ended, then judge.
-const FinishAfterMain = "-after-main"
-
-// FinishExit is the in-task finisher's nomad-finish argument: -exit CODE
-// (FinishEnded).
-const FinishExit = "-exit"
 
 func (r *renderer) finisher() *api.Task {
 	return r.finishTask(FinisherTask, &api.TaskLifecycle{Hook: "poststop"})
@@ -159,16 +128,17 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	if err != nil {
 		return err
 	}
-	said, _, err := w.conclude(ctx, allocs)
+	said, _, err := w.conclude(ctx, allocs, nil)
 	log(said)
 	return err
 }
 
-// conclude judges one view of the job's allocations and, when a rule
-// fired and no retry is due, records the verdict and stops the job
-// (stopped); said is what it found, for the log.
-func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub) (said string, stopped bool, err error) {
-	v, retry, seen := judge(w, allocs)
+// conclude judges one view of the job's allocations, with the tasks the
+// end markers ends (ends.go) ended, and, when a rule fired and no retry is
+// due, records the verdict and stops the job (stopped); said is what it
+// found, for the log.
+func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub, ends map[string]endMark) (said string, stopped bool, err error) {
+	v, retry, seen := judge(w, allocs, ends)
 	switch {
 	case v == nil:
 		return "no rule fired: " + seen, false, nil
@@ -188,7 +158,7 @@ func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub
 // (ends.go), reads every marker and the job's allocations, and judges
 // them as the poststop finisher does, the marked tasks ended. The raw_exec
 // groups of a job jobshift run watches get it in place of the poststop
-// task (inTaskFinisher). It returns the verdict it stopped the job with,
+// task (the shape's Finisher: decider.inTaskFinisher). It returns the verdict it stopped the job with,
 // "" when it stopped nothing.
 func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (string, error) {
 	w, err := d.newWatcher(ctx, id)
@@ -213,7 +183,7 @@ func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (st
 	if err != nil {
 		return "", unavailable(err)
 	}
-	said, stopped, err := w.conclude(ctx, withEnds(allocs, ends))
+	said, stopped, err := w.conclude(ctx, allocs, ends)
 	if !stopped {
 		said = ""
 	}
@@ -269,11 +239,11 @@ func (w *watcher) ownAlloc(ctx context.Context, self string) (*api.AllocationLis
 // judge applies the job's rules to one snapshot of its allocations with a
 // fresh machine (no restarts, no ticks: the watchers own those), which
 // sees every task at once. seen lists the task states, for the log.
-func judge(w *watcher, allocs []*api.AllocationListStub) (*completion.Verdict, completion.RetryDecision, string) {
-	m := completion.NewMachine(w.pol.Rules(), completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
+func judge(w *watcher, allocs []*api.AllocationListStub, ends map[string]endMark) (*completion.Verdict, completion.RetryDecision, string) {
+	m := completion.NewMachine(w.pol, completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
 	var evs []completion.TaskEvent
 	var b strings.Builder
-	for _, o := range observe(w.pol, allocs, w.version, nil) {
+	for _, o := range withEnds(observe(w.pol, allocs, w.version, nil), ends) {
 		evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
 		fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
 	}
@@ -299,31 +269,4 @@ func NewInTask() (*Driver, error) {
 	d, _ := New(drivers.Config{}, false)
 	d.client, d.inTask = c, true
 	return d, nil
-}
-
-// inTaskFinisher is the helper that judges the job from inside a main
-// task of role's group (FinishEnded), or "" when the group keeps the
-// poststop finisher. A lifecycle task of any kind slows the client's start
-// of every allocation of its group (tasklifecycle's gates, made and closed
-// one allocation at a time: BENCHMARKS.md, session 21), and the poststop
-// finisher was the only one left in a job jobshift run submits. In the task
-// it judges after the command's last end, from the task's stop wrapper or
-// restart loop, so only where one runs the command as a host process
-// (raw_exec: the helper is a host binary, which exec's chroot and a
-// container may not hold), where one task decides the allocation's outcome
-// (a UAI group keeps its judge and finisher) and no ssh emulation wraps it.
-// And only in a job a watcher follows (jobshift run, Submit's snapshot
-// rendezvous): a task that dies before or without its wrapper's end (a
-// failed start, a lost client) judges nothing, which the poststop task
-// would have; the watcher sees those, and the in-task finisher is for a
-// run that died (faults kill-run). A job converted for `nomad job run`
-// keeps the poststop finisher.
-func (r *renderer) inTaskFinisher(role *jobs.Role, driver string, uai bool) string {
-	h := r.set.Helper
-	cr := r.plan.Compiled().Role(role.Name)
-	if h == "" || r.mode != RendezvousSnap || driver != "raw_exec" || uai || cr.SSH || cr.SSHIdle ||
-		strings.Contains(h, "${") || !endsFit(r.jobID) {
-		return ""
-	}
-	return h
 }

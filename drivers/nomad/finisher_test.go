@@ -42,10 +42,10 @@ func TestJudgeOneSnapshotPerFinisher(t *testing.T) {
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
-			pol := Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
-				Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
+			pol := completion.Policy{Name: "j", Format: jobs.FormatPAIv2, Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+				Roles: []completion.PolicyRole{{Name: "worker", Instances: len(c.codes), MinFailed: c.minFailed}}}
 			w := &watcher{pol: pol, version: 2,
-				m: completion.NewMachine(pol.Rules(), completion.MachineConfig{})}
+				m: completion.NewMachine(pol, completion.MachineConfig{})}
 			for k := range c.codes {
 				var allocs []*api.AllocationListStub
 				for i, code := range c.codes {
@@ -59,7 +59,7 @@ func TestJudgeOneSnapshotPerFinisher(t *testing.T) {
 				// An allocation of an older version never counts.
 				allocs = append(allocs, &api.AllocationListStub{ID: "old", Name: "j.worker[0]", TaskGroup: "worker", JobVersion: 1,
 					ClientStatus: "complete", TaskStates: map[string]*api.TaskState{MainTask: ended(9)}})
-				v, _, seen := judge(w, allocs)
+				v, _, seen := judge(w, allocs, nil)
 				var got completion.Phase
 				if v != nil {
 					got = v.Phase

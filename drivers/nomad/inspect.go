@@ -87,7 +87,7 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 	}
 	sort.Slice(st.Tasks, func(i, j int) bool {
 		a, b := st.Tasks[i], st.Tasks[j]
-		return pol.roleOrder(a.Role) < pol.roleOrder(b.Role) || a.Role == b.Role && a.Index < b.Index
+		return roleOrder(pol, a.Role) < roleOrder(pol, b.Role) || a.Role == b.Role && a.Index < b.Index
 	})
 	if !started {
 		st.Phase = drivers.PhasePending
@@ -100,25 +100,19 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 		if live > 0 {
 			st.Reason = "stopping"
 		} else {
-			v := completion.UserStopped(pol.Rules().Job(), tasks)
+			v := completion.UserStopped(pol.Job(), tasks)
 			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
 		}
-	} else if v := completion.Decide(pol.Rules().Job(), tasks); v.Phase.Done() {
-		// Decided but not enforced: say so, and what would enforce it.
-		st.Reason = fmt.Sprintf("the job's rules say %s (%s), but nothing has enforced that yet: jobshift watch -enforce %s, or jobshift controller",
-			v.Phase, v.Reason, st.Handle)
+	} else if v := completion.Decide(pol.Job(), tasks); v.Phase.Done() {
+		// Decided but not enforced: say so, and what would enforce it
+		// (the job's shape says whether finishers of its own will).
+		by := "jobshift watch -enforce " + st.Handle + ", or jobshift controller"
+		if ShapeOf(info).JudgedInJob() {
+			by = "the job's finisher tasks when they run, or " + by
+		}
+		st.Reason = fmt.Sprintf("the job's rules say %s (%s), but nothing has enforced that yet: %s", v.Phase, v.Reason, by)
 	}
 	return st, nil
-}
-
-// roleOrder is the position of a role in the job file (unknown roles last).
-func (p Policy) roleOrder(role string) int {
-	for i, r := range p.Roles {
-		if r.Name == role {
-			return i
-		}
-	}
-	return len(p.Roles)
 }
 
 // List implements drivers.Lister: the jobshift jobs of the client's

@@ -33,10 +33,10 @@ type observed struct {
 
 // observe maps the allocations of one job version to tasks. stopping holds
 // the tasks jobshift asked to stop: their end is Stopped, not a failure.
-func observe(pol Policy, allocs []*api.AllocationListStub, version uint64, stopping map[jobs.TaskRef]bool) []observed {
+func observe(pol completion.Policy, allocs []*api.AllocationListStub, version uint64, stopping map[jobs.TaskRef]bool) []observed {
 	roleOf := map[string]string{}
 	for _, r := range pol.Roles {
-		roleOf[r.Group] = r.Name
+		roleOf[groupName(r.Name)] = r.Name
 	}
 	var out []observed
 	for _, a := range allocs {

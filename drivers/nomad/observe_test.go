@@ -38,7 +38,7 @@ func TestObserveUAI(t *testing.T) {
 		"ps crashed, training still running":       {&api.TaskState{State: "running", StartedAt: t0}, exited(7, true), got{completion.Failed, 7}},
 		"training running, ps running":             {&api.TaskState{State: "running", StartedAt: t0}, &api.TaskState{State: "running", StartedAt: t0}, got{completion.Running, 0}},
 	}
-	pol := Policy{Roles: []PolicyRole{{Name: "train", Group: "train", Instances: 1}}}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "train", Instances: 1}}}
 	for name, c := range cases {
 		a := &api.AllocationListStub{ID: "a", Name: "uai.train[0]", TaskGroup: "train", ClientStatus: "running",
 			TaskStates: map[string]*api.TaskState{MainTask: c.main, PSTask: c.ps}}
@@ -76,7 +76,7 @@ func TestObserveRendezvousFailed(t *testing.T) {
 		"barrier timed out, main killed unstarted": {timedOut, "failed", got{completion.Failed, 1}},
 		"barrier killed by a stop":                 {killedBarrier, "complete", got{completion.Stopped, 0}},
 	}
-	pol := Policy{Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: 1}}}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "worker", Instances: 1}}}
 	for name, c := range cases {
 		a := &api.AllocationListStub{ID: "a", Name: "j.worker[0]", TaskGroup: "worker", ClientStatus: c.status,
 			TaskStates: map[string]*api.TaskState{MainTask: neverStarted, BarrierTask: c.barrier}}
@@ -118,7 +118,7 @@ func TestObserveLost(t *testing.T) {
 		TaskStates: map[string]*api.TaskState{MainTask: {State: "running", StartedAt: time.Unix(100, 0)}}}
 	repl := &api.AllocationListStub{ID: "b", Name: "j.worker[1]", TaskGroup: "worker", ClientStatus: "running",
 		TaskStates: map[string]*api.TaskState{MainTask: {State: "running", StartedAt: time.Unix(130, 0)}}}
-	pol := Policy{Roles: []PolicyRole{{Name: "worker", Group: "worker", Instances: 2}}}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "worker", Instances: 2}}}
 	for _, order := range [][]*api.AllocationListStub{{lost, repl}, {repl, lost}} {
 		obs := observe(pol, order, 0, map[jobs.TaskRef]bool{})
 		if len(obs) != 1 || obs[0].AllocID != "a" || obs[0].State != completion.Failed || obs[0].ExitCode != -1001 {

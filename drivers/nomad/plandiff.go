@@ -16,10 +16,10 @@ import (
 // PlanDiff implements drivers.Planner: Nomad's dry run of the job (what
 // `nomad job plan` shows): the diff against the registered job of the
 // same ID, the allocations the scheduler would place, and the groups it
-// could not place. Nothing is registered. The job is the one Submit
-// would register (its rendezvous included).
+// could not place, after the job's shape. Nothing is registered. The job
+// is the one Submit would register for the same plan (its OptWatched).
 func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error) {
-	job, diags := buildJob(p, d.contract, submitRendezvous(p, d.cfg.Options[OptRendezvous]))
+	job, shape, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return "", &diag.Error{Diags: diags}
 	}
@@ -35,6 +35,7 @@ func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error
 		return "", fmt.Errorf("planning job %s: %w", *job.ID, unavailable(err))
 	}
 	var b strings.Builder
+	b.WriteString("The job's " + shape.String() + "\n")
 	writeJobDiff(&b, resp.Diff)
 	if a := resp.Annotations; a != nil {
 		b.WriteString("\nScheduler dry-run:\n")

@@ -3,72 +3,42 @@ package nomad
 import (
 	"encoding/json"
 
-	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
-// Policy is the job's completion.Policy as carried in job meta (MetaPolicy),
-// so that the controller, the finisher and `status` from another process
-// judge a job without its source file; it adds each role's task group.
-// (The wire form predates completion.Policy; it is kept so that jobs
-// submitted earlier are still judged.)
-type Policy struct {
-	Name   string      `json:"name"`
-	Format jobs.Format `json:"format"`
-	// Version is the apiVersion: it picks the Kubeflow generation's rules.
-	Version    string          `json:"version,omitempty"`
-	Completion jobs.Completion `json:"completion"`
-	Retry      jobs.Retry      `json:"retry"`
-	Roles      []PolicyRole    `json:"roles"`
-	Elastic    bool            `json:"elastic,omitempty"`
-}
+// The job's completion.Policy travels in job meta (MetaPolicy) as its own
+// JSON, written once when the job is rendered and read back as the same
+// type, so that the controller, the finishers and `status` in another
+// process judge a job without its source file. A role's task group is
+// groupName of its name. Jobs rendered before carried the same fields,
+// the kind only inside `completion`, and each role's group (ignored:
+// it was groupName of the role's name too).
 
-// PolicyRole is one role's completion-relevant fields and its group.
-type PolicyRole struct {
-	Name           string `json:"name"`
-	Group          string `json:"group"`
-	ReplicaType    string `json:"replicaType,omitempty"`
-	Instances      int    `json:"instances"`
-	MinFailed      *int   `json:"minFailed"`
-	MinSucceeded   *int   `json:"minSucceeded"`
-	TaskRetryCount int    `json:"taskRetryCount,omitempty"`
-	RestartPolicy  string `json:"restartPolicy,omitempty"`
-}
-
-// metaPolicy is pol in its meta form.
-func metaPolicy(pol completion.Policy) Policy {
-	p := Policy{Name: pol.Name, Format: pol.Format, Version: pol.Version, Completion: pol.Completion,
-		Retry: pol.Retry, Elastic: pol.Elastic}
-	for _, r := range pol.Roles {
-		p.Roles = append(p.Roles, PolicyRole{
-			Name: r.Name, Group: groupName(r.Name), ReplicaType: r.ReplicaType, Instances: r.Instances,
-			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
-			TaskRetryCount: r.TaskRetryCount, RestartPolicy: r.RestartPolicy,
-		})
-	}
-	return p
-}
-
-// Rules is the completion.Policy the meta carries.
-func (p Policy) Rules() completion.Policy {
-	pol := completion.Policy{Name: p.Name, Kind: p.Completion.Kind, Format: p.Format, Version: p.Version,
-		Completion: p.Completion, Retry: p.Retry, Elastic: p.Elastic}
-	for _, r := range p.Roles {
-		pol.Roles = append(pol.Roles, completion.PolicyRole{
-			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,
-			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
-			TaskRetryCount: r.TaskRetryCount, RestartPolicy: r.RestartPolicy,
-		})
-	}
-	return pol
+// policyMeta is MetaPolicy's value.
+func policyMeta(pol completion.Policy) (string, error) {
+	b, err := json.Marshal(pol)
+	return string(b), err
 }
 
 // ParsePolicy reads MetaPolicy.
-func ParsePolicy(meta map[string]string) (Policy, bool) {
-	var p Policy
+func ParsePolicy(meta map[string]string) (completion.Policy, bool) {
+	var p completion.Policy
 	s, ok := meta[MetaPolicy]
 	if !ok || json.Unmarshal([]byte(s), &p) != nil {
-		return Policy{}, false
+		return completion.Policy{}, false
+	}
+	if p.Kind == "" {
+		p.Kind = p.Completion.Kind // a job rendered before the kind was stored
 	}
 	return p, true
+}
+
+// roleOrder is the position of a role in the job file (unknown roles last).
+func roleOrder(p completion.Policy, role string) int {
+	for i, r := range p.Roles {
+		if r.Name == role {
+			return i
+		}
+	}
+	return len(p.Roles)
 }

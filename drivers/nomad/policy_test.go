@@ -1,7 +1,6 @@
 package nomad
 
 import (
-	"encoding/json"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -21,20 +20,37 @@ func TestPolicyKeepsGeneration(t *testing.T) {
 			Roles:      []*jobs.Role{{Name: "master", ReplicaType: "master", Instances: 1, MinFailed: new(1)}},
 			Extras:     jobs.Extras{ElasticPolicy: map[string]any{"x": 1}}}
 		want := completion.PolicyOf(j)
-		b, err := json.Marshal(metaPolicy(want))
+		b, err := policyMeta(want)
 		if err != nil {
 			t.Fatal(err)
 		}
-		meta, ok := ParsePolicy(map[string]string{MetaPolicy: string(b)})
+		got, ok := ParsePolicy(map[string]string{MetaPolicy: b})
 		if !ok {
 			t.Fatalf("%s: meta %s does not parse", api, b)
 		}
-		got := meta.Rules()
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("%s: round trip (-want +got):\n%s", api, diff)
 		}
 		if got.Generation() != j.KubeflowGen() {
 			t.Errorf("%s: generation %q, want %q", api, got.Generation(), j.KubeflowGen())
 		}
+	}
+}
+
+// TestPolicyOfEarlierJobs: a job registered before the policy was stored
+// as completion.Policy (each role with its group, the kind only inside
+// completion: the uai golden's meta of that time) is judged by the same
+// policy.
+func TestPolicyOfEarlierJobs(t *testing.T) {
+	old := `{"name":"uai","format":"pai-v2","completion":{"kind":"pai","pos":{}},"retry":{"jobRetryCount":0,"gangAllocation":false,"pos":{}},"roles":[{"name":"train","group":"train","instances":3,"minFailed":null,"minSucceeded":null}]}`
+	got, ok := ParsePolicy(map[string]string{MetaPolicy: old})
+	if !ok {
+		t.Fatal("does not parse")
+	}
+	want := completion.Policy{Name: "uai", Kind: jobs.CompletionPAI, Format: jobs.FormatPAIv2,
+		Completion: jobs.Completion{Kind: jobs.CompletionPAI},
+		Roles:      []completion.PolicyRole{{Name: "train", Instances: 3}}}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
 	}
 }

@@ -1,10 +1,6 @@
-// Package nomad runs jobshift jobs on HashiCorp Nomad: it renders a job as
-// a sparse api.Job (and HCL2), submits it, watches it, and enforces the
-// source platform's completion rules, which Nomad lacks.
 package nomad
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 	"strconv"
@@ -14,86 +10,56 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
-)
-
-// Meta keys jobshift puts on every job it renders. The controller finds
-// jobshift jobs by MetaVersion and rebuilds the completion policy from
-// MetaPolicy.
-const (
-	MetaVersion = "jobshift_version"
-	MetaFormat  = "jobshift_format"
-	MetaName    = "jobshift_name"
-	MetaSource  = "jobshift_source"
-	MetaPolicy  = "jobshift_policy"
-	MetaAttempt = intask.MetaAttempt
-	MetaUser    = "jobshift_user"
-	MetaRole    = "jobshift_role" // group meta
-)
-
-// Task names inside each group.
-const (
-	BarrierTask = "jobshift-barrier"
-	MainTask    = "main"
-	// PSTask is the parameter server a UAI node runs next to MainTask
-	// (the uai contract, contract.ProcessPS).
-	PSTask = "ps"
 )
 
 // Version is recorded in job meta (set by the CLI from its own version).
 var Version = "0.1.0-dev"
 
-// renderer builds one api.Job.
+// renderer builds one api.Job of a decided shape (shape.go): it reads
+// the shape and decides nothing.
 type renderer struct {
 	plan     *translate.Plan
 	set      settings
 	contract Contract
 	jobID    string
 	diags    hcl.Diagnostics
-	// hostNet: a role binds fixed ports in the host's network (LeinaoPAI
-	// off docker), so no two tasks of the job may share a node.
-	hostNet bool
-	// snapshot: the rendezvous is the topology snapshot a watcher writes
-	// (topology.go), not a barrier task per allocation.
-	snapshot bool
-	mode     string // the rendezvous asked for (OptRendezvous)
+	shape    *Shape
 	// snapPorts: each group's port slots in snapshot mode (MetaSnapPorts).
 	snapPorts map[string][]snapService
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
-// jobshift decides is set, Nomad applies its own defaults on submit.
-// The rendezvous is the barrier unless p.Options[OptRendezvous] asks for
-// the snapshot.
+// jobshift decides is set, Nomad applies its own defaults on submit. Its
+// shape is Decide's for the plan's OptWatched.
 func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
-	return buildJob(p, c, p.Options[OptRendezvous])
+	job, _, diags := buildJob(p, c)
+	return job, diags
 }
 
-func buildJob(p *translate.Plan, c Contract, mode string) (*api.Job, hcl.Diagnostics) {
-	set, diags := newSettings(p.Site)
+// buildJob decides the shape of p and renders it: the one path of
+// Render, Submit and PlanDiff.
+func buildJob(p *translate.Plan, c Contract) (*api.Job, *Shape, hcl.Diagnostics) {
+	set, diags := settingsFor(p)
 	if diags.HasErrors() {
-		return nil, diags
-	}
-	if h := p.Options[OptHelper]; h != "" {
-		set.Helper = h
-	}
-	if h := p.Options[OptEnvHelper]; h != "" {
-		set.EnvHelper = h
-	}
-	if wd := p.Options[OptWorkDir]; wd != "" {
-		set.WorkDir = wd
+		return nil, nil, diags
 	}
 	if c == nil {
 		c = &contractImpl{}
 	}
-	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags, mode: mode}
-	job := r.job()
-	if r.diags.HasErrors() {
-		return nil, r.diags
+	shape, decided := decide(p, set, Watched(p), c)
+	if decided.HasErrors() {
+		return nil, nil, append(diags, decided...)
 	}
-	return job, r.diags
+	r := &renderer{plan: p, set: set, contract: c, jobID: JobIDFor(p), diags: diags, shape: shape}
+	job := r.job()
+	// the shape's warnings after the job's own errors, which matter more
+	r.diags = append(r.diags, decided...)
+	if r.diags.HasErrors() {
+		return nil, nil, r.diags
+	}
+	return job, shape, r.diags
 }
 
 // JobIDFor is the Nomad job ID of a plan: Options["id"] when given, else
@@ -111,6 +77,7 @@ func (r *renderer) errorf(pos jobs.Pos, summary, format string, args ...any) {
 
 func (r *renderer) job() *api.Job {
 	j := r.plan.Job
+	r.checkSteps(j)
 	job := &api.Job{
 		ID:   new(r.jobID),
 		Name: new(r.jobID),
@@ -126,8 +93,8 @@ func (r *renderer) job() *api.Job {
 	if j.Source.Path != "" && j.Source.Path != "-" {
 		job.Meta[MetaSource] = j.Source.Path
 	}
-	if pol, err := json.Marshal(metaPolicy(r.plan.Compiled().Policy)); err == nil {
-		job.Meta[MetaPolicy] = string(pol)
+	if pol, err := policyMeta(r.plan.Compiled().Policy); err == nil {
+		job.Meta[MetaPolicy] = pol
 	}
 	if r.set.Region != "" {
 		job.Region = new(r.set.Region)
@@ -155,9 +122,10 @@ func (r *renderer) job() *api.Job {
 		byRole[s.Role] = append(byRole[s.Role], s)
 	}
 	r.rendezvous(job, byRole)
+	storeShape(job, r.shape)
 	seen := map[string]string{}
 	for _, role := range j.Roles {
-		g := r.group(role, byRole[role.Name], services)
+		g := r.group(role, r.shape.Group(role.Name), byRole[role.Name], services)
 		if g == nil {
 			continue
 		}
@@ -168,7 +136,7 @@ func (r *renderer) job() *api.Job {
 		seen[*g.Name] = role.Name
 		job.TaskGroups = append(job.TaskGroups, g)
 	}
-	if r.hostNet {
+	if r.shape.DistinctHosts {
 		job.Constraints = append(job.Constraints, distinctHosts)
 	} else if c := spreadConstraint(j.TaskCount(), r.set.SpreadNodes); c != nil {
 		job.Constraints = append(job.Constraints, c)
@@ -176,24 +144,16 @@ func (r *renderer) job() *api.Job {
 	return job
 }
 
-// rendezvous picks the snapshot when the plan asks for it (a watcher will
-// write it: Submit) and the job can use it, and says so in job meta (the
-// watcher writes only then); a job of one task needs no rendezvous.
+// rendezvous writes the snapshot's port slots when the shape meets
+// through the snapshot, and says so in job meta (the watcher writes it
+// only then).
 func (r *renderer) rendezvous(job *api.Job, byRole map[string][]Service) {
-	j := r.plan.Job
-	if r.mode != RendezvousSnap || j.TaskCount() <= 1 {
+	if r.shape.Rendezvous != RendezvousSnap {
 		return
 	}
-	groups := snapGroupsOf(j, byRole)
-	if ok, why := snapshotFits(r.jobID, groups); !ok {
-		r.diags = append(r.diags, jobs.Warnf(j.NamePos, "Barrier rendezvous",
-			"The job's tasks meet through a barrier task per allocation, not one topology snapshot: %s.", why))
-		return
-	}
-	r.snapshot = true
 	job.Meta[MetaRendezvous] = RendezvousSnap
 	r.snapPorts = map[string][]snapService{}
-	for _, g := range groups {
+	for _, g := range snapGroupsOf(r.plan.Job, byRole) {
 		r.snapPorts[g.name] = g.services
 	}
 }
@@ -232,13 +192,10 @@ func spreadConstraint(tasks, nodes int) *api.Constraint {
 	}
 }
 
-func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
-	driver := r.set.Driver
-	if rule := r.plan.Site.Role(role.Name); rule != nil && rule.Driver != "" {
-		driver = rule.Driver
-	}
+// group renders the task group of role as gs, its shape, lists it.
+func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *api.TaskGroup {
 	g := &api.TaskGroup{
-		Name:  new(groupName(role.Name)),
+		Name:  new(gs.Group),
 		Count: new(role.Instances),
 		Meta:  map[string]string{MetaRole: role.Name},
 		// A replaced alloc gets new ports while its peers keep the old
@@ -247,52 +204,49 @@ func (r *renderer) group(role *jobs.Role, own, all []Service) *api.TaskGroup {
 		RestartPolicy:    &api.RestartPolicy{Attempts: new(0), Mode: new("fail")},
 		ReschedulePolicy: &api.ReschedulePolicy{Attempts: new(0), Unlimited: new(false)},
 	}
-	net := r.network(role, own, driver)
+	storeGroupShape(g, gs)
+	net := r.network(gs, own)
 	if net != nil {
 		g.Networks = []*api.NetworkResource{net}
 	}
-	if r.snapshot {
+	if r.shape.Rendezvous == RendezvousSnap {
 		// The coordinator reads the placements, not registrations: no
 		// services, only which port goes to which snapshot item.
 		g.Meta[MetaSnapPorts] = snapPortsMeta(r.snapPorts[*g.Name])
 	} else {
 		g.Services = groupServices(own)
 	}
-	if r.plan.Job.TaskCount() > 1 && !r.snapshot {
-		g.Tasks = append(g.Tasks, r.barrier(role, driver, all))
-	}
-	if r.set.Helper != "" && r.plan.Compiled().Role(role.Name).SSH {
-		g.Tasks = append(g.Tasks, r.sshKeyTask()) // sshkey.go
-	}
 	procs := r.contract.Processes(r.plan)
-	fin := r.inTaskFinisher(role, driver, len(procs) > 1)
-	main := r.mainTask(role, driver, net, "", fin)
-	if main == nil {
-		return nil
-	}
-	g.Tasks = append(g.Tasks, main)
-	if len(procs) > 1 {
-		// A UAI node: the parameter server runs the same command with its
-		// own TF_CONFIG. It never ends by itself and does not decide the
-		// task's outcome (observe reads MainTask's exit). It lives until
-		// the job's verdict stops the job (run, controller, or the in-job
-		// finisher): other nodes' training tasks, and the chief's final
-		// checkpoint, still need a node's PS after that node's own
-		// training task ended — stopping it then made peers on other
-		// hosts fail with "connection refused". So no task leads the
-		// group, and with the in-job finisher a poststart task judges once the
-		// training task ended (finisher.go, JudgeTask).
-		ps := r.mainTask(role, driver, net, procs[1], "")
-		if ps == nil {
+	for _, ts := range gs.Tasks {
+		var t *api.Task
+		switch ts.Name {
+		case BarrierTask:
+			t = r.barrier(role, gs, all)
+		case SSHKeyTask:
+			t = r.sshKeyTask()
+		case MainTask:
+			t = r.mainTask(role, gs, net, "")
+		case PSTask:
+			// A UAI node: the parameter server runs the same command with
+			// its own TF_CONFIG. It never ends by itself and does not
+			// decide the task's outcome (observe reads MainTask's exit).
+			// It lives until the job's verdict stops the job: other
+			// nodes' training tasks, and the chief's final checkpoint,
+			// still need a node's PS after that node's own training task
+			// ended (stopping it then made peers on other hosts fail with
+			// "connection refused"). So no task leads the group, and a
+			// poststart task judges once the training task ended
+			// (finisher.go, JudgeTask).
+			t = r.mainTask(role, gs, net, procs[1])
+		case JudgeTask:
+			t = r.judge()
+		case FinisherTask:
+			t = r.finisher()
+		}
+		if t == nil {
 			return nil
 		}
-		g.Tasks = append(g.Tasks, ps)
-		if r.set.Helper != "" {
-			g.Tasks = append(g.Tasks, r.judge())
-		}
-	}
-	if r.set.Helper != "" && fin == "" {
-		g.Tasks = append(g.Tasks, r.finisher())
+		g.Tasks = append(g.Tasks, t)
 	}
 	if r.set.NoTaskLogs {
 		disableLogs(g.Tasks)
@@ -318,7 +272,7 @@ func disableLogs(tasks []*api.Task) {
 // dynamic host port (`to`). Every other driver runs the task in the host's
 // network, where the fixed port is the host port: it is reserved as a
 // static port (so the port map is the identity, PAI_PORT_MAP_10001=10001)
-// and the job gets a distinct_hosts constraint (hostNet), since two such
+// and the job gets a distinct_hosts constraint (Shape.DistinctHosts), since two such
 // tasks can never share a node.
 // groupServices are the group's Nomad-native services (the barrier's
 // rendezvous and the registration-reading template).
@@ -330,7 +284,7 @@ func groupServices(own []Service) []*api.Service {
 	return out
 }
 
-func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.NetworkResource {
+func (r *renderer) network(gs *GroupShape, own []Service) *api.NetworkResource {
 	n := &api.NetworkResource{}
 	seen := map[string]bool{}
 	for _, s := range own {
@@ -339,9 +293,8 @@ func (r *renderer) network(role *jobs.Role, own []Service, driver string) *api.N
 		}
 		seen[s.PortLabel] = true
 		switch {
-		case s.To > 0 && driver != "docker":
+		case s.To > 0 && gs.HostPorts:
 			n.ReservedPorts = append(n.ReservedPorts, api.Port{Label: s.PortLabel, Value: s.To})
-			r.hostNet = true
 		default:
 			n.DynamicPorts = append(n.DynamicPorts, api.Port{Label: s.PortLabel, To: s.To})
 		}

@@ -17,12 +17,13 @@ var shRestartLoop string
 var shStopGroup string
 
 // stopWrap puts the command of a task that is not restarted in place
-// under sh/stop-group.sh (the process group gets the stop signal) on the
-// drivers where Nomad signals only the task's top process: raw_exec and
-// exec. A container's stop signal goes to its PID 1, exactly as a pod's
-// container runtime sends it, and an image need not have /bin/sh, so
-// container tasks are left as the pod ran them. An empty command (an idle
-// MPIJob worker runs only the ssh emulation) has nothing to wrap.
+// under sh/stop-group.sh (the process group gets the stop signal): the
+// shape gives it to tasks of the drivers where Nomad signals only the
+// task's top process (Traits.GroupSignal: raw_exec and exec). A
+// container's stop signal goes to its PID 1, exactly as a pod's container
+// runtime sends it, and an image need not have /bin/sh, so container tasks
+// are left as the pod ran them. An empty command (an idle MPIJob worker
+// runs only the ssh emulation) has nothing to wrap.
 //
 // The wrapper travels as `sh -c` text in the task's args, not as a file
 // template: every template costs the task about as much as the env
@@ -31,10 +32,10 @@ var shStopGroup string
 // the text holds no "${" for Nomad's interpolation of args to touch
 // (TestStopWrapInArgs).
 //
-// With fin (inTaskFinisher), the wrapper execs `fin nomad-finish -exit
-// CODE` where it would exit CODE (withFinisher).
-func (r *renderer) stopWrap(uc *userCommand, container bool, fin string) *userCommand {
-	if container || len(uc.argv) == 0 || uc.wrapped {
+// With fin (the shape's in-task finisher), the wrapper execs `fin
+// nomad-finish -exit CODE` where it would exit CODE (withFinisher).
+func stopWrap(uc *userCommand, fin string) *userCommand {
+	if len(uc.argv) == 0 || uc.wrapped {
 		return uc
 	}
 	out := *uc
@@ -89,25 +90,17 @@ func restartBackoff(opts map[string]string) (completion.Backoff, error) {
 }
 
 // restartLoop wraps the command of a role whose tasks restart in place
-// (completion.RestartsPossible) in sh/restart-loop.sh: a Nomad task ends
-// with its command otherwise (the group's restart policy is attempts 0,
-// mode fail). The loop travels as `sh -c` text in the task's args (no
-// file template, as the stop wrapper: TestRestartLoopInArgs), the user's
-// argv after it unchanged. A
-// container without `command` runs its image's ENTRYPOINT, which cannot be
-// wrapped: such a role is not restarted in place (warned).
+// (completion.RestartsPossible: the shape's WrapRestart) in
+// sh/restart-loop.sh: a Nomad task ends with its command otherwise (the
+// group's restart policy is attempts 0, mode fail). The loop travels as
+// `sh -c` text in the task's args (no file template, as the stop wrapper:
+// TestRestartLoopInArgs), the user's argv after it unchanged. A container
+// without `command` runs its image's ENTRYPOINT, which cannot be wrapped:
+// the shape does not restart such a role in place (and warns).
 //
 // With fin, the loop execs the in-task finisher at its end (withFinisher).
 func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand, fin string) *userCommand {
 	job := r.plan.Job
-	if !completion.RestartsPossible(job, role.Name) {
-		return uc
-	}
-	if role.Command.Kind == jobs.CommandArgv && len(role.Command.Command) == 0 {
-		r.diags = append(r.diags, jobs.Warnf(role.Command.Pos, "No in-place restarts",
-			"Role %q runs its image's ENTRYPOINT, which jobshift cannot wrap in its restart loop on Nomad; its tasks are not restarted in place. Add `command:` to restart them.", role.Name))
-		return uc
-	}
 	k := 0
 	for i, x := range job.Roles {
 		if x == role {

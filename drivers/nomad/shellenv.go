@@ -47,14 +47,6 @@ const envWakeArg = `w=$NOMAD_TASK_DIR/jobshift.env.wake; [ -p "$w" ] && echo 1 1
 // driver (a container task always has the template).
 const OptEnvTemplate = "env_template"
 
-// shellEnvFits: the task can take its environment from a sourced file:
-// the snapshot rendezvous (the template that waits on registrations must
-// hold the task), a driver whose tasks always have /bin/sh and run it
-// already, and a command to run.
-func (r *renderer) shellEnvFits(container bool, uc *userCommand) bool {
-	return r.snapshot && !container && len(uc.argv) > 0 && r.plan.Options[OptEnvTemplate] != "1"
-}
-
 // shellEnvTemplate is the template of the sourced file: rendered again
 // when the snapshot appears (not once) and at once: Nomad's clients wait
 // for data to settle before a re-render (client template.wait, 5 s by

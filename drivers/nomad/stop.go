@@ -36,11 +36,10 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	if err != nil {
 		return nil, err
 	}
-	info, _, err := c.Jobs().Info(h.ID, (&api.QueryOptions{}).WithContext(ctx))
+	_, _, err = c.Jobs().Info(h.ID, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		return nil, fmt.Errorf("nomad job %q: %w", h.ID, drivers.ErrNotFound)
 	}
-	pol, _ := ParsePolicy(info.Meta)
 	allocs, _, err := c.Jobs().Allocations(h.ID, true, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		return nil, unavailable(err)
@@ -49,7 +48,7 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	for _, a := range allocs {
 		if opts.Task != nil {
 			idx, ok := allocIndex(a.Name)
-			if !ok || idx != opts.Task.Index || a.TaskGroup != groupFor(pol, opts.Task.Role) {
+			if !ok || idx != opts.Task.Index || a.TaskGroup != groupName(opts.Task.Role) {
 				continue
 			}
 		}
@@ -93,13 +92,4 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 		}
 	}()
 	return pr, nil
-}
-
-func groupFor(p Policy, role string) string {
-	for _, r := range p.Roles {
-		if r.Name == role {
-			return r.Group
-		}
-	}
-	return groupName(role)
 }

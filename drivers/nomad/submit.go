@@ -11,7 +11,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/drivers/nomad/jobhcl"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -25,7 +24,7 @@ var ErrPlacement = errors.New("the job cannot be placed")
 // stores PAI v2 secrets as a Nomad Variable, and registers the job with its
 // HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	job, diags := buildJob(p, d.contract, submitRendezvous(p, d.cfg.Options[OptRendezvous]))
+	job, shape, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
 		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
@@ -56,7 +55,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := d.putSecrets(ctx, c, job, p); err != nil {
 		return drivers.Handle{}, err
 	}
-	if job.Meta[MetaRendezvous] == RendezvousSnap {
+	if shape.Rendezvous == RendezvousSnap {
 		// A snapshot left by an earlier job of this ID is not this one's.
 		if err := deleteTopology(ctx, c, job); err != nil {
 			return drivers.Handle{}, err
@@ -66,7 +65,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if err := deleteEnds(ctx, c, *job.ID); err != nil {
 		return drivers.Handle{}, err
 	}
-	src, err := jobhcl.Marshal(job)
+	src, err := jobHCL(job, shape)
 	if err != nil {
 		return drivers.Handle{}, err
 	}
@@ -81,17 +80,6 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, fmt.Errorf("registering job %s: %w", *job.ID, unavailable(err))
 	}
 	return d.handle(job), nil
-}
-
-// submitRendezvous is the rendezvous of a job Submit registers: the
-// topology snapshot (topology.go), since Submit's caller watches the job
-// (run, or Watch) and the watcher writes it; RendezvousBarrier when asked
-// (run -detach: maybe nobody watches), or when the plan asks for it.
-func submitRendezvous(p *translate.Plan, driverOpt string) string {
-	if driverOpt == RendezvousBarrier || p.Options[OptRendezvous] == RendezvousBarrier {
-		return RendezvousBarrier
-	}
-	return RendezvousSnap
 }
 
 // ErrJobExists: a job of the same ID is running; Submit never replaces it

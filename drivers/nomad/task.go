@@ -88,8 +88,14 @@ func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, erro
 		if c.Kind == jobs.CommandBashScript {
 			name = translate.PAIScriptName
 		}
-		argv, text, _ := launch.File("${NOMAD_TASK_DIR}/" + name)
-		return &userCommand{argv: argv, file: r.fileTemplate("local/"+name, text)}, nil
+		// a script filled in with secret values goes to secrets/ (0600,
+		// fileTemplate): local/ is world-writable and served by the file API
+		dir, env := "local/", "${NOMAD_TASK_DIR}/"
+		if r.secretRefs(c.Script) {
+			dir, env = "secrets/", "${NOMAD_SECRETS_DIR}/"
+		}
+		argv, text, _ := launch.File(env + name)
+		return &userCommand{argv: argv, file: r.fileTemplate(dir+name, text)}, nil
 	case jobs.CommandArgv:
 		argv := append(append([]string(nil), c.Command...), c.Args...)
 		clean := true
@@ -131,15 +137,16 @@ func (r *renderer) secretRefs(s string) bool { return len(r.plan.Job.Secrets) > 
 // the job's variable.
 func (r *renderer) fileTemplate(dest, content string) *api.Template {
 	data := `{{ base64Decode "` + base64.StdEncoding.EncodeToString([]byte(content)) + `" }}`
+	perms := "0755"
 	if r.secretRefs(content) {
-		data = secretTemplate(content, r.jobID)
+		data, perms = secretTemplate(content, r.jobID), "0600"
 	}
 	return &api.Template{
 		EmbeddedTmpl: new(data),
 		DestPath:     new(dest),
 		ChangeMode:   new("noop"),
 		Once:         new(true),
-		Perms:        new("0755"),
+		Perms:        new(perms),
 	}
 }
 
@@ -162,10 +169,10 @@ func (r *renderer) image(role *jobs.Role) string { return role.Image }
 // environment and holds no GPU: Nomad cannot share a device between two
 // tasks, and a parameter server does not compute).
 //
-// fin is the helper that judges the job from inside the task once its
-// command has ended for good (inTaskFinisher), "" for none.
-func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkResource, proc, fin string) *api.Task {
-	container := driver == "docker" || driver == "podman"
+// gs is the group's shape: the task's wrappers, its environment and its
+// finisher are read from it.
+func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, proc string) *api.Task {
+	driver, container := gs.Driver, gs.Traits.Container
 	uc := &userCommand{} // an idle MPIJob worker runs only the emulation's sshd
 	if !r.plan.Compiled().Role(role.Name).SSHIdle {
 		var err error
@@ -174,21 +181,29 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			return nil
 		}
 	}
-	if proc == "" {
-		// Only the task restarts in place; a UAI parameter server never
-		// ends by itself. Either way a stop reaches its whole process
-		// group (restart loop, or stop wrapper).
-		uc = r.sshWrap(role, r.stopWrap(r.restartLoop(role, uc, fin), container, fin))
-	} else {
-		uc = r.stopWrap(uc, container, "")
+	name, gpus := MainTask, role.Resources.GPU
+	if proc != "" {
+		name, gpus = PSTask, 0
+	}
+	ws := taskWrappers(gs, name)
+	fin := ""
+	if has(ws, WrapFinisher) {
+		fin = gs.Finisher
+	}
+	// innermost first: a stop reaches the command's whole process group
+	// (restart loop, or stop wrapper), the ssh emulation outlives restarts
+	if has(ws, WrapRestart) {
+		uc = r.restartLoop(role, uc, fin)
+	}
+	if has(ws, WrapStop) {
+		uc = stopWrap(uc, fin)
+	}
+	if has(ws, WrapSSH) {
+		uc = r.sshWrap(role, uc)
 	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
-	}
-	name, gpus := MainTask, role.Resources.GPU
-	if proc != "" {
-		name, gpus = PSTask, 0
 	}
 	t := &api.Task{Name: name, Driver: driver, Resources: r.resources(role), Env: map[string]string{}}
 	// SIGTERM, as Kubernetes (OpenPAI, Kubeflow) and Slurm stop a task, so
@@ -209,7 +224,7 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 			role.Name, v.Kind, v.Name, v.MountPath))
 	}
 
-	uc, ok := r.environment(role, t, driver, container, gpus, proc, uc)
+	uc, ok := r.environment(role, gs, t, gpus, proc, uc)
 	if !ok {
 		return nil
 	}
@@ -236,13 +251,13 @@ func (r *renderer) mainTask(role *jobs.Role, driver string, net *api.NetworkReso
 	return t
 }
 
-// environment gives task t its environment: the role's own variables in
-// its env block (ownEnv) and the rest — the contract, GPU visibility, user
-// values Nomad would rewrite — from the env template or, where the task
-// can evaluate it itself (taskenv.go), from the helper's nomad-env, which
-// then runs uc.
-func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, container bool, gpus int, proc string, uc *userCommand) (*userCommand, bool) {
-	before, cuda := r.ownEnv(role, t, container, gpus)
+// environment gives task t its environment as the group's shape says:
+// the role's own variables in its env block (ownEnv) and the rest — the
+// contract, GPU visibility, user values Nomad would rewrite — from the env
+// template, a sourced file (shellenv.go) or the helper's nomad-env
+// (taskenv.go), which then runs uc.
+func (r *renderer) environment(role *jobs.Role, gs *GroupShape, t *api.Task, gpus int, proc string, uc *userCommand) (*userCommand, bool) {
+	before, cuda := r.ownEnv(role, t, gs.Traits.Container, gpus)
 	// The template is rendered even when the task evaluates its
 	// environment itself: its checks (names and lines Nomad carries, the
 	// contract's program) then hold whichever way the job runs.
@@ -250,21 +265,26 @@ func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, cont
 	if !ok {
 		return uc, false
 	}
-	if r.inTaskEnv(driver) {
-		if te := r.taskEnvOf(role, proc, before, cuda); te != "" {
-			t.Env[TaskEnvVar] = te
-			t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
-			return uc.under(r.set.envHelper(), TaskEnvCommand, "--"), true
-		}
-	}
-	if r.shellEnvFits(container, uc) {
-		if sh, ok := r.envShell(role, proc, before, cuda); ok {
-			t.Templates = append(t.Templates, shellEnvTemplate(sh))
-			return uc.under("/bin/sh", "-c", envWaitArg, envWaitArg0), true
-		}
-		if r.diags.HasErrors() {
+	switch gs.Env {
+	case EnvInTask:
+		te := taskEnvPayload(r.plan, r.jobID, role, proc, before, cuda)
+		if te == "" {
+			r.errorf(role.Pos, "Cannot render the environment contract", "the in-task environment of role %q does not fit its env block", role.Name)
 			return uc, false
 		}
+		t.Env[TaskEnvVar] = te
+		t.Identities = []*api.WorkloadIdentity{{Name: "default", File: true}}
+		return uc.under(r.set.envHelper(), TaskEnvCommand, "--"), true
+	case EnvSourced:
+		sh, ok := r.envShell(role, proc, before, cuda)
+		if !ok {
+			if !r.diags.HasErrors() {
+				r.errorf(role.Pos, "Cannot render the environment contract", "role %q's environment cannot be sourced by sh", role.Name)
+			}
+			return uc, false
+		}
+		t.Templates = append(t.Templates, shellEnvTemplate(sh))
+		return uc.under("/bin/sh", "-c", envWaitArg, envWaitArg0), true
 	}
 	t.Templates = append(t.Templates, &api.Template{
 		EmbeddedTmpl: new(tmpl),
@@ -276,6 +296,16 @@ func (r *renderer) environment(role *jobs.Role, t *api.Task, driver string, cont
 		ChangeMode: new("noop"),
 	})
 	return uc, true
+}
+
+// taskWrappers are the wrappers of the group's task of that name.
+func taskWrappers(gs *GroupShape, name string) []Wrapper {
+	for _, t := range gs.Tasks {
+		if t.Name == name {
+			return t.Wrappers
+		}
+	}
+	return nil
 }
 
 // ownEnv fills t.Env with the role's own variables and returns what the
@@ -319,6 +349,19 @@ func (r *renderer) ownEnv(role *jobs.Role, t *api.Task, container bool, gpus int
 	return before, cuda
 }
 
+// ownEnvSplit is what ownEnv leaves to the template, without the
+// diagnostics (the shape reads it to size the task's environment).
+func ownEnvSplit(role *jobs.Role, container bool, gpus int) (before []contract.Var, cuda bool) {
+	userSet := map[string]bool{}
+	for _, e := range role.Env {
+		userSet[e.Name] = true
+		if interpolated(e.Value) && envLineLen(e) < maxEnvLine {
+			before = append(before, contract.Var{Name: e.Name, Value: e.Value})
+		}
+	}
+	return before, !container && !userSet["CUDA_VISIBLE_DEVICES"] && gpus > 0
+}
+
 // envTemplate is the env template of the variables ownEnv left (before,
 // cuda) and the contract, each on its own line whatever comes before it.
 func (r *renderer) envTemplate(role *jobs.Role, proc string, before []contract.Var, cuda bool) (string, bool) {
@@ -330,7 +373,7 @@ func (r *renderer) envTemplate(role *jobs.Role, proc string, before []contract.V
 		lines = append(lines, `CUDA_VISIBLE_DEVICES={{ env "NVIDIA_VISIBLE_DEVICES" }}`)
 	}
 	snap := ""
-	if r.snapshot {
+	if r.shape.Rendezvous == RendezvousSnap {
 		snap = TopologyPath(r.jobID, groupName(role.Name))
 	}
 	contractText, err := r.contract.EnvTemplate(r.plan, role, r.jobID, proc, snap)

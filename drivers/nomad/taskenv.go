@@ -6,6 +6,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -78,21 +79,6 @@ func contractJob(job *jobs.Job) *jobs.Job {
 	return &j
 }
 
-// inTaskEnv reports whether a main task of this driver gets its
-// environment from nomad-env rather than from a template.
-func (r *renderer) inTaskEnv(driver string) bool {
-	if !r.snapshot || r.set.envHelper() == "" {
-		return false
-	}
-	switch driver {
-	case "raw_exec":
-		return true
-	case "exec":
-		return inDefaultChroot(r.set.envHelper())
-	}
-	return false
-}
-
 // defaultChroot is the part of Nomad's default client chroot_env
 // (client/config.DefaultChrootEnv, v1.11.3) that holds programs: every
 // exec task's root has these host directories at the same paths.
@@ -110,13 +96,14 @@ func inDefaultChroot(path string) bool {
 	return false
 }
 
-// taskEnvOf is TaskEnvVar's value for the task of role (process proc),
-// or "" when it would be too large (the caller keeps the template).
-func (r *renderer) taskEnvOf(role *jobs.Role, proc string, before []contract.Var, cuda bool) string {
-	opts := ContractOptions(r.plan)
+// taskEnvPayload is TaskEnvVar's value for the task of role (process
+// proc) of job jobID, or "" when it would be too large (the shape then
+// keeps a template).
+func taskEnvPayload(p *translate.Plan, jobID string, role *jobs.Role, proc string, before []contract.Var, cuda bool) string {
+	opts := ContractOptions(p)
 	opts.Process = proc
-	te := &intask.Env{Job: contractJob(r.plan.Job), Opts: opts, Role: role.Name,
-		Snapshot: TopologyPath(r.jobID, groupName(role.Name)), Before: before, CUDA: cuda}
+	te := &intask.Env{Job: contractJob(p.Job), Opts: opts, Role: role.Name,
+		Snapshot: TopologyPath(jobID, groupName(role.Name)), Before: before, CUDA: cuda}
 	s, err := te.Encode()
 	if err != nil || len(TaskEnvVar)+1+len(s) > intask.MaxEnv {
 		return ""

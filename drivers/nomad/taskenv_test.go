@@ -3,7 +3,7 @@ package nomad
 import (
 	"fmt"
 	"math/rand/v2"
-
+	"strconv"
 	"strings"
 	"testing"
 
@@ -59,7 +59,7 @@ func TestInTaskEnvMatchesOracle(t *testing.T) {
 		contracttest.AsTasks(r, c.Job)
 		p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 			Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", Helper: "/opt/jobshift"}},
-			Options: map[string]string{OptRendezvous: RendezvousSnap}}
+			Options: map[string]string{OptWatched: "true"}}
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: BuildJob: %v", c.Name, diags)
@@ -152,7 +152,6 @@ func checkInTask(t *testing.T, c contracttest.Case, p *translate.Plan, task *api
 		if rp := p.Compiled().Role(role.Name); rp != nil && rp.SSH {
 			// The ssh emulation's own files, interpolated by Nomad.
 			want["JOBSHIFT_SSH_KEY"] = "${NOMAD_SECRETS_DIR}/jobshift-ssh-key"
-			want["JOBSHIFT_SSH_DIR"] = "${NOMAD_TASK_DIR}/ssh"
 		}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Fatalf("%s[%d] (-want +got):\n%s", name, i, diff)
@@ -200,7 +199,7 @@ func TestInTaskEnvOnlyWhereItCan(t *testing.T) {
 			r.Command = jobs.Command{Kind: jobs.CommandEval, Script: tc.script}
 		}
 		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: tc.driver, Helper: tc.helper, EnvHelper: tc.envHelper}})
-		p.Options[OptRendezvous] = tc.mode
+		p.Options[OptWatched] = strconv.FormatBool(tc.mode == RendezvousSnap)
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", name, diags)

@@ -19,7 +19,7 @@ func TestInTaskEnvTrainerMatchesOracle(t *testing.T) {
 		contracttest.AsTasks(r, c.Job)
 		p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 			Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", Helper: "/opt/jobshift"}},
-			Options: map[string]string{OptRendezvous: RendezvousSnap}}
+			Options: map[string]string{OptWatched: "true"}}
 		job, diags := BuildJob(p, nil)
 		if diags.HasErrors() {
 			t.Fatalf("%s: BuildJob: %v", c.Name, diags)

@@ -3,6 +3,7 @@ package nomad
 import (
 	"context"
 	"fmt"
+	"maps"
 	"regexp"
 	"strconv"
 	"strings"
@@ -42,23 +43,12 @@ import (
 // -detach`, have no watcher to write the snapshot: they keep the services
 // and the barrier (OptRendezvous), which need nothing outside the job.
 
-// Rendezvous modes (the plan option OptRendezvous; job meta MetaRendezvous).
-const (
-	OptRendezvous     = "rendezvous"
-	RendezvousBarrier = "barrier"
-	RendezvousSnap    = "snapshot"
-	MetaRendezvous    = "jobshift_rendezvous"
-)
-
 // maxVariableSize is Nomad's limit on a Variable's items (64 KiB,
 // structs.maxVariableSize; a larger write is refused).
 const maxVariableSize = 64 * 1024
 
 // validVariablePath is Nomad's rule for Variable paths.
 var validVariablePath = regexp.MustCompile(`^[a-zA-Z0-9-_~/]{1,128}$`)
-
-// TopologyPath is the snapshot Variable of group in job jobID.
-func TopologyPath(jobID, group string) string { return VariablePath(jobID) + "/" + group }
 
 // attemptEnv is the task's attempt as its template reads it (job meta).
 const attemptEnv = intask.AttemptEnv
@@ -99,12 +89,6 @@ type snapService struct {
 	n     int    // the service's number in the job (contract.SnapshotPortKey)
 	label string // its port label in the group network; "" = address only
 }
-
-// MetaSnapPorts (group meta of a snapshot-mode job) lists the group's
-// port slots as "<n>:<label>" separated by spaces ("<n>:" = address only):
-// the job registers no services, so this is where the coordinator learns
-// which allocated port goes to which snapshot item.
-const MetaSnapPorts = "jobshift_snapshot_ports"
 
 // snapPortsMeta is MetaSnapPorts' value for services.
 func snapPortsMeta(services []snapService) string {
@@ -167,7 +151,7 @@ type coordinator struct {
 // startCoordinator starts the snapshot writer of the current attempt when
 // the job uses the snapshot.
 func (w *watcher) startCoordinator(ctx context.Context, job *api.Job) {
-	if job.Meta[MetaRendezvous] != RendezvousSnap {
+	if ShapeOf(job).Rendezvous != RendezvousSnap {
 		return
 	}
 	cctx, cancel := context.WithCancel(ctx)
@@ -189,12 +173,6 @@ func (w *watcher) stopCoordinator() {
 }
 
 func (co *coordinator) run(ctx context.Context) {
-	if co.already(ctx) {
-		co.mu.Lock()
-		co.written = true
-		co.mu.Unlock()
-		return
-	}
 	var index uint64
 	for ctx.Err() == nil {
 		allocs, meta, err := co.placements(ctx, index)
@@ -235,16 +213,6 @@ func (co *coordinator) placements(ctx context.Context, index uint64) ([]*api.All
 	q := &api.QueryOptions{WaitIndex: index, WaitTime: 30 * time.Second,
 		Filter: fmt.Sprintf("JobID == %q", co.w.id), Params: map[string]string{"resources": "true"}}
 	return co.w.c.Allocations().List(q.WithContext(ctx))
-}
-
-// already: this attempt's snapshot is there (another watcher wrote it: run
-// and the controller both coordinate).
-func (co *coordinator) already(ctx context.Context) bool {
-	if len(co.groups) == 0 {
-		return false
-	}
-	v, _, err := co.w.c.Variables().Peek(TopologyPath(co.w.id, co.groups[0].name), (&api.QueryOptions{}).WithContext(ctx))
-	return err == nil && v != nil && v.Items[contract.SnapshotAttempt] == strconv.Itoa(co.attempt)
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) {
@@ -384,7 +352,7 @@ func (co *coordinator) write(ctx context.Context, items api.VariableItems) error
 		v := &api.Variable{Path: TopologyPath(co.w.id, g.name), Items: items}
 		var err error
 		for try := range 5 {
-			if _, _, err = co.w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx)); err == nil || ctx.Err() != nil {
+			if err = co.writeOne(ctx, v); err == nil || ctx.Err() != nil {
 				break
 			}
 			sleepCtx(ctx, time.Duration(try+1)*200*time.Millisecond)
@@ -394,6 +362,30 @@ func (co *coordinator) write(ctx context.Context, items api.VariableItems) error
 		}
 	}
 	return nil
+}
+
+// writeOne stores one group's snapshot unless the Variable already holds
+// exactly these items (another watcher of the job wrote them: run and the
+// controller both coordinate). A snapshot this watcher did not build from
+// the allocations, whoever wrote it, is never kept: it is replaced with
+// check-and-set on the index it was read at (or on its absence), so a
+// write between the read and ours is read again, not lost.
+func (co *coordinator) writeOne(ctx context.Context, v *api.Variable) error {
+	old, _, err := co.w.c.Variables().Peek(v.Path, (&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return err
+	}
+	var index uint64
+	if old != nil {
+		if maps.Equal(old.Items, v.Items) {
+			return nil
+		}
+		index = old.ModifyIndex
+	}
+	nv := *v
+	nv.ModifyIndex = index
+	_, _, err = co.w.c.Variables().CheckedUpdate(&nv, (&api.WriteOptions{}).WithContext(ctx)) // cas=index; 0: must not exist
+	return err
 }
 
 // deleteTopology removes the job's snapshot Variables (before a retry or

@@ -26,7 +26,7 @@ func paiMesh(name string) *jobs.Job {
 
 func snapPlan(j *jobs.Job) *translate.Plan {
 	p := plan(j, rawExecSite())
-	p.Options[OptRendezvous] = RendezvousSnap
+	p.Options[OptWatched] = "true"
 	return p
 }
 

@@ -53,7 +53,7 @@ type watcher struct {
 	d       *Driver
 	c       *api.Client
 	id      string
-	pol     Policy
+	pol     completion.Policy
 	m       *completion.Machine
 	version uint64
 	last    map[jobs.TaskRef]observed
@@ -91,7 +91,7 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 	// Tasks restart in place inside the task (restart.go), so the machine
 	// sees a task end only once its restarts are over.
 	start := time.Unix(0, *info.SubmitTime)
-	w.m = completion.NewMachine(pol.Rules(), completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
+	w.m = completion.NewMachine(pol, completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
 		GangTimeout: set.BarrierTimeout})
 	if info.Stop != nil && *info.Stop {
 		// Stopping a job registers a new version (Stop = true) that has
@@ -113,10 +113,6 @@ func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
 	}
 	return w, nil
 }
-
-// metaRetries counts the counted retries so far (PAI transient retries do
-// not count), carried in meta so a restarted controller resumes correctly.
-const metaRetries = "jobshift_retries"
 
 func (w *watcher) emit(ctx context.Context, out chan<- drivers.Event, e drivers.Event) {
 	e.Time = time.Now()
@@ -306,9 +302,6 @@ func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	return nil
 }
 
-// ResultPath is the Nomad Variable holding a finished job's verdict.
-func ResultPath(jobID string) string { return "jobshift/results/" + jobID }
-
 // record stores the verdict, which `jobshift status` reads later.
 func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 	v := &api.Variable{Path: ResultPath(w.id), Items: api.VariableItems{
@@ -331,7 +324,7 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 // lack the right to delete). Deleting what is not there is no error; a
 // failure is reported, since a secret would outlive its job.
 func (w *watcher) forgetSecrets(ctx context.Context) {
-	if w.job != nil && w.job.Meta[MetaRendezvous] == RendezvousSnap {
+	if w.job != nil && ShapeOf(w.job).Rendezvous == RendezvousSnap {
 		w.stopCoordinator()
 		if err := deleteTopology(ctx, w.c, w.job); err != nil && w.d.cfg.Warnings != nil {
 			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: %v\n", err)

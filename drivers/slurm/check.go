@@ -27,9 +27,11 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 			// outside the image that has the MPI
 			diags = append(diags, jobs.Errorf(r.Pos, refused, "Role %s needs the ssh emulation (an MPIJob, or OpenPAI's ssh plugin), which jobshift runs on the host; run it with slurm { container = \"none\" }.", r.Name))
 		}
+		diags = append(diags, checkOrder(r)...)
 		if rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}
+		diags = append(diags, checkSteps(r)...)
 		diags = append(diags, checkRole(job, r, st)...)
 	}
 	return diag.Errors(ErrJob, diags)

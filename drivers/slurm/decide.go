@@ -28,6 +28,9 @@ func decideData(pol completion.Policy) string {
 		b2i(pol.Retry.BackoffLimit != nil), b2i(pol.Completion.EnableDynamicWorker),
 		b2i(strings.EqualFold(pol.Completion.SuccessPolicy, "AllWorkers")), b2i(pol.Elastic))
 	job := pol.Job()
+	if d := completion.Decider(job); kind == jobs.CompletionPyTorch && (d != "master" || !completion.WorkersDecide(job)) {
+		fmt.Fprintf(&b, "_jsh_decider=%s\n_jsh_workers=%d\n", shQuote(d), b2i(completion.WorkersDecide(job)))
+	}
 	for i, r := range job.Roles {
 		rt := strings.ToLower(r.ReplicaType)
 		if rt == "" {

@@ -34,7 +34,10 @@
 //	library (option only)    file (default) | inline (library.go)
 //	state_dir (option only)  where tasks record exit codes and logs; must be
 //	                         shared by the nodes; default
-//	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR)
+//	                         $SLURM_SUBMIT_DIR/.jobshift (or $JOBSHIFT_STATE_DIR);
+//	                         the user's own, writable by nobody else (refused
+//	                         otherwise); a job's is <cluster>-<job ID> in it
+//	                         (statedir.go)
 //	restart_backoff          tests only: the first in-place restart back-off
 //	(option only)            (e.g. 300ms; max 30x), instead of the kubelet's
 //	                         10s/300s; also $JOBSHIFT_TEST_RESTART_BACKOFF
@@ -79,7 +82,6 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -124,12 +126,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 	return a, nil
 }
 
-func (d *Driver) warn(ws hcl.Diagnostics) {
-	if d.cfg.Warnings == nil {
-		return
-	}
-	diag.Text(d.cfg.Warnings, ws, nil)
-}
+func (d *Driver) warn(ws hcl.Diagnostics) { d.cfg.Report(ws) }
 
 func scriptName(p *translate.Plan) string {
 	n := nameRE.ReplaceAllString(p.Job.Name, "_")

@@ -2,10 +2,10 @@ package slurm
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"strings"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -27,8 +27,7 @@ func (d *Driver) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status
 		return nil, err
 	}
 	attempt := js.Restarts
-	adir := filepath.Join(state, fmt.Sprintf("attempt-%d", attempt))
-	a := readAttempt(adir, roles, counts)
+	adir, a := readOwnAttempt(state, h.Meta[metaToken], attempt, roles, counts)
 	st := &drivers.Status{Handle: drivers.Handle{Driver: Name, ID: h.ID}.String(), Name: js.Name, User: js.User,
 		Attempt: attempt, Phase: completion.PhaseRunning, Tasks: []drivers.TaskStatus{}}
 	for k, name := range roles {
@@ -81,7 +80,7 @@ func (d *Driver) List(ctx context.Context) ([]drivers.Status, error) {
 	}
 	out, err := exec.CommandContext(ctx, "squeue", args...).Output()
 	if err != nil {
-		return nil, fmt.Errorf("squeue: %v: %w", err, drivers.ErrUnavailable)
+		return nil, fmt.Errorf("squeue: %s: %w", commandError(err), drivers.ErrUnavailable)
 	}
 	seen := map[string]bool{}
 	var list []drivers.Status
@@ -98,4 +97,17 @@ func (d *Driver) List(ctx context.Context) ([]drivers.Status, error) {
 		list = append(list, *st)
 	}
 	return list, nil
+}
+
+// commandError is what a failed Slurm command said (its stderr, e.g.
+// squeue's "Unable to contact slurm controller (connect failure)"), or
+// the error itself when it said nothing.
+func commandError(err error) string {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		if msg := strings.TrimSpace(string(ee.Stderr)); msg != "" {
+			return strings.ReplaceAll(msg, "\n", "; ")
+		}
+	}
+	return err.Error()
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/jobshift/jobshift/drivers/sshemu"
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -76,10 +77,13 @@ func render(p *translate.Plan) (*script, error) {
 		sc.Layout, warn = pmixLayout(job, sc.Layout, st.Layout)
 		sc.Warnings = append(sc.Warnings, warn...)
 	}
+	if sc.Layout == LayoutPacked {
+		sc.Warnings = append(sc.Warnings, packedOverRequest(job, rs, st.OnePerNode)...)
+	}
 	if st.hooks, err = resolveHooks(p, roles); err != nil {
 		return nil, err
 	}
-	cc, err := contract.Compile(job, opts)
+	cc, err := p.Contract(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -153,6 +157,7 @@ func render(p *translate.Plan) (*script, error) {
 	if opts.SSH {
 		fmt.Fprintf(&b, "_jsh_sshemu=%s\n", shQuote(sshemu.Script))
 	}
+	fmt.Fprintf(&b, "_jsh_taskns=%s\n", shQuote(taskns.Script))
 	lib := library()
 	if st.InlineLib {
 		b.WriteString("\n# ---- jobshift library (drivers/slurm/sh) ----\n")
@@ -185,6 +190,7 @@ func jobData(c *translate.Compiled, st settings, layout string, roles []roleInfo
 	fmt.Fprintf(&b, "_jsh_deadline=%d\n", deadline)
 	b.WriteString(retryData(c.Policy))
 	b.WriteString(decideData(c.Policy))
+	b.WriteString(orderData(c.Policy.Job()))
 	for _, ri := range roles {
 		fmt.Fprintf(&b, "_jsh_np_%d=%d\n_jsh_ports_%d=%s\n", ri.k, ri.window, ri.k, shQuote(portSpecs(ri)))
 	}

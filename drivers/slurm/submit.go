@@ -26,6 +26,7 @@ const (
 	metaCounts = "counts" // instances per role, comma-separated
 	metaOutput = "output" // the batch script's output file
 	metaScript = "script" // the submitted script
+	metaToken  = "token"  // the submission's token in its state directory (statedir.go)
 )
 
 // ErrSubmit: sbatch refused the job.
@@ -81,7 +82,15 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		state = env
 	}
 	scripts := filepath.Join(state, "scripts")
-	if err := os.MkdirAll(scripts, 0o755); err != nil {
+	if err := makeStateDir(state); err != nil {
+		return drivers.Handle{}, err
+	}
+	token, err := newToken()
+	if err != nil {
+		return drivers.Handle{}, err
+	}
+	cluster, err := clusterName(ctx)
+	if err != nil {
 		return drivers.Handle{}, err
 	}
 	stamp := time.Now().Format("20060102-150405.000000")
@@ -95,9 +104,6 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 			lib = fp
 			if have, err := os.ReadFile(fp); err == nil && bytes.Equal(have, f.Data) {
 				continue
-			}
-			if err := os.MkdirAll(filepath.Dir(fp), 0o755); err != nil {
-				return drivers.Handle{}, err
 			}
 		}
 		mode := os.FileMode(f.Mode)
@@ -119,7 +125,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	cmd.Dir = cwd
 	// sbatch exports its environment into the job: the script finds the
 	// secrets file and the library by these paths
-	cmd.Env = os.Environ()
+	cmd.Env = append(os.Environ(), tokenEnv+"="+token)
 	if secrets != "" {
 		cmd.Env = append(cmd.Env, "JOBSHIFT_SECRETS="+secrets)
 	}
@@ -140,6 +146,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, fmt.Errorf("%w: sbatch printed no job id", ErrSubmit)
 	}
 	h := handleFor(p, st, cwd, state, id, path)
+	h.Meta[metaState], h.Meta[metaToken] = filepath.Join(state, jobDirName(cluster, id)), token
 	if err := writeManifest(h); err != nil {
 		// The job runs; only status/logs by id from another process
 		// need the manifest (and fall back to the default state place).
@@ -185,7 +192,7 @@ func submitHint(msg string, p *translate.Plan) string {
 		}
 		return h
 	case strings.Contains(msg, "Invalid account") || strings.Contains(msg, "Invalid qos"):
-		return "\n  Set slurm { account = ... qos = ... } in jobshift.hcl to values `sacctmgr show assoc user=$USER` lists."
+		return "\n  Set account = \"NAME\" and qos = \"NAME\" (one per line) in jobshift.hcl's slurm block to values `sacctmgr show assoc user=$USER` lists."
 	}
 	return ""
 }

@@ -218,7 +218,8 @@ func resolveHandle(ctx context.Context, h drivers.Handle) drivers.Handle {
 	if env := os.Getenv("JOBSHIFT_STATE_DIR"); env != "" {
 		base = env
 	}
-	meta[metaState] = filepath.Join(base, h.ID)
+	cluster, _ := clusterName(ctx)
+	meta[metaState] = filepath.Join(base, jobDirName(cluster, h.ID))
 	if roles, err := os.ReadFile(filepath.Join(meta[metaState], "roles")); err == nil {
 		var names, counts []string
 		for _, l := range strings.Split(strings.TrimSpace(string(roles)), "\n") {
@@ -303,8 +304,7 @@ func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Ev
 					return
 				}
 			}
-			adir := filepath.Join(state, fmt.Sprintf("attempt-%d", max(attempt, 0)))
-			a := readAttempt(adir, roles, counts)
+			adir, a := readOwnAttempt(state, h.Meta[metaToken], max(attempt, 0), roles, counts)
 			for k, name := range roles {
 				for i := 0; i < counts[k]; i++ {
 					ref := jobs.TaskRef{Role: name, Index: i}
@@ -413,6 +413,9 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 		}
 		if !known {
 			return nil, fmt.Errorf("job %s has no role %q (roles: %s): %w", h.ID, opts.Task.Role, strings.Join(roles, ", "), drivers.ErrNotFound)
+		}
+		if !ownState(state, h.Meta[metaToken]) {
+			return nil, fmt.Errorf("job %s has not started yet (%s is not its state directory yet): %w", h.ID, state, drivers.ErrNotFound)
 		}
 		att, _ := filepath.Glob(filepath.Join(state, "attempt-*"))
 		last := -1

@@ -32,7 +32,8 @@ const (
 	// artifact: it travels the way the target carries secrets).
 	KeyVar = "JOBSHIFT_SSH_KEY"
 	// DirVar names the task's own directory for its sshd and client
-	// files ("" = a fresh one under $TMPDIR).
+	// files, in a directory no other user can write ("" = a fresh one
+	// under $TMPDIR, or /tmp where $TMPDIR is open to others).
 	DirVar = "JOBSHIFT_SSH_DIR"
 )
 

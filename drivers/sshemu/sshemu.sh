@@ -17,8 +17,9 @@
 #   JOBSHIFT_SSH_HOSTS   "<addr> <port> <alias>...", entries joined by ','
 #   JOBSHIFT_SSH_SELF    this task's first alias
 #   JOBSHIFT_SSH_KEY     the job's private key file (a secret; read only)
-#   JOBSHIFT_SSH_DIR     where this task's sshd and client files go
-#                        ("" = a new directory under $TMPDIR)
+#   JOBSHIFT_SSH_DIR     where this task's sshd and client files go, in a
+#                        directory no other user can write ("" = a new
+#                        directory under $TMPDIR if that is so, else /tmp)
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
@@ -48,6 +49,41 @@ mpi_release() {
 	rm -rf "$mdir"
 }
 
+# own_dir makes DIR this user's private directory, or refuses it. On a
+# shared machine a path others can predict (Nomad's jobshift-mpi-<job>) may
+# have been made by another user, who could then swap the files this task
+# runs (kubexec.sh, bin/ssh): DIR must be made fresh here, or be a real
+# directory of this user's that nobody else can write (one that another
+# task of this job made). A directory of ours in a sticky /tmp cannot be
+# renamed or replaced by another user afterwards.
+own_dir() {
+	d=$1
+	mkdir "$d" 2>/dev/null
+	{ [ ! -L "$d" ] && [ -d "$d" ]; } || fail "$d is not a directory (a link or a file is in the way): refusing it"
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ld "$d")
+	[ -O "$d" ] || fail "$d belongs to another user ($3): refusing it; remove it or name another directory"
+	case $1 in
+	?????w* | ????????w*) fail "$d is writable by other users ($1): refusing it" ;;
+	esac
+	chmod 700 "$d" || fail "cannot protect $d"
+}
+
+# safe_dir DIR: no other user can rename DIR's entries away and put their
+# own in their place: DIR belongs to root or this user and is writable by
+# nobody else, or is sticky (/tmp). Nomad's task directories are neither
+# (0777, owned by nobody: Nomad v1.11.3 client/allocdir).
+safe_dir() {
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ldn "$1")
+	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ] || return 1
+	case $1 in
+	?????????[tT]*) return 0 ;;
+	?????w* | ????????w*) return 1 ;;
+	esac
+	return 0
+}
+
 idle=0
 if [ "${1:-}" = --idle ]; then
 	idle=1
@@ -61,17 +97,25 @@ hosts=${JOBSHIFT_SSH_HOSTS:?}
 me=${JOBSHIFT_SSH_SELF:?}
 key=${JOBSHIFT_SSH_KEY:?}
 dir=${JOBSHIFT_SSH_DIR:-}
+made=''
 if [ -z "$dir" ]; then
-	dir=$(mktemp -d "${TMPDIR:-/tmp}/jobshift-ssh.XXXXXX") || fail "cannot make a directory under ${TMPDIR:-/tmp}"
+	# a fresh directory of a name nobody can predict, under $TMPDIR if no
+	# one else can replace what is in it, else under /tmp
+	base=${TMPDIR:-/tmp}
+	safe_dir "$base" || base=/tmp
+	dir=$(mktemp -d "$base/jobshift-ssh.XXXXXX") || fail "cannot make a directory under $base"
+	made=$dir
 fi
-mkdir -p "$dir/bin" || fail "cannot make $dir"
-chmod 700 "$dir" || fail "cannot protect $dir"
+safe_dir "$(dirname "$dir")" || fail "$(dirname "$dir") can be written by other users, who could replace $dir: name a directory under one of yours"
+own_dir "$dir"
+own_dir "$dir/bin"
 
 sshd=${JOBSHIFT_SSHD:-}
 if [ -z "$sshd" ]; then
 	sshd=$(command -v sshd) || sshd=/usr/sbin/sshd
 fi
 ssh=$(command -v ssh) || fail "ssh not found on PATH (install openssh-client)"
+cat=$(command -v cat) || fail "cat not found on PATH"
 keygen=$(command -v ssh-keygen) || fail "ssh-keygen not found on PATH (install openssh-client)"
 [ -x "$sshd" ] || fail "sshd not found (install openssh-server, or set JOBSHIFT_SSHD)"
 user=$(id -un) || fail "cannot tell the user name"
@@ -82,7 +126,16 @@ q() { printf '"%s"' "$(printf '%s' "$1" | sed 's/%/%%/g')"; }
 # sq quotes a value for sh.
 sq() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 
-# The key is used where the target put it (0600): no copy of a secret.
+# The key is used where the target put it (0600): no copy of a secret. Its
+# public half is what the sshd authorizes, so it must be the target's (or
+# this user's) file, not one another user put at its name.
+key_ok() {
+	{ [ ! -L "$1" ] && [ -f "$1" ]; } || return 1
+	# shellcheck disable=SC2046 # ls's fields, split on purpose
+	set -- $(ls -ln "$1")
+	[ "$3" = 0 ] || [ "$3" = "$(id -u)" ]
+}
+key_ok "$key" || fail "the job key $key is not a file of root's or this user's: refusing it"
 "$keygen" -y -f "$key" >"$dir/id.pub" || fail "cannot read the job key $key"
 {
 	cat "$dir/id.pub"
@@ -106,8 +159,17 @@ host_blocks() {
 		[ $# -ge 3 ] || fail "bad host entry '$entry'"
 		a=$1 p=$2
 		shift 2
+		# Every value is checked before it reaches ssh_config (the grammar
+		# of translate/contract's topology checks): an address from a
+		# forged topology could carry a newline and a ProxyCommand.
+		case $a in '' | *[!A-Za-z0-9.:_-]*) fail "bad address in host entry '$entry'" ;; esac
+		case $p in '' | *[!0-9]* | 0*) fail "bad port in host entry '$entry'" ;; esac
+		[ "$p" -le 65535 ] || fail "bad port in host entry '$entry'"
+		for n in "$@"; do
+			case $n in '' | *[!A-Za-z0-9._-]*) fail "bad host name in host entry '$entry'" ;; esac
+		done
 		IFS=' ' # "$*" joins with the first character of IFS
-		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$a" "$p" >>"$dir/ssh_config"
+		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$(q "$a")" "$p" >>"$dir/ssh_config"
 		IFS=,
 		aliases="$aliases $1"
 		for n in "$@"; do
@@ -152,8 +214,13 @@ export PATH
 # variables to /etc/environment for the same reason).
 {
 	printf 'Port %s\nListenAddress %s\n' "$port" "$addr"
-	printf 'HostKey %s\nPidFile %s\nAuthorizedKeysFile %s\n' "$(q "$dir/host_key")" "$(q "$dir/sshd.pid")" "$(q "$dir/authorized_keys")"
-	printf 'StrictModes no\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n'
+	printf 'HostKey %s\nPidFile %s\n' "$(q "$dir/host_key")" "$(q "$dir/sshd.pid")"
+	# StrictModes checks an AuthorizedKeysFile's every parent directory,
+	# which on Nomad (0777) and under /tmp (1777) fails: the keys come
+	# from a command instead (root's cat, which sshd checks) reading them
+	# in this private directory, which safe_parent keeps in place.
+	printf 'AuthorizedKeysFile none\nAuthorizedKeysCommand %s %s\nAuthorizedKeysCommandUser %s\n' "$cat" "$(q "$dir/authorized_keys")" "$user"
+	printf 'StrictModes yes\nUsePAM no\nPasswordAuthentication no\nKbdInteractiveAuthentication no\n'
 	printf 'PubkeyAuthentication yes\nPermitRootLogin prohibit-password\nAllowUsers %s\n' "$user"
 	printf 'PrintMotd no\nX11Forwarding no\nMaxStartups 100:30:200\nMaxSessions 100\n'
 	for v in PATH LD_LIBRARY_PATH PYTHONPATH OMPI_ALLOW_RUN_AS_ROOT OMPI_ALLOW_RUN_AS_ROOT_CONFIRM; do
@@ -172,10 +239,9 @@ fi
 # Every MPIJob task's files, as the operator's ConfigMap held them.
 if [ -n "${JOBSHIFT_MPI_HOSTFILE:-}" ]; then
 	mdir=${JOBSHIFT_MPI_DIR:?}
-	mkdir -p "$mdir" || fail "cannot make $mdir"
-	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# private: only this user's tasks read it (Slurm made it 0700 already)
-	chmod 700 "$mdir" || fail "cannot protect $mdir"
+	own_dir "$mdir"
+	marker=$(mktemp "$mdir/.task.$me.XXXXXX") || fail "cannot write in $mdir"
 	# shellcheck disable=SC2015 # fail exits
 	printf '%s\n' "$JOBSHIFT_MPI_HOSTFILE" | tr ',' '\n' >"$mdir/hostfile.tmp.$$" && mv -f "$mdir/hostfile.tmp.$$" "$mdir/hostfile" ||
 		fail "cannot write $mdir/hostfile"
@@ -208,6 +274,7 @@ if [ "$idle" = 1 ]; then
 	rc=$?
 	kill "$spid" 2>/dev/null && wait "$spid"
 	mpi_release
+	[ -z "$made" ] || rm -rf "$made"
 	exit "$rc"
 fi
 # The sshd lives as long as the command: a watcher stops it once the
@@ -226,6 +293,7 @@ main=$$
 	done
 	kill "$spid" 2>/dev/null
 	mpi_release
+	[ -z "$made" ] || rm -rf "$made"
 ) </dev/null >/dev/null 2>&1 &
 
 if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then

@@ -121,3 +121,34 @@ func TestSnapshotShellOfAnotherAttemptFailsTask(t *testing.T) {
 		}
 	}
 }
+
+// TestForgedSnapshotShellFailsTask: a forged address (a newline and more
+// in it) makes the sourcing shell exit 1 with the reason, before the
+// command and before any variable.
+func TestForgedSnapshotShellFailsTask(t *testing.T) {
+	c, _, path, text := shellCase(t)
+	topo := c.Topo
+	topo.Roles = append([]contract.RoleTopology(nil), c.Topo.Roles...)
+	tasks := append([]contract.TaskTopology(nil), topo.Roles[0].Tasks...)
+	tasks[0].Addr = "10.0.0.1\nProxyCommand sh -c id"
+	topo.Roles[0].Tasks = tasks
+	brain := snapshot(t, c.Job, topo, "j", path, "0", c.Opts)
+	file := filepath.Join(t.TempDir(), "env.sh")
+	out := renderText(t, text, brain, []string{"NOMAD_ALLOC_INDEX=0", "NOMAD_JOB_ID=j", "NOMAD_META_jobshift_attempt=0"})
+	if err := os.WriteFile(file, []byte(out), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shells(t) {
+		cmd := exec.Command(sh, "-c", `. "$1"; echo started`, "sh", file)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		ee, ok := err.(*exec.ExitError)
+		if !ok || ee.ExitCode() != 1 || stdout.Len() > 0 {
+			t.Fatalf("%s: %v, stdout %q; want exit 1 before the command", sh, err, stdout.String())
+		}
+		if want := "jobshift-contract: topology snapshot " + path + " item a0: not a list of addresses\n"; stderr.String() != want {
+			t.Fatalf("%s: stderr %q, want %q", sh, stderr.String(), want)
+		}
+	}
+}

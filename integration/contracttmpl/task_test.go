@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -49,7 +50,7 @@ func TestTaskEnvMatchesOracle(t *testing.T) {
 			for _, mode := range modes[:1+n%2] { // the snapshot every other case
 				p := &translate.Plan{Job: c.Job, Contracts: c.Job.Contracts, User: c.Opts.User,
 					Site:    &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}},
-					Options: map[string]string{nomad.OptRendezvous: mode}}
+					Options: map[string]string{nomad.OptWatched: strconv.FormatBool(mode == nomad.RendezvousSnap)}}
 				tmpl, sourced := checkTasks(t, r, p, c.Topo, fmt.Sprintf("%s/%s/%s", c.Name, driver, mode))
 				checked[0] += tmpl
 				checked[1] += sourced
@@ -160,7 +161,6 @@ func expectedEnv(t *testing.T, p *translate.Plan, topo contract.Topology, role *
 		// the job key in the task's secrets dir, sshd's state in its
 		// task dir; Nomad interpolates both when the task starts.
 		want["JOBSHIFT_SSH_KEY"] = "${NOMAD_SECRETS_DIR}/jobshift-ssh-key"
-		want["JOBSHIFT_SSH_DIR"] = "${NOMAD_TASK_DIR}/ssh"
 	}
 	return want
 }

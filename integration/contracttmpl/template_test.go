@@ -268,3 +268,54 @@ func TestSnapshotOfAnotherAttemptFailsTask(t *testing.T) {
 		t.Fatalf("env file parsed (%v); want Nomad's parse error", err)
 	}
 }
+
+// TestForgedSnapshotFailsTask: a snapshot whose address or port item is
+// not in the grammar (contract.SnapshotAddrsPattern, SnapshotPortsPattern)
+// — here an address carrying a newline and ssh client configuration, as
+// someone able to write the Variable could forge it — makes Nomad fail the
+// task (env file) or the sourcing shell exit 1 (shell file) before any
+// variable is set; the in-task helper (SnapshotTopology) refuses it too.
+func TestForgedSnapshotFailsTask(t *testing.T) {
+	c := contracttest.RandomNoTilde(6, 0)
+	role := c.Job.Roles[0].Name
+	path := "nomad/jobs/j/" + role
+	snap := contract.Snapshot{Path: path, AttemptEnv: "NOMAD_META_jobshift_attempt"}
+	text, err := contract.NomadSnapshotTemplate(c.Job, role, "j", snap, c.Opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"NOMAD_ALLOC_INDEX=0", "NOMAD_JOB_ID=j", "NOMAD_META_jobshift_attempt=0"}
+	for _, forged := range []string{"10.0.0.1\nProxyCommand sh -c id", `10.0.0.1"`, "10.0.0.1 ", "10.0.0.1;id"} {
+		topo := c.Topo
+		topo.Roles = append([]contract.RoleTopology(nil), c.Topo.Roles...)
+		tasks := append([]contract.TaskTopology(nil), topo.Roles[0].Tasks...)
+		tasks[0].Addr = forged
+		topo.Roles[0].Tasks = tasks
+		brain := snapshot(t, c.Job, topo, "j", path, "0", c.Opts)
+		if _, err := renderEnv(t, text, brain, env); err == nil || !strings.Contains(err.Error(), "missing =") {
+			t.Errorf("%q: env file parsed (%v); want Nomad's parse error", forged, err)
+		}
+		if _, err := contract.SnapshotTopology(c.Job, c.Opts, snapshotItems(t, brain, path)); err == nil {
+			t.Errorf("%q: the in-task helper took the snapshot", forged)
+		}
+	}
+}
+
+// snapshotItems is what nomadVar fetched for path in brain.
+func snapshotItems(t *testing.T, brain *cttmpl.Brain, path string) map[string]string {
+	t.Helper()
+	q, err := ctdep.NewNVGetQuery("", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q.EnableBlocking()
+	v, ok := brain.Recall(q)
+	if !ok {
+		t.Fatal("no snapshot in the brain")
+	}
+	items := map[string]string{}
+	for k, val := range *v.(*ctdep.NomadVarItems) {
+		items[k] = val.Value
+	}
+	return items
+}

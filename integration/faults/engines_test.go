@@ -57,6 +57,7 @@ func (cr *caseRun) driver() drivers.Driver {
 func (cr *caseRun) runInProcess(ctx context.Context) {
 	t := cr.t
 	d := cr.driver()
+	cr.plan.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, cr.plan)
 	if err != nil {
 		t.Fatalf("submit: %v", err)

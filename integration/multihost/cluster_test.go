@@ -121,3 +121,15 @@ func haveTorch(t *testing.T) bool {
 	}
 	return false
 }
+
+// haveModule: a Python module for /usr/bin/python3 (a failure under CI=true).
+func haveModule(t *testing.T, module string) bool {
+	t.Helper()
+	if exec.Command("/usr/bin/python3", "-c", "import "+module).Run() == nil {
+		return true
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("python3-%s is not installed for /usr/bin/python3 (CI=true)", module)
+	}
+	return false
+}

@@ -65,6 +65,7 @@ func TestMPIAllreduceNomad(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			plan := loadPlan(t, c, file)
 			mpiOverHosts(plan)
+			drivertest.MPINoNodeNames(plan, "")
 			res, id := runNomad(t, c, plan, 4*time.Minute)
 			cl := nomadClient(t, c)
 			var logs strings.Builder

@@ -65,6 +65,7 @@ func runNomad(t *testing.T, c *cluster, plan *translate.Plan, timeout time.Durat
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
+	plan.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, plan)
 	if err != nil {
 		t.Fatal(err)
@@ -260,7 +261,7 @@ func catAlloc(t *testing.T, cl *api.Client, a *api.Allocation, path string) stri
 func TestNomadExamples(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
-	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml"} {
+	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
 			tasks, topo := runNomadPlaced(t, c, cl, plan)
@@ -291,7 +292,8 @@ func TestNomadExamples(t *testing.T) {
 func TestNomadEnvMatchesOracle(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
-	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml"} {
+	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml",
+		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml"} {
 		t.Run("in-task/"+filepath.Base(f), func(t *testing.T) { nomadEnvMatchesOracle(t, c, cl, f, false) })
 	}
 	// the PAI job alone (every host list and port of its two roles): the
@@ -365,4 +367,28 @@ func TestNomadDDPTorch(t *testing.T) {
 			checkNodes(t, c, cl, plan, nomadTopology(plan, id, tasks), tasks)
 		})
 	}
+}
+
+// TestNomadXGBoost: the XGBoostJob example trains with XGBoost's collective
+// across the clients, every rank ending with the same model.
+func TestNomadXGBoost(t *testing.T) {
+	c := need(t, "nomad")
+	if !haveModule(t, "xgboost") {
+		t.Skip("python3-xgboost not installed")
+	}
+	cl := nomadClient(t, c)
+	site := *c.Site
+	site.Roles = append([]siteconfig.RoleRule{{Pattern: "*", Env: map[string]string{"PATH": "/usr/sbin:/usr/bin:/sbin:/bin"}}}, site.Roles...)
+	xgb := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+	plan := loadPlan(t, xgb, filepath.Join("examples", "xgboostjob-iris.yaml"))
+	res, id := runNomad(t, c, plan, 5*time.Minute)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	tasks := nomadTasks(t, cl, id)
+	var logs strings.Builder
+	for _, nt := range tasks {
+		logs.WriteString(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
+	}
+	checkChecksums(t, logs.String())
 }

@@ -144,7 +144,7 @@ func (r *slurmRun) taskLog(t *testing.T, role string, i int) string {
 // success means every named port was reachable from the other hosts.
 func TestSlurmExamples(t *testing.T) {
 	c := need(t, "slurm")
-	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml"} {
+	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
 			r := runSlurm(t, plan, 3*time.Minute)
@@ -161,7 +161,8 @@ func TestSlurmExamples(t *testing.T) {
 // gave, and each task's own address is the NodeAddr of the host it ran on.
 func TestSlurmEnvMatchesOracle(t *testing.T) {
 	c := need(t, "slurm")
-	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml"} {
+	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml",
+		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			plan := loadPlan(t, c, f)
 			r := runSlurm(t, plan, 3*time.Minute)
@@ -242,4 +243,27 @@ func checkChecksums(t *testing.T, logs string) {
 			t.Errorf("rank %s checksum %s differs from rank 0's %s", r, s, sums["0"])
 		}
 	}
+}
+
+// TestSlurmXGBoost: the XGBoostJob example trains with XGBoost's collective
+// across hosts, every rank ending with the same model.
+func TestSlurmXGBoost(t *testing.T) {
+	c := need(t, "slurm")
+	if !haveModule(t, "xgboost") {
+		t.Skip("python3-xgboost not installed")
+	}
+	t.Setenv("PATH", "/usr/bin:"+os.Getenv("PATH"))
+	plan := loadPlan(t, c, filepath.Join("examples", "xgboostjob-iris.yaml"))
+	r := runSlurm(t, plan, 5*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final = %+v", r.final)
+	}
+	var logs strings.Builder
+	for _, role := range plan.Job.Roles {
+		for i := 0; i < role.Instances; i++ {
+			logs.WriteString(r.taskLog(t, role.Name, i))
+		}
+	}
+	checkChecksums(t, logs.String())
+	checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
 }

@@ -32,7 +32,7 @@ func TestCorpusValidates(t *testing.T) {
 	c := agent.Client(t)
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 1000}}
 	var files []string
-	for _, dir := range []string{"pai-v1", "pai-v2", "tfjob", "pytorchjob", "mpijob"} {
+	for _, dir := range []string{"pai-v1", "pai-v2", "tfjob", "pytorchjob", "mpijob", "xgboostjob", "paddlejob", "jaxjob", "mxjob"} {
 		m, _ := filepath.Glob(filepath.Join(corpus, dir, "*"))
 		files = append(files, m...)
 	}

@@ -108,6 +108,7 @@ func TestInTaskFinisherAfterRunDied(t *testing.T) {
 			p.Options[nomad.OptWorkDir] = agent.Repo()
 			p.Options[nomad.OptHelper] = helper(t)
 			d, _ := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+			p.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 			h, err := d.Submit(context.Background(), p)
 			if err != nil {
 				t.Fatal(err)

@@ -57,6 +57,7 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, cfg)
+			drivertest.MPINoNodeNames(p, "lo")
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {

@@ -67,6 +67,7 @@ func run(t *testing.T, p *translate.Plan) (*drivers.Result, string) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 4*time.Minute)
 	defer cancel()
+	p.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, p)
 	if err != nil {
 		t.Fatal(err)
@@ -137,7 +138,7 @@ func topology(t *testing.T, c *api.Client, p *translate.Plan, id string) contrac
 
 func TestExamplesSucceedOnRawExec(t *testing.T) {
 	c := agent.Client(t)
-	for _, name := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml"} {
+	for _, name := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", name), site())
 			res, id := run(t, p)

@@ -27,6 +27,7 @@ func TestStoppedJobVerdict(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	p.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, p)
 	if err != nil {
 		t.Fatal(err)

@@ -45,6 +45,7 @@ func TestStopReachesProcessGroup(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
+	p.Options[nomad.OptWatched] = "true" // watched below, as jobshift run does
 	h, err := d.Submit(ctx, p)
 	if err != nil {
 		t.Fatal(err)

@@ -78,7 +78,9 @@ func TestPSWorkerJobs(t *testing.T) {
 			map[string]string{"job": "COMPLETED", "ps": "CANCELLED", "chief": "COMPLETED"}, []string{"worker", "evaluator"}},
 		"tfjob packed": {"examples/tfjob-mesh.yaml", "packed",
 			map[string]string{"job": "COMPLETED", "ps": "CANCELLED", "chief": "COMPLETED"}, []string{"worker", "evaluator"}},
-		"pai-v2 single": {"examples/pai-v2-ddp.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
+		"pai-v2 single":    {"examples/pai-v2-ddp.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
+		"paddlejob single": {"examples/paddlejob-collective.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
+		"jaxjob single":    {"examples/jaxjob-coordinator.yaml", "", map[string]string{"job": "COMPLETED", "worker": "COMPLETED"}, nil},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -174,6 +176,11 @@ func TestEnvMatchesOracle(t *testing.T) {
 		"tf v1alpha2 packed":     {"integration/slurm/testdata/env-tf-v1alpha2.yaml", "packed"},
 		"pytorch v1beta1 packed": {"integration/slurm/testdata/env-torch-v1beta1.yaml", "packed"},
 		"pytorch v1alpha1 het":   {"integration/slurm/testdata/env-torch-v1alpha1.yaml", "het"},
+		// the other training-operator kinds
+		"xgboost het":      {"integration/slurm/testdata/env-xgboost.yaml", "het"},
+		"paddle ps packed": {"integration/slurm/testdata/env-paddle-ps.yaml", "packed"},
+		"jax single":       {"integration/slurm/testdata/env-jax.yaml", ""},
+		"mxnet het":        {"integration/slurm/testdata/env-mxnet.yaml", "het"},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -390,7 +397,7 @@ func TestSecrets(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nope %>\n"; string(b) != want {
+		if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nested.nope %>\n"; string(b) != want {
 			t.Errorf("worker-%d printed %q, want %q", i, b, want)
 		}
 	}
@@ -453,7 +460,7 @@ func TestStatusAndLogsByID(t *testing.T) {
 	}
 	defer rc.Close()
 	b, _ := io.ReadAll(rc)
-	if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nope %>\n"; string(b) != want {
+	if want := "token=s3cr3t-V4lue nested=n3sted missing=<% $secrets.nested.nope %>\n"; string(b) != want {
 		t.Errorf("logs worker-1 = %q, want %q", b, want)
 	}
 	if _, err := d.Logs(context.Background(), bare, drivers.LogOptions{Task: &jobs.TaskRef{Role: "nope", Index: 0}}); !errors.Is(err, drivers.ErrNotFound) {

@@ -11,6 +11,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // MPIJobs are the allreduce jobs of integration/testdata/mpi, by test
@@ -192,4 +195,22 @@ func CheckPMIxStep(t *testing.T, id, out string) []string {
 	}
 	t.Errorf("job %s has no completed mpirun step:\n%s", id, got)
 	return nil
+}
+
+// MPINoNodeNames adds to every role of plan what a target that does not
+// yet give each task its platform host name (Nomad: drivers/taskns is not
+// wired into its tasks) needs for the MPI jobs: TCP only (every task has
+// the node's name, so OpenMPI would take ranks of different tasks for
+// node-local and map memory they do not share), on ifs (the interface
+// list for btl/oob_tcp_if_include; "" = keep the job's). The jobs
+// themselves carry no OMPI_MCA setting; this is the open part of issue 45
+// on that target, kept in the tests that need it.
+func MPINoNodeNames(plan *translate.Plan, ifs string) {
+	for _, r := range plan.Job.Roles {
+		r.Env = append(r.Env, jobs.EnvVar{Name: "OMPI_MCA_btl", Value: "tcp,self"})
+		if ifs != "" {
+			r.Env = append(r.Env, jobs.EnvVar{Name: "OMPI_MCA_btl_tcp_if_include", Value: ifs},
+				jobs.EnvVar{Name: "OMPI_MCA_oob_tcp_if_include", Value: ifs})
+		}
+	}
 }

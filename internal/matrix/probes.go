@@ -105,7 +105,8 @@ func obj(kv ...any) map[string]any {
 func list(v ...any) []any { return v }
 
 // the formats, in the order the matrix prints them
-var formats = []*format{paiV1, paiV2, tfJob, pyTorchJob, mpiV1alpha1, mpiV1alpha2, mpiV1, mpiV2beta1}
+var formats = []*format{paiV1, paiV2, tfJob, pyTorchJob, mpiV1alpha1, mpiV1alpha2, mpiV1, mpiV2beta1,
+	xgboostJob, paddleJob, jaxJob, mxJob}
 
 var paiV1 = &format{name: "OpenPAI v1 (JSON)",
 	known: map[string]string{"v1": "", "v1 taskRoles[]": "taskRoles.0", "v1 portList[]": "taskRoles.0.portList.0"},
@@ -372,3 +373,28 @@ var mpiV2beta1 = &format{name: "Kubeflow MPIJob (kubeflow.org/v2beta1)", base: m
 		p("", "spec.sshAuthMountPath", "/home/mpiuser/.ssh"),
 		p("", "spec.launcherCreationPolicy", "WaitForWorkersReady"),
 	)}
+
+var xgboostJob = &format{name: "Kubeflow XGBoostJob (kubeflow.org/v1)",
+	base:   kubeflow("XGBoostJob", "xgbReplicaSpecs", "xgboost", "Master", "Worker"),
+	probes: append(append([]probe{}, runPolicyProbes...), relabel("Worker", podProbes("spec.xgbReplicaSpecs.Worker"))...)}
+
+var paddleJob = &format{name: "Kubeflow PaddleJob (kubeflow.org/v1)",
+	base: kubeflow("PaddleJob", "paddleReplicaSpecs", "paddle", "Worker"),
+	probes: append(append(append([]probe{}, runPolicyProbes...),
+		p("", "spec.elasticPolicy", obj("minReplicas", 1, "maxReplicas", 3)),
+	), relabel("Worker", podProbes("spec.paddleReplicaSpecs.Worker"))...)}
+
+var jaxJob = &format{name: "Kubeflow JAXJob (kubeflow.org/v1)",
+	base:   kubeflow("JAXJob", "jaxReplicaSpecs", "jax", "Worker"),
+	probes: append(append([]probe{}, runPolicyProbes...), relabel("Worker", podProbes("spec.jaxReplicaSpecs.Worker"))...)}
+
+var mxJob = &format{name: "Kubeflow MXJob (kubeflow.org/v1, training-operator v1.8.1)",
+	base: func() any {
+		j := kubeflow("MXJob", "mxReplicaSpecs", "mxnet", "Scheduler", "Server", "Worker")().(map[string]any)
+		j["spec"].(map[string]any)["jobMode"] = "MXTrain"
+		return j
+	},
+	probes: append(append(append([]probe{}, runPolicyProbes...),
+		p("", "spec.jobMode", "MXTune"),
+	), append(relabel("Server", []probe{p("spec.mxReplicaSpecs.Server", "template.metadata.annotations", obj("tuner-server-key", "k"))}),
+		relabel("Worker", podProbes("spec.mxReplicaSpecs.Worker"))...)...)}

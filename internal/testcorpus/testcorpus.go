@@ -11,7 +11,13 @@ import (
 )
 
 // Path is the corpus directory, or "" when it is absent.
+// $JOBSHIFT_CORPUS names it for a checkout elsewhere (a git worktree).
 func Path() string {
+	if dir := os.Getenv("JOBSHIFT_CORPUS"); dir != "" {
+		if fi, err := os.Stat(dir); err == nil && fi.IsDir() {
+			return dir
+		}
+	}
 	_, here, _, _ := runtime.Caller(0)
 	dir := filepath.Join(filepath.Dir(here), "..", "..", "..", "shared", "corpus")
 	if fi, err := os.Stat(dir); err != nil || !fi.IsDir() {

@@ -69,13 +69,17 @@ func newFileCache(src Sources) *fileCache {
 // get is the indexed text r points into, nil when r has no line or the
 // source does not know the file.
 func (c *fileCache) get(r *hcl.Range) *fileLines {
-	if r == nil || r.Start.Line <= 0 || c.src == nil {
+	if r == nil || r.Start.Line <= 0 {
 		return nil
 	}
 	f, seen := c.files[r.Filename]
 	if !seen {
-		if text := c.src(r.Filename); text != nil {
-			f = indexLines(text)
+		src := c.src
+		if src == nil {
+			src = readFile
+		}
+		if text := src(r.Filename); text != nil {
+			f = indexLines(maskSecrets(r.Filename, text))
 		}
 		c.files[r.Filename] = f
 	}

@@ -27,14 +27,17 @@ type Sources func(filename string) []byte
 // (and jobshift's own tests) parse; the source lines are what HCL's
 // NewDiagnosticTextWriter shows, taken from it so that ranges, tabs,
 // multi-line subjects and the HCL site config are quoted the way HCL does.
-// src may be nil (no source lines).
+// src may be nil: the files are read from disk. Quoted lines never show a
+// secret value or a raw control character (excerpt.go).
 func Text(w io.Writer, diags hcl.Diagnostics, src Sources) error {
 	var b bytes.Buffer
 	files := newFileCache(src)
 	for _, d := range diags {
-		fmt.Fprintf(&b, "%s%s: %s\n", Where(d.Subject), severity(d), d.Summary)
+		summary, _ := escapeControl(d.Summary, 1)
+		fmt.Fprintf(&b, "%s%s: %s\n", Where(d.Subject), severity(d), summary)
 		for _, line := range strings.Split(strings.TrimRight(d.Detail, "\n"), "\n") {
 			if line != "" {
+				line, _ = escapeControl(line, 1)
 				fmt.Fprintf(&b, "    %s\n", line)
 			}
 		}
@@ -112,12 +115,14 @@ func snippet(r *hcl.Range, files *fileCache) []string {
 	if len(lines) == 1 && r.End.Line <= r.Start.Line {
 		prefix := snippetLine.FindString(lines[0])
 		text, col := clip(lines[0][len(prefix):], r.Start.Column)
+		text, col = escapeControl(text, col)
 		lines[0] = prefix + text
 		return append(lines, caret(lines[0], col))
 	}
 	for i, line := range lines {
 		prefix := snippetLine.FindString(line)
 		text, _ := clip(line[len(prefix):], 1)
+		text, _ = escapeControl(text, 1)
 		lines[i] = prefix + text
 	}
 	return lines

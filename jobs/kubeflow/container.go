@@ -60,12 +60,18 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 		r.warnf(imgNode, "Image looks like a placeholder", "The image %q contains a template placeholder; render the template first or it will not pull.", role.Image)
 	}
 
-	env := r.env(role, c, fl, where)
+	env, secretVars := r.env(role, c, fl, where)
 	// The operator appends its variables after the user's env, so for
 	// command and args their names resolve to the operator's values, which
-	// are only known at run time.
+	// are only known at run time. A Secret's value is never put into a
+	// command line (argv is world-readable and lands in artifacts).
+	var secretRefs []string
 	lookup := func(name string) (string, bool) {
 		if fl.ownsEnv(name) {
+			return "", false
+		}
+		if secretVars[name] {
+			secretRefs = append(secretRefs, name)
 			return "", false
 		}
 		v, ok := env[name]
@@ -84,6 +90,13 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 	}
 	role.Command.Command = r.expandAll(r.strList(cmdF.val, where+".command"), lookup, fl, cmdF.key)
 	role.Command.Args = r.expandAll(r.strList(argF.val, where+".args"), lookup, fl, argF.key)
+	if len(secretRefs) > 0 {
+		at := cmdF.key
+		if at == nil {
+			at = argF.key
+		}
+		r.errorf(at, "Secret in the command line", "The command or args of %s refer to $(%s), whose value comes from a Secret; Kubernetes would expand it into the command line, which jobshift's artifacts and every process listing would show. Read the variable in the program (or in sh -c '... $%s ...') instead.", where, secretRefs[0], secretRefs[0])
+	}
 	if wd := c.get("workingDir"); wd != nil {
 		role.WorkingDir, _ = r.str(wd, where+".workingDir")
 	}
@@ -91,7 +104,9 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 	info.texts = append(info.texts, role.Command.Args...)
 	info.texts = append(info.texts, role.WorkingDir)
 	for _, e := range role.Env {
-		info.texts = append(info.texts, e.Value)
+		if !e.Secret {
+			info.texts = append(info.texts, e.Value)
+		}
 	}
 
 	r.resources(role, c.field("resources"), where)
@@ -123,86 +138,6 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 	}
 	c.warnUnknown()
 	return info
-}
-
-// env reads env and envFrom. Values are expanded the way the kubelet does
-// ($(VAR) of variables defined earlier in the list; $$ escapes). It returns
-// the final environment for expanding command and args.
-func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) map[string]string {
-	vars := map[string]string{}
-	for i, en := range r.seq(c.get("env"), where+".env") {
-		w := fmt.Sprintf("%s.env[%d]", where, i)
-		e := r.mapOf(en, w)
-		nameNode := e.get("name")
-		name, _ := r.str(nameNode, w+".name")
-		if name == "" {
-			r.errorf(en, "Missing env name", "%s has no name; Kubernetes rejects it.", w)
-			continue
-		}
-		valNode, fromF := e.get("value"), e.field("valueFrom")
-		if valNode != nil && fromF.val != nil {
-			r.errorf(fromF.key, "value and valueFrom together", "The env variable %s sets both value and valueFrom; Kubernetes rejects this. Keep one.", name)
-			continue
-		}
-		if fromF.val != nil {
-			r.valueFrom(name, fromF)
-			continue
-		}
-		val, ok := r.str(valNode, w+".value")
-		if !ok && !isNull(valNode) {
-			continue // not a string: reported; Kubernetes rejects the pod
-		}
-		val, unresolved := expand(val, func(n string) (string, bool) { v, ok := vars[n]; return v, ok })
-		_ = unresolved // names not defined earlier stay literal, as in the kubelet
-		if fl.ownsEnv(name) {
-			r.warnf(nameNode, "Variable overridden by the operator", "The operator appends its own %s after the user's env and Kubernetes uses the later entry, so this value does not reach the task; jobshift's contract sets %s the same way.", name, name)
-		}
-		vars[name] = val
-		role.Env = append(role.Env, jobs.EnvVar{Name: name, Value: val, Pos: r.pos(nameNode)})
-		e.warnUnknown()
-	}
-	for i, ef := range r.seq(c.get("envFrom"), where+".envFrom") {
-		w := fmt.Sprintf("%s.envFrom[%d]", where, i)
-		m := r.mapOf(ef, w)
-		m.ignore("prefix")
-		for _, kind := range []string{"configMapRef", "secretRef"} {
-			if src := m.get(kind); src != nil {
-				sm := r.silent().mapOf(src, "")
-				ref, _ := r.silent().str(sm.get("name"), "")
-				opt, _ := r.silent().boolean(sm.get("optional"), "")
-				r.refDropped(ef, "envFrom "+kind, ref, opt, "every key of it as a variable")
-			}
-		}
-		m.warnUnknown()
-	}
-	return vars
-}
-
-// valueFrom handles env[].valueFrom, which jobshift cannot resolve.
-func (r *reader) valueFrom(name string, f field) {
-	vf := r.silent().mapOf(f.val, "")
-	for _, kind := range []string{"secretKeyRef", "configMapKeyRef"} {
-		if src := vf.get(kind); src != nil {
-			sm := r.silent().mapOf(src, "")
-			ref, _ := r.silent().str(sm.get("name"), "")
-			key, _ := r.silent().str(sm.get("key"), "")
-			opt, _ := r.silent().boolean(sm.get("optional"), "")
-			r.refDropped(f.key, "env "+name+" from "+kind, ref, opt, fmt.Sprintf("key %q as %s", key, name))
-			return
-		}
-	}
-	r.lossyf(f.key, "Variable from the pod dropped", "The env variable %s takes its value from the Kubernetes pod (fieldRef / resourceFieldRef); jobshift cannot compute it and the task would run without it. Set a plain value instead.", name)
-}
-
-// refDropped reports a Secret or ConfigMap reference: optional ones may be
-// absent on Kubernetes too (warning); required ones change what the task
-// sees (error unless -lossy).
-func (r *reader) refDropped(at *yaml.Node, what, ref string, optional bool, gives string) {
-	if optional {
-		r.warnf(at, "Optional reference dropped", "%s (%q, optional) would give %s; jobshift cannot read Kubernetes Secrets or ConfigMaps, so the task runs without it, as it would if %q were missing.", what, ref, gives, ref)
-		return
-	}
-	r.lossyf(at, "Secret or ConfigMap reference dropped", "%s (%q) would give %s; jobshift cannot read Kubernetes Secrets or ConfigMaps. Put the values in env (or a -secrets file for PAI jobs).", what, ref, gives)
 }
 
 // expandAll applies the kubelet's $(VAR) expansion to command or args. A
@@ -401,7 +336,7 @@ func (r *reader) ports(role *jobs.Role, n *yaml.Node, fl *flavour, where string,
 			continue // the replica's own port, declared again on the container
 		}
 		label := name
-		if name == fl.portName {
+		if name == fl.portName && fl.portName != "" {
 			if contractPort != nil {
 				r.warnf(pn, "Port replaced by "+fl.portName, "This version declares the replica port in the replica spec (%d); the container's %s is ignored.", contractPort.Number, fl.portName)
 				continue
@@ -415,7 +350,7 @@ func (r *reader) ports(role *jobs.Role, n *yaml.Node, fl *flavour, where string,
 	switch {
 	case contractPort != nil:
 		role.Ports = append(role.Ports, *contractPort)
-	case !found:
+	case !found && fl.portName != "":
 		role.Ports = append(role.Ports, jobs.Port{Label: fl.portName, Count: 1, Number: fl.defaultPort, Implicit: true})
 	}
 }

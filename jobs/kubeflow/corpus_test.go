@@ -25,6 +25,16 @@ var corpusInvalid = map[string]string{
 	// v1alpha1 `gpus: 16` without gpusPerNode: the worker count came from
 	// the operator's --gpus-per-node flag, which the file does not carry.
 	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml": "Worker count left to the operator",
+	// The kubebuilder scaffold of training-operator's config samples: spec
+	// is `foo: bar`, no replica specs (the webhook's "must be required").
+	"xgboostjob/kubeflow-training-operator@e26fcc51__config-samples-kubeflow.org_v1_xgboostjob.yaml": "Missing xgbReplicaSpecs",
+	// Other operators' APIs of the same kind name: PaddleFlow's
+	// paddle-operator (batch.paddlepaddle.org/v1, ps/worker keys) and the
+	// 2018 mxnet-operator (kubeflow.org/v1alpha1, jobMode dist).
+	"paddlejob/PaddleFlow-paddle-operator@heter__deploy-heter-collective.yaml":         "Not a training-operator PaddleJob",
+	"paddlejob/PaddleFlow-paddle-operator__deploy-elastic-resnet.yaml":                 "Not a training-operator PaddleJob",
+	"paddlejob/PaddleFlow-paddle-operator__deploy-examples-wide_and_deep_volcano.yaml": "Not a training-operator PaddleJob",
+	"mxjob/TuSimple-mxnet-operator__examples-mx_job_dist.yaml":                         "Not a training-operator MXJob",
 }
 
 // TestCorpus reads every TFJob, PyTorchJob and MPIJob file of the corpus:
@@ -33,7 +43,7 @@ var corpusInvalid = map[string]string{
 // TFJob/PyTorchJob/MPIJob must convert.
 func TestCorpus(t *testing.T) {
 	dir := testcorpus.Dir(t)
-	for _, folder := range []string{"tfjob", "pytorchjob", "mpijob"} {
+	for _, folder := range []string{"tfjob", "pytorchjob", "mpijob", "xgboostjob", "paddlejob", "jaxjob", "mxjob"} {
 		files, _ := filepath.Glob(filepath.Join(dir, folder, "*"))
 		if len(files) == 0 {
 			t.Errorf("%s: no files", folder)
@@ -157,6 +167,24 @@ func TestCorpusFacts(t *testing.T) {
 				"--network-config=networks/pfn_regressor.py", "--data-config=data/jec_pfn.yaml", "--model-prefix=outputs/net",
 				"--log=logs/{auto}.log", "--start-lr=5e-3", "--optimizer=ranger", "--num-epochs=1", "--batch-size=100", "--data-fraction=0.001"}},
 		}},
+		// training-operator v1.9.0's LightGBM example: Master Never, Worker
+		// ExitCode ×2, both with xgboostjob-port 9991; args only.
+		"xgboostjob/kubeflow-training-operator@v1.9.0__examples-xgboost-lightgbm-dist-xgboostjob_v1_lightgbm_dist_training.yaml": {"lightgbm-dist-train-test", "None", []roleFacts{
+			{"master", 1, "Never", 0, 0, 0, 9991, lightgbmArgs},
+			{"worker", 2, "ExitCode", 0, 0, 0, 9991, lightgbmArgs},
+		}},
+		// v1.9.0's JAX example: Worker ×2 OnFailure, no port (the default
+		// jaxjob-port 6666), the image's entrypoint.
+		"jaxjob/kubeflow-training-operator@v1.9.0__examples-jax-jax-dist-spmd-mnist-jaxjob_dist_spmd_mnist_gloo.yaml": {"jaxjob-mnist", "None", []roleFacts{
+			{"worker", 2, "OnFailure", 0, 0, 0, 6666, nil},
+		}},
+		// v1.8.1's MXNet example: Scheduler, Server, Worker (1 GPU), all
+		// Never, mxjob-port 9991.
+		"mxjob/kubeflow-training-operator@v1.8.1__examples-mxnet-mxjob_dist_v1.yaml": {"mxnet-job", "None", []roleFacts{
+			{"scheduler", 1, "Never", 0, 0, 0, 9991, nil},
+			{"server", 1, "Never", 0, 0, 0, 9991, nil},
+			{"worker", 1, "Never", 1, 0, 0, 9991, []string{"python3", "/mxnet/mxnet/example/image-classification/train_mnist.py", "--num-epochs", "10", "--num-layers", "2", "--kv-store", "dist_device_sync", "--gpus", "0"}},
+		}},
 		// 15 workers × 8 GPUs, literal-block args after bash -c.
 		"pytorchjob/redhat-na-ssa-datasci-geddydude__pytorch-job.yaml": {"pytorch-dist-nccl", "None", []roleFacts{
 			{"master", 1, "Never", 8, 0, 0, 23456, []string{"/bin/bash", "-c", "# sample pytorch+nccl job\n/workspace/torch_launch.sh ddp/train_elastic.py\n# sleep to exec to bash for debugging\n#sleep infinity\n"}},
@@ -177,7 +205,8 @@ func TestCorpusFacts(t *testing.T) {
 			for _, r := range job.Roles {
 				f := roleFacts{r.Name, r.Instances, r.RestartPolicy, r.Resources.GPU, r.Resources.CPUMilli, r.Resources.MemoryMiB, 0, append(append([]string(nil), r.Command.Command...), r.Command.Args...)}
 				for _, p := range r.Ports {
-					if p.Label == "tfjob-port" || p.Label == "pytorchjob-port" {
+					switch p.Label {
+					case "tfjob-port", "pytorchjob-port", "xgboostjob-port", "jaxjob-port", "mxjob-port":
 						f.Port = p.Number
 					}
 				}
@@ -195,3 +224,9 @@ func TestCorpusFacts(t *testing.T) {
 		})
 	}
 }
+
+// lightgbmArgs are the LightGBM example's args (both replicas).
+var lightgbmArgs = []string{"--job_type=Train", "--boosting_type=gbdt", "--objective=binary", "--metric=binary_logloss,auc", "--metric_freq=1",
+	"--is_training_metric=true", "--max_bin=255", "--data=data/binary.train", "--valid_data=data/binary.test", "--num_trees=100",
+	"--learning_rate=01", "--num_leaves=63", "--tree_learner=feature", "--feature_fraction=0.8", "--bagging_freq=5", "--bagging_fraction=0.8",
+	"--min_data_in_leaf=50", "--min_sum_hessian_in_leaf=50", "--is_enable_sparse=true", "--use_two_round_loading=false", "--is_save_binary_file=false"}

@@ -78,6 +78,14 @@
 //     implicit ssh port 22, Extras.MPI (slots, implementation, rsh agent,
 //     host-name suffix), completion kind mpi (the launcher decides); see
 //     mpijob.go for the per-generation defaults and their sources.
+//   - XGBoostJob, PaddleJob, JAXJob (kubeflow.org/v1, training-operator
+//     v1.9) and MXJob (v1.8.1; jobMode MXTrain or MXTune, the templates'
+//     tuner-server-key annotations in Extras.MXNet): the map form with each
+//     kind's defaults and webhook refusals, see kinds.go. Files of other
+//     operators (KubeDL, PaddleFlow's batch.paddlepaddle.org, the standalone
+//     xgboost- and mxnet-operators) are refused (-lossy: read as v1).
+//     Kinds of other systems (RayJob, SparkApplication, JobSet, Job ...) are
+//     named as training jobs jobshift cannot run.
 //
 // # Pod template
 //

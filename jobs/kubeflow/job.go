@@ -33,6 +33,8 @@ func (r *reader) readJob(m *mapping, format jobs.Format, kind string, kindNode *
 	case jobs.FormatMPIJob:
 		ns, _ := r.silent().str(r.silent().mapOf(m.get("metadata"), "").get("namespace"), "")
 		r.readMPIJob(job, spec, apiNode, ns)
+	case jobs.FormatXGBoostJob, jobs.FormatPaddleJob, jobs.FormatJAXJob, jobs.FormatMXJob:
+		r.readOtherKind(job, spec, apiNode)
 	}
 	m.warnUnknown()
 	return job
@@ -102,7 +104,7 @@ func (r *reader) hasLimits(job *jobs.Job, n *yaml.Node, name string) bool {
 // server's DNS-1123 rule applied), so it stays a warning there.
 func (r *reader) dns1035(nameNode *yaml.Node, job *jobs.Job, name string) {
 	const what = "%q is not a DNS-1035 label (lower-case letters, digits and '-', starting with a letter, at most 63 characters)."
-	if job.KubeflowGen() == jobs.KubeflowGenV1 {
+	if _, other := otherKinds[job.Source.Format]; other || job.KubeflowGen() == jobs.KubeflowGenV1 {
 		r.lossyf(nameNode, "Job name is not a DNS label", what+" The kubeflow.org/v1 operator rejects the job (\"%s name is invalid\"); rename it, for example to %q.", name, job.Source.Kind, suggestName(name))
 		return
 	}

@@ -142,10 +142,6 @@ func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, 
 			r.lossyf(c, "Sidecar container dropped", "The container %q of %s would run beside the main one; jobshift runs one process per task and drops it.", name, where)
 		}
 	}
-	for _, c := range r.seq(ps.get("initContainers"), where+".spec.initContainers") {
-		name, _ := r.silent().str(r.silent().mapOf(c, "").get("name"), "")
-		r.lossyf(c, "Init container dropped", "The init container %q of %s runs before the main container (downloads, setup); jobshift cannot run it. Fold its command into the main command.", name, where)
-	}
 	volumes := map[string]*yaml.Node{}
 	for _, v := range r.seq(ps.get("volumes"), where+".spec.volumes") {
 		if n, ok := r.silent().str(r.silent().mapOf(v, "").get("name"), ""); ok {
@@ -154,6 +150,7 @@ func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, 
 	}
 	c := r.container(role, containers[chosen], fl, fmt.Sprintf("%s.spec.containers[%d]", where, chosen), contractPort)
 	r.mounts(role, c, volumes)
+	r.initContainers(role, ps.get("initContainers"), volumes, where+".spec.initContainers")
 	for _, f := range ps.fields {
 		if why, ok := podFieldWarnings[f.key.Value]; ok {
 			ps.used[f.key.Value] = true
@@ -248,6 +245,9 @@ func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*y
 				continue
 			}
 			role.Volumes = append(role.Volumes, jobs.Volume{Name: name, Kind: "emptyDir", Source: medium, MountPath: mountPath, ReadOnly: ro, Pos: pos})
+		case "configMap", "secret":
+			r.objectVolume(role, kind, src, mn, mountPath, sub, c.uses(mountPath))
+			continue
 		default:
 			what := kind
 			if kind == "" {
@@ -261,5 +261,33 @@ func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*y
 			continue
 		}
 		src.warnUnknown()
+	}
+}
+
+// initFlavour reads an init container: no operator port, no operator
+// variables (the operators set their env on the pod's containers only).
+var initFlavour = &flavour{}
+
+// initContainers reads spec.initContainers into role.Init, in order. An
+// init container with restartPolicy Always is a native sidecar (it runs
+// beside the main container, Kubernetes v1.29+), not a step: dropped like
+// any sidecar.
+func (r *reader) initContainers(role *jobs.Role, n *yaml.Node, volumes map[string]*yaml.Node, where string) {
+	for i, cn := range r.seq(n, where) {
+		w := fmt.Sprintf("%s[%d]", where, i)
+		probe := r.silent().mapOf(cn, "")
+		name, _ := r.silent().str(probe.get("name"), "")
+		if rp, _ := r.silent().str(probe.get("restartPolicy"), ""); rp == "Always" {
+			r.lossyf(cn, "Sidecar container dropped", "The init container %q of %s has restartPolicy Always: it is a sidecar that runs beside the main container; jobshift runs one process per task and drops it.", name, where)
+			continue
+		}
+		if name == "" {
+			r.errorf(cn, "Missing init container name", "%s has no name; Kubernetes rejects it.", w)
+		}
+		step := &jobs.Role{Name: role.Name}
+		info := r.container(step, cn, initFlavour, w, nil)
+		r.mounts(step, info, volumes)
+		role.Init = append(role.Init, jobs.InitStep{Name: name, Image: step.Image, ImagePos: step.ImagePos,
+			Command: step.Command, WorkingDir: step.WorkingDir, Env: step.Env, Volumes: step.Volumes, Pos: r.pos(cn)})
 	}
 }

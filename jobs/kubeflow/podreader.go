@@ -1,6 +1,7 @@
 package kubeflow
 
 import (
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"go.yaml.in/yaml/v3"
@@ -52,8 +53,23 @@ func (p *PodReader) PodTemplate(role *jobs.Role, n *yaml.Node, where string, o P
 func (p *PodReader) Env(role *jobs.Role, list *yaml.Node, where string, o PodOptions) map[string]string {
 	fl := &flavour{container: o.Container, operatorEnv: o.OperatorEnv, envPrefix: o.EnvPrefix}
 	holder := &yaml.Node{Kind: yaml.MappingNode, Content: []*yaml.Node{{Kind: yaml.ScalarNode, Tag: "!!str", Value: "env"}, list}}
-	return p.r.env(role, p.r.mapOf(holder, where), fl, where)
+	vars, secret := p.r.env(role, p.r.mapOf(holder, where), fl, where)
+	for n, s := range secret {
+		if s {
+			delete(vars, n) // a Secret's value never goes into a command line
+		}
+	}
+	return vars
 }
+
+// Objects reads the ConfigMap and Secret documents among docs (the file's
+// other documents), so the pod templates read afterwards resolve env
+// valueFrom, envFrom and configMap/secret volumes from them.
+func (p *PodReader) Objects(docs []*yaml.Node) { p.r.objectDocuments(docs) }
+
+// SecretsFile adds the objects of a -secrets file (jobs.ReadOptions.Secrets)
+// and reports whether it held Kubernetes objects.
+func (p *PodReader) SecretsFile(v map[string]any) bool { return v != nil && p.r.objectsFrom(v) }
 
 // Resources reads a ResourceRequirements value (resourcesPerNode) into
 // role.Resources; key locates it.
@@ -93,3 +109,24 @@ func Expand(s string, vars map[string]string) string {
 	v, _ := expand(s, func(n string) (string, bool) { x, ok := vars[n]; return x, ok })
 	return v
 }
+
+// Template reads the pod template tmpl into role for jobs/volcano: the first
+// container is the task (others are sidecars, dropped under the -lossy rule),
+// no port is added, and injected names the variables the platform appends
+// to the container's env (a user value for them is overridden, a $(NAME)
+// reference to them cannot be expanded before run time). It returns the
+// pod's restartPolicy as written ("" when absent) and its node.
+func (p *PodReader) Template(role *jobs.Role, tmpl *yaml.Node, where string, injected []string) (string, *yaml.Node) {
+	rp := p.PodTemplate(role, tmpl, where, PodOptions{OperatorEnv: injected})
+	if rp == nil {
+		return "", nil
+	}
+	v, ok := p.r.restartPolicy(rp, where+".spec.restartPolicy", false)
+	if !ok {
+		return "", rp
+	}
+	return v, rp
+}
+
+// Diags are the diagnostics so far.
+func (p *PodReader) Diags() hcl.Diagnostics { return p.r.Diags }

@@ -18,13 +18,21 @@ var jobKinds = map[string]jobs.Format{
 	"tfjob":      jobs.FormatTFJob,
 	"pytorchjob": jobs.FormatPyTorchJob,
 	"mpijob":     jobs.FormatMPIJob,
+	"xgboostjob": jobs.FormatXGBoostJob,
+	"paddlejob":  jobs.FormatPaddleJob,
+	"jaxjob":     jobs.FormatJAXJob,
+	"mxjob":      jobs.FormatMXJob,
 }
+
+// kindNames are the kinds as the operators define them.
+var kindNames = map[jobs.Format]string{jobs.FormatTFJob: "TFJob", jobs.FormatPyTorchJob: "PyTorchJob", jobs.FormatMPIJob: "MPIJob",
+	jobs.FormatXGBoostJob: "XGBoostJob", jobs.FormatPaddleJob: "PaddleJob", jobs.FormatJAXJob: "JAXJob", jobs.FormatMXJob: "MXJob"}
 
 // kindLineRE finds an uncommented `kind: <job kind>` line; commentedKindRE a
 // commented-out one (a manifest kept in a file with everything disabled).
 var (
-	kindLineRE      = regexp.MustCompile(`(?mi)^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob|appwrapper)["']?[ \t]*,?[ \t]*(#.*)?\r?$`)
-	commentedKindRE = regexp.MustCompile(`(?mi)^[ \t]*#[ \t]*kind[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob)["']?`)
+	kindLineRE      = regexp.MustCompile(`(?mi)^[ \t]*["']?kind["']?[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob|xgboostjob|paddlejob|jaxjob|mxjob|appwrapper)["']?[ \t]*,?[ \t]*(#.*)?\r?$`)
+	commentedKindRE = regexp.MustCompile(`(?mi)^[ \t]*#[ \t]*kind[ \t]*:[ \t]*["']?(tfjob|pytorchjob|mpijob|xgboostjob|paddlejob|jaxjob|mxjob)["']?`)
 )
 
 // IsKubeflow reports whether src looks like a Kubeflow job file, by content
@@ -65,6 +73,7 @@ func onlyComments(src []byte) bool {
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	r := &reader{path: opts.Path}
 	r.Lossy = opts.Lossy
+	k8sSecrets := opts.Secrets != nil && r.objectsFrom(opts.Secrets)
 	job := r.read(src)
 	if job != nil {
 		// Options that belong to other formats: say so rather than
@@ -72,8 +81,8 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		if len(opts.Vars) > 0 {
 			r.warnf(nil, "-var has no effect", "Kubeflow jobs have no parameters; the -var values are ignored.")
 		}
-		if opts.Secrets != nil {
-			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored.")
+		if opts.Secrets != nil && !k8sSecrets {
+			r.warnf(nil, "-secrets has no effect", "Kubeflow jobs take no PAI secrets; the -secrets file is ignored. (A file of Kubernetes Secrets and ConfigMaps, kind: Secret or ConfigMap, is read.)")
 		}
 		// -dialect is reported by jobs/load, which sees it before dispatch.
 	}
@@ -88,6 +97,7 @@ func (r *reader) read(src []byte) *jobs.Job {
 	var job *jobs.Job
 	found := false
 	contentDocs := 0
+	withJob := r.objectDocuments(docs)
 	for _, d := range docs {
 		root := d
 		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
@@ -106,14 +116,17 @@ func (r *reader) read(src []byte) *jobs.Job {
 		kindNode := r.silent().mapOf(obj, "").get("kind")
 		kind, _ := r.silent().str(kindNode, "")
 		format, isJob := jobKinds[strings.ToLower(kind)]
+		if isObjectKind(kind) && withJob {
+			continue // read by objectDocuments for the job's pods
+		}
 		if !isJob {
 			r.ignoredDocument(obj, kind)
 			continue
 		}
 		m := r.mapOf(obj, "the document")
 		m.get("kind")
-		if kind != "TFJob" && kind != "TfJob" && kind != "PyTorchJob" && kind != "MPIJob" {
-			r.warnf(kindNode, "Kind spelled unusually", "Kubernetes kinds are case-sensitive and the API server knows no %q; jobshift reads it as %s. Write the kind as the operator defines it.", kind, map[jobs.Format]string{jobs.FormatTFJob: "TFJob", jobs.FormatPyTorchJob: "PyTorchJob", jobs.FormatMPIJob: "MPIJob"}[format])
+		if kind != "TfJob" && kind != kindNames[format] {
+			r.warnf(kindNode, "Kind spelled unusually", "Kubernetes kinds are case-sensitive and the API server knows no %q; jobshift reads it as %s. Write the kind as the operator defines it.", kind, kindNames[format])
 		}
 		if found {
 			r.lossyf(kindNode, "More than one job in the file", "This file already holds a job; jobshift reads one job per file and would drop this %s. Put each job in its own file.", kind)
@@ -132,7 +145,7 @@ func (r *reader) read(src []byte) *jobs.Job {
 		case contentDocs == 0:
 			r.errorf(nil, "No YAML document", "The file is empty or holds only comments; a Kubeflow job file needs a document with kind: TFJob or PyTorchJob.")
 		default:
-			r.errorf(nil, "No Kubeflow job in the file", "None of the %d YAML documents has kind TFJob, TfJob, PyTorchJob or MPIJob.", contentDocs)
+			r.errorf(nil, "No Kubeflow job in the file", "None of the %d YAML documents has kind TFJob, TfJob, PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob or MXJob.", contentDocs)
 		}
 	}
 	return job
@@ -190,5 +203,53 @@ func (r *reader) ignoredDocument(obj *yaml.Node, kind string) {
 			}
 		}
 	}
+	if ForeignTrainingKind(kind) {
+		r.warnf(obj, "Training job jobshift cannot run", "The %s%s in this file is a training job of a kind jobshift does not read, so it is not run. jobshift reads %s.", kind, name, ReadsKinds)
+		return
+	}
 	r.warnf(obj, "Ignored document", "The %s%s in this file is not a job; jobshift ignores it. Whatever it provides (storage, permissions, configuration) must exist on the target cluster by other means.", kind, name)
 }
+
+// objectDocuments reads the file's ConfigMap and Secret documents first,
+// so a job may name them whatever the documents' order. It reports whether
+// the file holds a job at all (without one they are merely ignored).
+func (r *reader) objectDocuments(docs []*yaml.Node) bool {
+	withJob := false
+	for _, d := range docs {
+		root := d
+		if root.Kind == yaml.DocumentNode && len(root.Content) > 0 {
+			root = root.Content[0]
+		}
+		root = deref(root)
+		if root == nil || root.Kind != yaml.MappingNode {
+			continue
+		}
+		q := r.silent()
+		obj, _ := q.unwrap(root)
+		kind, _ := q.str(q.mapOf(obj, "").get("kind"), "")
+		if isObjectKind(kind) {
+			r.object(root, kind)
+		}
+		if _, ok := jobKinds[strings.ToLower(kind)]; ok {
+			withJob = true
+		}
+	}
+	return withJob
+}
+
+// ReadsKinds names the Kubernetes kinds this package reads.
+const ReadsKinds = "Kubeflow TFJob, PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob and MXJob"
+
+// foreignTraining are kinds of other batch and training systems (Ray,
+// Spark, JobSet, Kubernetes Jobs, Argo, LeaderWorkerSet, Kubeflow Katib):
+// jobs a user may hand to jobshift expecting them to run, which must be
+// called jobs it cannot run, never configuration.
+var foreignTraining = map[string]bool{
+	"RayJob": true, "RayCluster": true, "RayService": true, "SparkApplication": true, "ScheduledSparkApplication": true,
+	"JobSet": true, "Job": true, "CronJob": true, "Workflow": true, "CronWorkflow": true, "LeaderWorkerSet": true,
+	"Experiment": true, "PaddleJobV2": true, "DeepSpeedJob": true, "Notebook": true,
+}
+
+// ForeignTrainingKind reports whether kind is a job of a system jobshift
+// does not read.
+func ForeignTrainingKind(kind string) bool { return foreignTraining[kind] }

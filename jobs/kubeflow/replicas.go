@@ -18,6 +18,7 @@ type replicaSet struct {
 	defaultRestart string            // restartPolicy default of the kind
 	typeRestart    map[string]string // per-type defaults (MPIJob Launcher), by lower-cased type
 	fl             *flavour
+	clusterVar     string // the variable listing every type when unknown types are accepted ("" = TF_CONFIG)
 }
 
 // replicaSpecFields are the keys of a ReplicaSpec; finding one directly
@@ -60,7 +61,11 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 				continue
 			}
 			canon = key
-			r.warnf(fl.key, "Unknown replica type", "%q is not one of %s. Kubeflow accepts it and lists it as %q in TF_CONFIG; check the spelling.", key, typeList(rs.canonical), strings.ToLower(key))
+			cv := rs.clusterVar
+			if cv == "" {
+				cv = "TF_CONFIG"
+			}
+			r.warnf(fl.key, "Unknown replica type", "%q is not one of %s. Kubeflow accepts it and lists it as %q in %s; check the spelling.", key, typeList(rs.canonical), strings.ToLower(key), cv)
 		}
 		name := strings.ToLower(canon)
 		if prev, dup := seen[name]; dup {
@@ -100,7 +105,7 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 }
 
 func typeList(canon map[string]string) string {
-	order := []string{"launcher", "chief", "master", "ps", "worker", "evaluator"}
+	order := []string{"launcher", "chief", "master", "ps", "worker", "evaluator", "scheduler", "server", "tunertracker", "tunerserver", "tuner"}
 	var out []string
 	for _, k := range order {
 		if v, ok := canon[k]; ok {

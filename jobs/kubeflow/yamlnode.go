@@ -19,6 +19,9 @@ import (
 type reader struct {
 	diag.Collector // Lossy: jobs.ReadOptions.Lossy
 	path           string
+	// objs are the ConfigMaps and Secrets the pods may read (objects.go),
+	// by "Kind/name".
+	objs map[string]*object
 }
 
 func (r *reader) pos(n *yaml.Node) jobs.Pos {

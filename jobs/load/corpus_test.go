@@ -21,15 +21,19 @@ import (
 // The duplicate-key PyTorchJob file is not listed: the README allows "a
 // clear error or a documented fallback" for it.
 var mustFail = map[string]string{
-	"pai-v2/microsoft-pai__docs-pai-job-protocol.yaml":                                       "not valid YAML (schema sketch)",
-	"pai-v2/microsoft-pai__contrib-api-stress-test-roles-locust-config-files-job.yml":        "not valid YAML (mustache)",
-	"tfjob/kubeflow-examples__object_detection-distributed_training-conf-pets-training.yaml": "not valid YAML (bad indentation)",
-	"pytorchjob/TylrDn-pytorch-ddp-nccl-distributed__k8s-pytorchjob.yaml":                    "no YAML document",
-	"tfjob/EastAsia666-mnist_example__tf_job_mnist.yaml":                                     "semantically invalid",
-	"tfjob/kubeflow-training-operator__test-e2e-tf_job_setup_failure.yaml":                   "semantically invalid",
-	"pai-v2/microsoft-openpai-runtime__test-git_repo_test_job.yaml":                          "undeclared prerequisites",
-	"pai-v2/microsoft-pai__marketplace-job-pytorch_mnist.yaml":                               "pre-standard protocol_version: v2",
-	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml":             "gpus without gpusPerNode (the operator's flag decided the worker count)",
+	"pai-v2/microsoft-pai__docs-pai-job-protocol.yaml":                                               "not valid YAML (schema sketch)",
+	"pai-v2/microsoft-pai__contrib-api-stress-test-roles-locust-config-files-job.yml":                "not valid YAML (mustache)",
+	"tfjob/kubeflow-examples__object_detection-distributed_training-conf-pets-training.yaml":         "not valid YAML (bad indentation)",
+	"pytorchjob/TylrDn-pytorch-ddp-nccl-distributed__k8s-pytorchjob.yaml":                            "no YAML document",
+	"tfjob/EastAsia666-mnist_example__tf_job_mnist.yaml":                                             "semantically invalid",
+	"tfjob/kubeflow-training-operator__test-e2e-tf_job_setup_failure.yaml":                           "semantically invalid",
+	"pai-v2/microsoft-openpai-runtime__test-git_repo_test_job.yaml":                                  "undeclared prerequisites",
+	"pai-v2/microsoft-pai__marketplace-job-pytorch_mnist.yaml":                                       "pre-standard protocol_version: v2",
+	"mpijob/kubeflow-mpi-operator__examples-v1alpha1-tensorflow-benchmarks.yaml":                     "gpus without gpusPerNode (the operator's flag decided the worker count)",
+	"volcano/volcano-sh-volcano__example-invalid_jobs-duplicatedTaskName-webhook-deny.yaml":          "Volcano's webhook denies it (duplicated task name)",
+	"xgboostjob/kubeflow-training-operator@e26fcc51__config-samples-kubeflow.org_v1_xgboostjob.yaml": "kubebuilder scaffold: no xgbReplicaSpecs",
+	"paddlejob/*": "PaddleFlow's paddle-operator API (batch.paddlepaddle.org/v1), not training-operator's",
+	"mxjob/TuSimple-mxnet-operator__examples-mx_job_dist.yaml": "the 2018 mxnet-operator's v1alpha1 (jobMode dist, replicaSpecs list)",
 }
 
 func expectFailure(rel string) (string, bool) {

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Family is the reader a file goes to.
@@ -16,6 +17,7 @@ const (
 	FamilyPAI      Family = "pai"      // jobs/pai: v1 JSON and v2 YAML
 	FamilyKubeflow Family = "kubeflow" // jobs/kubeflow: TFJob, PyTorchJob, MPIJob, AppWrapper
 	FamilyTrainer  Family = "trainer"  // jobs/trainer: Kubeflow Trainer v2 TrainJob and its runtimes
+	FamilyVolcano  Family = "volcano"  // jobs/volcano: batch.volcano.sh Job
 )
 
 // Detection is what the content of a file says it is.
@@ -42,6 +44,10 @@ var kubeflowKinds = map[string]jobs.Format{
 	"TfJob":      jobs.FormatTFJob, // 2017 tensorflow.org / mlkube.io spelling
 	"PyTorchJob": jobs.FormatPyTorchJob,
 	"MPIJob":     jobs.FormatMPIJob,
+	"XGBoostJob": jobs.FormatXGBoostJob,
+	"PaddleJob":  jobs.FormatPaddleJob,
+	"JAXJob":     jobs.FormatJAXJob,
+	"MXJob":      jobs.FormatMXJob,
 	"AppWrapper": "", // Kueue/CodeFlare wrapper around one of the above
 }
 
@@ -98,6 +104,9 @@ func Detect(src []byte, path string) Detection {
 		}
 		if trainerKinds[kind.value] || strings.HasPrefix(api.value, "trainer.kubeflow.org/") {
 			return Detection{Family: FamilyTrainer, Format: jobs.FormatTrainJob, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
+		}
+		if volcano.IsVolcano(kind.value, api.value) {
+			return Detection{Family: FamilyVolcano, Format: jobs.FormatVolcano, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}
 		}
 		if f, ok := kubeflowKinds[kind.value]; ok {
 			return Detection{Family: FamilyKubeflow, Format: f, Key: "kind", Pos: kind.pos, Kind: kind.value, APIVersion: api.value}

@@ -29,12 +29,13 @@ const (
 	// MAX_ARG_STRLEN, 128 KiB): 5,000 "a.b.c.d:port," entries still do.
 	MaxTasks = 5000
 
-	// MaxRoles bounds the roles (task roles, replica types) of one job. The
-	// contract gives every task the host list of every role, so what the
-	// targets carry grows with roles × tasks; Kubeflow jobs have at most
-	// five replica types and no OpenPAI job in the corpus has more than a
-	// handful of task roles.
-	MaxRoles = 16
+	// There is no limit on roles (task roles, replica types): OpenPAI took
+	// any number (microsoft/pai src/rest-server/src/config/job.js at
+	// 260c18ff: v1 taskRoles Joi.array().min(1), no max; and
+	// src/rest-server/src/config/v2/protocol.js at 0abebc3c: v2 taskRoles
+	// minProperties 1, no maxProperties, instances minimum 1), Kubeflow
+	// kinds have a fixed few. MaxTasks and MaxFileBytes already bound what
+	// the roles put into each task's environment.
 
 	// MaxArgBytes bounds one environment string (NAME=value) and one argv
 	// element: Linux refuses longer ones at execve with E2BIG
@@ -79,14 +80,10 @@ func lineCol(src []byte, off int) (int, int) {
 	return line, col
 }
 
-// CheckLimits refuses a job past MaxRoles, MaxTasks or MaxArgBytes, at the
+// CheckLimits refuses a job past MaxTasks or MaxArgBytes, at the
 // position of the value that crosses the limit.
 func CheckLimits(job *jobs.Job) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if n := len(job.Roles); n > MaxRoles {
-		diags = append(diags, jobs.Errorf(job.Roles[MaxRoles].Pos, "Too many roles",
-			"The job has %d roles; jobshift runs at most %d (every task gets the host list of every role, so the environment grows with roles × tasks). Merge roles that run the same command.", n, MaxRoles))
-	}
 	total := 0
 	for _, r := range job.Roles {
 		diags = append(diags, checkRole(r, &total)...)

@@ -17,6 +17,7 @@ import (
 	"github.com/jobshift/jobshift/jobs/kubeflow"
 	"github.com/jobshift/jobshift/jobs/pai"
 	"github.com/jobshift/jobshift/jobs/trainer"
+	"github.com/jobshift/jobshift/jobs/volcano"
 )
 
 // Stdin is the path that means "read standard input".
@@ -28,8 +29,9 @@ const InternalErrorSummary = "Internal error while reading the job"
 
 // Formats is the user-facing list of what jobshift reads.
 const Formats = "OpenPAI v1 job JSON (jobName, taskRoles), OpenPAI v2 protocol YAML (protocolVersion: 2), " +
-	"Kubeflow TFJob (all API versions) and PyTorchJob (kind: TFJob / PyTorchJob), " +
-	"Kubeflow Trainer v2 TrainJob with its TrainingRuntime / ClusterTrainingRuntime (kind: TrainJob)"
+	"Kubeflow TFJob (all API versions), PyTorchJob, MPIJob, XGBoostJob, PaddleJob, JAXJob and MXJob (kind: TFJob, PyTorchJob ...), " +
+	"Kubeflow Trainer v2 TrainJob with its TrainingRuntime / ClusterTrainingRuntime (kind: TrainJob), " +
+	"Volcano Job (batch.volcano.sh/v1alpha1)"
 
 // StdinReader is what path "-" reads (a variable so that tests of the
 // CLI can feed standard input in-process).
@@ -63,7 +65,7 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 	if read == nil {
 		return nil, hcl.Diagnostics{undetected(src, det, opts.Path)}
 	}
-	if det.Family == FamilyKubeflow && opts.Dialect != "" {
+	if det.Family != FamilyPAI && opts.Dialect != "" {
 		diags = append(diags, jobs.Warnf(det.Pos, "Dialect ignored",
 			"-dialect %s applies to OpenPAI v1 job files; this is a Kubeflow %s.", opts.Dialect, det.Kind))
 	}
@@ -110,6 +112,7 @@ var readers = map[Family]reader{
 	FamilyPAI:      pai.Read,
 	FamilyKubeflow: kubeflow.Read,
 	FamilyTrainer:  trainer.Read,
+	FamilyVolcano:  volcano.Read,
 }
 
 func readerFor(det Detection) reader { return readers[det.Family] }
@@ -129,6 +132,10 @@ func undetected(src []byte, det Detection, path string) *hcl.Diagnostic {
 		api := ""
 		if det.APIVersion != "" {
 			api = " (" + det.APIVersion + ")"
+		}
+		if kubeflow.ForeignTrainingKind(det.Kind) {
+			return jobs.Errorf(det.Pos, "Training job jobshift cannot run",
+				"This is a %s%s, a training or batch job of a kind jobshift does not read, so it cannot run it. jobshift reads %s.", det.Kind, api, Formats)
 		}
 		return jobs.Errorf(det.Pos, "Not a training job jobshift reads",
 			"This is a Kubernetes %s%s. jobshift reads %s.", det.Kind, api, Formats)

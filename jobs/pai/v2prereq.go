@@ -296,7 +296,7 @@ func (r *v2reader) checkLeftovers(unresolved []string, at jobs.Pos, role string)
 		if name, ok := strings.CutPrefix(path, "$secrets."); ok {
 			name, _, _ = strings.Cut(name, ".")
 			if _, found := r.job.Secrets[name]; !found {
-				r.Warnf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q; give it in a secrets document or with -secrets FILE.", role, path, name)
+				r.Errorf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q, so the task would get the reference's text or an empty value; give it in a secrets document or with -secrets FILE.", role, path, name)
 			}
 			continue
 		}

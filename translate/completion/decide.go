@@ -70,6 +70,10 @@ func rulesFor(job *jobs.Job) rules {
 		return mpiRules{}
 	case jobs.CompletionJobSet:
 		return jobsetRules{}
+	case jobs.CompletionVolcano:
+		if job.Extras.Volcano != nil {
+			return volcanoRules{}
+		}
 	}
 	return genericRules{}
 }
@@ -91,6 +95,8 @@ func KindOf(job *jobs.Job) jobs.CompletionKind {
 		return jobs.CompletionMPI
 	case jobs.FormatTrainJob:
 		return jobs.CompletionJobSet
+	case jobs.FormatVolcano:
+		return jobs.CompletionVolcano
 	}
 	return ""
 }

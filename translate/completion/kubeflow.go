@@ -48,6 +48,10 @@ func displayType(rt string) string {
 		return "Evaluator"
 	case rtLauncher:
 		return "Launcher"
+	case "scheduler":
+		return "Scheduler"
+	case "server":
+		return "Server"
 	}
 	return rt
 }
@@ -143,9 +147,9 @@ func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, boo
 			n += a.count(name, Failed)
 		}
 	}
-	verb := "has failed"
-	if kind == "PyTorchJob" {
-		verb = "is failed"
+	verb := "is failed" // PyTorchJob and the other kinds (UpdateJobStatus @v1.9.0, mxjob_controller.go @v1.8.1)
+	if kind == "TFJob" || kind == "MPIJob" {
+		verb = "has failed"
 	}
 	return decided{keep: keepOnDone(a.job), Verdict: Verdict{Phase: PhaseFailed, ExitCode: failCode(t), Trigger: refOf(t),
 		Reason: fmt.Sprintf("%s %s %s because %d %s replica(s) failed (task %s-%d exited with %d)",
@@ -227,26 +231,31 @@ func kubeflowNoRule(a *attempt, last Task, kind, rule string) decided {
 		Reason: fmt.Sprintf("every task of %s %s ended but no success rule fired (%s); Kubeflow would leave it Running, jobshift fails it", kind, a.job.Name, rule)}}
 }
 
-// pytorchRules: PyTorchJob v1.9 UpdateJobStatus (spec/kubeflow.md §4.4).
+// pytorchRules: PyTorchJob v1.9 UpdateJobStatus (spec/kubeflow.md §4.4),
+// which the other training-operator kinds share (README Y6–Y9): XGBoostJob
+// and PaddleJob (a Master decides, else every Worker), JAXJob (every
+// Worker), MXJob (its Scheduler, else a single Worker; Decider).
 type pytorchRules struct{}
 
 func (pytorchRules) onEnd(a *attempt, t Task) (decided, bool) {
 	if t.State == Stopped {
 		return decided{}, false
 	}
-	if d, ok := kubeflowFailure(a, t, "PyTorchJob", false); ok {
+	kind := kindName(a.job)
+	if d, ok := kubeflowFailure(a, t, kind, false); ok {
 		return d, true
 	}
 	if t.State != Succeeded {
 		return decided{}, false
 	}
+	dec := Decider(a.job)
 	var why string
-	if all, any := a.allSucceeded(rtMaster); any {
+	if all, any := a.allSucceeded(dec); any {
 		if !all {
 			return decided{}, false
 		}
-		why = "the Master succeeded"
-	} else if all, _ := a.allSucceeded(rtWorker); all {
+		why = "the " + displayType(dec) + " succeeded"
+	} else if all, _ := a.allSucceeded(rtWorker); all && WorkersDecide(a.job) {
 		why = "every Worker succeeded"
 	} else if a.job.Extras.ElasticPolicy != nil && replicaType(a.roles[t.Role]) == rtWorker {
 		why = "a Worker succeeded and elasticPolicy is set"
@@ -254,11 +263,66 @@ func (pytorchRules) onEnd(a *attempt, t Task) (decided, bool) {
 		return decided{}, false
 	}
 	return decided{keep: keepOnDone(a.job), Verdict: Verdict{Phase: PhaseSucceeded, Trigger: refOf(t),
-		Reason: fmt.Sprintf("PyTorchJob %s is successfully completed (%s)", a.job.Name, why)}}, true
+		Reason: fmt.Sprintf("%s %s is successfully completed (%s)", kind, a.job.Name, why)}}, true
 }
 
 func (pytorchRules) onAllEnded(a *attempt, last Task) decided {
-	return kubeflowNoRule(a, last, "PyTorchJob", "a PyTorchJob succeeds when its Master succeeds, else when every Worker (elastic: any Worker) succeeds")
+	kind := kindName(a.job)
+	rule := "a PyTorchJob succeeds when its Master succeeds, else when every Worker (elastic: any Worker) succeeds"
+	switch a.job.Source.Format {
+	case jobs.FormatXGBoostJob, jobs.FormatPaddleJob:
+		rule = "a " + kind + " succeeds when its Master succeeds, else when every Worker succeeds"
+	case jobs.FormatJAXJob:
+		rule = "a JAXJob succeeds when every Worker succeeds"
+	case jobs.FormatMXJob:
+		rule = "an MXJob succeeds when its Scheduler succeeds, or its single Worker when it has neither Scheduler nor Server"
+	}
+	return kubeflowNoRule(a, last, kind, rule)
+}
+
+// kindName is the kind the operator's messages name.
+func kindName(job *jobs.Job) string {
+	switch job.Source.Format {
+	case jobs.FormatXGBoostJob:
+		return "XGBoostJob"
+	case jobs.FormatPaddleJob:
+		return "PaddleJob"
+	case jobs.FormatJAXJob:
+		return "JAXJob"
+	case jobs.FormatMXJob:
+		return "MXJob"
+	}
+	return "PyTorchJob"
+}
+
+// Decider is the replica type whose success ends a job of the pytorch
+// rule family: jobs.Completion.Decider, by default the Master.
+func Decider(job *jobs.Job) string {
+	if d := strings.ToLower(job.Completion.Decider); d != "" {
+		return d
+	}
+	return rtMaster
+}
+
+// WorkersDecide reports whether, with no task of the Decider type, every
+// Worker succeeding ends the job: always for the Master decider
+// (PyTorchJob, XGBoostJob, PaddleJob, JAXJob); for the MXJob Scheduler only
+// when the job is a single Worker with no Scheduler and no Server
+// (isSingleWorker, pkg/controller.v1/mxnet/mxjob_controller.go @v1.8.1).
+func WorkersDecide(job *jobs.Job) bool {
+	if Decider(job) == rtMaster {
+		return true
+	}
+	var workers, others int
+	for _, r := range job.Roles {
+		switch replicaType(r) {
+		case rtWorker:
+			workers += r.Instances
+		case "scheduler", "server":
+			others += r.Instances
+		}
+	}
+	return workers == 1 && others == 0
 }
 
 // chiefDecides reports whether the job follows the v1alpha1 operators'

@@ -153,7 +153,7 @@ func NewMachine(pol Policy, cfg MachineConfig) *Machine {
 	}
 	m := &Machine{pol: pol, job: pol.Job(), cfg: cfg, att: cfg.Attempt, tries: cfg.Retries}
 	k := KindOf(m.job)
-	m.pooled = k == jobs.CompletionTF || k == jobs.CompletionPyTorch
+	m.pooled = k == jobs.CompletionTF || k == jobs.CompletionPyTorch || k == jobs.CompletionVolcano
 	for _, r := range m.job.Roles {
 		for i := range r.Instances {
 			m.order = append(m.order, TaskRef{Role: r.Name, Index: i})

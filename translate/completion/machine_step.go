@@ -2,6 +2,7 @@ package completion
 
 import (
 	"fmt"
+	"github.com/jobshift/jobshift/jobs"
 	"time"
 )
 
@@ -187,9 +188,13 @@ func (m *Machine) Tick(now time.Time) []Action {
 		return m.deadline()
 	}
 	if g := m.cfg.GangTimeout; g > 0 && !m.ending() && m.seen() < len(m.order) && now.Sub(m.start) > g {
-		return m.decide(Verdict{Phase: PhaseFailed, ExitCode: noRuleExitCode, Reason: fmt.Sprintf(
+		v := Verdict{Phase: PhaseFailed, ExitCode: noRuleExitCode, Reason: fmt.Sprintf(
 			"gang timeout: only %d of %d tasks were placed within %s (the scheduler places what fits and queues the rest); the job was stopped so its tasks do not hold resources another job waits for",
-			m.seen(), len(m.order), g)}, false)
+			m.seen(), len(m.order), g)}
+		if KindOf(m.job) == jobs.CompletionVolcano && m.job.Extras.Volcano != nil {
+			v = volcanoGang(m.job, v)
+		}
+		return m.decide(v, false)
 	}
 	if m.ending() {
 		return nil // a stop cancelled every wait

@@ -29,6 +29,8 @@ type Policy struct {
 	// the job).
 	Elastic bool         `json:"elastic,omitempty"`
 	Roles   []PolicyRole `json:"roles"`
+	// Volcano is a Volcano Job's lifecycle (policies, gang, maxRetry).
+	Volcano *jobs.Volcano `json:"volcano,omitempty"`
 }
 
 // PolicyRole is one role's completion-relevant fields.
@@ -45,7 +47,7 @@ type PolicyRole struct {
 // PolicyOf extracts job's policy, with its kind resolved.
 func PolicyOf(job *jobs.Job) Policy {
 	p := Policy{Name: job.Name, Kind: KindOf(job), Format: job.Source.Format, Version: job.Source.Version,
-		Completion: job.Completion, Retry: job.Retry, Elastic: job.Extras.ElasticPolicy != nil}
+		Completion: job.Completion, Retry: job.Retry, Elastic: job.Extras.ElasticPolicy != nil, Volcano: job.Extras.Volcano}
 	p.Completion.Pos, p.Retry.Pos = jobs.Pos{}, jobs.Pos{}
 	p.Completion.Kind = p.Kind
 	for _, r := range job.Roles {
@@ -72,6 +74,7 @@ func (p Policy) Job() *jobs.Job {
 	if p.Elastic {
 		j.Extras.ElasticPolicy = map[string]any{}
 	}
+	j.Extras.Volcano = p.Volcano
 	for _, r := range p.Roles {
 		j.Roles = append(j.Roles, &jobs.Role{
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,

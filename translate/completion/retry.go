@@ -29,6 +29,8 @@ func JobRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 		return RetryDecision{Reason: "Kubeflow jobs are not retried as a whole (restartPolicy restarts tasks in place, bounded by backoffLimit)"}
 	case KindOf(job) == jobs.CompletionJobSet:
 		return jobsetRetry(job, v, retriesSoFar)
+	case KindOf(job) == jobs.CompletionVolcano && job.Extras.Volcano != nil:
+		return volcanoRetry(job, v, retriesSoFar)
 	case KindOf(job) != jobs.CompletionPAI:
 		return RetryDecision{Reason: "this job kind has no retry policy"}
 	}
@@ -127,6 +129,8 @@ func TaskRestartDecision(job *jobs.Job, role string, exitCode int, restartsSoFar
 			return RetryDecision{Reason: fmt.Sprintf("backoffLimit %d reached (%d restarts so far)", *bl, restartsSoFar)}
 		}
 		return RetryDecision{Retry: true, Counted: true, Reason: fmt.Sprintf("restartPolicy %s restarts a task that exited with %d", pol, exitCode)}
+	case jobs.CompletionVolcano:
+		return volcanoRestart(job, r, exitCode, restartsSoFar)
 	}
 	return RetryDecision{Reason: "no task restarts for this job kind"}
 }
@@ -137,7 +141,7 @@ func RestartsSoFar(job *jobs.Job, t TaskRef, tasks []Task) int {
 	n := 0
 	k := KindOf(job)
 	for _, x := range tasks {
-		if k == jobs.CompletionTF || k == jobs.CompletionPyTorch || x.TaskRef == t || k == jobs.CompletionJobSet && x.Role == t.Role {
+		if k == jobs.CompletionTF || k == jobs.CompletionPyTorch || k == jobs.CompletionVolcano || x.TaskRef == t || k == jobs.CompletionJobSet && x.Role == t.Role {
 			n += x.Restarts
 		}
 	}

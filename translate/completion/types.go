@@ -81,6 +81,9 @@ type Verdict struct {
 	// over all the same; a driver that must end (local, Slurm) stops them
 	// when it exits, one that can leave them (Nomad) may.
 	Keep []TaskRef `json:"keep,omitempty"`
+	// PolicyAction is the Volcano policy action that ends the attempt and
+	// asks for more (RestartJob: JobRetry runs the job again); "" otherwise.
+	PolicyAction string `json:"policyAction,omitempty"`
 }
 
 // RetryDecision says whether to run something again.

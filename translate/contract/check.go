@@ -181,6 +181,7 @@ func check(job *jobs.Job, cs []string, opts Options) error {
 	if has(cs, jobs.ContractTorch) {
 		checkTorch(job, bad)
 	}
+	checkKinds(job, cs, bad)
 	checkTrainer(job, cs, bad)
 	if has(cs, jobs.ContractMPI) && !opts.MPIDirRunTime {
 		value(job.NamePos, "MPI directory", opts.MPIDir)

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"errors"
+	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
@@ -118,6 +119,23 @@ func fail(kind error, p jobs.Pos, summary, format string, args ...any) *diag.Err
 	return &diag.Error{Kind: kind, Diags: hcl.Diagnostics{jobs.Errorf(p, summary, format, args...)}}
 }
 
+// Known lists every contract name, in the order help texts give them.
+var Known = []string{
+	jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI,
+	jobs.ContractXGBoost, jobs.ContractPaddle, jobs.ContractJAX, jobs.ContractMXNet,
+	jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost,
+	jobs.ContractVolcano,
+}
+
+func known(c string) bool {
+	for _, k := range Known {
+		if k == c {
+			return true
+		}
+	}
+	return false
+}
+
 // contracts resolves Options.Contracts (empty = the job's unless Exact),
 // dropping repeats.
 func contracts(job *jobs.Job, opts Options) ([]string, error) {
@@ -128,12 +146,9 @@ func contracts(job *jobs.Job, opts Options) ([]string, error) {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range list {
-		switch c {
-		case jobs.ContractPAI, jobs.ContractPAIYarn, jobs.ContractLeinao, jobs.ContractTF, jobs.ContractUAI, jobs.ContractTorch, jobs.ContractMPI:
-		case jobs.ContractTrainerTorch, jobs.ContractTrainerMPI, jobs.ContractTrainerJAX, jobs.ContractTrainerXGBoost:
-		default:
+		if !known(c) {
 			return nil, fail(ErrUnknownContract, job.NamePos, "Unknown contract",
-				"%q is not a contract; known are pai, pai-yarn, leinao, tf, uai, torch, mpi, trainer-torch, trainer-mpi, trainer-jax, trainer-xgboost.", c)
+				"%q is not a contract; known are %s.", c, strings.Join(Known, ", "))
 		}
 		if !seen[c] {
 			seen[c] = true

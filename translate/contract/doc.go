@@ -70,6 +70,12 @@
 //     PyTorchJobs of an apiVersion before kubeflow.org/v1 get
 //     pytorch-operator's five variables instead, MASTER_ADDR=localhost on
 //     the master, preceded by a TF_CONFIG for v1alpha1 (torchPreV1).
+//   - xgboost, paddle, jax (training-operator v1.9.0) and mxnet (v1.8.1): the
+//     variables of pkg/controller.v1/<kind>/ in the operator's order, see
+//     kinds.go. PaddleJob's rendezvous task got PADDLE_MASTER from its own
+//     pod IP through a helper POD_IP_DUMMY; its address is the same here and
+//     the helper is not set (names depend on the role, not the index).
+//     XGBoost's WORKER_PORT is Worker 0's port (one number on Kubernetes).
 //
 // When two contracts set the same name, the later one in Options.Contracts
 // wins and the variable keeps its first position.

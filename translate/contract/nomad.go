@@ -405,13 +405,30 @@ func (t *tmpl) snapshotHead(job *jobs.Job, snap Snapshot) {
 	}
 	w.WriteString("{{- $mi := parseInt $me -}}\n")
 	for k := range job.Roles {
+		t.snapshotCheck(snap, SnapshotAddrKey(k), SnapshotAddrsPattern, "not a list of addresses")
 		fmt.Fprintf(w, "{{- $a%d := split \" \" (print (index $v %s)) -}}\n", k, tmplString(SnapshotAddrKey(k)))
 	}
 	for n := range t.names {
 		if t.ported[n] {
+			t.snapshotCheck(snap, SnapshotPortKey(n), SnapshotPortsPattern, "not a list of port numbers")
 			fmt.Fprintf(w, "{{- $p%d := split \" \" (print (index $v %s)) -}}\n", n, tmplString(SnapshotPortKey(n)))
 		}
 	}
+}
+
+// snapshotCheck writes the check of one snapshot item against its grammar
+// (snapshot.go): a value that does not match fails the task as a snapshot
+// of another attempt does (an env line without '=', which Nomad's env
+// parser refuses; in a shell file, exit 1 with the reason), before any
+// variable: a forged address never reaches the environment.
+func (t *tmpl) snapshotCheck(snap Snapshot, key, pattern, what string) {
+	msg := "jobshift-contract: topology snapshot " + snap.Path + " item " + key + ": " + what
+	if t.shell {
+		fmt.Fprintf(&t.out, "{{- if not (regexMatch %s (print (index $v %s))) }}printf '%%s\\n' %s >&2; exit 1\n{{ end -}}\n",
+			tmplString(pattern), tmplString(key), "'"+sqEscape(msg)+"'")
+		return
+	}
+	fmt.Fprintf(&t.out, "{{- if not (regexMatch %s (print (index $v %s))) }}%s\n{{ end -}}\n", tmplString(pattern), tmplString(key), msg)
 }
 
 // templateSize is about the size of the template text of defs and

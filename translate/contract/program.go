@@ -166,6 +166,14 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.torch()
 		case jobs.ContractMPI:
 			b.mpi()
+		case jobs.ContractXGBoost:
+			b.xgboost()
+		case jobs.ContractPaddle:
+			b.paddle()
+		case jobs.ContractJAX:
+			b.jax()
+		case jobs.ContractMXNet:
+			b.mxnet()
 		case jobs.ContractTrainerTorch:
 			b.trainerTorch()
 		case jobs.ContractTrainerMPI:
@@ -174,6 +182,8 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 			b.trainerJAX()
 		case jobs.ContractTrainerXGBoost:
 			b.trainerXGBoost()
+		case jobs.ContractVolcano:
+			b.volcano()
 		}
 	}
 	if opts.SSH {

@@ -2,6 +2,7 @@ package contract
 
 import (
 	"fmt"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -21,6 +22,9 @@ import (
 func SnapshotTopology(job *jobs.Job, opts Options, items map[string]string) (Topology, error) {
 	if job == nil {
 		return Topology{}, errNoJob
+	}
+	if err := CheckSnapshotItems(job, opts, items); err != nil {
+		return Topology{}, err
 	}
 	topo := Topology{Roles: make([]RoleTopology, len(job.Roles))}
 	for k, r := range job.Roles {
@@ -73,4 +77,43 @@ func snapshotFields(items map[string]string, key string, n int) ([]string, error
 		return nil, fmt.Errorf("topology snapshot item %s names %d tasks, the role has %d", key, len(fields), n)
 	}
 	return fields, nil
+}
+
+// The grammar of a snapshot's address and port items, checked where the
+// values are used, by every evaluator: the Nomad templates (regexMatch,
+// snapshotHead), the in-task helper (SnapshotTopology) and the shell stage
+// (_js_addr, _js_ports) accept the same values. Anyone able to write the
+// Variable could otherwise put a newline and more configuration into a
+// task's environment, its ssh_config or a shell. A port is 1..65535 in
+// canonical decimal (what strconv.Itoa writes); an address is letters,
+// digits, '.', ':', '-' and '_' (validAddr); fields are separated by one
+// space. An item may be empty (a role without tasks).
+const (
+	snapshotAddr = `[A-Za-z0-9.:_-]+`
+	snapshotPort = `(?:6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[1-9][0-9]{0,3})`
+	// SnapshotAddrsPattern is what an address item must match.
+	SnapshotAddrsPattern = `^(?:` + snapshotAddr + `(?: ` + snapshotAddr + `)*)?$`
+	// SnapshotPortsPattern is what a port item must match.
+	SnapshotPortsPattern = `^(?:` + snapshotPort + `(?: ` + snapshotPort + `)*)?$`
+)
+
+var (
+	snapshotAddrsRE = regexp.MustCompile(SnapshotAddrsPattern)
+	snapshotPortsRE = regexp.MustCompile(SnapshotPortsPattern)
+)
+
+// CheckSnapshotItems checks the address and port items of a snapshot of
+// job against their grammar (SnapshotAddrsPattern, SnapshotPortsPattern).
+func CheckSnapshotItems(job *jobs.Job, opts Options, items map[string]string) error {
+	for k := range job.Roles {
+		if key := SnapshotAddrKey(k); !snapshotAddrsRE.MatchString(items[key]) {
+			return fmt.Errorf("topology snapshot item %s: %q is not a list of addresses", key, items[key])
+		}
+	}
+	for n, s := range NomadServicesFor(job, "", opts) {
+		if key := SnapshotPortKey(n); s.Label != "" && !snapshotPortsRE.MatchString(items[key]) {
+			return fmt.Errorf("topology snapshot item %s: %q is not a list of port numbers", key, items[key])
+		}
+	}
+	return nil
 }

@@ -38,8 +38,16 @@ func TestSnapshotTopology(t *testing.T) {
 	}{
 		"an address list too short": {"a1", "10.0.0.2", "item a1 names 1 tasks, the role has 2"},
 		"an item missing":           {"p3", "", "has no item p3"},
-		"a port that is no number":  {"p2", "3000 x", `task 1's port "x"`},
-		"a port out of range":       {"p0", "70000", `port "70000"`},
+		"a port that is no number":  {"p2", "3000 x", `item p2: "3000 x" is not a list of port numbers`},
+		"a port out of range":       {"p0", "70000", `item p0: "70000" is not a list of port numbers`},
+		"a port with a sign":        {"p0", "+2000", `is not a list of port numbers`},
+		"a port with a leading 0":   {"p0", "02000", `is not a list of port numbers`},
+		"port 0":                    {"p0", "0", `is not a list of port numbers`},
+		// a forged snapshot: Nomad's env parser turns \n back into a
+		// newline, and the ssh emulation writes the address into ssh_config
+		"an address with a newline": {"a0", "10.0.0.1\nProxyCommand sh -c id", `item a0: "10.0.0.1\nProxyCommand sh -c id" is not a list of addresses`},
+		"an address with a quote":   {"a1", `10.0.0.2 10.0.0.3"`, `is not a list of addresses`},
+		"two blanks":                {"a1", "10.0.0.2  10.0.0.3", `is not a list of addresses`},
 	} {
 		items := map[string]string{}
 		for k, v := range good {

@@ -52,7 +52,7 @@ func SSHRoles(job *jobs.Job) []bool {
 		if !hasLabel(r, SSHLabel) {
 			continue
 		}
-		if job.Source.Format == jobs.FormatMPIJob || trainerMPIJob(job) {
+		if job.Source.Format == jobs.FormatMPIJob || trainerMPIJob(job) || volcanoSSH(job) {
 			out[k] = true
 		} else {
 			out[k] = paiJobSSH(job, r.Name)
@@ -182,6 +182,10 @@ func (b *builder) sshRoleVars() {
 		b.setLit(MPIHostfileVar, strings.ReplaceAll(strings.TrimSuffix(Hostfile(j), "\n"), "\n", ","))
 		return
 	}
+	if j.Source.Format == jobs.FormatVolcano {
+		b.volcanoSSHVars()
+		return
+	}
 	var keys []string
 	barrier := 0
 	for _, p := range j.Extras.RuntimePlugins {
@@ -255,6 +259,9 @@ func SSHIdle(job *jobs.Job, k int) bool {
 	rs := SSHRoles(job)
 	if trainerMPIJob(job) {
 		return rs != nil && rs[k] && trainerSSHIdle(job, r)
+	}
+	if job.Source.Format == jobs.FormatVolcano && rs != nil && rs[k] {
+		return volcanoSSHIdle(r)
 	}
 	if job.Source.Format != jobs.FormatMPIJob || !strings.EqualFold(r.ReplicaType, "worker") || rs == nil || !rs[k] {
 		return false

@@ -1,3 +1,16 @@
+# jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
+#
+# shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
+# group ps (docker): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > restart loop > command
+# group worker (docker): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > restart loop > command
+# why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
+# why (ps): env: template over the group services (no snapshot)
+# why (worker): env: template over the group services (no snapshot)
+
 job "alice~mesh" {
   type = "batch"
   group "ps" {
@@ -75,7 +88,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "ps"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "ps"
     }
     service {
       name     = "alice-mesh-ps-synport-0"
@@ -159,7 +174,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "worker"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "worker"
     }
     service {
       name     = "alice-mesh-worker-synport-0"
@@ -172,7 +189,8 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "pai-v1"
     jobshift_name    = "mesh"
-    jobshift_policy  = "{\"name\":\"mesh\",\"format\":\"pai-v1\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"ps\",\"group\":\"ps\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":-1},{\"name\":\"worker\",\"group\":\"worker\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":null}]}"
+    jobshift_policy  = "{\"name\":\"mesh\",\"kind\":\"pai\",\"format\":\"pai-v1\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"ps\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":-1},{\"name\":\"worker\",\"instances\":2,\"minFailed\":1,\"minSucceeded\":null}]}"
+    jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "job.json"
     jobshift_user    = "alice"
     jobshift_version = "0.1.0-dev"

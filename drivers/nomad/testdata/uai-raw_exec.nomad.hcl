@@ -1,3 +1,13 @@
+# jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
+#
+# shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
+# group train (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+#   task jobshift-barrier (prestart)
+#   task main > restart loop > command
+#   task ps > stop group > command
+# why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
+# why (train): env: template over the group services (no snapshot)
+
 job "alice~uai" {
   type        = "batch"
   datacenters = ["dc1"]
@@ -119,7 +129,9 @@ EOT
       }
     }
     meta {
-      jobshift_role = "train"
+      jobshift_env    = "template over registrations"
+      jobshift_judges = "none in the job (a controller or watch -enforce)"
+      jobshift_role   = "train"
     }
     service {
       name     = "alice-uai-train-uai-0-fc4261e9"
@@ -138,7 +150,8 @@ EOT
     jobshift_attempt = "0"
     jobshift_format  = "pai-v2"
     jobshift_name    = "uai"
-    jobshift_policy  = "{\"name\":\"uai\",\"format\":\"pai-v2\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"train\",\"group\":\"train\",\"instances\":3,\"minFailed\":null,\"minSucceeded\":null}]}"
+    jobshift_policy  = "{\"name\":\"uai\",\"kind\":\"pai\",\"format\":\"pai-v2\",\"completion\":{\"kind\":\"pai\",\"pos\":{}},\"retry\":{\"jobRetryCount\":0,\"gangAllocation\":false,\"pos\":{}},\"roles\":[{\"name\":\"train\",\"instances\":3,\"minFailed\":null,\"minSucceeded\":null}]}"
+    jobshift_shape   = "unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits"
     jobshift_source  = "uai.yaml"
     jobshift_user    = "alice"
     jobshift_version = "0.1.0-dev"

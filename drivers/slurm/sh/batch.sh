@@ -84,6 +84,8 @@ js_log() {
 
 js_die() {
 	js_log "error: $2"
+	# the batch script's end: no secret stays behind
+	[ -n "${_jsh_adir:-}" ] && js_drop_secrets
 	exit "$1"
 }
 
@@ -270,13 +272,43 @@ js_ports() {
 	_jsh_port0=$((_jsh_pbase + (SLURM_JOB_ID % _jsh_pslots) * _jsh_pspan))
 }
 
-# js_launch_all starts the step of every role that has tasks.
+# js_launch_all starts the step of every role that has tasks, except the
+# roles that wait for others to complete (js_launch_after starts them).
 js_launch_all() {
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do
-		eval "_m_n=\$_jsh_n_$_m_r"
-		[ "$_m_n" -gt 0 ] && js_launch "$_m_r"
+		eval "_m_n=\$_jsh_n_$_m_r _m_after=\${_jsh_after_$_m_r:-}"
+		[ "$_m_n" -gt 0 ] && [ -z "$_m_after" ] && js_launch "$_m_r"
 		_m_r=$((_m_r + 1))
+	done
+}
+
+# js_launch_after: the step order (jobs.Role.DependsOn, Complete; the rule
+# is translate/completion MayStart and Blocked). Role R's step starts once
+# every role in _jsh_after_R has all its tasks succeeded (decide.sh's
+# counts); a failed task of one of them means R can never start, which
+# fails the attempt. _jsh_up_R records a started step.
+js_launch_after() {
+	_o_r=0
+	while [ "$_o_r" -lt "$_jsh_nroles" ]; do
+		eval "_o_deps=\${_jsh_after_$_o_r:-} _o_n=\$_jsh_n_$_o_r _o_up=\${_jsh_up_$_o_r:-0}"
+		if [ -n "$_o_deps" ] && [ "$_o_n" -gt 0 ] && [ "$_o_up" = 0 ]; then
+			_o_ok=1
+			for _o_d in $_o_deps; do
+				eval "_o_dn=\$_jsh_n_$_o_d _o_ds=\$_jsh_ns_$_o_d _o_df=\$_jsh_nf_$_o_d _o_rn=\$_jsh_fname_$_o_r _o_dname=\$_jsh_fname_$_o_d"
+				if [ "$_o_df" -gt 0 ]; then
+					js_verdict failed 1 "" "" "role $_o_rn can never start: it waits for role $_o_dname to complete and $_o_df of its tasks failed"
+					return 0
+				fi
+				[ "$_o_ds" -eq "$_o_dn" ] || _o_ok=0
+			done
+			if [ "$_o_ok" = 1 ]; then
+				eval "_jsh_up_$_o_r=1"
+				js_log "role $_o_rn: the roles it waits for completed; starting its step"
+				js_launch "$_o_r"
+			fi
+		fi
+		_o_r=$((_o_r + 1))
 	done
 }
 
@@ -630,6 +662,7 @@ js_retry() {
 # _jsh_pull_img_P): concurrent pulls by every task race and corrupt the
 # cache (spec/slurm.md §8.7).
 js_prepare() {
+	printf '%s' "$_jsh_taskns" >"$_jsh_adir/taskns.sh" || js_die 97 'cannot write the task namespace wrapper'
 	if [ "$_jsh_ssh" = 1 ]; then
 		printf '%s' "$_jsh_sshemu" >"$_jsh_adir/sshemu.sh" || js_die 97 'cannot write the ssh emulation'
 		rm -f "$_jsh_adir/ssh-key" "$_jsh_adir/ssh-key.pub"
@@ -662,9 +695,15 @@ js_prepare() {
 
 # js_drop_secrets: the ssh emulation's job key is a secret: it lives as
 # long as the attempt; so does an MPIJob's directory (ssh.go, mpiDirData).
+# The secrets copy and the command files the tasks filled in with secret
+# values (run.sh js_run_file) go too: the state directory is on a shared
+# file system and outlives the job.
 js_drop_secrets() {
 	rm -f "$_jsh_adir/ssh-key"
 	rm -rf "$_jsh_adir/mpi"
+	if [ -n "${_jsh_secrets_name:-}" ]; then
+		rm -f "$_jsh_dir/secrets" "$_jsh_adir"/user-*.sh
+	fi
 }
 
 # js_pmix (slurm { mpi = "pmix" }, pmix.go): the mpirun that srun's the
@@ -681,15 +720,58 @@ js_pmix() {
 	export JOBSHIFT_MPIRUN JOBSHIFT_PMIX_NODES
 }
 
+# js_own_dir DIR: DIR must be a real directory of this user's that no
+# other user can write; it is made private (0700). On a shared file system
+# another user may have made it first, and could then swap the files the
+# tasks run (task.sh, sshemu.sh) or forge their exit codes.
+js_own_dir() {
+	{ [ ! -L "$1" ] && [ -d "$1" ]; } || js_die 97 "the state directory $1 is not a directory (a link or a file is in the way)"
+	[ -O "$1" ] || js_die 97 "the state directory $1 belongs to another user: set slurm { state_dir } or JOBSHIFT_STATE_DIR to a directory of yours"
+	case $(ls -ld "$1") in
+	?????w* | ????????w*) js_die 97 "the state directory $1 is writable by other users: chmod go-w it, or use another" ;;
+	esac
+	chmod 700 "$1" || js_die 97 "cannot protect the state directory $1"
+}
+
+# js_job_dir: the job's state directory, _jsh_dir, keyed by cluster and job
+# ID (job IDs restart at 1 on a new cluster, and one home directory may
+# submit to several clusters). The first attempt makes it fresh: a
+# directory of that name is an earlier job's and is moved aside, never
+# read as this job's; it holds the submission's token (JOBSHIFT_STATE_TOKEN,
+# which `jobshift run` passes and its watcher checks: submit.go). A later
+# attempt (a requeue) must find this submission's token in it.
+js_job_dir() {
+	_jsh_base=${JOBSHIFT_STATE_DIR:-${_jsh_statedir:-${SLURM_SUBMIT_DIR:-$PWD}/.jobshift}}
+	case ${SLURM_CLUSTER_NAME:-} in
+	*[!A-Za-z0-9._-]* | .*) js_die 97 "cluster name '$SLURM_CLUSTER_NAME' cannot name a directory" ;;
+	esac
+	(umask 077 && mkdir -p "$_jsh_base") || js_die 97 "cannot create the state directory $_jsh_base"
+	js_own_dir "$_jsh_base"
+	_jsh_dir=$_jsh_base/${SLURM_CLUSTER_NAME:+$SLURM_CLUSTER_NAME-}$SLURM_JOB_ID
+	if [ "$_jsh_attempt" = 0 ]; then
+		if [ -e "$_jsh_dir" ] || [ -L "$_jsh_dir" ]; then
+			_d_old=$_jsh_dir.old.$$
+			mv "$_jsh_dir" "$_d_old" || js_die 97 "cannot move an earlier job's state directory $_jsh_dir aside"
+			js_log "moved an earlier job's state directory aside to $_d_old"
+		fi
+		(umask 077 && mkdir "$_jsh_dir") || js_die 97 "cannot create the state directory $_jsh_dir"
+		printf '%s\n' "${JOBSHIFT_STATE_TOKEN:-}" >"$_jsh_dir/token"
+	else
+		js_own_dir "$_jsh_dir"
+		[ "$(cat "$_jsh_dir/token" 2>/dev/null)" = "${JOBSHIFT_STATE_TOKEN:-}" ] ||
+			js_die 97 "the state directory $_jsh_dir is not this submission's (its token differs)"
+	fi
+}
+
 js_main() {
 	set -u
 	: "${SLURM_JOB_ID:?jobshift: run this script with sbatch}"
 	_jsh_attempt=${SLURM_RESTART_COUNT:-0}
-	_jsh_dir=${JOBSHIFT_STATE_DIR:-${_jsh_statedir:-${SLURM_SUBMIT_DIR:-$PWD}/.jobshift}}/$SLURM_JOB_ID
+	js_job_dir
 	_jsh_adir=$_jsh_dir/attempt-$_jsh_attempt
 	# a fresh attempt's directory does not exist yet: no rm fork then
 	[ ! -e "$_jsh_adir" ] || rm -rf "$_jsh_adir"
-	mkdir -p "$_jsh_adir" || js_die 97 "cannot create the state directory $_jsh_adir"
+	(umask 077 && mkdir "$_jsh_adir") || js_die 97 "cannot create the state directory $_jsh_adir"
 	js_nodes_ask
 	export _jsh_adir
 	# the task program and the contract travel as files in the shared state
@@ -747,6 +829,7 @@ js_main() {
 	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s) && js_timer
 	while [ "$_jsh_phase" = running ]; do
 		js_collect
+		[ "$_jsh_phase" = running ] && js_launch_after
 		[ "$_jsh_phase" = running ] || break
 		if [ "$_jsh_deadline" -gt 0 ] && [ $(($(date +%s) - _m_t0)) -ge "$_jsh_deadline" ]; then
 			js_verdict failed 124 "" "" "DeadlineExceeded: active longer than $_jsh_deadline s"
@@ -801,5 +884,8 @@ js_main() {
 		fi
 		js_log "scontrol requeue failed; not retried"
 	fi
+	# the job is over: the secrets file jobshift wrote for this submission
+	# under the state directory goes too (one the user named stays)
+	case ${JOBSHIFT_SECRETS:-} in "$_jsh_base"/scripts/*) rm -f "$JOBSHIFT_SECRETS" ;; esac
 	exit "$_jsh_vcode"
 }

@@ -23,6 +23,10 @@
 #   _jsh_dynworker   1 with TFJob enableDynamicWorker
 #   _jsh_allworkers  1 with TFJob successPolicy AllWorkers
 #   _jsh_elastic     1 when PyTorchJob elasticPolicy is set
+#   _jsh_decider     pytorch: the replica type whose success ends the job
+#                    (unset: master; scheduler for an MXJob)
+#   _jsh_workers     pytorch: 1 (unset: 1) when, lacking the decider, every
+#                    Worker succeeding ends the job (completion.WorkersDecide)
 # Verdict: _jsh_phase (running|succeeded|failed), _jsh_vcode, _jsh_vwhy,
 # _jsh_vtrig ("R I" of the deciding task).
 
@@ -201,12 +205,12 @@ js_rule_mpi() {
 js_rule_pytorch() {
 	js_kf_failure "$1" "$2" "$3" "$4" 0 && return 0
 	[ "$3" = s ] || return 0
-	if js_all_succeeded master; then
-		js_verdict succeeded 0 "$1" "$2" "the Master succeeded"
+	if js_all_succeeded "${_jsh_decider:-master}"; then
+		js_verdict succeeded 0 "$1" "$2" "the ${_jsh_decider:-master} succeeded"
 		return 0
 	fi
 	[ "$_a_any" = 1 ] && return 0
-	if js_all_succeeded worker; then
+	if [ "${_jsh_workers:-1}" = 1 ] && js_all_succeeded worker; then
 		js_verdict succeeded 0 "$1" "$2" "every Worker succeeded"
 		return 0
 	fi

@@ -31,7 +31,7 @@ js_run() {
 	if [ "$_jsh_ssh" != 0 ]; then
 		JOBSHIFT_SSH_KEY="$_jsh_sd/ssh-key" JOBSHIFT_SSH_DIR="$_jsh_sd/ssh-$_jsh_r-$SLURM_PROCID"
 		export JOBSHIFT_SSH_KEY JOBSHIFT_SSH_DIR
-		[ "$_jsh_ssh" = 2 ] && exec sh "$_jsh_sd/sshemu.sh" --idle
+		[ "$_jsh_ssh" = 2 ] && js_exec_view sh "$_jsh_sd/sshemu.sh" --idle
 	fi
 	_f=
 	if [ -n "$_jsh_file" ]; then
@@ -61,7 +61,7 @@ js_run() {
 	if [ "$_jsh_ssh" = 1 ]; then
 		set -- sh "$_jsh_sd/sshemu.sh" -- "$@"
 	fi
-	exec "$@"
+	js_exec_view "$@"
 }
 
 # js_run_file R FILE writes the command file of role R, created fresh (rm,
@@ -90,4 +90,51 @@ js_run_file() {
 			_jsh_j=$((_jsh_j + 1))
 		done >"$2"
 	)
+}
+
+# js_exec_view CMD...: execs CMD under the task namespace wrapper
+# (drivers/taskns, taskns.sh in the state directory) when role $_jsh_r
+# gets one (_t_ns_R = 1: no container): its platform host name
+# (_t_nsname_R, the names with @I@ for the task's index), its own
+# /etc/hosts line, and the interface of its address for OpenMPI, Gloo and
+# NCCL. Root makes the namespaces; otherwise an unprivileged user
+# namespace where the node allows one; otherwise the task keeps the node's
+# name, with a warning, and gets only the interface variables.
+js_exec_view() {
+	eval "_jsh_ns=\${_t_ns_$_jsh_r:-0}"
+	# js_prepare writes the wrapper before any task starts (or the job
+	# dies); js_run alone, in its unit tests, runs the command directly
+	if [ "$_jsh_ns" != 1 ] || [ ! -f "$_jsh_sd/taskns.sh" ]; then
+		exec "$@"
+	fi
+	_v_d=$_jsh_sd/ns-$_jsh_r-$SLURM_PROCID
+	mkdir -p "$_v_d" || exit 97
+	_v_m=none
+	if [ "$(id -u)" = 0 ] && unshare --mount --uts --propagation private true 2>/dev/null; then
+		_v_m=root
+	elif unshare --user --map-root-user --mount --uts true 2>/dev/null; then
+		_v_m=user
+	else
+		printf 'jobshift: warning: task %s-%s keeps the node'"'"'s host name (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI'"'"'s shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or set slurm { container = "apptainer" }\n' "$_jsh_r" "$SLURM_PROCID" >&2
+	fi
+	eval "_v_p=\$_t_nsname_$_jsh_r"
+	_v_n=
+	while :; do
+		case $_v_p in
+		*@I@*)
+			_v_n=$_v_n${_v_p%%@I@*}$SLURM_PROCID
+			_v_p=${_v_p#*@I@}
+			;;
+		*) break ;;
+		esac
+	done
+	_v_n=$_v_n$_v_p
+	_v_a=$(grep -m1 "^JS_R${_jsh_r}_ADDR_${SLURM_PROCID}=" "$_jsh_sd/topology")
+	_v_a=${_v_a#*=}
+	_v_t=$(printf '\t')
+	{
+		printf 'mode%s%s\nscratch%s%s\nhostname%s%s\n' "$_v_t" "$_v_m" "$_v_t" "$_v_d" "$_v_t" "${_v_n%% *}"
+		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
+	} >"$_v_d/spec" || exit 97
+	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
 }

@@ -88,7 +88,13 @@ func RandomNoTilde(seed uint64, n int) Case { return random(seed, n, true) }
 func random(seed uint64, n int, noTilde bool) Case {
 	r := rand.New(rand.NewPCG(seed, uint64(n)))
 	var c Case
-	switch n % 7 {
+	// n % 7 picks the family (tests rely on 6 being an MPIJob); every other
+	// UAI slot is one of the training-operator kinds in turn.
+	k := n % 7
+	if k == 5 && (n/7)%2 == 1 {
+		k = 7 + (n/14)%4
+	}
+	switch k {
 	case 0, 1:
 		c = paiCase(r, n%2 == 0)
 	case 2:
@@ -99,8 +105,19 @@ func random(seed uint64, n int, noTilde bool) Case {
 		c = torchCase(r)
 	case 6:
 		c = mpiCase(r)
+	case 7:
+		c = xgboostCase(r)
+	case 8:
+		c = paddleCase(r)
+	case 9:
+		c = jaxCase(r)
+	case 10:
+		c = mxnetCase(r)
 	default:
 		c = uaiCase(r)
+	}
+	if n%13 == 12 {
+		c = volcanoCase(r) // after the draw above: the other cases' streams stay as they were
 	}
 	c.Name = fmt.Sprintf("%d-%s", n, c.Name)
 	if noTilde {
@@ -330,4 +347,74 @@ func Local(job *jobs.Job, opts contract.Options, addr string, first int) contrac
 		topo.Roles = append(topo.Roles, rt)
 	}
 	return topo
+}
+
+// kindPorts are a replica type's ports as the Kubeflow reader builds them:
+// the kind's named port (implicit, the operator's default) and user ports.
+func kindPorts(r *rand.Rand, label string, number int) []jobs.Port {
+	ps := []jobs.Port{{Label: label, Count: 1, Implicit: true, Number: number}}
+	for _, p := range userPorts(r, v2Names) {
+		if p.Label != label {
+			ps = append(ps, p)
+		}
+	}
+	return ps
+}
+
+// xgboostCase is an XGBoostJob: a Master of 1 replica (the webhook's rule)
+// and 0 to 15 Workers, so WORKER_* come and go.
+func xgboostCase(r *rand.Rand) Case {
+	j := &jobs.Job{Name: "xgb", Source: jobs.Source{Format: jobs.FormatXGBoostJob, Version: "kubeflow.org/v1"}, Contracts: []string{jobs.ContractXGBoost},
+		Roles: []*jobs.Role{{Name: "master", ReplicaType: "master", Instances: 1, Ports: kindPorts(r, "xgboostjob-port", 9999)}}}
+	if n := r.IntN(16); n > 0 {
+		j.Roles = append(j.Roles, &jobs.Role{Name: "worker", ReplicaType: "worker", Instances: n, Ports: kindPorts(r, "xgboostjob-port", 9999)})
+	}
+	if r.IntN(2) == 0 {
+		j.Roles[0], j.Roles = j.Roles[len(j.Roles)-1], append(j.Roles[len(j.Roles)-1:], j.Roles[:len(j.Roles)-1]...)[:len(j.Roles)]
+	}
+	return Case{Name: "xgboost", Job: j}
+}
+
+// paddleCase is a PaddleJob in collective mode (Workers only) or
+// parameter-server mode (Masters and Workers).
+func paddleCase(r *rand.Rand) Case {
+	j := &jobs.Job{Name: "paddle-" + pick(r, []string{"a", "job'$x", "ps"}), Source: jobs.Source{Format: jobs.FormatPaddleJob, Version: "kubeflow.org/v1"},
+		Contracts: []string{jobs.ContractPaddle}}
+	if r.IntN(2) == 0 {
+		j.Roles = append(j.Roles, &jobs.Role{Name: "master", ReplicaType: "master", Instances: 1 + r.IntN(4), Ports: kindPorts(r, "master", 36543)})
+	}
+	j.Roles = append(j.Roles, &jobs.Role{Name: "worker", ReplicaType: "worker", Instances: 1 + r.IntN(16), Ports: kindPorts(r, "master", 36543)})
+	return Case{Name: "paddle", Job: j}
+}
+
+// jaxCase is a JAXJob: Workers only.
+func jaxCase(r *rand.Rand) Case {
+	j := &jobs.Job{Name: "jax", Source: jobs.Source{Format: jobs.FormatJAXJob, Version: "kubeflow.org/v1"}, Contracts: []string{jobs.ContractJAX},
+		Roles: []*jobs.Role{{Name: "worker", ReplicaType: "worker", Instances: 1 + r.IntN(16), Ports: kindPorts(r, "jaxjob-port", 6666)}}}
+	return Case{Name: "jax", Job: j}
+}
+
+// mxnetCase is an MXJob of MXTrain (Scheduler, Server, Worker, each
+// possibly absent) or MXTune roles, with tuner keys that need escaping.
+func mxnetCase(r *rand.Rand) Case {
+	mx := &jobs.MXNet{JobMode: "MXTrain", TunerKeys: map[string]string{}}
+	types := []string{"worker", "server", "scheduler"}
+	if r.IntN(4) == 0 {
+		mx.JobMode, types = "MXTune", []string{"tunertracker", "tunerserver", "tuner"}
+	}
+	j := &jobs.Job{Name: "mx", Source: jobs.Source{Format: jobs.FormatMXJob, Version: "kubeflow.org/v1"}, Contracts: []string{jobs.ContractMXNet},
+		Extras: jobs.Extras{MXNet: mx}}
+	for i, t := range types[:1+r.IntN(len(types))] {
+		n := 1 + r.IntN(8)
+		if t == "scheduler" {
+			n = 1
+		} else if i > 0 && r.IntN(4) == 0 {
+			n = 0
+		}
+		j.Roles = append(j.Roles, &jobs.Role{Name: t, ReplicaType: t, Instances: n, Ports: kindPorts(r, "mxjob-port", 9091)})
+		if r.IntN(2) == 0 {
+			mx.TunerKeys[t] = pick(r, []string{"k1", `q"<&>\`, "é"})
+		}
+	}
+	return Case{Name: "mxnet", Job: j}
 }

@@ -1,0 +1,58 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/internal/testcorpus"
+)
+
+// A Kubernetes Secret's value (and its base64 form) appears in no artifact,
+// diagnostic or explanation, on every target: the targets that cannot yet
+// deliver it refuse without quoting it.
+func TestKubernetesSecretInNoArtifact(t *testing.T) {
+	isolate(t)
+	for file, secret := range map[string][]string{
+		"../../examples/pytorchjob-init-secret.yaml":     {"hub-0f8e7d6c5b4a", "aHViLTBmOGU3ZDZjNWI0YQ=="},
+		"../../examples/pytorchjob-configmap-entry.yaml": {"dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ=="},
+	} {
+		for _, args := range [][]string{
+			{"convert", "-to", "nomad"}, {"convert", "-to", "nomad-json"}, {"convert", "-to", "slurm"}, {"convert", "-to", "local"},
+			{"explain", "-format", "json"}, {"explain"}, {"validate", "-json"},
+		} {
+			out, _ := runCLI(t, append(args, file), "")
+			for _, s := range secret {
+				if strings.Contains(out, s) {
+					t.Errorf("jobshift %s %s shows the secret %q:\n%s", strings.Join(args, " "), file, s, out)
+				}
+			}
+		}
+	}
+}
+
+// Corpus jobs that name Secrets and ConfigMaps created outside the job file
+// validate once the user passes them (examples/secrets), and not before.
+func TestCorpusWithKubernetesSecrets(t *testing.T) {
+	isolate(t)
+	dir := testcorpus.Dir(t)
+	for job, secrets := range map[string]string{
+		"pytorchjob/Lucas-SJY-train_llm_with_nrp__k8s-pytorchjob.yaml":                    "sft-env.yaml",
+		"pytorchjob/deinal-kubeflow-v1beta1__pytorchjob.yaml":                             "s3-krb.yaml",
+		"pytorchjob/kubeflow-pytorch-operator__examples-pytorchjob.yaml":                  "dist-train.yaml",
+		"tfjob/kubeflow-examples__financial_time_series-tensorflow_model-GPU-tfjob3.yaml": "user-gcp-sa.yaml",
+	} {
+		path := filepath.Join(dir, job)
+		if _, err := os.Stat(path); err != nil {
+			t.Errorf("%s: %v", job, err)
+			continue
+		}
+		if out, code := runCLI(t, []string{"validate", path}, ""); code == 0 {
+			t.Errorf("%s validates without its Secrets and ConfigMaps:\n%s", job, out)
+		}
+		if out, code := runCLI(t, []string{"validate", "-secrets", filepath.Join("..", "..", "examples", "secrets", secrets), path}, ""); code != 0 {
+			t.Errorf("%s with -secrets %s: exit %d\n%s", job, secrets, code, out)
+		}
+	}
+}

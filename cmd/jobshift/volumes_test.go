@@ -1,0 +1,41 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestValidateNamesUnmappedVolumes: validate -to names every volume no
+// site rule maps, located; with the rule it is quiet and explain says
+// where the volume comes from (the user's path).
+func TestValidateNamesUnmappedVolumes(t *testing.T) {
+	t.Setenv("JOBSHIFT_CONFIG", "")
+	job := filepath.Join("..", "..", "integration", "testdata", "view", "pai-storage.yaml")
+	var out, errOut bytes.Buffer
+	if code := runValidate([]string{"-to", "local", job}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "pai-storage.yaml:20:7: warning: Volume without a site rule") || !strings.Contains(errOut.String(), `volume "home" { path =`) {
+		t.Errorf("no located warning naming the rule:\n%s", errOut.String())
+	}
+	site := filepath.Join(t.TempDir(), "site.hcl")
+	if err := os.WriteFile(site, []byte(`volume "ho*" { path = "/gpfs/home/${user}" }`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := runValidate([]string{"-to", "local", "-config", site, job}, &out, &errOut); code != 0 || strings.Contains(errOut.String(), "site rule") {
+		t.Errorf("exit %d, stderr:\n%s", code, errOut.String())
+	}
+	out.Reset()
+	errOut.Reset()
+	if code := runExplain([]string{"-config", site, "-user", "alice", job}, &out, &errOut); code != 0 {
+		t.Fatalf("explain exit %d: %s", code, errOut.String())
+	}
+	if want := `worker: home (storage) at /userhome: site rule volume "ho*" (` + site + `:1), /gpfs/home/alice on the nodes`; !strings.Contains(out.String(), want) {
+		t.Errorf("explain lacks %q:\n%s", want, out.String())
+	}
+}

@@ -1,0 +1,547 @@
+package nomad
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/hcl/v2"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// The shape of a Nomad job: every mode the driver can give it, decided
+// once, by Decide, from the plan, the site's settings and one input that
+// is not in either: whether anybody watches the job (jobshift run, the
+// controller) or not (a converted file submitted with `nomad job run`,
+// run -detach). Render, Submit and PlanDiff all build the job from the
+// same Shape, so what `convert` prints is what `run` submits for the same
+// input; the renderers read it and decide nothing.
+//
+// Adding a concern (a role's storage mounts, its platform files, init
+// tasks, the step order of jobs.Role.DependsOn) is adding a row, not a
+// condition in a renderer: a field of GroupShape (or a task of
+// GroupShape.Tasks, or a Wrapper of the main task) decided in
+// decider.group with a Why line, and read by the renderer alone —
+// renderer.group's switch over the shape's tasks for a task of its own
+// (an init container: a prestart TaskShape before MainTask), mainTask for
+// what the main task carries (mounts, files: a field the task's volume
+// mounts or templates are built from), a Wrapper in mainWrappers for what
+// runs around the command (waiting for the steps a role depends on, which
+// Nomad cannot order across groups). Then add a job kind that has it to
+// shapeJobs (shape_test.go), check it in checkRendered, and regenerate the
+// table (go test ./drivers/nomad -run 'TestShapeTable|TestShapeDocIsCurrent'
+// -update): doc.go shows every shape the driver can produce.
+//
+// The model is Nomad's own task runner (client/allocrunner/taskrunner/
+// task_runner_hooks.go, initHooks, v1.11.3): every concern a task gets is
+// listed in one function, each behind one visible condition; and what a
+// task driver can do is data (plugins/drivers Capabilities), here Traits.
+
+// OptWatched is the plan option saying whether a watcher follows the job:
+// "true" (jobshift run, which then watches; the controller), anything else
+// no (convert's default, run -detach). It is the one input the shape takes
+// besides the plan and the site config.
+const OptWatched = "watched"
+
+// Watched reads OptWatched.
+func Watched(p *translate.Plan) bool { return p.Options[OptWatched] == "true" }
+
+// Rendezvous modes besides the barrier and the snapshot (topology.go).
+const RendezvousNone = "none"
+
+// EnvWay is how a main task's environment contract arrives.
+type EnvWay string
+
+const (
+	// EnvRegistrations: an env template over the group service
+	// registrations, rendered once after the rendezvous.
+	EnvRegistrations EnvWay = "template over registrations"
+	// EnvSnapTemplate: an env template over the group's snapshot Variable.
+	EnvSnapTemplate EnvWay = "template over the snapshot"
+	// EnvSourced: a file rendered from the snapshot, sourced by sh
+	// (env-wait, shellenv.go), the task started before the snapshot.
+	EnvSourced EnvWay = "sourced file"
+	// EnvInTask: the helper's nomad-env evaluates the contract in the task
+	// (taskenv.go).
+	EnvInTask EnvWay = "nomad-env in the task"
+)
+
+// Judge is who applies the job's completion rules.
+type Judge string
+
+const (
+	JudgeWatcher  Judge = "watcher"           // jobshift run's, or the controller's
+	JudgePoststop Judge = "poststop finisher" // FinisherTask
+	JudgeInTask   Judge = "in-task finisher"  // the wrapper execs nomad-finish -exit
+	JudgeUAI      Judge = "UAI judge"         // JudgeTask, poststart
+	// JudgeNobody: nothing inside the job judges; only a controller, or
+	// `jobshift watch -enforce`, would.
+	JudgeNobody Judge = "none in the job (a controller or watch -enforce)"
+)
+
+// Wrapper is one layer around a task's command, outermost first.
+type Wrapper string
+
+const (
+	WrapEnvHelper Wrapper = "nomad-env"    // <env helper> nomad-env -- ...
+	WrapEnvWait   Wrapper = "env-wait"     // sh -c env-wait.sh ...
+	WrapSSH       Wrapper = "ssh"          // sshemu.sh -- ... (or its idle sshd)
+	WrapRestart   Wrapper = "restart loop" // restart-loop.sh
+	WrapStop      Wrapper = "stop group"   // stop-group.sh
+	WrapFinisher  Wrapper = "finisher tail"
+)
+
+// Traits are what a Nomad task driver gives a task, as data (Nomad's
+// plugins/drivers Capabilities): the renderer and Decide read these,
+// never the driver's name.
+type Traits struct {
+	// Container: the task runs an image (entrypoint/args, its own root):
+	// a host binary need not be there, nor /bin/sh.
+	Container bool
+	// HostBinaries: a host binary at any path is visible to the task
+	// (raw_exec); ChrootBinaries: only under Nomad's default chroot_env
+	// (exec: defaultChroot).
+	HostBinaries, ChrootBinaries bool
+	// GroupSignal: Nomad's stop signal reaches only the task's top
+	// process, so a stop must be passed to its process group (stopWrap);
+	// a container's PID 1 gets it as from a pod's runtime.
+	GroupSignal bool
+	// MapsPorts: a fixed container port is mapped to a dynamic host port
+	// (docker's bridge network); otherwise it is reserved on the host and
+	// no two tasks of the job may share a node.
+	MapsPorts bool
+}
+
+// driverTraits is the table of the task drivers jobshift renders for.
+// A driver not in it (a site's own) gets otherTraits: a host-side
+// command like exec, with no binary of the host assumed.
+var driverTraits = map[string]Traits{
+	"raw_exec": {HostBinaries: true, GroupSignal: true},
+	"exec":     {ChrootBinaries: true, GroupSignal: true},
+	"docker":   {Container: true, MapsPorts: true},
+	"podman":   {Container: true}, // network_mode = "host": no port mapping
+}
+
+var otherTraits = Traits{GroupSignal: true}
+
+// TraitsOf is driver's row of driverTraits.
+func TraitsOf(driver string) Traits {
+	if t, ok := driverTraits[driver]; ok {
+		return t
+	}
+	return otherTraits
+}
+
+// Shape is every decision about one Nomad job.
+type Shape struct {
+	Watched bool
+	// Rendezvous: RendezvousNone (one task), RendezvousBarrier (a prestart
+	// task per allocation over group services), RendezvousSnap (the
+	// watcher's topology snapshot, no services).
+	Rendezvous string
+	// DistinctHosts: some group reserves fixed ports on its hosts.
+	DistinctHosts bool
+	Groups        []GroupShape
+	Why           []string // one line per job-level decision
+}
+
+// GroupShape is every decision about one role's task group.
+type GroupShape struct {
+	Role, Group, Driver string
+	Traits              Traits
+	// HostPorts: the role's fixed container ports are reserved on the
+	// host (no MapsPorts).
+	HostPorts bool
+	Env       EnvWay
+	Judges    []Judge
+	// Tasks in the group's order, each with its wrappers.
+	Tasks []TaskShape
+	// Finisher is the helper the main task's wrapper execs when its
+	// command ended for good ("" = none: JudgeInTask not in Judges).
+	Finisher string
+	Why      []string // one line per decision
+}
+
+// TaskShape is one task of a group.
+type TaskShape struct {
+	Name string
+	// Hook is its lifecycle hook ("" = a main task).
+	Hook     string
+	Wrappers []Wrapper // outermost first; the command is innermost
+}
+
+// Group is the shape of role's group (nil when the role has none).
+func (s *Shape) Group(role string) *GroupShape {
+	for i := range s.Groups {
+		if s.Groups[i].Role == role {
+			return &s.Groups[i]
+		}
+	}
+	return nil
+}
+
+// Has reports whether the group has a task of that name.
+func (g *GroupShape) Has(task string) bool {
+	for _, t := range g.Tasks {
+		if t.Name == task {
+			return true
+		}
+	}
+	return false
+}
+
+// Decide is the shape of the job p on the site p.Site, watched or not,
+// with the real environment contract.
+func Decide(p *translate.Plan, watched bool) (*Shape, hcl.Diagnostics) {
+	set, diags := settingsFor(p)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	s, more := decide(p, set, watched, &contractImpl{})
+	return s, append(diags, more...)
+}
+
+// settingsFor is the site's nomad block with the plan's overrides.
+func settingsFor(p *translate.Plan) (settings, hcl.Diagnostics) {
+	set, diags := newSettings(p.Site)
+	if h := p.Options[OptHelper]; h != "" {
+		set.Helper = h
+	}
+	if h := p.Options[OptEnvHelper]; h != "" {
+		set.EnvHelper = h
+	}
+	if wd := p.Options[OptWorkDir]; wd != "" {
+		set.WorkDir = wd
+	}
+	return set, diags
+}
+
+// decide is Decide with the contract c (tests pin it).
+func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, hcl.Diagnostics) {
+	d := &decider{p: p, set: set, c: c, jobID: JobIDFor(p), s: &Shape{Watched: watched}}
+	services, err := c.Services(p, d.jobID)
+	if err != nil {
+		return nil, hcl.Diagnostics{jobs.Errorf(p.Job.NamePos, "Cannot render the environment contract", "%v", err)}
+	}
+	d.byRole = map[string][]Service{}
+	for _, sv := range services {
+		d.byRole[sv.Role] = append(d.byRole[sv.Role], sv)
+	}
+	d.rendezvous()
+	for _, role := range p.Job.Roles {
+		d.s.Groups = append(d.s.Groups, d.group(role))
+	}
+	for _, g := range d.s.Groups {
+		if g.HostPorts {
+			d.s.DistinctHosts = true
+			d.s.Why = append(d.s.Why, "distinct_hosts: group "+g.Group+" reserves fixed ports on its host ("+g.Driver+" maps no ports)")
+			break
+		}
+	}
+	return d.s, d.diags
+}
+
+type decider struct {
+	p      *translate.Plan
+	set    settings
+	c      Contract
+	jobID  string
+	byRole map[string][]Service
+	s      *Shape
+	diags  hcl.Diagnostics
+}
+
+// rendezvous: none for one task; the snapshot when a watcher will write
+// it and the job fits one Variable per group; else the barrier.
+func (d *decider) rendezvous() {
+	j, s := d.p.Job, d.s
+	switch {
+	case j.TaskCount() <= 1:
+		s.Rendezvous = RendezvousNone
+		s.Why = append(s.Why, "rendezvous none: the job has one task")
+	case !s.Watched:
+		s.Rendezvous = RendezvousBarrier
+		s.Why = append(s.Why, "rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)")
+	default:
+		if ok, why := snapshotFits(d.jobID, snapGroupsOf(j, d.byRole)); !ok {
+			s.Rendezvous = RendezvousBarrier
+			s.Why = append(s.Why, "rendezvous barrier: "+why)
+			d.diags = append(d.diags, jobs.Warnf(j.NamePos, "Barrier rendezvous",
+				"The job's tasks meet through a barrier task per allocation, not one topology snapshot: %s.", why))
+			return
+		}
+		s.Rendezvous = RendezvousSnap
+		s.Why = append(s.Why, "rendezvous snapshot: the watcher writes every task's address once all are placed")
+	}
+}
+
+func (d *decider) group(role *jobs.Role) GroupShape {
+	driver := d.set.Driver
+	if rule := d.p.Site.Role(role.Name); rule != nil && rule.Driver != "" {
+		driver = rule.Driver
+	}
+	g := GroupShape{Role: role.Name, Group: groupName(role.Name), Driver: driver, Traits: TraitsOf(driver)}
+	for _, sv := range d.byRole[role.Name] {
+		if sv.To > 0 && !g.Traits.MapsPorts {
+			g.HostPorts = true
+		}
+	}
+	cr := d.p.Compiled().Role(role.Name)
+	uai := len(d.c.Processes(d.p)) > 1
+	d.env(&g, role)
+	g.Finisher = d.inTaskFinisher(&g, uai)
+	d.judges(&g, uai)
+	if d.s.Rendezvous == RendezvousBarrier {
+		g.Tasks = append(g.Tasks, TaskShape{Name: BarrierTask, Hook: "prestart"})
+	}
+	if d.set.Helper != "" && cr.SSH {
+		g.Tasks = append(g.Tasks, TaskShape{Name: SSHKeyTask, Hook: "prestart"})
+		g.Why = append(g.Why, "sshkey task: the ssh emulation's key is made in the job, for a run without jobshift")
+	}
+	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
+	if uai {
+		ps := TaskShape{Name: PSTask}
+		if g.Traits.GroupSignal {
+			ps.Wrappers = append(d.envWrappers(&g), WrapStop)
+		} else {
+			ps.Wrappers = d.envWrappers(&g)
+		}
+		g.Tasks = append(g.Tasks, ps)
+		if d.set.Helper != "" {
+			g.Tasks = append(g.Tasks, TaskShape{Name: JudgeTask, Hook: "poststart"})
+		}
+	}
+	if d.set.Helper != "" && g.Finisher == "" {
+		g.Tasks = append(g.Tasks, TaskShape{Name: FinisherTask, Hook: "poststop"})
+	}
+	return g
+}
+
+// env decides how the group's environment arrives.
+func (d *decider) env(g *GroupShape, role *jobs.Role) {
+	if d.s.Rendezvous != RendezvousSnap {
+		g.Env = EnvRegistrations
+		g.Why = append(g.Why, "env: template over the group services (no snapshot)")
+		return
+	}
+	why := d.inTaskEnvFits(g, role)
+	if why == "" {
+		g.Env = EnvInTask
+		g.Why = append(g.Why, "env: "+d.set.envHelper()+" nomad-env evaluates the contract in the task")
+		return
+	}
+	g.Why = append(g.Why, "no nomad-env: "+why)
+	if why = d.sourcedFits(g, role); why == "" {
+		g.Env = EnvSourced
+		g.Why = append(g.Why, "env: a file sh sources once the snapshot is there (env-wait)")
+		return
+	}
+	g.Env = EnvSnapTemplate
+	g.Why = append(g.Why, "env: template over the snapshot: "+why)
+}
+
+// inTaskEnvFits: why the group cannot evaluate its environment itself,
+// "" when it can (taskenv.go).
+func (d *decider) inTaskEnvFits(g *GroupShape, role *jobs.Role) string {
+	h := d.set.envHelper()
+	switch {
+	case h == "":
+		return "the site names no helper (nomad.helper, nomad.env_helper)"
+	case !g.Traits.HostBinaries && !(g.Traits.ChrootBinaries && inDefaultChroot(h)):
+		return "driver " + g.Driver + " may not hold " + h
+	}
+	for k, proc := range d.c.Processes(d.p) {
+		before, cuda := ownEnvSplit(role, g.Traits.Container, gpusOf(role, k))
+		if taskEnvPayload(d.p, d.jobID, role, proc, before, cuda) == "" {
+			return "the contract's input is too large for the task's env block"
+		}
+	}
+	return ""
+}
+
+// sourcedFits: why the group cannot source its environment from a file,
+// "" when it can (shellenv.go).
+func (d *decider) sourcedFits(g *GroupShape, role *jobs.Role) string {
+	switch {
+	case g.Traits.Container:
+		return "an image need not have /bin/sh"
+	case d.p.Options[OptEnvTemplate] == "1":
+		return "the plan asks for the template (" + OptEnvTemplate + ")"
+	}
+	before, _ := ownEnvSplit(role, false, 0)
+	for _, e := range before {
+		if !contract.IsShellName(e.Name) {
+			return e.Name + " is not a shell name"
+		}
+	}
+	for _, proc := range d.c.Processes(d.p) {
+		_, err := d.c.EnvShell(d.p, role, d.jobID, proc, TopologyPath(d.jobID, g.Group))
+		if errors.Is(err, contract.ErrShellNames) {
+			return "a contract variable is not a shell name"
+		}
+	}
+	return ""
+}
+
+// gpusOf is the GPUs of process k of role's tasks: a parameter server
+// (k > 0) holds none (task.go, mainTask).
+func gpusOf(role *jobs.Role, k int) int {
+	if k > 0 {
+		return 0
+	}
+	return role.Resources.GPU
+}
+
+// inTaskFinisher is the helper that judges from inside the group's main
+// task (FinishEnded), or "" when the group keeps the poststop finisher.
+// A lifecycle task of any kind slows the client's start of every
+// allocation of its group (tasklifecycle's gates, made and closed one
+// allocation at a time: BENCHMARKS.md, session 21). But a task that dies
+// before or without its wrapper's end (a failed start, a lost client)
+// judges nothing, which the poststop task would have: so only where a
+// watcher sees those. Each row is one condition and why it must hold.
+func (d *decider) inTaskFinisher(g *GroupShape, uai bool) string {
+	h := d.set.Helper
+	cr := d.p.Compiled().Role(g.Role)
+	rows := []struct {
+		ok  bool
+		why string
+	}{
+		{h != "", "the site names no helper"},
+		{d.s.Watched, "no watcher sees a task that dies before its wrapper ends"},
+		{g.Traits.HostBinaries, "driver " + g.Driver + " may not hold the helper"},
+		{!uai, "a UAI node's parameter server outlives its training task: the judge and the poststop finisher judge"},
+		{!cr.SSH && !cr.SSHIdle, "the ssh emulation wraps the command"},
+		{!strings.Contains(h, "${"), "Nomad would rewrite the helper's path"},
+		{endsFit(d.jobID), "the end markers' Variable paths would be too long"},
+	}
+	for _, r := range rows {
+		if !r.ok {
+			if h != "" {
+				g.Why = append(g.Why, "poststop finisher, not in the task: "+r.why)
+			}
+			return ""
+		}
+	}
+	g.Why = append(g.Why, "in-task finisher: the wrapper execs "+h+" nomad-finish -exit when the command ended for good")
+	return h
+}
+
+// judges lists who applies the rules to the group's tasks.
+func (d *decider) judges(g *GroupShape, uai bool) {
+	if d.s.Watched {
+		g.Judges = append(g.Judges, JudgeWatcher)
+	}
+	switch {
+	case g.Finisher != "":
+		g.Judges = append(g.Judges, JudgeInTask)
+	case d.set.Helper != "" && uai:
+		g.Judges = append(g.Judges, JudgeUAI, JudgePoststop)
+	case d.set.Helper != "":
+		g.Judges = append(g.Judges, JudgePoststop)
+	}
+	if len(g.Judges) == 0 {
+		g.Judges = append(g.Judges, JudgeNobody)
+	}
+}
+
+// envWrappers are the wrappers the environment adds, outermost first.
+func (d *decider) envWrappers(g *GroupShape) []Wrapper {
+	switch g.Env {
+	case EnvInTask:
+		return []Wrapper{WrapEnvHelper}
+	case EnvSourced:
+		return []Wrapper{WrapEnvWait}
+	}
+	return nil
+}
+
+// mainWrappers are the main task's wrappers, outermost first:
+// environment, ssh emulation, restart loop or stop wrapper (with the
+// finisher's tail), then the command.
+func (d *decider) mainWrappers(g *GroupShape, role *jobs.Role) []Wrapper {
+	cr := d.p.Compiled().Role(role.Name)
+	w := d.envWrappers(g)
+	if cr.SSH {
+		w = append(w, WrapSSH)
+	}
+	restart := false
+	if completion.RestartsPossible(d.p.Job, role.Name) {
+		if role.Command.Kind == jobs.CommandArgv && len(role.Command.Command) == 0 {
+			d.diags = append(d.diags, jobs.Warnf(role.Command.Pos, "No in-place restarts",
+				"Role %q runs its image's ENTRYPOINT, which jobshift cannot wrap in its restart loop on Nomad; its tasks are not restarted in place. Add `command:` to restart them.", role.Name))
+		} else {
+			restart = true
+		}
+	}
+	switch {
+	case restart:
+		w = append(w, WrapRestart)
+	case g.Traits.GroupSignal && !cr.SSHIdle:
+		w = append(w, WrapStop)
+	default:
+		return w // no shell to end in the finisher's tail
+	}
+	if g.Finisher != "" {
+		w = append(w, WrapFinisher)
+	}
+	return w
+}
+
+// has reports whether w is among ws.
+func has(ws []Wrapper, w Wrapper) bool {
+	for _, x := range ws {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// String is the shape as the artifact header, run -plan and the package
+// doc show it.
+func (s *Shape) String() string {
+	var b strings.Builder
+	watch := "unwatched (nothing outside the job: nomad job run, run -detach)"
+	if s.Watched {
+		watch = "watched (jobshift run or the controller follows it)"
+	}
+	fmt.Fprintf(&b, "shape: %s; rendezvous %s\n", watch, s.Rendezvous)
+	for _, g := range s.Groups {
+		fmt.Fprintf(&b, "group %s (%s): env %s; judged by %s\n", g.Group, g.Driver, g.Env, joinJudges(g.Judges))
+		for _, t := range g.Tasks {
+			fmt.Fprintf(&b, "  task %s", t.Name)
+			if t.Hook != "" {
+				fmt.Fprintf(&b, " (%s)", t.Hook)
+			}
+			for _, w := range t.Wrappers {
+				fmt.Fprintf(&b, " > %s", w)
+			}
+			if t.Hook == "" {
+				b.WriteString(" > command")
+			}
+			b.WriteString("\n")
+		}
+	}
+	for _, why := range s.Why {
+		fmt.Fprintf(&b, "why: %s\n", why)
+	}
+	for _, g := range s.Groups {
+		for _, why := range g.Why {
+			fmt.Fprintf(&b, "why (%s): %s\n", g.Group, why)
+		}
+	}
+	return b.String()
+}
+
+func joinJudges(js []Judge) string {
+	parts := make([]string, len(js))
+	for i, j := range js {
+		parts[i] = string(j)
+	}
+	return strings.Join(parts, ", ")
+}

@@ -1,0 +1,230 @@
+// Package taskns gives a plain process what its pod or container had
+// besides its command: its platform host name (a private UTS namespace),
+// an /etc/hosts where its peers' platform names resolve, data and platform
+// files at the job's own paths (a private mount namespace), and the
+// interface that carries its address for the collective libraries
+// (OpenMPI's btl/oob_tcp_if_include, GLOO_SOCKET_IFNAME,
+// NCCL_SOCKET_IFNAME, never over a value the job set).
+//
+// The work on the node is done by Script (taskns.sh), a POSIX sh wrapper
+// around the task's command that uses util-linux unshare(1) and mount(8):
+// every target can run it — the local driver, a Slurm step (whose nodes
+// have sh and util-linux but not necessarily jobshift), a Nomad raw_exec or
+// exec task — with its data in a spec file, never in the script's text.
+// A directory at a path the host does not have (/train, /etc/volcano) is
+// made in the task's view only: the nearest existing parent is shown
+// through a tmpfs holding binds of its entries (an "underlay"), so the host
+// is never written and nothing of its mount table changes.
+//
+// Where neither root nor unprivileged user namespaces are available
+// (Probe), files and data cannot be placed: drivers refuse the job, located
+// at what needs them (Refusal), and warn that host names stay the host's
+// (Warning); the interface variables are still set (ModeNone).
+// Containers (docker, podman) get mounts and --hostname instead.
+package taskns
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+)
+
+// Script is the node-side wrapper: `sh <script> SPEC -- argv...`.
+//
+//go:embed taskns.sh
+var Script string
+
+// Mode is how the wrapper makes the task's namespaces.
+type Mode string
+
+const (
+	// ModeRoot: unshare the mount and UTS namespaces (root).
+	ModeRoot Mode = "root"
+	// ModeUser: the same inside an unprivileged user namespace; the
+	// command runs under the caller's own uid and gid again.
+	ModeUser Mode = "user"
+	// ModeNone: no namespace; only the interface variables are set.
+	ModeNone Mode = "none"
+	// ModeAuto: the wrapper probes the node (root, then user, else none
+	// with a warning on the task's stderr), for a target that renders
+	// before it knows its nodes.
+	ModeAuto Mode = "auto"
+)
+
+// Bind puts Src (a directory or a file on the node) at Dst in the task's
+// view.
+type Bind struct {
+	Src, Dst string
+	ReadOnly bool
+}
+
+// Host is one /etc/hosts line of the task's view.
+type Host struct {
+	Addr  string
+	Names []string
+}
+
+// Spec is what one task gets.
+type Spec struct {
+	// Hostname is the task's platform host name ("" = the host's).
+	Hostname string
+	// Hosts resolve the task's own and its peers' platform names.
+	Hosts []Host
+	// Binds are data and platform files at the job's paths.
+	Binds []Bind
+	// Addr is the task's own address (an IP, or a name the node resolves)
+	// whose interface the collective libraries are told; "" = none.
+	Addr string
+	// Scratch is a directory private to this start of the task (the
+	// task's /etc/hosts and underlays are made there).
+	Scratch string
+}
+
+// Needs reports whether s asks for anything only a namespace gives.
+func (s *Spec) Needs() bool { return s.Hostname != "" || len(s.Hosts) > 0 || len(s.Binds) > 0 }
+
+// ErrValue: a value of the spec cannot be carried (a TAB, newline or NUL,
+// a relative or non-clean path).
+var ErrValue = errors.New("value the task namespace cannot carry")
+
+// Encode is the spec file for mode. Binds are applied parents first
+// (a bind at /data/in after one at /data).
+func (s *Spec) Encode(mode Mode) ([]byte, error) {
+	var b strings.Builder
+	line := func(fields ...string) error {
+		for _, f := range fields {
+			if strings.ContainsAny(f, "\t\n\r\x00") {
+				return fmt.Errorf("%w: %q holds a tab, newline or NUL", ErrValue, f)
+			}
+		}
+		b.WriteString(strings.Join(fields, "\t") + "\n")
+		return nil
+	}
+	if err := line("mode", string(mode)); err != nil {
+		return nil, err
+	}
+	if err := line("scratch", s.Scratch); err != nil {
+		return nil, err
+	}
+	if s.Hostname != "" {
+		if err := line("hostname", s.Hostname); err != nil {
+			return nil, err
+		}
+	}
+	for _, h := range s.Hosts {
+		if err := line("host", h.Addr, strings.Join(h.Names, " ")); err != nil {
+			return nil, err
+		}
+	}
+	if err := s.encodeBinds(line); err != nil {
+		return nil, err
+	}
+	if s.Addr != "" {
+		if err := line("addr", s.Addr); err != nil {
+			return nil, err
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+func (s *Spec) encodeBinds(line func(...string) error) error {
+	binds := append([]Bind(nil), s.Binds...)
+	sort.SliceStable(binds, func(i, j int) bool { return strings.Count(binds[i].Dst, "/") < strings.Count(binds[j].Dst, "/") })
+	for _, bd := range binds {
+		if err := CheckPath(bd.Dst); err != nil {
+			return err
+		}
+		if err := CheckPath(bd.Src); err != nil {
+			return err
+		}
+		ro := "rw"
+		if bd.ReadOnly {
+			ro = "ro"
+		}
+		if err := line("bind", ro, bd.Src, bd.Dst); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CheckPath refuses what a mount path must not be: relative, holding a
+// `..` element or a control character, or the root itself.
+func CheckPath(p string) error {
+	if !strings.HasPrefix(p, "/") || p == "/" {
+		return fmt.Errorf("%w: %q is not an absolute path below /", ErrValue, p)
+	}
+	for _, el := range strings.Split(p, "/") {
+		if el == ".." || el == "." {
+			return fmt.Errorf("%w: %q holds a %q element", ErrValue, p, el)
+		}
+	}
+	if strings.ContainsAny(p, "\t\n\r\x00") {
+		return fmt.Errorf("%w: %q holds a tab, newline or NUL", ErrValue, p)
+	}
+	return nil
+}
+
+// Wrap is the argv that runs argv under the wrapper at scriptPath with the
+// spec file at specPath (sh is looked up on the task's PATH).
+func Wrap(scriptPath, specPath string, argv []string) []string {
+	return append([]string{"sh", scriptPath, specPath, "--"}, argv...)
+}
+
+// ForceVar, set to "none" in jobshift's environment, makes Probe report no
+// namespace (how an operator, or a test, sees the refusal and the warning
+// on a host that has namespaces).
+const ForceVar = "JOBSHIFT_TASKNS"
+
+// Probe finds the mode this host allows: root makes the namespaces
+// itself; otherwise an unprivileged user namespace must be allowed
+// (kernel.unprivileged_userns_clone, user.max_user_namespaces, no
+// AppArmor restriction). The error says why neither works.
+func Probe() (Mode, error) {
+	if os.Getenv(ForceVar) == string(ModeNone) {
+		return ModeNone, fmt.Errorf("%s=none is set", ForceVar)
+	}
+	unshare, err := exec.LookPath("unshare")
+	if err != nil {
+		return ModeNone, errors.New("unshare (util-linux) is not installed")
+	}
+	if os.Geteuid() == 0 {
+		out, err := exec.Command(unshare, "--mount", "--uts", "--propagation", "private", "true").CombinedOutput()
+		if err == nil {
+			return ModeRoot, nil
+		}
+		return ModeNone, fmt.Errorf("unshare --mount --uts: %v: %s", err, strings.TrimSpace(string(out)))
+	}
+	out, err := exec.Command(unshare, "--user", "--map-root-user", "--mount", "--uts", "true").CombinedOutput()
+	if err == nil {
+		return ModeUser, nil
+	}
+	return ModeNone, fmt.Errorf("not root, and unprivileged user namespaces are not allowed (unshare --user: %v: %s)", err, strings.TrimSpace(string(out)))
+}
+
+// SiteSetting is what an operator changes so that plain processes get
+// their namespaces.
+const SiteSetting = "allow unprivileged user namespaces on the nodes (sysctl kernel.unprivileged_userns_clone=1 and user.max_user_namespaces > 0), " +
+	"run the tasks as root, or run them in containers (Nomad docker/podman driver, Slurm apptainer/pyxis, local -docker)"
+
+// Warning is the note drivers print when tasks keep the host's name.
+func Warning(why error) string {
+	return fmt.Sprintf("warning: tasks keep this host's name instead of their platform host names (no private UTS namespace: %v); "+
+		"programs that treat tasks with one host name as one node will break: OpenMPI's shared-memory transport between ranks of different tasks "+
+		"(crashes in mca_btl_vader/sm), NCCL's and Horovod's node-local paths, torchrun's local ranks; to fix it, %s", why, SiteSetting)
+}
+
+// ErrUnavailable: a task needs files or data at the job's paths and this
+// host allows no private mount namespace.
+var ErrUnavailable = errors.New("no private mount namespace for the job's paths")
+
+// Refusal is the detail of a located refusal for what needs path.
+func Refusal(path string, why error) string {
+	return fmt.Sprintf("The task needs %s at the path the job names, which a plain process gets only through a private mount namespace, "+
+		"and this host allows none (%v). To fix it, %s; or map the volume with a site rule (volume \"NAME\" { path = ... }) and mount the "+
+		"same path on every node.", path, why, SiteSetting)
+}

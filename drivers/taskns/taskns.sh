@@ -1,0 +1,207 @@
+# jobshift task namespace: what a pod or container gave each task besides
+# its command, rebuilt for a plain process (Slurm step, Nomad raw_exec or
+# exec task, local process):
+#   - its own host name (hostname, gethostname(), $HOSTNAME), in a private
+#     UTS namespace;
+#   - an /etc/hosts where its own and its peers' platform names resolve to
+#     their addresses, and data and platform files at the job's own paths,
+#     in a private mount namespace (nothing reaches the host's mount table);
+#   - the interface carrying the task's address, for the collective
+#     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself.
+# Then it execs the command with its arguments unchanged.
+#
+# Usage: sh taskns.sh SPEC -- command [args...]
+# SPEC holds one item per line, fields separated by one TAB (drivers/taskns
+# writes it and refuses values holding a TAB or a newline):
+#   mode    root | user | none | auto
+#                                  root: unshare the mount and UTS namespaces;
+#                                  user: the same inside a user namespace
+#                                  (unprivileged), the command then runs
+#                                  under the caller's own uid and gid again;
+#                                  none: only the interface variables;
+#                                  auto: the first of root and user this
+#                                  node allows, else none with a warning
+#                                  (a target that knows nothing of its
+#                                  nodes when it renders: Nomad)
+#   scratch DIR                   this start's private directory
+#   hostname NAME
+#   host    ADDR NAME...          an /etc/hosts line (names space-separated)
+#   bind    ro|rw SRC DST         a directory or file at the job's path
+#   addr    ADDR                  the task's own address (an IP, or a name
+#                                  resolved with getent)
+# Exit code 127 when the view cannot be built (the command never ran).
+
+set -u
+fail() {
+	printf 'jobshift task namespace: %s\n' "$*" >&2
+	exit 127
+}
+[ $# -ge 3 ] && [ "$2" = -- ] || fail "usage: taskns.sh SPEC -- command [args...]"
+spec=$1
+shift 2
+tab=$(printf '\t')
+
+# get KEY prints the first value of KEY (the rest of its line).
+get() {
+	while IFS= read -r line; do
+		case $line in "$1$tab"*)
+			printf '%s\n' "${line#*"$tab"}"
+			return 0
+			;;
+		esac
+	done <"$spec"
+	return 1
+}
+
+mode=$(get mode) || fail "no mode in $spec"
+inside=${JOBSHIFT_TASKNS_INSIDE:-}
+if [ "$mode" = auto ] && [ -z "$inside" ]; then
+	mode=none
+	if [ "$(id -u)" = 0 ] && unshare --mount --uts --propagation private true 2>/dev/null; then
+		mode=root
+	elif unshare --user --map-root-user --mount --uts true 2>/dev/null; then
+		mode=user
+	elif [ -n "$(get hostname)" ]; then
+		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
+	fi
+	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
+fi
+mode=${JOBSHIFT_TASKNS_MODE:-$mode}
+if [ "$mode" != none ] && [ -z "$inside" ]; then
+	unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
+	case $mode in
+	root)
+		JOBSHIFT_TASKNS_MODE=root JOBSHIFT_TASKNS_INSIDE=root exec "$unshare" --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		;;
+	user)
+		JOBSHIFT_TASKNS_MODE=user JOBSHIFT_TASKNS_INSIDE="user $(id -u) $(id -g)" exec "$unshare" --user --map-root-user --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		;;
+	*) fail "unknown mode $mode" ;;
+	esac
+fi
+unset JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE
+
+scratch=$(get scratch) || scratch=''
+root=''    # the new root when / had to be underlaid (then chroot)
+under=0
+
+# underlay DIR makes DIR writable in this namespace only: a tmpfs holding
+# the same entries (directories and files bound, links copied) is mounted
+# over it, so a missing mount point can be made without touching the host.
+underlay() {
+	[ -n "$scratch" ] || fail "no scratch directory to build $1 in"
+	under=$((under + 1))
+	u=$scratch/underlay-$under
+	mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u" || fail "cannot mount a tmpfs on $u"
+	for e in "$root$1"/* "$root$1"/.[!.]* "$root$1"/..?*; do
+		[ -e "$e" ] || [ -L "$e" ] || continue
+		b=${e##*/}
+		if [ -L "$e" ]; then
+			ln -s "$(readlink "$e")" "$u/$b"
+		elif [ -d "$e" ]; then
+			mkdir "$u/$b" && mount --rbind "$e" "$u/$b"
+		else
+			: >"$u/$b" && mount --bind "$e" "$u/$b"
+		fi || fail "cannot show $e in the task's view of $1"
+	done
+	if [ "$1" = / ]; then
+		root=$u
+	else
+		mount --rbind "$u" "$root$1" || fail "cannot mount the task's view of $1"
+	fi
+}
+
+# mountpoint DST SRC makes DST (a directory when SRC is one, else a file).
+mountpoint() {
+	[ -e "$root$1" ] && return 0
+	a=$1
+	while [ ! -e "$root$a" ] && [ ! -L "$root$a" ]; do
+		a=$(dirname "$a")
+	done
+	[ -d "$root$a" ] || fail "$a is not a directory, so $1 cannot be made"
+	underlay "$a"
+	if [ -d "$2" ]; then
+		mkdir -p "$root$1"
+	else
+		mkdir -p "$root$(dirname "$1")" && : >"$root$1"
+	fi || fail "cannot make $1 in the task's view"
+}
+
+binds() {
+	while IFS="$tab" read -r kind ro src dst; do
+		[ "$kind" = bind ] || continue
+		[ -e "$src" ] || fail "$src (for $dst) does not exist"
+		mountpoint "$dst" "$src"
+		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"
+		if [ "$ro" = ro ]; then
+			mount -o remount,bind,ro "$root$dst" || fail "cannot make $dst read-only"
+		fi
+	done <"$spec"
+}
+
+# hosts writes the task's /etc/hosts: its own and its peers' names first
+# (the first match wins), then the host's own entries.
+hosts() {
+	while IFS="$tab" read -r kind a names; do
+		[ "$kind" = host ] && printf '%s\t%s\n' "$a" "$names"
+	done <"$spec" >"$scratch/hosts"
+	[ -s "$scratch/hosts" ] || return 0
+	if [ -f /etc/hosts ]; then
+		cat /etc/hosts >>"$scratch/hosts"
+	fi
+	mountpoint /etc/hosts "$scratch/hosts"
+	mount --bind "$scratch/hosts" "$root/etc/hosts" || fail "cannot mount the task's /etc/hosts"
+}
+
+if [ "$mode" != none ]; then
+	name=$(get hostname) || name=''
+	if [ -n "$name" ]; then
+		# sethostname(2) through hostname(1): /proc/sys/kernel/hostname
+		# belongs to the host's root, not to a user namespace's.
+		{ command -v hostname >/dev/null 2>&1 && hostname "$name"; } ||
+			{ printf '%s' "$name" >/proc/sys/kernel/hostname; } 2>/dev/null ||
+			fail "cannot set the host name $name"
+		HOSTNAME=$name
+		export HOSTNAME
+	fi
+	binds
+	hosts
+fi
+
+# iface ADDR prints the interface that holds ADDR.
+iface() {
+	a=$1
+	case $a in
+	*[!0-9.:a-fA-F]*) a=$(getent ahosts "$a" 2>/dev/null | { read -r x _ && printf '%s' "$x"; }) ;;
+	esac
+	[ -n "$a" ] || return 1
+	command -v ip >/dev/null 2>&1 || return 1
+	ip -o addr show 2>/dev/null | while read -r _ dev fam cidr _; do
+		case $fam in inet | inet6) ;; *) continue ;; esac
+		if [ "${cidr%/*}" = "$a" ]; then
+			printf '%s\n' "${dev%%@*}"
+			break
+		fi
+	done
+}
+
+# Platform additions, like the hostfile variables: never over what is set.
+if addr=$(get addr) && dev=$(iface "$addr") && [ -n "$dev" ]; then
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
+	done
+fi
+
+# A user namespace's root goes back to the caller's own uid and gid for
+# the command (a nested user namespace mapping them onto ours). The new
+# root, if any, is entered last: a chrooted process may not make a user
+# namespace, and unshare(1) enters it after making one.
+set -- --wd="$(pwd)" -- "$@"
+if [ -n "$root" ]; then
+	set -- --root="$root" "$@"
+fi
+if [ "$mode" = user ]; then
+	ids=${inside#user }
+	set -- --user --map-user="${ids% *}" --map-group="${ids#* }" "$@"
+fi
+exec "$(command -v unshare)" "$@"

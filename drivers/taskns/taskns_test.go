@@ -1,0 +1,165 @@
+package taskns
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// run runs script under spec as the given mode (ModeUser: as nobody, through
+// setpriv) and returns its output.
+func run(t *testing.T, mode Mode, s Spec, env []string, cmd string) (string, error) {
+	t.Helper()
+	dir := openDir(t)
+	s.Scratch = filepath.Join(dir, "scratch")
+	if err := os.Mkdir(s.Scratch, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	data, err := s.Encode(mode)
+	if err != nil {
+		t.Fatal(err)
+	}
+	script, spec := filepath.Join(dir, "taskns.sh"), filepath.Join(dir, "spec")
+	for p, b := range map[string]string{script: Script, spec: string(data)} {
+		if err := os.WriteFile(p, []byte(b), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	argv := Wrap(script, spec, []string{"sh", "-c", cmd})
+	if mode == ModeUser {
+		if err := os.Chown(s.Scratch, 65534, 65534); err != nil {
+			t.Fatal(err)
+		}
+		argv = append([]string{"setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"}, argv...)
+	}
+	c := exec.Command(argv[0], argv[1:]...)
+	c.Env = append([]string{"PATH=/usr/sbin:/usr/bin:/sbin:/bin"}, env...)
+	c.Dir = "/"
+	out, err := c.CombinedOutput()
+	return string(out), err
+}
+
+func modes(t *testing.T) []Mode {
+	var out []Mode
+	if os.Geteuid() == 0 {
+		if m, _ := Probe(); m == ModeRoot {
+			out = append(out, ModeRoot)
+		}
+		// nobody through setpriv: the unprivileged path on this host
+		if _, err := exec.LookPath("setpriv"); err == nil {
+			if exec.Command("setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", "unshare", "--user", "--map-root-user", "--mount", "--uts", "true").Run() == nil {
+				out = append(out, ModeUser)
+			}
+		}
+	} else if m, _ := Probe(); m == ModeUser {
+		out = append(out, ModeUser)
+	}
+	if len(out) == 0 {
+		t.Skip("no namespace on this host")
+	}
+	return out
+}
+
+// TestScript: the host name, the task's /etc/hosts line, a directory and a
+// file at paths the host lacks (read-only as asked), the interface
+// variables (never over a set one), the caller's own uid, and nothing of it
+// on the host.
+func TestScript(t *testing.T) {
+	data := openDir(t)
+	if err := os.WriteFile(filepath.Join(data, "in.txt"), []byte("input"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(data, "in.txt")
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			s := Spec{Hostname: "job-worker-1", Addr: "127.0.0.1",
+				Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"job-worker-1", "job-worker-1.job.ns.svc"}}},
+				Binds: []Bind{{Src: data, Dst: "/jobshift-test-data/train", ReadOnly: true}, {Src: file, Dst: "/etc/jobshift-test/x.host", ReadOnly: true}}}
+			out, err := run(t, mode, s, []string{"GLOO_SOCKET_IFNAME=mine"},
+				`hostname; echo "$HOSTNAME"; getent hosts job-worker-1.job.ns.svc; cat /jobshift-test-data/train/in.txt; echo; cat /etc/jobshift-test/x.host; echo; `+
+					`touch /jobshift-test-data/train/new 2>/dev/null || echo ro; echo "$OMPI_MCA_btl_tcp_if_include $OMPI_MCA_oob_tcp_if_include $NCCL_SOCKET_IFNAME $GLOO_SOCKET_IFNAME"; id -u; test -e /etc/passwd && echo etc`)
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			uid := "0"
+			if mode == ModeUser {
+				uid = "65534"
+			}
+			want := "job-worker-1\njob-worker-1\n127.0.0.1       job-worker-1 job-worker-1.job.ns.svc\ninput\ninput\nro\nlo lo lo mine\n" + uid + "\netc\n"
+			if out != want {
+				t.Errorf("got\n%s\nwant\n%s", out, want)
+			}
+			for _, p := range []string{"/jobshift-test-data", "/etc/jobshift-test", filepath.Join(data, "new")} {
+				if _, err := os.Lstat(p); err == nil {
+					t.Errorf("%s exists on the host", p)
+				}
+			}
+		})
+	}
+}
+
+// TestScriptNone: without a namespace only the interface variables are set.
+func TestScriptNone(t *testing.T) {
+	host, _ := os.Hostname()
+	out, err := run(t, ModeNone, Spec{Hostname: "x-0", Addr: "127.0.0.1"}, nil, `hostname; echo "$NCCL_SOCKET_IFNAME"`)
+	if err != nil || out != host+"\nlo\n" {
+		t.Errorf("got %q, %v; want %q", out, err, host+"\nlo\n")
+	}
+}
+
+// TestScriptFails: a missing source stops the task before its command
+// (127), naming the path.
+func TestScriptFails(t *testing.T) {
+	ms := modes(t)
+	out, err := run(t, ms[0], Spec{Binds: []Bind{{Src: "/nonexistent/jobshift", Dst: "/data"}}}, nil, "echo ran")
+	var ee *exec.ExitError
+	if err == nil || !strings.Contains(out, "/nonexistent/jobshift") || strings.Contains(out, "ran") {
+		t.Fatalf("got %q, %v", out, err)
+	}
+	if errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).ExitStatus() != 127 {
+		t.Errorf("exit %v, want 127", err)
+	}
+}
+
+// TestEncodeRefuses: values a line-based spec cannot carry, and paths a
+// mount must not take.
+func TestEncodeRefuses(t *testing.T) {
+	for _, s := range []Spec{
+		{Hostname: "a\nb"},
+		{Binds: []Bind{{Src: "/a", Dst: "/etc/../root"}}},
+		{Binds: []Bind{{Src: "/a", Dst: "data"}}},
+		{Binds: []Bind{{Src: "/a\tb", Dst: "/data"}}},
+		{Binds: []Bind{{Src: "/a", Dst: "/"}}},
+	} {
+		if _, err := s.Encode(ModeRoot); err == nil {
+			t.Errorf("%+v encoded", s)
+		}
+	}
+}
+
+// openDir is a temporary directory nobody (the unprivileged case) can read.
+func openDir(t *testing.T) string {
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestScriptAuto: mode auto finds what the node allows (here: what Probe
+// finds) and the task gets its host name.
+func TestScriptAuto(t *testing.T) {
+	if m, _ := Probe(); m == ModeNone {
+		t.Skip("no namespace on this host")
+	}
+	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, nil, `hostname; echo "$GLOO_SOCKET_IFNAME"; env | grep -c JOBSHIFT_TASKNS || :`)
+	if err != nil || out != "auto-0\nlo\n0\n" {
+		t.Errorf("got %q, %v", out, err)
+	}
+}

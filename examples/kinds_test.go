@@ -1,0 +1,114 @@
+package examples_test
+
+import (
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// kindExamples are the XGBoostJob, PaddleJob and JAXJob examples: each task
+// prints the operator variables it was given ("env NAME=VALUE").
+var kindExamples = map[string]struct {
+	label, addrVar, portVar string // where the rendezvous task's address and port show
+	needs                   string // a Python module the example imports
+}{
+	"xgboostjob-iris.yaml":      {"xgboostjob-port", "MASTER_ADDR", "MASTER_PORT", "xgboost"},
+	"paddlejob-collective.yaml": {"master", "PADDLE_MASTER", "", ""},
+	"jaxjob-coordinator.yaml":   {"jaxjob-port", "COORDINATOR_ADDRESS", "COORDINATOR_PORT", ""},
+}
+
+// TestKindExamples runs each example to success and compares every task's
+// environment with the oracle's on the topology the tasks saw (the local
+// address, and the ports of the tasks the contract names).
+func TestKindExamples(t *testing.T) {
+	for file, k := range kindExamples {
+		t.Run(file, func(t *testing.T) {
+			if k.needs != "" && exec.Command("/usr/bin/python3", "-c", "import "+k.needs).Run() != nil {
+				if os.Getenv("CI") == "true" {
+					t.Fatalf("python3-%s is required in CI", k.needs)
+				}
+				t.Skipf("no python3-%s", k.needs)
+			}
+			o := run(t, file, taskEnv())
+			if o.res.Phase != completion.PhaseSucceeded || o.res.ExitCode != 0 || o.res.Attempts != 1 {
+				t.Fatalf("result = %+v, want succeeded, exit code 0, 1 attempt", o.res)
+			}
+			job, diags := load.Load(filepath.Join("..", "examples", file), jobs.ReadOptions{})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			seen := map[jobs.TaskRef]map[string]string{}
+			for _, r := range job.Roles {
+				for i := range r.Instances {
+					b, err := os.ReadFile(filepath.Join(o.dir, r.Name+"-"+strconv.Itoa(i), "attempt-0", "stdout"))
+					if err != nil {
+						t.Fatal(err)
+					}
+					env := map[string]string{}
+					for _, line := range strings.Split(string(b), "\n") {
+						if kv, ok := strings.CutPrefix(line, "env "); ok {
+							n, v, _ := strings.Cut(kv, "=")
+							env[n] = v
+						}
+					}
+					seen[jobs.TaskRef{Role: r.Name, Index: i}] = env
+				}
+			}
+			topo := observedTopology(t, job, seen, k.label, k.addrVar, k.portVar)
+			for ref, got := range seen {
+				want, err := contract.Eval(job, topo, ref, contract.Options{})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want.Map(), got); diff != "" {
+					t.Errorf("%s-%d: environment (-oracle +task):\n%s", ref.Role, ref.Index, diff)
+				}
+			}
+		})
+	}
+}
+
+// observedTopology is the topology as the first task saw it: every task at
+// the rendezvous address (one machine), the rendezvous task (task 0 of the
+// role the contract reads) with the port it printed, XGBoost's worker 0
+// with WORKER_PORT; ports the contracts do not read are 1.
+func observedTopology(t *testing.T, job *jobs.Job, seen map[jobs.TaskRef]map[string]string, label, addrVar, portVar string) contract.Topology {
+	first := seen[jobs.TaskRef{Role: job.Roles[0].Name}]
+	addr, port := first[addrVar], first[portVar]
+	if portVar == "" {
+		var err error
+		if addr, port, err = net.SplitHostPort(addr); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := strconv.Atoi(port)
+	if err != nil {
+		t.Fatalf("%s=%q: %v", portVar, port, err)
+	}
+	var topo contract.Topology
+	for k, r := range job.Roles {
+		rt := contract.RoleTopology{Name: r.Name}
+		for i := range r.Instances {
+			tp := 1
+			switch {
+			case i == 0 && (k == 0 || r.ReplicaType == "master"):
+				tp = p
+			case i == 0 && r.ReplicaType == "worker" && first["WORKER_PORT"] != "":
+				tp, _ = strconv.Atoi(first["WORKER_PORT"])
+			}
+			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: addr, Ports: map[string][]int{label: {tp}}})
+		}
+		topo.Roles = append(topo.Roles, rt)
+	}
+	return topo
+}

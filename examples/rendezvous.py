@@ -1,0 +1,104 @@
+"""A stand-in for a framework's rendezvous, from the operator's variables only.
+
+    python3 rendezvous.py paddle   # PaddleJob, collective mode
+    python3 rendezvous.py jax      # JAXJob
+
+paddle: like `python -m paddle.distributed.launch`, every replica tries to
+serve the rendezvous at PADDLE_MASTER (host:port); the one that can bind it
+is the master (Worker 0 on Kubernetes, which got its own pod IP there), the
+others connect. Ranks follow arrival; all PADDLE_NNODES replicas must come,
+each presenting PADDLE_JOB_ID.
+
+jax: like jax.distributed.initialize(), PROCESS_ID 0 serves the coordinator
+at COORDINATOR_ADDRESS:COORDINATOR_PORT, the others connect and present
+their PROCESS_ID; every id 0..NUM_PROCESSES-1 must come exactly once.
+
+Every process prints the operator variables it was given ("env NAME=VALUE")
+and, once everyone has met, "rank R of N members M" and exits 0.
+"""
+import os
+import socket
+import sys
+import time
+
+NAMES = {
+    "paddle": ("PYTHONUNBUFFERED", "PADDLE_JOB_ID", "PADDLE_NNODES", "PADDLE_MASTER", "PADDLE_SERVER_NUM", "PADDLE_TRAINER_NUM"),
+    "jax": ("PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES", "PROCESS_ID"),
+}
+
+
+def serve(sock, n, token_ok):
+    """Accept n-1 peers; each sends one line; reply with its rank and n."""
+    sock.listen(n)
+    peers = []
+    while len(peers) < n - 1:
+        conn, _ = sock.accept()
+        line = conn.makefile().readline().strip()
+        if not token_ok(line, peers):
+            conn.sendall(b"refused\n")
+            conn.close()
+            raise SystemExit("rendezvous: unexpected peer %r" % line)
+        peers.append((conn, line))
+    for rank, (conn, line) in enumerate(peers, 1):
+        conn.sendall(("%d %d %s\n" % (rank, n, line)).encode())
+        conn.close()
+    return 0
+
+
+def join(host, port, hello, deadline=120):
+    """Connect until the server is up; send hello; read "rank n"."""
+    end = time.time() + deadline
+    while True:
+        try:
+            with socket.create_connection((host, port), timeout=10) as c:
+                c.sendall((hello + "\n").encode())
+                reply = c.makefile().readline().split()
+                if len(reply) < 2:
+                    raise SystemExit("rendezvous: refused by %s:%d" % (host, port))
+                return int(reply[0]), int(reply[1])
+        except OSError:
+            if time.time() > end:
+                raise
+            time.sleep(0.2)
+
+
+def paddle():
+    host, _, port = os.environ["PADDLE_MASTER"].rpartition(":")
+    n, job = int(os.environ["PADDLE_NNODES"]), os.environ["PADDLE_JOB_ID"]
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host.strip("[]"), int(port)))
+    except OSError:
+        sock.close()
+        return join(host.strip("[]"), int(port), job)
+    with sock:
+        serve(sock, n, lambda line, peers: line == job)
+    return 0, n
+
+
+def jax():
+    host, port = os.environ["COORDINATOR_ADDRESS"], int(os.environ["COORDINATOR_PORT"])
+    n, me = int(os.environ["NUM_PROCESSES"]), int(os.environ["PROCESS_ID"])
+    if me != 0:
+        rank, got = join(host, port, str(me))
+        return me, got
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    with sock:
+        serve(sock, n, lambda line, peers: line.isdigit() and 0 < int(line) < n and line not in [p for _, p in peers])
+    return 0, n
+
+
+def main():
+    kind = sys.argv[1]
+    for name, value in os.environ.items():
+        if name in NAMES[kind]:
+            print("env %s=%s" % (name, value), flush=True)
+    rank, n = {"paddle": paddle, "jax": jax}[kind]()
+    print("rank %d of %d members %d" % (rank, n, n), flush=True)
+
+
+if __name__ == "__main__":
+    main()

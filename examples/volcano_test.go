@@ -1,0 +1,49 @@
+package examples_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// exitCode 3 → RestartJob (applyPolicies; running.go RetryCount++;
+// restarting.go fails at RetryCount ≥ maxRetry, @v1.16.0-alpha.1): two
+// restarts and a success within maxRetry 3; with maxRetry 2 the second
+// RestartJob is refused and the job fails with the task's code.
+func TestVolcanoRestartJob(t *testing.T) {
+	runs := t.TempDir()
+	o := run(t, "testdata/volcano-exitcode-restartjob.yaml", taskEnv("VC_RUNS="+runs))
+	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 3 {
+		t.Errorf("result = %+v, want succeeded after 3 attempts", o.res)
+	}
+	b, _ := os.ReadFile(filepath.Join(runs, "count"))
+	if strings.TrimSpace(string(b)) != "3" {
+		t.Errorf("runs = %q, want 3", b)
+	}
+}
+
+func TestVolcanoMaxRetryExhausted(t *testing.T) {
+	runs := t.TempDir()
+	o := run(t, "testdata/volcano-maxretry.yaml", taskEnv("VC_RUNS="+runs))
+	if o.res.Phase != completion.PhaseFailed || o.res.ExitCode != 3 || o.res.Attempts != 2 {
+		t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", o.res)
+	}
+}
+
+// TaskCompleted → CompleteJob with never-ending workers: the job
+// succeeds when the master's task completes; the workers are stopped
+// (running.go CompleteJob: KillJob PodRetainPhaseSoft).
+func TestVolcanoTaskCompleted(t *testing.T) {
+	o := run(t, "testdata/volcano-taskcompleted.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
+		t.Errorf("result = %+v, want succeeded after 1 attempt", o.res)
+	}
+	for _, w := range []string{"worker-0", "worker-1"} {
+		if o.states[w] != completion.Stopped {
+			t.Errorf("%s = %s, want stopped", w, o.states[w])
+		}
+	}
+}

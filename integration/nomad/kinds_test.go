@@ -1,0 +1,65 @@
+package nomad_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestXGBoostOnRawExec: the XGBoostJob example trains with XGBoost's
+// collective on raw_exec: the Master succeeds, every rank prints the same
+// model checksum, and every task's environment is the oracle's.
+func TestXGBoostOnRawExec(t *testing.T) {
+	if exec.Command("/usr/bin/python3", "-c", "import xgboost").Run() != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("python3-xgboost is not installed for /usr/bin/python3 (CI=true)")
+		}
+		t.Skip("python3-xgboost not installed")
+	}
+	cfg := site()
+	cfg.Roles = torchPath // Debian's python3-xgboost is for /usr/bin/python3
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "xgboostjob-iris.yaml"), cfg)
+	res, id := run(t, p)
+	c := agent.Client(t)
+	defer c.Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded || res.ExitCode != 0 {
+		t.Fatalf("result %+v", res)
+	}
+	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+	sums := map[string]bool{}
+	for _, a := range allocs {
+		for _, line := range strings.Split(catLogs(t, a.ID, nomad.MainTask), "\n") {
+			if _, sum, ok := strings.Cut(line, " checksum "); ok && strings.HasPrefix(line, "rank ") {
+				sums[sum] = true
+			}
+		}
+	}
+	if len(sums) != 1 {
+		t.Errorf("model checksums %v, want one for every rank", sums)
+	}
+	checkEnvAgainstOracle(t, c, p, id)
+}
+
+// TestOtherKindsEnvOnRawExec: each training-operator kind's tasks get the
+// oracle's environment from Nomad (MXJob's MX_CONFIG with a tuner key that
+// needs JSON escaping, PaddleJob in parameter-server mode).
+func TestOtherKindsEnvOnRawExec(t *testing.T) {
+	c := agent.Client(t)
+	for _, name := range []string{"env-xgboost.yaml", "env-paddle-ps.yaml", "env-jax.yaml", "env-mxnet.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "slurm", "testdata", name), site())
+			res, id := run(t, p)
+			defer c.Jobs().Deregister(id, true, nil)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			checkEnvAgainstOracle(t, c, p, id)
+		})
+	}
+}

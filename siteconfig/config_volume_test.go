@@ -1,0 +1,83 @@
+package siteconfig
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestVolumeRules(t *testing.T) {
+	src := `
+volume "training" { path = "/lustre/proj/training" }
+volume "home-*"   {
+  path      = "/gpfs/home/${user}/data"
+  read_only = true
+}
+volume "ckpt" {
+  nomad_csi_volume = "ckpt"
+  access_mode      = "multi-node-multi-writer"
+  attachment_mode  = "file-system"
+}
+volume "scratch" { path = "/scratch/$${user}" }
+`
+	cfg, diags := ParseConfig([]byte(src), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tc := range []struct {
+		names      []string
+		want, path string
+	}{
+		{[]string{"training"}, "training", "/lustre/proj/training"},
+		{[]string{"", "home-alice"}, "home-*", "/gpfs/home/alice/data"},
+		{[]string{"nope", "scratch"}, "scratch", "/scratch/alice"},
+		{[]string{"ckpt"}, "ckpt", ""},
+	} {
+		r := cfg.Volume(tc.names...)
+		if r == nil || r.Pattern != tc.want {
+			t.Errorf("Volume(%q) = %+v, want rule %q", tc.names, r, tc.want)
+			continue
+		}
+		if p, err := r.HostPath("alice"); err != nil || p != tc.path {
+			t.Errorf("%s: HostPath = %q, %v; want %q", tc.want, p, err, tc.path)
+		}
+	}
+	if r := cfg.Volume("home-x"); !r.ReadOnly {
+		t.Error("read_only lost")
+	}
+	if r := cfg.Volume("ckpt"); r.NomadCSIVolume != "ckpt" || r.AccessMode != "multi-node-multi-writer" || r.AttachmentMode != "file-system" {
+		t.Errorf("csi rule %+v", r)
+	}
+	if cfg.Volume("other") != nil {
+		t.Error("an unmapped name matched")
+	}
+	// one user's name cannot reach another's tree
+	for _, u := range []string{"../bob", "a/b", "..", "", "a\nb"} {
+		if p, err := cfg.Volume("home-x").HostPath(u); err == nil {
+			t.Errorf("user %q gave %q", u, p)
+		}
+	}
+}
+
+func TestVolumeRulesRefused(t *testing.T) {
+	for _, tc := range []struct{ src, at, want string }{
+		{`volume "a" { path = "data" }`, "site.hcl:1,21", "must be absolute"},
+		{`volume "a" { path = "/lustre/../etc" }`, "site.hcl:1,21", `".." element`},
+		{`volume "a" { path = "/" }`, "site.hcl:1,21", "whole file system"},
+		{`volume "a" {}`, "site.hcl:1,1", "names none"},
+		{"volume \"a\" {\nnomad_host_volume = \"x\"\nnomad_csi_volume = \"y\"\n}", "site.hcl:1,1", "not both"},
+		{"volume \"a\" {\nnomad_host_volume = \"x\"\naccess_mode = \"single-node-writer\"\n}", "site.hcl:1,1", "CSI volume's"},
+		{"volume \"a\" {\nnomad_csi_volume = \"x\"\naccess_mode = \"rw\"\n}", "site.hcl:3,", "access_mode"},
+		{"volume \"a\" {\npath = \"/x\"\nsize = 3\n}", "site.hcl:3,", "size"},
+		{`volume "a" { path = "/x/${job}" }`, "site.hcl:1,", "job"},
+		{"volume \"a\\nb\" { path = \"/x\" }", "site.hcl:1,", "newline"},
+	} {
+		_, diags := ParseConfig([]byte(tc.src), "site.hcl")
+		msg := diags.Error()
+		for _, d := range diags {
+			msg += " | " + d.Detail
+		}
+		if !diags.HasErrors() || !strings.Contains(msg, tc.at) || !strings.Contains(msg, tc.want) {
+			t.Errorf("%s: got %q, want an error at %s about %q", tc.src, msg, tc.at, tc.want)
+		}
+	}
+}

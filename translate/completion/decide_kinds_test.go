@@ -1,0 +1,159 @@
+package completion
+
+import (
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// kindJob is a job of one of the other training-operator kinds as the
+// Kubeflow reader makes it: the pytorch rule family, cleanPodPolicy None
+// (SetDefaults_<kind>), the kind's restart policy on every role.
+func kindJob(f jobs.Format, restart string, roles ...*jobs.Role) *jobs.Job {
+	j := &jobs.Job{Name: "k", Source: jobs.Source{Format: f, Version: "kubeflow.org/v1"},
+		Completion: jobs.Completion{Kind: jobs.CompletionPyTorch}, Retry: jobs.Retry{CleanPodPolicy: "None"}, Roles: roles}
+	if f == jobs.FormatMXJob {
+		j.Completion.Decider = "scheduler"
+	}
+	for _, r := range roles {
+		if r.RestartPolicy == "" {
+			r.RestartPolicy = restart
+		}
+	}
+	return j
+}
+
+// TestDecideOtherKinds: each case names the UpdateJobStatus it follows.
+func TestDecideOtherKinds(t *testing.T) {
+	xgb := func() *jobs.Job {
+		return kindJob(jobs.FormatXGBoostJob, "Never", kfRole("master", 1, ""), kfRole("worker", 2, ""))
+	}
+	cases := map[string]struct {
+		source string
+		job    *jobs.Job
+		tasks  []Task
+		want   Verdict
+	}{
+		"xgboost: the Master succeeding succeeds the job, workers kept (cleanPodPolicy None)": {
+			source: "pkg/controller.v1/xgboost/xgboostjob_controller.go UpdateJobStatus @v1.9.0 (rtype Master, expected == 0)",
+			job:    xgb(),
+			tasks:  []Task{tk("master", 0, Succeeded, 0, 1), run("worker", 0), run("worker", 1)},
+			want: Verdict{Phase: PhaseSucceeded, Trigger: refp("master", 0), Reason: "XGBoostJob k is successfully completed (the Master succeeded)",
+				Keep: []TaskRef{ref("worker", 0), ref("worker", 1)}},
+		},
+		"xgboost: workers succeeding do not end the job": {
+			source: "xgboostjob_controller.go UpdateJobStatus @v1.9.0: only the Master's expected == 0 succeeds",
+			job:    xgb(),
+			tasks:  []Task{run("master", 0), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2)},
+			want:   Verdict{Phase: PhaseRunning, Reason: "2 of 3 tasks ended"},
+		},
+		"xgboost: a failed worker under Never fails the job": {
+			source: "xgboostjob_controller.go UpdateJobStatus @v1.9.0: failed > 0, restartPolicy not ExitCode ⇒ JobFailed",
+			job:    xgb(),
+			tasks:  []Task{run("master", 0), tk("worker", 1, Failed, 3, 1), run("worker", 0)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 3, Trigger: refp("worker", 1), Reason: "XGBoostJob k is failed because 1 Worker replica(s) failed (task worker-1 exited with 3)",
+				Keep: []TaskRef{ref("master", 0), ref("worker", 0)}},
+		},
+		"paddle collective: every Worker succeeding succeeds the job": {
+			source: "pkg/controller.v1/paddlepaddle/paddlepaddle_controller.go UpdateJobStatus @v1.9.0 (no Master: Worker expected == 0)",
+			job:    kindJob(jobs.FormatPaddleJob, "OnFailure", kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2)},
+			want:   Verdict{Phase: PhaseSucceeded, Trigger: refp("worker", 1), Reason: "PaddleJob k is successfully completed (every Worker succeeded)"},
+		},
+		"paddle collective: one Worker is not enough": {
+			source: "paddlepaddle_controller.go UpdateJobStatus @v1.9.0",
+			job:    kindJob(jobs.FormatPaddleJob, "OnFailure", kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1), run("worker", 1)},
+			want:   Verdict{Phase: PhaseRunning, Reason: "1 of 2 tasks ended"},
+		},
+		"paddle parameter-server: the Masters decide": {
+			source: "paddlepaddle_controller.go UpdateJobStatus @v1.9.0 (ContainsMasterSpec: Master expected == 0)",
+			job:    kindJob(jobs.FormatPaddleJob, "OnFailure", kfRole("master", 2, ""), kfRole("worker", 2, "")),
+			tasks:  []Task{tk("master", 0, Succeeded, 0, 1), tk("master", 1, Succeeded, 0, 2), run("worker", 0), run("worker", 1)},
+			want: Verdict{Phase: PhaseSucceeded, Trigger: refp("master", 1), Reason: "PaddleJob k is successfully completed (the Master succeeded)",
+				Keep: []TaskRef{ref("worker", 0), ref("worker", 1)}},
+		},
+		"jax: every Worker succeeding succeeds the job": {
+			source: "pkg/controller.v1/jax/jaxjob_controller.go UpdateJobStatus @v1.9.0 (Worker expected == 0)",
+			job:    kindJob(jobs.FormatJAXJob, "Never", kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 1, Succeeded, 0, 1), tk("worker", 0, Succeeded, 0, 2)},
+			want:   Verdict{Phase: PhaseSucceeded, Trigger: refp("worker", 0), Reason: "JAXJob k is successfully completed (every Worker succeeded)"},
+		},
+		"jax: a Worker failing under Never fails the job": {
+			source: "jaxjob_controller.go UpdateJobStatus @v1.9.0: failed > 0, restartPolicy Never ⇒ JobFailed",
+			job:    kindJob(jobs.FormatJAXJob, "Never", kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 1, Failed, 1, 1), run("worker", 0)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 1, Trigger: refp("worker", 1), Reason: "JAXJob k is failed because 1 Worker replica(s) failed (task worker-1 exited with 1)",
+				Keep: []TaskRef{ref("worker", 0)}},
+		},
+		"mxnet: the Scheduler succeeding succeeds the job": {
+			source: "pkg/controller.v1/mxnet/mxjob_controller.go UpdateJobStatus @v1.8.1 (rtype Scheduler, expected == 0)",
+			job:    kindJob(jobs.FormatMXJob, "Never", kfRole("scheduler", 1, ""), kfRole("server", 1, ""), kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2), tk("scheduler", 0, Succeeded, 0, 3), run("server", 0)},
+			want: Verdict{Phase: PhaseSucceeded, Trigger: refp("scheduler", 0), Reason: "MXJob k is successfully completed (the Scheduler succeeded)",
+				Keep: []TaskRef{ref("server", 0)}},
+		},
+		"mxnet: workers alone do not end a job with a Scheduler": {
+			source: "mxjob_controller.go UpdateJobStatus @v1.8.1",
+			job:    kindJob(jobs.FormatMXJob, "Never", kfRole("scheduler", 1, ""), kfRole("server", 1, ""), kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2), run("scheduler", 0), run("server", 0)},
+			want:   Verdict{Phase: PhaseRunning, Reason: "2 of 4 tasks ended"},
+		},
+		"mxnet: a single worker decides": {
+			source: "mxjob_controller.go isSingleWorker @v1.8.1 (1 Worker, no Scheduler, no Server)",
+			job:    kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 1, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1)},
+			want:   Verdict{Phase: PhaseSucceeded, Trigger: refp("worker", 0), Reason: "MXJob k is successfully completed (every Worker succeeded)"},
+		},
+		"mxnet: two workers without a Scheduler never succeed (the operator leaves it Running)": {
+			source: "mxjob_controller.go UpdateJobStatus @v1.8.1: neither Scheduler nor singleTraining; jobshift's T8 ends it",
+			job:    kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 2, "")),
+			tasks:  []Task{tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Succeeded, 0, 2)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 1, Trigger: refp("worker", 1),
+				Reason: "every task of MXJob k ended but no success rule fired (an MXJob succeeds when its Scheduler succeeds, or its single Worker when it has neither Scheduler nor Server); Kubeflow would leave it Running, jobshift fails it"},
+		},
+		"mxnet: a failed Server fails the job": {
+			source: "mxjob_controller.go UpdateJobStatus @v1.8.1: failed > 0, restartPolicy not ExitCode ⇒ JobFailed",
+			job:    kindJob(jobs.FormatMXJob, "Never", kfRole("scheduler", 1, ""), kfRole("server", 1, ""), kfRole("worker", 1, "")),
+			tasks:  []Task{run("scheduler", 0), tk("server", 0, Failed, 137, 1), run("worker", 0)},
+			want: Verdict{Phase: PhaseFailed, ExitCode: 137, Trigger: refp("server", 0), Reason: "MXJob k is failed because 1 Server replica(s) failed (task server-0 exited with 137)",
+				Keep: []TaskRef{ref("scheduler", 0), ref("worker", 0)}},
+		},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := Decide(c.job, c.tasks)
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("%s\n(-want +got):\n%s", c.source, diff)
+			}
+		})
+	}
+}
+
+// TestRestartOtherKinds: restart in place by each kind's default policy and
+// the backoff limit (R6, R7), as for TFJob.
+func TestRestartOtherKinds(t *testing.T) {
+	cases := map[string]struct {
+		source string
+		job    *jobs.Job
+		code   int
+		want   bool
+	}{
+		"paddle default OnFailure restarts a failure": {"paddlepaddle_types.go @v1.9.0 PaddleJobDefaultRestartPolicy OnFailure",
+			kindJob(jobs.FormatPaddleJob, "OnFailure", kfRole("worker", 2, "")), 1, true},
+		"xgboost default Never does not": {"xgboost_types.go @v1.9.0 XGBoostJobDefaultRestartPolicy Never",
+			kindJob(jobs.FormatXGBoostJob, "Never", kfRole("master", 1, ""), kfRole("worker", 1, "")), 1, false},
+		"jax ExitCode restarts 137": {"kubeflow.org/v1 IsRetryableExitCode (code ≥ 128), JAXJob has no generation of its own",
+			kindJob(jobs.FormatJAXJob, "ExitCode", kfRole("worker", 2, "")), 137, true},
+		"mxnet ExitCode does not restart 1": {"mxjob_controller.go @v1.8.1 restarting only under ExitCode; 1–127 permanent",
+			kindJob(jobs.FormatMXJob, "ExitCode", kfRole("worker", 1, "")), 1, false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := Restartable(c.job, "worker", c.code); got != c.want {
+				t.Errorf("%s: Restartable(worker, %d) = %v, want %v", c.source, c.code, got, c.want)
+			}
+		})
+	}
+}
