@@ -263,3 +263,41 @@ func TestTrainJobMPI(t *testing.T) {
 		}
 	}
 }
+
+var datasetRows = regexp.MustCompile(`(?m)^rank (\d+) of 2 read 32 of 64 rows, sum (\d+)$`)
+
+// A TrainJob whose runtime has a dataset initializer: the initializer step
+// writes the data set to the shared /workspace volume (a hostPath), the two
+// trainer nodes start once it completed and each reads its half.
+func TestTrainJobDatasetInitializer(t *testing.T) {
+	const host = "/tmp/jobshift-example-workspace" // the job's hostPath
+	if _, err := os.Stat(host); err == nil {
+		t.Skipf("%s exists: not this test's to use", host)
+	}
+	if err := os.Mkdir(host, 0o755); err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(host)
+	o := run(t, "trainjob-initializer.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		if strings.Contains(o.res.Reason, "namespace") {
+			t.Skipf("no private mount namespace here: %s", o.res.Reason)
+		}
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	sums := map[string]string{}
+	outs, _ := filepath.Glob(filepath.Join(o.dir, "node-*", "*", "stdout"))
+	for _, f := range outs {
+		b, _ := os.ReadFile(f)
+		for _, m := range datasetRows.FindAllStringSubmatch(string(b), -1) {
+			sums[m[1]] = m[2]
+		}
+	}
+	// rows i with i*i, split by rank: even rows sum 41664, odd 43680
+	if sums["0"] != "41664" || sums["1"] != "43680" {
+		t.Fatalf("sums by rank %v, want 0:41664 1:43680", sums)
+	}
+	if _, err := os.Stat(filepath.Join(host, "dataset", "rows.txt")); err != nil {
+		t.Errorf("the initializer's output is not in the volume: %v", err)
+	}
+}
