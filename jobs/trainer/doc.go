@@ -44,7 +44,9 @@
 // (translate/contract/trainer.go) need: torch (PET_NPROC_PER_NODE with the
 // "auto" rule), mpi (node counts with runLauncherAsNode, slots, the
 // hostfile of pod FQDNs as a Role.Files entry at /etc/mpi/hostfile, the
-// ssh port every node and the launcher get for the ssh emulation), jax,
+// ssh port every node and the launcher get for the ssh emulation, whose
+// barrier keeps the launcher's "node Ready" dependency, so it is not a
+// Role.DependsOn step), jax,
 // xgboost (GPUs per node), plain (no contract: trainer.env only). flux
 // runtimes are refused. The torchtune mode (a trainer command of exactly
 // [tune, run]) is refused: its command line is not built.
