@@ -1,6 +1,7 @@
 package examples_test
 
 import (
+	"encoding/json"
 	"net"
 	"os"
 	"os/exec"
@@ -25,6 +26,7 @@ var kindExamples = map[string]struct {
 	"xgboostjob-iris.yaml":      {"xgboostjob-port", "MASTER_ADDR", "MASTER_PORT", "xgboost"},
 	"paddlejob-collective.yaml": {"master", "PADDLE_MASTER", "", ""},
 	"jaxjob-coordinator.yaml":   {"jaxjob-port", "COORDINATOR_ADDRESS", "COORDINATOR_PORT", ""},
+	"mxjob-ps.yaml":             {"mxjob-port", "DMLC_PS_ROOT_URI", "DMLC_PS_ROOT_PORT", ""},
 }
 
 // TestKindExamples runs each example to success and compares every task's
@@ -84,6 +86,9 @@ func TestKindExamples(t *testing.T) {
 // with WORKER_PORT; ports the contracts do not read are 1.
 func observedTopology(t *testing.T, job *jobs.Job, seen map[jobs.TaskRef]map[string]string, label, addrVar, portVar string) contract.Topology {
 	first := seen[jobs.TaskRef{Role: job.Roles[0].Name}]
+	if mx := first["MX_CONFIG"]; mx != "" {
+		return mxTopology(t, job, mx, label)
+	}
 	addr, port := first[addrVar], first[portVar]
 	if portVar == "" {
 		var err error
@@ -107,6 +112,29 @@ func observedTopology(t *testing.T, job *jobs.Job, seen map[jobs.TaskRef]map[str
 				tp, _ = strconv.Atoi(first["WORKER_PORT"])
 			}
 			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: addr, Ports: map[string][]int{label: {tp}}})
+		}
+		topo.Roles = append(topo.Roles, rt)
+	}
+	return topo
+}
+
+// mxTopology is the topology MX_CONFIG's cluster names (every task's url
+// and port).
+func mxTopology(t *testing.T, job *jobs.Job, mx, label string) contract.Topology {
+	var cfg struct {
+		Cluster map[string][]struct {
+			URL  string `json:"url"`
+			Port int    `json:"port"`
+		} `json:"cluster"`
+	}
+	if err := json.Unmarshal([]byte(mx), &cfg); err != nil {
+		t.Fatalf("MX_CONFIG %q: %v", mx, err)
+	}
+	var topo contract.Topology
+	for _, r := range job.Roles {
+		rt := contract.RoleTopology{Name: r.Name}
+		for _, h := range cfg.Cluster[r.ReplicaType] {
+			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: h.URL, Ports: map[string][]int{label: {h.Port}}})
 		}
 		topo.Roles = append(topo.Roles, rt)
 	}

@@ -2,6 +2,7 @@
 
     python3 rendezvous.py paddle   # PaddleJob, collective mode
     python3 rendezvous.py jax      # JAXJob
+    python3 rendezvous.py mxnet    # MXJob (MXTrain: Scheduler, Server, Worker)
 
 paddle: like `python -m paddle.distributed.launch`, every replica tries to
 serve the rendezvous at PADDLE_MASTER (host:port); the one that can bind it
@@ -12,6 +13,11 @@ each presenting PADDLE_JOB_ID.
 jax: like jax.distributed.initialize(), PROCESS_ID 0 serves the coordinator
 at COORDINATOR_ADDRESS:COORDINATOR_PORT, the others connect and present
 their PROCESS_ID; every id 0..NUM_PROCESSES-1 must come exactly once.
+
+mxnet: like ps-lite, the scheduler (DMLC_ROLE=scheduler) serves at
+DMLC_PS_ROOT_URI:DMLC_PS_ROOT_PORT; DMLC_NUM_SERVER servers and
+DMLC_NUM_WORKER workers register with their role and index (MX_CONFIG's
+task) and every one must come exactly once.
 
 Every process prints the operator variables it was given ("env NAME=VALUE")
 and, once everyone has met, "rank R of N members M" and exits 0.
@@ -24,6 +30,8 @@ import time
 NAMES = {
     "paddle": ("PYTHONUNBUFFERED", "PADDLE_JOB_ID", "PADDLE_NNODES", "PADDLE_MASTER", "PADDLE_SERVER_NUM", "PADDLE_TRAINER_NUM"),
     "jax": ("PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES", "PROCESS_ID"),
+    "mxnet": ("MX_CONFIG", "DMLC_PS_ROOT_PORT", "DMLC_PS_ROOT_URI", "DMLC_NUM_SERVER", "DMLC_NUM_WORKER", "DMLC_ROLE",
+              "DMLC_USE_KUBERNETES", "DMLC_WORKER_ID"),
 }
 
 
@@ -91,12 +99,32 @@ def jax():
     return 0, n
 
 
+def mxnet():
+    import json
+    host, port = os.environ["DMLC_PS_ROOT_URI"], int(os.environ["DMLC_PS_ROOT_PORT"])
+    servers, workers = int(os.environ["DMLC_NUM_SERVER"]), int(os.environ["DMLC_NUM_WORKER"])
+    task = json.loads(os.environ["MX_CONFIG"])["task"]
+    if task["type"] != os.environ["DMLC_ROLE"]:
+        raise SystemExit("MX_CONFIG task %r but DMLC_ROLE %s" % (task, os.environ["DMLC_ROLE"]))
+    n = 1 + servers + workers
+    if task["type"] != "scheduler":
+        rank, got = join(host, port, "%s %d" % (task["type"], task["index"]))
+        return rank, got
+    want = {"server %d" % i for i in range(servers)} | {"worker %d" % i for i in range(workers)}
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((host, port))
+    with sock:
+        serve(sock, n, lambda line, peers: line in want and line not in [p for _, p in peers])
+    return 0, n
+
+
 def main():
     kind = sys.argv[1]
     for name, value in os.environ.items():
         if name in NAMES[kind]:
             print("env %s=%s" % (name, value), flush=True)
-    rank, n = {"paddle": paddle, "jax": jax}[kind]()
+    rank, n = {"paddle": paddle, "jax": jax, "mxnet": mxnet}[kind]()
     print("rank %d of %d members %d" % (rank, n, n), flush=True)
 
 

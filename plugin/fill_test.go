@@ -18,10 +18,13 @@ func fillValue(v reflect.Value, n *int) {
 	switch v.Kind() {
 	case reflect.String:
 		v.SetString(fmt.Sprintf("s%d 'q' $x {{y}} %%", *n))
-	case reflect.Int, reflect.Int32, reflect.Int64:
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
 		v.SetInt(int64(*n))
-	case reflect.Uint32, reflect.Uint8:
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
 		v.SetUint(uint64(*n))
+	case reflect.Float32, reflect.Float64:
+		// a fraction no decimal rendering with fewer digits gives back
+		v.SetFloat(float64(*n) + 1.0/3)
 	case reflect.Bool:
 		v.SetBool(true)
 	case reflect.Pointer:
@@ -59,7 +62,9 @@ func fillValue(v reflect.Value, n *int) {
 	case reflect.Interface:
 		v.Set(reflect.ValueOf(fmt.Sprintf("any%d", *n)))
 	default:
-		panic("fill: unhandled kind " + v.Kind().String())
+		// A kind the model never held before: give it a value here and a
+		// wire form in wire_*.go.
+		panic("fill: unhandled kind " + v.Kind().String() + " (" + v.Type().String() + ")")
 	}
 }
 

@@ -19,16 +19,18 @@ type GRPCClient struct {
 	client  pb.DriverClient
 	name    string
 	version string
+	// protocol is the negotiated protocol version (wire_version.go).
+	protocol int
 }
 
 var _ drivers.Driver = (*GRPCClient)(nil)
 
-func newGRPCClient(ctx context.Context, c pb.DriverClient) (*GRPCClient, error) {
+func newGRPCClient(ctx context.Context, c pb.DriverClient, protocol int) (*GRPCClient, error) {
 	info, err := c.Info(ctx, &pb.InfoRequest{})
 	if err != nil {
 		return nil, fmt.Errorf("plugin info: %w", statusToError(err))
 	}
-	return &GRPCClient{client: c, name: info.Name, version: info.Version}, nil
+	return &GRPCClient{client: c, name: info.Name, version: info.Version, protocol: protocol}, nil
 }
 
 // Name is the driver name the plugin reported.
@@ -38,7 +40,7 @@ func (c *GRPCClient) Name() string { return c.name }
 func (c *GRPCClient) Version() string { return c.version }
 
 func (c *GRPCClient) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
-	wp, err := PlanToPB(p)
+	wp, err := planFor(p, c.protocol, c.name)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +52,7 @@ func (c *GRPCClient) Render(ctx context.Context, p *translate.Plan) (*drivers.Ar
 }
 
 func (c *GRPCClient) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	wp, err := PlanToPB(p)
+	wp, err := planFor(p, c.protocol, c.name)
 	if err != nil {
 		return drivers.Handle{}, err
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -136,11 +137,13 @@ func TestErrorsSurvive(t *testing.T) {
 		sentinel  error
 		wantDiags hcl.Diagnostics
 	}{
-		"diagnostics":      {err: diags, wantDiags: diags},
-		"not found":        {err: drivers.ErrNotFound, sentinel: drivers.ErrNotFound},
-		"wrapped sentinel": {err: errors.Join(errors.New("job 42"), drivers.ErrUnsupported), sentinel: drivers.ErrUnsupported},
-		"plain error":      {err: errors.New("boom: sbatch said no")},
-		"context deadline": {err: context.DeadlineExceeded, sentinel: context.DeadlineExceeded},
+		"diagnostics": {err: diags, wantDiags: diags},
+		// a driver's refusal: the message is its own, not hcl's join
+		"diagnostics with a kind": {err: diag.Errors(drivers.ErrUnsupported, diags), sentinel: drivers.ErrUnsupported, wantDiags: diags},
+		"not found":               {err: drivers.ErrNotFound, sentinel: drivers.ErrNotFound},
+		"wrapped sentinel":        {err: errors.Join(errors.New("job 42"), drivers.ErrUnsupported), sentinel: drivers.ErrUnsupported},
+		"plain error":             {err: errors.New("boom: sbatch said no")},
+		"context deadline":        {err: context.DeadlineExceeded, sentinel: context.DeadlineExceeded},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -168,7 +171,6 @@ func TestErrorsSurvive(t *testing.T) {
 					if diff := cmp.Diff(tc.wantDiags, got); diff != "" {
 						t.Errorf("%s: diagnostics (-want +got):\n%s", method, diff)
 					}
-					continue
 				}
 				if err.Error() != tc.err.Error() {
 					t.Errorf("%s: message %q, want %q", method, err.Error(), tc.err.Error())

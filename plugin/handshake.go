@@ -8,7 +8,13 @@ import (
 // go-plugin handshake negotiates the highest version both sides list in
 // VersionedPlugins; a plugin that only speaks an unknown version fails the
 // handshake with a clear error instead of hanging.
-const ProtocolVersion = 1
+//
+// Version 2 added secret variables, platform files, init containers, the
+// step order, the JobSet and Volcano completion fields and the MXJob,
+// TrainJob and Volcano extras (proto/driver.proto). Both versions are
+// served: with a version 1 plugin the host sends only plans version 1
+// carries whole and refuses the others (wire_version.go).
+const ProtocolVersion = 2
 
 // PluginName is the name the driver is dispensed under.
 const PluginName = "driver"
@@ -23,8 +29,14 @@ var Handshake = goplugin.HandshakeConfig{
 }
 
 // pluginSets lists, per protocol version, the plugins served or dispensed.
+// The messages of version 2 are a superset of version 1's, so one server
+// serves both; the host's client remembers which one it speaks.
 func pluginSets(impl *GRPCDriverPlugin) map[int]goplugin.PluginSet {
-	return map[int]goplugin.PluginSet{
-		1: {PluginName: impl},
+	sets := map[int]goplugin.PluginSet{}
+	for v := 1; v <= ProtocolVersion; v++ {
+		p := *impl
+		p.protocol = v
+		sets[v] = goplugin.PluginSet{PluginName: &p}
 	}
+	return sets
 }

@@ -24,6 +24,13 @@ func TestMain(m *testing.M) {
 		os.Exit(m.Run())
 	case "fake":
 		Serve(&recordingDriver{artifact: &drivers.Artifact{MediaType: "text/plain", Files: []drivers.File{{Name: "f", Data: []byte("out-of-process")}}}}, "1.2.3")
+	case "v1":
+		// A plugin built before protocol 2: it speaks only version 1.
+		goplugin.Serve(&goplugin.ServeConfig{
+			HandshakeConfig:  Handshake,
+			VersionedPlugins: map[int]goplugin.PluginSet{1: {PluginName: &GRPCDriverPlugin{Impl: &recordingDriver{}, Version: "0.9"}}},
+			GRPCServer:       goplugin.DefaultGRPCServer,
+		})
 	case "crash":
 		Serve(&crashingDriver{}, "0.0.1")
 	case "future":
@@ -92,7 +99,7 @@ func TestBadPlugins(t *testing.T) {
 	defer func() { StartTimeout = old }()
 	dir := pluginDir(t, "future", "garbage", "hang")
 	cases := map[string]string{
-		"future":  "Plugin version: 99, Client versions: [1]",
+		"future":  "Plugin version: 99, Client versions: [1 2]",
 		"garbage": "jobshift driver plugin",
 		"hang":    "timeout",
 	}

@@ -15,6 +15,8 @@ type GRPCDriverPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
 	Impl    drivers.Driver
 	Version string
+	// protocol is the version this set serves (0 = ProtocolVersion).
+	protocol int
 }
 
 var _ goplugin.GRPCPlugin = (*GRPCDriverPlugin)(nil)
@@ -25,7 +27,11 @@ func (p *GRPCDriverPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) er
 }
 
 func (p *GRPCDriverPlugin) GRPCClient(ctx context.Context, _ *goplugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
-	return newGRPCClient(ctx, pb.NewDriverClient(c))
+	proto := p.protocol
+	if proto == 0 {
+		proto = ProtocolVersion
+	}
+	return newGRPCClient(ctx, pb.NewDriverClient(c), proto)
 }
 
 // Serve runs d as a plugin on this process's stdio; it returns when the host

@@ -58,18 +58,28 @@ func errorToStatus(err error) error {
 	return st.Err()
 }
 
-// remoteError is an error that came back from a plugin: its text, and the
-// sentinel errors it wraps.
+// remoteError is an error that came back from a plugin: its text, the
+// diagnostics it carries and the sentinel errors it wraps. The text is the
+// driver's own (a *diag.Error joins its diagnostics differently from a bare
+// hcl.Diagnostics), so a plugin's error reads as the built-in one does.
 type remoteError struct {
-	msg  string
-	kind []error
+	msg   string
+	diags hcl.Diagnostics
+	kind  []error
 }
 
-func (e *remoteError) Error() string   { return e.msg }
-func (e *remoteError) Unwrap() []error { return e.kind }
+func (e *remoteError) Error() string { return e.msg }
+
+// Unwrap gives errors.As the diagnostics and errors.Is the kinds.
+func (e *remoteError) Unwrap() []error {
+	if e.diags == nil {
+		return e.kind
+	}
+	return append([]error{e.diags}, e.kind...)
+}
 
 // statusToError decodes what errorToStatus encoded. An error with
-// diagnostics comes back as hcl.Diagnostics, exactly as the driver made it.
+// diagnostics keeps them exactly as the driver made them (errors.As).
 func statusToError(err error) error {
 	if err == nil {
 		return nil
@@ -79,10 +89,11 @@ func statusToError(err error) error {
 		return err
 	}
 	var kinds []error
+	var diags hcl.Diagnostics
 	for _, d := range st.Details() {
 		switch v := d.(type) {
 		case *pb.Diagnostics:
-			return diagsFromPB(v)
+			diags = diagsFromPB(v)
 		case *pb.ErrorKind:
 			if s, ok := sentinels[v.Kind]; ok {
 				kinds = append(kinds, s)
@@ -99,7 +110,7 @@ func statusToError(err error) error {
 			kinds = append(kinds, context.Canceled)
 		}
 	}
-	return &remoteError{msg: st.Message(), kind: kinds}
+	return &remoteError{msg: st.Message(), diags: diags, kind: kinds}
 }
 
 func diagsToPB(diags hcl.Diagnostics) *pb.Diagnostics {

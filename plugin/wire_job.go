@@ -91,11 +91,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 	if err != nil {
 		return nil, err
 	}
-	elastic, err := anyToJSON(j.Extras.ElasticPolicy)
-	if err != nil {
-		return nil, err
-	}
-	mpi, err := mpiToJSON(j.Extras.MPI)
+	extras, err := extrasToPB(&j.Extras)
 	if err != nil {
 		return nil, err
 	}
@@ -104,8 +100,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 		NamePos: posToPB(j.NamePos),
 		Source: &pb.Source{Format: string(j.Source.Format), Version: j.Source.Version, Kind: j.Source.Kind,
 			Path: j.Source.Path, Dialect: j.Source.Dialect},
-		Completion: &pb.Completion{Kind: string(j.Completion.Kind), SuccessPolicy: j.Completion.SuccessPolicy,
-			EnableDynamicWorker: j.Completion.EnableDynamicWorker, Pos: posToPB(j.Completion.Pos)},
+		Completion: completionToPB(j.Completion),
 		Retry: &pb.Retry{JobRetryCount: int32(j.Retry.JobRetryCount), Fancy: j.Retry.Fancy,
 			GangAllocation: j.Retry.GangAllocation, BackoffLimit: optIntToPB(j.Retry.BackoffLimit),
 			ActiveDeadlineSeconds: optInt64ToPB(j.Retry.ActiveDeadlineSeconds), CleanPodPolicy: j.Retry.CleanPodPolicy,
@@ -120,15 +115,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 		DataDir:        j.DataDir,
 		OutputDir:      j.OutputDir,
 		CodeDir:        j.CodeDir,
-		Extras:         &pb.Extras{HivedSku: j.Extras.HivedSKU, ElasticPolicyJson: elastic, MpiJson: mpi},
-	}
-	for _, rp := range j.Extras.RuntimePlugins {
-		params, err := anyToJSON(rp.Parameters)
-		if err != nil {
-			return nil, err
-		}
-		out.Extras.RuntimePlugins = append(out.Extras.RuntimePlugins, &pb.RuntimePlugin{Plugin: rp.Plugin,
-			ParametersJson: params, FailurePolicy: rp.FailurePolicy, TaskRoles: rp.TaskRoles, Pos: posToPB(rp.Pos)})
+		Extras:         extras,
 	}
 	for _, r := range j.Roles {
 		out.Roles = append(out.Roles, roleToPB(r))
@@ -141,10 +128,8 @@ func roleToPB(r *jobs.Role) *pb.Role {
 		Name: r.Name, Pos: posToPB(r.Pos), ReplicaType: r.ReplicaType,
 		Instances: int32(r.Instances), InstancesPos: posToPB(r.InstancesPos),
 		Image: r.Image, ImagePos: posToPB(r.ImagePos),
-		Command: &pb.Command{Kind: string(r.Command.Kind), Script: r.Command.Script, Command: r.Command.Command,
-			Args: r.Command.Args, Pos: posToPB(r.Command.Pos),
-			HasCommand: r.Command.Command != nil, HasArgs: r.Command.Args != nil},
-		WorkingDir: r.WorkingDir,
+		Command:    commandToPB(r.Command),
+		WorkingDir: r.WorkingDir, Env: envToPB(r.Env), Volumes: volumesToPB(r.Volumes),
 		Resources: &pb.Resources{CpuMilli: r.Resources.CPUMilli, MemoryMib: r.Resources.MemoryMiB,
 			ShmMib: r.Resources.ShmMiB, ShmSet: r.Resources.ShmSet, Gpu: int32(r.Resources.GPU),
 			GpuType: r.Resources.GPUType, Extended: r.Resources.Extended, Pos: posToPB(r.Resources.Pos)},
@@ -152,20 +137,15 @@ func roleToPB(r *jobs.Role) *pb.Role {
 		MinFailedPos: posToPB(r.MinFailedPos), MinSucceededPos: posToPB(r.MinSucceededPos),
 		TaskRetryCount: int32(r.TaskRetryCount), RestartPolicy: r.RestartPolicy,
 		NprocPerNode: int32(r.NprocPerNode), NprocPerNodeSpec: r.NprocPerNodeSpec, Prerequisites: r.Prerequisites,
+		BackoffLimit: optIntToPB(r.BackoffLimit), DependsOn: dependsToPB(r.DependsOn), Files: filesToPB(r.Files),
+		Init: initToPB(r.Init),
 	}
 	if a := r.ImageAuth; a != nil {
 		out.ImageAuth = &pb.ImageAuth{Registry: a.Registry, Username: a.Username, Password: a.Password, AuthFile: a.AuthFile}
 	}
-	for _, e := range r.Env {
-		out.Env = append(out.Env, &pb.EnvVar{Name: e.Name, Value: e.Value, Pos: posToPB(e.Pos)})
-	}
 	for _, p := range r.Ports {
 		out.Ports = append(out.Ports, &pb.Port{Label: p.Label, Count: int32(p.Count), BeginAt: int32(p.BeginAt),
 			Implicit: p.Implicit, Number: int32(p.Number), Pos: posToPB(p.Pos)})
-	}
-	for _, v := range r.Volumes {
-		out.Volumes = append(out.Volumes, &pb.Volume{Name: v.Name, Kind: v.Kind, Source: v.Source,
-			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posToPB(v.Pos)})
 	}
 	return out
 }
@@ -181,7 +161,8 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 	}
 	secrets, err := anyFromJSON(in.SecretsJson)
 	if err != nil {
-		return nil, err
+		// the decoder's message quotes the bytes it stopped at
+		return nil, fmt.Errorf("decoding the job's secrets: not a JSON object")
 	}
 	j := &jobs.Job{
 		Name: in.Name, NamePos: posFromPB(in.NamePos),
@@ -192,32 +173,15 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 	if s := in.Source; s != nil {
 		j.Source = jobs.Source{Format: jobs.Format(s.Format), Version: s.Version, Kind: s.Kind, Path: s.Path, Dialect: s.Dialect}
 	}
-	if c := in.Completion; c != nil {
-		j.Completion = jobs.Completion{Kind: jobs.CompletionKind(c.Kind), SuccessPolicy: c.SuccessPolicy,
-			EnableDynamicWorker: c.EnableDynamicWorker, Pos: posFromPB(c.Pos)}
-	}
+	j.Completion = completionFromPB(in.Completion)
 	if r := in.Retry; r != nil {
 		j.Retry = jobs.Retry{JobRetryCount: int(r.JobRetryCount), Fancy: r.Fancy, GangAllocation: r.GangAllocation,
 			BackoffLimit: optIntFromPB(r.BackoffLimit), ActiveDeadlineSeconds: optInt64FromPB(r.ActiveDeadlineSeconds),
 			CleanPodPolicy: r.CleanPodPolicy, TTLSecondsAfterFinish: optIntFromPB(r.TtlSecondsAfterFinished),
 			Pos: posFromPB(r.Pos)}
 	}
-	if x := in.Extras; x != nil {
-		j.Extras.HivedSKU = x.HivedSku
-		if j.Extras.ElasticPolicy, err = anyFromJSON(x.ElasticPolicyJson); err != nil {
-			return nil, err
-		}
-		if j.Extras.MPI, err = mpiFromJSON(x.MpiJson); err != nil {
-			return nil, err
-		}
-		for _, rp := range x.RuntimePlugins {
-			params, err := anyFromJSON(rp.ParametersJson)
-			if err != nil {
-				return nil, err
-			}
-			j.Extras.RuntimePlugins = append(j.Extras.RuntimePlugins, jobs.RuntimePlugin{Plugin: rp.Plugin,
-				Parameters: params, FailurePolicy: rp.FailurePolicy, TaskRoles: rp.TaskRoles, Pos: posFromPB(rp.Pos)})
-		}
+	if j.Extras, err = extrasFromPB(in.Extras); err != nil {
+		return nil, err
 	}
 	for _, r := range in.Roles {
 		j.Roles = append(j.Roles, roleFromPB(r))
@@ -234,53 +198,20 @@ func roleFromPB(in *pb.Role) *jobs.Role {
 		MinFailedPos: posFromPB(in.MinFailedPos), MinSucceededPos: posFromPB(in.MinSucceededPos),
 		TaskRetryCount: int(in.TaskRetryCount), RestartPolicy: in.RestartPolicy,
 		NprocPerNode: int(in.NprocPerNode), NprocPerNodeSpec: in.NprocPerNodeSpec, Prerequisites: in.Prerequisites,
+		Command: commandFromPB(in.Command), Env: envFromPB(in.Env), Volumes: volumesFromPB(in.Volumes),
+		BackoffLimit: optIntFromPB(in.BackoffLimit), DependsOn: dependsFromPB(in.DependsOn), Files: filesFromPB(in.Files),
+		Init: initFromPB(in.Init),
 	}
 	if a := in.ImageAuth; a != nil {
 		r.ImageAuth = &jobs.ImageAuth{Registry: a.Registry, Username: a.Username, Password: a.Password, AuthFile: a.AuthFile}
-	}
-	if c := in.Command; c != nil {
-		r.Command = jobs.Command{Kind: jobs.CommandKind(c.Kind), Script: c.Script, Pos: posFromPB(c.Pos)}
-		if c.HasCommand {
-			r.Command.Command = append([]string{}, c.Command...)
-		}
-		if c.HasArgs {
-			r.Command.Args = append([]string{}, c.Args...)
-		}
 	}
 	if res := in.Resources; res != nil {
 		r.Resources = jobs.Resources{CPUMilli: res.CpuMilli, MemoryMiB: res.MemoryMib, ShmMiB: res.ShmMib,
 			ShmSet: res.ShmSet, GPU: int(res.Gpu), GPUType: res.GpuType, Extended: res.Extended, Pos: posFromPB(res.Pos)}
 	}
-	for _, e := range in.Env {
-		r.Env = append(r.Env, jobs.EnvVar{Name: e.Name, Value: e.Value, Pos: posFromPB(e.Pos)})
-	}
 	for _, p := range in.Ports {
 		r.Ports = append(r.Ports, jobs.Port{Label: p.Label, Count: int(p.Count), BeginAt: int(p.BeginAt),
 			Implicit: p.Implicit, Number: int(p.Number), Pos: posFromPB(p.Pos)})
 	}
-	for _, v := range in.Volumes {
-		r.Volumes = append(r.Volumes, jobs.Volume{Name: v.Name, Kind: v.Kind, Source: v.Source,
-			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posFromPB(v.Pos)})
-	}
 	return r
-}
-
-// mpiToJSON carries Extras.MPI (a plain struct of strings, numbers and a
-// position) as JSON; nil travels as empty bytes.
-func mpiToJSON(m *jobs.MPI) ([]byte, error) {
-	if m == nil {
-		return nil, nil
-	}
-	return json.Marshal(m)
-}
-
-func mpiFromJSON(b []byte) (*jobs.MPI, error) {
-	if len(b) == 0 {
-		return nil, nil
-	}
-	m := &jobs.MPI{}
-	if err := json.Unmarshal(b, m); err != nil {
-		return nil, fmt.Errorf("mpi extras: %w", err)
-	}
-	return m, nil
 }

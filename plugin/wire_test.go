@@ -1,6 +1,7 @@
 package plugin
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -81,6 +82,14 @@ image "10.11.3.8:5000/*" { replace = "registry.example/mirror/*" }
 role "ps" { driver = "raw_exec" }
 gpu_type "titanxp" { model = "TITAN Xp" }
 plugins { dirs = ["/opt/jobshift/plugins"] }
+volume "training" { path = "/lustre/proj/${user}/training" }
+volume "ckpt" {
+  nomad_csi_volume = "ckpt"
+  access_mode      = "multi-node-multi-writer"
+}
+trainer {
+  runtime_dirs = ["/etc/jobshift/runtimes"]
+}
 `)
 	site, diags := siteconfig.ParseConfig(src, "/etc/jobshift/jobshift.hcl")
 	if diags.HasErrors() {
@@ -100,6 +109,9 @@ plugins { dirs = ["/opt/jobshift/plugins"] }
 	}
 	if back.Site.Nomad == nil || back.Site.Nomad.Range.Start.Line != 1 {
 		t.Errorf("nomad block range lost: %+v", back.Site.Nomad)
+	}
+	if len(back.Site.Volumes) != 2 || back.Site.Trainer == nil {
+		t.Errorf("volume rules or trainer block lost: %+v %+v", back.Site.Volumes, back.Site.Trainer)
 	}
 }
 
@@ -126,5 +138,22 @@ func TestNoContractsAcrossTheWire(t *testing.T) {
 		if diff := cmp.Diff(sent, got); diff != "" {
 			t.Errorf("%s: contract options differ across the wire (-sent +received):\n%s", name, diff)
 		}
+	}
+}
+
+// TestSecretsNotInDecodeErrors: malformed secrets on the wire are refused
+// without quoting any of their bytes.
+func TestSecretsNotInDecodeErrors(t *testing.T) {
+	w, err := JobToPB(&jobs.Job{Name: "j"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.SecretsJson = []byte(`{"token": hunter2}`)
+	_, err = JobFromPB(w)
+	if err == nil {
+		t.Fatal("malformed secrets were accepted")
+	}
+	if strings.Contains(err.Error(), "hunter2") || strings.Contains(err.Error(), "'h'") {
+		t.Errorf("the error quotes the secret: %v", err)
 	}
 }

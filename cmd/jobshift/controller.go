@@ -21,7 +21,7 @@ func init() {
 }
 
 const controllerHelp = `
-Usage: jobshift controller [-config FILE] [-every 30s]
+Usage: jobshift controller [-config FILE] [-every 30s] [-namespace NS]
 
   Runs until stopped: finds every job jobshift rendered on the Nomad
   cluster (NOMAD_ADDR, or the site config's nomad.address), and does for
@@ -29,7 +29,9 @@ Usage: jobshift controller [-config FILE] [-every 30s]
   the completion rule fires, records success or failure, retries failed
   attempts per the job's policy, and stops jobs that could not be fully
   placed within nomad.barrier_timeout. It keeps no state of its own, so it
-  can run as a Nomad service job and resume after a restart.
+  can run as a Nomad service job and resume after a restart. It serves
+  every namespace its token may list (one namespace per user included)
+  unless -namespace names one.
 `
 
 func runController(args []string, stdout, stderr io.Writer) int {
@@ -39,6 +41,7 @@ func runController(args []string, stdout, stderr io.Writer) int {
 	every := fs.Duration("every", 30*time.Second, "Longest wait between job list refreshes.")
 	logJSON := fs.Bool("log-json", false, "Log one JSON object per line (go-hclog: @timestamp, @level, @message, job, ...).")
 	logLevel := fs.String("log-level", "info", "Least `level` logged: trace, debug, info, warn, error.")
+	namespace := fs.String("namespace", "*", "Watch the jobs of this Nomad `namespace` only (* = every one the token may list).")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
@@ -55,7 +58,7 @@ func runController(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	log := hclog.New(&hclog.LoggerOptions{Name: "jobshift-controller", Output: stdout, JSONFormat: *logJSON, Level: level})
-	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: log, Every: *every}
+	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: log, Every: *every, Namespace: *namespace}
 	if err := ct.Run(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "jobshift controller: %v\n", err)
 		return 1

@@ -14,6 +14,12 @@ var readFormats = []struct{ family, format string }{
 	{"Kubeflow", "TFJob"},
 	{"Kubeflow", "PyTorchJob"},
 	{"Kubeflow", "MPIJob"},
+	{"Kubeflow", "XGBoostJob"},
+	{"Kubeflow", "PaddleJob"},
+	{"Kubeflow", "JAXJob"},
+	{"Kubeflow", "MXJob"},
+	{"Kubeflow", "Trainer v2 TrainJob"},
+	{"Volcano", "Job"},
 }
 
 // formatsText is readFormats as one phrase: "OpenPAI (v1 JSON, v2 YAML,

@@ -16,7 +16,8 @@ Usage: jobshift logs [options] JOB [ROLE-INDEX]
 
   Prints one task's output (e.g. worker-0); without a task, the first one's
   (local: the whole job's, prefixed). JOB is the handle run printed,
-  TARGET:ID.
+  TARGET:ID. -f keeps printing as the task writes until the job ends
+  (local: across the task's restarts).
 `
 
 func runLogs(args []string, stdout, stderr io.Writer) int {

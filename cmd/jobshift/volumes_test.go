@@ -21,21 +21,25 @@ func TestValidateNamesUnmappedVolumes(t *testing.T) {
 	if !strings.Contains(errOut.String(), "pai-storage.yaml:20:7: warning: Volume without a site rule") || !strings.Contains(errOut.String(), `volume "home" { path =`) {
 		t.Errorf("no located warning naming the rule:\n%s", errOut.String())
 	}
+	homes := t.TempDir() // the site's shared home tree
+	if err := os.Mkdir(filepath.Join(homes, "alice"), 0o755); err != nil {
+		t.Fatal(err)
+	}
 	site := filepath.Join(t.TempDir(), "site.hcl")
-	if err := os.WriteFile(site, []byte(`volume "ho*" { path = "/gpfs/home/${user}" }`+"\n"), 0o644); err != nil {
+	if err := os.WriteFile(site, []byte(`volume "ho*" { path = "`+homes+`/${user}" }`+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	out.Reset()
 	errOut.Reset()
-	if code := runValidate([]string{"-to", "local", "-config", site, job}, &out, &errOut); code != 0 || strings.Contains(errOut.String(), "site rule") {
-		t.Errorf("exit %d, stderr:\n%s", code, errOut.String())
+	if code := runValidate([]string{"-to", "local", "-config", site, "-user", "alice", job}, &out, &errOut); code != 0 || strings.Contains(errOut.String(), "site rule") {
+		t.Errorf("exit %d, stdout:\n%s\nstderr:\n%s", code, out.String(), errOut.String())
 	}
 	out.Reset()
 	errOut.Reset()
 	if code := runExplain([]string{"-config", site, "-user", "alice", job}, &out, &errOut); code != 0 {
 		t.Fatalf("explain exit %d: %s", code, errOut.String())
 	}
-	if want := `worker: home (storage) at /userhome: site rule volume "ho*" (` + site + `:1), /gpfs/home/alice on the nodes`; !strings.Contains(out.String(), want) {
+	if want := `worker: home (storage) at /userhome: site rule volume "ho*" (` + site + `:1), ` + homes + `/alice on the nodes`; !strings.Contains(out.String(), want) {
 		t.Errorf("explain lacks %q:\n%s", want, out.String())
 	}
 }

@@ -101,16 +101,18 @@ func shellJoin(argv []string) string {
 
 // Logs implements drivers.Driver: a task's latest start (its stdout, or
 // stderr with opts.Stderr), or with no task the whole job's prefixed output.
-// Following is not supported: the run already prints everything live.
+// With opts.Follow it goes on reading as the run writes (follow.go) until
+// the run has ended.
 func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOptions) (io.ReadCloser, error) {
 	if h.Driver != Name || h.ID == "" {
 		return nil, fmt.Errorf("local logs %q: %w", h.ID, drivers.ErrNotFound)
 	}
-	if opts.Follow {
-		return nil, fmt.Errorf("local logs -follow: %w (the run prints every line as it comes)", drivers.ErrUnsupported)
-	}
 	if opts.Task == nil {
-		return openLog(filepath.Join(h.ID, "output.log"))
+		path := filepath.Join(h.ID, "output.log")
+		if opts.Follow {
+			return d.followLog(ctx, h, "", "", path)
+		}
+		return openLog(path)
 	}
 	taskDir := filepath.Join(h.ID, fmt.Sprintf("%s-%d", pathPart(opts.Task.Role), opts.Task.Index))
 	starts, err := startDirs(taskDir)
@@ -121,7 +123,23 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	if opts.Stderr {
 		name = "stderr"
 	}
-	return openLog(filepath.Join(starts[len(starts)-1], name))
+	path := filepath.Join(starts[len(starts)-1], name)
+	if opts.Follow {
+		return d.followLog(ctx, h, taskDir, name, path)
+	}
+	return openLog(path)
+}
+
+func (d *Driver) followLog(ctx context.Context, h drivers.Handle, taskDir, name, path string) (io.ReadCloser, error) {
+	ended := func() bool {
+		st, err := d.Inspect(ctx, h)
+		return err != nil || st.Ended()
+	}
+	fl, err := newFollower(ctx, ended, taskDir, name, path)
+	if err != nil {
+		return nil, fmt.Errorf("local logs: %w: %w", drivers.ErrNotFound, err)
+	}
+	return fl, nil
 }
 
 func openLog(path string) (io.ReadCloser, error) {

@@ -72,3 +72,31 @@ func TestRunDirPrivate(t *testing.T) {
 		}
 	}
 }
+
+// Another user of the machine reads nothing of a run: not its task output,
+// not a program file filled in with secrets, not its identity file.
+func TestRunDirUnreadableByOthers(t *testing.T) {
+	other := otheruser.Get(t)
+	shared := otheruser.SharedDir(t)
+	got, err := claimRunDir(filepath.Join(shared, "runs", "job"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeRunInfo(got, "job", "u")
+	task := filepath.Join(got, "attempt-0", "worker-0")
+	if err := os.MkdirAll(task, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	pf := &programFile{Path: "user.sh", Data: []byte("login --token s3cr3t\n"), Secret: true}
+	if _, _, err := pf.write(nil, task); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{filepath.Join(task, "user.sh"), filepath.Join(got, runInfoFile), got} {
+		if out, err := other.Command("cat", f).CombinedOutput(); err == nil || strings.Contains(string(out), "s3cr3t") {
+			t.Errorf("another user read %s: %s", f, out)
+		}
+	}
+	if out, err := other.Command("ls", got).CombinedOutput(); err == nil {
+		t.Errorf("another user listed the run directory: %s", out)
+	}
+}

@@ -240,7 +240,9 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 	case rule != nil && rule.Path != "":
 		var err error
 		if src, err = rule.HostPath(p.User); err == nil {
-			err = inMappedTree(rule.Path, src)
+			if err = inMappedTree(rule.Path, src); err != nil {
+				err = fmt.Errorf("site rule volume %q maps it to %s on this machine, which cannot be shown: %w", rule.Pattern, src, err)
+			}
 		}
 		if err != nil {
 			return refuse(taskns.ErrValue, vol.Pos, "Volume cannot be mapped", "Role %q, volume %q: %v.", r.Name, vol.Name, err)

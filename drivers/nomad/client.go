@@ -21,6 +21,8 @@ import (
 // where the environment says nothing (the environment is the more specific
 // choice, made for this shell).
 func (d *Driver) Client() (*api.Client, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
 	if d.client != nil {
 		return d.client, nil
 	}
@@ -39,11 +41,46 @@ func (d *Driver) Client() (*api.Client, error) {
 	if err := plainOnLoopback(cfg); err != nil {
 		return nil, fmt.Errorf("nomad client for %s: %v: %w", cfg.Address, err, drivers.ErrUnavailable)
 	}
+	return d.connect(cfg)
+}
+
+// connect makes cfg's client the driver's (d.mu held).
+func (d *Driver) connect(cfg *api.Config) (*api.Client, error) {
+	base := *cfg // api.NewClient changes a unix socket address in cfg
 	c, err := api.NewClient(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("nomad client for %s: %v: %w", cfg.Address, err, drivers.ErrUnavailable)
 	}
-	d.client = c
+	d.base, d.client, d.clients = &base, c, map[string]*api.Client{}
+	return c, nil
+}
+
+// clientIn is the API client of namespace ns ("" = the configured one).
+// Each namespace has a client of its own, and no client's namespace ever
+// changes: watchers of jobs in several namespaces share one driver (the
+// controller), and a shared client whose namespace each of them set
+// (api.Client.SetNamespace) sent one job's requests to another's
+// namespace (TestWatchTwoNamespaces).
+func (d *Driver) clientIn(ns string) (*api.Client, error) {
+	c, err := d.Client()
+	if err != nil || ns == "" {
+		return c, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if c, ok := d.clients[ns]; ok {
+		return c, nil
+	}
+	if d.base == nil {
+		// the in-task client (NewInTask): its task's namespace only
+		return nil, fmt.Errorf("nomad client: no configuration to reach namespace %s", ns)
+	}
+	cfg := *d.base
+	cfg.Namespace = ns
+	if c, err = api.NewClient(&cfg); err != nil {
+		return nil, fmt.Errorf("nomad client for %s: %v: %w", cfg.Address, err, drivers.ErrUnavailable)
+	}
+	d.clients[ns] = c
 	return c, nil
 }
 

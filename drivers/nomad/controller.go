@@ -13,7 +13,10 @@ import (
 
 // Controller watches every jobshift job of the cluster (found by the
 // MetaVersion key in job meta) and enforces its completion rules, as `run`
-// does for its own job. It keeps no state of its own: a watcher rebuilds
+// does for its own job. It lists the jobs of every namespace its token may
+// list (Namespace "*": Nomad filters a wildcard list by the token's ACL)
+// and watches each job through its own namespace's client (clientIn), so
+// one controller serves a site with a namespace per user. It keeps no state of its own: a watcher rebuilds
 // everything from Nomad (allocations, the attempt and retry counters in
 // job meta, a recorded verdict in a Variable), so a restarted controller —
 // for example one running as a Nomad service job that was rescheduled —
@@ -30,6 +33,9 @@ type Controller struct {
 	// Every is the fallback poll period of the job list (the list is read
 	// with blocking queries; this bounds the wait).
 	Every time.Duration
+	// Namespace limits the controller to one namespace ("" = "*", every
+	// namespace the token may list).
+	Namespace string
 }
 
 // Run blocks until ctx is done.
@@ -42,7 +48,12 @@ func (ct *Controller) Run(ctx context.Context) error {
 	if every <= 0 {
 		every = 30 * time.Second
 	}
+	ns := ct.Namespace
+	if ns == "" {
+		ns = api.AllNamespacesNamespace
+	}
 	var mu sync.Mutex
+	// by namespace and ID: two users' namespaces may hold the same job ID
 	watching := map[string]bool{}
 	// settled: stopped or dead jobs already looked at, by modify index. A
 	// stopped job is not necessarily finished: a watcher (this controller
@@ -54,7 +65,7 @@ func (ct *Controller) Run(ctx context.Context) error {
 	settled := map[string]uint64{}
 	var index uint64
 	for ctx.Err() == nil {
-		q := (&api.QueryOptions{WaitIndex: index, WaitTime: every}).WithContext(ctx)
+		q := (&api.QueryOptions{Namespace: ns, WaitIndex: index, WaitTime: every}).WithContext(ctx)
 		list, meta, err := c.Jobs().ListOptions(&api.JobListOptions{Fields: &api.JobListFields{Meta: true}}, q)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -70,32 +81,37 @@ func (ct *Controller) Run(ctx context.Context) error {
 				continue
 			}
 			ended := j.Stop || j.Status == "dead"
+			key := j.Namespace + "/" + j.ID
 			mu.Lock()
-			busy := watching[j.ID] || ended && settled[j.ID] == j.ModifyIndex
+			busy := watching[key] || ended && settled[key] == j.ModifyIndex
 			if !busy {
-				watching[j.ID] = true
+				watching[key] = true
 			}
 			mu.Unlock()
 			if busy {
 				continue
 			}
-			go func(id string, ended bool, modify uint64) {
-				ct.watch(ctx, id)
+			go func(ns, id string, ended bool, modify uint64) {
+				ct.watch(ctx, ns, id)
 				mu.Lock()
-				delete(watching, id)
+				delete(watching, ns+"/"+id)
 				if ended {
-					settled[id] = modify
+					settled[ns+"/"+id] = modify
 				}
 				mu.Unlock()
-			}(j.ID, ended, j.ModifyIndex)
+			}(j.Namespace, j.ID, ended, j.ModifyIndex)
 		}
 	}
 	return ctx.Err()
 }
 
-func (ct *Controller) watch(ctx context.Context, id string) {
-	l := ct.log().With("job", id)
-	ev, err := ct.D.Watch(ctx, drivers.Handle{Driver: TargetHCL, ID: id})
+func (ct *Controller) watch(ctx context.Context, ns, id string) {
+	l := ct.log().With("job", id, "namespace", ns)
+	h := drivers.Handle{Driver: TargetHCL, ID: id}
+	if ns != "" {
+		h.Meta = map[string]string{drivers.MetaNamespace: ns}
+	}
+	ev, err := ct.D.Watch(ctx, h)
 	if err != nil {
 		l.Error("cannot watch", "error", err)
 		return

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
@@ -35,6 +36,12 @@ type Driver struct {
 	json     bool
 	contract Contract
 	client   *api.Client
+	// base is the configuration client was built from, and clients the
+	// client of each other namespace made from it (clientIn); mu guards
+	// the three.
+	base    *api.Config
+	clients map[string]*api.Client
+	mu      sync.Mutex
 	// inTask: a finisher inside a task of the job, whose workload
 	// identity may read and write Variables but not destroy them.
 	inTask bool

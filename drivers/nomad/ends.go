@@ -108,6 +108,12 @@ func withEnds(obs []observed, ends map[string]endMark) []observed {
 		if !ok || o.State.Terminal() {
 			continue
 		}
+		// a marker written before the task started is not its end (left
+		// by an earlier job of the ID, or forged by a writer of the
+		// namespace): the server's own state decides that task
+		if !o.Started.IsZero() && m.at.Before(o.Started) {
+			continue
+		}
 		o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
 		if m.code != 0 {
 			o.State = completion.Failed

@@ -83,6 +83,13 @@ func TestWithEnds(t *testing.T) {
 	if obs[0].State != completion.Running {
 		t.Errorf("withEnds changed its input")
 	}
+	// a marker older than the task's start (an earlier job's of the same
+	// ID, or one written by someone else ahead of time) ends nothing
+	started := obs[0]
+	started.Started = time.Unix(100, 0)
+	if early := withEnds([]observed{started}, map[string]endMark{"r": {0, time.Unix(90, 0)}}); early[0].State != completion.Running {
+		t.Errorf("a marker from before the task started ended it: %+v", early[0])
+	}
 }
 
 // TestEndMarkersLastWriterDecides checks the argument of ends.go on every

@@ -108,7 +108,11 @@ func (d *Driver) WaitMainEnded(ctx context.Context, id, self string) error {
 // tasks ending together that kept a thousand of them alive at once, each
 // polling every allocation (BENCHMARKS.md, the 1,000-task PAI job).
 func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) error {
-	w, err := d.newWatcher(ctx, id)
+	c, err := d.Client()
+	if err != nil {
+		return err
+	}
+	w, err := d.newWatcher(ctx, c, id)
 	if err != nil {
 		return err
 	}
@@ -161,7 +165,11 @@ func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub
 // task (the shape's Finisher: decider.inTaskFinisher). It returns the verdict it stopped the job with,
 // "" when it stopped nothing.
 func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (string, error) {
-	w, err := d.newWatcher(ctx, id)
+	c, err := d.Client()
+	if err != nil {
+		return "", err
+	}
+	w, err := d.newWatcher(ctx, c, id)
 	if err != nil {
 		return "", err
 	}

@@ -16,14 +16,7 @@ import (
 // clientFor is the API client pointed at the handle's namespace (a handle
 // typed as nomad:NS/ID, or returned by Submit for a namespaced job).
 func (d *Driver) clientFor(h drivers.Handle) (*api.Client, error) {
-	c, err := d.Client()
-	if err != nil {
-		return nil, err
-	}
-	if ns := h.Meta[drivers.MetaNamespace]; ns != "" {
-		c.SetNamespace(ns)
-	}
-	return c, nil
+	return d.clientIn(h.Meta[drivers.MetaNamespace])
 }
 
 // Inspect implements drivers.Inspector: the job's tasks as its latest

@@ -3,6 +3,7 @@ package nomad
 import (
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/hashicorp/nomad/api"
 
@@ -29,6 +30,9 @@ type observed struct {
 	completion.Task
 	AllocID string
 	Message string
+	// Started is when the server saw the main task start (zero: not yet);
+	// an end marker older than it is not this task's end.
+	Started time.Time
 }
 
 // observe maps the allocations of one job version to tasks. stopping holds
@@ -51,6 +55,9 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		ref := jobs.TaskRef{Role: role, Index: idx}
 		o := observed{Task: completion.Task{TaskRef: ref, State: completion.Pending}, AllocID: a.ID}
 		main := a.TaskStates[MainTask]
+		if main != nil {
+			o.Started = main.StartedAt
+		}
 		barrier := a.TaskStates[BarrierTask]
 		psFailed := psFailedFirst(main, a.TaskStates[PSTask])
 		rendezvous := false

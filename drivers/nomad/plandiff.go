@@ -23,12 +23,9 @@ func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error
 	if diags.HasErrors() {
 		return "", &diag.Error{Diags: diags}
 	}
-	c, err := d.Client()
+	c, err := d.clientIn(ptrOr(job.Namespace, ""))
 	if err != nil {
 		return "", err
-	}
-	if job.Namespace != nil {
-		c.SetNamespace(*job.Namespace)
 	}
 	resp, _, err := c.Jobs().PlanOpts(job, &api.PlanOptions{Diff: true}, (&api.WriteOptions{}).WithContext(ctx))
 	if err != nil {

@@ -29,14 +29,11 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
 	d.warn(diags)
-	c, err := d.Client()
+	c, err := d.clientIn(ptrOr(job.Namespace, ""))
 	if err != nil {
 		return drivers.Handle{}, err
 	}
 	wo := (&api.WriteOptions{}).WithContext(ctx)
-	if job.Namespace != nil {
-		c.SetNamespace(*job.Namespace)
-	}
 	// Checked before the plan: a running job's plan says nothing useful.
 	reg, err := d.registerOptions(ctx, c, job)
 	if err != nil {

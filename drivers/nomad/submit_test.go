@@ -137,11 +137,9 @@ func renderEqualsSubmit(t *testing.T, srv *httptest.Server, name string, p *tran
 		t.Fatal(err)
 	}
 	d, _ := New(drivers.Config{Site: p.Site}, false)
-	c, err := api.NewClient(&api.Config{Address: srv.URL})
-	if err != nil {
+	if _, err := d.connect(&api.Config{Address: srv.URL}); err != nil {
 		t.Fatal(err)
 	}
-	d.client = c
 	if _, err := d.Submit(context.Background(), p); err != nil {
 		t.Fatalf("%s: submit: %v", name, err)
 	}
@@ -170,11 +168,9 @@ func TestPlanDiffShowsShape(t *testing.T) {
 		p := plan(psWorker("mesh", "true"), rawExecSite())
 		p.Options[OptWatched] = watched
 		d, _ := New(drivers.Config{Site: p.Site}, false)
-		c, err := api.NewClient(&api.Config{Address: srv.URL})
-		if err != nil {
+		if _, err := d.connect(&api.Config{Address: srv.URL}); err != nil {
 			t.Fatal(err)
 		}
-		d.client = c
 		out, err := d.WithContract(fixtureContract{}).PlanDiff(context.Background(), p)
 		if err != nil {
 			t.Fatal(err)

@@ -32,12 +32,11 @@ var ErrNotJobshift = errors.New("not a jobshift job")
 // gang timeout is stopped: Nomad places what fits and queues the rest,
 // so two half-placed jobs could otherwise wait on each other forever.
 func (d *Driver) Watch(ctx context.Context, h drivers.Handle) (<-chan drivers.Event, error) {
-	if ns := h.Meta[drivers.MetaNamespace]; ns != "" {
-		if _, err := d.clientFor(h); err != nil {
-			return nil, err
-		}
+	c, err := d.clientFor(h)
+	if err != nil {
+		return nil, err
 	}
-	w, err := d.newWatcher(ctx, h.ID)
+	w, err := d.newWatcher(ctx, c, h.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -66,11 +65,7 @@ type watcher struct {
 	rvFailed  map[jobs.TaskRef]observed
 }
 
-func (d *Driver) newWatcher(ctx context.Context, id string) (*watcher, error) {
-	c, err := d.Client()
-	if err != nil {
-		return nil, err
-	}
+func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*watcher, error) {
 	info, _, err := c.Jobs().Info(id, (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil {
 		if strings.Contains(err.Error(), "404") {

@@ -31,7 +31,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 		if rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}
-		diags = append(diags, checkSteps(r)...)
+		diags = append(diags, checkSteps(r, st)...)
 		diags = append(diags, checkRole(job, r, st)...)
 	}
 	return diag.Errors(ErrJob, diags)

@@ -24,6 +24,8 @@ var (
 	shRun string
 	//go:embed sh/dispatch.sh
 	shDispatch string
+	//go:embed sh/init.sh
+	shInit string
 )
 
 // shRestart is shared with the Nomad target (completion.RestartShell).

@@ -105,6 +105,12 @@ var goldenCases = map[string]struct {
 	"mpi-v1alpha2": {job: mpiJob("v1alpha2")},
 	"mpi-v1":       {job: mpiJob("v1")},
 	"mpi-v2beta1":  {job: mpiJob("v2beta1")},
+	// the other training-operator kinds, read from the examples (MXJob:
+	// the Scheduler decides, _jsh_decider)
+	"xgboostjob":   {job: exampleJob("xgboostjob-iris.yaml")},
+	"paddlejob":    {job: exampleJob("paddlejob-collective.yaml")},
+	"jaxjob":       {job: exampleJob("jaxjob-coordinator.yaml")},
+	"mxjob-packed": {job: exampleJob("mxjob-ps.yaml"), opts: map[string]string{"layout": "packed"}},
 	// slurm { mpi = "pmix" }: the shim and the node table, packed layout
 	"mpi-v1-pmix": {job: mpiJob("v1"), site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{MPI: MPIPMIx}}},
 }
@@ -118,6 +124,21 @@ func mpiJob(gen string) func() *jobs.Job {
 			panic(err) // a test fixture missing: the test cannot run
 		}
 		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
+		if diags.HasErrors() {
+			panic(diags.Error())
+		}
+		return job
+	}
+}
+
+// exampleJob reads examples/<file> as the CLI does.
+func exampleJob(file string) func() *jobs.Job {
+	return func() *jobs.Job {
+		src, err := os.ReadFile(filepath.Join("..", "..", "examples", file))
+		if err != nil {
+			panic(err) // a test fixture missing: the test cannot run
+		}
+		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "examples/" + file})
 		if diags.HasErrors() {
 			panic(diags.Error())
 		}
@@ -277,7 +298,7 @@ func TestShellcheck(t *testing.T) {
 			}
 		}
 	}
-	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh"} {
+	for _, f := range []string{"hostlist.sh", "decide.sh", "batch.sh", "task.sh", "mpirun.sh", "init.sh"} {
 		files = append(files, filepath.Join("sh", f))
 	}
 	files = append(files, filepath.Join("..", "..", "translate", "completion", "restart.sh"))

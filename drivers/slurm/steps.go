@@ -10,19 +10,66 @@ import (
 	"github.com/jobshift/jobshift/jobs"
 )
 
-// checkSteps refuses, located, init containers (jobs.Role.Init), which the
-// batch script does not run yet (the task would start without them), and
+// checkSteps refuses, located, what the batch script cannot do for a
+// role's init containers (jobs.Role.Init: run them in their own images,
+// without a command, with a name or value the shell cannot carry), and
 // variables whose value comes from a Kubernetes Secret (the batch script
 // would hold the value).
-func checkSteps(r *jobs.Role) hcl.Diagnostics {
+func checkSteps(r *jobs.Role, stt settings) hcl.Diagnostics {
 	var diags hcl.Diagnostics
 	if e, ok := r.SecretEnv(); ok {
 		diags = append(diags, jobs.Errorf(e.Pos, refused, "Role %s: the variable %s takes its value from a Kubernetes Secret; jobshift delivers such values locally (jobshift run -to local) but not yet on Slurm, where the value would be written into the batch script.", r.Name, e.Name))
 	}
-	if len(r.Init) == 0 {
-		return diags
+	for _, st := range r.Init {
+		if st.Image != "" && stt.Container != "none" {
+			diags = append(diags, jobs.Errorf(st.Pos, refused, "Role %s: the init container %q would run in its image %q, and the batch script runs init containers on the host only; set slurm { container = \"none\" } (its programs then come from the node) or run it locally.", r.Name, st.Name, st.Image))
+		}
+		if len(st.Command.Command) == 0 {
+			diags = append(diags, jobs.Errorf(st.Command.Pos, refused, "Role %s: the init container %q has no `command`, so it runs the ENTRYPOINT of image %q, which jobshift cannot know when tasks run on the host; add `command:`.", r.Name, st.Name, st.Image))
+		}
+		for _, e := range st.Env {
+			if !shellName(e.Name) {
+				diags = append(diags, jobs.Errorf(e.Pos, refused, "Role %s: the init container %q sets %q, which the batch script cannot set (POSIX sh names are letters, digits and _).", r.Name, st.Name, e.Name))
+			}
+		}
+		for _, v := range append(append(append([]string{}, st.Command.Command...), st.Command.Args...), envValues(st.Env)...) {
+			if strings.IndexByte(v, 0) >= 0 {
+				diags = append(diags, jobs.Errorf(st.Pos, refused, "Role %s: the init container %q has a command or environment value with a NUL byte, which no process argument or environment can carry.", r.Name, st.Name))
+				break
+			}
+		}
 	}
-	return append(diags, jobs.Errorf(r.Init[0].Pos, refused, "Role %s has init container %q (and %d more); jobshift runs init containers locally (jobshift run -to local) but not yet on Slurm, and would start the task without them. Fold them into the main command or run locally.", r.Name, r.Init[0].Name, len(r.Init)-1))
+	return diags
+}
+
+func envValues(env []jobs.EnvVar) []string {
+	out := make([]string, len(env))
+	for i, e := range env {
+		out[i] = e.Value
+	}
+	return out
+}
+
+// initData renders what js_run_init (sh/run.sh) reads for role ri: each
+// init step's name, argument vector (command then args) and variables.
+func initData(ri roleInfo) string {
+	if len(ri.Init) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	k := ri.k
+	fmt.Fprintf(&b, "_t_ninit_%d=%d\n", k, len(ri.Init))
+	for j, st := range ri.Init {
+		argv := append(append([]string{}, st.Command.Command...), st.Command.Args...)
+		fmt.Fprintf(&b, "_t_initname_%d_%d=%s _t_initargc_%d_%d=%d _t_initnenv_%d_%d=%d\n", k, j, shQuote(st.Name), k, j, len(argv), k, j, len(st.Env))
+		for i, a := range argv {
+			fmt.Fprintf(&b, "_t_initarg_%d_%d_%d=%s\n", k, j, i, shQuote(a))
+		}
+		for i, e := range st.Env {
+			fmt.Fprintf(&b, "_t_initenvn_%d_%d_%d=%s _t_initenvv_%d_%d_%d=%s\n", k, j, i, e.Name, k, j, i, shQuote(e.Value))
+		}
+	}
+	return b.String()
 }
 
 // checkOrder refuses a Ready dependency (jobs.Role.DependsOn), which the

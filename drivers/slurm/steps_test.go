@@ -2,6 +2,8 @@ package slurm
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -12,19 +14,21 @@ import (
 	"github.com/jobshift/jobshift/translate"
 )
 
-// Init containers and the step order are refused, located, until the batch
-// script runs them: a task must not start without them.
+// What the batch script cannot do is refused, located: an init container
+// in its own image (it runs init containers on the host), a Ready
+// dependency (it sees ends, not starts).
 func TestStepsRefused(t *testing.T) {
 	at := jobs.Pos{File: "tf.yaml", Line: 7, Col: 9}
 	withInit := tfJob()
-	withInit.Roles[2].Init = []jobs.InitStep{{Name: "fetch", Pos: at, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"true"}}}}
+	withInit.Roles[2].Init = []jobs.InitStep{{Name: "fetch", Image: "busybox", Pos: at, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"true"}}}}
 	ordered := tfJob()
 	ordered.Roles[2].DependsOn = []jobs.Dependency{{Role: ordered.Roles[0].Name, Status: jobs.DependsReady, Pos: at}}
 	for name, c := range map[string]struct {
 		j    *jobs.Job
 		want string
 	}{"init": {withInit, `init container "fetch"`}, "order": {ordered, "starts only once role"}} {
-		_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: c.j, Site: &siteconfig.Config{}})
+		site := &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{Container: "apptainer"}}
+		_, err := New(drivers.Config{}).Render(context.Background(), &translate.Plan{Job: c.j, Site: site})
 		d, ok := diag.Of(err)
 		if !ok || len(d) != 1 || !strings.Contains(d[0].Detail, c.want) || d[0].Subject.Start.Line != 7 {
 			t.Errorf("%s: want one refusal %q at line 7, got %v", name, c.want, err)
@@ -61,6 +65,33 @@ js_launch_after; js_launch_after; echo "phase $_jsh_phase"`)
 js_launch_after; echo "phase $_jsh_phase $_jsh_vcode: $_jsh_vwhy"`)
 		if want := "phase failed 1: role worker can never start: it waits for role chief to complete and 1 of its tasks failed\n"; code != 0 || out != want {
 			t.Errorf("%s: failed dependency: exit %d, output %q, want %q", sh, code, out, want)
+		}
+	}
+}
+
+// TestRunInit runs js_run_init (sh/init.sh) from initData under dash and
+// bash: the steps run in order with their own variables; a failing one
+// ends the task with its code and says which; an in-place restart skips
+// the steps that succeeded.
+func TestRunInit(t *testing.T) {
+	dir := t.TempDir()
+	ri := roleInfo{Role: &jobs.Role{Name: "worker", Init: []jobs.InitStep{
+		{Name: "first", Env: []jobs.EnvVar{{Name: "STEP", Value: "a 'b'"}}, Command: jobs.Command{Command: []string{"/bin/sh", "-c"}, Args: []string{`printf '%s\n' "$STEP" >>"$0/log"`, dir}}},
+		{Name: "second", Command: jobs.Command{Command: []string{"/bin/sh", "-c", `test -e "$0/ok" || exit 3; echo second >>"$0/log"`, dir}}},
+	}}, k: 0}
+	for _, sh := range shells {
+		_ = os.Remove(filepath.Join(dir, "log"))
+		_ = os.Remove(filepath.Join(dir, "ok"))
+		sd := t.TempDir()
+		script := initData(ri) + "_jsh_sd='" + sd + "' SLURM_PROCID=1\n" +
+			`js_run_init 0; echo "rc $?"; touch '` + dir + `/ok'; js_run_init 0; echo "rc $?"; echo "STEP=${STEP-unset}"`
+		out, code := runSh(t, sh, shRun+shInit, script)
+		if want := "rc 3\nrc 0\nSTEP=unset\n"; code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, "log"))
+		if want := "a 'b'\nsecond\n"; string(b) != want {
+			t.Errorf("%s: the steps wrote %q, want %q (first once, then second after the restart)", sh, b, want)
 		}
 	}
 }

@@ -3,6 +3,7 @@ package slurm
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -40,11 +41,15 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			return "", err
 		}
 		b.WriteString(data)
+		b.WriteString(initData(ri))
 	}
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
 	b.WriteString(restartData(job, st.Backoff))
 	code := shStage + shRun
+	if slices.ContainsFunc(roles, func(ri roleInfo) bool { return len(ri.Init) > 0 }) {
+		code += shInit
+	}
 	if st.InlineLib {
 		code = shRestart + shTask + code
 	}
@@ -107,7 +112,7 @@ var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash"
 func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 	argv := ri.launch.Argv
 	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
-		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI {
+		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI || len(ri.Init) > 0 {
 		return false
 	}
 	// a command that travels as a file is run by the supervisor (a

@@ -82,6 +82,9 @@ fi
 unset JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE
 
 scratch=$(get scratch) || scratch=''
+if [ -n "$scratch" ]; then
+	mkdir -p "$scratch" || fail "cannot make $scratch"
+fi
 root=''    # the new root when / had to be underlaid (then chroot)
 under=0
 

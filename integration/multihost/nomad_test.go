@@ -261,7 +261,7 @@ func catAlloc(t *testing.T, cl *api.Client, a *api.Allocation, path string) stri
 func TestNomadExamples(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
-	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
+	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml", "mxjob-ps.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
 			tasks, topo := runNomadPlaced(t, c, cl, plan)

@@ -144,7 +144,7 @@ func (r *slurmRun) taskLog(t *testing.T, role string, i int) string {
 // success means every named port was reachable from the other hosts.
 func TestSlurmExamples(t *testing.T) {
 	c := need(t, "slurm")
-	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
+	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml", "mxjob-ps.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, c, filepath.Join("examples", f))
 			r := runSlurm(t, plan, 3*time.Minute)

@@ -138,7 +138,7 @@ func topology(t *testing.T, c *api.Client, p *translate.Plan, id string) contrac
 
 func TestExamplesSucceedOnRawExec(t *testing.T) {
 	c := agent.Client(t)
-	for _, name := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml"} {
+	for _, name := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml", "mxjob-ps.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", name), site())
 			res, id := run(t, p)

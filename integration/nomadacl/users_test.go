@@ -1,12 +1,15 @@
 package nomadacl
 
 import (
+	"bytes"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/nomad/api"
 	"github.com/jobshift/jobshift/drivers/nomad"
@@ -64,8 +67,6 @@ func TestUsersIsolated(t *testing.T) {
 		t.Fatalf("alice writes her job's Variable: %v", err)
 	}
 	bob := client(tokens["bob"])
-	attacks := map[string]error{}
-	_, _, attacks["read her secrets and ssh key"] = bob.Variables().Read(nomad.VariablePath(id), nil)
 	// a list is filtered by the token's policies: empty, not refused
 	if list, _, err := bob.Variables().PrefixList("", nil); err == nil && len(list) > 0 {
 		t.Errorf("with bob's token, her Variables are listed: %d", len(list))
@@ -73,6 +74,26 @@ func TestUsersIsolated(t *testing.T) {
 	if mine, _, err := cl.c.Variables().PrefixList("", &api.QueryOptions{Namespace: ns}); err != nil || len(mine) == 0 {
 		t.Errorf("her job has no Variables to protect (%v): the list check proves nothing", err)
 	}
+	cl.attack(t, bob, id, ns)
+	if out, code := cl.jobshift(t, tokens["bob"], "stop", "-config", site, handle); code == 0 {
+		t.Errorf("jobshift stop with bob's token succeeded:\n%s", out)
+	}
+	if out, code := cl.jobshift(t, tokens["bob"], "run", "-to", "nomad", "-detach", "-user", "alice", "-config", site, "examples/pai-v1-ps-worker.json"); code == 0 {
+		t.Errorf("bob submitted as alice:\n%s", out)
+	}
+	if out, code := cl.jobshift(t, tokens["alice"], "watch", "-enforce", "-config", site, handle); code != 0 || !strings.Contains(out, "succeeded") {
+		cl.explain(t, id)
+		t.Fatalf("alice's job after bob's attempts: exit %d\n%s", code, out)
+	}
+	cl.usersController(t, site, tokens)
+}
+
+// attack: with bob's Nomad client (in alice's namespace ns), nothing of
+// her job id can be read, forged, stopped or replaced.
+func (cl *cluster) attack(t *testing.T, bob *api.Client, id, ns string) {
+	t.Helper()
+	attacks := map[string]error{}
+	_, _, attacks["read her secrets and ssh key"] = bob.Variables().Read(nomad.VariablePath(id), nil)
 	_, _, attacks["forge a verdict"] = bob.Variables().Create(&api.Variable{Path: nomad.ResultPath(id), Items: api.VariableItems{"phase": "failed"}}, nil)
 	_, _, attacks["forge an end marker"] = bob.Variables().Create(&api.Variable{Path: nomad.ResultPath(id) + "/ended/x", Items: api.VariableItems{"code": "1"}}, nil)
 	_, _, attacks["pre-write a snapshot"] = bob.Variables().Create(&api.Variable{Path: nomad.VariablePath(id) + "/x", Items: api.VariableItems{"attempt": "0"}}, nil)
@@ -85,17 +106,83 @@ func TestUsersIsolated(t *testing.T) {
 	}
 	for what, err := range attacks {
 		if !denied(err) {
-			t.Errorf("with bob's token, %s: %v (want permission denied)", what, err)
+			t.Errorf("with bob's token, %s of %s: %v (want permission denied)", what, id, err)
 		}
 	}
-	if out, code := cl.jobshift(t, tokens["bob"], "stop", "-config", site, handle); code == 0 {
-		t.Errorf("jobshift stop with bob's token succeeded:\n%s", out)
+}
+
+// usersController: with one namespace per user, a job alice submits
+// detached (no watcher, no finisher: the site has no helper) is ended by
+// `jobshift controller` holding the controller policy (docs/nomad,
+// namespace "*"), which watches every namespace its token may list; a
+// controller run with bob's token never sees her job, and bob still
+// cannot touch it while it runs.
+func (cl *cluster) usersController(t *testing.T, site string, tokens map[string]string) {
+	t.Helper()
+	src, err := os.ReadFile(filepath.Join(repo(), "examples", "pai-v1-ps-worker.json"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if out, code := cl.jobshift(t, tokens["bob"], "run", "-to", "nomad", "-detach", "-user", "alice", "-config", site, "examples/pai-v1-ps-worker.json"); code == 0 {
-		t.Errorf("bob submitted as alice:\n%s", out)
+	file := filepath.Join(cl.dir, "mesh-ctl.json")
+	if err := os.WriteFile(file, bytes.Replace(src, []byte(`"mesh-ps-worker"`), []byte(`"mesh-ctl"`), 1), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	if out, code := cl.jobshift(t, tokens["alice"], "watch", "-enforce", "-config", site, handle); code != 0 || !strings.Contains(out, "succeeded") {
+	cl.policy(t, "jobshift-controller", "")
+	logs := map[string]*bytes.Buffer{}
+	var ctls []*exec.Cmd
+	stop := func() { // before its log is read
+		for _, ctl := range ctls {
+			_ = ctl.Process.Kill()
+			_ = ctl.Wait()
+		}
+		ctls = nil
+	}
+	defer stop()
+	for who, token := range map[string]string{"controller": cl.token(t, "jobshift-controller"), "bob": tokens["bob"]} {
+		ctl := exec.Command(cl.bin, "controller", "-every", "2s", "-log-json")
+		ctl.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+token)
+		logs[who] = &bytes.Buffer{}
+		ctl.Stdout, ctl.Stderr = logs[who], logs[who]
+		if err := ctl.Start(); err != nil {
+			t.Fatal(err)
+		}
+		ctls = append(ctls, ctl)
+	}
+	out, code := cl.jobshift(t, tokens["alice"], "run", "-to", "nomad", "-detach", "-user", "alice", "-config", site, file)
+	m := regexp.MustCompile(`submitted nomad job (nomad:\S+)`).FindStringSubmatch(out)
+	if code != 0 || m == nil {
+		t.Fatalf("alice's run -detach: exit %d\n%s", code, out)
+	}
+	ns := nomad.NamespaceFor("alice")
+	id := strings.TrimPrefix(m[1], "nomad:"+ns+"/")
+	defer cl.c.Jobs().Deregister(id, true, &api.WriteOptions{Namespace: ns})
+	cfg := api.DefaultConfig()
+	cfg.Address, cfg.SecretID, cfg.Namespace = cl.addr, tokens["bob"], ns
+	bob, err := api.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl.attack(t, bob, id, ns)
+	var v *api.Variable
+	for end := time.Now().Add(2 * time.Minute); v == nil && time.Now().Before(end); time.Sleep(500 * time.Millisecond) {
+		v, _, _ = cl.c.Variables().Read(nomad.ResultPath(id), &api.QueryOptions{Namespace: ns})
+	}
+	stop()
+	if v == nil || v.Items["phase"] != "succeeded" {
 		cl.explain(t, id)
-		t.Fatalf("alice's job after bob's attempts: exit %d\n%s", code, out)
+		t.Fatalf("alice's job under the controller in namespace %s: verdict %v; its log:\n%s", ns, v, logs["controller"])
+	}
+	for who, log := range logs {
+		for l := range strings.Lines(log.String()) {
+			if strings.Contains(l, "Permission denied") || strings.Contains(l, "403") {
+				t.Errorf("%s's controller log: %s", who, l)
+			}
+		}
+	}
+	if !strings.Contains(logs["controller"].String(), `"namespace":"`+ns+`"`) {
+		t.Errorf("the controller's log names no job of namespace %s:\n%s", ns, logs["controller"])
+	}
+	if strings.Contains(logs["bob"].String(), id) {
+		t.Errorf("a controller with bob's token saw alice's job %s:\n%s", id, logs["bob"])
 	}
 }

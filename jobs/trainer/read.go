@@ -36,6 +36,11 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
+	// The ConfigMaps and Secrets the TrainJob's pods read: this file's
+	// documents and a -secrets file of them (a runtime from -runtime
+	// resolves against its own file only).
+	f.pod.Objects(docs)
+	f.pod.SecretsFile(opts.Secrets)
 	var tj *trainJob
 	var local []*runtime
 	for _, doc := range docs {
@@ -53,6 +58,8 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 			tj = f.readTrainJob(root)
 		case KindRuntime, KindClusterRuntime:
 			local = append(local, f.readRuntime(root, kind, "this file"))
+		case "ConfigMap", "Secret":
+			// read by the pod reader above
 		default:
 			f.warnf(root, "Ignored document", "This document (kind %q) is not a TrainJob or training runtime; jobshift ignores it. Whatever it provides must exist on the target by other means.", kind)
 		}

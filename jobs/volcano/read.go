@@ -32,6 +32,8 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
+	r.docs, r.secrets = docs, opts.Secrets
+	k8sSecrets := opts.Secrets != nil && kubeflow.NewPodReader(opts.Path, false).SecretsFile(opts.Secrets)
 	var job *jobs.Job
 	for _, doc := range docs {
 		root := yamlpos.Resolve(yamlpos.Root(doc))
@@ -46,7 +48,9 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 		kind, _ := (&reader{path: r.path}).str(probe.get("kind"), "")
 		api, _ := (&reader{path: r.path}).str(probe.get("apiVersion"), "")
 		if !IsVolcano(kind, api) {
-			r.ignored(root, kind, probe)
+			if kind != "ConfigMap" && kind != "Secret" { // read by each task's pod reader
+				r.ignored(root, kind, probe)
+			}
 			continue
 		}
 		if job != nil {
@@ -61,7 +65,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	for _, w := range []struct {
 		on   bool
 		what string
-	}{{len(opts.Vars) > 0, "-var"}, {opts.Secrets != nil, "-secrets"}} {
+	}{{len(opts.Vars) > 0, "-var"}, {opts.Secrets != nil && !k8sSecrets, "-secrets"}} {
 		if w.on && job != nil {
 			r.warnf(nil, w.what+" has no effect", "Volcano jobs have no OpenPAI parameters or secrets; %s is ignored.", w.what)
 		}
@@ -140,4 +144,9 @@ func (r *reader) metadata(n *yaml.Node, job *jobs.Job, kindNode *yaml.Node) {
 	md.warnUnknown()
 }
 
-func newPodReader(r *reader) *kubeflow.PodReader { return kubeflow.NewPodReader(r.path, r.Lossy) }
+func newPodReader(r *reader) *kubeflow.PodReader {
+	p := kubeflow.NewPodReader(r.path, r.Lossy)
+	p.Objects(r.docs)
+	p.SecretsFile(r.secrets)
+	return p
+}

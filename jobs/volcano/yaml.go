@@ -13,6 +13,10 @@ import (
 type reader struct {
 	diag.Collector
 	path string
+	// docs and secrets are the file's documents and the -secrets file:
+	// the ConfigMaps and Secrets the pod templates may read.
+	docs    []*yaml.Node
+	secrets map[string]any
 }
 
 func (r *reader) pos(n *yaml.Node) jobs.Pos {

@@ -71,6 +71,10 @@ func (d *Driver) Render(_ context.Context, p *translate.Plan) (*drivers.Artifact
 	// role's at once; the CLI prints them as file:line:col: error: ...
 	var refused hcl.Diagnostics
 	for k, r := range p.Job.Roles {
+		if d := unsupportedSteps(r); d != nil {
+			refused = append(refused, d)
+			continue
+		}
 		for i := 0; i < r.Instances; i++ {
 			self := jobs.TaskRef{Role: r.Name, Index: i}
 			env, err := contract.Eval(p.Job, topo, self, c.Contract)
@@ -152,6 +156,30 @@ func taskScript(r *jobs.Role, l translate.Launch, env contract.Env) (string, err
 	}
 	b.WriteString("\n")
 	return b.String(), nil
+}
+
+// unsupportedSteps is the refusal of what a role asks for besides its
+// command and environment that this driver does not do, or nil. A driver
+// must refuse what it would otherwise drop: a task started without its init
+// containers, its files or its turn in the step order does something else
+// than the job says, and a Secret's value (jobs.EnvVar.Secret) must not be
+// written into an artifact such as these scripts.
+func unsupportedSteps(r *jobs.Role) *hcl.Diagnostic {
+	if e, ok := r.SecretEnv(); ok {
+		return jobs.Errorf(e.Pos, "Secret value not delivered", "Role %s: the variable %s takes its value from a Kubernetes Secret; the example driver would write it into the task's script. Use jobshift run -to local.", r.Name, e.Name)
+	}
+	if len(r.Init) > 0 {
+		return jobs.Errorf(r.Init[0].Pos, "Init containers not run", "Role %s has init container %q; the example driver runs only the command. Use jobshift run -to local.", r.Name, r.Init[0].Name)
+	}
+	if len(r.DependsOn) > 0 {
+		d := r.DependsOn[0]
+		return jobs.Errorf(d.Pos, "Step order not kept", "Role %s starts only once role %s is %s; the example driver starts every task at once. Use jobshift run -to local.", r.Name, d.Role, d.Status)
+	}
+	if len(r.Files) > 0 {
+		f := r.Files[0]
+		return jobs.Errorf(f.Pos, "File not placed", "Role %s expects a file at %s; the example driver runs plain processes and places no files. Use jobshift run -to local.", r.Name, f.Path)
+	}
+	return nil
 }
 
 // refuse is a located refusal of the job.

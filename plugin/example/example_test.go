@@ -166,3 +166,39 @@ func TestPluginMatchesInProcess(t *testing.T) {
 		}
 	})
 }
+
+// TestRefusesWhatItDoesNotRun: the template driver refuses, located, the
+// steps it does not run and the secret values it would write into its
+// scripts, out of process exactly as in process.
+func TestRefusesWhatItDoesNotRun(t *testing.T) {
+	bin := t.TempDir()
+	build := exec.Command("go", "build", "-o", filepath.Join(bin, "jobshift-driver-example"), "./cmd/jobshift-driver-example")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building the plugin: %v\n%s", err, out)
+	}
+	ext, err := plugin.OpenDriver("example", []string{bin}, nil, os.Stderr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ext.Close()
+	local := example.New(t.TempDir())
+	cases := map[string]string{
+		"../../examples/pytorchjob-init-secret.yaml": "Secret value not delivered",
+		"../../examples/trainjob-initializer.yaml":   "Step order not kept",
+		"../../examples/volcano-pytorch-ddp.yaml":    "File not placed",
+	}
+	for file, want := range cases {
+		t.Run(filepath.Base(file), func(t *testing.T) {
+			p := plan(t, file)
+			_, inErr := local.Render(context.Background(), p)
+			_, outErr := ext.Render(context.Background(), p)
+			in, ok := diag.Of(inErr)
+			if !ok || in[0].Summary != want || in[0].Subject == nil || in[0].Subject.Start.Line == 0 {
+				t.Fatalf("in-process: %v, want a located %q", inErr, want)
+			}
+			if outErr == nil || inErr.Error() != outErr.Error() {
+				t.Errorf("plugin: %v, want %v", outErr, inErr)
+			}
+		})
+	}
+}

@@ -21,21 +21,14 @@ type names map[string]bool
 // and environment values against the variables its tasks get under opts
 // (see the package doc). known lists every contract jobshift has, so a
 // reference to a variable of another contract can name it.
+//
+// The environments are evaluated lazily, one task per role that has a
+// reference to check, and another contract only for a role that uses a
+// name its own contracts do not give: a job of many roles whose commands
+// are right costs one evaluation per referencing role.
 func Contract(job *jobs.Job, opts contract.Options, known []string) hcl.Diagnostics {
 	if job == nil {
 		return nil
-	}
-	given, err := roleNames(job, opts)
-	if err != nil {
-		return nil // the contract's own check reports why it cannot render
-	}
-	byContract := map[string]names{}
-	for _, c := range known {
-		o := opts
-		o.Contracts, o.Exact = []string{c}, true
-		if per, err := roleNames(job, o); err == nil {
-			byContract[c] = union(per)
-		}
 	}
 	used := map[string]bool{}
 	cs := opts.Contracts
@@ -45,11 +38,15 @@ func Contract(job *jobs.Job, opts contract.Options, known []string) hcl.Diagnost
 	for _, c := range cs {
 		used[c] = true
 	}
-	l := &linter{job: job, given: given, byContract: byContract, all: union(given), used: used}
-	for _, set := range byContract {
-		for n := range set {
-			l.all[n] = true
-		}
+	l := &linter{job: job, used: used, known: known, envs: map[string]*roleEnvs{}}
+	l.envs[""] = &roleEnvs{opts: opts}
+	for _, c := range known {
+		o := opts
+		o.Contracts, o.Exact = []string{c}, true
+		l.envs[c] = &roleEnvs{opts: o}
+	}
+	if _, err := l.envs[""].names(job, job.Roles[0]); len(job.Roles) == 0 || err != nil {
+		return nil // the contract's own check reports why it cannot render
 	}
 	var diags hcl.Diagnostics
 	for _, r := range job.Roles {
@@ -58,50 +55,68 @@ func Contract(job *jobs.Job, opts contract.Options, known []string) hcl.Diagnost
 	return diags
 }
 
-// roleNames: the variable names each role's tasks get (names depend on the
-// job and the role only, so its first task tells).
-func roleNames(job *jobs.Job, opts contract.Options) (map[string]names, error) {
-	c, err := contract.Compile(job, opts)
-	if err != nil {
-		return nil, err
-	}
-	b, err := c.Bind(contract.SampleTopologyFor(job, opts))
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]names{}
-	for _, r := range job.Roles {
-		set := names{}
-		if r.Instances > 0 {
-			env, err := b.Env(jobs.TaskRef{Role: r.Name}, contract.ProcessMain)
-			if err != nil {
-				return nil, err
-			}
-			for _, v := range env {
-				set[v.Name] = true
-			}
-		}
-		out[r.Name] = set
-	}
-	return out, nil
+// roleEnvs evaluates one set of contracts for the job, a role at a time.
+type roleEnvs struct {
+	opts  contract.Options
+	bound *contract.Bound
+	err   error
+	done  bool
+	per   map[string]names // role → the names its tasks get
 }
 
-func union(per map[string]names) names {
-	out := names{}
-	for _, set := range per {
-		for n := range set {
-			out[n] = true
+// names are the variable names the tasks of role r get (names depend on
+// the job and the role only, so its first task tells).
+func (e *roleEnvs) names(job *jobs.Job, r *jobs.Role) (names, error) {
+	if !e.done {
+		e.done, e.per = true, map[string]names{}
+		c, err := contract.Compile(job, e.opts)
+		if err == nil {
+			e.bound, err = c.Bind(contract.SampleTopologyFor(job, e.opts))
+		}
+		e.err = err
+	}
+	if e.err != nil {
+		return nil, e.err
+	}
+	if set, ok := e.per[r.Name]; ok {
+		return set, nil
+	}
+	set := names{}
+	if r.Instances > 0 {
+		// what every task shares, evaluated once, and this role's own
+		shared, err := e.bound.Shared()
+		if err != nil {
+			return nil, err
+		}
+		own, err := e.bound.Own(jobs.TaskRef{Role: r.Name}, contract.ProcessMain)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range append(append(contract.Env(nil), shared...), own...) {
+			set[v.Name] = true
 		}
 	}
-	return out
+	e.per[r.Name] = set
+	return set, nil
 }
 
 type linter struct {
-	job        *jobs.Job
-	given      map[string]names // per role, under the job's contracts
-	byContract map[string]names // every name each known contract would give
-	all        names            // every name any contract gives this job
-	used       map[string]bool  // the contracts the job's tasks get
+	job   *jobs.Job
+	used  map[string]bool      // the contracts the job's tasks get
+	known []string             // every contract jobshift has
+	envs  map[string]*roleEnvs // "": the job's contracts; else one contract alone
+}
+
+// given: what role r's tasks get under the job's contracts.
+func (l *linter) given(r *jobs.Role) names {
+	set, _ := l.envs[""].names(l.job, r)
+	return set
+}
+
+// other: what role r's tasks would get under contract c alone.
+func (l *linter) other(c string, r *jobs.Role) names {
+	set, _ := l.envs[c].names(l.job, r)
+	return set
 }
 
 func (l *linter) role(r *jobs.Role) hcl.Diagnostics {
@@ -114,7 +129,7 @@ func (l *linter) role(r *jobs.Role) hcl.Diagnostics {
 	seen := map[string]bool{}
 	for _, ref := range refs {
 		n := ref.name
-		if seen[n] || assigned[n] || l.given[r.Name][n] || !l.platformLike(n) {
+		if seen[n] || assigned[n] || l.given(r)[n] || !l.platformLike(r, n) {
 			continue
 		}
 		seen[n] = true
@@ -124,13 +139,17 @@ func (l *linter) role(r *jobs.Role) hcl.Diagnostics {
 	return diags
 }
 
-// platformLike: would a reader take n for a variable the platform sets?
-func (l *linter) platformLike(n string) bool {
-	if l.all[n] {
-		return true
-	}
+// platformLike: would a reader take n, used by role r, for a variable the
+// platform sets (a contract jobshift knows would give it to r's tasks, or
+// it has a contract's name prefix)?
+func (l *linter) platformLike(r *jobs.Role, n string) bool {
 	for _, f := range families {
 		if strings.HasPrefix(n, f) {
+			return true
+		}
+	}
+	for _, c := range l.known {
+		if l.other(c, r)[n] {
 			return true
 		}
 	}
@@ -139,7 +158,7 @@ func (l *linter) platformLike(n string) bool {
 
 // explain says why role r's tasks lack n and what was probably meant.
 func (l *linter) explain(r *jobs.Role, n string, env bool) (summary, detail string) {
-	mine := l.given[r.Name]
+	mine := l.given(r)
 	where := "its command"
 	if env {
 		where = "an environment value"
@@ -153,7 +172,7 @@ func (l *linter) explain(r *jobs.Role, n string, env bool) (summary, detail stri
 		return "Task index out of range", lead + fmt.Sprintf(
 			"The tasks get %s: no task has the index $%s names.", span(ks), n)
 	}
-	if cs := l.contractsGiving(n); len(cs) > 0 {
+	if cs := l.contractsGiving(r, n); len(cs) > 0 {
 		return "Variable of a contract the job does not use", lead + fmt.Sprintf(
 			"The %s contract sets it; add it with -contract %s (jobshift explain -contract %s shows what it gives).",
 			strings.Join(cs, " or "), cs[0], cs[0])
@@ -167,11 +186,12 @@ func (l *linter) explain(r *jobs.Role, n string, env bool) (summary, detail stri
 	return "Unknown platform variable", lead + "No contract jobshift knows gives it to this job (jobshift explain -env lists what each task gets)."
 }
 
-// contractsGiving: the known contracts the job does not use that give n.
-func (l *linter) contractsGiving(n string) []string {
+// contractsGiving: the known contracts the job does not use that would
+// give n to role r's tasks.
+func (l *linter) contractsGiving(r *jobs.Role, n string) []string {
 	var out []string
-	for c, set := range l.byContract {
-		if set[n] && !l.used[c] {
+	for _, c := range l.known {
+		if !l.used[c] && l.other(c, r)[n] {
 			out = append(out, c)
 		}
 	}
@@ -183,7 +203,7 @@ func (l *linter) contractsGiving(n string) []string {
 func (l *linter) rolesGiven(n string) []string {
 	var out []string
 	for _, r := range l.job.Roles {
-		if l.given[r.Name][n] {
+		if l.given(r)[n] {
 			out = append(out, r.Name)
 		}
 	}

@@ -27,6 +27,11 @@ js_run() {
 		}
 		_jsh_j=$((_jsh_j + 1))
 	done
+	# init containers (sh/init.sh, in the task program only when a role has any)
+	eval "_jsh_ni=\${_t_ninit_$_jsh_r:-0}"
+	if [ "$_jsh_ni" != 0 ]; then
+		js_run_init "$_jsh_r" || exit
+	fi
 	eval "_jsh_ssh=\$_t_ssh_$_jsh_r _jsh_file=\$_t_file_$_jsh_r _jsh_ctr=\$_t_ctr_$_jsh_r"
 	if [ "$_jsh_ssh" != 0 ]; then
 		JOBSHIFT_SSH_KEY="$_jsh_sd/ssh-key" JOBSHIFT_SSH_DIR="$_jsh_sd/ssh-$_jsh_r-$SLURM_PROCID"
