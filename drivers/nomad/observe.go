@@ -104,6 +104,17 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 				o.ExitCode = 1
 			}
 			o.Message = "rendezvous failed: " + o.Message
+		case failedInit(a.TaskStates[InitTask]):
+			// An init container failed: the main task never ran (as a
+			// pod whose init container failed); its exit code decides.
+			rendezvous = true
+			init := a.TaskStates[InitTask]
+			o.State, o.Seq = completion.Failed, init.FinishedAt.UnixNano()
+			o.ExitCode, o.Message, _ = lastExit(init)
+			if o.ExitCode == 0 {
+				o.ExitCode = 1
+			}
+			o.Message = "init container failed: " + o.Message
 		case a.ClientStatus == "failed" || a.ClientStatus == "lost":
 			o.State, o.ExitCode, o.Seq = completion.Failed, 1, a.ModifyTime
 			o.Message = "allocation " + a.ClientStatus + ": " + a.ClientDescription
@@ -119,6 +130,11 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		out = append(out, o)
 	}
 	return lostWins(out)
+}
+
+// failedInit: the init task (initsteps.go) ended failed by itself.
+func failedInit(t *api.TaskState) bool {
+	return t != nil && t.State == "dead" && t.Failed && !killed(t)
 }
 
 // lostWins keeps one observation per task: Nomad replaces an allocation

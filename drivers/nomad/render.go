@@ -224,6 +224,8 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 			t = r.barrier(role, gs, all)
 		case SSHKeyTask:
 			t = r.sshKeyTask()
+		case InitTask:
+			t = r.initTask(role, gs)
 		case MainTask:
 			t = r.mainTask(role, gs, net, "")
 		case PSTask:

@@ -302,6 +302,10 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 		g.Tasks = append(g.Tasks, TaskShape{Name: SSHKeyTask, Hook: "prestart"})
 		g.Why = append(g.Why, "sshkey task: the ssh emulation's key is made in the job, for a run without jobshift")
 	}
+	if len(role.Init) > 0 {
+		g.Tasks = append(g.Tasks, TaskShape{Name: InitTask, Hook: "prestart"})
+		g.Why = append(g.Why, fmt.Sprintf("init task: the role's %d init container(s) run before the main task, in order, in one prestart task (Nomad starts a group's prestart tasks at once)", len(role.Init)))
+	}
 	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
 	if uai {
 		ps := TaskShape{Name: PSTask}
