@@ -324,4 +324,20 @@
 //	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop)
 //	pytorchjob init+secret | podman | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop)
+//	trainjob initializer | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), jobshift-wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > restart loop > finisher tail]; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks jobshift-wait(prestart), main[nomad-env > restart loop > finisher tail]
+//	trainjob initializer | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), jobshift-wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > restart loop], finish(poststop); node: env nomad-env in the task; judged by watcher, poststop finisher; tasks jobshift-wait(prestart), main[nomad-env > restart loop], finish(poststop)
+//	trainjob initializer | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), jobshift-wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks jobshift-wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), jobshift-wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks jobshift-wait(prestart), main[restart loop], finish(poststop)
 package nomad

@@ -104,17 +104,21 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 				o.ExitCode = 1
 			}
 			o.Message = "rendezvous failed: " + o.Message
-		case failedInit(a.TaskStates[InitTask]):
-			// An init container failed: the main task never ran (as a
-			// pod whose init container failed); its exit code decides.
+		case failedBefore(a.TaskStates[InitTask]) || failedBefore(a.TaskStates[WaitTask]):
+			// An init container failed, or the role can never start (its
+			// step order): the main task never ran (as a pod whose init
+			// container failed); the prestart task's exit code decides.
 			rendezvous = true
-			init := a.TaskStates[InitTask]
-			o.State, o.Seq = completion.Failed, init.FinishedAt.UnixNano()
-			o.ExitCode, o.Message, _ = lastExit(init)
+			pre, what := a.TaskStates[InitTask], "init container failed: "
+			if !failedBefore(pre) {
+				pre, what = a.TaskStates[WaitTask], "step order: "
+			}
+			o.State, o.Seq = completion.Failed, pre.FinishedAt.UnixNano()
+			o.ExitCode, o.Message, _ = lastExit(pre)
 			if o.ExitCode == 0 {
 				o.ExitCode = 1
 			}
-			o.Message = "init container failed: " + o.Message
+			o.Message = what + o.Message
 		case a.ClientStatus == "failed" || a.ClientStatus == "lost":
 			o.State, o.ExitCode, o.Seq = completion.Failed, 1, a.ModifyTime
 			o.Message = "allocation " + a.ClientStatus + ": " + a.ClientDescription
@@ -132,8 +136,9 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 	return lostWins(out)
 }
 
-// failedInit: the init task (initsteps.go) ended failed by itself.
-func failedInit(t *api.TaskState) bool {
+// failedBefore: a prestart task that must end before the main task
+// (InitTask, WaitTask) ended failed by itself.
+func failedBefore(t *api.TaskState) bool {
 	return t != nil && t.State == "dead" && t.Failed && !killed(t)
 }
 

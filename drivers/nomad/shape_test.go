@@ -31,7 +31,12 @@ var shapeJobs = []struct {
 	{"pytorchjob", "../../examples/pytorchjob-ddp.yaml", nil},
 	{"mpijob v2beta1", "../../jobs/kubeflow/testdata/mpi_v2beta1.yaml", nil},
 	{"pytorchjob init+secret", "../../examples/pytorchjob-init-secret.yaml", nil},
+	{"trainjob initializer", "../../examples/trainjob-initializer.yaml", nil},
 }
+
+// helperOnly are the kinds refused without the helper (the step order's
+// wait task runs it: TestStepOrderNeedsHelper).
+var helperOnly = map[string]bool{"trainjob initializer": true}
 
 // The shape table's other dimensions.
 var (
@@ -63,6 +68,9 @@ func shapeRows(t *testing.T) []shapeRow {
 		}
 		for _, driver := range shapeDrivers {
 			for _, helper := range []bool{false, true} {
+				if !helper && helperOnly[sj.kind] {
+					continue
+				}
 				for _, envHelper := range []bool{false, true} {
 					for _, watched := range []bool{false, true} {
 						nc := &siteconfig.NomadConfig{Driver: driver}
@@ -228,6 +236,9 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		}
 		if task.Name == InitTask {
 			checkInitTask(t, name, task, gs)
+		}
+		if task.Name == WaitTask {
+			checkWaitTask(t, name, task)
 		}
 		if task.Name != MainTask && task.Name != PSTask {
 			continue

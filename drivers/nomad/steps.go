@@ -11,9 +11,8 @@ import (
 // group's InitTask cannot run (initsteps.go), variables of an init
 // container whose value comes from a Kubernetes Secret (the init task's
 // env block or script would show it; the main task's travel through the
-// job's Variable: secretenv.go), and the step order
-// (jobs.Role.DependsOn), which Nomad cannot keep across groups and
-// jobshift does not keep there yet.
+// job's Variable: secretenv.go). The step order is the shape's
+// (decider.stepOrder).
 func (r *renderer) checkSteps(j *jobs.Job) {
 	for _, role := range j.Roles {
 		r.checkRoleSteps(role)
@@ -30,10 +29,6 @@ func (r *renderer) checkRoleSteps(role *jobs.Role) {
 	}
 	if gs := r.shape.Group(role.Name); gs != nil && len(role.Init) > 0 {
 		r.checkInit(role, gs)
-	}
-	if len(role.DependsOn) > 0 {
-		d := role.DependsOn[0]
-		r.errorf(d.Pos, "Step order not kept on Nomad", "Role %s starts only once role %s is %s; jobshift keeps that order locally (jobshift run -to local) and on Slurm, but not yet on Nomad, where every group starts at once.", role.Name, d.Role, d.Status)
 	}
 }
 

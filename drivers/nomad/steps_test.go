@@ -21,8 +21,6 @@ func TestStepsRefused(t *testing.T) {
 		j.Roles[1].Init = steps
 		return j
 	}
-	ordered := psWorker("x", "true")
-	ordered.Roles[1].DependsOn = []jobs.Dependency{{Role: ordered.Roles[0].Name, Status: jobs.DependsReady, Pos: at}}
 	secretInit := step("fetch", "true")
 	secretInit.Env = []jobs.EnvVar{{Name: "TOKEN", Value: "s3cr3t-init", Secret: true, Pos: at}}
 	interp := step("fetch", "/bin/sh", "-c", "echo ${HOME}")
@@ -32,7 +30,6 @@ func TestStepsRefused(t *testing.T) {
 		site *siteconfig.Config
 		want string
 	}{
-		"order":              {ordered, rawExecSite(), "Step order not kept on Nomad"},
 		"no command on host": {withInit(step("fetch")), rawExecSite(), "Init container without a command"},
 		"two in containers":  {withInit(step("a", "true"), step("b", "true")), docker, "Init containers not run in order on Nomad"},
 		"interpolated":       {withInit(interp), docker, "Init container value Nomad would rewrite"},
