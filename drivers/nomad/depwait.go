@@ -28,8 +28,12 @@ import (
 // policy fails the set. It needs nobody outside the job: a converted job
 // run with `nomad job run` keeps the order as `jobshift run` does.
 
-// WaitTask is the prestart task that waits for a role's dependencies.
-const WaitTask = "jobshift-wait"
+// WaitTask is the prestart task that waits for a role's dependencies. Its
+// name is short: its Task API socket lives under the task's directory, and
+// a unix socket path has at most 107 bytes (finisher.go); with
+// "jobshift-wait" the dev agent made none (the wait failed "dial unix
+// api.sock: no such file or directory").
+const WaitTask = "wait"
 
 // WaitCommand is the helper's subcommand WaitTask runs.
 const WaitCommand = "nomad-wait"
