@@ -39,9 +39,9 @@ func secretEnvItems(p *translate.Plan, items map[string]string) {
 }
 
 // secretEnvTemplate is the template giving role's secret variables to its
-// main task, nil when it has none. Each value is JSON-quoted on its line,
+// main task, none when it has none. Each value is JSON-quoted on its line,
 // as the env template's (envTemplate), so any byte survives go-envparse.
-func (r *renderer) secretEnvTemplate(role *jobs.Role) *api.Template {
+func (r *renderer) secretEnvTemplate(role *jobs.Role) []*api.Template {
 	var b strings.Builder
 	for _, e := range role.Env {
 		if e.Secret {
@@ -52,12 +52,12 @@ func (r *renderer) secretEnvTemplate(role *jobs.Role) *api.Template {
 	if b.Len() == 0 {
 		return nil
 	}
-	return &api.Template{
+	return []*api.Template{{
 		EmbeddedTmpl: new(b.String()),
 		DestPath:     new(SecretEnvFile),
 		ChangeMode:   new("noop"),
 		Once:         new(true),
 		Envvars:      new(true),
 		Perms:        new("0600"),
-	}
+	}}
 }

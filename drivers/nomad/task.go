@@ -240,10 +240,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if uc.file != nil {
 		t.Templates = append(t.Templates, uc.file)
 	}
-	t.Templates = append(t.Templates, uc.extra...)
-	if st := r.secretEnvTemplate(role); st != nil {
-		t.Templates = append(t.Templates, st)
-	}
+	t.Templates = append(append(t.Templates, uc.extra...), r.secretEnvTemplate(role)...)
 	for k, v := range uc.env {
 		if t.Env == nil {
 			t.Env = map[string]string{}
