@@ -228,6 +228,10 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 			t = r.barrier(role, gs, all)
 		case SSHKeyTask:
 			t = r.sshKeyTask()
+		case InitTask:
+			t = r.initTask(role, gs)
+		case WaitTask:
+			t = r.waitTask(role)
 		case MainTask:
 			t = r.mainTask(role, gs, net, "")
 		case PSTask:
