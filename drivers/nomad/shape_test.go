@@ -254,6 +254,7 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 var wrapperMarkers = map[Wrapper]string{
 	WrapEnvHelper: " " + TaskEnvCommand + " -- ",
 	WrapEnvWait:   " " + envWaitArg0 + " ",
+	WrapTaskNS:    viewScriptFile,
 	WrapSSH:       "jobshift-sshemu.sh",
 	WrapRestart:   " " + restartArg0 + " ",
 	WrapStop:      " jobshift-group ",

@@ -201,6 +201,13 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if has(ws, WrapSSH) {
 		uc = r.sshWrap(role, uc)
 	}
+	var viewTmpls []*api.Template
+	if has(ws, WrapTaskNS) {
+		var ok bool
+		if uc, viewTmpls, ok = r.taskView(role, net, uc); !ok {
+			return nil
+		}
+	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
@@ -241,6 +248,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Templates = append(t.Templates, uc.file)
 	}
 	t.Templates = append(t.Templates, uc.extra...)
+	t.Templates = append(t.Templates, viewTmpls...)
 	for k, v := range uc.env {
 		if t.Env == nil {
 			t.Env = map[string]string{}
