@@ -503,7 +503,7 @@ func (d *decider) mainWrappers(g *GroupShape, role *jobs.Role) []Wrapper {
 func (d *decider) taskView(g *GroupShape, role *jobs.Role) bool {
 	if g.Traits.Container {
 		if len(role.Files) > 0 {
-			g.Why = append(g.Why, "no task namespace: driver "+g.Driver+" runs an image, which keeps its own host name")
+			g.Why = append(g.Why, "no task namespace: driver "+g.Driver+" runs an image (its own host name); platform files are volumes from the task directory")
 		}
 		return false
 	}

@@ -256,6 +256,14 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Env[k] = v
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
+	if container && len(role.Files) > 0 && proc == "" {
+		vols, tmpls, ok := r.containerFiles(role)
+		if !ok {
+			return nil
+		}
+		t.Config["volumes"] = vols
+		t.Templates = append(t.Templates, tmpls...)
+	}
 	return t
 }
 

@@ -63,12 +63,7 @@ func (r *renderer) taskView(role *jobs.Role, net *api.NetworkResource, uc *userC
 	}
 	var tmpls []*api.Template
 	for i, f := range role.Files {
-		if err := taskns.CheckPath(f.Path); err != nil {
-			r.errorf(f.Pos, "Bad file path", "Role %q: the platform file %q cannot be placed: %v.", role.Name, f.Path, err)
-			return uc, nil, false
-		}
-		if f.Secret {
-			r.errorf(f.Pos, "Secret file not delivered on Nomad", "Role %s: the file %s holds a Kubernetes Secret's value; jobshift delivers such files locally (jobshift run -to local) but not yet on Nomad, where the value would be written into the job specification. Nothing was rendered.", role.Name, f.Path)
+		if !r.placeable(role, f) {
 			return uc, nil, false
 		}
 		src := fmt.Sprintf("%s/%d", viewFilesDir, i)
@@ -102,6 +97,36 @@ func hostNames(names []string) []string {
 		return nil // the host name itself is unusable
 	}
 	return out
+}
+
+// containerFiles are the role's platform files for a container task:
+// templates in its task directory, bound at the job's paths through the
+// driver's volumes (a path relative to the task directory, which docker
+// and podman allow without the client's volumes option); false when one
+// cannot be given (an error is recorded).
+func (r *renderer) containerFiles(role *jobs.Role) (vols []string, tmpls []*api.Template, ok bool) {
+	for i, f := range role.Files {
+		if !r.placeable(role, f) {
+			return nil, nil, false
+		}
+		src := fmt.Sprintf("local/%s/%d", viewFilesDir, i)
+		tmpls = append(tmpls, viewTemplate(src, templateBase64(f.Content), fileMode(f.Mode)))
+		vols = append(vols, src+":"+f.Path+":ro")
+	}
+	return vols, tmpls, true
+}
+
+// placeable: file f can be delivered on Nomad (else an error is recorded).
+func (r *renderer) placeable(role *jobs.Role, f jobs.File) bool {
+	if err := taskns.CheckPath(f.Path); err != nil || strings.Contains(f.Path, ":") {
+		r.errorf(f.Pos, "Bad file path", "Role %q: the platform file %q cannot be placed: %v.", role.Name, f.Path, err)
+		return false
+	}
+	if f.Secret {
+		r.errorf(f.Pos, "Secret file not delivered on Nomad", "Role %s: the file %s holds a Kubernetes Secret's value; jobshift delivers such files locally (jobshift run -to local) but not yet on Nomad, where the value would be written into the job specification. Nothing was rendered.", role.Name, f.Path)
+		return false
+	}
+	return true
 }
 
 // addrOf is the template expression of the task's address: the address of

@@ -97,12 +97,20 @@ func TestTaskViewRendered(t *testing.T) {
 
 	site := rawExecSite()
 	site.Nomad.Driver = "docker"
-	j.Roles[1].Files = nil
+	j.Roles[1].Files[0].Secret = false
+	j.Roles[0].Image, j.Roles[1].Image = "python:3", "python:3"
 	dj, diags := BuildJob(plan(j, site), fixtureContract{})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	if _, ok := viewTemplates(t, dj)["local/jobshift-taskns.spec"]; ok {
 		t.Error("a docker task got the wrapper")
+	}
+	for _, tk := range dj.TaskGroups[1].Tasks {
+		if tk.Name == MainTask {
+			if v, _ := tk.Config["volumes"].([]string); len(v) != 1 || v[0] != "local/jobshift-files/0:/etc/volcano/worker.host:ro" {
+				t.Errorf("docker volumes %q, want the file bound read-only from the task directory", v)
+			}
+		}
 	}
 }
