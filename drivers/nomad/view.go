@@ -49,6 +49,20 @@ const (
 	phTaskDir = "/@T@"
 )
 
+// viewOf is what the main task gets of its view: uc under the wrapper
+// (WrapTaskNS), or a container's volumes; and the templates either reads.
+func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *api.NetworkResource, uc *userCommand, proc string) (*userCommand, []*api.Template, []string, bool) {
+	switch {
+	case has(ws, WrapTaskNS):
+		uc, tmpls, ok := r.taskView(role, net, uc)
+		return uc, tmpls, nil, ok
+	case gs.Traits.Container && len(role.Files) > 0 && proc == "":
+		vols, tmpls, ok := r.containerFiles(role)
+		return uc, tmpls, vols, ok
+	}
+	return uc, nil, nil, true
+}
+
 // taskView is uc in the task namespace wrapper and the templates it
 // reads; false when the view cannot be given (an error is recorded).
 func (r *renderer) taskView(role *jobs.Role, net *api.NetworkResource, uc *userCommand) (*userCommand, []*api.Template, bool) {
