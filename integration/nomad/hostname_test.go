@@ -8,6 +8,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -58,5 +59,25 @@ func TestTaskHostName(t *testing.T) {
 	}
 	if seen != 3 {
 		t.Errorf("%d tasks' logs read, want 3", seen)
+	}
+}
+
+// TestVolcanoFilesOnRawExec: the Volcano MPI example, whose launcher
+// builds its host list from /etc/volcano/mpiworker.host, runs to success
+// on raw_exec: the file is at the job's path in the task's view
+// (drivers/taskns), and the worker names in it are the workers' own
+// (TCP on lo: the dev agent's one host, drivertest.MPINoNodeNames).
+func TestVolcanoFilesOnRawExec(t *testing.T) {
+	drivertest.NeedMPI(t)
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), site())
+	drivertest.MPINoNodeNames(p, "lo")
+	res, id := run(t, p)
+	if res.Phase != completion.PhaseSucceeded {
+		c := agent.Client(t)
+		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+		for _, a := range allocs {
+			t.Logf("%s stderr:\n%s", a.Name, catStderr(t, a.ID, nomad.MainTask))
+		}
+		t.Fatalf("result %+v", res)
 	}
 }
