@@ -25,7 +25,8 @@
 // the snapshot, a file sh sources: shellenv.go, or nomad-env in the task:
 // taskenv.go), who judges (the watcher, a poststop finisher, the in-task
 // finisher, the UAI judge: finisher.go) and the command's wrappers,
-// outermost first (nomad-env or env-wait, the ssh emulation: ssh.go, the
+// outermost first (nomad-env or env-wait, the task namespace: view.go,
+// the ssh emulation: ssh.go, the
 // restart loop or the stop wrapper: restart.go, the finisher's tail).
 //
 // What each task driver gives a task (Traits, after Nomad's
