@@ -37,7 +37,8 @@ func taskDir(cmd *exec.Cmd) string {
 }
 
 // loopOf renders job and returns the main task's argv and its restart
-// loop's text (decoded from the template), "" when there is none.
+// loop's text (decoded from the template), "" when there is none; argv
+// then starts at the loop.
 func loopOf(t *testing.T, job *jobs.Job, opts map[string]string) ([]string, string) {
 	t.Helper()
 	p := plan(job, rawExecSite())
@@ -55,8 +56,11 @@ func loopOf(t *testing.T, job *jobs.Job, opts map[string]string) ([]string, stri
 		}
 	}
 	argv := append([]string{main.Config["command"].(string)}, main.Config["args"].([]string)...)
-	if len(argv) > 3 && argv[0] == "/bin/sh" && argv[1] == "-c" && argv[3] == restartArg0 {
-		return argv, argv[2]
+	// the loop is wherever the outer wrappers (the task namespace) put it
+	for i := 0; i+3 < len(argv); i++ {
+		if argv[i] == "/bin/sh" && argv[i+1] == "-c" && argv[i+3] == restartArg0 {
+			return argv[i:], argv[i+2]
+		}
 	}
 	return argv, ""
 }

@@ -87,11 +87,12 @@ const (
 type Wrapper string
 
 const (
-	WrapEnvHelper Wrapper = "nomad-env"    // <env helper> nomad-env -- ...
-	WrapEnvWait   Wrapper = "env-wait"     // sh -c env-wait.sh ...
-	WrapSSH       Wrapper = "ssh"          // sshemu.sh -- ... (or its idle sshd)
-	WrapRestart   Wrapper = "restart loop" // restart-loop.sh
-	WrapStop      Wrapper = "stop group"   // stop-group.sh
+	WrapEnvHelper Wrapper = "nomad-env"      // <env helper> nomad-env -- ...
+	WrapEnvWait   Wrapper = "env-wait"       // sh -c env-wait.sh ...
+	WrapTaskNS    Wrapper = "task namespace" // sh jobshift-taskns.sh SPEC -- ... (view.go)
+	WrapSSH       Wrapper = "ssh"            // sshemu.sh -- ... (or its idle sshd)
+	WrapRestart   Wrapper = "restart loop"   // restart-loop.sh
+	WrapStop      Wrapper = "stop group"     // stop-group.sh
 	WrapFinisher  Wrapper = "finisher tail"
 )
 
@@ -483,11 +484,15 @@ func (d *decider) envWrappers(g *GroupShape) []Wrapper {
 }
 
 // mainWrappers are the main task's wrappers, outermost first:
-// environment, ssh emulation, restart loop or stop wrapper (with the
+// environment, task namespace (so the ssh emulation's sshd, and what it
+// starts, see the task's names and files), ssh emulation, restart loop or stop wrapper (with the
 // finisher's tail), then the command.
 func (d *decider) mainWrappers(g *GroupShape, role *jobs.Role) []Wrapper {
 	cr := d.p.Compiled().Role(role.Name)
 	w := d.envWrappers(g)
+	if d.taskView(g, role) {
+		w = append(w, WrapTaskNS)
+	}
 	if cr.SSH {
 		w = append(w, WrapSSH)
 	}
@@ -512,6 +517,20 @@ func (d *decider) mainWrappers(g *GroupShape, role *jobs.Role) []Wrapper {
 		w = append(w, WrapFinisher)
 	}
 	return w
+}
+
+// taskView: whether the main task runs under the task namespace wrapper
+// (view.go), with a Why line either way. A container has its image's
+// host name and gets no wrapper (an image need not have sh or unshare).
+func (d *decider) taskView(g *GroupShape, role *jobs.Role) bool {
+	if g.Traits.Container {
+		if len(role.Files) > 0 {
+			g.Why = append(g.Why, "no task namespace: driver "+g.Driver+" runs an image (its own host name); platform files are volumes from the task directory")
+		}
+		return false
+	}
+	g.Why = append(g.Why, "task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper")
+	return true
 }
 
 // has reports whether w is among ws.

@@ -201,6 +201,10 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if has(ws, WrapSSH) {
 		uc = r.sshWrap(role, uc)
 	}
+	uc, viewTmpls, viewVols, ok := r.viewOf(role, gs, ws, net, uc, proc)
+	if !ok {
+		return nil
+	}
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
@@ -213,18 +217,9 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if gpus == 0 {
 		t.Resources.Devices = nil
 	}
-	for _, v := range role.Volumes {
-		if proc != "" {
-			break // warned once, for the training task
-		}
-		// Nomad volumes need cluster-side setup (host_volume, CSI) that
-		// a job file cannot assume; say so rather than drop it silently.
-		r.diags = append(r.diags, jobs.Warnf(v.Pos, "Volume not mounted on Nomad",
-			"Role %q mounts %s volume %q at %s; the Nomad target does not render volumes. Provide the data on the clients (a host_volume, or a path the command reaches) or use -to local / -to slurm.",
-			role.Name, v.Kind, v.Name, v.MountPath))
-	}
+	r.warnVolumes(role, proc)
 
-	uc, ok := r.environment(role, gs, t, gpus, proc, uc)
+	uc, ok = r.environment(role, gs, t, gpus, proc, uc)
 	if !ok {
 		return nil
 	}
@@ -241,6 +236,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Templates = append(t.Templates, uc.file)
 	}
 	t.Templates = append(append(t.Templates, uc.extra...), r.secretEnvTemplate(role)...)
+	t.Templates = append(t.Templates, viewTmpls...)
 	for k, v := range uc.env {
 		if t.Env == nil {
 			t.Env = map[string]string{}
@@ -248,7 +244,24 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Env[k] = v
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
+	if len(viewVols) > 0 {
+		t.Config["volumes"] = viewVols
+	}
 	return t
+}
+
+// warnVolumes says, once per role, that its volumes are not mounted.
+func (r *renderer) warnVolumes(role *jobs.Role, proc string) {
+	for _, v := range role.Volumes {
+		if proc != "" {
+			return // warned once, for the training task
+		}
+		// Nomad volumes need cluster-side setup (host_volume, CSI) that
+		// a job file cannot assume; say so rather than drop it silently.
+		r.diags = append(r.diags, jobs.Warnf(v.Pos, "Volume not mounted on Nomad",
+			"Role %q mounts %s volume %q at %s; the Nomad target does not render volumes. Provide the data on the clients (a host_volume, or a path the command reaches) or use -to local / -to slurm.",
+			role.Name, v.Kind, v.Name, v.MountPath))
+	}
 }
 
 // environment gives task t its environment as the group's shape says:

@@ -198,14 +198,16 @@ func CheckPMIxStep(t *testing.T, id, out string) []string {
 	return nil
 }
 
-// MPINoNodeNames adds to every role of plan what a target that does not
-// yet give each task its platform host name (Nomad: drivers/taskns is not
-// wired into its tasks) needs for the MPI jobs: TCP only (every task has
-// the node's name, so OpenMPI would take ranks of different tasks for
-// node-local and map memory they do not share), on ifs (the interface
-// list for btl/oob_tcp_if_include; "" = keep the job's). The jobs
-// themselves carry no OMPI_MCA setting; this is the open part of issue 45
-// on that target, kept in the tests that need it.
+// MPINoNodeNames adds to every role of plan TCP only, on ifs (the
+// interface list for btl/oob_tcp_if_include; "" = keep the job's). The
+// jobs themselves carry no OMPI_MCA setting. Multihost: its tasks keep
+// their node's name. Nomad: its raw_exec tasks have their platform names
+// (drivers/taskns) and the wrapper names the interface of the task's
+// address, but on the one-host dev agent that address is docker0's
+// (172.17.0.1) while connections between the host's own addresses leave
+// from eth0's, which OpenMPI's TCP transport drops as coming from an
+// unknown peer address ("Source IP of socket ... Known IPs of peer"): lo
+// keeps every rank on one interface. A multi-node cluster needs neither.
 func MPINoNodeNames(plan *translate.Plan, ifs string) {
 	for _, r := range plan.Job.Roles {
 		r.Env = append(r.Env, jobs.EnvVar{Name: "OMPI_MCA_btl", Value: "tcp,self"})

@@ -1,0 +1,83 @@
+package nomad_test
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// TestTaskHostName: on raw_exec each task of a PyTorchJob sees its pod's
+// name (<job>-<replica type>-<i>) from hostname(1), $HOSTNAME and
+// gethostname(), and the name resolves to the task's address in the
+// allocation (drivers/taskns through the main task's wrapper, view.go);
+// where the client allows no namespace the task says so on its stderr
+// instead. The Slurm and local drivers' tests of the same name check the
+// same job.
+func TestTaskHostName(t *testing.T) {
+	c := agent.Client(t)
+	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), site())
+	res, id := run(t, p)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	topo := topology(t, c, p, id)
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := 0
+	for _, a := range allocs {
+		full, _, err := c.Allocations().Info(a.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		role := full.Job.LookupTaskGroup(a.TaskGroup).Meta[nomad.MetaRole]
+		var idx int
+		fmt.Sscanf(a.Name[strings.LastIndexByte(a.Name, '['):], "[%d]", &idx)
+		out, errOut := catLogs(t, a.ID, nomad.MainTask), catStderr(t, a.ID, nomad.MainTask)
+		if strings.Contains(errOut, "keeps the node's host name") {
+			t.Skipf("the client allows no namespace: %s", errOut)
+		}
+		addr := ""
+		for k, r := range p.Job.Roles {
+			if r.Name == role {
+				addr = topo.Roles[k].Tasks[idx].Addr
+			}
+		}
+		name := fmt.Sprintf("names-%s-%d", strings.ToLower(role), idx)
+		want := "hostname=" + name + " HOSTNAME=" + name + "\ngethostname=" + name + " resolves=" + addr + "\n"
+		if addr == "" || out != want {
+			t.Errorf("%s printed %q, want %q (stderr %q)", a.Name, out, want, errOut)
+		}
+		seen++
+	}
+	if seen != 3 {
+		t.Errorf("%d tasks' logs read, want 3", seen)
+	}
+}
+
+// TestVolcanoFilesOnRawExec: the Volcano MPI example, whose launcher
+// builds its host list from /etc/volcano/mpiworker.host, runs to success
+// on raw_exec: the file is at the job's path in the task's view
+// (drivers/taskns), and the worker names in it are the workers' own
+// (TCP on lo: the dev agent's one host, drivertest.MPINoNodeNames).
+func TestVolcanoFilesOnRawExec(t *testing.T) {
+	drivertest.NeedMPI(t)
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), site())
+	drivertest.MPINoNodeNames(p, "lo")
+	res, id := run(t, p)
+	if res.Phase != completion.PhaseSucceeded {
+		c := agent.Client(t)
+		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+		for _, a := range allocs {
+			t.Logf("%s stderr:\n%s", a.Name, catStderr(t, a.ID, nomad.MainTask))
+		}
+		t.Fatalf("result %+v", res)
+	}
+}
