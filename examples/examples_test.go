@@ -227,3 +227,77 @@ func TestTrainJobXGBoost(t *testing.T) {
 		t.Fatalf("checksums by rank %v: want 3 equal ones", sums)
 	}
 }
+
+var allreduce = regexp.MustCompile(`(?m)^allreduce rank (\d+) of (\d+) sum (\d+)$`)
+
+// An MPI TrainJob (runLauncherAsNode, three nodes of two slots): the
+// launcher's mpirun reaches the nodes by their pod names through the ssh
+// emulation, with the hostfile and OMPI_MCA_* of Trainer's MPI plugin; six
+// ranks sum 1..6. Neither the job nor the test sets an OMPI_MCA_* variable:
+// each node has its pod's host name and its interface variables
+// (drivers/taskns), as on Kubernetes.
+func TestTrainJobMPI(t *testing.T) {
+	if _, err := exec.LookPath("mpirun"); err != nil || exec.Command("/usr/bin/python3", "-c", "import mpi4py").Run() != nil {
+		t.Skip("no OpenMPI / mpi4py (apt-get install openmpi-bin python3-mpi4py)")
+	}
+	if _, err := exec.LookPath("sshd"); err != nil {
+		if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+			t.Skip("no sshd (apt-get install openssh-server)")
+		}
+	}
+	o := run(t, "trainjob-mpi.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	b, err := os.ReadFile(filepath.Join(o.dir, "launcher-0", "attempt-0", "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := allreduce.FindAllStringSubmatch(string(b), -1)
+	if len(ranks) != 6 {
+		t.Fatalf("%d ranks reported, want 6:\n%s", len(ranks), b)
+	}
+	for _, m := range ranks {
+		if m[2] != "6" || m[3] != "21" {
+			t.Errorf("rank %s: size %s sum %s, want 6 and 21", m[1], m[2], m[3])
+		}
+	}
+}
+
+var datasetRows = regexp.MustCompile(`(?m)^rank (\d+) of 2 read 32 of 64 rows, sum (\d+)$`)
+
+// A TrainJob whose runtime has a dataset initializer: the initializer step
+// writes the data set to the shared /workspace volume (a hostPath), the two
+// trainer nodes start once it completed and each reads its half.
+func TestTrainJobDatasetInitializer(t *testing.T) {
+	const host = "/tmp/jobshift-example-workspace" // the job's hostPath
+	if _, err := os.Stat(host); err == nil {
+		t.Skipf("%s exists: not this test's to use", host)
+	}
+	if err := os.Mkdir(host, 0o755); err != nil {
+		t.Skip(err)
+	}
+	defer os.RemoveAll(host)
+	o := run(t, "trainjob-initializer.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		if strings.Contains(o.res.Reason, "namespace") {
+			t.Skipf("no private mount namespace here: %s", o.res.Reason)
+		}
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	sums := map[string]string{}
+	outs, _ := filepath.Glob(filepath.Join(o.dir, "node-*", "*", "stdout"))
+	for _, f := range outs {
+		b, _ := os.ReadFile(f)
+		for _, m := range datasetRows.FindAllStringSubmatch(string(b), -1) {
+			sums[m[1]] = m[2]
+		}
+	}
+	// rows i with i*i, split by rank: even rows sum 41664, odd 43680
+	if sums["0"] != "41664" || sums["1"] != "43680" {
+		t.Fatalf("sums by rank %v, want 0:41664 1:43680", sums)
+	}
+	if _, err := os.Stat(filepath.Join(host, "dataset", "rows.txt")); err != nil {
+		t.Errorf("the initializer's output is not in the volume: %v", err)
+	}
+}

@@ -61,7 +61,7 @@ type Config struct {
 	Defaults *DefaultsConfig
 	// Trainer is the `trainer {}` block (nil = none): Kubeflow Trainer
 	// runtimes the site provides (config_trainer.go).
-	Trainer *TrainerConfig
+	Trainer *TrainerConfig `json:",omitempty"`
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.

@@ -92,6 +92,12 @@ type PortPlan struct {
 // encoding, O(size of the job file), independent of the task count) and
 // compiles again when it changed. Safe for concurrent use.
 func (p *Plan) Compiled() *Compiled {
+	p.mu.Lock()
+	if p.held > 0 && p.compiled != nil {
+		defer p.mu.Unlock()
+		return p.compiled
+	}
+	p.mu.Unlock()
 	sum, ok := fingerprintOf(p)
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -99,6 +105,26 @@ func (p *Plan) Compiled() *Compiled {
 		p.compiled, p.sum = compile(p), sum
 	}
 	return p.compiled
+}
+
+// Hold keeps the compiled plan as it is until release is called: in
+// between, Compiled skips the fingerprint, which costs O(size of the job)
+// per call, so a driver asking once per group of a job of 300 roles paid
+// O(roles²) for it (issue 42). The holder promises not to change the plan
+// until it releases it; holds nest and may be concurrent.
+func (p *Plan) Hold() (release func()) {
+	p.Compiled()
+	p.mu.Lock()
+	p.held++
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			p.held--
+			p.mu.Unlock()
+		})
+	}
 }
 
 func compile(p *Plan) *Compiled {

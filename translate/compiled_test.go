@@ -243,3 +243,30 @@ func TestPlanContract(t *testing.T) {
 		t.Error("a changed job kept its old contract")
 	}
 }
+
+// TestCompiledHold: a held plan keeps its compiled part without checking
+// the fingerprint (a change while held is the holder's broken promise,
+// so it does not show); once released, the change shows again.
+func TestCompiledHold(t *testing.T) {
+	j := &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatPAIv2}, Contracts: []string{jobs.ContractPAI},
+		Roles: []*jobs.Role{{Name: "w", Instances: 2, Command: jobs.Command{Kind: jobs.CommandBashScript, Script: "a\n"},
+			Resources: jobs.Resources{CPUMilli: 1000, MemoryMiB: 512},
+			Ports:     []jobs.Port{{Label: "http", Count: 1, Implicit: true}, {Label: "ssh", Count: 1, Implicit: true}}}}}
+	p, diags := Build(j, nil, nil, "u")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	release := p.Hold()
+	held := p.Compiled()
+	inner := p.Hold()
+	p.Job.Roles[0].Instances = 5
+	inner()
+	inner() // a release twice counts once
+	if p.Compiled() != held {
+		t.Fatal("a held plan compiled again")
+	}
+	release()
+	if n := p.Compiled().Policy.TaskCount(); n != 5 {
+		t.Errorf("after release: task count %d, want 5", n)
+	}
+}

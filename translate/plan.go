@@ -31,6 +31,7 @@ type Plan struct {
 	mu       sync.Mutex
 	compiled *Compiled // see Compiled
 	sum      fingerprint
+	held     int // Hold: Compiled is kept as it is
 }
 
 // ContractsExact: Contracts is the whole list even when empty (a plan made

@@ -59,7 +59,7 @@ done
 		Lifecycle: &api.TaskLifecycle{Hook: "prestart", Sidecar: false},
 		Resources: &api.Resources{CPU: new(20), MemoryMB: new(32)},
 		Templates: []*api.Template{{
-			EmbeddedTmpl: new(barrierTemplate(r.plan.Job, all)),
+			EmbeddedTmpl: new(r.barrierText(all)),
 			DestPath:     new("local/barrier"),
 			ChangeMode:   new("noop"),
 			Wait:         &api.WaitConfig{Min: durationPtr(0), Max: durationPtr(0)},
@@ -79,6 +79,16 @@ done
 	return t
 }
 
+// barrierText is barrierTemplate of the job's services, rendered once per
+// job: a job of N roles has N groups of one barrier each, each naming all
+// of the N roles' services.
+func (r *renderer) barrierText(all []Service) string {
+	if r.barrierTmpl == "" {
+		r.barrierTmpl = barrierTemplate(r.plan.Job, all)
+	}
+	return r.barrierTmpl
+}
+
 // barrierTemplate renders READY when every service of every role has an
 // instance with tag idx-<i> for each i < instances, registered by this job;
 // else "WAITING role-i ...". Each render is linear in the registrations:
@@ -88,6 +98,7 @@ done
 // made large jobs slow to start).
 func barrierTemplate(job *jobs.Job, all []Service) string {
 	var b strings.Builder
+	b.Grow(128 + 400*len(all))
 	b.WriteString("{{- $job := env \"NOMAD_JOB_ID\" -}}\n{{- $missing := \"\" -}}\n")
 	for k, s := range all {
 		role := job.Role(s.Role)

@@ -292,4 +292,52 @@
 //	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh > restart loop], finish(poststop); worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh], finish(poststop)
 //	mpijob v2beta1 | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh > restart loop], finish(poststop); worker: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh], finish(poststop)
+//	pytorchjob init+secret | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[stop group]
+//	pytorchjob init+secret | raw_exec | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[stop group]
+//	pytorchjob init+secret | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[stop group], finish(poststop)
+//	pytorchjob init+secret | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks init(prestart), main[stop group > finisher tail]
+//	pytorchjob init+secret | exec | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[stop group]
+//	pytorchjob init+secret | exec | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[stop group]
+//	pytorchjob init+secret | exec | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[stop group], finish(poststop)
+//	pytorchjob init+secret | exec | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[stop group], finish(poststop)
+//	pytorchjob init+secret | docker | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main
+//	pytorchjob init+secret | docker | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main
+//	pytorchjob init+secret | docker | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop)
+//	pytorchjob init+secret | docker | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop)
+//	pytorchjob init+secret | podman | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main
+//	pytorchjob init+secret | podman | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main
+//	pytorchjob init+secret | podman | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop)
+//	pytorchjob init+secret | podman | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop)
+//	trainjob initializer | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > restart loop > finisher tail]; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks wait(prestart), main[nomad-env > restart loop > finisher tail]
+//	trainjob initializer | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > restart loop], finish(poststop); node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > restart loop], finish(poststop)
+//	trainjob initializer | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	trainjob initializer | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop)
 package nomad

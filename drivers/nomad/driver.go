@@ -91,31 +91,91 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 // registers as the job's submission (`nomad job inspect -hcl`). A JSON
 // document has no comments: its job meta MetaShape says the same.
 func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
-	b, err := jobhcl.Marshal(job)
-	if err != nil {
-		return nil, err
-	}
 	var h bytes.Buffer
 	h.WriteString("# jobshift: " + shapeLabel(shape.Watched) + "\n#\n")
 	for line := range strings.Lines(shape.String()) {
 		h.WriteString("# " + line)
 	}
 	h.WriteString("\n")
-	h.Write(b)
-	return h.Bytes(), nil
+	return jobhcl.AppendMarshal(h.Bytes(), job)
 }
 
 // JobJSON is the {"Job": ...} document `nomad job run -json` and
-// `PUT /v1/jobs` accept.
+// `PUT /v1/jobs` accept, indented by two spaces. A job of N roles has N
+// groups whose env templates each name every role, so the document grows
+// with N² (about 290 MB at 300 roles): encoding/json's indenting Encoder
+// held it three times over (the compact encoding, its indented copy and
+// the buffer written to). The groups are encoded one at a time into the
+// document, so only one group is ever held twice.
 func JobJSON(job *api.Job) ([]byte, error) {
+	if len(job.TaskGroups) == 0 {
+		return encodeJSON(map[string]*api.Job{"Job": job})
+	}
+	bare := *job
+	bare.TaskGroups = nil
+	head, err := encodeJSON(map[string]*api.Job{"Job": &bare})
+	if err != nil {
+		return nil, err
+	}
+	// the only unescaped "TaskGroups": null at the job's depth (keys of
+	// the job's own maps are deeper, strings escape their quotes)
+	const slot = "\n    \"TaskGroups\": null"
+	at := bytes.Index(head, []byte(slot))
+	if at < 0 {
+		return nil, fmt.Errorf("encoding job: no TaskGroups in its JSON")
+	}
+	at += len(slot) - len("null")
+	out := make([]byte, 0, len(head)+jsonGroupsSize(job))
+	out = append(out, head[:at]...)
+	out = append(out, "[\n"...)
+	// one Encoder for every group: it keeps its indenting buffer
+	var group bytes.Buffer
+	enc := json.NewEncoder(&group)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("      ", "  ")
+	for i, g := range job.TaskGroups {
+		if i > 0 {
+			out = append(out, ",\n"...)
+		}
+		group.Reset()
+		if err := enc.Encode(g); err != nil {
+			return nil, fmt.Errorf("encoding job: %w", err)
+		}
+		out = append(append(out, "      "...), bytes.TrimSuffix(group.Bytes(), []byte("\n"))...)
+	}
+	out = append(out, "\n    ]"...)
+	return append(out, head[at+len("null"):]...), nil
+}
+
+// encodeJSON is v indented by two spaces, and a newline.
+func encodeJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	if err := enc.Encode(map[string]*api.Job{"Job": job}); err != nil {
+	if err := enc.Encode(v); err != nil {
 		return nil, fmt.Errorf("encoding job: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// jsonGroupsSize is about the size of the job's groups in JSON, a little
+// more rather than less: mostly their templates, whose quotes and
+// newlines gain a backslash.
+func jsonGroupsSize(job *api.Job) int {
+	n := 0
+	for _, g := range job.TaskGroups {
+		n += 8 << 10
+		for _, t := range g.Tasks {
+			n += 4 << 10
+			for _, tp := range t.Templates {
+				if tp.EmbeddedTmpl != nil {
+					n += len(*tp.EmbeddedTmpl) * 5 / 4
+				}
+			}
+		}
+	}
+	return n
 }
 
 // warn prints warning diagnostics to the configured writer.

@@ -37,6 +37,9 @@ type observed struct {
 
 // observe maps the allocations of one job version to tasks. stopping holds
 // the tasks jobshift asked to stop: their end is Stopped, not a failure.
+// long: one switch over the ways an allocation's task ends, whose cases
+// must be tested in this order (a lost client before a dead main task, a
+// failed prestart task before the allocation's own failure).
 func observe(pol completion.Policy, allocs []*api.AllocationListStub, version uint64, stopping map[jobs.TaskRef]bool) []observed {
 	roleOf := map[string]string{}
 	for _, r := range pol.Roles {
@@ -104,6 +107,9 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 				o.ExitCode = 1
 			}
 			o.Message = "rendezvous failed: " + o.Message
+		case failedBefore(a.TaskStates[InitTask]) || failedBefore(a.TaskStates[WaitTask]):
+			rendezvous = true
+			failedPrestart(&o, a.TaskStates)
 		case a.ClientStatus == "failed" || a.ClientStatus == "lost":
 			o.State, o.ExitCode, o.Seq = completion.Failed, 1, a.ModifyTime
 			o.Message = "allocation " + a.ClientStatus + ": " + a.ClientDescription
@@ -119,6 +125,28 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		out = append(out, o)
 	}
 	return lostWins(out)
+}
+
+// failedPrestart observes a task whose init containers failed, or whose
+// role can never start (its step order): the main task never ran (as a
+// pod whose init container failed); the prestart task's exit code decides.
+func failedPrestart(o *observed, states map[string]*api.TaskState) {
+	pre, what := states[InitTask], "init container failed: "
+	if !failedBefore(pre) {
+		pre, what = states[WaitTask], "step order: "
+	}
+	o.State, o.Seq = completion.Failed, pre.FinishedAt.UnixNano()
+	o.ExitCode, o.Message, _ = lastExit(pre)
+	if o.ExitCode == 0 {
+		o.ExitCode = 1
+	}
+	o.Message = what + o.Message
+}
+
+// failedBefore: a prestart task that must end before the main task
+// (InitTask, WaitTask) ended failed by itself.
+func failedBefore(t *api.TaskState) bool {
+	return t != nil && t.State == "dead" && t.Failed && !killed(t)
 }
 
 // lostWins keeps one observation per task: Nomad replaces an allocation

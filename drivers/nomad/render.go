@@ -28,6 +28,9 @@ type renderer struct {
 	shape    *Shape
 	// snapPorts: each group's port slots in snapshot mode (MetaSnapPorts).
 	snapPorts map[string][]snapService
+	// barrierTmpl: the barrier template, the same in every group (it names
+	// every service of the job), rendered once and shared.
+	barrierTmpl string
 }
 
 // BuildJob renders p as a sparse (not canonicalised) api.Job: only what
@@ -41,6 +44,7 @@ func BuildJob(p *translate.Plan, c Contract) (*api.Job, hcl.Diagnostics) {
 // buildJob decides the shape of p and renders it: the one path of
 // Render, Submit and PlanDiff.
 func buildJob(p *translate.Plan, c Contract) (*api.Job, *Shape, hcl.Diagnostics) {
+	defer p.Hold()() // asked per group: once, not per group
 	set, diags := settingsFor(p)
 	if diags.HasErrors() {
 		return nil, nil, diags
@@ -224,6 +228,10 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 			t = r.barrier(role, gs, all)
 		case SSHKeyTask:
 			t = r.sshKeyTask()
+		case InitTask:
+			t = r.initTask(role, gs)
+		case WaitTask:
+			t = r.waitTask(role)
 		case MainTask:
 			t = r.mainTask(role, gs, net, "")
 		case PSTask:

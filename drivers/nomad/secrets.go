@@ -83,6 +83,7 @@ func join(a, b string) string {
 func (d *Driver) putSecrets(ctx context.Context, c *api.Client, job *api.Job, p *translate.Plan) error {
 	items := map[string]string{}
 	flattenSecrets("", map[string]any(p.Job.Secrets), items)
+	secretEnvItems(p, items)
 	if err := sshItems(p, items); err != nil {
 		return err
 	}
@@ -111,5 +112,6 @@ func (d *Driver) putSecrets(ctx context.Context, c *api.Client, job *api.Job, p 
 func VariableItems(p *translate.Plan) (map[string]string, error) {
 	items := map[string]string{}
 	flattenSecrets("", map[string]any(p.Job.Secrets), items)
+	secretEnvItems(p, items)
 	return items, sshItems(p, items)
 }

@@ -302,6 +302,11 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 		g.Tasks = append(g.Tasks, TaskShape{Name: SSHKeyTask, Hook: "prestart"})
 		g.Why = append(g.Why, "sshkey task: the ssh emulation's key is made in the job, for a run without jobshift")
 	}
+	d.stepOrder(&g, role)
+	if len(role.Init) > 0 {
+		g.Tasks = append(g.Tasks, TaskShape{Name: InitTask, Hook: "prestart"})
+		g.Why = append(g.Why, fmt.Sprintf("init task: the role's %d init container(s) run before the main task, in order, in one prestart task (Nomad starts a group's prestart tasks at once)", len(role.Init)))
+	}
 	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
 	if uai {
 		ps := TaskShape{Name: PSTask}
@@ -319,6 +324,23 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 		g.Tasks = append(g.Tasks, TaskShape{Name: FinisherTask, Hook: "poststop"})
 	}
 	return g
+}
+
+// stepOrder gives a role that depends on others (jobs.Role.DependsOn) the
+// prestart task that waits for them (depwait.go): it runs the helper, so
+// without one the job is refused, located.
+func (d *decider) stepOrder(g *GroupShape, role *jobs.Role) {
+	if len(role.DependsOn) == 0 {
+		return
+	}
+	dep := role.DependsOn[0]
+	if d.set.Helper == "" {
+		d.diags = append(d.diags, jobs.Errorf(dep.Pos, "Step order needs the helper on Nomad",
+			"Role %s starts only once role %s is %s; Nomad starts every group at once, and jobshift keeps the order with a prestart task that runs its helper (nomad.helper in the site config, the jobshift binary on every client). Set nomad.helper, or run with -to local or -to slurm.", role.Name, dep.Role, dep.Status))
+		return
+	}
+	g.Tasks = append(g.Tasks, TaskShape{Name: WaitTask, Hook: "prestart"})
+	g.Why = append(g.Why, fmt.Sprintf("wait task: the role starts once role %s is %s (and its other dependencies hold): %s %s follows the job's allocations", dep.Role, dep.Status, d.set.Helper, WaitCommand))
 }
 
 // env decides how the group's environment arrives.

@@ -30,7 +30,13 @@ var shapeJobs = []struct {
 	{"tfjob", "../../examples/tfjob-mesh.yaml", nil},
 	{"pytorchjob", "../../examples/pytorchjob-ddp.yaml", nil},
 	{"mpijob v2beta1", "../../jobs/kubeflow/testdata/mpi_v2beta1.yaml", nil},
+	{"pytorchjob init+secret", "../../examples/pytorchjob-init-secret.yaml", nil},
+	{"trainjob initializer", "../../examples/trainjob-initializer.yaml", nil},
 }
+
+// helperOnly are the kinds refused without the helper (the step order's
+// wait task runs it: TestStepOrderNeedsHelper).
+var helperOnly = map[string]bool{"trainjob initializer": true}
 
 // The shape table's other dimensions.
 var (
@@ -62,6 +68,9 @@ func shapeRows(t *testing.T) []shapeRow {
 		}
 		for _, driver := range shapeDrivers {
 			for _, helper := range []bool{false, true} {
+				if !helper && helperOnly[sj.kind] {
+					continue
+				}
 				for _, envHelper := range []bool{false, true} {
 					for _, watched := range []bool{false, true} {
 						nc := &siteconfig.NomadConfig{Driver: driver}
@@ -225,9 +234,16 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 			t.Errorf("%s: group %s task %d is %s(%s), shaped %s(%s)", name, *g.Name, i, task.Name, hook, ts.Name, ts.Hook)
 			continue
 		}
+		if task.Name == InitTask {
+			checkInitTask(t, name, task, gs)
+		}
+		if task.Name == WaitTask {
+			checkWaitTask(t, name, task)
+		}
 		if task.Name != MainTask && task.Name != PSTask {
 			continue
 		}
+		checkSecretEnv(t, name, task)
 		argv := commandLine(task)
 		for w, marker := range wrapperMarkers {
 			if got, want := strings.Contains(argv, marker), has(ts.Wrappers, w); got != want {
@@ -282,6 +298,7 @@ func envWayOf(task *api.Task) EnvWay {
 	}
 	for _, tm := range task.Templates {
 		switch {
+		case tm.DestPath != nil && *tm.DestPath == SecretEnvFile:
 		case tm.DestPath != nil && *tm.DestPath == ShellEnvFile:
 			return EnvSourced
 		case tm.Envvars != nil && *tm.Envvars && strings.Contains(*tm.EmbeddedTmpl, "nomadVar \"nomad/jobs/"):

@@ -240,7 +240,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if uc.file != nil {
 		t.Templates = append(t.Templates, uc.file)
 	}
-	t.Templates = append(t.Templates, uc.extra...)
+	t.Templates = append(append(t.Templates, uc.extra...), r.secretEnvTemplate(role)...)
 	for k, v := range uc.env {
 		if t.Env == nil {
 			t.Env = map[string]string{}
@@ -318,6 +318,9 @@ func (r *renderer) ownEnv(role *jobs.Role, t *api.Task, container bool, gpus int
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
 		userSet[e.Name] = true
+		if e.Secret {
+			continue // secretEnvTemplate
+		}
 		if interpolated(e.Value) {
 			if n := envLineLen(e); n >= maxEnvLine {
 				r.errorf(e.Pos, "Environment value too long for Nomad",
@@ -355,7 +358,7 @@ func ownEnvSplit(role *jobs.Role, container bool, gpus int) (before []contract.V
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
 		userSet[e.Name] = true
-		if interpolated(e.Value) && envLineLen(e) < maxEnvLine {
+		if !e.Secret && interpolated(e.Value) && envLineLen(e) < maxEnvLine {
 			before = append(before, contract.Var{Name: e.Name, Value: e.Value})
 		}
 	}

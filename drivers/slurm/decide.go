@@ -17,7 +17,7 @@ func decideData(pol completion.Policy) string {
 	kind := pol.Kind
 	k := "generic"
 	switch kind {
-	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI:
+	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI, jobs.CompletionJobSet:
 		k = string(kind)
 	}
 	if (kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch) && pol.Generation() == jobs.KubeflowGenV1Alpha1 {
@@ -41,6 +41,12 @@ func decideData(pol completion.Policy) string {
 		if kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch || kind == jobs.CompletionMPI {
 			fmt.Fprintf(&b, "_jsh_rs_%d=%s\n", i, completion.RestartTable(job, r))
 		}
+		if kind == jobs.CompletionJobSet && jobsetTarget(job, r.Name) {
+			fmt.Fprintf(&b, "_jsh_tgt_%d=1\n", i)
+		}
+	}
+	if kind == jobs.CompletionJobSet && job.Completion.SuccessAny {
+		b.WriteString("_jsh_any=1\n")
 	}
 	return b.String()
 }
@@ -87,4 +93,18 @@ func writeShQuoted(b *strings.Builder, s string) {
 	}
 	b.WriteString(s)
 	b.WriteByte('\'')
+}
+
+// jobsetTarget: role is a target of the TrainJob's success policy (every
+// role when it names none).
+func jobsetTarget(job *jobs.Job, role string) bool {
+	if len(job.Completion.SuccessRoles) == 0 {
+		return true
+	}
+	for _, r := range job.Completion.SuccessRoles {
+		if r == role {
+			return true
+		}
+	}
+	return false
 }

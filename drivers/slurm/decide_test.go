@@ -65,6 +65,13 @@ func decideJobs() map[string]*jobs.Job {
 		"mpi backoff": {Name: "m", Source: jobs.Source{Format: jobs.FormatMPIJob, Version: "kubeflow.org/v1alpha2"}, Completion: jobs.Completion{Kind: jobs.CompletionMPI},
 			Retry: jobs.Retry{BackoffLimit: intp(2)},
 			Roles: []*jobs.Role{{Name: "launcher", ReplicaType: "launcher", Instances: 1, RestartPolicy: "OnFailure"}, {Name: "worker", ReplicaType: "worker", Instances: 2, RestartPolicy: "Always"}}},
+		// Kubeflow Trainer TrainJobs (completion jobset.go)
+		"trainjob all": {Name: "tj", Source: jobs.Source{Format: jobs.FormatTrainJob}, Completion: jobs.Completion{Kind: jobs.CompletionJobSet},
+			Roles: []*jobs.Role{role("dataset-initializer", "dataset-initializer", 1), role("node", "trainer", 3)}},
+		"trainjob launcher": {Name: "tj", Source: jobs.Source{Format: jobs.FormatTrainJob}, Completion: jobs.Completion{Kind: jobs.CompletionJobSet, SuccessRoles: []string{"launcher"}},
+			Roles: []*jobs.Role{role("node", "node", 2), role("launcher", "trainer", 1)}},
+		"trainjob any": {Name: "tj", Source: jobs.Source{Format: jobs.FormatTrainJob}, Completion: jobs.Completion{Kind: jobs.CompletionJobSet, SuccessRoles: []string{"a", "b"}, SuccessAny: true},
+			Roles: []*jobs.Role{role("a", "a", 2), role("b", "b", 1), role("c", "c", 1)}},
 		// generations (completion chiefRules, retryableExitCode)
 		"tf v1alpha1 master": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
 			&jobs.Role{Name: "master", ReplicaType: "master", Instances: 1, RestartPolicy: "OnFailure"}, role("ps", "ps", 1), role("worker", "worker", 2)),

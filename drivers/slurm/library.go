@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"fmt"
 	"strings"
+
+	"github.com/jobshift/jobshift/drivers/taskns"
 )
 
 // The batch script's fixed part, the same for every job of one jobshift
@@ -32,7 +34,14 @@ func library() string {
 		"# (drivers/slurm/sh, translate/completion/restart.sh). Sourced by the batch\n" +
 		"# script and by stage 1 of every task; defines functions only.\n" +
 		"# shellcheck shell=sh disable=SC2154\n" +
-		shRestart + shTask + taskOnly + shHostlist + shDecide + shBatch
+		shRestart + shTask + taskOnly + tasknsData() + shHostlist + shDecide + shBatch
+}
+
+// tasknsData is the task view's wrapper (drivers/taskns) as the variable
+// js_main writes into each attempt: fixed text, so it travels with the
+// library, not with each job's data.
+func tasknsData() string {
+	return "_jsh_taskns=" + shQuote(taskns.Script) + "\n"
 }
 
 // taskOnly ends the part of the library a task reads (dispatch.sh sets

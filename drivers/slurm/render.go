@@ -9,7 +9,6 @@ import (
 	"github.com/hashicorp/hcl/v2"
 
 	"github.com/jobshift/jobshift/drivers/sshemu"
-	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -157,10 +156,10 @@ func render(p *translate.Plan) (*script, error) {
 	if opts.SSH {
 		fmt.Fprintf(&b, "_jsh_sshemu=%s\n", shQuote(sshemu.Script))
 	}
-	fmt.Fprintf(&b, "_jsh_taskns=%s\n", shQuote(taskns.Script))
 	lib := library()
 	if st.InlineLib {
 		b.WriteString("\n# ---- jobshift library (drivers/slurm/sh) ----\n")
+		b.WriteString(tasknsData())
 		b.WriteString(shHostlist)
 		b.WriteString(shDecide)
 		b.WriteString(shBatch)

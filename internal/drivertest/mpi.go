@@ -26,6 +26,7 @@ var MPIJobs = []struct {
 	{"v2beta1", "v2beta1.yaml", 4, "launcher-0"},
 	{"v1alpha2", "v1alpha2.yaml", 4, "launcher-0"},
 	{"pai-horovod", "pai-horovod.yaml", 4, "master-0"},
+	{"trainjob", "trainjob.yaml", 6, "launcher-0"},
 }
 
 // MPITestdata is the directory of the MPI jobs, found from the test's

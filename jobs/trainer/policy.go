@@ -223,6 +223,9 @@ func (b *builder) mpi(t *jobs.Trainer) {
 			r.Ports = append(r.Ports, jobs.Port{Label: "ssh", Count: 1, Number: 22, Implicit: true})
 		}
 	}
+	if launcher != nil && node != nil {
+		launcher.DependsOn = readyByBarrier(launcher.DependsOn, node.Name)
+	}
 	if launcher != nil {
 		t.TrainerRole, t.NumNodes = launcher.Name, launcher.Instances
 		t.EnvRoles = []string{launcher.Name}
@@ -235,3 +238,19 @@ func (b *builder) mpi(t *jobs.Trainer) {
 
 // Hostfile is the MPI plugin's hostfile of job (jobs.Trainer.MPIHostfile).
 func Hostfile(job *jobs.Job) string { return job.Extras.Trainer.MPIHostfile(job) }
+
+// readyByBarrier drops the launcher's "node Ready" dependency (the MPI
+// runtimes' dependsOn, manifests/base/runtimes/deepspeed_distributed.yaml
+// @v2.3.0): the ssh emulation the launcher and nodes run makes the
+// launcher wait until every node's sshd answers (contract.SSHBarrierVar),
+// which is what Ready gave mpirun on Kubernetes, on every target.
+func readyByBarrier(deps []jobs.Dependency, node string) []jobs.Dependency {
+	var out []jobs.Dependency
+	for _, d := range deps {
+		if d.Role == node && d.Status == jobs.DependsReady {
+			continue
+		}
+		out = append(out, d)
+	}
+	return out
+}

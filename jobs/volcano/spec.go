@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/yamlpos"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -65,6 +66,7 @@ func (r *reader) spec(job *jobs.Job, s *mapping) {
 		}
 	}
 	r.dependsOn(job)
+	r.hostnames(v, tasks)
 	platform(job)
 	s.warnUnknown()
 }
@@ -178,4 +180,28 @@ func (r *reader) probeInjected(tasks []*yaml.Node, plugins *yaml.Node) []string 
 		}
 	}
 	return out
+}
+
+// hostnames refuses a task template's own hostname or subdomain when a
+// plugin writes pod names: Volcano then writes <hostname>.<subdomain>
+// (and only one host for the task: GenerateHosts, MakeDomainName,
+// generateSSHConfig @v1.16.0-alpha.1), while jobshift's tasks answer to
+// <job>-<task>-<i>.<job>.
+func (r *reader) hostnames(v *jobs.Volcano, tasks []*yaml.Node) {
+	named := false
+	for _, p := range []string{"svc", "ssh", "pytorch", "tensorflow", "mpi"} {
+		named = named || v.Plugin(p) != nil
+	}
+	if !named {
+		return
+	}
+	q := &reader{path: r.path}
+	for i, t := range tasks {
+		spec := q.mapOf(q.mapOf(q.mapOf(t, "").get("template"), "").get("spec"), "")
+		for _, f := range []string{"hostname", "subdomain"} {
+			if k, val := spec.field(f); k != nil && !yamlpos.IsNull(val) {
+				r.lossyf(k, "Pod "+f+" with Volcano's plugins", "spec.tasks[%d].template.spec.%s changes the host names Volcano's plugins write (<hostname>.<subdomain>); jobshift's tasks answer to <job>-<task>-<index>.<job> only. Remove it, or -lossy to use jobshift's names.", i, f)
+			}
+		}
+	}
 }

@@ -29,6 +29,13 @@ import (
 // interpreted by HCL. Template bodies that are whole lines are written as
 // heredocs with the same two escapes, for readability.
 func Marshal(job *api.Job) ([]byte, error) {
+	return AppendMarshal(nil, job)
+}
+
+// AppendMarshal appends Marshal's text to dst, so that a caller writing
+// something before the job (the Nomad driver's header of comments) does
+// not copy a document that, for a job of many roles, is hundreds of MB.
+func AppendMarshal(dst []byte, job *api.Job) ([]byte, error) {
 	if job == nil || job.ID == nil || *job.ID == "" {
 		return nil, fmt.Errorf("nomad job has no ID")
 	}
@@ -36,11 +43,12 @@ func Marshal(job *api.Job) ([]byte, error) {
 	if job.Name != nil && *job.Name == *job.ID {
 		skip["name"] = true // the default; keep the file minimal
 	}
-	e := &emitter{b: make([]byte, 0, 16<<10+templateBytes(job))}
+	e := &emitter{b: append(make([]byte, 0, len(dst)+16<<10+templateBytes(job)), dst...)}
 	e.open("job", []string{*job.ID}, 0)
 	err := e.body(reflect.ValueOf(job).Elem(), skip, 1)
 	if errors.Is(err, errNotDirect) {
-		return marshalFormat(job)
+		b, err := marshalFormat(job)
+		return append(dst, b...), err
 	}
 	if err != nil {
 		return nil, err

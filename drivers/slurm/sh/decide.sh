@@ -9,9 +9,12 @@
 # engine on tables of task outcomes.
 #
 # Static data the batch script defines (rendered from the job):
-#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | mpi | generic (tf1,
-#                    pytorch1: the v1alpha1 rule, the chief MASTER 0 decides;
-#                    mpi: the MPIJob launcher decides)
+#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | mpi | jobset | generic
+#                    (tf1, pytorch1: the v1alpha1 rule, the chief MASTER 0
+#                    decides; mpi: the MPIJob launcher decides; jobset: a
+#                    TrainJob's JobSet success policy)
+#   _jsh_tgt_R       jobset: 1 when role R is a success-policy target
+#   _jsh_any         jobset: 1 with successPolicy operator Any
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
 #   _jsh_rt_R        Kubeflow replica type of role R (lower case)
@@ -70,12 +73,13 @@ js_end() {
 	pytorch) js_rule_pytorch "$@" ;;
 	tf1 | pytorch1) js_rule_chief "$@" ;;
 	mpi) js_rule_mpi "$@" ;;
+	jobset) js_rule_jobset "$@" ;;
 	esac
 	[ "$_jsh_phase" = running ] || return 0
 	[ "$_jsh_nended" -eq "$_jsh_total" ] || return 0
 	case $_jsh_kind in
 	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
-	tf | pytorch | tf1 | pytorch1 | mpi) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
+	tf | pytorch | tf1 | pytorch1 | mpi | jobset) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
 	*) js_all_ended_generic "$1" "$2" ;;
 	esac
 }
@@ -200,6 +204,38 @@ js_rule_mpi() {
 	js_kf_failure "$1" "$2" "$3" "$4" 0 && return 0
 	[ "$3" = s ] && js_verdict succeeded 0 "$1" "$2" "the Launcher succeeded"
 	return 0
+}
+
+# js_rule_jobset: translate/completion jobset.go — a task that failed for
+# good fails the JobSet; it succeeds once every target role (operator
+# Any: one of them) has all its tasks succeeded.
+js_rule_jobset() {
+	if [ "$3" = f ]; then
+		eval "_j_rt=\$_jsh_rt_$1"
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "replicated job $_j_rt failed"
+		return 0
+	fi
+	[ "$3" = s ] || return 0
+	_j_r=0
+	_j_all=1
+	_j_one=0
+	while [ "$_j_r" -lt "$_jsh_nroles" ]; do
+		eval "_j_t=\${_jsh_tgt_$_j_r:-0} _j_n=\$_jsh_n_$_j_r _j_ns=\$_jsh_ns_$_j_r"
+		if [ "$_j_t" = 1 ]; then
+			if [ "$_j_ns" -ge "$_j_n" ]; then
+				_j_one=1
+			else
+				_j_all=0
+			fi
+		fi
+		_j_r=$((_j_r + 1))
+	done
+	if [ "${_jsh_any:-0}" = 1 ]; then
+		[ "$_j_one" = 1 ] || return 0
+	else
+		[ "$_j_all" = 1 ] || return 0
+	fi
+	js_verdict succeeded 0 "$1" "$2" "the success policy holds"
 }
 
 js_rule_pytorch() {

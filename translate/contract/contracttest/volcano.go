@@ -30,6 +30,9 @@ func volcanoCase(r *rand.Rand) Case {
 			jobs.Port{Label: "tfjob-port", Count: 1, Number: 2222, Implicit: true})
 		j.Roles = append(j.Roles, role)
 	}
+	if j.TaskCount() == 0 {
+		j.Roles[0].Instances = 1 // a job runs at least one task (the tests pick one)
+	}
 	v := j.Extras.Volcano
 	arg := func(flag string) string {
 		if r.IntN(3) == 0 {

@@ -1,0 +1,117 @@
+package nomad
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// Init containers (jobs.Role.Init) become one prestart task of the role's
+// group, InitTask: Nomad runs a group's prestart tasks that are not
+// sidecars to completion before it starts the main tasks ("prestart ...
+// main tasks will not start until all prestart tasks have completed
+// successfully"), but runs the prestart tasks themselves concurrently
+// (website/content/docs/job-specification/lifecycle.mdx, v1.11.3), and
+// the kubelet ran init containers one after the other, each to success
+// (kubernetes/website content/en/docs/concepts/workloads/pods/
+// init-containers.md, "Detailed behavior"). So the order is kept inside
+// the one task:
+//   - a host driver (raw_exec, exec) runs a script, local/jobshift-init.sh,
+//     that runs the steps in order, each with its own argument vector,
+//     variables (env, on top of the task's) and working directory, and
+//     stops at the first that fails, with its exit code;
+//   - a container driver runs the one init container in its own image,
+//     entrypoint, args and env; a role with more than one is refused
+//     (separate tasks would run at once, and chaining them needs a shell
+//     the images need not have).
+//
+// A failing step fails the task: the group's restart policy (no attempts,
+// mode fail: render.go) fails the allocation, so the main task never
+// starts and the attempt fails by the completion rules, as a pod whose
+// init container failed under restartPolicy Never. Every task of a group
+// shares the allocation directory (NOMAD_ALLOC_DIR, /alloc in a
+// container), and a host driver's steps see the host's paths as the main
+// task does: what a step writes there the main task reads.
+// A step that succeeded is not run again by an in-place restart (the
+// restart loop wraps only the main task's command); a new attempt runs
+// them all.
+
+// InitTask is the prestart task running a role's init containers.
+const InitTask = "init"
+
+// initScript runs role's init steps in order (host drivers).
+func initScript(role *jobs.Role) string {
+	var b strings.Builder
+	b.WriteString("# jobshift: the role's init containers, in order, each to success\n")
+	for _, st := range role.Init {
+		argv := append(append([]string(nil), st.Command.Command...), st.Command.Args...)
+		cd := ""
+		if st.WorkingDir != "" {
+			cd = "cd " + shellQuoteAll([]string{st.WorkingDir}) + " && "
+		}
+		env := make([]string, len(st.Env))
+		for i, e := range st.Env {
+			env[i] = e.Name + "=" + e.Value
+		}
+		run := "exec " + shellQuoteAll(argv)
+		if len(env) > 0 {
+			run = "exec env -- " + shellQuoteAll(env) + " " + shellQuoteAll(argv)
+		}
+		fmt.Fprintf(&b, "(%s%s)\nrc=$?\nif [ \"$rc\" -ne 0 ]; then echo %s\"$rc\" >&2; exit \"$rc\"; fi\n",
+			cd, run, shellQuoteAll([]string{"jobshift: init container " + st.Name + " failed with exit code "}))
+	}
+	return b.String()
+}
+
+// initTask is the group's InitTask.
+func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
+	t := &api.Task{
+		Name:      InitTask,
+		Driver:    gs.Driver,
+		Lifecycle: &api.TaskLifecycle{Hook: "prestart", Sidecar: false},
+		// The role's CPU and memory, no devices: Nomad reserves the larger
+		// of the prestart tasks that end and the tasks that stay.
+		Resources:  r.resources(role),
+		KillSignal: "SIGTERM",
+	}
+	t.Resources.Devices = nil
+	if !gs.Traits.Container {
+		t.Templates = []*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}
+		t.Config = map[string]any{"command": "/bin/sh", "args": []string{"${NOMAD_TASK_DIR}/jobshift-init.sh"}}
+		if wd := r.set.WorkDir; wd != "" {
+			t.Config["work_dir"] = wd
+		} else if strings.HasPrefix(role.WorkingDir, "/") {
+			t.Config["work_dir"] = role.WorkingDir
+		}
+		return t
+	}
+	st := role.Init[0]
+	t.Config = map[string]any{"image": st.Image}
+	if len(st.Command.Command) > 0 {
+		// as the main task's (driverConfig): the first word, then the rest
+		t.Config["entrypoint"] = st.Command.Command[:1]
+		t.Config["args"] = append(append([]string(nil), st.Command.Command[1:]...), st.Command.Args...)
+	} else {
+		t.Config["args"] = st.Command.Args
+	}
+	if gs.Driver == "docker" {
+		t.Config["network_mode"] = "host"
+	}
+	if st.WorkingDir != "" {
+		wk := "work_dir"
+		if gs.Driver == "podman" {
+			wk = "working_dir"
+		}
+		t.Config[wk] = st.WorkingDir
+	}
+	if len(st.Env) > 0 {
+		t.Env = map[string]string{}
+		for _, e := range st.Env {
+			t.Env[e.Name] = e.Value
+		}
+	}
+	return t
+}

@@ -1,0 +1,66 @@
+package completion
+
+import (
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/jobshift/jobshift/jobs"
+)
+
+// TestMachineVolcano runs Volcano's rules through the attempt machine, as
+// the local driver and the Nomad watcher do (@v1.16.0-alpha.1 sources in
+// volcano.go): RestartJob retries within maxRetry, RestartPod restarts in
+// place, and the gang timeout raises Unknown.
+func TestMachineVolcano(t *testing.T) {
+	restartJob := vcJob("Never", func(v *jobs.Volcano) { v.MaxRetry = 2; v.Policies = []jobs.VolcanoPolicy{code("RestartJob", 3)} })
+	restartPod := vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{pol("RestartPod", "PodFailed")} })
+	unknown := vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{pol("RestartJob", "Unknown")} })
+	cases := []struct {
+		name  string
+		job   *jobs.Job
+		cfg   MachineConfig
+		steps []step
+	}{
+		{"exit code 3 → RestartJob: one retry under maxRetry 2, then Failed", restartJob, MachineConfig{}, []step{
+			obs("master", 0, Running, 0, 0), obs("worker", 0, Running, 0, 0), obs("worker", 1, Running, 0, 0),
+			obs("master", 0, Failed, 3, 1, "verdict failed 3 retry", "stop worker-0,worker-1"),
+			obs("worker", 0, Stopped, 143, 2), obs("worker", 1, Stopped, 143, 2),
+			ended("retry failed 3 retry"),
+			next(),
+			obs("master", 0, Running, 0, 3), obs("worker", 0, Running, 0, 3), obs("worker", 1, Running, 0, 3),
+			obs("master", 0, Failed, 3, 4, "verdict failed 3", "stop worker-0,worker-1"),
+			obs("worker", 0, Stopped, 143, 5), obs("worker", 1, Stopped, 143, 5),
+			ended("end failed 3"),
+		}},
+		{"PodFailed → RestartPod: restarted in place until maxRetry", restartPod, MachineConfig{RestartInPlace: true}, []step{
+			obs("master", 0, Running, 0, 0), obs("worker", 0, Running, 0, 0), obs("worker", 1, Running, 0, 0),
+			obs("worker", 0, Failed, 1, 1, "restart worker-0"),
+			obs("worker", 0, Running, 0, 1),
+			obs("worker", 1, Failed, 1, 2, "restart worker-1"),
+			obs("worker", 1, Running, 0, 2),
+			// RetryCount 2 + 1 reaches maxRetry 3: Failed
+			obs("worker", 0, Failed, 1, 3, "verdict failed 1", "stop master-0,worker-1"),
+		}},
+		{"the gang timeout raises Unknown → RestartJob", unknown, MachineConfig{Start: t0, GangTimeout: 60 * time.Second}, []step{
+			obs("master", 0, Running, 0, 1),
+			tick(61, "verdict failed 1 retry", "stop master-0,worker-0,worker-1"),
+			obs("master", 0, Stopped, 143, 62),
+			ended("retry failed 1 retry"),
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			m := NewMachine(PolicyOf(c.job), c.cfg)
+			for i, s := range c.steps {
+				var got []string
+				for _, a := range apply(m, s) {
+					got = append(got, summary(a))
+				}
+				if diff := cmp.Diff(s.want, got); diff != "" {
+					t.Fatalf("step %d (%s %v %s): actions (-want +got):\n%s", i, s.op, s.ref, s.state, diff)
+				}
+			}
+		})
+	}
+}
