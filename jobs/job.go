@@ -80,6 +80,10 @@ type Job struct {
 
 	// Extras the readers recognised (PAI v2 extras; unknown ones are warned).
 	Extras Extras `json:"extras,omitempty"`
+
+	// Lossy is ReadOptions.Lossy as read (jobs/load): checks made later,
+	// where the site config is known, warn instead of refusing.
+	Lossy bool `json:"-"`
 }
 
 // Source records where a job came from.
@@ -291,7 +295,14 @@ type Volume struct {
 	Source    string `json:"source,omitempty"`
 	MountPath string `json:"mountPath"`
 	ReadOnly  bool   `json:"readOnly,omitempty"`
-	Pos       Pos    `json:"pos"`
+	// SubPath is the mount's subPath (already joined into a hostPath or
+	// nfs Source; kept for the kinds a site rule maps).
+	SubPath string `json:"subPath,omitempty"`
+	// Used: the command, working directory or env names a path under
+	// MountPath, so a target that cannot provide it changes what the job
+	// does (translate.Build refuses it unless -lossy).
+	Used bool `json:"used,omitempty"`
+	Pos  Pos  `json:"pos"`
 }
 
 // ImageAuth is registry credentials (PAI v1 authFile path or v2 auth).

@@ -123,6 +123,7 @@ func Build(job *jobs.Job, cfg *siteconfig.Config, contracts []string, user strin
 		j.Roles[i] = &rc
 	}
 	p := &Plan{Job: &j, Contracts: cs, User: u, Site: cfg, Options: map[string]string{}, resolved: true}
+	diags = append(diags, checkVolumes(p.Job, cfg)...)
 	// Contract checks (a port a contract needs, a role name the platform
 	// would have rejected): what every driver would refuse, said once here
 	// with every position. (Unknown -contract names were dropped above.)

@@ -239,7 +239,9 @@ func TestColorOnTerminal(t *testing.T) {
 		return string(out)
 	}
 	yellow := "\033[1;33mwarning\033[0m"
-	if out := onTTY(""); !strings.Contains(out, yellow) || !strings.Contains(out, "\033[1;31merror\033[0m") {
+	// -dialect on a Kubeflow file is a warning ("Dialect ignored") beside
+	// the file's error.
+	if out := onTTY("", "-dialect", "leinao"); !strings.Contains(out, yellow) || !strings.Contains(out, "\033[1;31merror\033[0m") {
 		t.Errorf("no colour on a terminal:\n%q", out)
 	}
 	for name, out := range map[string]string{"NO_COLOR=1": onTTY("NO_COLOR=1"), "-no-color": onTTY("", "-no-color")} {
@@ -247,7 +249,7 @@ func TestColorOnTerminal(t *testing.T) {
 			t.Errorf("%s: colour:\n%q", name, out)
 		}
 	}
-	piped, _ := exec.Command(bin, "validate", job).CombinedOutput()
+	piped, _ := exec.Command(bin, "validate", "-dialect", "leinao", job).CombinedOutput()
 	if strings.Contains(string(piped), "\033[") || !strings.Contains(string(piped), "warning:") {
 		t.Errorf("colour into a pipe:\n%q", piped)
 	}

@@ -72,12 +72,16 @@ type settings struct {
 	hooks siteHooks
 	// contractVars are the contract's own names in a task (render.go).
 	contractVars []string
+	// site and user map the job's volumes to node paths (view.go).
+	site *siteconfig.Config
+	user string
 }
 
 func resolveSettings(p *translate.Plan) (settings, error) {
 	s := settings{Layout: "auto", Container: "none", GPURequest: "gpus-per-task", Address: "nodeaddr",
 		MPI:      MPISSH,
-		PortBase: 20000, PortMax: 29999, Poll: defaultPoll, Processes: p.Compiled().Processes}
+		PortBase: 20000, PortMax: 29999, Poll: defaultPoll, Processes: p.Compiled().Processes,
+		site: p.Site, user: p.User}
 	var sc *siteconfig.SlurmConfig
 	if p.Site != nil {
 		sc = p.Site.Slurm

@@ -235,7 +235,11 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 			fmt.Fprintf(&b, "_t_sec_%d_%d=%d _t_part_%d_%d=%s\n", k, j, p.secret, k, j, shQuote(p.lit))
 		}
 	}
-	b.WriteString(viewData(ri, job, ctr))
+	view, err := viewData(ri, job, ctr, st)
+	if err != nil {
+		return "", err
+	}
+	b.WriteString(view)
 	fmt.Fprintf(&b, "_t_argc_%d=%d\n", k, len(argv))
 	for j, a := range argv {
 		if j != fileIdx {

@@ -133,17 +133,15 @@
 //   - env valueFrom secretKeyRef / configMapKeyRef and envFrom
 //     configMapRef / secretRef that are not optional, and valueFrom fieldRef
 //     / resourceFieldRef: the program would miss a variable;
-//   - a volume that is not hostPath, emptyDir or nfs (PVC, configMap, secret,
-//     azureFile, projected, ...) whose mountPath appears in the command, args,
-//     workingDir or an env value: the job visibly uses that path;
+//   - a configMap or secret volume whose object is neither in the file nor
+//     given with -secrets (see objects.go);
 //   - lifecycle.postStart, volumeDevices;
 //   - $(VAR) references to operator-injected variables (see above);
 //   - v1alpha1 default PS, custom terminationPolicy, caicloud's flag contract,
 //     a second job in the file.
 //
 // Warnings:
-//   - the same volumes when nothing names their path (the site may provide
-//     it), optional Secret/ConfigMap references (Kubernetes would also run
+//   - optional Secret/ConfigMap references (Kubernetes would also run
 //     without them);
 //   - affinity, nodeSelector, nodeName, tolerations, topologySpreadConstraints,
 //     schedulerName, priority(ClassName), imagePullSecrets, service accounts,
@@ -155,6 +153,11 @@
 //     (TF_CONFIG, RANK, ...), generateName (used as the name without the
 //     random suffix), placeholder-looking images, replicas: 0.
 //
+// Other volumes (persistentVolumeClaim, azureFile, cephfs, ...) are carried
+// in Role.Volumes with their kind, their claim or share name as Source,
+// subPath, and Used when the command, args, workingDir or an env value
+// names a path under the mountPath; translate.Build, which knows the site's
+// volume rules, refuses a Used one no rule maps (a warning with -lossy).
 // hostPath, emptyDir and nfs volumes are carried in Role.Volumes; a
 // memory-backed emptyDir at /dev/shm becomes Resources.ShmMiB (its sizeLimit,
 // else the memory limit). Template metadata (labels, annotations such as

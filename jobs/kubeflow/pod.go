@@ -181,10 +181,12 @@ func (r *reader) silent() *reader { return &reader{path: r.path} }
 
 // mounts resolves the chosen container's volumeMounts against the pod's
 // volumes. hostPath, emptyDir and nfs are carried; a memory emptyDir at
-// /dev/shm becomes the shm size. Any other volume (PVC, configMap, secret,
-// azureFile, ...) cannot be provided: an error when the command, args,
-// workingDir or an env value names a path under its mountPath (the job
-// visibly uses it), else a warning.
+// /dev/shm becomes the shm size; configMap and secret volumes become files
+// (objectVolume). Any other volume (PVC, azureFile, ...) is carried with
+// its kind and its claim or share name, and Used when the command, args,
+// workingDir or an env value names a path under its mountPath: whether the
+// site provides it is decided by translate.Build, which knows the site's
+// volume rules.
 func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*yaml.Node) {
 	for i, mn := range c.mounts {
 		where := fmt.Sprintf("%s.volumeMounts[%d]", c.where, i)
@@ -248,16 +250,14 @@ func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*y
 		case "configMap", "secret":
 			r.objectVolume(role, kind, src, mn, mountPath, sub, c.uses(mountPath))
 			continue
+		case "":
+			r.errorf(mn, "Volume without a source", "The volume %q mounted at %s has an empty volume source; Kubernetes rejects it.", name, mountPath)
+			continue
 		default:
-			what := kind
-			if kind == "" {
-				what = "an empty volume source"
-			}
-			if c.uses(mountPath) {
-				r.lossyf(mn, "Volume cannot be provided", "The volume %q (%s) mounted at %s cannot be provided by jobshift, and the command, working directory or environment uses that path. Make the data available at the same path on every node and mount it as a hostPath volume.", name, what, mountPath)
-			} else {
-				r.warnf(mn, "Volume cannot be provided", "The volume %q (%s) mounted at %s cannot be provided by jobshift; the task will not see it unless the site provides that path.", name, what, mountPath)
-			}
+			// PVC, azureFile, cephfs, ...: what the site has under that
+			// name is known where the site config is (translate.Build).
+			role.Volumes = append(role.Volumes, jobs.Volume{Name: name, Kind: kind, Source: claimName(r, src, kind),
+				MountPath: mountPath, ReadOnly: ro, SubPath: sub, Used: c.uses(mountPath), Pos: pos})
 			continue
 		}
 		src.warnUnknown()
@@ -290,4 +290,15 @@ func (r *reader) initContainers(role *jobs.Role, n *yaml.Node, volumes map[strin
 		role.Init = append(role.Init, jobs.InitStep{Name: name, Image: step.Image, ImagePos: step.ImagePos,
 			Command: step.Command, WorkingDir: step.WorkingDir, Env: step.Env, Volumes: step.Volumes, Pos: r.pos(cn)})
 	}
+}
+
+// claimName is the name a site volume rule matches besides the volume's
+// own: a PVC's claimName, an azureFile's shareName.
+func claimName(r *reader, src *mapping, kind string) string {
+	key := map[string]string{"persistentVolumeClaim": "claimName", "azureFile": "shareName"}[kind]
+	if key == "" {
+		return ""
+	}
+	n, _ := r.silent().str(src.get(key), "")
+	return n
 }

@@ -93,6 +93,7 @@ func Read(src []byte, opts jobs.ReadOptions) (job *jobs.Job, diags hcl.Diagnosti
 	j, d := read(src, opts)
 	diags = append(diags, d...)
 	if j != nil {
+		j.Lossy = opts.Lossy
 		if ld := CheckLimits(j); ld.HasErrors() {
 			return nil, append(diags, ld...)
 		}

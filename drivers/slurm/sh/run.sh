@@ -140,6 +140,9 @@ js_exec_view() {
 	{
 		printf 'mode%s%s\nscratch%s%s\nhostname%s%s\n' "$_v_t" "$_v_m" "$_v_t" "$_v_d" "$_v_t" "${_v_n%% *}"
 		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
+		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
+		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
+		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
 	} >"$_v_d/spec" || exit 97
 	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
 }

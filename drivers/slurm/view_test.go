@@ -1,0 +1,80 @@
+package slurm
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+)
+
+// A PyTorchJob as users write it: the dataset claim read-only at /data,
+// checkpoints on a per-user claim under /data/ckpt (mounted after /data),
+// and a cache volume no rule maps.
+const claimsJob = `apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: ddp
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      template:
+        spec:
+          containers:
+          - name: pytorch
+            image: pytorch/pytorch:2.3.0
+            command: ["python", "/data/train.py", "--ckpt=/data/ckpt"]
+            volumeMounts:
+            - name: ckpt
+              mountPath: /data/ckpt
+              subPath: run1
+            - name: dataset
+              mountPath: /data
+              readOnly: true
+            - name: cache
+              mountPath: /cache
+          volumes:
+          - name: dataset
+            persistentVolumeClaim:
+              claimName: imagenet
+          - name: ckpt
+            persistentVolumeClaim:
+              claimName: checkpoints
+          - name: cache
+            persistentVolumeClaim:
+              claimName: cache
+`
+
+// TestVolumeBinds: each mapped claim becomes a taskns bind line from the
+// rule's path (${user} substituted, subPath joined), read-only as the mount
+// or the rule says, parents first; an unmapped one gets none; a user name
+// that would leave the tree is refused at the volume.
+func TestVolumeBinds(t *testing.T) {
+	job, d := load.Read([]byte(claimsJob), jobs.ReadOptions{Path: "job.yaml"})
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	site, sd := siteconfig.ParseConfig([]byte(`volume "imagenet" { path = "/lustre/datasets/imagenet" }
+volume "checkpoints" { path = "/gpfs/home/${user}/ckpt" }
+`), "site.hcl")
+	if sd.HasErrors() {
+		t.Fatal(sd.Error())
+	}
+	ri := roleInfo{Role: job.Roles[0]}
+	got, err := viewData(ri, job, "", settings{site: site, user: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "_t_nsbind_0='bind\tro\t/lustre/datasets/imagenet\t/data\nbind\trw\t/gpfs/home/alice/ckpt/run1\t/data/ckpt'\n"
+	if !strings.HasSuffix(got, want) {
+		t.Errorf("view data:\n%s\nwant it to end with:\n%s", got, want)
+	}
+	if got, _ := viewData(ri, job, "exec", settings{site: site, user: "alice"}); got != "" {
+		t.Errorf("a container role got view data %q", got)
+	}
+	if _, err := viewData(ri, job, "", settings{site: site, user: "../bob"}); err == nil || !strings.Contains(err.Error(), `volume "ckpt"`) {
+		t.Errorf("user ../bob: err = %v, want a refusal at the volume", err)
+	}
+}
