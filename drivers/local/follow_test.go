@@ -3,7 +3,6 @@ package local
 import (
 	"context"
 	"io"
-	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -18,26 +17,7 @@ import (
 func TestLogsFollow(t *testing.T) {
 	dir := t.TempDir()
 	mark := filepath.Join(dir, "ran-once")
-	job := filepath.Join(dir, "tfjob.yaml")
-	src := `apiVersion: kubeflow.org/v1
-kind: TFJob
-metadata:
-  name: follow
-spec:
-  tfReplicaSpecs:
-    Worker:
-      replicas: 1
-      restartPolicy: OnFailure
-      template:
-        spec:
-          containers:
-            - name: tensorflow
-              image: python:3.11
-              command: [sh, -c, "if [ -e ` + mark + ` ]; then echo second; sleep 0.3; echo done; else touch ` + mark + `; echo first; sleep 0.5; exit 1; fi"]
-`
-	if err := os.WriteFile(job, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	job := onceJob(t, dir, "follow", "if [ -e "+mark+" ]; then echo second; sleep 0.3; echo done; else touch "+mark+"; echo first; sleep 0.5; exit 1; fi")
 	d, err := New(Options{Dir: dir, RunDir: filepath.Join(dir, "run"), Grace: time.Second})
 	if err != nil {
 		t.Fatal(err)

@@ -141,26 +141,7 @@ func latestStart(t *testing.T, runDir, task string) (stdout, stderr []byte, star
 func TestLatestStartAfterRestart(t *testing.T) {
 	dir := t.TempDir()
 	mark := filepath.Join(dir, "failed-once")
-	job := filepath.Join(dir, "tfjob.yaml")
-	src := `apiVersion: kubeflow.org/v1
-kind: TFJob
-metadata:
-  name: once
-spec:
-  tfReplicaSpecs:
-    Worker:
-      replicas: 1
-      restartPolicy: OnFailure
-      template:
-        spec:
-          containers:
-            - name: tensorflow
-              image: python:3.11
-              command: [sh, -c, "if [ -e ` + mark + ` ]; then echo succeeded; else touch ` + mark + `; echo lost a race >&2; exit 3; fi"]
-`
-	if err := os.WriteFile(job, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	job := onceJob(t, dir, "once", "if [ -e "+mark+" ]; then echo succeeded; else touch "+mark+"; echo lost a race >&2; exit 3; fi")
 	res, runDir, _ := runPlan(t, loadPlan(t, job), Options{Dir: dir})
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -172,4 +153,32 @@ spec:
 	if first, _ := os.ReadFile(filepath.Join(runDir, "worker-0", "attempt-0", "stdout")); len(first) != 0 {
 		t.Errorf("first start's stdout %q, want empty (it failed)", first)
 	}
+}
+
+// onceJob writes a one-worker TFJob named name whose worker runs
+// `sh -c command` under restartPolicy OnFailure: the tests of in-place
+// restarts give it a command that fails its first start.
+func onceJob(t *testing.T, dir, name, command string) string {
+	t.Helper()
+	job := filepath.Join(dir, name+".yaml")
+	src := `apiVersion: kubeflow.org/v1
+kind: TFJob
+metadata:
+  name: ` + name + `
+spec:
+  tfReplicaSpecs:
+    Worker:
+      replicas: 1
+      restartPolicy: OnFailure
+      template:
+        spec:
+          containers:
+            - name: tensorflow
+              image: python:3.11
+              command: [sh, -c, "` + command + `"]
+`
+	if err := os.WriteFile(job, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return job
 }
