@@ -32,12 +32,12 @@
 // What each task driver gives a task (Traits, after Nomad's
 // plugins/drivers Capabilities):
 //
-//	driver    container  host binaries  chroot binaries  group signal  maps ports
-//	raw_exec  no         yes            no               yes           no
-//	exec      no         no             yes              yes           no
-//	docker    yes        no             no               no            yes
-//	podman    yes        no             no               no            no
-//	(other)   no         no             no               yes           no
+//	driver    container  host binaries  chroot binaries  group signal  maps ports  volume mounts
+//	raw_exec  no         yes            no               yes           no          no
+//	exec      no         no             yes              yes           no          yes
+//	docker    yes        no             no               no            yes         yes
+//	podman    yes        no             no               no            no          yes
+//	(other)   no         no             no               yes           no          no
 //
 // Every shape of the job kinds TestShapeTable renders, with the helper
 // /usr/local/bin/jobshift (nomad.helper) and jobshift-env
@@ -341,4 +341,40 @@
 //	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
 //	trainjob initializer | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop)
+//	pytorchjob claims | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	pytorchjob claims | raw_exec | helper no | env helper no | watched
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	pytorchjob claims | raw_exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	pytorchjob claims | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	pytorchjob claims | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	pytorchjob claims | exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	pytorchjob claims | exec | helper no | env helper no | watched
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	pytorchjob claims | exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	pytorchjob claims | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	pytorchjob claims | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	pytorchjob claims | docker | helper no | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | docker | helper no | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | podman | helper no | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | podman | helper no | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	pytorchjob claims | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 package nomad

@@ -209,6 +209,7 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 		ReschedulePolicy: &api.ReschedulePolicy{Attempts: new(0), Unlimited: new(false)},
 	}
 	storeGroupShape(g, gs)
+	g.Volumes = groupVolumes(gs)
 	net := r.network(gs, own)
 	if net != nil {
 		g.Networks = []*api.NetworkResource{net}

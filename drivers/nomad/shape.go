@@ -115,6 +115,10 @@ type Traits struct {
 	// (docker's bridge network); otherwise it is reserved on the host and
 	// no two tasks of the job may share a node.
 	MapsPorts bool
+	// VolumeMounts: Nomad mounts a group volume into the task
+	// (volume_mount; Capabilities.MountConfigs, which raw_exec's is
+	// MountConfigSupportNone: drivers/rawexec/driver.go, v1.11.3).
+	VolumeMounts bool
 }
 
 // driverTraits is the table of the task drivers jobshift renders for.
@@ -122,9 +126,9 @@ type Traits struct {
 // command like exec, with no binary of the host assumed.
 var driverTraits = map[string]Traits{
 	"raw_exec": {HostBinaries: true, GroupSignal: true},
-	"exec":     {ChrootBinaries: true, GroupSignal: true},
-	"docker":   {Container: true, MapsPorts: true},
-	"podman":   {Container: true}, // network_mode = "host": no port mapping
+	"exec":     {ChrootBinaries: true, GroupSignal: true, VolumeMounts: true},
+	"docker":   {Container: true, MapsPorts: true, VolumeMounts: true},
+	"podman":   {Container: true, VolumeMounts: true}, // network_mode = "host": no port mapping
 }
 
 var otherTraits = Traits{GroupSignal: true}
@@ -164,7 +168,9 @@ type GroupShape struct {
 	// Finisher is the helper the main task's wrapper execs when its
 	// command ended for good ("" = none: JudgeInTask not in Judges).
 	Finisher string
-	Why      []string // one line per decision
+	// Mounts: the role's site-mapped volumes at the job's paths (mounts.go).
+	Mounts []MountShape
+	Why    []string // one line per decision
 }
 
 // TaskShape is one task of a group.
@@ -309,6 +315,7 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 		g.Why = append(g.Why, fmt.Sprintf("init task: the role's %d init container(s) run before the main task, in order, in one prestart task (Nomad starts a group's prestart tasks at once)", len(role.Init)))
 	}
 	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
+	d.mounts(&g, role)
 	if uai {
 		ps := TaskShape{Name: PSTask}
 		if g.Traits.GroupSignal {

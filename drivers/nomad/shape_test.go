@@ -32,7 +32,12 @@ var shapeJobs = []struct {
 	{"mpijob v2beta1", "../../jobs/kubeflow/testdata/mpi_v2beta1.yaml", nil},
 	{"pytorchjob init+secret", "../../examples/pytorchjob-init-secret.yaml", nil},
 	{"trainjob initializer", "../../examples/trainjob-initializer.yaml", nil},
+	{"pytorchjob claims", "testdata/shapes/claims.yaml", nil},
 }
+
+// shapeSites are the site rules of a kind's rows besides the nomad block
+// (volume rules: mounts.go).
+var shapeSites = map[string]string{"pytorchjob claims": "testdata/shapes/claims-site.hcl"}
 
 // helperOnly are the kinds refused without the helper (the step order's
 // wait task runs it: TestStepOrderNeedsHelper).
@@ -80,7 +85,9 @@ func shapeRows(t *testing.T) []shapeRow {
 						if envHelper {
 							nc.EnvHelper = shapeEnvHelper
 						}
-						p, diags := translate.Build(j, &siteconfig.Config{Nomad: nc}, sj.contracts, "alice")
+						site := shapeSite(t, sj.kind)
+						site.Nomad = nc
+						p, diags := translate.Build(j, site, sj.contracts, "alice")
 						if diags.HasErrors() {
 							t.Fatalf("%s: %v", sj.path, diags)
 						}
@@ -98,6 +105,24 @@ func shapeRows(t *testing.T) []shapeRow {
 		}
 	}
 	return rows
+}
+
+// shapeSite is kind's site config of shapeSites (empty if none).
+func shapeSite(t *testing.T, kind string) *siteconfig.Config {
+	t.Helper()
+	path := shapeSites[kind]
+	if path == "" {
+		return &siteconfig.Config{}
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, diags := siteconfig.ParseConfig(src, path)
+	if diags.HasErrors() {
+		t.Fatalf("%s: %v", path, diags)
+	}
+	return c
 }
 
 func (r shapeRow) inputs() string {
@@ -141,6 +166,9 @@ func shapeSummary(s *Shape) string {
 			tasks = append(tasks, name)
 		}
 		line := fmt.Sprintf("env %s; judged by %s; tasks %s", g.Env, joinJudges(g.Judges), strings.Join(tasks, ", "))
+		for _, m := range g.Mounts {
+			line += fmt.Sprintf("; %s by %s", m.Dest, m.Way)
+		}
 		if _, ok := groups[line]; !ok {
 			order = append(order, line)
 		}
@@ -218,6 +246,51 @@ func checkRendered(t *testing.T, r shapeRow) {
 	}
 }
 
+// checkMounts checks that each of the shape's mounts is in the rendered
+// group and task, the way the shape says, and that no other is.
+func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs *GroupShape) {
+	t.Helper()
+	vols, _ := task.Config["volumes"].([]string)
+	nomadMounts := 0
+	for _, m := range gs.Mounts {
+		switch m.Way {
+		case MountHostVolume, MountCSIVolume:
+			nomadMounts++
+			v := g.Volumes[m.Volume]
+			if v == nil || v.Source != m.Source || (v.Type == "host") != (m.Way == MountHostVolume) {
+				t.Errorf("%s: group %s: volume %s rendered %+v, shaped %+v", name, *g.Name, m.Volume, v, m)
+			}
+			if !slices.ContainsFunc(task.VolumeMounts, func(vm *api.VolumeMount) bool {
+				return *vm.Volume == m.Volume && *vm.Destination == m.Dest && *vm.ReadOnly == m.ReadOnly
+			}) {
+				t.Errorf("%s: task %s has no volume_mount of %s at %s", name, task.Name, m.Volume, m.Dest)
+			}
+		case MountDriver:
+			if !slices.Contains(vols, m.Source+":"+m.Dest) && !slices.Contains(vols, m.Source+":"+m.Dest+":ro") {
+				t.Errorf("%s: task %s volumes %v lack %s:%s", name, task.Name, vols, m.Source, m.Dest)
+			}
+		case MountViewBind:
+			ro := map[bool]string{true: "ro", false: "rw"}[m.ReadOnly]
+			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), "\nbind\t"+ro+"\t"+m.Source+"\t"+m.Dest+"\n") {
+				t.Errorf("%s: task %s: the view's spec has no bind of %s at %s", name, task.Name, m.Source, m.Dest)
+			}
+		}
+	}
+	if len(task.VolumeMounts) != nomadMounts || len(g.Volumes) > nomadMounts {
+		t.Errorf("%s: group %s task %s: %d volume_mounts, %d group volumes, %d shaped", name, *g.Name, task.Name, len(task.VolumeMounts), len(g.Volumes), nomadMounts)
+	}
+}
+
+// viewSpecText is task's decoded task-view spec ("" if none).
+func viewSpecText(t *testing.T, task *api.Task) string {
+	for _, tm := range task.Templates {
+		if *tm.DestPath == "local/"+viewSpecFile {
+			return decoded(t, *tm.EmbeddedTmpl)
+		}
+	}
+	return ""
+}
+
 // checkTasks checks a group's tasks against its shape.
 func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 	t.Helper()
@@ -244,6 +317,7 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 			continue
 		}
 		checkSecretEnv(t, name, task)
+		checkMounts(t, name, g, task, gs)
 		argv := commandLine(task)
 		for w, marker := range wrapperMarkers {
 			if got, want := strings.Contains(argv, marker), has(ts.Wrappers, w); got != want {
@@ -335,10 +409,10 @@ func TestShapeDocIsCurrent(t *testing.T) {
 func shapeDoc(rows []shapeRow) string {
 	var b strings.Builder
 	b.WriteString(docHead)
-	b.WriteString("//\tdriver    container  host binaries  chroot binaries  group signal  maps ports\n")
+	b.WriteString("//\tdriver    container  host binaries  chroot binaries  group signal  maps ports  volume mounts\n")
 	for _, d := range append(slices.Clone(shapeDrivers), "(other)") {
 		tr := TraitsOf(d)
-		fmt.Fprintf(&b, "//\t%-9s %-10s %-14s %-16s %-13s %s\n", d, yesNo(tr.Container), yesNo(tr.HostBinaries), yesNo(tr.ChrootBinaries), yesNo(tr.GroupSignal), yesNo(tr.MapsPorts))
+		fmt.Fprintf(&b, "//\t%-9s %-10s %-14s %-16s %-13s %-11s %s\n", d, yesNo(tr.Container), yesNo(tr.HostBinaries), yesNo(tr.ChrootBinaries), yesNo(tr.GroupSignal), yesNo(tr.MapsPorts), yesNo(tr.VolumeMounts))
 	}
 	b.WriteString(docTable)
 	for i := 0; i < len(rows); i++ {

@@ -217,7 +217,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if gpus == 0 {
 		t.Resources.Devices = nil
 	}
-	r.warnVolumes(role, proc)
+	r.warnVolumes(role, gs, proc)
 
 	uc, ok = r.environment(role, gs, t, gpus, proc, uc)
 	if !ok {
@@ -244,22 +244,27 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Env[k] = v
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
-	if len(viewVols) > 0 {
-		t.Config["volumes"] = viewVols
+	t.VolumeMounts = volumeMounts(gs)
+	if vols := append(viewVols, driverVolumes(gs)...); len(vols) > 0 {
+		t.Config["volumes"] = vols
 	}
 	return t
 }
 
-// warnVolumes says, once per role, that its volumes are not mounted.
-func (r *renderer) warnVolumes(role *jobs.Role, proc string) {
+// warnVolumes says, once per role, that its volumes no site rule maps
+// (GroupShape.Mounts) are not mounted.
+func (r *renderer) warnVolumes(role *jobs.Role, gs *GroupShape, proc string) {
 	for _, v := range role.Volumes {
 		if proc != "" {
 			return // warned once, for the training task
 		}
+		if mounted(gs, v) {
+			continue
+		}
 		// Nomad volumes need cluster-side setup (host_volume, CSI) that
 		// a job file cannot assume; say so rather than drop it silently.
 		r.diags = append(r.diags, jobs.Warnf(v.Pos, "Volume not mounted on Nomad",
-			"Role %q mounts %s volume %q at %s; the Nomad target does not render volumes. Provide the data on the clients (a host_volume, or a path the command reaches) or use -to local / -to slurm.",
+			"Role %q mounts %s volume %q at %s; no site rule maps it, so the Nomad target does not mount it. Map it with a volume rule in the site config (volume \"NAME\" { path = ..., nomad_host_volume = ... or nomad_csi_volume = ... }) or use -to local / -to slurm.",
 			role.Name, v.Kind, v.Name, v.MountPath))
 	}
 }

@@ -54,7 +54,7 @@ const (
 func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *api.NetworkResource, uc *userCommand, proc string) (*userCommand, []*api.Template, []string, bool) {
 	switch {
 	case has(ws, WrapTaskNS):
-		uc, tmpls, ok := r.taskView(role, net, uc)
+		uc, tmpls, ok := r.taskView(role, gs, net, uc)
 		return uc, tmpls, nil, ok
 	case gs.Traits.Container && len(role.Files) > 0 && proc == "":
 		vols, tmpls, ok := r.containerFiles(role)
@@ -64,8 +64,9 @@ func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *ap
 }
 
 // taskView is uc in the task namespace wrapper and the templates it
-// reads; false when the view cannot be given (an error is recorded).
-func (r *renderer) taskView(role *jobs.Role, net *api.NetworkResource, uc *userCommand) (*userCommand, []*api.Template, bool) {
+// reads (the binds: the role's platform files and the shape's
+// MountViewBind volumes); false when the view cannot be given (an error is recorded).
+func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, uc *userCommand) (*userCommand, []*api.Template, bool) {
 	k := slices.Index(r.plan.Job.Roles, role)
 	names := contract.HostNamesAt(r.plan.Job, k, phIndex)
 	spec := taskns.Spec{Addr: phAddr, Scratch: phTaskDir + "/" + viewScratchDir}
@@ -84,6 +85,7 @@ func (r *renderer) taskView(role *jobs.Role, net *api.NetworkResource, uc *userC
 		spec.Binds = append(spec.Binds, taskns.Bind{Src: phTaskDir + "/" + src, Dst: f.Path, ReadOnly: true})
 		tmpls = append(tmpls, viewTemplate("local/"+src, templateBase64(f.Content), fileMode(f.Mode)))
 	}
+	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
 		r.errorf(role.Pos, "Task namespace", "Role %q: %v", role.Name, err)

@@ -1,0 +1,202 @@
+package nomad
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/drivers/taskns"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
+)
+
+// A role's volumes that a site rule maps (siteconfig.VolumeRule: a claim,
+// a volume or a PAI storage name) reach its main task at the job's own
+// mount path, one of four ways, decided in decider.mounts (a row of the
+// shape, with a Why line) and rendered from GroupShape.Mounts alone:
+//
+//   - a Nomad host volume or CSI volume: a group `volume` block and a
+//     task `volume_mount` (Nomad's job specification, volume and
+//     volume_mount blocks, developer.hashicorp.com/nomad/docs/
+//     job-specification/volume and .../volume_mount, Nomad 1.11.x), for a
+//     driver that takes mounts (Traits.VolumeMounts);
+//   - raw_exec takes none (its plugin reports MountConfigSupportNone,
+//     drivers/rawexec/driver.go, v1.11.3): there the rule's path, if it
+//     gives one, is bound by the task view (view.go), else the job is
+//     refused, located;
+//   - a path only: on docker and podman a driver volume
+//     "host:dest[:ro]" (the docker driver needs the client's plugin
+//     option volumes { enabled = true } for a host path outside the
+//     task directory: drivers/docker/config.go, v1.11.3), on raw_exec
+//     and exec a bind of the task view (exec: the path must be inside
+//     the client's chroot_env to be seen).
+
+// MountWay is how a mapped volume reaches the main task.
+type MountWay string
+
+const (
+	MountHostVolume MountWay = "nomad host volume" // group volume type host + volume_mount
+	MountCSIVolume  MountWay = "nomad csi volume"  // group volume type csi + volume_mount
+	MountDriver     MountWay = "driver volume"     // docker/podman config volumes
+	MountViewBind   MountWay = "task view bind"    // a bind of the task namespace wrapper
+)
+
+// MountShape is one mapped volume of a group's main task.
+type MountShape struct {
+	// Volume is the job's volume name; the group's volume block has it.
+	Volume string
+	Way    MountWay
+	// Source is the Nomad volume's name (host, csi) or the host path,
+	// ${user} replaced by the job's user (driver volume, view bind).
+	Source   string
+	Dest     string
+	ReadOnly bool
+	// AccessMode and AttachmentMode: a CSI volume's.
+	AccessMode, AttachmentMode string
+}
+
+// mounts decides how each of role's site-mapped volumes reaches its
+// main task; a volume no rule maps is left to warnVolumes.
+func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
+	for _, vol := range role.Volumes {
+		rule := d.p.Site.Volume(vol.Source, vol.Name)
+		if rule == nil {
+			continue
+		}
+		m, why, err := d.mount(g, vol, rule)
+		if err != "" {
+			d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad",
+				"Role %s, volume %q at %s (site rule volume %q, %s): %s. Nothing was rendered.", role.Name, vol.Name, vol.MountPath, rule.Pattern, rule.Range, err))
+			continue
+		}
+		g.Mounts = append(g.Mounts, m)
+		g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s", vol.Name, m.Way, m.Dest, why))
+	}
+}
+
+// mount is vol's MountShape under rule, the reason for its way, or why
+// it cannot be given.
+func (d *decider) mount(g *GroupShape, vol jobs.Volume, rule *siteconfig.VolumeRule) (MountShape, string, string) {
+	m := MountShape{Volume: vol.Name, Dest: vol.MountPath, ReadOnly: vol.ReadOnly || rule.ReadOnly}
+	if err := taskns.CheckPath(vol.MountPath); err != nil {
+		return m, "", fmt.Sprintf("the mount path cannot be used: %v", err)
+	}
+	host, err := rule.HostPath(d.p.User)
+	if err != nil {
+		return m, "", err.Error()
+	}
+	nomadVol := rule.NomadHostVolume != "" || rule.NomadCSIVolume != ""
+	switch {
+	case nomadVol && g.Traits.VolumeMounts:
+		return d.nomadMount(m, rule)
+	case nomadVol && host == "":
+		return m, "", fmt.Sprintf("driver %s cannot mount a Nomad volume (Nomad mounts none into its tasks); give the rule a path (path = \"/shared/...\", the host volume's directory on every client) for the task namespace to bind, or set nomad.driver = \"exec\" or \"docker\"", g.Driver)
+	case strings.ContainsAny(host, ":,") || strings.ContainsAny(vol.MountPath, ":,"):
+		return m, "", fmt.Sprintf("the path %s or %s holds a ':' or ',', which a bind or a driver volume cannot carry", host, vol.MountPath)
+	}
+	m.Source = host
+	if g.Traits.Container {
+		m.Way = MountDriver
+		return m, "driver config volumes " + m.Source + ":" + m.Dest + " (the client's docker plugin needs volumes { enabled = true }: a site setting)", ""
+	}
+	m.Way = MountViewBind
+	why := "bound from " + m.Source + " by the task namespace"
+	if nomadVol {
+		why += " (driver " + g.Driver + " cannot mount the rule's Nomad volume; its path is used)"
+	}
+	if g.Traits.ChrootBinaries {
+		why += " (exec: the path must be inside the client's chroot_env)"
+	}
+	return m, why, ""
+}
+
+// nomadMount is m as a Nomad host or CSI volume. A CSI volume is not
+// per_alloc: the rule names one volume that every allocation of the
+// group shares, as the job's claim was shared by its pods; per_alloc
+// would ask for volumes named source[0], source[1], ... that no rule
+// names. Nomad requires a CSI request's access and attachment modes
+// (job-specification/volume: access_mode, attachment_mode), and a
+// reader-only access mode mounts read-only.
+func (d *decider) nomadMount(m MountShape, rule *siteconfig.VolumeRule) (MountShape, string, string) {
+	if rule.NomadHostVolume != "" {
+		m.Way, m.Source = MountHostVolume, rule.NomadHostVolume
+		return m, "group volume type host, source " + m.Source, ""
+	}
+	if rule.AccessMode == "" || rule.AttachmentMode == "" {
+		return m, "", "Nomad needs a CSI volume's access_mode and attachment_mode; add both to the rule"
+	}
+	m.Way, m.Source = MountCSIVolume, rule.NomadCSIVolume
+	m.AccessMode, m.AttachmentMode = rule.AccessMode, rule.AttachmentMode
+	m.ReadOnly = m.ReadOnly || strings.HasSuffix(m.AccessMode, "reader-only")
+	return m, "group volume type csi, source " + m.Source + ", " + m.AccessMode + ", " + m.AttachmentMode + ", not per_alloc (one volume the group's allocations share)", ""
+}
+
+// groupVolumes are the group volume blocks of gs's Nomad mounts; a volume
+// mounted twice is read-only only if every mount is.
+func groupVolumes(gs *GroupShape) map[string]*api.VolumeRequest {
+	out := map[string]*api.VolumeRequest{}
+	for _, m := range gs.Mounts {
+		typ := map[MountWay]string{MountHostVolume: "host", MountCSIVolume: "csi"}[m.Way]
+		if typ == "" {
+			continue
+		}
+		if v := out[m.Volume]; v != nil {
+			v.ReadOnly = v.ReadOnly && m.ReadOnly
+			continue
+		}
+		out[m.Volume] = &api.VolumeRequest{Name: m.Volume, Type: typ, Source: m.Source, ReadOnly: m.ReadOnly,
+			AccessMode: m.AccessMode, AttachmentMode: m.AttachmentMode}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// volumeMounts are the main task's volume_mount blocks.
+func volumeMounts(gs *GroupShape) []*api.VolumeMount {
+	var out []*api.VolumeMount
+	for _, m := range gs.Mounts {
+		if m.Way == MountHostVolume || m.Way == MountCSIVolume {
+			out = append(out, &api.VolumeMount{Volume: new(m.Volume), Destination: new(m.Dest), ReadOnly: new(m.ReadOnly)})
+		}
+	}
+	return out
+}
+
+// driverVolumes are the container driver's "host:dest[:ro]" entries.
+func driverVolumes(gs *GroupShape) []string {
+	var out []string
+	for _, m := range gs.Mounts {
+		if m.Way == MountDriver {
+			v := m.Source + ":" + m.Dest
+			if m.ReadOnly {
+				v += ":ro"
+			}
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// viewBinds are the task view's binds of the mapped volumes.
+func viewBinds(gs *GroupShape) []taskns.Bind {
+	var out []taskns.Bind
+	for _, m := range gs.Mounts {
+		if m.Way == MountViewBind {
+			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly})
+		}
+	}
+	return out
+}
+
+// mounted: role's volume vol has a mount in gs.
+func mounted(gs *GroupShape, vol jobs.Volume) bool {
+	for _, m := range gs.Mounts {
+		if m.Volume == vol.Name && m.Dest == vol.MountPath {
+			return true
+		}
+	}
+	return false
+}
