@@ -322,6 +322,14 @@ func (e *emitter) blocks(name string, v reflect.Value, depth int) error {
 		}
 		return nil
 	case reflect.Map:
+		if isBlockMap(v) {
+			for _, k := range sortedKeys(v) {
+				if err := e.blocks(name, v.MapIndex(k), depth); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		return e.mapBlock(name, v, depth)
 	case reflect.Struct:
 		var labels []string

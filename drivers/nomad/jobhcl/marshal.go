@@ -302,6 +302,14 @@ func writeBlocks(b *hclwrite.Body, name string, v reflect.Value) error {
 		}
 		return nil
 	case reflect.Map:
+		if isBlockMap(v) {
+			for _, k := range sortedKeys(v) {
+				if err := writeBlocks(b, name, v.MapIndex(k)); err != nil {
+					return err
+				}
+			}
+			return nil
+		}
 		return writeMapBlock(b, name, v)
 	case reflect.Struct:
 		var labels []string
@@ -318,6 +326,23 @@ func writeBlocks(b *hclwrite.Body, name string, v reflect.Value) error {
 		return writeStruct(nb, v, nil)
 	}
 	return fmt.Errorf("%s: cannot write %s as a block", name, v.Kind())
+}
+
+// isBlockMap: a map of labelled blocks by their label (a group's
+// volume "NAME" { ... } blocks: api.TaskGroup.Volumes), not of attributes.
+func isBlockMap(v reflect.Value) bool {
+	t := v.Type().Elem()
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	return t.Kind() == reflect.Struct
+}
+
+// sortedKeys are a string-keyed map's keys in order.
+func sortedKeys(v reflect.Value) []reflect.Value {
+	keys := v.MapKeys()
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	return keys
 }
 
 // writeMapBlock writes meta/env/config. Keys that are not HCL identifiers

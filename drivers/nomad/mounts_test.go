@@ -1,0 +1,206 @@
+package nomad
+
+import (
+	"encoding/json"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/hashicorp/nomad/api"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// claimsPlan is testdata/shapes/claims.yaml (three claims) on the site
+// of claimsSite, for driver, as user.
+func claimsPlan(t *testing.T, driver, user, rules string) (*translate.Plan, error) {
+	t.Helper()
+	j, diags := load.Load("testdata/shapes/claims.yaml", jobs.ReadOptions{Path: "claims.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	site, diags := siteconfig.ParseConfig([]byte(rules), "jobshift.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	site.Nomad = rawExecSite().Nomad
+	site.Nomad.Driver = driver
+	p, diags := translate.Build(j, site, nil, user)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return p, nil
+}
+
+func claimsSite(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("testdata/shapes/claims-site.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// The group and task blocks of Nomad's job specification (volume:
+// type, source, read_only, access_mode, attachment_mode; volume_mount:
+// volume, destination, read_only; developer.hashicorp.com/nomad/docs/
+// job-specification/volume and volume_mount, Nomad 1.11.x), as a user
+// would write them for the claims of claims-site.hcl.
+const (
+	hostVolumeHCL = `volume "dataset" {
+      type      = "host"
+      source    = "training"
+      read_only = true
+    }`
+	csiVolumeHCL = `volume "scratch" {
+      type            = "csi"
+      source          = "scratch"
+      access_mode     = "multi-node-multi-writer"
+      attachment_mode = "file-system"
+    }`
+	datasetMountHCL = `volume_mount {
+        volume      = "dataset"
+        destination = "/dataset"
+        read_only   = true
+      }`
+	scratchMountHCL = `volume_mount {
+        volume      = "scratch"
+        destination = "/scratch"
+        read_only   = false
+      }`
+)
+
+// TestMountsRendered: each way a site rule's volume reaches a task, per
+// task driver, in the HCL and the JSON artifact: a Nomad host or CSI
+// volume with its volume_mount where the driver takes mounts (exec,
+// docker, podman), the rule's path as a driver volume on docker/podman,
+// and as a bind of the task view on raw_exec/exec (raw_exec, which
+// takes no mount, binds even the Nomad volumes' paths); ${user} is the
+// job's user.
+func TestMountsRendered(t *testing.T) {
+	for _, c := range []struct {
+		driver     string
+		nomad      bool     // group volumes and volume_mounts
+		driverVols string   // the task's config volumes
+		binds      []string // lines of the view's spec
+	}{
+		{"raw_exec", false, "", []string{"bind\tro\t/lustre/proj/training\t/dataset", "bind\trw\t/gpfs/home/alice/ckpt\t/ckpt", "bind\trw\t/scratch/shared\t/scratch"}},
+		{"exec", true, "", []string{"bind\trw\t/gpfs/home/alice/ckpt\t/ckpt"}},
+		{"docker", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
+		{"podman", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
+	} {
+		p, err := claimsPlan(t, c.driver, "alice", claimsSite(t))
+		if err != nil {
+			t.Fatalf("%s: %v", c.driver, err)
+		}
+		hcl := string(render(t, false, p))
+		for _, frag := range []string{hostVolumeHCL, csiVolumeHCL, datasetMountHCL, scratchMountHCL} {
+			if got := strings.Count(hcl, frag); got != map[bool]int{true: 2, false: 0}[c.nomad] {
+				t.Errorf("%s: %d of\n%s", c.driver, got, frag)
+			}
+		}
+		vols := regexp.MustCompile(`(?m)^ +volumes += (.*)$`).FindAllStringSubmatch(hcl, -1)
+		if c.driverVols == "" && len(vols) > 0 || c.driverVols != "" && (len(vols) != 2 || vols[0][1] != c.driverVols || vols[1][1] != c.driverVols) {
+			t.Errorf("%s: driver volumes %q, want %s in both groups", c.driver, vols, c.driverVols)
+		}
+		job := renderedJSON(t, p)
+		for _, g := range job.TaskGroups {
+			checkJSONMounts(t, c.driver, g, c.nomad)
+			spec := viewSpecText(t, mainOf(g))
+			for _, b := range c.binds {
+				if !strings.Contains(spec, "\n"+b+"\n") {
+					t.Errorf("%s: group %s: no %q in the view's spec:\n%s", c.driver, *g.Name, b, spec)
+				}
+			}
+			if n := strings.Count(spec, "\nbind\t"); n != len(c.binds) {
+				t.Errorf("%s: %d binds, want %d:\n%s", c.driver, n, len(c.binds), spec)
+			}
+		}
+	}
+}
+
+// checkJSONMounts: the JSON artifact's group volumes and volume mounts.
+func checkJSONMounts(t *testing.T, driver string, g *api.TaskGroup, nomad bool) {
+	t.Helper()
+	main := mainOf(g)
+	if !nomad {
+		if len(g.Volumes) > 0 || len(main.VolumeMounts) > 0 {
+			t.Errorf("%s: group %s: volumes %v mounts %v, want none", driver, *g.Name, g.Volumes, main.VolumeMounts)
+		}
+		return
+	}
+	want := map[string]api.VolumeRequest{
+		"dataset": {Name: "dataset", Type: "host", Source: "training", ReadOnly: true},
+		"scratch": {Name: "scratch", Type: "csi", Source: "scratch", AccessMode: "multi-node-multi-writer", AttachmentMode: "file-system"},
+	}
+	if len(g.Volumes) != len(want) {
+		t.Errorf("%s: group %s volumes %v", driver, *g.Name, g.Volumes)
+	}
+	for k, w := range want {
+		if v := g.Volumes[k]; v == nil || !reflect.DeepEqual(*v, w) {
+			t.Errorf("%s: group %s volume %s = %+v, want %+v", driver, *g.Name, k, v, w)
+		}
+	}
+	if len(main.VolumeMounts) != 2 || *main.VolumeMounts[0].Destination != "/dataset" || !*main.VolumeMounts[0].ReadOnly ||
+		*main.VolumeMounts[1].Volume != "scratch" || *main.VolumeMounts[1].ReadOnly {
+		t.Errorf("%s: group %s volume mounts %+v", driver, *g.Name, main.VolumeMounts)
+	}
+}
+
+func mainOf(g *api.TaskGroup) *api.Task {
+	for _, tk := range g.Tasks {
+		if tk.Name == MainTask {
+			return tk
+		}
+	}
+	return nil
+}
+
+func renderedJSON(t *testing.T, p *translate.Plan) *api.Job {
+	t.Helper()
+	var doc struct{ Job *api.Job }
+	if err := json.Unmarshal(render(t, true, p), &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Job
+}
+
+// TestMountsRefused: what cannot reach the task at the job's path is
+// refused, located at the job's volume and naming the site rule: a Nomad
+// volume on raw_exec (which takes no mount) without a path to bind, a CSI
+// volume without the modes Nomad requires, a user name that would leave
+// the ${user} tree, a path a driver volume cannot carry.
+func TestMountsRefused(t *testing.T) {
+	for _, c := range []struct {
+		name, driver, user, rules, want string
+	}{
+		{"csi on raw_exec", "raw_exec", "alice", `volume "*" { nomad_csi_volume = "shared", access_mode = "multi-node-multi-writer", attachment_mode = "file-system" }`, "cannot mount a Nomad volume"},
+		{"host volume on raw_exec", "raw_exec", "alice", `volume "*" { nomad_host_volume = "shared" }`, "give the rule a path"},
+		{"csi without modes", "docker", "alice", `volume "*" { nomad_csi_volume = "shared" }`, "access_mode and attachment_mode"},
+		{"user leaves the tree", "docker", "../bob", `volume "*" { path = "/gpfs/home/${user}" }`, "cannot stand for ${user}"},
+		{"colon in a driver volume", "docker", "alice", `volume "*" { path = "/gpfs/a:b" }`, "':' or ','"},
+	} {
+		rules := strings.NewReplacer("{ ", "{\n", ", ", "\n", " }", "\n}").Replace(c.rules)
+		p, err := claimsPlan(t, c.driver, "alice", rules)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		// translate.Build refuses such a -user already; the driver must
+		// not rely on it (a plan also comes from the controller)
+		p.User = c.user
+		_, diags := BuildJob(p, fixtureContract{})
+		msg := diags.Error()
+		if !diags.HasErrors() || !strings.Contains(msg, c.want) || !strings.Contains(msg, `site rule volume "*"`) || !strings.Contains(msg, "Volume cannot be mounted on Nomad") {
+			t.Errorf("%s: %v, want a refusal saying %q", c.name, diags, c.want)
+			continue
+		}
+		if s := diags[0].Subject; s == nil || s.Filename != "claims.yaml" || s.Start.Line == 0 {
+			t.Errorf("%s: refusal not located in the job file: %+v", c.name, s)
+		}
+	}
+}
