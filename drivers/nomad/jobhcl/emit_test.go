@@ -48,7 +48,7 @@ func TestMarshalDirectEqualsFormat(t *testing.T) {
 			Name: "t", Driver: "docker", Config: map[string]any{"mounts": []map[string]any{{"type": "bind", "target": "/x"}}, "image": "i"}}}}}},
 		"labelled blocks of a map": {ID: new("j"), TaskGroups: []*api.TaskGroup{{Name: new("g"),
 			Volumes: map[string]*api.VolumeRequest{"z": {Name: "z", Type: "csi", Source: "s", AccessMode: "multi-node-multi-writer", AttachmentMode: "file-system"}, "a": {Name: "a", Type: "host", Source: "h", ReadOnly: true}},
-			Tasks: []*api.Task{{Name: "t", Driver: "exec", VolumeMounts: []*api.VolumeMount{{Volume: new("a"), Destination: new("/data"), ReadOnly: new(true)}}}}}}},
+			Tasks:   []*api.Task{{Name: "t", Driver: "exec", VolumeMounts: []*api.VolumeMount{{Volume: new("a"), Destination: new("/data"), ReadOnly: new(true)}}}}}}},
 	}
 	for name, job := range fixed {
 		directEqualsFormat(t, name, job)
