@@ -58,7 +58,7 @@ func nomadVolume(r *siteconfig.VolumeRule) string {
 	case r.NomadCSIVolume != "":
 		return fmt.Sprintf("CSI volume %s (%s, %s)", r.NomadCSIVolume, r.AccessMode, r.AttachmentMode)
 	}
-	return "not rendered yet"
+	return "the path, as a driver volume (docker, podman) or a task-namespace bind (raw_exec, exec)"
 }
 
 // unmappedVolumes warns, for validate -to, at every volume no site rule

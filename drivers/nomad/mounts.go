@@ -92,13 +92,13 @@ func (d *decider) mount(g *GroupShape, vol jobs.Volume, rule *siteconfig.VolumeR
 		return d.nomadMount(m, rule)
 	case nomadVol && host == "":
 		return m, "", fmt.Sprintf("driver %s cannot mount a Nomad volume (Nomad mounts none into its tasks); give the rule a path (path = \"/shared/...\", the host volume's directory on every client) for the task namespace to bind, or set nomad.driver = \"exec\" or \"docker\"", g.Driver)
-	case strings.ContainsAny(host, ":,") || strings.ContainsAny(vol.MountPath, ":,"):
-		return m, "", fmt.Sprintf("the path %s or %s holds a ':' or ',', which a bind or a driver volume cannot carry", host, vol.MountPath)
+	case g.Traits.Container && (strings.ContainsAny(host, ":,") || strings.ContainsAny(vol.MountPath, ":,")):
+		return m, "", fmt.Sprintf("the path %s or %s holds a ':' or ',', which a driver volume (host:dest) cannot carry", host, vol.MountPath)
 	}
 	m.Source = host
 	if g.Traits.Container {
 		m.Way = MountDriver
-		return m, "driver config volumes " + m.Source + ":" + m.Dest + " (the client's docker plugin needs volumes { enabled = true }: a site setting)", ""
+		return m, "driver config volumes " + m.Source + ":" + m.Dest + " (a site setting: the client's " + g.Driver + " plugin needs volumes { enabled = true } for a host path)", ""
 	}
 	m.Way = MountViewBind
 	why := "bound from " + m.Source + " by the task namespace"

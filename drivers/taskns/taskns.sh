@@ -21,6 +21,7 @@
 #                                  none: only the interface variables;
 #                                  auto: the first of root and user this
 #                                  node allows, else none with a warning
+#                                  (refused when the spec has a bind)
 #                                  (a target that knows nothing of its
 #                                  nodes when it renders: Nomad)
 #   scratch DIR                   this start's private directory
@@ -63,6 +64,10 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 		mode=user
 	elif [ -n "$(get hostname)" ]; then
 		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
+	fi
+	if [ "$mode" = none ] && bind=$(get bind); then
+		# data or a file the job needs at its path: never start without it
+		fail "the task needs ${bind##*"$tab"} at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
 	fi
 	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
 fi

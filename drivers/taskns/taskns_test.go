@@ -117,7 +117,7 @@ func TestScriptFails(t *testing.T) {
 	ms := modes(t)
 	out, err := run(t, ms[0], Spec{Binds: []Bind{{Src: "/nonexistent/jobshift", Dst: "/data"}}}, nil, "echo ran")
 	var ee *exec.ExitError
-	if err == nil || !strings.Contains(out, "/nonexistent/jobshift") || strings.Contains(out, "ran") {
+	if err == nil || !strings.Contains(out, "/nonexistent/jobshift") || strings.Contains(out, "TASKRAN") {
 		t.Fatalf("got %q, %v", out, err)
 	}
 	if errors.As(err, &ee) && ee.Sys().(syscall.WaitStatus).ExitStatus() != 127 {
@@ -161,5 +161,30 @@ func TestScriptAuto(t *testing.T) {
 	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, nil, `hostname; echo "$GLOO_SOCKET_IFNAME"; env | grep -c JOBSHIFT_TASKNS || :`)
 	if err != nil || out != "auto-0\nlo\n0\n" {
 		t.Errorf("got %q, %v", out, err)
+	}
+}
+
+// TestScriptAutoRefusesBinds: mode auto on a node that allows no
+// namespace (not root, unshare refused: stand-ins on PATH) runs a task
+// that needs only its host name with a warning, but refuses one that
+// needs data at the job's path (exit 127, the path named), so the task
+// never starts without its data.
+func TestScriptAutoRefusesBinds(t *testing.T) {
+	bin := t.TempDir()
+	for name, body := range map[string]string{"id": "echo 1000", "unshare": "exit 1"} {
+		if err := os.WriteFile(filepath.Join(bin, name), []byte("#!/bin/sh\n"+body+"\n"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := []string{"PATH=" + bin + ":/usr/sbin:/usr/bin:/sbin:/bin"}
+	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, env, `echo TASKRAN`)
+	if err != nil || !strings.Contains(out, "TASKRAN") || !strings.Contains(out, "keeps the node's host name") {
+		t.Errorf("host name only: %q, %v", out, err)
+	}
+	data := t.TempDir()
+	out, err = run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1", Binds: []Bind{{Src: data, Dst: "/dataset"}}}, env, `echo TASKRAN`)
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 127 || strings.Contains(out, "TASKRAN") || !strings.Contains(out, "needs /dataset at the path the job names") {
+		t.Errorf("a bind without a namespace: %q, %v", out, err)
 	}
 }
