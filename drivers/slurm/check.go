@@ -19,7 +19,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 	if len(job.Roles) == 0 {
 		return refuse(jobPos(job), "The job has no roles.")
 	}
-	var diags hcl.Diagnostics
+	diags := checkVolcano(job)
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		if rp.SSH && st.Container != "none" && r.Image != "" {

@@ -160,3 +160,55 @@ func mustOK(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A Volcano Job whose task ends can reach RestartTask or RestartJob is
+// refused at each such policy (the batch script does neither); a policy on
+// an event Slurm never raises (PodEvicted) and CompleteJob are kept.
+const restartingVolcano = `apiVersion: batch.volcano.sh/v1alpha1
+kind: Job
+metadata:
+  name: restarts
+spec:
+  minAvailable: 2
+  policies:
+    - event: PodEvicted
+      action: RestartJob
+    - exitCode: 3
+      action: RestartJob
+  tasks:
+    - replicas: 2
+      name: worker
+      policies:
+        - event: TaskCompleted
+          action: CompleteJob
+        - event: PodFailed
+          action: RestartTask
+      template:
+        spec:
+          restartPolicy: Never
+          containers:
+            - name: w
+              image: busybox
+              command: ["sh", "-c", "exit 3"]
+`
+
+func TestVolcanoRestartsRefused(t *testing.T) {
+	job, diags := load.Read([]byte(restartingVolcano), jobs.ReadOptions{Path: "restarts.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	got := checkVolcano(job)
+	if len(got) != 1 || got[0].Subject.Start.Line != 18 || !strings.Contains(got[0].Detail, "RestartTask, which is not supported on Slurm") {
+		t.Fatalf("PodFailed → RestartTask: %v", got)
+	}
+	// the task policy matches every PodFailed first; without it, exit code 3 reaches the job's RestartJob
+	job.Extras.Volcano.Tasks[0].Policies = job.Extras.Volcano.Tasks[0].Policies[:1]
+	got = checkVolcano(job)
+	if len(got) != 1 || got[0].Subject.Start.Line != 10 || !strings.Contains(got[0].Detail, "RestartJob, which is not supported on Slurm") {
+		t.Fatalf("exitCode 3 → RestartJob: %v", got)
+	}
+	job.Extras.Volcano.Policies = job.Extras.Volcano.Policies[:1]
+	if got = checkVolcano(job); len(got) != 0 {
+		t.Errorf("PodEvicted never happens on Slurm: %v", got)
+	}
+}
