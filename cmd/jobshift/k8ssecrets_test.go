@@ -17,6 +17,8 @@ func TestKubernetesSecretInNoArtifact(t *testing.T) {
 	for file, secret := range map[string][]string{
 		"../../examples/pytorchjob-init-secret.yaml":     {"hub-0f8e7d6c5b4a", "aHViLTBmOGU3ZDZjNWI0YQ=="},
 		"../../examples/pytorchjob-configmap-entry.yaml": {"dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ=="},
+		// a Secret volume: Slurm delivers its file through the secrets file
+		"../../drivers/slurm/testdata/files-volumes.yaml": {"store-key-9d2a4b", "c3RvcmUta2V5LTlkMmE0Yg=="},
 	} {
 		for _, args := range [][]string{
 			{"convert", "-to", "nomad"}, {"convert", "-to", "nomad-json"}, {"convert", "-to", "slurm"}, {"convert", "-to", "local"},
@@ -53,6 +55,32 @@ func TestCorpusWithKubernetesSecrets(t *testing.T) {
 		}
 		if out, code := runCLI(t, []string{"validate", "-secrets", filepath.Join("..", "..", "examples", "secrets", secrets), path}, ""); code != 0 {
 			t.Errorf("%s with -secrets %s: exit %d\n%s", job, secrets, code, out)
+		}
+	}
+}
+
+// convert -to slurm of a job with a Secret volume succeeds, and the value
+// is only in the 0600 secrets file it writes with -o, never in the batch
+// script, the library or the command's output.
+func TestSlurmSecretVolumeConverted(t *testing.T) {
+	isolate(t)
+	dir := t.TempDir()
+	out, code := runCLI(t, []string{"convert", "-to", "slurm", "-o", dir, "../../drivers/slurm/testdata/files-volumes.yaml"}, "")
+	if code != 0 {
+		t.Fatalf("convert failed:\n%s", out)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil || len(ents) != 3 {
+		t.Fatalf("convert -o wrote %v (%v), want the script, the library and the secrets file", ents, err)
+	}
+	for _, e := range ents {
+		b, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(string(b), "store-key-9d2a4b")
+		if secrets := strings.HasSuffix(e.Name(), ".secrets"); has != secrets || strings.Contains(string(b), "c3RvcmUta2V5LTlkMmE0Yg==") {
+			t.Errorf("%s: holds the secret: %v (want it only in the secrets file)", e.Name(), has)
 		}
 	}
 }

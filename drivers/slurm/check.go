@@ -19,7 +19,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 	if len(job.Roles) == 0 {
 		return refuse(jobPos(job), "The job has no roles.")
 	}
-	var diags hcl.Diagnostics
+	diags := checkVolcano(job)
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		if rp.SSH && st.Container != "none" && r.Image != "" {
@@ -28,6 +28,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 			diags = append(diags, jobs.Errorf(r.Pos, refused, "Role %s needs the ssh emulation (an MPIJob, or OpenPAI's ssh plugin), which jobshift runs on the host; run it with slurm { container = \"none\" }.", r.Name))
 		}
 		diags = append(diags, checkOrder(r)...)
+		diags = append(diags, checkFiles(r, st)...)
 		if rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}

@@ -17,8 +17,11 @@ func decideData(pol completion.Policy) string {
 	kind := pol.Kind
 	k := "generic"
 	switch kind {
-	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI, jobs.CompletionJobSet:
+	case jobs.CompletionPAI, jobs.CompletionTF, jobs.CompletionPyTorch, jobs.CompletionMPI, jobs.CompletionJobSet, jobs.CompletionVolcano:
 		k = string(kind)
+	}
+	if kind == jobs.CompletionVolcano && pol.Job().Extras.Volcano == nil {
+		k = "generic" // no lifecycle read: the generic rule, as Decide
 	}
 	if (kind == jobs.CompletionTF || kind == jobs.CompletionPyTorch) && pol.Generation() == jobs.KubeflowGenV1Alpha1 {
 		k += "1" // the v1alpha1 chief rule (completion chiefRules)
@@ -44,6 +47,9 @@ func decideData(pol completion.Policy) string {
 		if kind == jobs.CompletionJobSet && jobsetTarget(job, r.Name) {
 			fmt.Fprintf(&b, "_jsh_tgt_%d=1\n", i)
 		}
+	}
+	if k == "volcano" {
+		b.WriteString(volcanoData(job))
 	}
 	if kind == jobs.CompletionJobSet && job.Completion.SuccessAny {
 		b.WriteString("_jsh_any=1\n")

@@ -72,6 +72,19 @@ func decideJobs() map[string]*jobs.Job {
 			Roles: []*jobs.Role{role("node", "node", 2), role("launcher", "trainer", 1)}},
 		"trainjob any": {Name: "tj", Source: jobs.Source{Format: jobs.FormatTrainJob}, Completion: jobs.Completion{Kind: jobs.CompletionJobSet, SuccessRoles: []string{"a", "b"}, SuccessAny: true},
 			Roles: []*jobs.Role{role("a", "a", 2), role("b", "b", 1), role("c", "c", 1)}},
+		// Volcano Jobs (completion volcano.go): event and exit-code
+		// policies of tasks and job, minSuccess, the tasks' minAvailable
+		"volcano mpi": volcanoJob(3, nil, nil,
+			vtask("mpimaster", 1, 1, "OnFailure", vpol("TaskCompleted", 0, "CompleteJob")), vtask("mpiworker", 2, 2, "OnFailure")),
+		"volcano exit codes": volcanoJob(4, nil, []jobs.VolcanoPolicy{vpol("TaskCompleted", 0, "CompleteJob"), vpol("", 143, "AbortJob")},
+			vtask("ps", 1, 1, "Never", vpol("PodFailed", 0, "AbortJob")),
+			vtask("worker", 3, 3, "Never", vpol("", 137, "TerminateJob"), vpol("", 2, "CompleteJob"), vpol("PodEvicted", 0, "RestartJob"))),
+		"volcano task failed": volcanoJob(2, nil, []jobs.VolcanoPolicy{vpol("*", 0, "TerminateJob")},
+			vtask("a", 1, 1, "OnFailure", vpol("TaskFailed", 0, "AbortJob")), vtask("b", 2, 1, "Always")),
+		"volcano minSuccess":        volcanoJob(3, intp(2), nil, vtask("worker", 4, 3, "Never")),
+		"volcano gang below tasks":  volcanoJob(2, nil, nil, vtask("a", 2, 2, "Never"), vtask("b", 2, 2, "OnFailure")),
+		"volcano task minAvailable": volcanoJob(2, nil, nil, vtask("a", 2, 1, "Never"), vtask("b", 2, 1, "Never")),
+		"volcano no policy":         volcanoJob(3, intp(5), nil, vtask("a", 2, 1, "Never"), vtask("b", 3, 2, "OnFailure")),
 		// generations (completion chiefRules, retryableExitCode)
 		"tf v1alpha1 master": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
 			&jobs.Role{Name: "master", ReplicaType: "master", Instances: 1, RestartPolicy: "OnFailure"}, role("ps", "ps", 1), role("worker", "worker", 2)),
@@ -81,6 +94,40 @@ func decideJobs() map[string]*jobs.Job {
 		"tf v1beta2 exitcode backoff": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1beta2"; j.Retry.BackoffLimit = intp(1) },
 			&jobs.Role{Name: "Worker", ReplicaType: "worker", Instances: 3, RestartPolicy: "ExitCode"}),
 	}
+}
+
+// volcanoTask is one Volcano task: its role and its lifecycle fields.
+type volcanoTask struct {
+	role *jobs.Role
+	task jobs.VolcanoTask
+}
+
+// vtask is a task of replicas pods with its minAvailable, the pods'
+// restartPolicy and its policies.
+func vtask(name string, replicas, minAvailable int, restart string, ps ...jobs.VolcanoPolicy) volcanoTask {
+	return volcanoTask{&jobs.Role{Name: name, Instances: replicas, RestartPolicy: restart},
+		jobs.VolcanoTask{Name: name, MinAvailable: minAvailable, MaxRetry: 3, Policies: ps}}
+}
+
+// vpol is a policy on event (with "": on exit code code) doing action.
+func vpol(event string, code int, action string) jobs.VolcanoPolicy {
+	if event == "" {
+		return jobs.VolcanoPolicy{ExitCode: intp(code), Action: action}
+	}
+	return jobs.VolcanoPolicy{Events: []string{event}, Action: action}
+}
+
+// volcanoJob is a Volcano Job of the tasks with the gang minAvailable,
+// minSuccess and job-level policies.
+func volcanoJob(minAvailable int, minSuccess *int, ps []jobs.VolcanoPolicy, tasks ...volcanoTask) *jobs.Job {
+	j := &jobs.Job{Name: "v", Source: jobs.Source{Format: jobs.FormatVolcano}, Completion: jobs.Completion{Kind: jobs.CompletionVolcano}}
+	v := &jobs.Volcano{MinAvailable: minAvailable, MinSuccess: minSuccess, MaxRetry: 3, Policies: ps}
+	for _, t := range tasks {
+		j.Roles = append(j.Roles, t.role)
+		v.Tasks = append(v.Tasks, t.task)
+	}
+	j.Extras.Volcano = v
+	return j
 }
 
 // machineVerdict is the Go attempt machine's verdict on the task ends of s,
@@ -115,6 +162,11 @@ type endEvent struct {
 // triggering task.
 func TestShellDecideMatchesGo(t *testing.T) {
 	codes := []int{1, 2, 137, 143, 255}
+	for name, job := range decideJobs() {
+		if d := checkVolcano(job); len(d) > 0 {
+			t.Fatalf("%s: the differential test holds only jobs Slurm runs: %v", name, d)
+		}
+	}
 	for name, job := range decideJobs() {
 		t.Run(name, func(t *testing.T) {
 			r := rand.New(rand.NewSource(int64(len(name))))

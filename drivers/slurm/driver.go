@@ -68,6 +68,12 @@
 //     interrupts the wait; every run's start/end in runs.R.I); whole-job retries
 //     requeue the job (scontrol requeue, counted in the state directory,
 //     attempt = SLURM_RESTART_COUNT).
+//   - Platform files (jobs.Role.Files: ConfigMap and Secret volumes,
+//     /etc/volcano, Trainer's hostfile) are written by each task into its
+//     private view directory and bound read-only at their paths by the
+//     task namespace (view.go filesData, run.sh js_files); a Secret's
+//     content comes from the 0600 secrets file, never the script. Roles
+//     in a container get no such view: their files are refused.
 //   - activeDeadlineSeconds is enforced by the script (exit 124); --time is
 //     the deadline plus 3 minutes as a backstop.
 //   - Containers: apptainer pulls each image once per job into a SIF in the

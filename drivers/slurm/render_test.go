@@ -17,6 +17,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -113,6 +114,10 @@ var goldenCases = map[string]struct {
 	"mxjob-packed": {job: exampleJob("mxjob-ps.yaml"), opts: map[string]string{"layout": "packed"}},
 	// slurm { mpi = "pmix" }: the shim and the node table, packed layout
 	"mpi-v1-pmix": {job: mpiJob("v1"), site: &siteconfig.Config{Slurm: &siteconfig.SlurmConfig{MPI: MPIPMIx}}},
+	// platform files: a ConfigMap's in the data, a Secret's by number
+	// (its value in the secrets file), Volcano's /etc/volcano files
+	"files-volumes": {job: loadJob(filepath.Join("testdata", "files-volumes.yaml"))},
+	"volcano-mpi":   {job: loadJob(filepath.Join("..", "..", "examples", "volcano-mpi.yaml"))},
 }
 
 // mpiJob reads the MPIJob of generation gen from the reader's testdata.
@@ -126,6 +131,17 @@ func mpiJob(gen string) func() *jobs.Job {
 		job, diags := kubeflow.Read(src, jobs.ReadOptions{Path: "mpi_" + gen + ".yaml"})
 		if diags.HasErrors() {
 			panic(diags.Error())
+		}
+		return job
+	}
+}
+
+// loadJob reads path as the CLI does, whatever its format.
+func loadJob(path string) func() *jobs.Job {
+	return func() *jobs.Job {
+		job, diags := load.Load(path, jobs.ReadOptions{})
+		if diags.HasErrors() {
+			panic(diags.Error()) // a test fixture missing or broken: the test cannot run
 		}
 		return job
 	}

@@ -56,6 +56,19 @@ func (t *secretTable) split(s string) []secretPart {
 	return append(parts, secretPart{lit: s[last:], secret: -1})
 }
 
+// add numbers a secret value the job holds outside its scripts (a Secret
+// volume's file) under key, which no `$secrets` path spells.
+func (t *secretTable) add(key, v string) int {
+	key = "\x00" + key
+	if n, ok := t.index[key]; ok {
+		return n
+	}
+	t.index[key] = len(t.paths)
+	t.paths = append(t.paths, key)
+	t.values = append(t.values, v)
+	return len(t.paths) - 1
+}
+
 // file renders the secrets file: one shell assignment per secret.
 func (t *secretTable) file() []byte {
 	if len(t.values) == 0 {

@@ -240,6 +240,7 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 		return "", err
 	}
 	b.WriteString(view)
+	b.WriteString(filesData(ri, sec))
 	fmt.Fprintf(&b, "_t_argc_%d=%d\n", k, len(argv))
 	for j, a := range argv {
 		if j != fileIdx {

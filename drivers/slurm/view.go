@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -67,4 +68,53 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 		lines[i] = "bind\t" + b.ro + "\t" + b.src + "\t" + b.dst
 	}
 	return strings.Join(lines, "\n"), nil
+}
+
+// filesData is what js_files (sh/run.sh) reads for role ri: its platform
+// files (jobs.Role.Files), each written fresh by the task into its private
+// view directory with the file's mode and bound read-only at its path.
+// A file's content travels quoted in the job data (_t_fdata_R_J), or, for
+// a Secret, as a value of the 0600 secrets file (_t_fsec_R_J: its number,
+// -1 = none), never in the script. checkFiles refused what cannot be
+// placed (a container role, a bad path, a NUL byte).
+func filesData(ri roleInfo, sec *secretTable) string {
+	if len(ri.Files) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "_t_nfiles_%d=%d\n", ri.k, len(ri.Files))
+	for j, f := range ri.Files {
+		n := -1
+		if f.Secret {
+			n = sec.add(fmt.Sprintf("file %d %d", ri.k, j), f.Content)
+		}
+		fmt.Fprintf(&b, "_t_fpath_%d_%d=%s _t_fmode_%d_%d=%04o _t_fsec_%d_%d=%d\n", ri.k, j, shQuote(f.Path), ri.k, j, f.Mode&0o7777, ri.k, j, n)
+		if !f.Secret {
+			fmt.Fprintf(&b, "_t_fdata_%d_%d=%s\n", ri.k, j, shQuote(f.Content))
+		}
+	}
+	return b.String()
+}
+
+// checkFiles refuses the platform files of r that the Slurm target cannot
+// place: a role in a container (Apptainer and Pyxis get no private view of
+// jobshift's), a path the task view cannot bind, content a shell value
+// cannot carry. A Secret's content is never quoted in a refusal.
+func checkFiles(r *jobs.Role, st settings) hcl.Diagnostics {
+	var diags hcl.Diagnostics
+	for _, f := range r.Files {
+		p := f.Pos
+		if p.IsZero() {
+			p = r.Pos
+		}
+		switch err := taskns.CheckPath(f.Path); {
+		case st.Container != "none" && r.Image != "":
+			diags = append(diags, jobs.Errorf(p, refused, "Role %s needs the platform file %s, which jobshift places only for tasks on the node itself; run it with slurm { container = \"none\" }, or on Nomad or locally.", r.Name, f.Path))
+		case err != nil:
+			diags = append(diags, jobs.Errorf(p, refused, "Role %s: platform file %s cannot be placed: %v.", r.Name, f.Path, err))
+		case strings.IndexByte(f.Content, 0) >= 0:
+			diags = append(diags, jobs.Errorf(p, refused, "Role %s: the content of platform file %s holds a NUL byte, which the batch script cannot carry; run the job on Nomad or locally.", r.Name, f.Path))
+		}
+	}
+	return diags
 }

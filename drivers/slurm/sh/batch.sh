@@ -701,6 +701,8 @@ js_prepare() {
 js_drop_secrets() {
 	rm -f "$_jsh_adir/ssh-key"
 	rm -rf "$_jsh_adir/mpi"
+	# the platform files the tasks wrote (run.sh js_files): some are Secrets
+	rm -rf "$_jsh_adir"/ns-*/files
 	if [ -n "${_jsh_secrets_name:-}" ]; then
 		rm -f "$_jsh_dir/secrets" "$_jsh_adir"/user-*.sh
 	fi

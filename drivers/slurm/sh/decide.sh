@@ -9,12 +9,18 @@
 # engine on tables of task outcomes.
 #
 # Static data the batch script defines (rendered from the job):
-#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | mpi | jobset | generic
+#   _jsh_kind        pai | tf | pytorch | tf1 | pytorch1 | mpi | jobset |
+#                    volcano | generic
 #                    (tf1, pytorch1: the v1alpha1 rule, the chief MASTER 0
 #                    decides; mpi: the MPIJob launcher decides; jobset: a
 #                    TrainJob's JobSet success policy)
 #   _jsh_tgt_R       jobset: 1 when role R is a success-policy target
 #   _jsh_any         jobset: 1 with successPolicy operator Any
+#   _jsh_vmin, _jsh_vminsucc, _jsh_vtaskmin, _jsh_vtmin_R, _jsh_vtc_R,
+#   _jsh_vtf_R, _jsh_vpf_R
+#                    volcano: the gang, minSuccess, the tasks' minAvailable
+#                    and the action letters of each role's events
+#                    (drivers/slurm volcano.go volcanoData)
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
 #   _jsh_rt_R        Kubeflow replica type of role R (lower case)
@@ -74,12 +80,14 @@ js_end() {
 	tf1 | pytorch1) js_rule_chief "$@" ;;
 	mpi) js_rule_mpi "$@" ;;
 	jobset) js_rule_jobset "$@" ;;
+	volcano) js_rule_volcano "$@" ;;
 	esac
 	[ "$_jsh_phase" = running ] || return 0
 	[ "$_jsh_nended" -eq "$_jsh_total" ] || return 0
 	case $_jsh_kind in
 	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
 	tf | pytorch | tf1 | pytorch1 | mpi | jobset) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
+	volcano) js_all_ended_volcano "$1" "$2" ;;
 	*) js_all_ended_generic "$1" "$2" ;;
 	esac
 }
@@ -267,4 +275,86 @@ js_rule_chief() {
 	elif [ "$_jsh_kind" = pytorch1 ] || { [ "$4" -ge 1 ] && [ "$4" -le 127 ]; }; then
 		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "the chief (MASTER 0) failed"
 	fi
+}
+
+# js_rule_volcano: translate/completion volcano.go onEnd — the event the
+# end raises (TaskCompleted when role R's last task succeeded; PodFailed
+# with the code under restartPolicy Never, else TaskFailed) matched by its
+# action letter (C CompleteJob, A AbortJob, T TerminateJob, - none), then
+# minSuccess.
+js_rule_volcano() {
+	_v_a=-
+	if [ "$3" = s ]; then
+		eval "_v_n=\$_jsh_n_$1 _v_ns=\$_jsh_ns_$1"
+		[ "$_v_ns" -eq "$_v_n" ] && eval "_v_a=\$_jsh_vtc_$1"
+	else
+		eval "_v_tf=\$_jsh_vtf_$1 _v_pf=\$_jsh_vpf_$1"
+		if [ -n "$_v_pf" ]; then
+			if [ "$4" -ge 0 ] && [ "$4" -le 255 ]; then
+				_v_a=$(printf '%s' "$_v_pf" | cut -c"$(($4 + 1))")
+			fi
+		else
+			_v_a=$_v_tf
+		fi
+	fi
+	case $_v_a in
+	C) js_verdict succeeded 0 "$1" "$2" "CompleteJob" && return 0 ;;
+	A) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "AbortJob: the job Aborted" && return 0 ;;
+	T) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "TerminateJob: the job Terminated" && return 0 ;;
+	esac
+	js_count_succeeded
+	if [ "$_jsh_vminsucc" -ge 0 ] && [ "$_v_all" -ge "$_jsh_vminsucc" ]; then
+		js_verdict succeeded 0 "$1" "$2" "$_v_all pods succeeded, minSuccess $_jsh_vminsucc"
+	fi
+}
+
+# js_count_succeeded: _v_all, the succeeded tasks of every role.
+js_count_succeeded() {
+	_v_all=0
+	_v_r=0
+	while [ "$_v_r" -lt "$_jsh_nroles" ]; do
+		eval "_v_all=\$((_v_all + _jsh_ns_$_v_r))"
+		_v_r=$((_v_r + 1))
+	done
+}
+
+# js_all_ended_volcano R I: volcano.go onAllEnded (running.go SyncJob once
+# every pod ended): a task below its minAvailable (when the job's
+# minAvailable covers their sum), then minSuccess, fail the job; enough
+# Succeeded for the gang completes it. A failure names the first failed
+# task (role order, then index) and its code, else code 1 and task R I.
+js_all_ended_volcano() {
+	js_count_succeeded
+	_v_fail=0
+	if [ "$_jsh_vtaskmin" = 1 ]; then
+		_v_r=0
+		while [ "$_v_r" -lt "$_jsh_nroles" ]; do
+			eval "_v_ns=\$_jsh_ns_$_v_r _v_tm=\$_jsh_vtmin_$_v_r"
+			[ "$_v_ns" -ge "$_v_tm" ] || _v_fail=1
+			_v_r=$((_v_r + 1))
+		done
+	fi
+	if [ "$_jsh_vminsucc" -ge 0 ] && [ "$_v_all" -lt "$_jsh_vminsucc" ]; then
+		_v_fail=1
+	fi
+	if [ "$_v_fail" = 0 ] && [ "$_v_all" -ge "$_jsh_vmin" ]; then
+		js_verdict succeeded 0 "$1" "$2" "every pod ended, $_v_all Succeeded (minAvailable $_jsh_vmin)"
+		return 0
+	fi
+	_v_why="every pod ended: $_v_all Succeeded, below a task's minAvailable, minSuccess or the job's minAvailable $_jsh_vmin"
+	_g_r=0
+	while [ "$_g_r" -lt "$_jsh_nroles" ]; do
+		eval "_g_n=\$_jsh_n_$_g_r"
+		_g_i=0
+		while [ "$_g_i" -lt "$_g_n" ]; do
+			eval "_g_s=\$_jsh_st_${_g_r}_$_g_i _g_c=\$_jsh_rc_${_g_r}_$_g_i"
+			if [ "$_g_s" = f ]; then
+				js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "$_v_why"
+				return 0
+			fi
+			_g_i=$((_g_i + 1))
+		done
+		_g_r=$((_g_r + 1))
+	done
+	js_verdict failed 1 "$1" "$2" "$_v_why"
 }

@@ -134,6 +134,11 @@ js_exec_view() {
 		esac
 	done
 	_v_n=$_v_n$_v_p
+	eval "_v_nf=\${_t_nfiles_$_jsh_r:-0} _v_fp=\${_t_fpath_${_jsh_r}_0:-}"
+	if [ "$_v_m" = none ] && [ "$_v_nf" != 0 ]; then
+		printf 'jobshift: task %s-%s needs platform files at fixed paths (%s and %s more), which only a private mount namespace places: run the job as root, or allow unprivileged user namespaces on the nodes\n' "$_jsh_r" "$SLURM_PROCID" "$_v_fp" "$((_v_nf - 1))" >&2
+		exit 97
+	fi
 	_v_a=$(grep -m1 "^JS_R${_jsh_r}_ADDR_${SLURM_PROCID}=" "$_jsh_sd/topology")
 	_v_a=${_v_a#*=}
 	_v_t=$(printf '\t')
@@ -143,6 +148,49 @@ js_exec_view() {
 		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
 		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
+		# the platform files, after the volumes they may lie in
+		js_files "$_jsh_r" "$_v_d/files" "$_v_t"
 	} >"$_v_d/spec" || exit 97
 	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
+}
+
+# js_files R DIR TAB writes role R's platform files (_t_nfiles_R, each
+# _t_fpath_R_J at mode _t_fmode_R_J, its content _t_fdata_R_J, or secret
+# number _t_fsec_R_J of the job's secrets file) into DIR, made fresh and
+# private (0700: a Secret's copy is readable only by the task's user, the
+# batch script removes it when the attempt ends), and prints their taskns
+# "bind ro" lines. An error ends the task (exit 97): the command never runs
+# without its files.
+js_files() {
+	eval "_f_n=\${_t_nfiles_$1:-0}"
+	[ "$_f_n" != 0 ] || return 0
+	rm -rf "$2" && mkdir -m 700 "$2" || exit 97
+	_f_j=0
+	while [ "$_f_j" -lt "$_f_n" ]; do
+		eval "_f_s=\$_t_fsec_${1}_$_f_j _f_m=\$_t_fmode_${1}_$_f_j _f_p=\$_t_fpath_${1}_$_f_j"
+		if [ "$_f_s" -ge 0 ] && [ -z "${_jsh_secrets_read:-}" ]; then
+			# a failing "." would end dash with 2, not 97
+			[ -r "$_jsh_sd/../secrets" ] || {
+				printf 'jobshift: cannot read the secrets file of the job for platform file %s\n' "$_f_p" >&2
+				exit 97
+			}
+			# shellcheck source=/dev/null
+			. "$_jsh_sd/../secrets" || exit 97
+			_jsh_secrets_read=1
+		fi
+		if ! (
+			umask 077
+			set -C
+			if [ "$_f_s" -ge 0 ]; then
+				eval "printf '%s' \"\$_jsh_secret_$_f_s\""
+			else
+				eval "printf '%s' \"\$_t_fdata_${1}_$_f_j\""
+			fi >"$2/$_f_j" && chmod "$_f_m" "$2/$_f_j"
+		); then
+			printf 'jobshift: cannot write platform file %s\n' "$_f_p" >&2
+			exit 97
+		fi
+		printf 'bind%sro%s%s%s%s\n' "$3" "$3" "$2/$_f_j" "$3" "$_f_p"
+		_f_j=$((_f_j + 1))
+	done
 }
