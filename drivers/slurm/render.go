@@ -172,13 +172,27 @@ func render(p *translate.Plan) (*script, error) {
 	return sc, nil
 }
 
+// portUnit aligns every job's port window: a window is a whole number of
+// units starting on a unit boundary, so the windows of two jobs are either
+// the same units or apart. Windows as long as each job's own port count
+// overlapped partly across jobs of different sizes (job 14 of 3 ports and
+// job 6 of 7 both at 20042), and a port the other job had just closed
+// (TIME_WAIT) refused a server that binds without SO_REUSEADDR (XGBoost's
+// Rabit tracker: "Address already in use" on MASTER_PORT).
+const portUnit = 64
+
+// portSpan is the window of a job with total ports: whole units.
+func portSpan(total int) int {
+	return (max(total, 1) + portUnit - 1) / portUnit * portUnit
+}
+
 // jobData renders the job's data lines: layout, ports, the policy's
 // deadline, retry and decision data (completion.Policy), and each role's
 // window.
 func jobData(c *translate.Compiled, st settings, layout string, roles []roleInfo, total int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "_jsh_layout=%s\n_jsh_address=%s\n_jsh_statedir=%s\n_jsh_poll=%s\n", layout, st.Address, shQuote(st.StateDir), st.Poll)
-	span := max(total, 1)
+	span := portSpan(total)
 	slots := max((st.PortMax-st.PortBase+1)/span, 1)
 	fmt.Fprintf(&b, "_jsh_pbase=%d\n_jsh_pspan=%d\n_jsh_pslots=%d\n", st.PortBase, span, slots)
 	fmt.Fprintf(&b, "_jsh_one_per_node=%d\n_jsh_uai_ps=%d\n", b2i(st.OnePerNode), b2i(len(c.Processes) > 1))
