@@ -113,6 +113,7 @@ func JobToPB(j *jobs.Job) (*pb.Job, error) {
 		Priority:       optIntToPB(j.Priority),
 		PriorityClass:  j.PriorityClass,
 		DataDir:        j.DataDir,
+		Lossy:          j.Lossy,
 		OutputDir:      j.OutputDir,
 		CodeDir:        j.CodeDir,
 		Extras:         extras,
@@ -168,7 +169,7 @@ func JobFromPB(in *pb.Job) (*jobs.Job, error) {
 		Name: in.Name, NamePos: posFromPB(in.NamePos),
 		Parameters: params, Secrets: secrets, SecretNames: in.SecretNames, Contracts: in.Contracts,
 		VirtualCluster: in.VirtualCluster, Priority: optIntFromPB(in.Priority), PriorityClass: in.PriorityClass,
-		DataDir: in.DataDir, OutputDir: in.OutputDir, CodeDir: in.CodeDir,
+		DataDir: in.DataDir, OutputDir: in.OutputDir, CodeDir: in.CodeDir, Lossy: in.Lossy,
 	}
 	if s := in.Source; s != nil {
 		j.Source = jobs.Source{Format: jobs.Format(s.Format), Version: s.Version, Kind: s.Kind, Path: s.Path, Dialect: s.Dialect}

@@ -18,7 +18,7 @@ import (
 // v1Fields is the highest field number of each message of protocol
 // version 1 (plugin/proto/driver.proto at commit e4ed286), by message.
 var v1Fields = map[protoreflect.Name]protoreflect.FieldNumber{
-	"Role": 23, "EnvVar": 3, "Completion": 4, "Extras": 4,
+	"Role": 23, "EnvVar": 3, "Completion": 4, "Extras": 4, "Volume": 6, "Job": 17,
 }
 
 // TestSinceV2Complete: the list the host checks against a version 1 plugin

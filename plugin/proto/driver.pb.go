@@ -417,8 +417,11 @@ type Job struct {
 	OutputDir      string       `protobuf:"bytes,15,opt,name=output_dir,json=outputDir,proto3" json:"output_dir,omitempty"`
 	CodeDir        string       `protobuf:"bytes,16,opt,name=code_dir,json=codeDir,proto3" json:"code_dir,omitempty"`
 	Extras         *Extras      `protobuf:"bytes,17,opt,name=extras,proto3" json:"extras,omitempty"`
-	unknownFields  protoimpl.UnknownFields
-	sizeCache      protoimpl.SizeCache
+	// Since 2: the user asked for lossy conversion (-lossy): what would be
+	// refused becomes a warning in the driver's checks too.
+	Lossy         bool `protobuf:"varint,18,opt,name=lossy,proto3" json:"lossy,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
 }
 
 func (x *Job) Reset() {
@@ -568,6 +571,13 @@ func (x *Job) GetExtras() *Extras {
 		return x.Extras
 	}
 	return nil
+}
+
+func (x *Job) GetLossy() bool {
+	if x != nil {
+		return x.Lossy
+	}
+	return false
 }
 
 type OptionalInt struct {
@@ -1602,13 +1612,17 @@ func (x *Port) GetNumber() int32 {
 }
 
 type Volume struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Kind          string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
-	Source        string                 `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
-	MountPath     string                 `protobuf:"bytes,4,opt,name=mount_path,json=mountPath,proto3" json:"mount_path,omitempty"`
-	ReadOnly      bool                   `protobuf:"varint,5,opt,name=read_only,json=readOnly,proto3" json:"read_only,omitempty"`
-	Pos           *Pos                   `protobuf:"bytes,6,opt,name=pos,proto3" json:"pos,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Name      string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Kind      string                 `protobuf:"bytes,2,opt,name=kind,proto3" json:"kind,omitempty"`
+	Source    string                 `protobuf:"bytes,3,opt,name=source,proto3" json:"source,omitempty"`
+	MountPath string                 `protobuf:"bytes,4,opt,name=mount_path,json=mountPath,proto3" json:"mount_path,omitempty"`
+	ReadOnly  bool                   `protobuf:"varint,5,opt,name=read_only,json=readOnly,proto3" json:"read_only,omitempty"`
+	Pos       *Pos                   `protobuf:"bytes,6,opt,name=pos,proto3" json:"pos,omitempty"`
+	// Since 2: the mount's subPath, and whether the task's command, args,
+	// working directory or environment names a path under the mount.
+	SubPath       string `protobuf:"bytes,7,opt,name=sub_path,json=subPath,proto3" json:"sub_path,omitempty"`
+	Used          bool   `protobuf:"varint,8,opt,name=used,proto3" json:"used,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1683,6 +1697,20 @@ func (x *Volume) GetPos() *Pos {
 		return x.Pos
 	}
 	return nil
+}
+
+func (x *Volume) GetSubPath() string {
+	if x != nil {
+		return x.SubPath
+	}
+	return ""
+}
+
+func (x *Volume) GetUsed() bool {
+	if x != nil {
+		return x.Used
+	}
+	return false
 }
 
 type Completion struct {
@@ -3139,7 +3167,7 @@ const file_driver_proto_rawDesc = "" +
 	"\x03Pos\x12\x12\n" +
 	"\x04file\x18\x01 \x01(\tR\x04file\x12\x12\n" +
 	"\x04line\x18\x02 \x01(\x05R\x04line\x12\x10\n" +
-	"\x03col\x18\x03 \x01(\x05R\x03col\"\xc5\x05\n" +
+	"\x03col\x18\x03 \x01(\x05R\x03col\"\xdb\x05\n" +
 	"\x03Job\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x122\n" +
 	"\bname_pos\x18\x02 \x01(\v2\x17.jobshift.plugin.v1.PosR\anamePos\x122\n" +
@@ -3161,7 +3189,8 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"output_dir\x18\x0f \x01(\tR\toutputDir\x12\x19\n" +
 	"\bcode_dir\x18\x10 \x01(\tR\acodeDir\x122\n" +
-	"\x06extras\x18\x11 \x01(\v2\x1a.jobshift.plugin.v1.ExtrasR\x06extras\"#\n" +
+	"\x06extras\x18\x11 \x01(\v2\x1a.jobshift.plugin.v1.ExtrasR\x06extras\x12\x14\n" +
+	"\x05lossy\x18\x12 \x01(\bR\x05lossy\"#\n" +
 	"\vOptionalInt\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\x03R\x05value\"|\n" +
 	"\x06Source\x12\x16\n" +
@@ -3263,7 +3292,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bbegin_at\x18\x03 \x01(\x05R\abeginAt\x12\x1a\n" +
 	"\bimplicit\x18\x04 \x01(\bR\bimplicit\x12)\n" +
 	"\x03pos\x18\x05 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x16\n" +
-	"\x06number\x18\x06 \x01(\x05R\x06number\"\xaf\x01\n" +
+	"\x06number\x18\x06 \x01(\x05R\x06number\"\xde\x01\n" +
 	"\x06Volume\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
@@ -3271,7 +3300,9 @@ const file_driver_proto_rawDesc = "" +
 	"\n" +
 	"mount_path\x18\x04 \x01(\tR\tmountPath\x12\x1b\n" +
 	"\tread_only\x18\x05 \x01(\bR\breadOnly\x12)\n" +
-	"\x03pos\x18\x06 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\"\xb8\x02\n" +
+	"\x03pos\x18\x06 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x19\n" +
+	"\bsub_path\x18\a \x01(\tR\asubPath\x12\x12\n" +
+	"\x04used\x18\b \x01(\bR\x04used\"\xb8\x02\n" +
 	"\n" +
 	"Completion\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12%\n" +
