@@ -72,12 +72,24 @@ func nomadBare(j *api.Job) *api.Job {
 		for _, t := range g.Tasks {
 			if t.Name == nomad.MainTask {
 				t.Templates = nil
+				withoutTaskView(t)
 				keep = append(keep, t)
 			}
 		}
 		g.Tasks = keep
 	}
 	return j
+}
+
+// withoutTaskView runs t's command without the task view's wrapper
+// (taskns.Wrap: sh SCRIPT SPEC -- argv): a bare job has no templates, so
+// no wrapper script, and what the view costs is jobshift's share.
+func withoutTaskView(t *api.Task) {
+	args, _ := t.Config["args"].([]string)
+	if t.Config["command"] != "sh" || len(args) < 4 || !strings.HasSuffix(args[0], "taskns.sh") || args[2] != "--" {
+		return
+	}
+	t.Config["command"], t.Config["args"] = args[3], args[4:]
 }
 
 // nomadAllStarted waits until every main task has started; it returns the
