@@ -131,7 +131,13 @@ func leinaoSeed(t *testing.T, dir, name string, ps, workers int, cmd string) *tr
 func TestLeinaoOnePerNode(t *testing.T) {
 	needCluster(t)
 	dir := t.TempDir()
-	plan := leinaoSeed(t, dir, "leinao-env", 2, 2, `env -0 > "$PAI_CURRENT_TASK_ROLE_NAME-$PAI_TASK_INDEX.env"`)
+	// The workers' success ends the job and stops the ps tasks (PAI's
+	// minSucceeded rule), so a worker waits (at most a minute) for both ps
+	// files: a ps task that started later than the workers ended was
+	// stopped before it wrote its environment.
+	plan := leinaoSeed(t, dir, "leinao-env", 2, 2, `env -0 > "$PAI_CURRENT_TASK_ROLE_NAME-$PAI_TASK_INDEX.env.tmp" && `+
+		`mv "$PAI_CURRENT_TASK_ROLE_NAME-$PAI_TASK_INDEX.env.tmp" "$PAI_CURRENT_TASK_ROLE_NAME-$PAI_TASK_INDEX.env" && `+
+		`n=0; while [ "$PAI_CURRENT_TASK_ROLE_NAME" = worker ] && ! { [ -e ps-0.env ] && [ -e ps-1.env ]; } && [ $n -lt 600 ]; do sleep 0.1; n=$((n+1)); done`)
 	r := submit(t, plan, 3*time.Minute)
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("final = %+v", r.final)
