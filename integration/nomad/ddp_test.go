@@ -8,9 +8,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -32,20 +34,7 @@ func ddp(t *testing.T, cfg *siteconfig.Config, inImage bool) {
 		w.Command.Script = strings.Replace(w.Command.Script, "python3 examples/ddp_train.py",
 			`python3 -c "$(echo `+base64.StdEncoding.EncodeToString(src)+` | base64 -d)"`, 1)
 	}
-	res, id := run(t, p)
-	c := agent.Client(t)
-	defer c.Jobs().Deregister(id, true, nil)
-	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
-	sums := map[string]string{}
-	for _, a := range allocs {
-		logs := catLogs(t, a.ID, nomad.MainTask)
-		for _, m := range checksumRe.FindAllStringSubmatch(logs, -1) {
-			sums[m[1]] = m[2]
-		}
-		if !strings.Contains(logs, "step 4 loss") {
-			t.Errorf("%s did not train 5 steps:\n%s", a.Name, logs)
-		}
-	}
+	res, sums := runTraining(t, p, checksumRe)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
 	}
@@ -75,4 +64,25 @@ func TestDDPTrainsOnDocker(t *testing.T) {
 		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
 		Images: []siteconfig.ImageRule{{Pattern: "openpai/standard:*", Replace: torchImage}},
 	}, true)
+}
+
+// runTraining runs p to its end and reads every main task's log: each rank's
+// model checksum (re: rank, checksum) and that it trained its five steps.
+func runTraining(t *testing.T, p *translate.Plan, re *regexp.Regexp) (*drivers.Result, map[string]string) {
+	t.Helper()
+	res, id := run(t, p)
+	c := agent.Client(t)
+	defer c.Jobs().Deregister(id, true, nil)
+	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+	sums := map[string]string{}
+	for _, a := range allocs {
+		logs := catLogs(t, a.ID, nomad.MainTask)
+		for _, m := range re.FindAllStringSubmatch(logs, -1) {
+			sums[m[1]] = m[2]
+		}
+		if !strings.Contains(logs, "step 4 loss") {
+			t.Errorf("%s did not train 5 steps:\n%s", a.Name, logs)
+		}
+	}
+	return res, sums
 }

@@ -4,10 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
-	"strings"
 	"testing"
 
-	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -28,20 +26,7 @@ func TestTrainJobTorchOnRawExec(t *testing.T) {
 	}
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-torch.yaml"), cfg)
-	res, id := run(t, p)
-	c := agent.Client(t)
-	defer c.Jobs().Deregister(id, true, nil)
-	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
-	sums := map[string]string{}
-	for _, a := range allocs {
-		logs := catLogs(t, a.ID, nomad.MainTask)
-		for _, m := range trainJobChecksumRe.FindAllStringSubmatch(logs, -1) {
-			sums[m[1]] = m[2]
-		}
-		if !strings.Contains(logs, "step 4 loss") {
-			t.Errorf("%s did not train 5 steps:\n%s", a.Name, logs)
-		}
-	}
+	res, sums := runTraining(t, p, trainJobChecksumRe)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
 	}
