@@ -104,21 +104,28 @@ js_failcode() {
 	if [ "$1" = 0 ]; then echo 1; else echo "$1"; fi
 }
 
-js_all_ended_generic() {
+# js_first_failed: the first failed task in role order, then index, as
+# _g_r (role), _g_i (index) and _g_c (its code); false when none failed.
+js_first_failed() {
 	_g_r=0
 	while [ "$_g_r" -lt "$_jsh_nroles" ]; do
 		eval "_g_n=\$_jsh_n_$_g_r"
 		_g_i=0
 		while [ "$_g_i" -lt "$_g_n" ]; do
 			eval "_g_s=\$_jsh_st_${_g_r}_$_g_i _g_c=\$_jsh_rc_${_g_r}_$_g_i"
-			if [ "$_g_s" = f ]; then
-				js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "every task ended; a task failed"
-				return 0
-			fi
+			[ "$_g_s" = f ] && return 0
 			_g_i=$((_g_i + 1))
 		done
 		_g_r=$((_g_r + 1))
 	done
+	return 1
+}
+
+js_all_ended_generic() {
+	if js_first_failed; then
+		js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "every task ended; a task failed"
+		return 0
+	fi
 	js_verdict succeeded 0 "$1" "$2" "every task succeeded"
 }
 
@@ -342,19 +349,9 @@ js_all_ended_volcano() {
 		return 0
 	fi
 	_v_why="every pod ended: $_v_all Succeeded, below a task's minAvailable, minSuccess or the job's minAvailable $_jsh_vmin"
-	_g_r=0
-	while [ "$_g_r" -lt "$_jsh_nroles" ]; do
-		eval "_g_n=\$_jsh_n_$_g_r"
-		_g_i=0
-		while [ "$_g_i" -lt "$_g_n" ]; do
-			eval "_g_s=\$_jsh_st_${_g_r}_$_g_i _g_c=\$_jsh_rc_${_g_r}_$_g_i"
-			if [ "$_g_s" = f ]; then
-				js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "$_v_why"
-				return 0
-			fi
-			_g_i=$((_g_i + 1))
-		done
-		_g_r=$((_g_r + 1))
-	done
+	if js_first_failed; then
+		js_verdict failed "$(js_failcode "$_g_c")" "$_g_r" "$_g_i" "$_v_why"
+		return 0
+	fi
 	js_verdict failed 1 "$1" "$2" "$_v_why"
 }
