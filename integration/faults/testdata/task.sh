@@ -15,7 +15,11 @@
 # in the first attempt (jobshift's or Slurm's attempt counter).
 set -u
 dir=$1 role=$2 idx=$3 secs=$4 mode=${5:-}
-host=$(hostname)
+# The cluster host is the task's network namespace (scripts/cluster.sh names
+# each host's namespace after it); hostname is the task's view (its platform's
+# host name, e.g. worker-1), not the machine it runs on.
+host=$(ip netns identify $$ 2>/dev/null) || host=
+[ -n "$host" ] || host=$(hostname)
 attempt=${SLURM_RESTART_COUNT:-${NOMAD_META_jobshift_attempt:-0}}
 rec=$dir/$role-$idx.$host.$$
 now() { date +%s%N; }
