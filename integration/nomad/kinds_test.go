@@ -9,6 +9,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -54,6 +55,30 @@ func TestOtherKindsEnvOnRawExec(t *testing.T) {
 	for _, name := range []string{"env-xgboost.yaml", "env-paddle-ps.yaml", "env-jax.yaml", "env-mxnet.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "slurm", "testdata", name), site())
+			res, id := run(t, p)
+			defer c.Jobs().Deregister(id, true, nil)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			checkEnvAgainstOracle(t, c, p, id)
+		})
+	}
+}
+
+// TestOtherKindsEnvOnDocker: the same jobs on the Docker driver (their
+// busybox image replaced by the locally built one): every task's env file
+// is the oracle's for the host addresses and mapped host ports, and
+// PaddleJob's POD_IP_DUMMY reaches Master 0 alone.
+func TestOtherKindsEnvOnDocker(t *testing.T) {
+	needDocker(t)
+	c := agent.Client(t)
+	cfg := &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "busybox", Replace: torchImage}},
+	}
+	for _, name := range []string{"env-xgboost.yaml", "env-paddle-ps.yaml", "env-jax.yaml", "env-mxnet.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "slurm", "testdata", name), cfg)
 			res, id := run(t, p)
 			defer c.Jobs().Deregister(id, true, nil)
 			if res.Phase != completion.PhaseSucceeded {
