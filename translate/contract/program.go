@@ -125,7 +125,8 @@ func (b *builder) setShared(what string, role int, f func() []def) {
 func (b *builder) set(name string, v expr) { b.setDef(def{name: name, val: v}) }
 
 // setFirst sets name on the task of index 0 only. Its value must use self
-// (so no evaluator takes it for a variable every task shares).
+// (so no evaluator takes it for a variable every task shares) and name
+// must be a shell name (the shell rendering guards only an export).
 func (b *builder) setFirst(name string, v expr) {
 	b.setDef(def{name: name, val: v, first: true})
 }
