@@ -84,6 +84,17 @@ func TestOtherKindsEnvOnDocker(t *testing.T) {
 			if res.Phase != completion.PhaseSucceeded {
 				t.Fatalf("result %+v", res)
 			}
+			job, _, err := c.Jobs().Info(id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range job.TaskGroups {
+				for _, task := range g.Tasks {
+					if task.Name == nomad.MainTask && (task.Driver != "docker" || task.Config["image"] != torchImage) {
+						t.Errorf("%s: driver %s image %v, want docker %s", *g.Name, task.Driver, task.Config["image"], torchImage)
+					}
+				}
+			}
 			checkEnvAgainstOracle(t, c, p, id)
 		})
 	}
