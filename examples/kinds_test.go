@@ -82,8 +82,9 @@ func TestKindExamples(t *testing.T) {
 
 // observedTopology is the topology as the first task saw it: every task at
 // the rendezvous address (one machine), the rendezvous task (task 0 of the
-// role the contract reads) with the port it printed, XGBoost's worker 0
-// with WORKER_PORT; ports the contracts do not read are 1.
+// role the contract reads) with the port it printed, each XGBoost worker
+// with the WORKER_PORT it printed (its own); ports the contracts do not
+// read are 1.
 func observedTopology(t *testing.T, job *jobs.Job, seen map[jobs.TaskRef]map[string]string, label, addrVar, portVar string) contract.Topology {
 	first := seen[jobs.TaskRef{Role: job.Roles[0].Name}]
 	if mx := first["MX_CONFIG"]; mx != "" {
@@ -108,8 +109,8 @@ func observedTopology(t *testing.T, job *jobs.Job, seen map[jobs.TaskRef]map[str
 			switch {
 			case i == 0 && (k == 0 || r.ReplicaType == "master"):
 				tp = p
-			case i == 0 && r.ReplicaType == "worker" && first["WORKER_PORT"] != "":
-				tp, _ = strconv.Atoi(first["WORKER_PORT"])
+			case r.ReplicaType == "worker" && seen[jobs.TaskRef{Role: r.Name, Index: i}]["WORKER_PORT"] != "":
+				tp, _ = strconv.Atoi(seen[jobs.TaskRef{Role: r.Name, Index: i}]["WORKER_PORT"])
 			}
 			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: addr, Ports: map[string][]int{label: {tp}}})
 		}

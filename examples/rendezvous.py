@@ -4,11 +4,16 @@
     python3 rendezvous.py jax      # JAXJob
     python3 rendezvous.py mxnet    # MXJob (MXTrain: Scheduler, Server, Worker)
 
-paddle: like `python -m paddle.distributed.launch`, every replica tries to
-serve the rendezvous at PADDLE_MASTER (host:port); the one that can bind it
-is the master (Worker 0 on Kubernetes, which got its own pod IP there), the
-others connect. Ranks follow arrival; all PADDLE_NNODES replicas must come,
-each presenting PADDLE_JOB_ID.
+paddle: like `python -m paddle.distributed.launch`, the replica whose own
+address is PADDLE_MASTER's host serves the rendezvous there: the operator
+told it so by giving it alone POD_IP_DUMMY, its pod IP, from which its
+PADDLE_MASTER was made (Worker 0 in collective mode); the others connect.
+Ranks follow arrival; all PADDLE_NNODES replicas must come, each
+presenting PADDLE_JOB_ID.
+
+Every server listens on all interfaces at the given port, as the real
+frameworks do (a container's own address need not be the one its peers
+dial).
 
 jax: like jax.distributed.initialize(), PROCESS_ID 0 serves the coordinator
 at COORDINATOR_ADDRESS:COORDINATOR_PORT, the others connect and present
@@ -28,7 +33,7 @@ import sys
 import time
 
 NAMES = {
-    "paddle": ("PYTHONUNBUFFERED", "PADDLE_JOB_ID", "PADDLE_NNODES", "PADDLE_MASTER", "PADDLE_SERVER_NUM", "PADDLE_TRAINER_NUM"),
+    "paddle": ("PYTHONUNBUFFERED", "PADDLE_JOB_ID", "PADDLE_NNODES", "POD_IP_DUMMY", "PADDLE_MASTER", "PADDLE_SERVER_NUM", "PADDLE_TRAINER_NUM"),
     "jax": ("PYTHONUNBUFFERED", "COORDINATOR_PORT", "COORDINATOR_ADDRESS", "NUM_PROCESSES", "PROCESS_ID"),
     "mxnet": ("MX_CONFIG", "DMLC_PS_ROOT_PORT", "DMLC_PS_ROOT_URI", "DMLC_NUM_SERVER", "DMLC_NUM_WORKER", "DMLC_ROLE",
               "DMLC_USE_KUBERNETES", "DMLC_WORKER_ID"),
@@ -70,17 +75,21 @@ def join(host, port, hello, deadline=120):
             time.sleep(0.2)
 
 
+def listener(host, port):
+    """A socket listening on every interface of host's family at port."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind(("", port))
+    return sock
+
+
 def paddle():
     host, _, port = os.environ["PADDLE_MASTER"].rpartition(":")
+    host, port = host.strip("[]"), int(port)
     n, job = int(os.environ["PADDLE_NNODES"]), os.environ["PADDLE_JOB_ID"]
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind((host.strip("[]"), int(port)))
-    except OSError:
-        sock.close()
-        return join(host.strip("[]"), int(port), job)
-    with sock:
+    if os.environ.get("POD_IP_DUMMY") != host:
+        return join(host, port, job)
+    with listener(host, port) as sock:
         serve(sock, n, lambda line, peers: line == job)
     return 0, n
 
@@ -91,10 +100,7 @@ def jax():
     if me != 0:
         rank, got = join(host, port, str(me))
         return me, got
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    with sock:
+    with listener(host, port) as sock:
         serve(sock, n, lambda line, peers: line.isdigit() and 0 < int(line) < n and line not in [p for _, p in peers])
     return 0, n
 
@@ -111,10 +117,7 @@ def mxnet():
         rank, got = join(host, port, "%s %d" % (task["type"], task["index"]))
         return rank, got
     want = {"server %d" % i for i in range(servers)} | {"worker %d" % i for i in range(workers)}
-    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind((host, port))
-    with sock:
+    with listener(host, port) as sock:
         serve(sock, n, lambda line, peers: line in want and line not in [p for _, p in peers])
     return 0, n
 

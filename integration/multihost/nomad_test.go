@@ -315,12 +315,17 @@ func nomadEnvMatchesOracle(t *testing.T, c *cluster, cl *api.Client, f string, s
 	drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
 	tasks, topo := runNomadPlaced(t, c, cl, plan)
 	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	all, err := contract.EvalAll(plan.Job, topo, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, nt := range tasks {
 		env := parseEnv0(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
 		want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, opts)
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkNoOtherNames(t, nt.alloc.Name, env, want, all)
 		got := map[string]string{}
 		for _, v := range want {
 			got[v.Name] = env[v.Name]

@@ -171,6 +171,10 @@ func TestSlurmEnvMatchesOracle(t *testing.T) {
 			}
 			topo := r.topology(t)
 			opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+			all, err := contract.EvalAll(plan.Job, topo, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for k, role := range plan.Job.Roles {
 				for i := 0; i < role.Instances; i++ {
 					task := fmt.Sprintf("%s-%d", role.Name, i)
@@ -179,6 +183,7 @@ func TestSlurmEnvMatchesOracle(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
+					checkNoOtherNames(t, task, env, want, all)
 					got := map[string]string{}
 					for _, v := range want {
 						got[v.Name] = env[v.Name]
@@ -194,6 +199,24 @@ func TestSlurmEnvMatchesOracle(t *testing.T) {
 			}
 			checkSpread(t, c, taskAddrs(plan.Job, topo))
 		})
+	}
+}
+
+// checkNoOtherNames: a task has no variable that the contract gives
+// other tasks but not this one (PaddleJob's POD_IP_DUMMY is task 0's
+// alone).
+func checkNoOtherNames(t *testing.T, task string, env map[string]string, want contract.Env, all map[jobs.TaskRef]contract.Env) {
+	t.Helper()
+	mine := want.Map()
+	for _, e := range all {
+		for _, v := range e {
+			if _, ok := mine[v.Name]; ok {
+				continue
+			}
+			if g, ok := env[v.Name]; ok {
+				t.Errorf("%s: %s=%q set, but the oracle gives it to other tasks only", task, v.Name, g)
+			}
+		}
 	}
 }
 

@@ -1,6 +1,7 @@
 package nomad_test
 
 import (
+	"encoding/base64"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -54,6 +56,85 @@ func TestOtherKindsEnvOnRawExec(t *testing.T) {
 	for _, name := range []string{"env-xgboost.yaml", "env-paddle-ps.yaml", "env-jax.yaml", "env-mxnet.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "slurm", "testdata", name), site())
+			res, id := run(t, p)
+			defer c.Jobs().Deregister(id, true, nil)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			checkEnvAgainstOracle(t, c, p, id)
+		})
+	}
+}
+
+// TestOtherKindsEnvOnDocker: the same jobs on the Docker driver (their
+// busybox image replaced by the locally built one): every task's env file
+// is the oracle's for the host addresses and mapped host ports, and
+// PaddleJob's POD_IP_DUMMY reaches Master 0 alone.
+func TestOtherKindsEnvOnDocker(t *testing.T) {
+	needDocker(t)
+	c := agent.Client(t)
+	cfg := &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "busybox", Replace: torchImage}},
+	}
+	for _, name := range []string{"env-xgboost.yaml", "env-paddle-ps.yaml", "env-jax.yaml", "env-mxnet.yaml"} {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "slurm", "testdata", name), cfg)
+			res, id := run(t, p)
+			defer c.Jobs().Deregister(id, true, nil)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			job, _, err := c.Jobs().Info(id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, g := range job.TaskGroups {
+				for _, task := range g.Tasks {
+					if task.Name == nomad.MainTask && (task.Driver != "docker" || task.Config["image"] != torchImage) {
+						t.Errorf("%s: driver %s image %v, want docker %s", *g.Name, task.Driver, task.Config["image"], torchImage)
+					}
+				}
+			}
+			checkEnvAgainstOracle(t, c, p, id)
+		})
+	}
+}
+
+// TestKindExamplesOnDocker: the PaddleJob, JAXJob and MXJob examples meet
+// on the Docker driver (every image replaced by the locally built one,
+// which has no copy of the repository: the stand-in rendezvous program is
+// written into the container first). Each server listens in its container
+// at the port its peers dial on the host, so the job succeeds only if the
+// contract's addresses and mapped ports reach it.
+func TestKindExamplesOnDocker(t *testing.T) {
+	needDocker(t)
+	c := agent.Client(t)
+	prog, err := os.ReadFile(filepath.Join(agent.Repo(), "examples", "rendezvous.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b64 := base64.StdEncoding.EncodeToString(prog)
+	cfg := &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "*", Replace: torchImage}},
+	}
+	for file, kind := range map[string]string{"paddlejob-collective.yaml": "paddle", "jaxjob-coordinator.yaml": "jax", "mxjob-ps.yaml": "mxnet"} {
+		t.Run(file, func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(agent.Repo(), "examples", file))
+			if err != nil {
+				t.Fatal(err)
+			}
+			from := `["python3", "examples/rendezvous.py", "` + kind + `"]`
+			to := `["sh", "-c", "echo ` + b64 + ` | base64 -d >/tmp/rendezvous.py && exec python3 /tmp/rendezvous.py ` + kind + `"]`
+			if !strings.Contains(string(src), from) {
+				t.Fatalf("%s no longer runs %s", file, from)
+			}
+			f := filepath.Join(t.TempDir(), file)
+			if err := os.WriteFile(f, []byte(strings.ReplaceAll(string(src), from, to)), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			p := loadPlan(t, f, cfg)
 			res, id := run(t, p)
 			defer c.Jobs().Deregister(id, true, nil)
 			if res.Phase != completion.PhaseSucceeded {

@@ -81,7 +81,10 @@
 //   - XGBoostJob, PaddleJob, JAXJob (kubeflow.org/v1, training-operator
 //     v1.9) and MXJob (v1.8.1; jobMode MXTrain or MXTune, the templates'
 //     tuner-server-key annotations in Extras.MXNet): the map form with each
-//     kind's defaults and webhook refusals, see kinds.go. Files of other
+//     kind's defaults and webhook refusals, see kinds.go. Their replica
+//     keys are exact (Master, not master: the v1.9.0 webhooks compare them
+//     before defaulting); MXJob's match in any case, as its defaulting
+//     camel-cased them. Files of other
 //     operators (KubeDL, PaddleFlow's batch.paddlepaddle.org, the standalone
 //     xgboost- and mxnet-operators) are refused (-lossy: read as v1).
 //     Kinds of other systems (RayJob, SparkApplication, JobSet, Job ...) are

@@ -44,18 +44,32 @@ type kindSpec struct {
 	contract string
 }
 
+// Replica type keys: the XGBoostJob, PaddleJob and JAXJob validating
+// webhooks (the only admission webhooks of v1.9.0: manifests/base/webhook/
+// manifests.yaml) check every key with slices.Contains against the
+// canonical types before any defaulting, so "master" or "WORKER" is
+// refused ("Unsupported value") although SetDefaults_<kind> would have
+// camel-cased it; XGBoost's "Master must be present" then fails too.
+// MXJob's webhook @v1.8.1 only warns that MXJob is deprecated and
+// ValidateV1MXJob names no type, so any key is accepted and
+// SetDefaults_MXJob camel-cases Scheduler, Server and Worker (not the
+// tuner types, which stay as written; MX_CONFIG lower-cases every type).
 var otherKinds = map[jobs.Format]kindSpec{
 	jobs.FormatXGBoostJob: {"XGBoostJob", &replicaSet{field: "xgbReplicaSpecs", canonical: map[string]string{"master": "Master", "worker": "Worker"},
-		unknownIsError: true, defaultRestart: "Never", fl: xgboostFlavour}, jobs.ContractXGBoost},
+		unknownIsError: true, defaultRestart: "Never", fl: xgboostFlavour,
+		exactKeys: "pkg/webhooks/xgboost/xgboostjob_webhook.go validateXGBReplicaSpecs @v1.9.0"}, jobs.ContractXGBoost},
 	jobs.FormatPaddleJob: {"PaddleJob", &replicaSet{field: "paddleReplicaSpecs", canonical: map[string]string{"master": "Master", "worker": "Worker"},
-		unknownIsError: true, defaultRestart: "OnFailure", fl: paddleFlavour}, jobs.ContractPaddle},
+		unknownIsError: true, defaultRestart: "OnFailure", fl: paddleFlavour,
+		exactKeys: "pkg/webhooks/paddlepaddle/paddlepaddle_webhook.go validateSpec @v1.9.0"}, jobs.ContractPaddle},
 	jobs.FormatJAXJob: {"JAXJob", &replicaSet{field: "jaxReplicaSpecs", canonical: map[string]string{"worker": "Worker"},
-		unknownIsError: true, defaultRestart: "Never", fl: jaxFlavour}, jobs.ContractJAX},
+		unknownIsError: true, defaultRestart: "Never", fl: jaxFlavour,
+		exactKeys: "pkg/webhooks/jax/jaxjob_webhook.go validateJAXReplicaSpecs @v1.9.0"}, jobs.ContractJAX},
 	// mxnet_validation.go @v1.8.1 checks no type name: another key is
 	// accepted and listed in MX_CONFIG (genClusterSpec).
 	jobs.FormatMXJob: {"MXJob", &replicaSet{field: "mxReplicaSpecs", canonical: map[string]string{"scheduler": "Scheduler", "server": "Server", "worker": "Worker",
 		"tunertracker": "TunerTracker", "tunerserver": "TunerServer", "tuner": "Tuner"},
-		defaultRestart: "Never", fl: mxnetFlavour, clusterVar: "MX_CONFIG"}, jobs.ContractMXNet},
+		defaultRestart: "Never", fl: mxnetFlavour, clusterVar: "MX_CONFIG",
+		variantWins: map[string]bool{"scheduler": true, "server": true, "worker": true}}, jobs.ContractMXNet},
 }
 
 // readOtherKind reads an XGBoostJob, PaddleJob, JAXJob or MXJob. Their
@@ -133,8 +147,11 @@ func (r *reader) mxnetSpec(job *jobs.Job, spec *mapping) {
 		}
 	}
 	job.Completion.Decider = "scheduler"
+	// validateMXReplicaSpecs counts Scheduler keys, not replicas (a map
+	// key cannot repeat): "more than 1 scheduler found" never fires, and
+	// every task is told Scheduler 0 (DMLC_PS_ROOT_URI).
 	if s := job.Role("scheduler"); s != nil && s.Instances > 1 {
-		r.errorf(r.node(r.firstPos(s.InstancesPos, s.Pos)), "More than one Scheduler", "An MXJob has at most one Scheduler (DMLC_PS_ROOT_URI); the operator rejects %d (\"more than 1 scheduler found\", mxnet_validation.go @v1.8.1).", s.Instances)
+		r.warnf(r.node(r.firstPos(s.InstancesPos, s.Pos)), "More than one Scheduler", "The Scheduler has %d replicas; the operator accepted them (mxnet_validation.go @v1.8.1 counts Scheduler keys, not replicas) but every task is told Scheduler 0 (DMLC_PS_ROOT_URI), so the others serve no one. Use replicas: 1.", s.Instances)
 	}
 }
 

@@ -78,6 +78,16 @@ func TestOtherKindsRefusals(t *testing.T) {
 			kindDoc("XGBoostJob", "xgbReplicaSpecs", "Master", "xgboost", "  runPolicy:\n    managedBy: other-controller\n") + "      replicas: 1\n", "Unsupported managedBy"},
 		"PaddleJob managedBy": {"ValidateRunPolicy @v1.9.0 (paddlepaddle_webhook_test.go \"unsupported managedBy\")",
 			kindDoc("PaddleJob", "paddleReplicaSpecs", "Worker", "paddle", "  runPolicy:\n    managedBy: other-controller\n"), "Unsupported managedBy"},
+		"XGBoostJob master in lower case": {"pkg/webhooks/xgboost/xgboostjob_webhook.go validateXGBReplicaSpecs @v1.9.0 (slices.Contains: keys compared exactly, before defaulting)",
+			kindDoc("XGBoostJob", "xgbReplicaSpecs", "master", "xgboost", "") + "      replicas: 1\n", "Replica type in the wrong case"},
+		"PaddleJob WORKER": {"pkg/webhooks/paddlepaddle/paddlepaddle_webhook.go validateSpec @v1.9.0 (slices.Contains)",
+			kindDoc("PaddleJob", "paddleReplicaSpecs", "WORKER", "paddle", ""), "Replica type in the wrong case"},
+		"JAXJob worker": {"pkg/webhooks/jax/jaxjob_webhook.go validateJAXReplicaSpecs @v1.9.0 (slices.Contains)",
+			kindDoc("JAXJob", "jaxReplicaSpecs", "worker", "jax", ""), "Replica type in the wrong case"},
+		"MXJob tuner twice": {"mxnet_defaults.go @v1.8.1 (the tuner types are not camel-cased: tuner and Tuner are two types, one MX_CONFIG key)",
+			mxTwoKeys("tuner", "1", "Tuner", "2"), "Replica type given twice"},
+		"MXJob worker and WORKER": {"defaulting_utils.go setTypeNameToCamelCase @v1.8.1 (the first variant map iteration meets wins: by chance)",
+			mxTwoKeys("worker", "1", "WORKER", "2"), "Replica type given twice"},
 		"PaddleFlow's PaddleJob": {"batch.paddlepaddle.org is another operator's API",
 			strings.Replace(kindDoc("PaddleJob", "paddleReplicaSpecs", "Worker", "paddle", ""), "kubeflow.org/v1", "batch.paddlepaddle.org/v1", 1), "Not a training-operator PaddleJob"},
 	}
@@ -90,6 +100,68 @@ func TestOtherKindsRefusals(t *testing.T) {
 				}
 			}
 			t.Errorf("%s: want a located error %q, got %v", c.source, c.summary, diags)
+		})
+	}
+}
+
+// mxTwoKeys is an MXJob with a Scheduler and two replica keys of the given
+// replicas.
+func mxTwoKeys(a, an, b, bn string) string {
+	spec := func(key, n string) string {
+		return "    " + key + ":\n      replicas: " + n + "\n      template:\n        spec:\n          containers:\n            - name: mxnet\n              image: python:3.11\n"
+	}
+	return "apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata:\n  name: j\nspec:\n  jobMode: MXTrain\n  mxReplicaSpecs:\n" +
+		spec("Scheduler", "1") + spec(a, an) + spec(b, bn)
+}
+
+// TestMXJobReplicaKeys: what MXJob @v1.8.1 accepted (no webhook check of
+// types; SetDefaults_MXJob camel-cases Scheduler, Server, Worker) is read.
+func TestMXJobReplicaKeys(t *testing.T) {
+	cases := map[string]struct {
+		source, src string
+		role        string
+		instances   int
+		warning     string
+	}{
+		"SCHEDULER is the Scheduler": {"defaulting_utils.go setTypeNameToCamelCase, mxnet_defaults.go @v1.8.1",
+			kindDoc("MXJob", "mxReplicaSpecs", "SCHEDULER", "mxnet", "  jobMode: MXTrain\n"), "scheduler", 1, ""},
+		"worker after Worker replaces it": {"setTypeNameToCamelCase @v1.8.1 (delete(worker); specs[Worker] = worker's spec)",
+			mxTwoKeys("Worker", "1", "worker", "3"), "worker", 3, "Replica type given twice"},
+		"worker before Worker still wins": {"setTypeNameToCamelCase @v1.8.1",
+			mxTwoKeys("worker", "3", "Worker", "1"), "worker", 3, "Replica type given twice"},
+		"two Scheduler replicas": {"mxnet_validation.go validateMXReplicaSpecs @v1.8.1 (foundScheduler counts keys)",
+			strings.Replace(kindDoc("MXJob", "mxReplicaSpecs", "Scheduler", "mxnet", "  jobMode: MXTrain\n"), "    Scheduler:\n", "    Scheduler:\n      replicas: 2\n", 1), "scheduler", 2, "More than one Scheduler"},
+		"a tuner type as written": {"mxnet_defaults.go @v1.8.1 (TunerTracker not camel-cased; MX_CONFIG lower-cases it)",
+			kindDoc("MXJob", "mxReplicaSpecs", "tunertracker", "mxnet", "  jobMode: MXTune\n"), "tunertracker", 1, ""},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			job, diags := Read([]byte(c.src), jobs.ReadOptions{Path: "k.yaml"})
+			if diags.HasErrors() || job == nil {
+				t.Fatalf("%s: %v", c.source, diags)
+			}
+			r := job.Role(c.role)
+			if r == nil || r.Instances != c.instances {
+				t.Fatalf("%s: role %s = %+v, want %d instances", c.source, c.role, r, c.instances)
+			}
+			n := 0
+			for _, o := range job.Roles {
+				if o.Name == c.role {
+					n++
+				}
+			}
+			if n != 1 {
+				t.Errorf("%s: %d roles named %s", c.source, n, c.role)
+			}
+			if c.warning == "" {
+				return
+			}
+			for _, d := range diags {
+				if d.Summary == c.warning && d.Subject != nil && d.Subject.Start.Line > 0 {
+					return
+				}
+			}
+			t.Errorf("%s: want a located warning %q, got %v", c.source, c.warning, diags)
 		})
 	}
 }

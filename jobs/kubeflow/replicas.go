@@ -19,6 +19,17 @@ type replicaSet struct {
 	typeRestart    map[string]string // per-type defaults (MPIJob Launcher), by lower-cased type
 	fl             *flavour
 	clusterVar     string // the variable listing every type when unknown types are accepted ("" = TF_CONFIG)
+	// exactKeys names the webhook that compares keys with the canonical
+	// types case-sensitively (training-operator v1.9.0's XGBoostJob,
+	// PaddleJob and JAXJob webhooks: slices.Contains); "" = keys match
+	// without regard to case (the controller's setTypeNameToCamelCase).
+	exactKeys string
+	// variantWins are the types (lower-cased) whose key, written in
+	// another case, replaces the canonical key's spec, as
+	// setTypeNameToCamelCase did (MXJob @v1.8.1, which validated no type
+	// name before defaulting, renamed Scheduler, Server and Worker); other
+	// same-type pairs are refused.
+	variantWins map[string]bool
 }
 
 // replicaSpecFields are the keys of a ReplicaSpec; finding one directly
@@ -55,6 +66,10 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 			continue
 		}
 		canon, known := rs.canonical[strings.ToLower(key)]
+		if known && rs.exactKeys != "" && key != canon {
+			r.errorf(fl.key, "Replica type in the wrong case", "%q is not a replica type of this kind: the operator's webhook compares replica types exactly (%s) and rejects the job (\"Unsupported value\"); write %s.", key, rs.exactKeys, canon)
+			continue
+		}
 		if !known {
 			if rs.unknownIsError {
 				r.errorf(fl.key, "Unknown replica type", "%q is not a replica type of this kind; use one of %s. The operator rejects the job.", key, typeList(rs.canonical))
@@ -68,9 +83,21 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 			r.warnf(fl.key, "Unknown replica type", "%q is not one of %s. Kubeflow accepts it and lists it as %q in %s; check the spelling.", key, typeList(rs.canonical), strings.ToLower(key), cv)
 		}
 		name := strings.ToLower(canon)
+		replace := -1
 		if prev, dup := seen[name]; dup {
-			r.errorf(fl.key, "Replica type given twice", "%q and %q (line %d) are the same replica type once case is ignored; the operator keeps only one. Merge them.", key, prev.Value, prev.Line)
-			continue
+			if !rs.variantWins[name] || (prev.Value == canon) == (key == canon) {
+				r.errorf(fl.key, "Replica type given twice", "%q and %q (line %d) are the same replica type once case is ignored; the operator keeps only one. Merge them.", key, prev.Value, prev.Line)
+				continue
+			}
+			variant, dropped := key, prev
+			if key == canon {
+				variant, dropped = prev.Value, fl.key
+			}
+			r.warnf(fl.key, "Replica type given twice", "%q and %q (line %d) are the same replica type once case is ignored; the operator renamed %q to %s over the other, so %q (line %d) is ignored. Merge them.", key, prev.Value, prev.Line, variant, canon, dropped.Value, dropped.Line)
+			if key == canon {
+				continue
+			}
+			replace = roleIndexOf(job, name)
 		}
 		seen[name] = fl.key
 		role := newRole(name, r.pos(fl.key))
@@ -97,11 +124,25 @@ func (r *reader) replicaMap(job *jobs.Job, spec *mapping, rs *replicaSet) {
 			r.warnf(lf.key, "Leftover v1alpha1 field", "tfReplicaType belongs to the v1alpha1 list form; in %s the map key (%s) is the type. Remove it.", job.Source.Version, key)
 		}
 		spec.warnUnknown()
+		if replace >= 0 {
+			job.Roles[replace] = role
+			continue
+		}
 		job.Roles = append(job.Roles, role)
 	}
 	if len(job.Roles) == 0 && len(misplaced) == 0 {
 		r.errorf(f.key, "No replicas", "spec.%s has no replica types; add at least one of %s.", rs.field, typeList(rs.canonical))
 	}
+}
+
+// roleIndexOf is the position of the role named name, or -1.
+func roleIndexOf(job *jobs.Job, name string) int {
+	for k, r := range job.Roles {
+		if r.Name == name {
+			return k
+		}
+	}
+	return -1
 }
 
 func typeList(canon map[string]string) string {

@@ -128,13 +128,16 @@ func (b *Bound) Env(self jobs.TaskRef, proc string) (Env, error) {
 	if err != nil {
 		return nil, err
 	}
-	env := make(Env, len(defs))
-	for n, d := range defs {
-		if s, ok := d.val.static(); ok {
-			env[n] = Var{d.name, s} // shared by every task: no copy
+	env := make(Env, 0, len(defs))
+	for _, d := range defs {
+		if d.first && self.Index != 0 {
 			continue
 		}
-		env[n] = Var{d.name, d.val.eval(b.topo, self.Index)}
+		if s, ok := d.val.static(); ok {
+			env = append(env, Var{d.name, s}) // shared by every task: no copy
+			continue
+		}
+		env = append(env, Var{d.name, d.val.eval(b.topo, self.Index)})
 	}
 	return env, nil
 }
@@ -165,7 +168,7 @@ func (b *Bound) computeShared() (Env, error) {
 			seen := make(map[string]bool, len(defs))
 			for _, d := range defs {
 				s, ok := d.val.static()
-				if !ok {
+				if !ok || d.first {
 					continue
 				}
 				if first {
@@ -224,13 +227,15 @@ func (b *Bound) Own(self jobs.TaskRef, proc string) (Env, error) {
 		b.own[key] = own
 	}
 	b.mu.Unlock()
-	env := make(Env, len(own))
-	for n, i := range own {
+	env := make(Env, 0, len(own))
+	for _, i := range own {
 		d := defs[i]
-		if s, ok := d.val.static(); ok {
-			env[n] = Var{d.name, s}
-		} else {
-			env[n] = Var{d.name, d.val.eval(b.topo, self.Index)}
+		switch s, ok := d.val.static(); {
+		case d.first && self.Index != 0:
+		case ok:
+			env = append(env, Var{d.name, s})
+		default:
+			env = append(env, Var{d.name, d.val.eval(b.topo, self.Index)})
 		}
 	}
 	return env, nil
@@ -251,7 +256,7 @@ func (b *Bound) defs(k int, proc string) ([]def, error) {
 	}
 	f := make([]def, len(p.defs))
 	for n, d := range p.defs {
-		f[n] = def{d.name, d.val.fold(b.topo)}
+		f[n] = def{name: d.name, val: d.val.fold(b.topo), first: d.first}
 	}
 	b.folded[key] = f
 	return f, nil

@@ -9,7 +9,8 @@
 // program: an ordered list of variable names, each with a value expression
 // made of literals and references to the topology (a task's address, the
 // ports of one label of a task, the index of the task itself). Names and the
-// shape of every value depend only on the job and the role, never on the
+// shape of every value depend only on the job and the role (and, for a
+// variable only task 0 has, on whether the index is 0), never on the
 // run-time topology; only the references are filled at run time. Eval
 // evaluates the program in Go, Shell compiles it to POSIX sh over input
 // variables, NomadTemplate compiles it to consul-template over nomadService
@@ -72,10 +73,13 @@
 //     the master, preceded by a TF_CONFIG for v1alpha1 (torchPreV1).
 //   - xgboost, paddle, jax (training-operator v1.9.0) and mxnet (v1.8.1): the
 //     variables of pkg/controller.v1/<kind>/ in the operator's order, see
-//     kinds.go. PaddleJob's rendezvous task got PADDLE_MASTER from its own
-//     pod IP through a helper POD_IP_DUMMY; its address is the same here and
-//     the helper is not set (names depend on the role, not the index).
-//     XGBoost's WORKER_PORT is Worker 0's port (one number on Kubernetes).
+//     kinds.go. PaddleJob's rendezvous task (index 0 of its type) alone
+//     gets POD_IP_DUMMY, its own address (the operator's fieldRef to
+//     status.podIP, from which the kubelet expanded its PADDLE_MASTER):
+//     the one variable whose presence depends on the index (setFirst).
+//     XGBoost's WORKER_PORT is the Worker's port (one number on
+//     Kubernetes): a Worker's own where tasks have their own ports, Worker
+//     0's on the Master.
 //
 // When two contracts set the same name, the later one in Options.Contracts
 // wins and the variable keeps its first position.

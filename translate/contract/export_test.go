@@ -13,6 +13,9 @@ func EvalUnfolded(job *jobs.Job, topo Topology, self jobs.TaskRef, opts Options)
 	}
 	env := make(Env, 0, len(p.defs))
 	for _, d := range p.defs {
+		if d.first && self.Index != 0 {
+			continue
+		}
 		env = append(env, Var{Name: d.name, Value: d.val.eval(topo, self.Index)})
 	}
 	return env, nil

@@ -46,7 +46,13 @@ func kindPort(r *jobs.Role, label string) *slot {
 // replicas), PYTHONUNBUFFERED=1; and, only when there is more than one
 // replica ("used if it is a LightGBM job"), WORKER_PORT (the Worker's
 // port) and WORKER_ADDRS (worker-0 … worker-(WORLD_SIZE-2), comma-joined).
-// Every task of a role gets one WORKER_PORT: worker 0's.
+//
+// WORKER_PORT is getPortFromXGBoostJob(Worker): the Worker template's
+// xgboostjob-port, the port every Worker pod listens on (LightGBM's
+// examples/xgboost/lightgbm-dist/main.py @v1.9.0 binds local_listen_port =
+// WORKER_PORT on a Worker, MASTER_PORT on the Master). Where a target
+// gives each task its own port, a Worker gets its own, the one it can
+// bind; the Master, which binds MASTER_PORT, gets Worker 0's.
 func (b *builder) xgboost() {
 	j := b.job
 	mk, wk := roleOfType(j, "master"), roleOfType(j, "worker")
@@ -63,7 +69,11 @@ func (b *builder) xgboost() {
 	b.setLit("PYTHONUNBUFFERED", "1")
 	if total > 1 {
 		ws := kindPort(j.Roles[wk], "xgboostjob-port")
-		b.set("WORKER_PORT", port(wk, 0, ws.label, ws.n))
+		wp := port(wk, 0, ws.label, ws.n)
+		if b.self == wk {
+			wp = port(wk, self, ws.label, ws.n)
+		}
+		b.set("WORKER_PORT", wp)
 		n := min(total-1, j.Roles[wk].Instances)
 		b.set("WORKER_ADDRS", join(n, ",", func(i int) expr { return addr(wk, i) }))
 	}
@@ -84,10 +94,15 @@ func paddleMaster(j *jobs.Job) (k int, ps bool) {
 // PADDLE_NNODES (all replicas), PADDLE_MASTER (host:port of Master 0 in
 // parameter-server mode, Worker 0 in collective mode); in
 // parameter-server mode PADDLE_SERVER_NUM=1 on the Master and
-// PADDLE_TRAINER_NUM=1 on the Worker. The rendezvous task itself got
-// PADDLE_MASTER=$(POD_IP_DUMMY):port, its own pod IP, which is its address
-// here too; POD_IP_DUMMY, the helper variable the kubelet expanded it
-// from, is not set: the contract's names depend on the role, not the index.
+// PADDLE_TRAINER_NUM=1 on the Worker.
+//
+// The rendezvous task (index 0 of that type) alone first got POD_IP_DUMMY,
+// its own pod IP (a fieldRef to status.podIP), and then
+// PADDLE_MASTER=$(POD_IP_DUMMY):port, which the kubelet expanded to that
+// IP: it binds its own address, not the service name the others dial
+// (paddle.distributed.launch listens on PADDLE_MASTER there). Here
+// POD_IP_DUMMY is the task's own address, set on index 0 only, and
+// PADDLE_MASTER's value, task 0's address and port, is the same for it.
 func (b *builder) paddle() {
 	j := b.job
 	mk, ps := paddleMaster(j)
@@ -95,6 +110,9 @@ func (b *builder) paddle() {
 	b.setLit("PYTHONUNBUFFERED", "1")
 	b.setLit("PADDLE_JOB_ID", j.Name)
 	b.setLit("PADDLE_NNODES", strconv.Itoa(j.TaskCount()))
+	if b.self == mk {
+		b.setFirst("POD_IP_DUMMY", addr(mk, self))
+	}
 	b.set("PADDLE_MASTER", cat(addr(mk, 0), lit(":"), port(mk, 0, s.label, s.n)))
 	if !ps {
 		return

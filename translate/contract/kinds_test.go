@@ -68,18 +68,23 @@ func TestOtherKindsEnv(t *testing.T) {
 		"xgboost master": {"pkg/controller.v1/xgboost/xgboost.go SetPodEnv @v1.9.0", xgb, xgbTopo, jobs.TaskRef{Role: "master"}, Env{
 			{"MASTER_PORT", "30000"}, {"MASTER_ADDR", "10.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "0"}, {"PYTHONUNBUFFERED", "1"},
 			{"WORKER_PORT", "30001"}, {"WORKER_ADDRS", "10.0.0.2,10.0.0.3"}}},
-		"xgboost worker 1: rank adds the Master's replicas": {"xgboost.go SetPodEnv @v1.9.0 (rank += masterReplicas for Worker)", xgb, xgbTopo, jobs.TaskRef{Role: "worker", Index: 1}, Env{
+		"xgboost worker 1: rank adds the Master's replicas, WORKER_PORT its own": {"xgboost.go SetPodEnv @v1.9.0 (rank += masterReplicas for Worker; WORKER_PORT the Worker's port, the one lightgbm-dist/main.py binds)", xgb, xgbTopo, jobs.TaskRef{Role: "worker", Index: 1}, Env{
 			{"MASTER_PORT", "30000"}, {"MASTER_ADDR", "10.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "2"}, {"PYTHONUNBUFFERED", "1"},
+			{"WORKER_PORT", "30002"}, {"WORKER_ADDRS", "10.0.0.2,10.0.0.3"}}},
+		"xgboost worker 0": {"xgboost.go SetPodEnv @v1.9.0", xgb, xgbTopo, jobs.TaskRef{Role: "worker"}, Env{
+			{"MASTER_PORT", "30000"}, {"MASTER_ADDR", "10.0.0.1"}, {"WORLD_SIZE", "3"}, {"RANK", "1"}, {"PYTHONUNBUFFERED", "1"},
 			{"WORKER_PORT", "30001"}, {"WORKER_ADDRS", "10.0.0.2,10.0.0.3"}}},
 		"xgboost alone: no WORKER_*": {"xgboost.go SetPodEnv @v1.9.0 (if totalReplicas > 1)", xgb1, xgb1Topo, jobs.TaskRef{Role: "master"}, Env{
 			{"MASTER_PORT", "30000"}, {"MASTER_ADDR", "10.0.0.1"}, {"WORLD_SIZE", "1"}, {"RANK", "0"}, {"PYTHONUNBUFFERED", "1"}}},
 		"paddle collective worker 0 binds its own address": {"pkg/controller.v1/paddlepaddle/envvar.go setPodEnv @v1.9.0 (no Master: worker 0, $(POD_IP_DUMMY))", coll, collTopo, jobs.TaskRef{Role: "worker"}, Env{
-			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "2"}, {"PADDLE_MASTER", "10.0.0.1:30000"}}},
+			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "2"}, {"POD_IP_DUMMY", "10.0.0.1"}, {"PADDLE_MASTER", "10.0.0.1:30000"}}},
 		"paddle collective worker 1": {"envvar.go setPodEnv @v1.9.0", coll, collTopo, jobs.TaskRef{Role: "worker", Index: 1}, Env{
 			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "2"}, {"PADDLE_MASTER", "10.0.0.1:30000"}}},
-		"paddle parameter-server master": {"envvar.go setPodEnv @v1.9.0 (Master present: master 0, PADDLE_SERVER_NUM)", ps, psTopo, jobs.TaskRef{Role: "master", Index: 1}, Env{
+		"paddle parameter-server master 0 binds its own address": {"envvar.go setPodEnv @v1.9.0 (rank == 0 && rtype == master: POD_IP_DUMMY, $(POD_IP_DUMMY):port)", ps, psTopo, jobs.TaskRef{Role: "master"}, Env{
+			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "4"}, {"POD_IP_DUMMY", "10.0.0.3"}, {"PADDLE_MASTER", "10.0.0.3:30002"}, {"PADDLE_SERVER_NUM", "1"}}},
+		"paddle parameter-server master 1": {"envvar.go setPodEnv @v1.9.0 (Master present: master 0, PADDLE_SERVER_NUM)", ps, psTopo, jobs.TaskRef{Role: "master", Index: 1}, Env{
 			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "4"}, {"PADDLE_MASTER", "10.0.0.3:30002"}, {"PADDLE_SERVER_NUM", "1"}}},
-		"paddle parameter-server worker": {"envvar.go setPodEnv @v1.9.0 (PADDLE_TRAINER_NUM)", ps, psTopo, jobs.TaskRef{Role: "worker"}, Env{
+		"paddle parameter-server worker 0: no POD_IP_DUMMY": {"envvar.go setPodEnv @v1.9.0 (PADDLE_TRAINER_NUM; rank 0 of Worker is not the rendezvous)", ps, psTopo, jobs.TaskRef{Role: "worker"}, Env{
 			{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "pd"}, {"PADDLE_NNODES", "4"}, {"PADDLE_MASTER", "10.0.0.3:30002"}, {"PADDLE_TRAINER_NUM", "1"}}},
 		"jax worker 2": {"pkg/controller.v1/jax/envvar.go setPodEnv @v1.9.0", jax, jaxTopo, jobs.TaskRef{Role: "worker", Index: 2}, Env{
 			{"PYTHONUNBUFFERED", "1"}, {"COORDINATOR_PORT", "30000"}, {"COORDINATOR_ADDRESS", "10.0.0.1"}, {"NUM_PROCESSES", "3"}, {"PROCESS_ID", "2"}}},

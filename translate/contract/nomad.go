@@ -282,7 +282,14 @@ func (c *Compiled) nomadTemplate(role, proc, jobID string, snap *Snapshot, shell
 			continue
 		}
 		d := p.defs[j]
-		line = t.appendDef(append(t.lineStart(line[:0]), d.name...), job, d.val)
+		line = line[:0]
+		if d.first { // setFirst: allocation index 0 only
+			line = append(line, `{{ if eq $me "0" }}`...)
+		}
+		line = t.appendDef(append(t.lineStart(line), d.name...), job, d.val)
+		if d.first {
+			line = append(line, "{{ end -}}\n"...)
+		}
 		w.Write(line)
 	}
 	switch {

@@ -20,39 +20,39 @@ func TestFamilies(t *testing.T) {
 		want []famSummary
 	}{
 		"host ips of three tasks": {
-			defs: []def{{"A", lit("x")}, {"IP_w_0", ip(0, 0)}, {"IP_w_1", ip(0, 1)}, {"IP_w_2", ip(0, 2)}, {"B", lit("y")}},
+			defs: []def{{name: "A", val: lit("x")}, {name: "IP_w_0", val: ip(0, 0)}, {name: "IP_w_1", val: ip(0, 1)}, {name: "IP_w_2", val: ip(0, 2)}, {name: "B", val: lit("y")}},
 			want: []famSummary{{start: 1, block: 1, tasks: 3, names: []string{"IP_w_|"}}},
 		},
 		"two items per task, role name ending in a digit": {
-			defs: []def{{"P_w1_0_http", ports(1, 0, "http")}, {"IP_w1_0", ip(1, 0)}, {"P_w1_1_http", ports(1, 1, "http")}, {"IP_w1_1", ip(1, 1)}},
+			defs: []def{{name: "P_w1_0_http", val: ports(1, 0, "http")}, {name: "IP_w1_0", val: ip(1, 0)}, {name: "P_w1_1_http", val: ports(1, 1, "http")}, {name: "IP_w1_1", val: ip(1, 1)}},
 			want: []famSummary{{start: 0, block: 2, tasks: 2, names: []string{"P_w1_|_http", "IP_w1_|"}}},
 		},
 		"one task is no loop": {
-			defs: []def{{"IP_w_0", ip(0, 0)}, {"B", lit("y")}},
+			defs: []def{{name: "IP_w_0", val: ip(0, 0)}, {name: "B", val: lit("y")}},
 		},
 		"a later contract's override ends the run": {
-			defs: []def{{"IP_w_0", ip(0, 0)}, {"IP_w_1", ip(0, 1)}, {"IP_w_2", lit("fixed")}, {"IP_w_3", ip(0, 3)}},
+			defs: []def{{name: "IP_w_0", val: ip(0, 0)}, {name: "IP_w_1", val: ip(0, 1)}, {name: "IP_w_2", val: lit("fixed")}, {name: "IP_w_3", val: ip(0, 3)}},
 			want: []famSummary{{start: 0, block: 1, tasks: 2, names: []string{"IP_w_|"}}},
 		},
 		"a value of another task than its name's": {
-			defs: []def{{"IP_w_0", ip(0, 0)}, {"IP_w_1", ip(0, 1)}, {"IP_w_2", ip(0, 1)}},
+			defs: []def{{name: "IP_w_0", val: ip(0, 0)}, {name: "IP_w_1", val: ip(0, 1)}, {name: "IP_w_2", val: ip(0, 1)}},
 			want: []famSummary{{start: 0, block: 1, tasks: 2, names: []string{"IP_w_|"}}},
 		},
 		"names that do not count": {
-			defs: []def{{"IP_w_0", ip(0, 0)}, {"IP_x_1", ip(0, 1)}},
+			defs: []def{{name: "IP_w_0", val: ip(0, 0)}, {name: "IP_x_1", val: ip(0, 1)}},
 		},
 		"a self part is never a family": {
-			defs: []def{{"S_0", cat(ip(0, 0), ports(0, self, "http"))}, {"S_1", cat(ip(0, 1), ports(0, self, "http"))}},
+			defs: []def{{name: "S_0", val: cat(ip(0, 0), ports(0, self, "http"))}, {name: "S_1", val: cat(ip(0, 1), ports(0, self, "http"))}},
 		},
 		"two roles, two loops": {
-			defs: []def{{"IP_a_0", ip(0, 0)}, {"IP_a_1", ip(0, 1)}, {"IP_b_0", ip(1, 0)}, {"IP_b_1", ip(1, 1)}, {"IP_b_2", ip(1, 2)}},
+			defs: []def{{name: "IP_a_0", val: ip(0, 0)}, {name: "IP_a_1", val: ip(0, 1)}, {name: "IP_b_0", val: ip(1, 0)}, {name: "IP_b_1", val: ip(1, 1)}, {name: "IP_b_2", val: ip(1, 2)}},
 			want: []famSummary{{start: 0, block: 1, tasks: 2, names: []string{"IP_a_|"}}, {start: 2, block: 1, tasks: 3, names: []string{"IP_b_|"}}},
 		},
 		"index ten and up": {
 			defs: func() []def {
 				var ds []def
 				for i := range 12 {
-					ds = append(ds, def{"IP_w_" + strconv.Itoa(i) + "_x", ip(0, i)})
+					ds = append(ds, def{name: "IP_w_" + strconv.Itoa(i) + "_x", val: ip(0, i)})
 				}
 				return ds
 			}(),

@@ -70,10 +70,10 @@ func (b *builder) dynamicRole(k int, rn string) {
 			is := strconv.Itoa(i)
 			for _, p := range r.Ports {
 				ps := ports(k, i, p.Label) // one value, two names
-				out = append(out, def{"PAI_PORT_LIST_" + rn + "_" + is + "_" + p.Label, ps},
-					def{"PAI_" + rn + "_" + is + "_" + p.Label + "_PORT", ps})
+				out = append(out, def{name: "PAI_PORT_LIST_" + rn + "_" + is + "_" + p.Label, val: ps},
+					def{name: "PAI_" + rn + "_" + is + "_" + p.Label + "_PORT", val: ps})
 			}
-			out = append(out, def{"PAI_HOST_IP_" + rn + "_" + is, addr(k, i)})
+			out = append(out, def{name: "PAI_HOST_IP_" + rn + "_" + is, val: addr(k, i)})
 		}
 		return out
 	})

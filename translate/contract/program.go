@@ -49,6 +49,9 @@ type expr []part
 type def struct {
 	name string
 	val  expr
+	// first: only the task of index 0 has the variable (PaddleJob's
+	// POD_IP_DUMMY); every evaluator leaves it out of the others.
+	first bool
 }
 
 // program is the contract of one role (and process): every variable, in
@@ -115,17 +118,26 @@ func (b *builder) setShared(what string, role int, f func() []def) {
 		}
 	}
 	for _, d := range ds {
-		b.set(d.name, d.val)
+		b.setDef(d)
 	}
 }
 
-func (b *builder) set(name string, v expr) {
-	if i, ok := b.index[name]; ok {
-		b.defs[i].val = v
+func (b *builder) set(name string, v expr) { b.setDef(def{name: name, val: v}) }
+
+// setFirst sets name on the task of index 0 only. Its value must use self
+// (so no evaluator takes it for a variable every task shares) and name
+// must be a shell name (the shell rendering guards only an export).
+func (b *builder) setFirst(name string, v expr) {
+	b.setDef(def{name: name, val: v, first: true})
+}
+
+func (b *builder) setDef(d def) {
+	if i, ok := b.index[d.name]; ok {
+		b.defs[i] = d
 		return
 	}
-	b.index[name] = len(b.defs)
-	b.defs = append(b.defs, def{name, v})
+	b.index[d.name] = len(b.defs)
+	b.defs = append(b.defs, d)
 }
 
 func (b *builder) setLit(name, v string) { b.set(name, lit(v)) }

@@ -226,7 +226,7 @@ func (cj *Compiled) shellRender() (*shellRendering, error) {
 		odd := commonOdd
 		for _, d := range v.p.defs {
 			if _, ok := common[d.name]; !ok {
-				odd = c.assign(def{d.name, c.hoist(d.val)}, odd)
+				odd = c.assign(def{name: d.name, val: c.hoist(d.val), first: d.first}, odd)
 			}
 		}
 		if v.proc == ProcessMain {
@@ -257,7 +257,7 @@ type variant struct {
 func commonDefs(vs []variant) map[string]expr {
 	common := map[string]expr{}
 	for _, d := range vs[0].p.defs {
-		if !d.val.usesSelf() {
+		if !d.val.usesSelf() && !d.first {
 			common[d.name] = d.val
 		}
 	}
@@ -574,7 +574,7 @@ func (c *shc) hoistVar(run expr) string {
 	}
 	v := "_js_s" + strconv.Itoa(len(c.hoistOrder))
 	c.hoisted[key] = v
-	c.hoistOrder = append(c.hoistOrder, def{v, run})
+	c.hoistOrder = append(c.hoistOrder, def{name: v, val: run})
 	return v
 }
 
@@ -586,12 +586,18 @@ func (c *shc) assign(d def, odd []string) []string {
 	c.wbuf = c.appendWord(c.wbuf[:0], d.val) // a pCond writes its line first
 	w := &c.out
 	if IsShellName(d.name) {
+		if d.first { // setFirst: task 0 only
+			w.WriteString("if [ \"$JS_SELF_INDEX\" -eq 0 ]; then\n")
+		}
 		w.WriteString(d.name)
 		w.WriteByte('=')
 		w.Write(c.wbuf)
 		w.WriteString("\nexport ")
 		w.WriteString(d.name)
 		w.WriteByte('\n')
+		if d.first {
+			w.WriteString("fi\n")
+		}
 		return odd
 	}
 	c.odd++

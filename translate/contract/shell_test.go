@@ -537,3 +537,47 @@ func TestWorkDirExport(t *testing.T) {
 		}
 	}
 }
+
+// TestShellPaddleFirstOnly: PaddleJob's POD_IP_DUMMY, which only the
+// rendezvous task had (pkg/controller.v1/paddlepaddle/envvar.go setPodEnv
+// @v1.9.0: rank 0 of the Worker in collective mode, Master 0 in
+// parameter-server mode), is exported by the shell rendering for that task
+// alone, with the task's own address.
+func TestShellPaddleFirstOnly(t *testing.T) {
+	shs := shells(t)
+	port := []jobs.Port{{Label: "master", Count: 1, Implicit: true, Number: 36543}}
+	for _, ps := range []bool{false, true} {
+		j := &jobs.Job{Name: "pd", Source: jobs.Source{Format: jobs.FormatPaddleJob}, Contracts: []string{jobs.ContractPaddle},
+			Roles: []*jobs.Role{{Name: "worker", ReplicaType: "worker", Instances: 2, Ports: port}}}
+		topo := contract.Topology{Roles: []contract.RoleTopology{{Name: "worker", Tasks: []contract.TaskTopology{
+			{Addr: "10.0.0.1", Ports: map[string][]int{"master": {30000}}}, {Addr: "10.0.0.2", Ports: map[string][]int{"master": {30001}}}}}}}
+		rendezvous := "worker"
+		if ps {
+			j.Roles = append(j.Roles, &jobs.Role{Name: "master", ReplicaType: "master", Instances: 2, Ports: port})
+			topo.Roles = append(topo.Roles, contract.RoleTopology{Name: "master", Tasks: []contract.TaskTopology{
+				{Addr: "10.0.0.3", Ports: map[string][]int{"master": {30002}}}, {Addr: "10.0.0.4", Ports: map[string][]int{"master": {30003}}}}})
+			rendezvous = "master"
+		}
+		script, err := contract.Shell(j, contract.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, r := range j.Roles {
+			for i := range r.Instances {
+				want := ""
+				if r.Name == rendezvous && i == 0 {
+					want = topo.Roles[k].Tasks[0].Addr
+				}
+				for _, sh := range shs {
+					got, stderr, err := runShell(t, sh, script, shellInput(j, topo, contract.Options{}, k, i, ""))
+					if err != nil {
+						t.Fatalf("%s-%d under %s: %v\n%s", r.Name, i, sh, err, stderr)
+					}
+					if v, ok := got["POD_IP_DUMMY"]; v != want || ok != (want != "") {
+						t.Errorf("parameter-server %v, %s-%d under %s: POD_IP_DUMMY = %q (set %v), want %q", ps, r.Name, i, sh, v, ok, want)
+					}
+				}
+			}
+		}
+	}
+}

@@ -87,11 +87,11 @@ func (b *builder) yarnVars(leinao bool) {
 			out := make([]def, 0, rr.Instances*(2*len(ps)+1))
 			for i := range rr.Instances {
 				is := strconv.Itoa(i)
-				out = append(out, def{"PAI_HOST_IP_" + rr.Name + "_" + is, addr(rk, i)})
+				out = append(out, def{name: "PAI_HOST_IP_" + rr.Name + "_" + is, val: addr(rk, i)})
 				for _, p := range ps {
 					v := ports(rk, i, p.Label) // one value, two names
-					out = append(out, def{"PAI_PORT_LIST_" + rr.Name + "_" + is + "_" + p.Label, v},
-						def{"PAI_" + rr.Name + "_" + is + "_" + p.Label + "_PORT", v})
+					out = append(out, def{name: "PAI_PORT_LIST_" + rr.Name + "_" + is + "_" + p.Label, val: v},
+						def{name: "PAI_" + rr.Name + "_" + is + "_" + p.Label + "_PORT", val: v})
 				}
 			}
 			return out
