@@ -17,6 +17,7 @@ func init() {
 
 const nomadACLHelp = `
 Usage: jobshift nomad-acl -user NAME [-user NAME]... [-o DIR]
+       jobshift nomad-acl -controller [-o DIR]
        jobshift nomad-acl -job ID -namespace NS [-o DIR]
 
 For an operator of a shared Nomad cluster. With -user: one namespace per
@@ -24,8 +25,12 @@ user (the site config sets nomad { namespace_per_user = true }) and a
 policy that grants the user's token everything jobshift needs in that
 namespace and nothing else, so that no user can read, write, stop or
 replace another user's jobs, secrets, ssh keys, snapshots, markers or
-verdicts. With -job: the in-job finisher's workload-identity policy for
-that one job, limited to its own verdict and markers. The files go to DIR
+verdicts. With -user or -controller: the namespace jobshift-system, where
+the controller job runs alone (no user's policy grants anything there, so
+nobody can register a job under the controller's ID and receive its
+policy), and the controller's workload-identity policy. With -job: the
+in-job finisher's workload-identity policy for that one job, limited to its
+own verdict and markers. The files go to DIR
 (default: the current directory) with the commands that apply them. See
 docs/operators.md, "Shared clusters".
 
@@ -43,13 +48,14 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	var users stringList
 	fs.Var(&users, "user", "a user `name` (repeat for several)")
 	job := fs.String("job", "", "a job `ID`: write its finisher's policy")
+	controller := fs.Bool("controller", false, "write the controller's namespace and policy (also done with -user)")
 	ns := fs.String("namespace", "default", "the job's `namespace` (with -job)")
 	out := fs.String("o", ".", "output `directory`")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if len(users) == 0 && *job == "" {
-		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more) or -job")
+	if len(users) == 0 && *job == "" && !*controller {
+		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more), -controller or -job")
 		return exitUsage
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -66,6 +72,10 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	seen := map[string]string{}
 	for _, u := range users {
 		n := nomad.NamespaceFor(u)
+		if n == nomad.ControllerNamespace {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace %q, the controller's: its token could register a job under the controller's ID and receive its policy\n", u, n)
+			return 1
+		}
 		if other, dup := seen[n]; dup {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: users %q and %q get the same namespace %q: they would share everything\n", other, u, n)
 			return 1
@@ -79,6 +89,9 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "nomad acl policy apply %s %s\n", pol, filepath.Join(*out, pol+".policy.hcl"))
 		fmt.Fprintf(stdout, "nomad acl token create -name %s -policy %s   # give its secret to %s only\n", pol, pol, u)
 	}
+	if (len(users) > 0 || *controller) && !writeControllerACL(*out, write, stdout) {
+		return 1
+	}
 	if *job != "" {
 		name := "jobshift-finisher-" + strings.ReplaceAll(*job, "~", "-")
 		if !write(name+".policy.hcl", nomad.FinisherPolicy(*ns, *job)) {
@@ -87,4 +100,17 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, filepath.Join(*out, name+".policy.hcl"))
 	}
 	return 0
+}
+
+// writeControllerACL writes the controller's namespace and policy and
+// prints the commands that apply them and run the controller there.
+func writeControllerACL(dir string, write func(name, text string) bool, stdout io.Writer) bool {
+	ns, pol := nomad.ControllerNamespace+".namespace.hcl", nomad.ControllerJobID+".policy.hcl"
+	if !write(ns, nomad.ControllerNamespaceSpec()) || !write(pol, nomad.ControllerPolicy()) {
+		return false
+	}
+	fmt.Fprintf(stdout, "nomad namespace apply %s   # the controller's alone: grant no user anything in it\n", filepath.Join(dir, ns))
+	fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", nomad.ControllerNamespace, nomad.ControllerJobID, nomad.ControllerPolicyName, filepath.Join(dir, pol))
+	fmt.Fprintf(stdout, "nomad job run -var jobshift=/usr/local/bin/jobshift docs/nomad/jobshift-controller.nomad.hcl   # namespace %s\n", nomad.ControllerNamespace)
+	return true
 }
