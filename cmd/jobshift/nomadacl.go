@@ -18,7 +18,7 @@ func init() {
 const nomadACLHelp = `
 Usage: jobshift nomad-acl -user NAME [-user NAME]... [-o DIR]
        jobshift nomad-acl -controller [-o DIR]
-       jobshift nomad-acl -job ID -namespace NS [-o DIR]
+       jobshift nomad-acl -job ID -namespace NS [-group G]... [-o DIR]
 
 For an operator of a shared Nomad cluster. With -user: one namespace per
 user (the site config sets nomad { namespace_per_user = true }) and a
@@ -30,7 +30,10 @@ the controller job runs alone (no user's policy grants anything there, so
 nobody can register a job under the controller's ID and receive its
 policy), and the controller's workload-identity policy. With -job: the
 in-job finisher's workload-identity policy for that one job, limited to its
-own verdict and markers. The files go to DIR
+own verdict and markers; with -group (the job's task groups), attached to
+each group's finisher tasks only (finish, and judge in UAI groups), so
+that the main task's identity, which the job's command can read, holds
+none of it. The files go to DIR
 (default: the current directory) with the commands that apply them. See
 docs/operators.md, "Shared clusters".
 
@@ -48,6 +51,8 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	var users stringList
 	fs.Var(&users, "user", "a user `name` (repeat for several)")
 	job := fs.String("job", "", "a job `ID`: write its finisher's policy")
+	var groups stringList
+	fs.Var(&groups, "group", "with -job: attach the finisher policy to this task `group`'s finisher tasks only (repeat for each group)")
 	controller := fs.Bool("controller", false, "write the controller's namespace and policy (also done with -user)")
 	ns := fs.String("namespace", "default", "the job's `namespace` (with -job)")
 	out := fs.String("o", ".", "output `directory`")
@@ -94,10 +99,25 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	}
 	if *job != "" {
 		name := "jobshift-finisher-" + strings.ReplaceAll(*job, "~", "-")
+		file := filepath.Join(*out, name+".policy.hcl")
 		if !write(name+".policy.hcl", nomad.FinisherPolicy(*ns, *job)) {
 			return 1
 		}
-		fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, filepath.Join(*out, name+".policy.hcl"))
+		if len(groups) == 0 {
+			// every task of the job gets it, the main tasks included
+			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, file)
+		}
+		// one policy name per attachment: Nomad attaches a policy to one
+		// job, group and task
+		for _, g := range groups {
+			for _, task := range []string{nomad.FinisherTask, nomad.JudgeTask} {
+				note := ""
+				if task == nomad.JudgeTask {
+					note = "   # UAI groups only"
+				}
+				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s-%s-%s %s%s\n", *ns, *job, g, task, name, g, task, file, note)
+			}
+		}
 	}
 	return 0
 }

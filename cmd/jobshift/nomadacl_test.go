@@ -41,3 +41,27 @@ func TestNomadACLController(t *testing.T) {
 		t.Errorf("-controller alone: exit %d\n%s", code, errs)
 	}
 }
+
+// With -group, the finisher policy is attached to each group's finisher
+// tasks only, never job-wide (where the main task's identity, which the
+// job's command reads, would hold it too).
+func TestNomadACLFinisherPerTask(t *testing.T) {
+	isolate(t)
+	out, errs, code := runQuiet("nomad-acl", "-job", "alice~mnist", "-namespace", "alice", "-group", "worker", "-group", "ps", "-o", t.TempDir())
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 4 {
+		t.Fatalf("want 4 attachments (2 groups × finish, judge), got:\n%s", out)
+	}
+	for _, l := range lines {
+		if !strings.Contains(l, " -job alice~mnist -group ") || !(strings.Contains(l, " -task "+nomad.FinisherTask+" ") || strings.Contains(l, " -task "+nomad.JudgeTask+" ")) {
+			t.Errorf("not attached to a finisher task: %s", l)
+		}
+	}
+	out, _, _ = runQuiet("nomad-acl", "-job", "alice~mnist", "-namespace", "alice", "-o", t.TempDir())
+	if strings.Contains(out, " -task ") || !strings.Contains(out, " -job alice~mnist ") {
+		t.Errorf("without -group: %s", out)
+	}
+}
