@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -135,5 +136,58 @@ func TestEndMarkerAttribution(t *testing.T) {
 	w := &watcher{pol: pol, version: 2, m: completion.NewMachine(pol, completion.MachineConfig{})}
 	if v, _, seen := judge(w, allocs, map[string]endMark{"a1": {code: 1, at: later}}); v == nil || v.Phase != completion.PhaseFailed {
 		t.Errorf("the job's own marker decided %v (%s), want failed", v, seen)
+	}
+}
+
+// On the agent: a verdict naming a running task of the job's own
+// allocation is taken; the same allocation named in another job's
+// verdict, or a made-up allocation, is not (the stub's fields and the
+// Variable's times as Nomad gives them).
+func TestAgentVerdictAttribution(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	c := agent.Client(t)
+	id := fmt.Sprintf("verdict-attr-%d", time.Now().UnixNano())
+	job := api.NewBatchJob(id, id, "global", 50)
+	task := api.NewTask(MainTask, "raw_exec").SetConfig("command", "/bin/sleep").SetConfig("args", []string{"60"})
+	task.Resources = &api.Resources{CPU: new(20), MemoryMB: new(16)}
+	job.AddTaskGroup(api.NewTaskGroup("g", 1).AddTask(task))
+	if _, _, err := c.Jobs().Register(job, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer c.Jobs().Deregister(id, true, nil)
+	var alloc *api.AllocationListStub
+	for deadline := time.Now().Add(90 * time.Second); alloc == nil; time.Sleep(300 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the job's task did not start")
+		}
+		stubs, _, err := c.Jobs().Allocations(id, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, a := range stubs {
+			if ts := a.TaskStates[MainTask]; ts != nil && !ts.StartedAt.IsZero() {
+				alloc = a
+			}
+		}
+	}
+	other := id + "-other"
+	for name, tc := range map[string]struct {
+		job, alloc string
+		trusted    bool
+	}{
+		"its own allocation's task": {id, alloc.ID, true},
+		"another job's allocation":  {other, alloc.ID, false},
+		"a made-up allocation":      {id, "0badc0de-0000-4000-8000-000000000000", false},
+	} {
+		items := api.VariableItems{"phase": "succeeded", "exitCode": "0", "reason": "r", "attempts": "1", "version": fmt.Sprint(alloc.JobVersion)}
+		verdictWriter{alloc: tc.alloc, task: MainTask}.sign(items)
+		if _, _, err := c.Variables().Create(&api.Variable{Path: ResultPath(tc.job), Items: items}, nil); err != nil {
+			t.Fatal(err)
+		}
+		w := &watcher{c: c, id: tc.job, version: alloc.JobVersion}
+		if got := w.recorded(t.Context()); (got != nil) != tc.trusted {
+			t.Errorf("%s: trusted = %v, want %v", name, got != nil, tc.trusted)
+		}
+		c.Variables().Delete(ResultPath(tc.job), nil)
 	}
 }
