@@ -65,7 +65,7 @@ func TestRunProgramsAsFiles(t *testing.T) {
 				}
 			}
 			// The filled-in script is gone with the task.
-			if left, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-0", "user.sh")); strings.Contains(name, "secrets") && len(left) > 0 {
+			if left, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-1", "user.sh")); strings.Contains(name, "secrets") && len(left) > 0 {
 				t.Errorf("the script with secrets is still there: %v", left)
 			}
 		})
