@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"encoding/json"
 	"io"
 	"time"
 
@@ -53,7 +54,8 @@ type Handle struct {
 // Event is one observation of a running job.
 type Event struct {
 	Time time.Time `json:"time"`
-	// Attempt is the job attempt (0 = first run; whole-job retries add 1).
+	// Attempt is the job attempt (0 = first run; whole-job retries add
+	// 1). Its JSON counts from 1, as everything jobshift shows (jsonAttempt).
 	Attempt int `json:"attempt"`
 	// Task is set for task events, nil for job events.
 	Task     *completion.TaskRef `json:"task,omitempty"`
@@ -78,3 +80,29 @@ type LogOptions struct {
 	Stderr bool
 	Follow bool
 }
+
+// MarshalJSON writes the attempt counted from 1 (jsonAttempt).
+func (e Event) MarshalJSON() ([]byte, error) {
+	type plain Event
+	e.Attempt = jsonAttempt(e.Attempt)
+	return json.Marshal(plain(e))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (e *Event) UnmarshalJSON(b []byte) error {
+	type plain Event
+	if err := json.Unmarshal(b, (*plain)(e)); err != nil {
+		return err
+	}
+	e.Attempt = goAttempt(e.Attempt)
+	return nil
+}
+
+// jsonAttempt is attempt a (0 = the first) as JSON says it: counted from
+// 1, as the messages, `status` and the run directories' names count. The
+// Go fields, the completion engine and the targets' own records count
+// from 0.
+func jsonAttempt(a int) int { return a + 1 }
+
+// goAttempt is jsonAttempt's inverse (0 or less reads as the first).
+func goAttempt(j int) int { return max(j-1, 0) }

@@ -2,6 +2,7 @@ package drivers
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strings"
@@ -70,7 +71,8 @@ type Status struct {
 	Phase    completion.Phase `json:"phase"`
 	ExitCode int              `json:"exitCode"`
 	Reason   string           `json:"reason,omitempty"`
-	// Attempt is the current attempt (0 = first).
+	// Attempt is the current attempt (0 = first; its JSON counts from 1:
+	// jsonAttempt).
 	Attempt   int          `json:"attempt"`
 	Submitted time.Time    `json:"submitted,omitzero"`
 	Tasks     []TaskStatus `json:"tasks"`
@@ -108,4 +110,21 @@ type Lister interface {
 // change on the target (Nomad's plan diff) without submitting.
 type Planner interface {
 	PlanDiff(ctx context.Context, p *translate.Plan) (string, error)
+}
+
+// MarshalJSON writes the attempt counted from 1 (jsonAttempt).
+func (s Status) MarshalJSON() ([]byte, error) {
+	type plain Status
+	s.Attempt = jsonAttempt(s.Attempt)
+	return json.Marshal(plain(s))
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (s *Status) UnmarshalJSON(b []byte) error {
+	type plain Status
+	if err := json.Unmarshal(b, (*plain)(s)); err != nil {
+		return err
+	}
+	s.Attempt = goAttempt(s.Attempt)
+	return nil
 }

@@ -169,7 +169,7 @@ func TestTorchDDP(t *testing.T) {
 			if o.res.Phase != completion.PhaseSucceeded {
 				t.Fatalf("result = %+v, want succeeded", o.res)
 			}
-			outs, _ := filepath.Glob(filepath.Join(o.dir, "*", "attempt-0", "stdout"))
+			outs, _ := filepath.Glob(filepath.Join(o.dir, "*", "attempt-1", "stdout"))
 			sums := map[string]string{}
 			for _, f := range outs {
 				b, err := os.ReadFile(f)
@@ -209,7 +209,7 @@ func TestTrainJobXGBoost(t *testing.T) {
 	if o.res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded", o.res)
 	}
-	outs, _ := filepath.Glob(filepath.Join(o.dir, "*", "attempt-0", "stdout"))
+	outs, _ := filepath.Glob(filepath.Join(o.dir, "*", "attempt-1", "stdout"))
 	sums := map[string]string{}
 	for _, f := range outs {
 		b, err := os.ReadFile(f)
@@ -249,7 +249,7 @@ func TestTrainJobMPI(t *testing.T) {
 	if o.res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded", o.res)
 	}
-	b, err := os.ReadFile(filepath.Join(o.dir, "launcher-0", "attempt-0", "stdout"))
+	b, err := os.ReadFile(filepath.Join(o.dir, "launcher-0", "attempt-1", "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ func TestKindExamples(t *testing.T) {
 			seen := map[jobs.TaskRef]map[string]string{}
 			for _, r := range job.Roles {
 				for i := range r.Instances {
-					b, err := os.ReadFile(filepath.Join(o.dir, r.Name+"-"+strconv.Itoa(i), "attempt-0", "stdout"))
+					b, err := os.ReadFile(filepath.Join(o.dir, r.Name+"-"+strconv.Itoa(i), "attempt-1", "stdout"))
 					if err != nil {
 						t.Fatal(err)
 					}

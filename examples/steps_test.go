@@ -45,7 +45,7 @@ func TestInitSecretExample(t *testing.T) {
 	if !strings.Contains(o.out, "dataset: 1000 lines; credential: present (sha256 matches)") {
 		t.Errorf("the training container did not confirm its data and credential:\n%s", o.out)
 	}
-	noSecret(t, o, "master-0/attempt-0/stdout", "dataset:", "hub-0f8e7d6c5b4a", "aHViLTBmOGU3ZDZjNWI0YQ==")
+	noSecret(t, o, "master-0/attempt-1/stdout", "dataset:", "hub-0f8e7d6c5b4a", "aHViLTBmOGU3ZDZjNWI0YQ==")
 }
 
 // The entrypoint is the ConfigMap's script at its mount path (mode 0755),
@@ -59,5 +59,5 @@ func TestConfigMapEntryExample(t *testing.T) {
 	if !strings.Contains(o.out, "rank 0 of 2, epochs 3: entrypoint from the ConfigMap, key from the Secret") {
 		t.Errorf("the master did not run the ConfigMap's entrypoint with its key:\n%s", o.out)
 	}
-	noSecret(t, o, "master-0/attempt-0/stdout", "entrypoint from the ConfigMap", "dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ==")
+	noSecret(t, o, "master-0/attempt-1/stdout", "entrypoint from the ConfigMap", "dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ==")
 }

@@ -1,6 +1,11 @@
 package jobs
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
+)
 
 // MarshalJSON writes a secret variable without its value (explain -json,
 // the IR goldens): only its name and where it came from.
@@ -29,4 +34,46 @@ func (r *Role) SecretEnv() (EnvVar, bool) {
 		}
 	}
 	return EnvVar{}, false
+}
+
+// secretStep is one step of a PAI v2 secret reference path: `.name`, `.N`
+// or `[N]`.
+var secretStep = regexp.MustCompile(`\.([A-Za-z0-9_-]+)|\[([0-9]+)\]`)
+
+// LookupSecret walks path (".a[0].b", or ".a.0.b": the PAI v2 reader
+// rewrites [N] to .N as OpenPAI's renderer did) through the job's secrets
+// tree. A leaf string is its value, an object or list its JSON text; a
+// missing step resolves nothing. Every target fills references with it, so
+// a reference means the same on each.
+func LookupSecret(root map[string]any, path string) (string, bool) {
+	var cur any = root
+	for _, seg := range secretStep.FindAllStringSubmatch(path, -1) {
+		switch c := cur.(type) {
+		case map[string]any:
+			v, ok := c[seg[1]]
+			if !ok || seg[1] == "" {
+				return "", false
+			}
+			cur = v
+		case []any:
+			i, err := strconv.Atoi(seg[1] + seg[2])
+			if err != nil || i < 0 || i >= len(c) {
+				return "", false
+			}
+			cur = c[i]
+		default:
+			return "", false
+		}
+	}
+	switch v := cur.(type) {
+	case nil:
+		return "", false
+	case string:
+		return v, true
+	case map[string]any, []any:
+		b, err := json.Marshal(v)
+		return string(b), err == nil
+	default:
+		return fmt.Sprint(v), true
+	}
 }

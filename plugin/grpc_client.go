@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers"
 	pb "github.com/jobshift/jobshift/plugin/proto"
 	"github.com/jobshift/jobshift/translate"
@@ -21,6 +22,9 @@ type GRPCClient struct {
 	version string
 	// protocol is the negotiated protocol version (wire_version.go).
 	protocol int
+	// Warn receives the warnings the plugin sent back with a Render or
+	// Submit (drivers.Config.Report of the host's config); nil drops them.
+	Warn func(hcl.Diagnostics)
 }
 
 var _ drivers.Driver = (*GRPCClient)(nil)
@@ -48,6 +52,7 @@ func (c *GRPCClient) Render(ctx context.Context, p *translate.Plan) (*drivers.Ar
 	if err != nil {
 		return nil, statusToError(err)
 	}
+	c.warn(resp.GetWarnings())
 	return artifactFromPB(resp), nil
 }
 
@@ -60,7 +65,15 @@ func (c *GRPCClient) Submit(ctx context.Context, p *translate.Plan) (drivers.Han
 	if err != nil {
 		return drivers.Handle{}, statusToError(err)
 	}
+	c.warn(resp.GetWarnings())
 	return handleFromPB(resp.Handle), nil
+}
+
+// warn hands the plugin's warnings to Warn.
+func (c *GRPCClient) warn(ws *pb.Diagnostics) {
+	if ws != nil && c.Warn != nil && len(ws.Diagnostics) > 0 {
+		c.Warn(diagsFromPB(ws))
+	}
 }
 
 // Watch relays the plugin's event stream. If the stream breaks before the

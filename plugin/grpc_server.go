@@ -24,8 +24,9 @@ func acceptedHeader() metadata.MD { return metadata.Pairs(acceptedKey, "1") }
 // grpcServer serves a drivers.Driver over gRPC (the plugin side).
 type grpcServer struct {
 	pb.UnimplementedDriverServer
-	impl    drivers.Driver
-	version string
+	impl     drivers.Driver
+	version  string
+	warnings *Warnings
 }
 
 func (s *grpcServer) Info(context.Context, *pb.InfoRequest) (*pb.InfoResponse, error) {
@@ -37,11 +38,16 @@ func (s *grpcServer) Render(ctx context.Context, req *pb.PlanRequest) (*pb.Rende
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
-	a, err := s.impl.Render(ctx, p)
+	var a *drivers.Artifact
+	ws, err := s.warnings.during(func() (err error) { a, err = s.impl.Render(ctx, p); return err })
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
-	return artifactToPB(a), nil
+	resp := artifactToPB(a)
+	if len(ws) > 0 {
+		resp.Warnings = diagsToPB(ws)
+	}
+	return resp, nil
 }
 
 func (s *grpcServer) Submit(ctx context.Context, req *pb.PlanRequest) (*pb.SubmitResponse, error) {
@@ -49,11 +55,16 @@ func (s *grpcServer) Submit(ctx context.Context, req *pb.PlanRequest) (*pb.Submi
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
-	h, err := s.impl.Submit(ctx, p)
+	var h drivers.Handle
+	ws, err := s.warnings.during(func() (err error) { h, err = s.impl.Submit(ctx, p); return err })
 	if err != nil {
 		return nil, errorToStatus(err)
 	}
-	return &pb.SubmitResponse{Handle: handleToPB(h)}, nil
+	resp := &pb.SubmitResponse{Handle: handleToPB(h)}
+	if len(ws) > 0 {
+		resp.Warnings = diagsToPB(ws)
+	}
+	return resp, nil
 }
 
 func (s *grpcServer) Watch(req *pb.HandleRequest, stream pb.Driver_WatchServer) error {

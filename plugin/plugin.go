@@ -15,6 +15,8 @@ type GRPCDriverPlugin struct {
 	goplugin.NetRPCUnsupportedPlugin
 	Impl    drivers.Driver
 	Version string
+	// Warnings, when set, is what Impl reports its warnings to (ServeWith).
+	Warnings *Warnings
 	// protocol is the version this set serves (0 = ProtocolVersion).
 	protocol int
 }
@@ -22,7 +24,7 @@ type GRPCDriverPlugin struct {
 var _ goplugin.GRPCPlugin = (*GRPCDriverPlugin)(nil)
 
 func (p *GRPCDriverPlugin) GRPCServer(_ *goplugin.GRPCBroker, s *grpc.Server) error {
-	pb.RegisterDriverServer(s, &grpcServer{impl: p.Impl, version: p.Version})
+	pb.RegisterDriverServer(s, &grpcServer{impl: p.Impl, version: p.Version, warnings: p.Warnings})
 	return nil
 }
 
@@ -36,10 +38,14 @@ func (p *GRPCDriverPlugin) GRPCClient(ctx context.Context, _ *goplugin.GRPCBroke
 
 // Serve runs d as a plugin on this process's stdio; it returns when the host
 // goes away. Call it from main() of a jobshift-driver-<name> binary.
-func Serve(d drivers.Driver, version string) {
+func Serve(d drivers.Driver, version string) { ServeWith(d, version, nil) }
+
+// ServeWith is Serve for a driver built with drivers.Config{Warn:
+// w.Report}: its warnings go back to the host with each Render and Submit.
+func ServeWith(d drivers.Driver, version string, w *Warnings) {
 	goplugin.Serve(&goplugin.ServeConfig{
 		HandshakeConfig:  Handshake,
-		VersionedPlugins: pluginSets(&GRPCDriverPlugin{Impl: d, Version: version}),
+		VersionedPlugins: pluginSets(&GRPCDriverPlugin{Impl: d, Version: version, Warnings: w}),
 		GRPCServer:       goplugin.DefaultGRPCServer,
 	})
 }

@@ -58,6 +58,13 @@ func runController(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer cancel()
 	log := hclog.New(&hclog.LoggerOptions{Name: "jobshift-controller", Output: stdout, JSONFormat: *logJSON, Level: level})
+	if id := os.Getenv("NOMAD_JOB_ID"); id != "" {
+		// a controller job: its workload identity is what its namespace's
+		// submitters could obtain by registering a job under its ID
+		if why := nomad.ControllerPlacement(os.Getenv("NOMAD_NAMESPACE"), id); why != "" {
+			log.Warn(why)
+		}
+	}
 	ct := &nomad.Controller{D: d.(*nomad.Driver), Log: log, Every: *every, Namespace: *namespace}
 	if err := ct.Run(ctx); err != nil && ctx.Err() == nil {
 		fmt.Fprintf(stderr, "jobshift controller: %v\n", err)

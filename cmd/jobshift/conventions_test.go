@@ -158,6 +158,38 @@ func TestAttemptNumberedFromOne(t *testing.T) {
 	if code != exitOK || !strings.Contains(all, "attempt 1: starting 1 tasks") || strings.Contains(all, "attempt 0") {
 		t.Errorf("exit %d:\n%s", code, all)
 	}
+	// the JSON and the run directory count the same way
+	runDir := dir + "/r"
+	out, _, code = runQuiet("run", "-json", "-run-dir", runDir, job)
+	if code != exitOK || !strings.Contains(out, `"attempt":1`) || strings.Contains(out, `"attempt":0`) {
+		t.Errorf("run -json: exit %d:\n%s", code, out)
+	}
+	if _, err := os.Stat(runDir + "/main-0/attempt-1/stdout"); err != nil {
+		t.Errorf("the first attempt's directory: %v", err)
+	}
+	out, _, _ = runQuiet("status", "-json", "local:"+runDir)
+	if !strings.Contains(out, `"attempt": 1`) {
+		t.Errorf("status -json:\n%s", out)
+	}
+	// a run directory written when events.jsonl counted from 0 reads as
+	// it did: its second attempt is attempt 2
+	old := dir + "/old"
+	if err := os.MkdirAll(old, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		"run.json":     `{"name":"once","user":"u","pid":0,"pidStart":"","started":"2026-01-01T00:00:00Z"}` + "\n",
+		"events.jsonl": `{"time":"2026-01-01T00:00:00Z","attempt":0,"task":{"role":"main","index":0},"state":"failed","exitCode":1}` + "\n" + `{"time":"2026-01-01T00:00:01Z","attempt":1,"task":{"role":"main","index":0},"state":"succeeded"}` + "\n" + `{"time":"2026-01-01T00:00:02Z","attempt":1,"final":{"phase":"succeeded","exitCode":0,"reason":"done","attempts":2}}` + "\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(old+"/"+name, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errs, _ = runQuiet("status", "-json", "local:"+old)
+	if !strings.Contains(out, `"attempt": 2`) {
+		t.Errorf("status -json of an old run directory:\n%s%s", out, errs)
+	}
 }
 
 // convert -to nomad hands over what the job needs besides itself: the

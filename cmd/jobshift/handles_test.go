@@ -122,7 +122,7 @@ func TestExitCodeTable(t *testing.T) {
 			}
 			if tc.sig != 0 {
 				waitFor(t, func() bool {
-					ps, _ := filepath.Glob(filepath.Join(dir, ".jobshift", "runs", "*", "*", "attempt-0", "pid"))
+					ps, _ := filepath.Glob(filepath.Join(dir, ".jobshift", "runs", "*", "*", "attempt-1", "pid"))
 					return len(ps) == 3
 				})
 				if err := cmd.Process.Signal(tc.sig); err != nil {
@@ -207,7 +207,7 @@ func TestLocalHandleAcrossCommands(t *testing.T) {
 		if m != nil {
 			handle = m[2]
 		}
-		ps, _ := filepath.Glob(filepath.Join(dir, ".jobshift", "runs", "*", "*", "attempt-0", "pid"))
+		ps, _ := filepath.Glob(filepath.Join(dir, ".jobshift", "runs", "*", "*", "attempt-1", "pid"))
 		return m != nil && len(ps) == 3
 	})
 	if !strings.HasPrefix(handle, "local:"+dir) {

@@ -17,15 +17,23 @@ func init() {
 
 const nomadACLHelp = `
 Usage: jobshift nomad-acl -user NAME [-user NAME]... [-o DIR]
-       jobshift nomad-acl -job ID -namespace NS [-o DIR]
+       jobshift nomad-acl -controller [-o DIR]
+       jobshift nomad-acl -job ID -namespace NS [-group G]... [-o DIR]
 
 For an operator of a shared Nomad cluster. With -user: one namespace per
 user (the site config sets nomad { namespace_per_user = true }) and a
 policy that grants the user's token everything jobshift needs in that
 namespace and nothing else, so that no user can read, write, stop or
 replace another user's jobs, secrets, ssh keys, snapshots, markers or
-verdicts. With -job: the in-job finisher's workload-identity policy for
-that one job, limited to its own verdict and markers. The files go to DIR
+verdicts. With -user or -controller: the namespace jobshift-system, where
+the controller job runs alone (no user's policy grants anything there, so
+nobody can register a job under the controller's ID and receive its
+policy), and the controller's workload-identity policy. With -job: the
+in-job finisher's workload-identity policy for that one job, limited to its
+own verdict and markers; with -group (the job's task groups), attached to
+each group's finisher tasks only (finish, and judge in UAI groups), so
+that the main task's identity, which the job's command can read, holds
+none of it. The files go to DIR
 (default: the current directory) with the commands that apply them. See
 docs/operators.md, "Shared clusters".
 
@@ -43,13 +51,16 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	var users stringList
 	fs.Var(&users, "user", "a user `name` (repeat for several)")
 	job := fs.String("job", "", "a job `ID`: write its finisher's policy")
+	var groups stringList
+	fs.Var(&groups, "group", "with -job: attach the finisher policy to this task `group`'s finisher tasks only (repeat for each group)")
+	controller := fs.Bool("controller", false, "write the controller's namespace and policy (also done with -user)")
 	ns := fs.String("namespace", "default", "the job's `namespace` (with -job)")
 	out := fs.String("o", ".", "output `directory`")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
 	}
-	if len(users) == 0 && *job == "" {
-		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more) or -job")
+	if len(users) == 0 && *job == "" && !*controller {
+		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more), -controller or -job")
 		return exitUsage
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
@@ -66,6 +77,10 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	seen := map[string]string{}
 	for _, u := range users {
 		n := nomad.NamespaceFor(u)
+		if n == nomad.ControllerNamespace {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace %q, the controller's: its token could register a job under the controller's ID and receive its policy\n", u, n)
+			return 1
+		}
 		if other, dup := seen[n]; dup {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: users %q and %q get the same namespace %q: they would share everything\n", other, u, n)
 			return 1
@@ -79,12 +94,43 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "nomad acl policy apply %s %s\n", pol, filepath.Join(*out, pol+".policy.hcl"))
 		fmt.Fprintf(stdout, "nomad acl token create -name %s -policy %s   # give its secret to %s only\n", pol, pol, u)
 	}
+	if (len(users) > 0 || *controller) && !writeControllerACL(*out, write, stdout) {
+		return 1
+	}
 	if *job != "" {
 		name := "jobshift-finisher-" + strings.ReplaceAll(*job, "~", "-")
+		file := filepath.Join(*out, name+".policy.hcl")
 		if !write(name+".policy.hcl", nomad.FinisherPolicy(*ns, *job)) {
 			return 1
 		}
-		fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, filepath.Join(*out, name+".policy.hcl"))
+		if len(groups) == 0 {
+			// every task of the job gets it, the main tasks included
+			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, file)
+		}
+		// one policy name per attachment: Nomad attaches a policy to one
+		// job, group and task
+		for _, g := range groups {
+			for _, task := range []string{nomad.FinisherTask, nomad.JudgeTask} {
+				note := ""
+				if task == nomad.JudgeTask {
+					note = "   # UAI groups only"
+				}
+				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s-%s-%s %s%s\n", *ns, *job, g, task, name, g, task, file, note)
+			}
+		}
 	}
 	return 0
+}
+
+// writeControllerACL writes the controller's namespace and policy and
+// prints the commands that apply them and run the controller there.
+func writeControllerACL(dir string, write func(name, text string) bool, stdout io.Writer) bool {
+	ns, pol := nomad.ControllerNamespace+".namespace.hcl", nomad.ControllerJobID+".policy.hcl"
+	if !write(ns, nomad.ControllerNamespaceSpec()) || !write(pol, nomad.ControllerPolicy()) {
+		return false
+	}
+	fmt.Fprintf(stdout, "nomad namespace apply %s   # the controller's alone: grant no user anything in it\n", filepath.Join(dir, ns))
+	fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", nomad.ControllerNamespace, nomad.ControllerJobID, nomad.ControllerPolicyName, filepath.Join(dir, pol))
+	fmt.Fprintf(stdout, "nomad job run -var jobshift=/usr/local/bin/jobshift docs/nomad/jobshift-controller.nomad.hcl   # namespace %s\n", nomad.ControllerNamespace)
+	return true
 }

@@ -37,6 +37,7 @@ func openExternal(name string, cfg drivers.Config) (drivers.Driver, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w (built-in drivers: %s)", err, strings.Join(drivers.Names(), ", "))
 	}
+	ext.Warn = cfg.Report // counted and printed as a built-in driver's
 	return ext, nil
 }
 
@@ -183,11 +184,12 @@ func servePlugin(name, configPath string, stderr io.Writer) int {
 	}
 	// stdout belongs to the plugin protocol: everything else goes to stderr,
 	// which go-plugin relays to the host's log.
-	d, err := drivers.New(name, drivers.Config{Site: site, Output: stderr, Warnings: stderr})
+	ws := plugin.Warnings{Outside: drivers.Config{Warnings: stderr}.Report}
+	d, err := drivers.New(name, drivers.Config{Site: site, Output: stderr, Warnings: stderr, Warn: ws.Report})
 	if err != nil {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
-	plugin.Serve(d, version)
+	plugin.ServeWith(d, version, &ws)
 	return 0
 }

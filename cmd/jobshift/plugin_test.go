@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -78,6 +79,19 @@ func TestExternalPluginCLI(t *testing.T) {
 		if !bytes.Equal(got, f.Data) {
 			t.Errorf("%s through the plugin differs from in-process:\n--- in-process\n%s\n--- plugin\n%s", f.Name, f.Data, got)
 		}
+	}
+
+	// The plugin's own warnings cross the wire and are counted and
+	// printed, located, as a built-in driver's are (validate -to).
+	out.Reset()
+	errb.Reset()
+	if code := realMain([]string{"validate", "-to", "example", "-plugin-dir", dir, file}, &out, &errb); code != 0 {
+		t.Fatalf("validate -to example: exit %d\n%s", code, errb.String())
+	}
+	printed := strings.Count(errb.String(), ": warning: ")
+	if !strings.Contains(errb.String(), file+":10:10: warning: Image not run") ||
+		!strings.Contains(out.String(), fmt.Sprintf(", %d warning", printed)) {
+		t.Errorf("validate -to example does not print and count the plugin's warning:\nstdout %q\nstderr:\n%s", out.String(), errb.String())
 	}
 
 	out.Reset()

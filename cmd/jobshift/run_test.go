@@ -107,8 +107,8 @@ func TestRunInterrupt(t *testing.T) {
 			}
 			// All started, and the stubborn task ignores SIGTERM by now.
 			waitFor(t, func() bool {
-				ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-0", "pid"))
-				b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-0", "stdout"))
+				ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-1", "pid"))
+				b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-1", "stdout"))
 				return len(ps) == 3 && strings.Contains(string(b), "ready")
 			})
 			for range tc.signals {
@@ -130,7 +130,7 @@ func TestRunInterrupt(t *testing.T) {
 			if left, err := local.Leftovers(runDir); err != nil || len(left) > 0 {
 				t.Errorf("processes left behind: %v (%v)", left, err)
 			}
-			b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-0", "exit"))
+			b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-1", "exit"))
 			if strings.TrimSpace(string(b)) != "137" {
 				t.Errorf("stubborn-0 exit = %q, want 137 (SIGKILL)", b)
 			}

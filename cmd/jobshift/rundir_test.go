@@ -95,8 +95,8 @@ func TestRunDiskFull(t *testing.T) {
 		t.Errorf("run: %v, want success\n...%s", err, tail(out))
 	}
 	for _, want := range []string{
-		"[talker-0] jobshift: cannot keep this output in " + filepath.Join(small, "run", "talker-0", "attempt-0", "stdout") +
-			": write " + filepath.Join(small, "run", "talker-0", "attempt-0", "stdout") + ": no space left on device; the task goes on",
+		"[talker-0] jobshift: cannot keep this output in " + filepath.Join(small, "run", "talker-0", "attempt-1", "stdout") +
+			": write " + filepath.Join(small, "run", "talker-0", "attempt-1", "stdout") + ": no space left on device; the task goes on",
 		"[talker-0] 200000\n[talker-0] done\n",
 		"job fill succeeded (exit code 0)",
 	} {

@@ -42,8 +42,8 @@ func startRun(t *testing.T, ctx context.Context, bin, job, grace string, out io.
 // SIGTERM by now.
 func sleepersReady(runDir string) func() bool {
 	return func() bool {
-		ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-0", "pid"))
-		b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-0", "stdout"))
+		ps, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-1", "pid"))
+		b, _ := os.ReadFile(filepath.Join(runDir, "stubborn-0", "attempt-1", "stdout"))
 		return len(ps) == 3 && strings.Contains(string(b), "ready")
 	}
 }
@@ -155,7 +155,7 @@ func TestRunClosedStdout(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("jobshift after its stdout closed (first line %q): %v, want exit 0 (the job succeeded)", line, err)
 	}
-	b, _ := os.ReadFile(filepath.Join(runDir, "talker-0", "attempt-0", "stdout"))
+	b, _ := os.ReadFile(filepath.Join(runDir, "talker-0", "attempt-1", "stdout"))
 	if !strings.HasSuffix(string(b), "20000\nlast\n") {
 		t.Errorf("the task's output file lacks its end: ...%q", b[max(0, len(b)-40):])
 	}
@@ -197,7 +197,7 @@ func TestRunStalledStdout(t *testing.T) {
 			// go on.
 			waitFor(t, func() bool {
 				for _, task := range []string{"flood-0", "flood-1"} {
-					b, _ := os.ReadFile(filepath.Join(runDir, task, "attempt-0", "stdout"))
+					b, _ := os.ReadFile(filepath.Join(runDir, task, "attempt-1", "stdout"))
 					if !strings.HasSuffix(string(b), "ready\n") {
 						return false
 					}

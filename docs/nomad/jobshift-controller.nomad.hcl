@@ -1,8 +1,11 @@
 # jobshift controller as a Nomad service job: enforces completion rules and retries for every
 # jobshift job of the cluster, keeps no state (a replacement allocation resumes), and reaches the
-# API through the Task API socket with its workload identity, so it holds no token. With ACLs on,
-# attach the controller policy to this job:
-#   nomad acl policy apply -namespace default -job jobshift-controller \
+# API through the Task API socket with its workload identity, so it holds no token. It runs in its
+# own namespace, jobshift-system, where no user may submit jobs: Nomad attaches the controller's
+# policy to a namespace and job ID, so whoever may register a job there under its ID gets the one
+# policy spanning every user. With ACLs on (jobshift nomad-acl -controller writes these files):
+#   nomad namespace apply acl/jobshift-system.namespace.hcl
+#   nomad acl policy apply -namespace jobshift-system -job jobshift-controller \
 #     jobshift-controller-wi docs/nomad/jobshift-controller.policy.hcl
 # Set the variable to where the jobshift binary is on the clients (raw_exec runs host binaries).
 # Checked on an ACL-enabled agent by integration/nomadacl.
@@ -12,7 +15,8 @@ variable "jobshift" {
 }
 
 job "jobshift-controller" {
-  type = "service"
+  type      = "service"
+  namespace = "jobshift-system"
 
   group "controller" {
     count = 1

@@ -1,5 +1,6 @@
 # What `jobshift controller` needs: every jobshift job of every namespace it serves. Checked on an
-# ACL-enabled agent by integration/nomadacl.
+# ACL-enabled agent by integration/nomadacl. Attach it to the controller job in namespace
+# jobshift-system only, where no user's policy grants anything (jobshift nomad-acl -controller).
 namespace "*" {
   # list and read jobs and allocations, re-register a job for a retry, stop tasks and jobs
   capabilities = ["list-jobs", "read-job", "submit-job", "alloc-lifecycle"]

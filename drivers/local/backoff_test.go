@@ -127,7 +127,7 @@ func TestStopDuringBackoff(t *testing.T) {
 	if res.Phase != completion.PhaseStopped {
 		t.Errorf("result = %+v, want stopped", res)
 	}
-	if diff := cmp.Diff([]string{"master-0/attempt-0", "master-0/attempt-0-restart-1"}, starts(t, h.ID)); diff != "" {
+	if diff := cmp.Diff([]string{"master-0/attempt-1", "master-0/attempt-1-restart-1"}, starts(t, h.ID)); diff != "" {
 		t.Errorf("starts (-want +got):\n%s", diff)
 	}
 	if got := taskStates(evs)["master-0"]; got != completion.Stopped {

@@ -25,7 +25,7 @@ func TestV1alpha1ChiefEndsJob(t *testing.T) {
 	if d := cmp.Diff(want, taskStates(evs)); d != "" {
 		t.Errorf("task states (-want +got):\n%s", d)
 	}
-	if d := cmp.Diff([]string{"master-0/attempt-0", "worker-0/attempt-0"}, starts(t, dir)); d != "" {
+	if d := cmp.Diff([]string{"master-0/attempt-1", "worker-0/attempt-1"}, starts(t, dir)); d != "" {
 		t.Errorf("starts (-want +got):\n%s", d)
 	}
 }
@@ -36,8 +36,8 @@ func TestV1alpha1ChiefEndsJob(t *testing.T) {
 // >= 128, v1.5+), until backoffLimit 2 stops it.
 func TestPreV1ExitCode(t *testing.T) {
 	for api, wantStarts := range map[string][]string{
-		"kubeflow.org/v1beta2": {"worker-0/attempt-0"},
-		"kubeflow.org/v1":      {"worker-0/attempt-0", "worker-0/attempt-0-restart-1"},
+		"kubeflow.org/v1beta2": {"worker-0/attempt-1"},
+		"kubeflow.org/v1":      {"worker-0/attempt-1", "worker-0/attempt-1-restart-1"},
 	} {
 		t.Run(api, func(t *testing.T) {
 			job := kube(jobs.FormatTFJob, "exitcode", intp(2),

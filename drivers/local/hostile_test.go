@@ -27,7 +27,7 @@ func sq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 // printed reads the NUL-separated values a task printed to its stdout.
 func printed(t *testing.T, runDir, task string) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(runDir, task, "attempt-0", "stdout"))
+	b, err := os.ReadFile(filepath.Join(runDir, task, "attempt-1", "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}

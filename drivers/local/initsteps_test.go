@@ -47,7 +47,7 @@ func TestInitContainerFailureNever(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "main")); err == nil {
 		t.Fatal("the main container ran although its init container failed")
 	}
-	b, _ := os.ReadFile(filepath.Join(runDir, "master-0", "attempt-0", "stderr"))
+	b, _ := os.ReadFile(filepath.Join(runDir, "master-0", "attempt-1", "stderr"))
 	if !strings.Contains(string(b), `init container "fetch" exited 4`) {
 		t.Errorf("stderr does not say which init container failed: %q", b)
 	}

@@ -32,11 +32,15 @@ type runInfo struct {
 	PID     int       `json:"pid"`
 	Start   string    `json:"pidStart"` // /proc/PID/stat start time: tells a reused PID apart
 	Started time.Time `json:"started"`
+	// AttemptsFrom is what events.jsonl counts attempts from: 1 (the JSON
+	// of drivers.Event); absent in run directories written before, whose
+	// lines counted from 0.
+	AttemptsFrom int `json:"attemptsFrom,omitempty"`
 }
 
 func writeRunInfo(dir, name, user string) {
 	pid := os.Getpid()
-	b, err := json.Marshal(runInfo{Name: name, User: user, PID: pid, Start: procStart(pid), Started: time.Now().UTC()})
+	b, err := json.Marshal(runInfo{Name: name, User: user, PID: pid, Start: procStart(pid), Started: time.Now().UTC(), AttemptsFrom: 1})
 	if err == nil {
 		_ = os.WriteFile(filepath.Join(dir, runInfoFile), append(b, '\n'), 0o600)
 	}
@@ -124,6 +128,9 @@ func (d *Driver) Inspect(ctx context.Context, h drivers.Handle) (*drivers.Status
 		if json.Unmarshal(sc.Bytes(), &e) != nil {
 			continue // a line cut by a crash
 		}
+		if ri.AttemptsFrom == 0 {
+			e.Attempt = oldAttempt(sc.Bytes())
+		}
 		if e.Attempt > st.Attempt {
 			st.Attempt, tasks = e.Attempt, map[jobs.TaskRef]drivers.TaskStatus{}
 		}
@@ -207,4 +214,14 @@ func stopElsewhere(ctx context.Context, dir string) error {
 		}
 	}
 	return nil
+}
+
+// oldAttempt is the attempt of an events.jsonl line of a run directory
+// written when the JSON counted attempts from 0.
+func oldAttempt(line []byte) int {
+	var raw struct {
+		Attempt int `json:"attempt"`
+	}
+	_ = json.Unmarshal(line, &raw)
+	return raw.Attempt
 }

@@ -95,7 +95,7 @@ func TestMPISharedMemory(t *testing.T) {
 	res, runDir, _ := runPlan(t, loadPlan(t, file), Options{Dir: t.TempDir(), Grace: 2 * time.Second})
 	out := taskStdout(t, runDir, "launcher-0")
 	if res.Phase != completion.PhaseSucceeded {
-		errOut, _ := os.ReadFile(filepath.Join(runDir, "launcher-0", "attempt-0", "stderr"))
+		errOut, _ := os.ReadFile(filepath.Join(runDir, "launcher-0", "attempt-1", "stderr"))
 		t.Fatalf("result %+v; launcher stderr:\n%s", res, errOut)
 	}
 	var lines []string
@@ -118,7 +118,7 @@ func TestMPISharedMemory(t *testing.T) {
 
 // latestStart is the output of a task's latest start in the run directory
 // (startDirs' order, the start jobshift logs shows) and how many starts it
-// had. A test that read attempt-0 read the first start, which after an
+// had. A test that read attempt-1 read the first start, which after an
 // in-place restart is not the one that succeeded.
 func latestStart(t *testing.T, runDir, task string) (stdout, stderr []byte, starts int) {
 	t.Helper()
@@ -150,7 +150,7 @@ func TestLatestStartAfterRestart(t *testing.T) {
 	if starts != 2 || string(out) != "succeeded\n" {
 		t.Errorf("latest of %d starts printed %q, want 2 starts and \"succeeded\\n\"", starts, out)
 	}
-	if first, _ := os.ReadFile(filepath.Join(runDir, "worker-0", "attempt-0", "stdout")); len(first) != 0 {
+	if first, _ := os.ReadFile(filepath.Join(runDir, "worker-0", "attempt-1", "stdout")); len(first) != 0 {
 		t.Errorf("first start's stdout %q, want empty (it failed)", first)
 	}
 }

@@ -67,7 +67,7 @@ func TestDependsOnBlockedFailsAttempt(t *testing.T) {
 	if diff := cmp.Diff(want, taskStates(evs)); diff != "" {
 		t.Errorf("task states (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"init-0/attempt-0"}, starts(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"init-0/attempt-1"}, starts(t, dir)); diff != "" {
 		t.Errorf("starts (-want +got):\n%s", diff)
 	}
 }

@@ -67,7 +67,7 @@ func TestPAIWorkerFailureFailsJob(t *testing.T) {
 	if diff := cmp.Diff(want, taskStates(evs)); diff != "" {
 		t.Errorf("task states (-want +got):\n%s", diff)
 	}
-	if diff := cmp.Diff([]string{"ps-0/attempt-0", "worker-0/attempt-0", "worker-1/attempt-0"}, starts(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"ps-0/attempt-1", "worker-0/attempt-1", "worker-1/attempt-1"}, starts(t, dir)); diff != "" {
 		t.Errorf("starts (-want +got):\n%s", diff)
 	}
 }
@@ -105,7 +105,7 @@ func TestPAIJobRetries(t *testing.T) {
 			}
 			var want []string
 			for a := range tc.attempts {
-				want = append(want, "worker-0/attempt-"+string(rune('0'+a)))
+				want = append(want, "worker-0/attempt-"+string(rune('1'+a)))
 			}
 			if diff := cmp.Diff(want, starts(t, dir)); diff != "" {
 				t.Errorf("starts (-want +got):\n%s", diff)
@@ -139,10 +139,10 @@ func TestTFJobWorkerFailure(t *testing.T) {
 		starts  []string
 	}{
 		"Never fails at once": {policy: "Never", phase: completion.PhaseFailed, exit: 1,
-			starts: []string{"ps-0/attempt-0", "worker-0/attempt-0", "worker-1/attempt-0"}},
+			starts: []string{"ps-0/attempt-1", "worker-0/attempt-1", "worker-1/attempt-1"}},
 		// OnFailure restarts in place; backoffLimit 3 allows 2 restarts.
 		"OnFailure until backoffLimit": {policy: "OnFailure", backoff: intp(3), phase: completion.PhaseFailed, exit: 1,
-			starts: []string{"ps-0/attempt-0", "worker-0/attempt-0", "worker-1/attempt-0", "worker-1/attempt-0-restart-1", "worker-1/attempt-0-restart-2"}},
+			starts: []string{"ps-0/attempt-1", "worker-0/attempt-1", "worker-1/attempt-1", "worker-1/attempt-1-restart-1", "worker-1/attempt-1-restart-2"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			job := kube(jobs.FormatTFJob, "tf", tc.backoff,
@@ -206,8 +206,8 @@ func TestStopKillsAfterGrace(t *testing.T) {
 	}
 	// Wait until both tasks ignore SIGTERM, then stop.
 	for range 1000 {
-		b0, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-0", "stdout"))
-		b1, _ := os.ReadFile(filepath.Join(h.ID, "worker-1", "attempt-0", "stdout"))
+		b0, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-1", "stdout"))
+		b1, _ := os.ReadFile(filepath.Join(h.ID, "worker-1", "attempt-1", "stdout"))
 		if strings.Contains(string(b0), "ready") && strings.Contains(string(b1), "ready") {
 			break
 		}
@@ -221,7 +221,7 @@ func TestStopKillsAfterGrace(t *testing.T) {
 		t.Errorf("result = %+v, want stopped with exit 143 (as on Nomad and Slurm)", res)
 	}
 	assertNothingLeft(t, h.ID)
-	if b, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-0", "exit")); strings.TrimSpace(string(b)) != "137" {
+	if b, _ := os.ReadFile(filepath.Join(h.ID, "worker-0", "attempt-1", "exit")); strings.TrimSpace(string(b)) != "137" {
 		t.Errorf("worker-0 exit = %q, want 137 (SIGKILL after the grace period)", b)
 	}
 }
@@ -238,7 +238,7 @@ func TestPAITaskRetry(t *testing.T) {
 	if res.Phase != completion.PhaseFailed || res.Attempts != 1 {
 		t.Errorf("result = %+v, want failed in 1 attempt", res)
 	}
-	want := []string{"worker-0/attempt-0", "worker-1/attempt-0", "worker-1/attempt-0-restart-1", "worker-1/attempt-0-restart-2"}
+	want := []string{"worker-0/attempt-1", "worker-1/attempt-1", "worker-1/attempt-1-restart-1", "worker-1/attempt-1-restart-2"}
 	if diff := cmp.Diff(want, starts(t, dir)); diff != "" {
 		t.Errorf("starts (-want +got):\n%s", diff)
 	}
@@ -322,7 +322,7 @@ func TestMissingProgram(t *testing.T) {
 	if res.Phase != completion.PhaseFailed || res.ExitCode != exitStartFailed {
 		t.Errorf("result = %+v, want failed with %d", res, exitStartFailed)
 	}
-	b, _ := os.ReadFile(filepath.Join(dir, "worker-0", "attempt-0", "stderr"))
+	b, _ := os.ReadFile(filepath.Join(dir, "worker-0", "attempt-1", "stderr"))
 	if !strings.Contains(string(b), "cannot start task worker-0") {
 		t.Errorf("stderr = %q", b)
 	}

@@ -111,8 +111,8 @@ func TestPidIsTheTasks(t *testing.T) {
 	if res.ExitCode != 0 {
 		t.Fatalf("result %+v", res)
 	}
-	out, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-0", "stdout"))
-	pid, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-0", "pid"))
+	out, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-1", "stdout"))
+	pid, _ := os.ReadFile(filepath.Join(dir, "w-0", "attempt-1", "pid"))
 	f := strings.Fields(string(out))
 	if len(f) != 2 || f[0] != f[1] || f[0] != strings.TrimSpace(string(pid)) {
 		t.Errorf("task says pid, pgid = %q; pid file %q; want all equal", out, pid)

@@ -8,10 +8,10 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -79,25 +79,13 @@ func renderProgram(b *bytes.Buffer, p *programFile) {
 	}
 }
 
-// shellQuote quotes s for a POSIX shell only when it needs it, so the text
-// can be pasted into a terminal and means exactly what the task gets.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ',' || r == ':' || r == '=' || r == '+' || r == '@' ||
-			r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z')
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func shellJoin(argv []string) string {
-	q := make([]string, len(argv))
-	for i, a := range argv {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
-}
+// shellQuote and shellJoin quote for a POSIX shell only where needed, so
+// the text can be pasted into a terminal and means exactly what the task
+// gets.
+var (
+	shellQuote = shquote.Word
+	shellJoin  = shquote.WordAll
+)
 
 // Logs implements drivers.Driver: a task's latest start (its stdout, or
 // stderr with opts.Stderr), or with no task the whole job's prefixed output.

@@ -49,13 +49,16 @@ func psDir(taskDir string, attempt int) string {
 	return filepath.Join(startDir(taskDir, attempt, 0), "ps")
 }
 
-// startDir names one start of a task: attempt a (job retries), restart k
-// (in-place task restarts) — so attempts can be counted from the run dir.
+// startDir names one start of a task: attempt a (job retries, 0 = the
+// first), restart k (in-place task restarts) — so attempts can be counted
+// from the run dir. Its name counts attempts from 1, as every message,
+// `status` and the JSON do: attempt-1 is the first (run directories
+// written before held attempt-0; startDirs orders either).
 func startDir(taskDir string, attempt, restart int) string {
 	if restart == 0 {
-		return filepath.Join(taskDir, fmt.Sprintf("attempt-%d", attempt))
+		return filepath.Join(taskDir, fmt.Sprintf("attempt-%d", attempt+1))
 	}
-	return filepath.Join(taskDir, fmt.Sprintf("attempt-%d-restart-%d", attempt, restart))
+	return filepath.Join(taskDir, fmt.Sprintf("attempt-%d-restart-%d", attempt+1, restart))
 }
 
 // start runs spec in its own process group, teeing its output into the

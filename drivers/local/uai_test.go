@@ -250,7 +250,7 @@ func TestUAIPSExitDecidesNothing(t *testing.T) {
 	if diff := cmp.Diff(wantEnds, ends); diff != "" {
 		t.Errorf("ps events (-want +got):\n%s", diff)
 	}
-	if m, _ := filepath.Glob(filepath.Join(runDir, "n-*", "attempt-0", "ps", "exit")); len(m) != 2 {
+	if m, _ := filepath.Glob(filepath.Join(runDir, "n-*", "attempt-1", "ps", "exit")); len(m) != 2 {
 		t.Errorf("ps exit files = %v, want 2", m)
 	}
 	if !strings.Contains(out.String(), "[n-1] trained\n") {
@@ -293,13 +293,13 @@ func TestUAIStopKillsPS(t *testing.T) {
 	}
 	assertNothingLeft(t, h.ID)
 	got := map[string]string{}
-	for _, f := range []string{"n-0/attempt-0/exit", "n-1/attempt-0/exit", "n-0/attempt-0/ps/exit", "n-1/attempt-0/ps/exit"} {
+	for _, f := range []string{"n-0/attempt-1/exit", "n-1/attempt-1/exit", "n-0/attempt-1/ps/exit", "n-1/attempt-1/ps/exit"} {
 		b, _ := os.ReadFile(filepath.Join(h.ID, f))
 		got[f] = strings.TrimSpace(string(b))
 	}
 	// the training processes die of SIGTERM (143), the ps of SIGKILL (137)
-	want := map[string]string{"n-0/attempt-0/exit": "143", "n-1/attempt-0/exit": "143",
-		"n-0/attempt-0/ps/exit": "137", "n-1/attempt-0/ps/exit": "137"}
+	want := map[string]string{"n-0/attempt-1/exit": "143", "n-1/attempt-1/exit": "143",
+		"n-0/attempt-1/ps/exit": "137", "n-1/attempt-1/ps/exit": "137"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("exit files (-want +got):\n%s", diff)
 	}
@@ -329,7 +329,7 @@ func TestUAIRestartKeepsPS(t *testing.T) {
 	}
 	got["starts"] = strings.Join(starts(t, runDir), ",")
 	want := map[string]string{"n-0 ps starts": "ps\n", "n-1 ps starts": "ps\n", "n-0 ps exit": "143", "n-1 ps exit": "143",
-		"starts": "n-0/attempt-0,n-0/attempt-0-restart-1,n-1/attempt-0,n-1/attempt-0-restart-1"}
+		"starts": "n-0/attempt-1,n-0/attempt-1-restart-1,n-1/attempt-1,n-1/attempt-1-restart-1"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}

@@ -27,7 +27,7 @@ func needView(t *testing.T) {
 
 func taskStdout(t *testing.T, runDir, task string) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(runDir, task, "attempt-0", "stdout"))
+	b, err := os.ReadFile(filepath.Join(runDir, task, "attempt-1", "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +136,7 @@ func TestViewFiles(t *testing.T) {
 	if got, want := taskStdout(t, runDir, "worker-1"), "names-worker-0\nnames-worker-1\n600\ns3cr3t\n"; got != want {
 		t.Errorf("worker-1 printed %q, want %q", got, want)
 	}
-	left, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-0", "ns", "files", "1"))
+	left, _ := filepath.Glob(filepath.Join(runDir, "*", "attempt-1", "ns", "files", "1"))
 	if len(left) > 0 {
 		t.Errorf("secret files left: %v", left)
 	}

@@ -157,7 +157,7 @@ func TestOverlayRestartIsFresh(t *testing.T) {
 	if res.Phase != completion.PhaseFailed || res.ExitCode != 1 {
 		t.Errorf("result = %+v, want failed with 1 (no run saw an earlier run's file)", res)
 	}
-	if diff := cmp.Diff([]string{"master-0/attempt-0", "master-0/attempt-0-restart-1", "master-0/attempt-0-restart-2"}, starts(t, dir)); diff != "" {
+	if diff := cmp.Diff([]string{"master-0/attempt-1", "master-0/attempt-1-restart-1", "master-0/attempt-1-restart-2"}, starts(t, dir)); diff != "" {
 		t.Errorf("starts (-want +got):\n%s", diff)
 	}
 }

@@ -1,6 +1,8 @@
 package nomad
 
 import (
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -51,5 +53,49 @@ func TestACLPolicies(t *testing.T) {
 	want := []string{"jobshift/results/alice~job", "jobshift/results/alice~job/*"}
 	if len(paths) != 2 || paths[0] != want[0] || paths[1] != want[1] {
 		t.Errorf("finisher paths %v, want %v", paths, want)
+	}
+}
+
+// The controller runs in a namespace of its own that no user's policy
+// names, the shipped jobspec puts it there under the ID its policy is
+// attached to, and the shipped policy grants what the generated one does.
+func TestControllerOwnNamespace(t *testing.T) {
+	for _, u := range []string{"alice", "bob", "default"} {
+		if nss, _ := namespacesOf(t, UserPolicy(u)); len(nss) != 1 || nss[0] == ControllerNamespace {
+			t.Errorf("%s's policy grants %v", u, nss)
+		}
+	}
+	src, err := os.ReadFile("../../docs/nomad/jobshift-controller.nomad.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, diags := hclsyntax.ParseConfig(src, "jobshift-controller.nomad.hcl", hcl.InitialPos)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	var id, ns string
+	for _, b := range f.Body.(*hclsyntax.Body).Blocks {
+		if b.Type == "job" {
+			id = b.Labels[0]
+			if a := b.Body.Attributes["namespace"]; a != nil {
+				v, _ := a.Expr.Value(nil)
+				ns = v.AsString()
+			}
+		}
+	}
+	if id != ControllerJobID || ns != ControllerNamespace {
+		t.Errorf("the shipped controller jobspec runs job %q in namespace %q, want %q in %q", id, ns, ControllerJobID, ControllerNamespace)
+	}
+	if ControllerPlacement(ns, id) != "" || ControllerPlacement("default", id) == "" {
+		t.Error("ControllerPlacement accepts the wrong namespace or refuses the right one")
+	}
+	shipped, err := os.ReadFile("../../docs/nomad/jobshift-controller.policy.hcl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNS, wantPaths := namespacesOf(t, ControllerPolicy())
+	gotNS, gotPaths := namespacesOf(t, string(shipped))
+	if fmt.Sprint(wantNS, wantPaths) != fmt.Sprint(gotNS, gotPaths) {
+		t.Errorf("shipped controller policy grants %v %v, generated %v %v", gotNS, gotPaths, wantNS, wantPaths)
 	}
 }

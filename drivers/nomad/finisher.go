@@ -116,6 +116,7 @@ func (d *Driver) Finish(ctx context.Context, id, self string, log func(string)) 
 	if err != nil {
 		return err
 	}
+	w.writer = taskWriter(self, FinisherTask)
 	if w.recorded(ctx) != nil {
 		log("verdict already recorded")
 		return nil
@@ -173,6 +174,7 @@ func (d *Driver) FinishEnded(ctx context.Context, id, self string, code int) (st
 	if err != nil {
 		return "", err
 	}
+	w.writer = verdictWriter{alloc: self, task: MainTask}
 	if w.recorded(ctx) != nil {
 		return "", nil
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -50,18 +51,18 @@ func initScript(role *jobs.Role) string {
 		argv := append(append([]string(nil), st.Command.Command...), st.Command.Args...)
 		cd := ""
 		if st.WorkingDir != "" {
-			cd = "cd " + shellQuoteAll([]string{st.WorkingDir}) + " && "
+			cd = "cd " + shquote.QuoteAll([]string{st.WorkingDir}) + " && "
 		}
 		env := make([]string, len(st.Env))
 		for i, e := range st.Env {
 			env[i] = e.Name + "=" + e.Value
 		}
-		run := "exec " + shellQuoteAll(argv)
+		run := "exec " + shquote.QuoteAll(argv)
 		if len(env) > 0 {
-			run = "exec env -- " + shellQuoteAll(env) + " " + shellQuoteAll(argv)
+			run = "exec env -- " + shquote.QuoteAll(env) + " " + shquote.QuoteAll(argv)
 		}
 		fmt.Fprintf(&b, "(%s%s)\nrc=$?\nif [ \"$rc\" -ne 0 ]; then echo %s\"$rc\" >&2; exit \"$rc\"; fi\n",
-			cd, run, shellQuoteAll([]string{"jobshift: init container " + st.Name + " failed with exit code "}))
+			cd, run, shquote.QuoteAll([]string{"jobshift: init container " + st.Name + " failed with exit code "}))
 	}
 	return b.String()
 }

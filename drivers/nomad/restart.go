@@ -6,6 +6,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -54,7 +55,7 @@ func withFinisher(script, pre, fin string) string {
 	if fin == "" || !strings.HasSuffix(script, last) {
 		return script
 	}
-	q := shellQuoteAll([]string{fin})
+	q := shquote.QuoteAll([]string{fin})
 	tail := fmt.Sprintf("[ \"$%s_stop\" = 1 ] || [ ! -x %s ] || exec %s nomad-finish %s \"$%s_rc\"\n", pre, q, q, FinishExit, pre)
 	return strings.TrimSuffix(script, last) + tail + last
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -115,7 +116,7 @@ func (r *renderer) command1(role *jobs.Role, container bool) (*userCommand, erro
 		}
 		return &userCommand{
 			argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-argv.sh"},
-			file: r.fileTemplate("local/jobshift-argv.sh", "exec "+shellQuoteAll(argv)+"\n"),
+			file: r.fileTemplate("local/jobshift-argv.sh", "exec "+shquote.QuoteAll(argv)+"\n"),
 		}, nil
 	}
 	return nil, fmt.Errorf("role %q: unknown command kind %q", role.Name, c.Kind)
@@ -148,14 +149,6 @@ func (r *renderer) fileTemplate(dest, content string) *api.Template {
 		Once:         new(true),
 		Perms:        new(perms),
 	}
-}
-
-func shellQuoteAll(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
-	}
-	return strings.Join(q, " ")
 }
 
 // image is the role's image as the plan has it: translate.Build already

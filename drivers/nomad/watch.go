@@ -63,6 +63,10 @@ type watcher struct {
 	co        *coordinator
 	rvTimeout time.Duration
 	rvFailed  map[jobs.TaskRef]observed
+
+	// writer: the allocation and task of a finisher inside the job, which
+	// its verdict names (verdict.go); empty for run and the controller
+	writer verdictWriter
 }
 
 func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*watcher, error) {
@@ -306,6 +310,7 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 		"attempts": strconv.Itoa(res.Attempts),
 		"version":  strconv.FormatUint(w.version, 10),
 	}}
+	w.writer.sign(v.Items)
 	_, _, _ = w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx))
 	w.forgetSecrets(ctx)
 }
@@ -344,6 +349,12 @@ func (w *watcher) forgetSecrets(ctx context.Context) {
 func (w *watcher) recorded(ctx context.Context) *drivers.Result {
 	v, _, err := w.c.Variables().Read(ResultPath(w.id), (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil || v == nil || v.Items["version"] != strconv.FormatUint(w.version, 10) {
+		return nil
+	}
+	if why := w.unattributable(ctx, v); why != "" {
+		if w.d != nil && w.d.cfg.Warnings != nil {
+			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: ignoring the verdict in Nomad Variable %s: %s\n", v.Path, why)
+		}
 		return nil
 	}
 	code, _ := strconv.Atoi(v.Items["exitCode"])

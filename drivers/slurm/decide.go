@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -71,35 +72,13 @@ func b2i(b bool) int {
 	return 0
 }
 
-// shQuote quotes s for POSIX sh so that the shell reads back exactly s:
-// single quotes, each ' written as quote, backslash, quote, quote. Every
-// byte but NUL survives; callers reject NUL first (checkNUL).
-func shQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// writeShQuoted writes shQuote(s) to b without building it first.
-func writeShQuoted(b *strings.Builder, s string) {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == "" {
-		b.WriteString(s)
-		return
-	}
-	b.WriteByte('\'')
-	for {
-		i := strings.IndexByte(s, '\'')
-		if i < 0 {
-			break
-		}
-		b.WriteString(s[:i])
-		b.WriteString(`'\''`)
-		s = s[i+1:]
-	}
-	b.WriteString(s)
-	b.WriteByte('\'')
-}
+// shQuote and writeShQuoted quote s for POSIX sh so that the shell reads
+// back exactly s (every byte but NUL; callers reject NUL first: checkNUL),
+// leaving plain words bare.
+var (
+	shQuote       = shquote.Word
+	writeShQuoted = shquote.WriteWord
+)
 
 // jobsetTarget: role is a target of the TrainJob's success policy (every
 // role when it names none).

@@ -75,6 +75,7 @@ func TestFinisherWithoutJobshiftProcess(t *testing.T) {
 			}
 			waitAllEnded(t, c, id)
 			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
+			statusTakesVerdict(t, id, v, tc.wantPhase, nomad.FinisherTask)
 		})
 	}
 }
@@ -144,6 +145,7 @@ func TestInTaskFinisherAfterRunDied(t *testing.T) {
 				t.Fatalf("verdict %v, want %s with exit code %s", v.Items, tc.wantPhase, tc.wantCode)
 			}
 			waitAllEnded(t, c, id)
+			statusTakesVerdict(t, id, v, tc.wantPhase, nomad.MainTask)
 			allocs, _, err := c.Jobs().Allocations(id, true, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -198,5 +200,22 @@ func deleteVariables(t *testing.T, c *api.Client, path string) {
 	list, _, _ := c.Variables().PrefixList(path, nil)
 	for _, v := range list {
 		_, _ = c.Variables().Delete(v.Path, nil)
+	}
+}
+
+// statusTakesVerdict: the finisher's verdict names its allocation and its
+// task, and status (the driver's Inspect) takes it as the job's.
+func statusTakesVerdict(t *testing.T, id string, v *api.Variable, phase, task string) {
+	t.Helper()
+	if v.Items["alloc"] == "" || v.Items["task"] != task {
+		t.Errorf("the verdict names allocation %q task %q, want one of the job's and %q", v.Items["alloc"], v.Items["task"], task)
+	}
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.(drivers.Inspector).Inspect(context.Background(), drivers.Handle{Driver: nomad.TargetHCL, ID: id})
+	if err != nil || string(st.Phase) != phase {
+		t.Errorf("status of %s: %v, %+v; want the finisher's verdict %s", id, err, st, phase)
 	}
 }

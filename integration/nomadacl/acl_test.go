@@ -247,28 +247,11 @@ func TestPolicies(t *testing.T) {
 		}
 	}
 
-	// the controller jobspec of docs/nomad: a service job reaching the API
-	// through the Task API socket with its workload identity, the
-	// controller policy attached to it
-	p := &api.ACLPolicy{Name: "jobshift-controller-wi", JobACL: &api.JobACL{Namespace: "default", JobID: "jobshift-controller"}}
-	rules, _ := os.ReadFile(filepath.Join(repo(), "docs", "nomad", "jobshift-controller.policy.hcl"))
-	p.Rules = string(rules)
-	if _, err := cl.c.ACLPolicies().Upsert(p, nil); err != nil {
-		t.Fatal(err)
-	}
-	nj := exec.Command(cl.nomad, "job", "run", "-detach", "-var", "jobshift="+cl.bin, filepath.Join(repo(), "docs", "nomad", "jobshift-controller.nomad.hcl"))
-	nj.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
-	if out, err := nj.CombinedOutput(); err != nil {
-		t.Fatalf("nomad job run jobshift-controller.nomad.hcl: %v\n%s", err, out)
-	}
-	id = cl.register(t, site, "acl-controller-job")
-	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
-		t.Errorf("controller jobspec: verdict %v", v)
-		cl.explain(t, id)
-	}
-	if _, _, err := cl.c.Jobs().Deregister("jobshift-controller", true, nil); err != nil {
-		t.Error(err)
-	}
+	// the controller jobspec of docs/nomad: a service job in its own
+	// namespace (the files and commands of jobshift nomad-acl
+	// -controller) reaching the API through the Task API socket with its
+	// workload identity, the controller policy attached to it
+	cl.controllerJob(t, site)
 
 	// finisher: the job ends by itself (no jobshift process) only with the
 	// finisher policy attached to its job ID
@@ -369,5 +352,34 @@ func (cl *cluster) runSecrets(t *testing.T, token, site string) {
 	drivertest.NoNomadVariable(t, cl.c, nomad.VariablePath(m[1]))
 	if strings.Contains(out, "could not delete") {
 		t.Errorf("run warned:\n%s", out)
+	}
+}
+
+// controllerJob applies what `jobshift nomad-acl -controller` writes and
+// runs the shipped controller jobspec in its namespace, which then ends a
+// job of the default namespace.
+func (cl *cluster) controllerJob(t *testing.T, site string) {
+	t.Helper()
+	dir := t.TempDir()
+	if out, code := cl.jobshift(t, "", "nomad-acl", "-controller", "-o", dir); code != 0 {
+		t.Fatalf("nomad-acl -controller: exit %d\n%s", code, out)
+	}
+	nomadCLI := func(args ...string) {
+		t.Helper()
+		c := exec.Command(cl.nomad, args...)
+		c.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("nomad %v: %v\n%s", args, err, out)
+		}
+	}
+	nomadCLI("namespace", "apply", filepath.Join(dir, nomad.ControllerNamespace+".namespace.hcl"))
+	nomadCLI("acl", "policy", "apply", "-namespace", nomad.ControllerNamespace, "-job", nomad.ControllerJobID,
+		nomad.ControllerPolicyName, filepath.Join(dir, nomad.ControllerJobID+".policy.hcl"))
+	nomadCLI("job", "run", "-detach", "-var", "jobshift="+cl.bin, filepath.Join(repo(), "docs", "nomad", "jobshift-controller.nomad.hcl"))
+	defer cl.c.Jobs().Deregister(nomad.ControllerJobID, true, &api.WriteOptions{Namespace: nomad.ControllerNamespace})
+	id := cl.register(t, site, "acl-controller-job")
+	if v := cl.verdict(id, 120*time.Second); v["phase"] != "succeeded" {
+		t.Errorf("controller jobspec: verdict %v", v)
+		cl.explain(t, id)
 	}
 }

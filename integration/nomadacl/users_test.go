@@ -75,6 +75,7 @@ func TestUsersIsolated(t *testing.T) {
 		t.Errorf("her job has no Variables to protect (%v): the list check proves nothing", err)
 	}
 	cl.attack(t, bob, id, ns)
+	cl.impersonateController(t, tokens["bob"])
 	if out, code := cl.jobshift(t, tokens["bob"], "stop", "-config", site, handle); code == 0 {
 		t.Errorf("jobshift stop with bob's token succeeded:\n%s", out)
 	}
@@ -184,5 +185,27 @@ func (cl *cluster) usersController(t *testing.T, site string, tokens map[string]
 	}
 	if strings.Contains(logs["bob"].String(), id) {
 		t.Errorf("a controller with bob's token saw alice's job %s:\n%s", id, logs["bob"])
+	}
+}
+
+// impersonateController: a user's token cannot register a job under the
+// controller's ID in the controller's namespace (jobshift nomad-acl puts it
+// there), which would receive the controller's workload-identity policy.
+func (cl *cluster) impersonateController(t *testing.T, token string) {
+	t.Helper()
+	if _, err := cl.c.Namespaces().Register(&api.Namespace{Name: nomad.ControllerNamespace}, nil); err != nil {
+		t.Fatal(err)
+	}
+	cfg := api.DefaultConfig()
+	cfg.Address, cfg.SecretID, cfg.Namespace = cl.addr, token, nomad.ControllerNamespace
+	c, err := api.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	job := api.NewServiceJob(nomad.ControllerJobID, nomad.ControllerJobID, "global", 50)
+	job.Namespace = new(nomad.ControllerNamespace)
+	job.AddTaskGroup(api.NewTaskGroup("controller", 1).AddTask(api.NewTask("controller", "raw_exec").SetConfig("command", "/bin/true")))
+	if _, _, err := c.Jobs().Register(job, nil); !denied(err) {
+		t.Errorf("a user's token registered the controller's job ID in namespace %s: %v (want permission denied)", nomad.ControllerNamespace, err)
 	}
 }

@@ -47,6 +47,8 @@ type v2reader struct {
 	// paramsRefused: parameters were refused (too large), so references
 	// to them are not reported again as naming nothing
 	paramsRefused bool
+	// secretsRefused: likewise for the secrets, whose tree is then partial
+	secretsRefused bool
 }
 
 // ReadV2 reads an OpenPAI protocol v2 YAML job. It returns the job only
@@ -294,6 +296,7 @@ func (r *v2reader) secrets(inline, doc *yaml.Node) {
 		v, whole := yamlpos.Value(src, yamlpos.ValueOptions{})
 		if !whole {
 			r.Errorf(r.pos(src), "Secrets too large", "The secrets document expands to more than %d values or 200 levels (YAML aliases repeat values: an alias bomb?); jobshift refuses it rather than use a part of it.", yamlpos.MaxValueNodes)
+			r.secretsRefused = true
 		}
 		r.job.Secrets, _ = v.(map[string]any)
 		kvs := yamlpos.Pairs(src).KVs

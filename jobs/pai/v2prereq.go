@@ -294,9 +294,13 @@ func (r *v2reader) entrypoint(role string, commands []*yaml.Node, ctx map[string
 func (r *v2reader) checkLeftovers(unresolved []string, at jobs.Pos, role string) {
 	for _, path := range unresolved {
 		if name, ok := strings.CutPrefix(path, "$secrets."); ok {
-			name, _, _ = strings.Cut(name, ".")
-			if _, found := r.job.Secrets[name]; !found {
-				r.Errorf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q, so the task would get the reference's text or an empty value; give it in a secrets document or with -secrets FILE.", role, path, name)
+			top, _, _ := strings.Cut(name, ".")
+			if _, found := r.job.Secrets[top]; !found {
+				r.Errorf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job has no secret %q, so the task would get the reference's text or an empty value; give it in a secrets document or with -secrets FILE.", role, path, top)
+			} else if _, found := jobs.LookupSecret(r.job.Secrets, "."+name); !found && !r.secretsRefused {
+				// every target keeps a reference that does not resolve as
+				// written (jobs.LookupSecret), as a missing name
+				r.Errorf(at, "Unknown secret", "Role %q refers to <%% %s %%>, but the job's secret %q has no value at %q, so the task would get the reference's text or an empty value; fix the path or the secret.", role, path, top, "."+name)
 			}
 			continue
 		}

@@ -36,6 +36,10 @@ const Version = "0.1.0"
 type Driver struct {
 	// BaseDir holds one run directory per submitted job.
 	BaseDir string
+	// Warn receives what Render warns about (nil drops it). main.go
+	// passes plugin.Warnings' Report, so the host counts and prints the
+	// warnings with the job's own, located in the job file.
+	Warn func(hcl.Diagnostics)
 
 	mu   sync.Mutex
 	runs map[string]*run
@@ -94,7 +98,22 @@ func (d *Driver) Render(_ context.Context, p *translate.Plan) (*drivers.Artifact
 	if refused.HasErrors() {
 		return nil, &diag.Error{Diags: refused}
 	}
+	d.warnImages(p.Job)
 	return a, nil
+}
+
+// warnImages says, once per role, that its image is not run: the task
+// runs on this machine as it is.
+func (d *Driver) warnImages(job *jobs.Job) {
+	var ws hcl.Diagnostics
+	for _, r := range job.Roles {
+		if r.Image != "" {
+			ws = append(ws, jobs.Warnf(r.ImagePos, "Image not run", "Role %s names image %s; the example driver runs the command on this machine, outside any image.", r.Name, r.Image))
+		}
+	}
+	if len(ws) > 0 && d.Warn != nil {
+		d.Warn(ws)
+	}
 }
 
 func taskFile(t jobs.TaskRef) string { return fmt.Sprintf("%s-%d.sh", t.Role, t.Index) }

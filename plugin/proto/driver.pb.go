@@ -2149,9 +2149,13 @@ func (x *File) GetData() []byte {
 }
 
 type RenderResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	MediaType     string                 `protobuf:"bytes,1,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
-	Files         []*File                `protobuf:"bytes,2,rep,name=files,proto3" json:"files,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	MediaType string                 `protobuf:"bytes,1,opt,name=media_type,json=mediaType,proto3" json:"media_type,omitempty"`
+	Files     []*File                `protobuf:"bytes,2,rep,name=files,proto3" json:"files,omitempty"`
+	// What the driver warned about while rendering (drivers.Config.Warn):
+	// the host counts and prints them with the job's own. Hosts that predate
+	// the field ignore it; plugins that predate it send none.
+	Warnings      *Diagnostics `protobuf:"bytes,3,opt,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2196,6 +2200,13 @@ func (x *RenderResponse) GetMediaType() string {
 func (x *RenderResponse) GetFiles() []*File {
 	if x != nil {
 		return x.Files
+	}
+	return nil
+}
+
+func (x *RenderResponse) GetWarnings() *Diagnostics {
+	if x != nil {
+		return x.Warnings
 	}
 	return nil
 }
@@ -2261,8 +2272,10 @@ func (x *Handle) GetMeta() map[string]string {
 }
 
 type SubmitResponse struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Handle        *Handle                `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
+	state  protoimpl.MessageState `protogen:"open.v1"`
+	Handle *Handle                `protobuf:"bytes,1,opt,name=handle,proto3" json:"handle,omitempty"`
+	// As RenderResponse.warnings, for the render a submit does.
+	Warnings      *Diagnostics `protobuf:"bytes,2,opt,name=warnings,proto3" json:"warnings,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2300,6 +2313,13 @@ func (*SubmitResponse) Descriptor() ([]byte, []int) {
 func (x *SubmitResponse) GetHandle() *Handle {
 	if x != nil {
 		return x.Handle
+	}
+	return nil
+}
+
+func (x *SubmitResponse) GetWarnings() *Diagnostics {
+	if x != nil {
+		return x.Warnings
 	}
 	return nil
 }
@@ -3345,20 +3365,22 @@ const file_driver_proto_rawDesc = "" +
 	"\x04File\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04mode\x18\x02 \x01(\rR\x04mode\x12\x12\n" +
-	"\x04data\x18\x03 \x01(\fR\x04data\"_\n" +
+	"\x04data\x18\x03 \x01(\fR\x04data\"\x9c\x01\n" +
 	"\x0eRenderResponse\x12\x1d\n" +
 	"\n" +
 	"media_type\x18\x01 \x01(\tR\tmediaType\x12.\n" +
-	"\x05files\x18\x02 \x03(\v2\x18.jobshift.plugin.v1.FileR\x05files\"\xa3\x01\n" +
+	"\x05files\x18\x02 \x03(\v2\x18.jobshift.plugin.v1.FileR\x05files\x12;\n" +
+	"\bwarnings\x18\x03 \x01(\v2\x1f.jobshift.plugin.v1.DiagnosticsR\bwarnings\"\xa3\x01\n" +
 	"\x06Handle\x12\x16\n" +
 	"\x06driver\x18\x01 \x01(\tR\x06driver\x12\x0e\n" +
 	"\x02id\x18\x02 \x01(\tR\x02id\x128\n" +
 	"\x04meta\x18\x03 \x03(\v2$.jobshift.plugin.v1.Handle.MetaEntryR\x04meta\x1a7\n" +
 	"\tMetaEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
-	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"D\n" +
+	"\x05value\x18\x02 \x01(\tR\x05value:\x028\x01\"\x81\x01\n" +
 	"\x0eSubmitResponse\x122\n" +
-	"\x06handle\x18\x01 \x01(\v2\x1a.jobshift.plugin.v1.HandleR\x06handle\"C\n" +
+	"\x06handle\x18\x01 \x01(\v2\x1a.jobshift.plugin.v1.HandleR\x06handle\x12;\n" +
+	"\bwarnings\x18\x02 \x01(\v2\x1f.jobshift.plugin.v1.DiagnosticsR\bwarnings\"C\n" +
 	"\rHandleRequest\x122\n" +
 	"\x06handle\x18\x01 \x01(\v2\x1a.jobshift.plugin.v1.HandleR\x06handle\"\x0e\n" +
 	"\fStopResponse\"3\n" +
@@ -3545,37 +3567,39 @@ var file_driver_proto_depIdxs = []int32{
 	42, // 46: jobshift.plugin.v1.Extras.hived_sku:type_name -> jobshift.plugin.v1.Extras.HivedSkuEntry
 	5,  // 47: jobshift.plugin.v1.RuntimePlugin.pos:type_name -> jobshift.plugin.v1.Pos
 	23, // 48: jobshift.plugin.v1.RenderResponse.files:type_name -> jobshift.plugin.v1.File
-	43, // 49: jobshift.plugin.v1.Handle.meta:type_name -> jobshift.plugin.v1.Handle.MetaEntry
-	25, // 50: jobshift.plugin.v1.SubmitResponse.handle:type_name -> jobshift.plugin.v1.Handle
-	25, // 51: jobshift.plugin.v1.HandleRequest.handle:type_name -> jobshift.plugin.v1.Handle
-	29, // 52: jobshift.plugin.v1.Event.task:type_name -> jobshift.plugin.v1.TaskRef
-	31, // 53: jobshift.plugin.v1.Event.final:type_name -> jobshift.plugin.v1.Result
-	33, // 54: jobshift.plugin.v1.Status.tasks:type_name -> jobshift.plugin.v1.TaskStatus
-	29, // 55: jobshift.plugin.v1.TaskStatus.task:type_name -> jobshift.plugin.v1.TaskRef
-	25, // 56: jobshift.plugin.v1.LogsRequest.handle:type_name -> jobshift.plugin.v1.Handle
-	29, // 57: jobshift.plugin.v1.LogsRequest.task:type_name -> jobshift.plugin.v1.TaskRef
-	0,  // 58: jobshift.plugin.v1.Diagnostic.severity:type_name -> jobshift.plugin.v1.Diagnostic.Severity
-	37, // 59: jobshift.plugin.v1.Diagnostic.subject:type_name -> jobshift.plugin.v1.Range
-	36, // 60: jobshift.plugin.v1.Diagnostics.diagnostics:type_name -> jobshift.plugin.v1.Diagnostic
-	1,  // 61: jobshift.plugin.v1.Driver.Info:input_type -> jobshift.plugin.v1.InfoRequest
-	3,  // 62: jobshift.plugin.v1.Driver.Render:input_type -> jobshift.plugin.v1.PlanRequest
-	3,  // 63: jobshift.plugin.v1.Driver.Submit:input_type -> jobshift.plugin.v1.PlanRequest
-	27, // 64: jobshift.plugin.v1.Driver.Watch:input_type -> jobshift.plugin.v1.HandleRequest
-	27, // 65: jobshift.plugin.v1.Driver.Stop:input_type -> jobshift.plugin.v1.HandleRequest
-	34, // 66: jobshift.plugin.v1.Driver.Logs:input_type -> jobshift.plugin.v1.LogsRequest
-	27, // 67: jobshift.plugin.v1.Driver.Inspect:input_type -> jobshift.plugin.v1.HandleRequest
-	2,  // 68: jobshift.plugin.v1.Driver.Info:output_type -> jobshift.plugin.v1.InfoResponse
-	24, // 69: jobshift.plugin.v1.Driver.Render:output_type -> jobshift.plugin.v1.RenderResponse
-	26, // 70: jobshift.plugin.v1.Driver.Submit:output_type -> jobshift.plugin.v1.SubmitResponse
-	30, // 71: jobshift.plugin.v1.Driver.Watch:output_type -> jobshift.plugin.v1.Event
-	28, // 72: jobshift.plugin.v1.Driver.Stop:output_type -> jobshift.plugin.v1.StopResponse
-	35, // 73: jobshift.plugin.v1.Driver.Logs:output_type -> jobshift.plugin.v1.LogChunk
-	32, // 74: jobshift.plugin.v1.Driver.Inspect:output_type -> jobshift.plugin.v1.Status
-	68, // [68:75] is the sub-list for method output_type
-	61, // [61:68] is the sub-list for method input_type
-	61, // [61:61] is the sub-list for extension type_name
-	61, // [61:61] is the sub-list for extension extendee
-	0,  // [0:61] is the sub-list for field type_name
+	38, // 49: jobshift.plugin.v1.RenderResponse.warnings:type_name -> jobshift.plugin.v1.Diagnostics
+	43, // 50: jobshift.plugin.v1.Handle.meta:type_name -> jobshift.plugin.v1.Handle.MetaEntry
+	25, // 51: jobshift.plugin.v1.SubmitResponse.handle:type_name -> jobshift.plugin.v1.Handle
+	38, // 52: jobshift.plugin.v1.SubmitResponse.warnings:type_name -> jobshift.plugin.v1.Diagnostics
+	25, // 53: jobshift.plugin.v1.HandleRequest.handle:type_name -> jobshift.plugin.v1.Handle
+	29, // 54: jobshift.plugin.v1.Event.task:type_name -> jobshift.plugin.v1.TaskRef
+	31, // 55: jobshift.plugin.v1.Event.final:type_name -> jobshift.plugin.v1.Result
+	33, // 56: jobshift.plugin.v1.Status.tasks:type_name -> jobshift.plugin.v1.TaskStatus
+	29, // 57: jobshift.plugin.v1.TaskStatus.task:type_name -> jobshift.plugin.v1.TaskRef
+	25, // 58: jobshift.plugin.v1.LogsRequest.handle:type_name -> jobshift.plugin.v1.Handle
+	29, // 59: jobshift.plugin.v1.LogsRequest.task:type_name -> jobshift.plugin.v1.TaskRef
+	0,  // 60: jobshift.plugin.v1.Diagnostic.severity:type_name -> jobshift.plugin.v1.Diagnostic.Severity
+	37, // 61: jobshift.plugin.v1.Diagnostic.subject:type_name -> jobshift.plugin.v1.Range
+	36, // 62: jobshift.plugin.v1.Diagnostics.diagnostics:type_name -> jobshift.plugin.v1.Diagnostic
+	1,  // 63: jobshift.plugin.v1.Driver.Info:input_type -> jobshift.plugin.v1.InfoRequest
+	3,  // 64: jobshift.plugin.v1.Driver.Render:input_type -> jobshift.plugin.v1.PlanRequest
+	3,  // 65: jobshift.plugin.v1.Driver.Submit:input_type -> jobshift.plugin.v1.PlanRequest
+	27, // 66: jobshift.plugin.v1.Driver.Watch:input_type -> jobshift.plugin.v1.HandleRequest
+	27, // 67: jobshift.plugin.v1.Driver.Stop:input_type -> jobshift.plugin.v1.HandleRequest
+	34, // 68: jobshift.plugin.v1.Driver.Logs:input_type -> jobshift.plugin.v1.LogsRequest
+	27, // 69: jobshift.plugin.v1.Driver.Inspect:input_type -> jobshift.plugin.v1.HandleRequest
+	2,  // 70: jobshift.plugin.v1.Driver.Info:output_type -> jobshift.plugin.v1.InfoResponse
+	24, // 71: jobshift.plugin.v1.Driver.Render:output_type -> jobshift.plugin.v1.RenderResponse
+	26, // 72: jobshift.plugin.v1.Driver.Submit:output_type -> jobshift.plugin.v1.SubmitResponse
+	30, // 73: jobshift.plugin.v1.Driver.Watch:output_type -> jobshift.plugin.v1.Event
+	28, // 74: jobshift.plugin.v1.Driver.Stop:output_type -> jobshift.plugin.v1.StopResponse
+	35, // 75: jobshift.plugin.v1.Driver.Logs:output_type -> jobshift.plugin.v1.LogChunk
+	32, // 76: jobshift.plugin.v1.Driver.Inspect:output_type -> jobshift.plugin.v1.Status
+	70, // [70:77] is the sub-list for method output_type
+	63, // [63:70] is the sub-list for method input_type
+	63, // [63:63] is the sub-list for extension type_name
+	63, // [63:63] is the sub-list for extension extendee
+	0,  // [0:63] is the sub-list for field type_name
 }
 
 func init() { file_driver_proto_init() }

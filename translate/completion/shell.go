@@ -84,14 +84,6 @@ func ExitClasses(job *jobs.Job) string {
 	return cls.String()
 }
 
-// shellQuote quotes s for POSIX sh unless it is a plain word.
-func shellQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.,:/=+@%") == "" {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // RestartsPossible reports whether a task of role could ever be restarted
 // in place (TaskRestartDecision can say yes for some exit code): drivers
 // that restart inside the task wrap only such tasks. The codes tried stand

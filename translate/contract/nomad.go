@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -432,7 +433,7 @@ func (t *tmpl) snapshotCheck(snap Snapshot, key, pattern, what string) {
 	msg := "jobshift-contract: topology snapshot " + snap.Path + " item " + key + ": " + what
 	if t.shell {
 		fmt.Fprintf(&t.out, "{{- if not (regexMatch %s (print (index $v %s))) }}printf '%%s\\n' %s >&2; exit 1\n{{ end -}}\n",
-			tmplString(pattern), tmplString(key), "'"+sqEscape(msg)+"'")
+			tmplString(pattern), tmplString(key), "'"+shquote.Escape(msg)+"'")
 		return
 	}
 	fmt.Fprintf(&t.out, "{{- if not (regexMatch %s (print (index $v %s))) }}%s\n{{ end -}}\n", tmplString(pattern), tmplString(key), msg)

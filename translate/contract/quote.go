@@ -2,35 +2,7 @@ package contract
 
 import (
 	"strconv"
-	"strings"
 )
-
-// shQuote quotes s for POSIX sh as one word, byte for byte: single quotes,
-// each single quote inside written as quote, backslash, quote, quote. Any
-// byte but NUL survives.
-func shQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-// appendShQuote appends shQuote(s).
-func appendShQuote(dst []byte, s string) []byte {
-	if s == "" {
-		return append(dst, "''"...)
-	}
-	dst = append(dst, '\'')
-	for {
-		i := strings.IndexByte(s, '\'')
-		if i < 0 {
-			break
-		}
-		dst = append(append(dst, s[:i]...), `'\''`...)
-		s = s[i+1:]
-	}
-	return append(append(dst, s...), '\'')
-}
 
 // IsShellName reports whether s can be a sh variable name (and so be
 // assigned and exported by the shell itself).

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 )
 
@@ -498,9 +499,9 @@ func (c *shc) emitLine(w *strings.Builder, head string, e expr, prefix string) {
 // emitFormat is emitLine with printf's quoted format, which has one %s.
 func (c *shc) emitFormat(w *strings.Builder, format, head string, e expr, prefix string) {
 	b := append(append(append(c.wbuf[:0], "printf "...), format...), ' ')
-	b = append(appendShQuote(b, head), `\'`...)
+	b = append(shquote.Append(b, head), `\'`...)
 	if prefix != "" {
-		b = appendShQuote(b, sqEscape(prefix))
+		b = shquote.Append(b, shquote.Escape(prefix))
 	}
 	c.file = true
 	b = c.appendWord(b, e)
@@ -509,9 +510,6 @@ func (c *shc) emitFormat(w *strings.Builder, format, head string, e expr, prefix
 	w.Write(b)
 	c.wbuf = b
 }
-
-// sqEscape writes s for the inside of single quotes.
-func sqEscape(s string) string { return strings.ReplaceAll(s, "'", `'\''`) }
 
 // hoist replaces every run of e's parts that depends on the topology but
 // not on the task (a host list, the cluster part of TF_CONFIG) by a
@@ -604,7 +602,7 @@ func (c *shc) assign(d def, odd []string) []string {
 	v := "_js_o_" + strconv.Itoa(c.odd)
 	w.WriteString(v)
 	w.WriteByte('=')
-	w.WriteString(shQuote(d.name + "="))
+	w.WriteString(shquote.Quote(d.name + "="))
 	w.Write(c.wbuf)
 	w.WriteByte('\n')
 	return append(odd[:len(odd):len(odd)], v)
@@ -647,9 +645,9 @@ func (c *shc) appendWord(dst []byte, e expr) []byte {
 		switch p.kind {
 		case pLit:
 			if c.file {
-				dst = appendShQuote(dst, sqEscape(p.lit))
+				dst = shquote.Append(dst, shquote.Escape(p.lit))
 			} else {
-				dst = appendShQuote(dst, p.lit)
+				dst = shquote.Append(dst, p.lit)
 			}
 		case pVar:
 			dst = append(append(append(dst, `"${`...), p.lit...), `}"`...)

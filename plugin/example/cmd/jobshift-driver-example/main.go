@@ -9,5 +9,8 @@ import (
 )
 
 func main() {
-	plugin.Serve(example.New(""), example.Version)
+	var ws plugin.Warnings
+	d := example.New("")
+	d.Warn = ws.Report // Render's warnings go back to the host with the artifact
+	plugin.ServeWith(d, example.Version, &ws)
 }
