@@ -49,7 +49,15 @@
 // Role.DependsOn step), jax,
 // xgboost (GPUs per node), plain (no contract: trainer.env only). flux
 // runtimes are refused. The torchtune mode (a trainer command of exactly
-// [tune, run]) is refused: its command line is not built.
+// [tune, run], torchtune.go) builds the command line as torch.go and
+// torchtune.go @v2.3.0 do: --rdzv_endpoint=<job>-node-0-0.<job>:29500 for
+// more than one node or process, the recipe and --config for the node,
+// process and GPU counts, the runtime's immutable overrides; the model
+// rules of validateTorchTune are refused at their fields. It runs on one
+// node (every model but llama3_3/70B must anyway): the endpoint is node
+// 0's own name, which its task view resolves, and torchrun's static
+// rendezvous binds port 29500 on node 0's host itself. More nodes are
+// refused: their peers' views do not resolve node 0's name.
 //
 // # Admission
 //
