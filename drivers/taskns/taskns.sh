@@ -28,6 +28,8 @@
 #   hostname NAME
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
 #   bind    ro|rw SRC DST         a directory or file at the job's path
+#                                  (ro,mkdir | rw,mkdir: SRC is a directory
+#                                  made here, 0700, when it is missing)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Exit code 127 when the view cannot be built (the command never ran).
@@ -138,6 +140,11 @@ mountpoint() {
 binds() {
 	while IFS="$tab" read -r kind ro src dst; do
 		[ "$kind" = bind ] || continue
+		case $ro in *,mkdir)
+			ro=${ro%,mkdir}
+			[ -d "$src" ] || mkdir -p -m 700 "$src" || fail "cannot make $src (for $dst)"
+			;;
+		esac
 		[ -e "$src" ] || fail "$src (for $dst) does not exist"
 		mountpoint "$dst" "$src"
 		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"

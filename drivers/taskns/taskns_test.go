@@ -197,3 +197,33 @@ func TestScriptAutoRefusesBinds(t *testing.T) {
 		t.Errorf("a bind without a namespace: %q, %v", out, err)
 	}
 }
+
+// TestScriptMakesBindDir: a bind with Make shows a directory the wrapper
+// makes (0700, the task user's) and the task fills afterwards through its
+// own path, as the ssh emulation fills the key directory; read-only at
+// the job's path.
+func TestScriptMakesBindDir(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			parent := openDir(t)
+			if mode == ModeUser {
+				if err := os.Chown(parent, 65534, 65534); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := filepath.Join(parent, "auth")
+			s := Spec{Binds: []Bind{{Src: src, Dst: "/jobshift-test-ssh/.ssh", ReadOnly: true, Make: true}}}
+			out, err := run(t, mode, s, nil, `echo key >'`+src+`/id_rsa.pub' && cat /jobshift-test-ssh/.ssh/id_rsa.pub; touch /jobshift-test-ssh/.ssh/x 2>/dev/null || echo ro`)
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if out != "key\nro\n" {
+				t.Errorf("got %q, want %q", out, "key\nro\n")
+			}
+			fi, err := os.Stat(src)
+			if err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("made %v, %v; want a 0700 directory", fi, err)
+			}
+		})
+	}
+}
