@@ -145,6 +145,16 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 	return refused.err()
 }
 
+// namesResolve: the tasks run under the task view with a namespace, so
+// the names a contract gives for peers resolve (contract HostsVar).
+func (d *Driver) namesResolve() bool {
+	if d.opts.Docker {
+		return false
+	}
+	mode, _ := d.viewMode()
+	return mode != taskns.ModeNone
+}
+
 // warnView says once per job that host names stay this host's.
 func (d *Driver) warnView(p *translate.Plan) {
 	if d.opts.Docker || d.opts.Warnings == nil {

@@ -227,3 +227,26 @@ func TestScriptMakesBindDir(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptPeers: JOBSHIFT_HOSTS names a peer the task reaches by its
+// platform name: the view's /etc/hosts resolves it; without a namespace
+// the variables that start with the name get the address instead.
+func TestScriptPeers(t *testing.T) {
+	env := []string{"JOBSHIFT_HOSTS=10.1.2.3 tj-node-0-0.tj PET_MASTER_ADDR JAX_COORDINATOR_ADDRESS",
+		"PET_MASTER_ADDR=tj-node-0-0.tj", "JAX_COORDINATOR_ADDRESS=tj-node-0-0.tj:20000"}
+	cmd := `getent hosts tj-node-0-0.tj; echo "$PET_MASTER_ADDR $JAX_COORDINATOR_ADDRESS"`
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			s := Spec{Hostname: "tj-node-0-1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"tj-node-0-1"}}}}
+			out, err := run(t, mode, s, env, cmd)
+			want := "10.1.2.3        tj-node-0-0.tj\ntj-node-0-0.tj tj-node-0-0.tj:20000\n"
+			if err != nil || out != want {
+				t.Errorf("got %q, %v; want %q", out, err, want)
+			}
+		})
+	}
+	out, err := run(t, ModeNone, Spec{Hostname: "tj-node-0-1"}, env, `echo "$PET_MASTER_ADDR $JAX_COORDINATOR_ADDRESS"`)
+	if want := "10.1.2.3 10.1.2.3:20000\n"; err != nil || out != want {
+		t.Errorf("none: got %q, %v; want %q", out, err, want)
+	}
+}
