@@ -53,11 +53,11 @@
 // torchtune.go @v2.3.0 do: --rdzv_endpoint=<job>-node-0-0.<job>:29500 for
 // more than one node or process, the recipe and --config for the node,
 // process and GPU counts, the runtime's immutable overrides; the model
-// rules of validateTorchTune are refused at their fields. It runs on one
-// node (every model but llama3_3/70B must anyway): the endpoint is node
-// 0's own name, which its task view resolves, and torchrun's static
-// rendezvous binds port 29500 on node 0's host itself. More nodes are
-// refused: their peers' views do not resolve node 0's name.
+// rules of validateTorchTune are refused at their fields. The endpoint is
+// node 0's name, which the task view resolves (node 0's own name; for its
+// peers through contract.HostsVar), and torchrun's static rendezvous binds
+// port 29500 on node 0's host itself. In containers the peers of a
+// multi-node job (llama3_3/70B only) cannot resolve it: a warning.
 //
 // # Admission
 //

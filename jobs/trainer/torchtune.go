@@ -63,9 +63,10 @@ func (b *builder) torchtune(t *jobs.Trainer, tr *jobs.Role) {
 	add = append(add, b.runtimeOverrides()...)
 	tr.Command.Command = append(tr.Command.Command, add...)
 	if nodes > 1 {
-		// Peers find node 0 by its headless-service name; a task view's
-		// /etc/hosts holds the task's own names only.
-		b.tj.f.errorf(orNode(b.numNodesNode, b.tj.trainerNode), "Multi-node torchtune not supported", "Trainer gives torchtune node 0's rendezvous endpoint by its service name (%s), which only node 0's own task view resolves; jobshift runs torchtune TrainJobs on one node (numNodes: 1), as Trainer allows for every model but llama3_3/70B.", TorchtuneEndpoint(b.job.Name))
+		// Peers find node 0 by its headless-service name: the task view
+		// resolves it (contract HostsVar), a container or a node without
+		// namespaces does not, and the command line cannot fall back.
+		b.tj.f.warnf(orNode(b.numNodesNode, b.tj.trainerNode), "Rendezvous endpoint by name", "Trainer gives the nodes of a torchtune TrainJob node 0's endpoint by its service name (%s); it resolves where the tasks run under jobshift's task view (plain processes on nodes that allow namespaces), not in containers.", TorchtuneEndpoint(b.job.Name))
 	}
 }
 

@@ -88,3 +88,56 @@ func TestTorchtuneCommand(t *testing.T) {
 		})
 	}
 }
+
+// llama70B is the TrainJob of core/trainingruntime_test.go "succeeded to
+// build JobSet with TorchTune values from the TrainJob" (@v2.3.0), with
+// two nodes: the one model Trainer runs on more than one node.
+const llama70B = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: test-job
+spec:
+  runtimeRef:
+    name: torchtune-llama3.3-70b
+    kind: TrainingRuntime
+  trainer:
+    command: [tune, run]
+    args: [dtype=fp16, batch_size=32, epochs=10]
+    numNodes: 2
+    numProcPerNode: 3
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata:
+  name: torchtune-llama3.3-70b
+spec:
+  mlPolicy:
+    numNodes: 1
+    torch: {}
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: test:runtime
+                      command: [tune, run, full_finetune_distributed, --config, llama3_3/70B_full_multinode, output_dir=/workspace/model/llama3_3/70B, tokenizer.path=/workspace/model/original/tokenizer.model, checkpointer.checkpoint_dir=/workspace/model]
+`
+
+func TestTorchtuneMultiNode(t *testing.T) {
+	job, d := read(t, llama70B)
+	if strings.Contains(d, "error") || job == nil || !strings.Contains(d, "job.yaml:12: Rendezvous endpoint by name") {
+		t.Fatalf("diagnostics:\n%s", d)
+	}
+	want := "tune run --rdzv_endpoint=test-job-node-0-0.test-job:29500 full_finetune_distributed --config llama3_3/70B_full_multinode output_dir=/workspace/model/llama3_3/70B tokenizer.path=/workspace/model/original/tokenizer.model checkpointer.checkpoint_dir=/workspace/model"
+	if got := strings.Join(job.Role("node").Command.Command, " "); got != want {
+		t.Errorf("command\n got %s\nwant %s", got, want)
+	}
+}

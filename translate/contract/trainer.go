@@ -114,6 +114,11 @@ func (b *builder) trainerTorch() {
 	b.setLit("PET_NPROC_PER_NODE", t.NprocPerNode)
 	b.set("PET_NODE_RANK", index(0))
 	if t.Torchtune && b.self == mk {
+		if b.opts.HostNames && t.NumNodes > 1 {
+			// tune run's --rdzv_endpoint names node 0 (torch.go @v2.3.0):
+			// its peers resolve the name through the task view
+			b.set(HostsVar, cat(addr(mk, 0), lit(" "+TrainerMasterName(b.job.Name))))
+		}
 		return
 	}
 	var vars []string
