@@ -293,7 +293,8 @@ func TestNomadEnvMatchesOracle(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
 	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml",
-		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml"} {
+		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml",
+		"integration/slurm/testdata/env-trainjob.yaml"} {
 		t.Run("in-task/"+filepath.Base(f), func(t *testing.T) { nomadEnvMatchesOracle(t, c, cl, f, false) })
 	}
 	// the PAI job alone (every host list and port of its two roles): the
@@ -314,7 +315,9 @@ func nomadEnvMatchesOracle(t *testing.T, c *cluster, cl *api.Client, f string, s
 	}
 	drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
 	tasks, topo := runNomadPlaced(t, c, cl, plan)
-	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	// raw_exec and Slurm tasks run under the task view, where a
+	// TrainJob's master name resolves
+	opts := contract.Options{User: plan.User, Contracts: plan.Contracts, HostNames: contract.NamesRole(plan.Job) != ""}
 	for _, nt := range tasks {
 		env := parseEnv0(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
 		want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, opts)
