@@ -72,6 +72,9 @@ type RolePlan struct {
 	// SSHIdle: its own command is replaced by the emulation's sshd
 	// (contract.SSHIdle: an MPIJob worker that only started an sshd).
 	SSH, SSHIdle bool
+	// SSHAuth is where the tasks see the job's key pair and the
+	// emulation's client config (contract.SSHAuthPath; "" = nowhere).
+	SSHAuth string
 }
 
 // PortPlan is one port label of a role.
@@ -139,7 +142,7 @@ func compile(p *Plan) *Compiled {
 	for k, r := range job.Roles {
 		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
 		if ssh != nil && ssh[k] {
-			rp.SSH, rp.SSHIdle = true, contract.SSHIdle(job, k)
+			rp.SSH, rp.SSHIdle, rp.SSHAuth = true, contract.SSHIdle(job, k), contract.SSHAuthPath(job, k)
 		}
 		for _, port := range contract.PortLabels(job, k, opts) {
 			pp := PortPlan{Port: port}

@@ -10,8 +10,10 @@ import (
 
 // bindContract compiles the plan's contract once for the attempt and binds
 // it to topo: the job-wide part of every value is evaluated once, so each
-// task's environment costs only its own variables.
-func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bound, error) {
+// task's environment costs only its own variables. names: the tasks run
+// under the task view, where peers' platform names resolve
+// (contract.Options.HostNames).
+func bindContract(p *translate.Plan, topo topology, runDir string, names bool) (*contract.Bound, error) {
 	var t contract.Topology
 	for _, r := range p.Job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
@@ -23,6 +25,7 @@ func bindContract(p *translate.Plan, topo topology, runDir string) (*contract.Bo
 	}
 	// the tasks share this host's file system
 	opts := p.Compiled().ContractOn(filepath.Join(runDir, "mpi"))
+	opts.HostNames = names
 	c, err := p.Contract(opts)
 	if err != nil {
 		return nil, err

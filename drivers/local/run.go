@@ -133,7 +133,7 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 		return nil, err
 	}
 	procs := p.Compiled().Processes
-	bound, err := bindContract(p, topo, runDir)
+	bound, err := bindContract(p, topo, runDir, d.namesResolve())
 	if err != nil {
 		return nil, fmt.Errorf("contract: %w", err)
 	}

@@ -54,5 +54,8 @@ func sshWrap(rp translate.RolePlan, s *taskSpec, argv []string, runDir string, a
 	s.Added = append(s.Added,
 		envVar{Name: sshemu.KeyVar, Value: sshKeyPath(runDir, attempt)},
 		envVar{Name: sshemu.DirVar, Value: filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
+	if rp.SSHAuth != "" { // only without -docker: the task view shows it
+		s.Added = append(s.Added, envVar{Name: sshemu.AuthDirVar, Value: sshAuthDir(s.TaskDir)})
+	}
 	return sshemu.Wrap(rp.SSHIdle, sshScriptPath(runDir), argv)
 }

@@ -98,8 +98,19 @@ func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, 
 			return nil, err
 		}
 	}
+	if path := p.Compiled().Roles[k].SSHAuth; path != "" {
+		if err := taskns.CheckPath(path); err != nil {
+			return nil, refuse(taskns.ErrValue, r.Pos, "Bad ssh path", "Role %q: the job's ssh keys cannot be shown at %q: %v.", r.Name, path, err)
+		}
+		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: sshAuthDir(taskDir), Dst: path, ReadOnly: true, Make: true})
+		v.need(r.Pos, path)
+	}
 	return v, nil
 }
+
+// sshAuthDir is the task's directory the ssh emulation fills with what its
+// role had at the job's ssh path (sshemu.AuthDirVar).
+func sshAuthDir(taskDir string) string { return filepath.Join(taskDir, "ssh-auth") }
 
 func (v *taskView) need(p jobs.Pos, path string) {
 	if v.needs == "" {
@@ -132,6 +143,16 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 		}
 	}
 	return refused.err()
+}
+
+// namesResolve: the tasks run under the task view with a namespace, so
+// the names a contract gives for peers resolve (contract HostsVar).
+func (d *Driver) namesResolve() bool {
+	if d.opts.Docker {
+		return false
+	}
+	mode, _ := d.viewMode()
+	return mode != taskns.ModeNone
 }
 
 // warnView says once per job that host names stay this host's.

@@ -33,7 +33,8 @@ import (
 // the extra task nor this hazard.
 func (r *renderer) barrier(role *jobs.Role, gs *GroupShape, all []Service) *api.Task {
 	driver := gs.Driver
-	limit := int(r.set.BarrierTimeout.Seconds() * 10) // polls of 0.1 s: the skew between peers starting
+	timeout := r.set.gangTimeout(r.plan.Job.Completion)
+	limit := int(timeout.Seconds() * 10) // polls of 0.1 s: the skew between peers starting
 	// Shell builtins only in the loop but for sleep: with many tasks per
 	// node, forking grep every 0.1 s in every barrier costs real CPU.
 	// Not change_mode = "signal" (wake the loop on each re-render): a
@@ -47,12 +48,12 @@ while :; do
   [ "$l" = READY ] && exit 0
   n=$((n+1))
   if [ "$n" -gt %d ]; then
-    echo "jobshift: barrier timeout: after %s not every task of job %s was placed and registered; still missing: $l. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config." >&2
+    echo "jobshift: barrier timeout: after %s not every task of job %s was placed and registered; still missing: $l. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is %s." >&2
     exit 1
   fi
   sleep 0.1
 done
-`, limit, r.set.BarrierTimeout, r.jobID, r.jobID)
+`, limit, timeout, r.jobID, r.jobID, timeoutSource(r.plan.Job.Completion))
 	t := &api.Task{
 		Name:      BarrierTask,
 		Driver:    driver,
@@ -112,4 +113,12 @@ func barrierTemplate(job *jobs.Job, all []Service) string {
 	}
 	b.WriteString("{{ if eq $missing \"\" }}READY{{ else }}WAITING{{ $missing }}{{ end }}\n")
 	return b.String()
+}
+
+// timeoutSource names where the barrier's timeout comes from, for its message.
+func timeoutSource(c jobs.Completion) string {
+	if c.GangTimeoutSeconds > 0 {
+		return "the job's pod-group schedule timeout (scheduleTimeoutSeconds)"
+	}
+	return "nomad.barrier_timeout in the site config"
 }

@@ -14,7 +14,19 @@ type contractImpl struct{}
 // with the ssh emulation's MPI directory of this job (the template
 // differential test evaluates the oracle with the same options).
 func ContractOptions(p *translate.Plan) contract.Options {
-	return p.Compiled().ContractOn(sshMPIDir(JobIDFor(p)))
+	o := p.Compiled().ContractOn(sshMPIDir(JobIDFor(p)))
+	// the role that gets peers' names runs under the task view unless its
+	// driver runs an image (taskns falls back to the addresses on a
+	// client without namespaces)
+	if name := contract.NamesRole(p.Job); name != "" {
+		set, _ := settingsFor(p)
+		driver := set.Driver
+		if rule := p.Site.Role(name); rule != nil && rule.Driver != "" {
+			driver = rule.Driver
+		}
+		o.HostNames = !TraitsOf(driver).Container
+	}
+	return o
 }
 
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 )
 
@@ -92,4 +93,20 @@ func (s settings) envHelper() string {
 		return s.EnvHelper
 	}
 	return s.Helper
+}
+
+// gangTimeout is how long the tasks of a job with completion c may take to
+// be placed and registered before the attempt fails: the job's own
+// pod-group schedule timeout where it has one (a TrainJob runtime's
+// coscheduling scheduleTimeoutSeconds, which kubeflow/trainer
+// pkg/runtime/framework/plugins/coscheduling/coscheduling.go @v2.3.0 puts
+// on the PodGroup, after which the scheduler gives up the gang), else the
+// site's nomad.barrier_timeout. Nomad is the one target that places part
+// of a job and queues the rest: Slurm allocates a job whole and the local
+// driver starts every task at once.
+func (s settings) gangTimeout(c jobs.Completion) time.Duration {
+	if c.GangTimeoutSeconds > 0 {
+		return time.Duration(c.GangTimeoutSeconds) * time.Second
+	}
+	return s.BarrierTimeout
 }

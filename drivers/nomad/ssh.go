@@ -42,8 +42,9 @@ func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
 // MPIDir is the MPI directory of the job of that Nomad ID on its clients.
 func MPIDir(jobID string) string { return sshMPIDir(jobID) }
 
-// sshWrap puts the task's command under the wrapper.
-func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
+// sshWrap puts the task's command under the wrapper; view: the task view
+// wraps it in turn (and shows the key pair at the job's ssh path).
+func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand, view bool) *userCommand {
 	rp := r.plan.Compiled().Role(role.Name)
 	if !rp.SSH {
 		return uc
@@ -57,8 +58,15 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 	out.env = map[string]string{
 		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
 	}
+	if rp.SSHAuth != "" && view {
+		out.env[sshemu.AuthDirVar] = "${NOMAD_TASK_DIR}/" + sshAuthDir
+	}
 	return &out
 }
+
+// sshAuthDir is the task directory's entry the task view shows at the
+// job's ssh path (translate.RolePlan.SSHAuth), under local/.
+const sshAuthDir = "jobshift-ssh-auth"
 
 // sshItems adds the job key to the items of the job's variable.
 func sshItems(p *translate.Plan, items map[string]string) error {

@@ -419,8 +419,8 @@ func (w *watcher) rendezvous(obs []observed, now time.Time) []observed {
 	}
 	msg := failure
 	if msg == "" {
-		msg = fmt.Sprintf("jobshift: rendezvous timeout: after %s not every task of job %s was placed; not yet placed: %s. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is nomad.barrier_timeout in the site config.",
-			w.rvTimeout, w.id, missing, w.id)
+		msg = fmt.Sprintf("jobshift: rendezvous timeout: after %s not every task of job %s was placed; not yet placed: %s. Check 'nomad job status %s' for allocations that could not be placed (not enough CPU, memory or GPUs) or that ended early; the timeout is %s.",
+			w.rvTimeout, w.id, missing, w.id, timeoutSource(w.pol.Completion))
 	}
 	if w.rvFailed == nil {
 		w.rvFailed = map[jobs.TaskRef]observed{}

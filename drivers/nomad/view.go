@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -86,6 +87,11 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		tmpls = append(tmpls, viewTemplate("local/"+src, templateBase64(f.Content), fileMode(f.Mode)))
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
+	if path := r.plan.Compiled().Role(role.Name).SSHAuth; path != "" && uc.env[sshemu.AuthDirVar] != "" {
+		// the ssh emulation's key pair at the job's ssh path: a directory
+		// the wrapper makes and the emulation fills (sshemu AuthDirVar)
+		spec.Binds = append(spec.Binds, taskns.Bind{Src: phTaskDir + "/" + sshAuthDir, Dst: path, ReadOnly: true, Make: true})
+	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
 		r.errorf(role.Pos, "Task namespace", "Role %q: %v", role.Name, err)

@@ -82,7 +82,7 @@ func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*wat
 		return nil, fmt.Errorf("nomad job %q: %w (no %s meta)", id, ErrNotJobshift, MetaPolicy)
 	}
 	set, _ := newSettings(d.cfg.Site)
-	w := &watcher{d: d, c: c, id: id, pol: pol, version: *info.Version, last: map[jobs.TaskRef]observed{}, job: info, rvTimeout: set.BarrierTimeout}
+	w := &watcher{d: d, c: c, id: id, pol: pol, version: *info.Version, last: map[jobs.TaskRef]observed{}, job: info, rvTimeout: set.gangTimeout(pol.Completion)}
 	attempt, _ := strconv.Atoi(info.Meta[MetaAttempt])
 	retries, _ := strconv.Atoi(info.Meta[metaRetries])
 	// The deadline and the gang timeout run from the version's submission
@@ -91,7 +91,7 @@ func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*wat
 	// sees a task end only once its restarts are over.
 	start := time.Unix(0, *info.SubmitTime)
 	w.m = completion.NewMachine(pol, completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
-		GangTimeout: set.BarrierTimeout})
+		GangTimeout: set.gangTimeout(pol.Completion)})
 	if info.Stop != nil && *info.Stop {
 		// Stopping a job registers a new version (Stop = true) that has
 		// no allocations: the attempt is the version the allocations

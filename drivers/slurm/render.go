@@ -56,6 +56,12 @@ func render(p *translate.Plan) (*script, error) {
 	// the MPI directory is named at run time (js_prepare, mpiDirData)
 	opts := c.ContractOn("")
 	opts.MPIDirRunTime = true
+	// the role that gets peers' names runs under the task view unless
+	// Apptainer runs its image (no namespace on a node: taskns falls back
+	// to the addresses)
+	if r := job.Role(contract.NamesRole(job)); r != nil {
+		opts.HostNames = !(st.Container == "apptainer" && r.Image != "")
+	}
 	// LeinaoPAI tasks bind 10001-10003 themselves; Slurm runs them in the
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)

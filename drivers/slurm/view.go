@@ -24,6 +24,14 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 	}
 	names := contract.HostNamesAt(job, ri.k, "@I@")
 	out := fmt.Sprintf("_t_ns_%d=1 _t_nsname_%d=%s\n", ri.k, ri.k, shQuote(strings.Join(names, " ")))
+	if path := contract.SSHAuthPath(job, ri.k); path != "" {
+		// the ssh emulation's key pair at the job's ssh path (run.sh
+		// _t_sshauth_R, sshemu AuthDirVar)
+		if err := taskns.CheckPath(path); err != nil {
+			return "", refuse(ri.Pos, "Role %s: the job's ssh keys cannot be shown at %q: %v.", ri.Name, path, err)
+		}
+		out += fmt.Sprintf("_t_sshauth_%d=%s\n", ri.k, shQuote(path))
+	}
 	binds, err := volumeBinds(ri.Role, st)
 	if err != nil || binds == "" {
 		return out, err

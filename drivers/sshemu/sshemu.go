@@ -35,6 +35,12 @@ const (
 	// files, in a directory no other user can write ("" = a fresh one
 	// under $TMPDIR, or /tmp where $TMPDIR is open to others).
 	DirVar = "JOBSHIFT_SSH_DIR"
+	// AuthDirVar names a directory, private to the task, that the
+	// wrapper fills with what the platform mounted at the job's ssh path
+	// (translate.RolePlan.SSHAuth): id_rsa (a link to the job key, not a
+	// copy), id_rsa.pub, authorized_keys and config (the emulation's client
+	// config). The task view binds it at that path ("" = none).
+	AuthDirVar = "JOBSHIFT_SSH_AUTH_DIR"
 )
 
 // IdleFlag makes the wrapper run only the sshd, in the foreground.

@@ -21,6 +21,10 @@
 #                        directory no other user can write ("" = a new
 #                        directory under $TMPDIR if that is so, else /tmp)
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
+#   JOBSHIFT_SSH_AUTH_DIR  a directory of this user's, shown at the job's ssh
+#                        path by the task view, filled with id_rsa (a link
+#                        to the key), id_rsa.pub, authorized_keys and config
+#                        ("" = none)
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
 #   JOBSHIFT_MPIRUN      a program run as mpirun/mpiexec/orterun ("" = none)
@@ -198,6 +202,22 @@ Host *
 EOF
 printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(sq "$ssh")" "$(sq "$dir/ssh_config")" >"$dir/bin/ssh"
 chmod 700 "$dir/bin/ssh"
+
+# The key pair where the platform mounted it (a TrainJob's
+# mpi.sshAuthMountPath): a program that runs ssh by its path, or reads the
+# keys itself, finds them there. The key is linked, never copied; the
+# others are the same text as the emulation's own files.
+if [ -n "${JOBSHIFT_SSH_AUTH_DIR:-}" ]; then
+	a=$JOBSHIFT_SSH_AUTH_DIR
+	own_dir "$a"
+	# shellcheck disable=SC2015 # fail exits
+	ln -sf "$key" "$a/id_rsa" &&
+		cp -f "$dir/id.pub" "$a/id_rsa.pub" &&
+		cp -f "$dir/authorized_keys" "$a/authorized_keys" &&
+		cp -f "$dir/ssh_config" "$a/config" &&
+		chmod 644 "$a/id_rsa.pub" "$a/authorized_keys" "$a/config" ||
+		fail "cannot write the key pair in $a"
+fi
 # A target that launches MPI ranks itself (Slurm's mpi = "pmix") names its
 # mpirun in JOBSHIFT_MPIRUN: the user's mpirun line runs it unchanged.
 if [ -n "${JOBSHIFT_MPIRUN:-}" ]; then

@@ -60,6 +60,10 @@ const (
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
+	// Make: Src is a directory the wrapper makes (private, 0700) when it
+	// is missing, for what the task's own start fills in later (the ssh
+	// emulation's keys, drivers/sshemu AuthDirVar).
+	Make bool
 }
 
 // Host is one /etc/hosts line of the task's view.
@@ -144,6 +148,9 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		ro := "rw"
 		if bd.ReadOnly {
 			ro = "ro"
+		}
+		if bd.Make {
+			ro += ",mkdir"
 		}
 		if err := line("bind", ro, bd.Src, bd.Dst); err != nil {
 			return err

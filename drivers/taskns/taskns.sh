@@ -28,8 +28,14 @@
 #   hostname NAME
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
 #   bind    ro|rw SRC DST         a directory or file at the job's path
+#                                  (ro,mkdir | rw,mkdir: SRC is a directory
+#                                  made here, 0700, when it is missing)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
+# Environment: JOBSHIFT_HOSTS (translate/contract HostsVar), entries
+# "ADDR NAME VAR..." joined by ',': NAME resolves to ADDR in the task's
+# /etc/hosts; without a namespace, ADDR replaces the NAME that starts the
+# value of each VAR instead (the task reaches the peer by its address).
 # Exit code 127 when the view cannot be built (the command never ran).
 
 set -u
@@ -138,6 +144,11 @@ mountpoint() {
 binds() {
 	while IFS="$tab" read -r kind ro src dst; do
 		[ "$kind" = bind ] || continue
+		case $ro in *,mkdir)
+			ro=${ro%,mkdir}
+			[ -d "$src" ] || { mkdir -p "$(dirname "$src")" && mkdir -m 700 "$src"; } || fail "cannot make $src (for $dst)"
+			;;
+		esac
 		[ -e "$src" ] || fail "$src (for $dst) does not exist"
 		mountpoint "$dst" "$src"
 		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"
@@ -147,12 +158,64 @@ binds() {
 	done <"$spec"
 }
 
+# ip_of ADDR prints ADDR, or the first address a name resolves to.
+ip_of() {
+	case $1 in
+	*[!0-9.:a-fA-F]*) getent ahosts "$1" 2>/dev/null | { read -r x _ && printf '%s\n' "$x"; } ;;
+	*) printf '%s\n' "$1" ;;
+	esac
+}
+
+# peers calls FN ADDR NAME VAR... for each entry of $JOBSHIFT_HOSTS whose
+# fields are an address, a host name and variable names.
+peers() {
+	[ -n "${JOBSHIFT_HOSTS:-}" ] || return 0
+	p_ifs=$IFS
+	IFS=,
+	for p_e in $JOBSHIFT_HOSTS; do
+		IFS=' '
+		# shellcheck disable=SC2086 # the entry is split on purpose
+		set -- $p_e
+		IFS=,
+		[ $# -ge 2 ] || continue
+		case $1$2 in *[!A-Za-z0-9.:_-]*) continue ;; esac
+		"$peer_fn" "$@"
+	done
+	IFS=$p_ifs
+}
+
+# peer_host prints the /etc/hosts line of a peer's name.
+peer_host() {
+	a=$(ip_of "$1") && [ -n "$a" ] && printf '%s\t%s\n' "$a" "$2"
+}
+
+# peer_addr puts the peer's address in place of its name at the start of
+# each variable's value (no namespace: the name resolves nowhere).
+peer_addr() {
+	a=$1 n=$2
+	shift 2
+	for v in "$@"; do
+		case $v in '' | [0-9]* | *[!A-Za-z0-9_]*) continue ;; esac
+		eval "val=\${$v-}"
+		# shellcheck disable=SC2154 # val is set by the eval
+		case $val in "$n"*)
+			eval "$v=\$a\${val#\"\$n\"}"
+			export "${v?}"
+			;;
+		esac
+	done
+}
+
 # hosts writes the task's /etc/hosts: its own and its peers' names first
 # (the first match wins), then the host's own entries.
 hosts() {
-	while IFS="$tab" read -r kind a names; do
-		[ "$kind" = host ] && printf '%s\t%s\n' "$a" "$names"
-	done <"$spec" >"$scratch/hosts"
+	{
+		while IFS="$tab" read -r kind a names; do
+			[ "$kind" = host ] && printf '%s\t%s\n' "$a" "$names"
+		done <"$spec"
+		peer_fn=peer_host
+		peers
+	} >"$scratch/hosts"
 	[ -s "$scratch/hosts" ] || return 0
 	if [ -f /etc/hosts ]; then
 		cat /etc/hosts >>"$scratch/hosts"
@@ -192,6 +255,11 @@ iface() {
 		fi
 	done
 }
+
+if [ "$mode" = none ]; then
+	peer_fn=peer_addr
+	peers
+fi
 
 # Platform additions, like the hostfile variables: never over what is set.
 if addr=$(get addr) && dev=$(iface "$addr") && [ -n "$dev" ]; then

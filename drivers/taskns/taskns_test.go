@@ -197,3 +197,56 @@ func TestScriptAutoRefusesBinds(t *testing.T) {
 		t.Errorf("a bind without a namespace: %q, %v", out, err)
 	}
 }
+
+// TestScriptMakesBindDir: a bind with Make shows a directory the wrapper
+// makes (0700, the task user's) and the task fills afterwards through its
+// own path, as the ssh emulation fills the key directory; read-only at
+// the job's path.
+func TestScriptMakesBindDir(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			parent := openDir(t)
+			if mode == ModeUser {
+				if err := os.Chown(parent, 65534, 65534); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := filepath.Join(parent, "auth")
+			s := Spec{Binds: []Bind{{Src: src, Dst: "/jobshift-test-ssh/.ssh", ReadOnly: true, Make: true}}}
+			out, err := run(t, mode, s, nil, `echo key >'`+src+`/id_rsa.pub' && cat /jobshift-test-ssh/.ssh/id_rsa.pub; touch /jobshift-test-ssh/.ssh/x 2>/dev/null || echo ro`)
+			if err != nil {
+				t.Fatalf("%v: %s", err, out)
+			}
+			if out != "key\nro\n" {
+				t.Errorf("got %q, want %q", out, "key\nro\n")
+			}
+			fi, err := os.Stat(src)
+			if err != nil || fi.Mode().Perm() != 0o700 {
+				t.Errorf("made %v, %v; want a 0700 directory", fi, err)
+			}
+		})
+	}
+}
+
+// TestScriptPeers: JOBSHIFT_HOSTS names a peer the task reaches by its
+// platform name: the view's /etc/hosts resolves it; without a namespace
+// the variables that start with the name get the address instead.
+func TestScriptPeers(t *testing.T) {
+	env := []string{"JOBSHIFT_HOSTS=10.1.2.3 tj-node-0-0.tj PET_MASTER_ADDR JAX_COORDINATOR_ADDRESS",
+		"PET_MASTER_ADDR=tj-node-0-0.tj", "JAX_COORDINATOR_ADDRESS=tj-node-0-0.tj:20000"}
+	cmd := `getent hosts tj-node-0-0.tj; echo "$PET_MASTER_ADDR $JAX_COORDINATOR_ADDRESS"`
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			s := Spec{Hostname: "tj-node-0-1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"tj-node-0-1"}}}}
+			out, err := run(t, mode, s, env, cmd)
+			want := "10.1.2.3        tj-node-0-0.tj\ntj-node-0-0.tj tj-node-0-0.tj:20000\n"
+			if err != nil || out != want {
+				t.Errorf("got %q, %v; want %q", out, err, want)
+			}
+		})
+	}
+	out, err := run(t, ModeNone, Spec{Hostname: "tj-node-0-1"}, env, `echo "$PET_MASTER_ADDR $JAX_COORDINATOR_ADDRESS"`)
+	if want := "10.1.2.3 10.1.2.3:20000\n"; err != nil || out != want {
+		t.Errorf("none: got %q, %v; want %q", out, err, want)
+	}
+}

@@ -293,7 +293,8 @@ func TestNomadEnvMatchesOracle(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
 	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml",
-		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml"} {
+		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml",
+		"integration/slurm/testdata/env-trainjob.yaml"} {
 		t.Run("in-task/"+filepath.Base(f), func(t *testing.T) { nomadEnvMatchesOracle(t, c, cl, f, false) })
 	}
 	// the PAI job alone (every host list and port of its two roles): the
@@ -314,7 +315,9 @@ func nomadEnvMatchesOracle(t *testing.T, c *cluster, cl *api.Client, f string, s
 	}
 	drivertest.LingerAfter(plan, 20) // dump-and-exit tasks: see LingerAfter
 	tasks, topo := runNomadPlaced(t, c, cl, plan)
-	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	// raw_exec and Slurm tasks run under the task view, where a
+	// TrainJob's master name resolves
+	opts := contract.Options{User: plan.User, Contracts: plan.Contracts, HostNames: contract.NamesRole(plan.Job) != ""}
 	all, err := contract.EvalAll(plan.Job, topo, opts)
 	if err != nil {
 		t.Fatal(err)

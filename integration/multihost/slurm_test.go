@@ -162,7 +162,8 @@ func TestSlurmExamples(t *testing.T) {
 func TestSlurmEnvMatchesOracle(t *testing.T) {
 	c := need(t, "slurm")
 	for _, f := range []string{"integration/slurm/testdata/env-pai.yaml", "integration/slurm/testdata/env-tf.yaml",
-		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml"} {
+		"integration/slurm/testdata/env-xgboost.yaml", "integration/slurm/testdata/env-paddle-ps.yaml", "integration/slurm/testdata/env-jax.yaml", "integration/slurm/testdata/env-mxnet.yaml",
+		"integration/slurm/testdata/env-trainjob.yaml"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			plan := loadPlan(t, c, f)
 			r := runSlurm(t, plan, 3*time.Minute)
@@ -170,7 +171,9 @@ func TestSlurmEnvMatchesOracle(t *testing.T) {
 				t.Fatalf("final = %+v", r.final)
 			}
 			topo := r.topology(t)
-			opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+			// raw_exec and Slurm tasks run under the task view, where a
+			// TrainJob's master name resolves
+			opts := contract.Options{User: plan.User, Contracts: plan.Contracts, HostNames: contract.NamesRole(plan.Job) != ""}
 			all, err := contract.EvalAll(plan.Job, topo, opts)
 			if err != nil {
 				t.Fatal(err)

@@ -183,6 +183,8 @@ func TestEnvMatchesOracle(t *testing.T) {
 		"paddle ps packed": {"integration/slurm/testdata/env-paddle-ps.yaml", "packed"},
 		"jax single":       {"integration/slurm/testdata/env-jax.yaml", ""},
 		"mxnet het":        {"integration/slurm/testdata/env-mxnet.yaml", "het"},
+		// Trainer v2: the master by the plugins' name, resolved by the view
+		"trainjob torch": {"integration/slurm/testdata/env-trainjob.yaml", ""},
 	}
 	for name, tc := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -192,7 +194,9 @@ func TestEnvMatchesOracle(t *testing.T) {
 				t.Fatalf("final = %+v", r.final)
 			}
 			adir := filepath.Join(r.state, "attempt-0")
-			opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+			// the tasks run as plain processes under the task view, where
+			// a TrainJob's master name resolves
+			opts := contract.Options{User: plan.User, Contracts: plan.Contracts, HostNames: contract.NamesRole(r.job) != ""}
 			topo := readTopology(t, r.job, opts, adir)
 			ports := map[int]string{}
 			for k, role := range r.job.Roles {

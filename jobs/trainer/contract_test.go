@@ -98,3 +98,38 @@ func TestMPINodes(t *testing.T) {
 		}
 	}
 }
+
+// TestMasterNames: where the target resolves platform names (the task
+// view, contract.Options.HostNames) the master address is the plugins' own
+// name, <job>-node-0-0.<job> (torch.go, jax.go, xgboost.go @v2.3.0:
+// torch_test.go expects PET_MASTER_ADDR "gpu-job-node-0-0.gpu-job"), and
+// JOBSHIFT_HOSTS maps it to node 0's address for the view's /etc/hosts and
+// its IP fallback; elsewhere the address itself.
+func TestMasterNames(t *testing.T) {
+	cases := []struct {
+		runtime, name, named, hosts string
+	}{
+		{"torch-distributed", "PET_MASTER_ADDR", "job-node-0-0.job", "10.0.0.1 job-node-0-0.job PET_MASTER_ADDR"},
+		{"jax-distributed", "JAX_COORDINATOR_ADDRESS", "job-node-0-0.job:20000", "10.0.0.1 job-node-0-0.job JAX_COORDINATOR_ADDRESS"},
+		{"xgboost-distributed", "DMLC_TRACKER_URI", "job-node-0-0.job", "10.0.0.1 job-node-0-0.job DMLC_TRACKER_URI"},
+	}
+	for _, c := range cases {
+		job, diags := trainer.Read([]byte(onRuntime(c.runtime, "    numNodes: 2\n")), jobs.ReadOptions{Path: "job.yaml"})
+		if diags.HasErrors() {
+			t.Fatalf("%s: %v", c.runtime, diags)
+		}
+		for _, names := range []bool{true, false} {
+			env, err := contract.Eval(job, contract.SampleTopology(job), jobs.TaskRef{Role: "node", Index: 1}, contract.Options{HostNames: names})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, hosts := env.Map()[c.name], env.Map()[contract.HostsVar]
+			switch {
+			case names && (got != c.named || hosts != c.hosts):
+				t.Errorf("%s with names: %s=%q %s=%q, want %q and %q", c.runtime, c.name, got, contract.HostsVar, hosts, c.named, c.hosts)
+			case !names && (strings.Contains(got, "job-node") || !strings.HasPrefix(got, "10.0.0.1") || hosts != ""):
+				t.Errorf("%s without names: %s=%q %s=%q, want node 0's address and no hosts", c.runtime, c.name, got, contract.HostsVar, hosts)
+			}
+		}
+	}
+}

@@ -49,7 +49,15 @@
 // Role.DependsOn step), jax,
 // xgboost (GPUs per node), plain (no contract: trainer.env only). flux
 // runtimes are refused. The torchtune mode (a trainer command of exactly
-// [tune, run]) is refused: its command line is not built.
+// [tune, run], torchtune.go) builds the command line as torch.go and
+// torchtune.go @v2.3.0 do: --rdzv_endpoint=<job>-node-0-0.<job>:29500 for
+// more than one node or process, the recipe and --config for the node,
+// process and GPU counts, the runtime's immutable overrides; the model
+// rules of validateTorchTune are refused at their fields. The endpoint is
+// node 0's name, which the task view resolves (node 0's own name; for its
+// peers through contract.HostsVar), and torchrun's static rendezvous binds
+// port 29500 on node 0's host itself. In containers the peers of a
+// multi-node job (llama3_3/70B only) cannot resolve it: a warning.
 //
 // # Admission
 //

@@ -56,11 +56,7 @@ func (b *builder) policy() {
 		t.NprocPerNode = b.torchNproc(tr)
 		t.Torchtune = isTorchtune(tr.Command.Command) && b.tj.trainer.get("command") != nil
 		if t.Torchtune {
-			// torch.go EnforceMLPolicy @v2.3.0 then appends
-			// --rdzv_endpoint=<job>-node-0-0.<job>:29500, the recipe and
-			// config chosen from nodes, processes and GPUs (torchtune.go
-			// getRecipeAndConfig) and the runtime's path overrides.
-			b.tj.f.errorf(b.tj.trainer.get("command"), "torchtune TrainJobs not supported", "A trainer command of exactly [tune, run] makes Trainer build the torchtune command line (the --rdzv_endpoint of node 0, the recipe and config for the node and GPU counts, the runtime's paths); jobshift does not build it yet. Write the whole tune run command line in trainer.command.")
+			b.torchtune(t, tr)
 		}
 		for _, et := range rt.policy.envTargets {
 			b.envTarget(t, et)

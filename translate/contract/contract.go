@@ -52,6 +52,13 @@ type Options struct {
 	// SSHSelfVar) to the tasks of SSHRoles; drivers that run the emulation
 	// set it.
 	SSH bool
+	// HostNames: the target runs the tasks under the task view
+	// (drivers/taskns), where a peer's platform name resolves once
+	// HostsVar names it. Contracts whose platform gave a peer's address by
+	// its service name (the Trainer plugins' <job>-node-0-0.<job>) then
+	// give that name, and HostsVar maps it to the address; otherwise the
+	// address itself (see NamesRole).
+	HostNames bool
 }
 
 // Processes a task can run, see Options.Process.

@@ -65,6 +65,22 @@ func SSHRoles(job *jobs.Job) []bool {
 	return out
 }
 
+// SSHAuthPath is where role k's tasks had the job's ssh key pair mounted
+// ("" = nowhere the emulation must show it): a TrainJob with the mpi
+// policy mounts its <job>-mpi-ssh-auth Secret (id_rsa, id_rsa.pub,
+// authorized_keys) on the launcher and the nodes at the runtime's
+// mpi.sshAuthMountPath, default /root/.ssh (kubeflow/trainer
+// pkg/runtime/framework/plugins/mpi/mpi.go EnforceMLPolicy @v2.3.0).
+// Targets show the emulation's key pair there, with its client config
+// (drivers/sshemu AuthDirVar).
+func SSHAuthPath(job *jobs.Job, k int) string {
+	rs := SSHRoles(job)
+	if rs == nil || !rs[k] || !trainerMPIJob(job) || job.Extras.MPI == nil {
+		return ""
+	}
+	return job.Extras.MPI.SSHAuthMountPath
+}
+
 func hasLabel(r *jobs.Role, label string) bool {
 	for _, p := range r.Ports {
 		if p.Label == label && p.Count > 0 {

@@ -15,13 +15,58 @@ import (
 // index of the pod in its Job (the task's index: the trainer job has one
 // Job, builder.go sets its replicas to 1). Where upstream names the first
 // trainer pod by its headless-service name (<job>-node-0-0.<job>) the
-// value is that task's address, and the port is the task's "trainer" port
+// value is that name where the target resolves it (Options.HostNames,
+// HostsVar), else that task's address; the port is the task's "trainer" port
 // (29500 where tasks have their own address, ContainerTrainerPort).
 // The plain policy (plainml.go) adds nothing but trainer.env, which the
 // reader put in the role's env: it has no contract.
 
 // trainerLabel is the port label of the trainer's 29500.
 const trainerLabel = "trainer"
+
+// HostsVar lists the peers a task reaches by a platform name
+// (Options.HostNames): entries "ADDR NAME VAR..." joined by ','. The task
+// view's wrapper (drivers/taskns) adds "ADDR NAME" to the task's
+// /etc/hosts; where the node gives it no namespace it puts ADDR in place
+// of the NAME that starts each VAR's value instead, so the task still
+// reaches the peer, by its address.
+const HostsVar = "JOBSHIFT_HOSTS"
+
+// TrainerMasterName is the name the Trainer plugins give the first pod of
+// the trainer job, under the JobSet's headless service: <job>-node-0-0.<job>
+// (torch.go PET_MASTER_ADDR, jax.go JAX_COORDINATOR_ADDRESS, xgboost.go
+// DMLC_TRACKER_URI, @v2.3.0; constants.Node and the TrainJob's name, not
+// the network's subdomain).
+func TrainerMasterName(job string) string { return job + "-node-0-0." + job }
+
+// NamesRole is the role whose tasks resolve platform names where
+// Options.HostNames is set: the one that gets the trainer policy's master
+// address ("" = none; the target's choice of view for that role decides).
+func NamesRole(j *jobs.Job) string {
+	if j == nil || j.Source.Format != jobs.FormatTrainJob || j.Extras.Trainer == nil {
+		return ""
+	}
+	return j.Extras.Trainer.TrainerRole
+}
+
+// trainerMasterAddr is the master's address as the plugins wrote it: its
+// name where the target resolves names (recorded for HostsVar under the
+// variable that holds it), else node 0's address.
+func (b *builder) trainerMasterAddr(mk int, vars *[]string, name string) expr {
+	if !b.opts.HostNames {
+		return addr(mk, 0)
+	}
+	*vars = append(*vars, name)
+	return lit(TrainerMasterName(b.job.Name))
+}
+
+// trainerHosts sets HostsVar for the variables that hold the master's name.
+func (b *builder) trainerHosts(mk int, vars []string) {
+	if len(vars) == 0 {
+		return
+	}
+	b.set(HostsVar, cat(addr(mk, 0), lit(" "+TrainerMasterName(b.job.Name)+" "+strings.Join(vars, " "))))
+}
 
 func init() {
 	hostNamers[jobs.FormatTrainJob] = func(job *jobs.Job, k int, idx string) []string {
@@ -69,10 +114,17 @@ func (b *builder) trainerTorch() {
 	b.setLit("PET_NPROC_PER_NODE", t.NprocPerNode)
 	b.set("PET_NODE_RANK", index(0))
 	if t.Torchtune && b.self == mk {
+		if b.opts.HostNames && t.NumNodes > 1 {
+			// tune run's --rdzv_endpoint names node 0 (torch.go @v2.3.0):
+			// its peers resolve the name through the task view
+			b.set(HostsVar, cat(addr(mk, 0), lit(" "+TrainerMasterName(b.job.Name))))
+		}
 		return
 	}
-	b.set("PET_MASTER_ADDR", addr(mk, 0))
+	var vars []string
+	b.set("PET_MASTER_ADDR", b.trainerMasterAddr(mk, &vars, "PET_MASTER_ADDR"))
 	b.set("PET_MASTER_PORT", port(mk, 0, trainerLabel, 0))
+	b.trainerHosts(mk, vars)
 }
 
 // trainerJAX is jax.go EnforceMLPolicy: JAX_NUM_PROCESSES (one per node),
@@ -84,7 +136,9 @@ func (b *builder) trainerJAX() {
 	t, mk := b.job.Extras.Trainer, trainerMaster(b.job)
 	b.setLit("JAX_NUM_PROCESSES", strconv.Itoa(t.NumNodes))
 	b.set("JAX_PROCESS_ID", index(0))
-	b.set("JAX_COORDINATOR_ADDRESS", cat(addr(mk, 0), lit(":"), port(mk, 0, trainerLabel, 0)))
+	var vars []string
+	b.set("JAX_COORDINATOR_ADDRESS", cat(b.trainerMasterAddr(mk, &vars, "JAX_COORDINATOR_ADDRESS"), lit(":"), port(mk, 0, trainerLabel, 0)))
+	b.trainerHosts(mk, vars)
 }
 
 // trainerXGBoost is xgboost.go EnforceMLPolicy: the tracker on node 0,
@@ -95,10 +149,12 @@ func (b *builder) trainerXGBoost() {
 		return
 	}
 	t, mk := b.job.Extras.Trainer, trainerMaster(b.job)
-	b.set("DMLC_TRACKER_URI", addr(mk, 0))
+	var vars []string
+	b.set("DMLC_TRACKER_URI", b.trainerMasterAddr(mk, &vars, "DMLC_TRACKER_URI"))
 	b.set("DMLC_TRACKER_PORT", port(mk, 0, trainerLabel, 0))
 	b.set("DMLC_TASK_ID", index(0))
 	b.setLit("DMLC_NUM_WORKER", strconv.Itoa(t.NumNodes*max(1, t.GPUPerNode)))
+	b.trainerHosts(mk, vars)
 }
 
 // trainerMPI is mpi.go EnforceMLPolicy for OpenMPI: the launcher's node

@@ -22,7 +22,9 @@ func trainerCase(r *rand.Rand) Case {
 		Ports: append([]jobs.Port{{Label: "trainer", Count: 1, Number: 29500, Implicit: true}}, userPorts(r, v2Names)...)}
 	j := &jobs.Job{Name: "tj", Source: jobs.Source{Format: jobs.FormatTrainJob, Version: "trainer.kubeflow.org/v1alpha1"},
 		Extras: jobs.Extras{Trainer: t}, Roles: []*jobs.Role{init, node}}
-	opts := contract.Options{}
+	// half of the cases run where names resolve (the task view): the
+	// master's name and HostsVar instead of its address
+	opts := contract.Options{HostNames: r.IntN(2) == 0}
 	switch policy {
 	case "torch":
 		j.Contracts = []string{jobs.ContractTrainerTorch}
