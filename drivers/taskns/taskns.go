@@ -4,7 +4,10 @@
 // files at the job's own paths (a private mount namespace), and the
 // interface that carries its address for the collective libraries
 // (OpenMPI's btl/oob_tcp_if_include, GLOO_SOCKET_IFNAME,
-// NCCL_SOCKET_IFNAME, never over a value the job set).
+// NCCL_SOCKET_IFNAME, never over a value the job set; OpenMPI's is lo when
+// every task its mpirun reaches through the ssh emulation is on this node,
+// where their traffic goes through lo and a bridge address's source may be
+// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo).
 //
 // The work on the node is done by Script (taskns.sh), a POSIX sh wrapper
 // around the task's command that uses util-linux unshare(1) and mount(8):

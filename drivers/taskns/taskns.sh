@@ -7,7 +7,9 @@
 #     their addresses, and data and platform files at the job's own paths,
 #     in a private mount namespace (nothing reaches the host's mount table);
 #   - the interface carrying the task's address, for the collective
-#     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself.
+#     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself;
+#     for OpenMPI lo when every task the ssh emulation reaches
+#     (JOBSHIFT_SSH_HOSTS) is on this node.
 # Then it execs the command with its arguments unchanged.
 #
 # Usage: sh taskns.sh SPEC -- command [args...]
@@ -176,12 +178,17 @@ if [ "$mode" != none ]; then
 	hosts
 fi
 
+# numeric ADDR prints ADDR, or the first address a name resolves to.
+numeric() {
+	case $1 in
+	*[!0-9.:a-fA-F]*) getent ahosts "$1" 2>/dev/null | { read -r x _ && printf '%s' "$x"; } ;;
+	*) printf '%s' "$1" ;;
+	esac
+}
+
 # iface ADDR prints the interface that holds ADDR.
 iface() {
-	a=$1
-	case $a in
-	*[!0-9.:a-fA-F]*) a=$(getent ahosts "$a" 2>/dev/null | { read -r x _ && printf '%s' "$x"; }) ;;
-	esac
+	a=$(numeric "$1")
 	[ -n "$a" ] || return 1
 	command -v ip >/dev/null 2>&1 || return 1
 	ip -o addr show 2>/dev/null | while read -r _ dev fam cidr _; do
@@ -193,9 +200,41 @@ iface() {
 	done
 }
 
+# ssh_peers_here: every task the ssh emulation reaches (JOBSHIFT_SSH_HOSTS,
+# "<addr> <port> <alias>..." entries joined by ','; the tasks mpirun starts
+# OpenMPI's daemons and ranks on) is at an address of this node.
+ssh_peers_here() {
+	[ -n "${JOBSHIFT_SSH_HOSTS:-}" ] || return 1
+	here=$(ip -o addr show 2>/dev/null | while read -r _ _ fam cidr _; do
+		case $fam in inet | inet6) printf ' %s ' "${cidr%/*}" ;; esac
+	done)
+	old_ifs=$IFS
+	IFS=,
+	for e in $JOBSHIFT_SSH_HOSTS; do
+		IFS=$old_ifs
+		p=$(numeric "${e%% *}")
+		case $here in *" $p "*) ;; *) return 1 ;; esac
+	done
+	IFS=$old_ifs
+}
+
 # Platform additions, like the hostfile variables: never over what is set.
 if addr=$(get addr) && dev=$(iface "$addr") && [ -n "$dev" ]; then
-	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
+	# OpenMPI's ranks all on this node: their traffic goes through lo
+	# whatever address it is sent to, and its source may not stay the
+	# address's (Docker masquerades 172.17.0.0/16 leaving by another
+	# interface than docker0, lo included: a Nomad client whose
+	# network_interface is docker0), which OpenMPI's TCP transport drops as
+	# an unknown peer's. Gloo and NCCL check no source: the address's.
+	mpidev=$dev
+	if [ "$dev" != lo ] && ssh_peers_here; then
+		# shellcheck disable=SC2034 # read by the eval below
+		mpidev=lo
+	fi
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$mpidev; export $v; }"
+	done
+	for v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
 		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
 	done
 fi
