@@ -138,6 +138,22 @@ func TestScriptSSHPeersHere(t *testing.T) {
 	}
 }
 
+// TestScriptPeerNames: the task's /etc/hosts resolves the names of the
+// peers the ssh emulation reaches on other nodes to their addresses (as the
+// platform's DNS did), and leaves out a peer at this node's address (mpirun
+// would take its names for its own node).
+func TestScriptPeerNames(t *testing.T) {
+	mode := modes(t)[0]
+	hosts := "127.0.0.1 2222 job-launcher job-launcher.job.ns.svc,192.0.2.77 2222 job-worker-0.job.ns.svc job-worker-0"
+	out, err := run(t, mode, Spec{Hostname: "job-launcher", Addr: "127.0.0.1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"job-launcher", "job-launcher.job.ns.svc"}}}},
+		[]string{"JOBSHIFT_SSH_HOSTS=" + hosts},
+		`getent hosts job-worker-0 job-worker-0.job.ns.svc; grep -c job-launcher /etc/hosts`)
+	want := "192.0.2.77      job-worker-0.job.ns.svc job-worker-0\n192.0.2.77      job-worker-0.job.ns.svc job-worker-0\n1\n"
+	if err != nil || out != want {
+		t.Errorf("got %q, %v; want %q", out, err, want)
+	}
+}
+
 // TestScriptFails: a missing source stops the task before its command
 // (127), naming the path.
 func TestScriptFails(t *testing.T) {
