@@ -65,12 +65,10 @@ func TestTaskHostName(t *testing.T) {
 // TestVolcanoFilesOnRawExec: the Volcano MPI example, whose launcher
 // builds its host list from /etc/volcano/mpiworker.host, runs to success
 // on raw_exec: the file is at the job's path in the task's view
-// (drivers/taskns), and the worker names in it are the workers' own
-// (TCP on lo: the dev agent's one host, drivertest.MPINoNodeNames).
+// (drivers/taskns), and the worker names in it are the workers' own.
 func TestVolcanoFilesOnRawExec(t *testing.T) {
 	drivertest.NeedMPI(t)
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), site())
-	drivertest.MPINoNodeNames(p, "lo")
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		c := agent.Client(t)
