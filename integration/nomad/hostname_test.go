@@ -9,6 +9,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -20,8 +21,23 @@ import (
 // instead. The Slurm and local drivers' tests of the same name check the
 // same job.
 func TestTaskHostName(t *testing.T) {
+	taskHostNames(t, site())
+}
+
+// TestTaskHostNameOnDocker: the same job's containers (the host's network)
+// get their pods' names through the driver's hostname option, resolving to
+// the task's address through extra_hosts.
+func TestTaskHostNameOnDocker(t *testing.T) {
+	needDocker(t)
+	taskHostNames(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "python:3.11", Replace: torchImage}},
+	})
+}
+
+func taskHostNames(t *testing.T, cfg *siteconfig.Config) {
 	c := agent.Client(t)
-	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), site())
+	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), cfg)
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)

@@ -57,11 +57,6 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, cfg)
-			if cfg.Nomad.Driver == "docker" {
-				// containers in the host's network share its host name
-				// (no Nomad docker hostname yet): TCP only, on lo
-				drivertest.MPINoNodeNames(p, "lo")
-			}
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {
