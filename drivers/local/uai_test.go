@@ -307,9 +307,12 @@ func TestUAIStopKillsPS(t *testing.T) {
 
 // An in-place restart of the training process (PAI taskRetryCount without
 // gang allocation) keeps the node's parameter server: one ps start per
-// node for the whole attempt.
+// node for the whole attempt. The training process waits for its ps's
+// start: a job whose training ends first stops a ps that never started (a
+// race, under load, with the ps's start through the task view).
 func TestUAIRestartKeepsPS(t *testing.T) {
 	job := uaiShJob("uai-restart", `case "$TF_CONFIG" in *'"type":"ps"'*) echo ps >>"$JOBSHIFT_TASK_DIR/ps-starts"; exec sleep 300;; esac; `+
+		`until [ -s "$JOBSHIFT_TASK_DIR/ps-starts" ]; do sleep 0.05; done; `+
 		`[ -e "$JOBSHIFT_TASK_DIR/failed-once" ] && exit 0; touch "$JOBSHIFT_TASK_DIR/failed-once"; exit 1`)
 	// as in TestPAITaskRetry: v2 without gang restarts a task in place
 	job.Source.Format = jobs.FormatPAIv2

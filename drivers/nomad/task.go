@@ -453,6 +453,7 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		if role.WorkingDir != "" {
 			cfg["work_dir"] = role.WorkingDir
 		}
+		r.containerHostName(role, cfg, net)
 		return cfg
 	case "podman":
 		cfg := map[string]any{"image": r.image(role), "network_mode": "host"}

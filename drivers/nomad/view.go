@@ -226,3 +226,38 @@ func viewTemplate(dest, data, perms string) *api.Template {
 		Perms:        new(perms),
 	}
 }
+
+// containerHostName gives a docker task its platform host name, as the
+// pod's: the driver's hostname option (Nomad v1.11.3 drivers/docker passes
+// it to the container's config; Docker allows it in the host's network
+// too, where the container keeps a UTS namespace of its own), and in the
+// host's network an /etc/hosts line resolving its names to the task's
+// address (extra_hosts; in a bridge network Docker writes the container's
+// own address for its host name). Without it every container of a node
+// had the node's name, which OpenMPI's shared-memory transport takes for
+// one node. The allocation's index is interpolated by the client.
+func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource) {
+	k := slices.Index(r.plan.Job.Roles, role)
+	names := hostNames(contract.HostNamesAt(r.plan.Job, k, "${NOMAD_ALLOC_INDEX}"))
+	if len(names) == 0 {
+		return
+	}
+	cfg["hostname"] = names[0]
+	if bridged(net) {
+		return
+	}
+	addr := "${attr.unique.network.ip-address}"
+	if net != nil {
+		for _, ps := range [][]api.Port{net.ReservedPorts, net.DynamicPorts} {
+			if len(ps) > 0 {
+				addr = "${NOMAD_IP_" + ps[0].Label + "}"
+				break
+			}
+		}
+	}
+	hosts := make([]string, len(names))
+	for i, n := range names {
+		hosts[i] = n + ":" + addr
+	}
+	cfg["extra_hosts"] = hosts
+}

@@ -1,10 +1,17 @@
 // Package taskns gives a plain process what its pod or container had
 // besides its command: its platform host name (a private UTS namespace),
-// an /etc/hosts where its peers' platform names resolve, data and platform
+// an /etc/hosts where its peers' platform names resolve (also those of the
+// ssh emulation's peers on other nodes: mpirun resolves every hostfile name
+// to find its own node, and a name no DNS server knows costs the server's
+// timeouts; one on this node is left out, or mpirun would take it for its
+// own node), data and platform
 // files at the job's own paths (a private mount namespace), and the
 // interface that carries its address for the collective libraries
 // (OpenMPI's btl/oob_tcp_if_include, GLOO_SOCKET_IFNAME,
-// NCCL_SOCKET_IFNAME, never over a value the job set).
+// NCCL_SOCKET_IFNAME, never over a value the job set; OpenMPI's is lo when
+// every task its mpirun reaches through the ssh emulation is on this node,
+// where their traffic goes through lo and a bridge address's source may be
+// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo).
 //
 // The work on the node is done by Script (taskns.sh), a POSIX sh wrapper
 // around the task's command that uses util-linux unshare(1) and mount(8):

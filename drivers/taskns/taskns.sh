@@ -4,10 +4,13 @@
 #   - its own host name (hostname, gethostname(), $HOSTNAME), in a private
 #     UTS namespace;
 #   - an /etc/hosts where its own and its peers' platform names resolve to
-#     their addresses, and data and platform files at the job's own paths,
+#     their addresses (and those of the ssh emulation's peers on other
+#     nodes, JOBSHIFT_SSH_HOSTS), and data and platform files at the job's own paths,
 #     in a private mount namespace (nothing reaches the host's mount table);
 #   - the interface carrying the task's address, for the collective
-#     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself.
+#     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself;
+#     for OpenMPI lo when every task the ssh emulation reaches
+#     (JOBSHIFT_SSH_HOSTS) is on this node.
 # Then it execs the command with its arguments unchanged.
 #
 # Usage: sh taskns.sh SPEC -- command [args...]
@@ -206,6 +209,60 @@ peer_addr() {
 	done
 }
 
+# here prints this node's addresses, each between spaces.
+here() {
+	ip -o addr show 2>/dev/null | while read -r _ _ fam cidr _; do
+		case $fam in inet | inet6) printf ' %s ' "${cidr%/*}" ;; esac
+	done
+}
+
+# iface ADDR prints the interface that holds ADDR.
+iface() {
+	a=$(ip_of "$1")
+	[ -n "$a" ] || return 1
+	command -v ip >/dev/null 2>&1 || return 1
+	ip -o addr show 2>/dev/null | while read -r _ dev fam cidr _; do
+		case $fam in inet | inet6) ;; *) continue ;; esac
+		if [ "${cidr%/*}" = "$a" ]; then
+			printf '%s\n' "${dev%%@*}"
+			break
+		fi
+	done
+}
+
+# ssh_hosts prints "ADDR ALIAS..." per task the ssh emulation reaches
+# (JOBSHIFT_SSH_HOSTS: "<addr> <port> <alias>..." entries joined by ','; the
+# tasks mpirun starts OpenMPI's daemons and ranks on), ADDR numeric (ip_of).
+ssh_hosts() {
+	old_ifs=$IFS
+	IFS=,
+	for e in ${JOBSHIFT_SSH_HOSTS:-}; do
+		IFS=' '
+		# shellcheck disable=SC2086 # the entry is split on purpose
+		set -- $e
+		IFS=,
+		[ $# -ge 3 ] || continue
+		a=$(ip_of "$1")
+		shift 2
+		IFS=' '
+		printf '%s %s\n' "$a" "$*"
+		IFS=,
+	done
+	IFS=$old_ifs
+}
+
+# ssh_peers_here: every task the ssh emulation reaches is at an address of
+# this node.
+ssh_peers_here() {
+	[ -n "${JOBSHIFT_SSH_HOSTS:-}" ] || return 1
+	h=$(here)
+	ssh_hosts | {
+		while read -r a _; do
+			case $h in *" $a "*) ;; *) exit 1 ;; esac
+		done
+	}
+}
+
 # hosts writes the task's /etc/hosts: its own and its peers' names first
 # (the first match wins), then the host's own entries.
 hosts() {
@@ -216,6 +273,19 @@ hosts() {
 		peer_fn=peer_host
 		peers
 	} >"$scratch/hosts"
+	# The names of the peers the ssh emulation reaches on other nodes, as
+	# the platform's DNS resolved them: a program that looks one up
+	# (mpirun does each hostfile name, to find its own node) gets its
+	# address at once, not after a DNS server's answer or timeout. A peer on
+	# this node is left out: its address is this node's, so mpirun would take
+	# it for its own node and start its ranks here (on the platform each pod
+	# had an address of its own).
+	h=$(here)
+	ssh_hosts | while read -r a names; do
+		case $h in *" $a "*) continue ;; esac
+		case $a in '' | *[!0-9.:a-fA-F]*) continue ;; esac
+		printf '%s\t%s\n' "$a" "$names"
+	done >>"$scratch/hosts"
 	[ -s "$scratch/hosts" ] || return 0
 	if [ -f /etc/hosts ]; then
 		cat /etc/hosts >>"$scratch/hosts"
@@ -239,23 +309,6 @@ if [ "$mode" != none ]; then
 	hosts
 fi
 
-# iface ADDR prints the interface that holds ADDR.
-iface() {
-	a=$1
-	case $a in
-	*[!0-9.:a-fA-F]*) a=$(getent ahosts "$a" 2>/dev/null | { read -r x _ && printf '%s' "$x"; }) ;;
-	esac
-	[ -n "$a" ] || return 1
-	command -v ip >/dev/null 2>&1 || return 1
-	ip -o addr show 2>/dev/null | while read -r _ dev fam cidr _; do
-		case $fam in inet | inet6) ;; *) continue ;; esac
-		if [ "${cidr%/*}" = "$a" ]; then
-			printf '%s\n' "${dev%%@*}"
-			break
-		fi
-	done
-}
-
 if [ "$mode" = none ]; then
 	peer_fn=peer_addr
 	peers
@@ -263,7 +316,21 @@ fi
 
 # Platform additions, like the hostfile variables: never over what is set.
 if addr=$(get addr) && dev=$(iface "$addr") && [ -n "$dev" ]; then
-	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
+	# OpenMPI's ranks all on this node: their traffic goes through lo
+	# whatever address it is sent to, and its source may not stay the
+	# address's (Docker masquerades 172.17.0.0/16 leaving by another
+	# interface than docker0, lo included: a Nomad client whose
+	# network_interface is docker0), which OpenMPI's TCP transport drops as
+	# an unknown peer's. Gloo and NCCL check no source: the address's.
+	mpidev=$dev
+	if [ "$dev" != lo ] && ssh_peers_here; then
+		# shellcheck disable=SC2034 # read by the eval below
+		mpidev=lo
+	fi
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$mpidev; export $v; }"
+	done
+	for v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
 		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
 	done
 fi

@@ -111,6 +111,49 @@ func TestScriptNone(t *testing.T) {
 	}
 }
 
+// TestScriptSSHPeersHere: OpenMPI's interface is lo when every task the
+// ssh emulation reaches is at an address of this node (traffic between
+// them never leaves it), and the address's own when one is elsewhere;
+// Gloo's and NCCL's stay the address's. The address is this host's
+// first non-loopback one (ip -o addr), a peer elsewhere a TEST-NET one.
+func TestScriptSSHPeersHere(t *testing.T) {
+	out, err := exec.Command("sh", "-c", `ip -o -4 addr show | while read -r _ dev _ cidr _; do [ "$dev" = lo ] || { echo "$dev ${cidr%/*}"; break; }; done`).Output()
+	dev, addr, ok := strings.Cut(strings.TrimSpace(string(out)), " ")
+	if err != nil || !ok {
+		t.Skipf("no non-loopback IPv4 address here (%v): %q", err, out)
+	}
+	for _, tc := range []struct{ hosts, want string }{
+		{addr + " 2222 job-launcher," + addr + " 2223 job-worker-0 job-worker-0.job.ns.svc", "lo lo " + dev + " " + dev},
+		{addr + " 2222 job-launcher,192.0.2.77 2222 job-worker-0", dev + " " + dev + " " + dev + " " + dev},
+		{"", dev + " " + dev + " " + dev + " " + dev},
+	} {
+		env := []string{}
+		if tc.hosts != "" {
+			env = append(env, "JOBSHIFT_SSH_HOSTS="+tc.hosts)
+		}
+		got, err := run(t, ModeNone, Spec{Addr: addr}, env, `echo "$OMPI_MCA_btl_tcp_if_include $OMPI_MCA_oob_tcp_if_include $GLOO_SOCKET_IFNAME $NCCL_SOCKET_IFNAME"`)
+		if err != nil || got != tc.want+"\n" {
+			t.Errorf("hosts %q: got %q, %v; want %q", tc.hosts, got, err, tc.want)
+		}
+	}
+}
+
+// TestScriptPeerNames: the task's /etc/hosts resolves the names of the
+// peers the ssh emulation reaches on other nodes to their addresses (as the
+// platform's DNS did), and leaves out a peer at this node's address (mpirun
+// would take its names for its own node).
+func TestScriptPeerNames(t *testing.T) {
+	mode := modes(t)[0]
+	hosts := "127.0.0.1 2222 job-launcher job-launcher.job.ns.svc,192.0.2.77 2222 job-worker-0.job.ns.svc job-worker-0"
+	out, err := run(t, mode, Spec{Hostname: "job-launcher", Addr: "127.0.0.1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"job-launcher", "job-launcher.job.ns.svc"}}}},
+		[]string{"JOBSHIFT_SSH_HOSTS=" + hosts},
+		`getent hosts job-worker-0 job-worker-0.job.ns.svc; grep -c job-launcher /etc/hosts`)
+	want := "192.0.2.77      job-worker-0.job.ns.svc job-worker-0\n192.0.2.77      job-worker-0.job.ns.svc job-worker-0\n1\n"
+	if err != nil || out != want {
+		t.Errorf("got %q, %v; want %q", out, err, want)
+	}
+}
+
 // TestScriptFails: a missing source stops the task before its command
 // (127), naming the path.
 func TestScriptFails(t *testing.T) {

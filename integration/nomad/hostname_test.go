@@ -9,6 +9,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -20,8 +21,23 @@ import (
 // instead. The Slurm and local drivers' tests of the same name check the
 // same job.
 func TestTaskHostName(t *testing.T) {
+	taskHostNames(t, site())
+}
+
+// TestTaskHostNameOnDocker: the same job's containers (the host's network)
+// get their pods' names through the driver's hostname option, resolving to
+// the task's address through extra_hosts.
+func TestTaskHostNameOnDocker(t *testing.T) {
+	needDocker(t)
+	taskHostNames(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "python:3.11", Replace: torchImage}},
+	})
+}
+
+func taskHostNames(t *testing.T, cfg *siteconfig.Config) {
 	c := agent.Client(t)
-	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), site())
+	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), cfg)
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -65,12 +81,10 @@ func TestTaskHostName(t *testing.T) {
 // TestVolcanoFilesOnRawExec: the Volcano MPI example, whose launcher
 // builds its host list from /etc/volcano/mpiworker.host, runs to success
 // on raw_exec: the file is at the job's path in the task's view
-// (drivers/taskns), and the worker names in it are the workers' own
-// (TCP on lo: the dev agent's one host, drivertest.MPINoNodeNames).
+// (drivers/taskns), and the worker names in it are the workers' own.
 func TestVolcanoFilesOnRawExec(t *testing.T) {
 	drivertest.NeedMPI(t)
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), site())
-	drivertest.MPINoNodeNames(p, "lo")
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		c := agent.Client(t)

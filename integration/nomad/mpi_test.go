@@ -57,7 +57,6 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, cfg)
-			drivertest.MPINoNodeNames(p, "lo")
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {
@@ -123,7 +122,6 @@ func TestMPIConvertedPlainNomadRun(t *testing.T) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, site())
-			drivertest.MPINoNodeNames(p, "lo") // as mpiOnNomad: the dev agent's one host
 			id := fmt.Sprintf("mpiplain-%d", time.Now().UnixNano()%1e9)
 			p.Options["id"] = id
 			p.Options[nomad.OptWorkDir] = filepath.Dir(file)

@@ -11,9 +11,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/translate"
 )
 
 // MPIJobs are the allreduce jobs of integration/testdata/mpi, by test
@@ -196,24 +193,4 @@ func CheckPMIxStep(t *testing.T, id, out string) []string {
 	}
 	t.Errorf("job %s has no completed mpirun step:\n%s", id, got)
 	return nil
-}
-
-// MPINoNodeNames adds to every role of plan TCP only, on ifs (the
-// interface list for btl/oob_tcp_if_include; "" = keep the job's). The
-// jobs themselves carry no OMPI_MCA setting. Multihost: its tasks keep
-// their node's name. Nomad: its raw_exec tasks have their platform names
-// (drivers/taskns) and the wrapper names the interface of the task's
-// address, but on the one-host dev agent that address is docker0's
-// (172.17.0.1) while connections between the host's own addresses leave
-// from eth0's, which OpenMPI's TCP transport drops as coming from an
-// unknown peer address ("Source IP of socket ... Known IPs of peer"): lo
-// keeps every rank on one interface. A multi-node cluster needs neither.
-func MPINoNodeNames(plan *translate.Plan, ifs string) {
-	for _, r := range plan.Job.Roles {
-		r.Env = append(r.Env, jobs.EnvVar{Name: "OMPI_MCA_btl", Value: "tcp,self"})
-		if ifs != "" {
-			r.Env = append(r.Env, jobs.EnvVar{Name: "OMPI_MCA_btl_tcp_if_include", Value: ifs},
-				jobs.EnvVar{Name: "OMPI_MCA_oob_tcp_if_include", Value: ifs})
-		}
-	}
 }
