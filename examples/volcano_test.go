@@ -47,3 +47,39 @@ func TestVolcanoTaskCompleted(t *testing.T) {
 		}
 	}
 }
+
+// The ssh plugin's files at /root/.ssh (ssh.go mountRsaKey,
+// generateSSHConfig @v1.16.0-alpha.1): the master reaches every pod named
+// in the config with the plugin's key; the node's own /root/.ssh is left
+// as it was (the files are in the tasks' views only).
+func TestVolcanoSSHFiles(t *testing.T) {
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		t.Skip("no sshd (apt-get install openssh-server)")
+	}
+	before := dirList(t, "/root/.ssh")
+	o := run(t, "testdata/volcano-ssh-files.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
+	}
+	for _, h := range []string{"vc-ssh-master-0", "vc-ssh-worker-0", "vc-ssh-worker-1"} {
+		if !strings.Contains(o.out, "reached "+h+"\n") {
+			t.Errorf("the master did not reach %s:\n%s", h, o.out)
+		}
+	}
+	if after := dirList(t, "/root/.ssh"); after != before {
+		t.Errorf("the node's /root/.ssh changed: %q, was %q", after, before)
+	}
+}
+
+func dirList(t *testing.T, dir string) string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}

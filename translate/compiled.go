@@ -72,6 +72,10 @@ type RolePlan struct {
 	// SSHIdle: its own command is replaced by the emulation's sshd
 	// (contract.SSHIdle: an MPIJob worker that only started an sshd).
 	SSH, SSHIdle bool
+	// SSHFiles is where the emulation writes the platform's ssh files
+	// for the job to read ("" = none; contract.VolcanoSSHFiles): the
+	// target places a private writable directory there.
+	SSHFiles string
 }
 
 // PortPlan is one port label of a role.
@@ -139,7 +143,7 @@ func compile(p *Plan) *Compiled {
 	for k, r := range job.Roles {
 		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
 		if ssh != nil && ssh[k] {
-			rp.SSH, rp.SSHIdle = true, contract.SSHIdle(job, k)
+			rp.SSH, rp.SSHIdle, rp.SSHFiles = true, contract.SSHIdle(job, k), contract.VolcanoSSHFiles(job)
 		}
 		for _, port := range contract.PortLabels(job, k, opts) {
 			pp := PortPlan{Port: port}

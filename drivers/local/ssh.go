@@ -54,5 +54,9 @@ func sshWrap(rp translate.RolePlan, s *taskSpec, argv []string, runDir string, a
 	s.Added = append(s.Added,
 		envVar{Name: sshemu.KeyVar, Value: sshKeyPath(runDir, attempt)},
 		envVar{Name: sshemu.DirVar, Value: filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
+	if rp.SSHFiles != "" {
+		// the task's view places a private directory there (view.go)
+		s.Added = append(s.Added, envVar{Name: sshemu.FilesVar, Value: rp.SSHFiles})
+	}
 	return sshemu.Wrap(rp.SSHIdle, sshScriptPath(runDir), argv)
 }

@@ -31,7 +31,11 @@ type taskView struct {
 	spec  taskns.Spec
 	files []viewFile
 	dirs  []string // emptyDir volumes, made before each start
-	pos   jobs.Pos // what needs a mount namespace (first file or volume)
+	// sshFiles is where the ssh emulation writes the platform's ssh
+	// files (translate.RolePlan.SSHFiles): a private directory of each
+	// start's is placed there.
+	sshFiles string
+	pos      jobs.Pos // what needs a mount namespace (first file or volume)
 	needs string   // its path, for the refusal
 	mode  taskns.Mode
 }
@@ -98,7 +102,23 @@ func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, 
 			return nil, err
 		}
 	}
+	if rp := p.Compiled().Role(r.Name); rp != nil && rp.SSHFiles != "" {
+		pos := sshFilesPos(job, r)
+		if err := taskns.CheckPath(rp.SSHFiles); err != nil {
+			return nil, refuse(taskns.ErrValue, pos, "Bad ssh file path", "Role %q: the ssh plugin's files cannot be placed at %q: %v.", r.Name, rp.SSHFiles, err)
+		}
+		v.sshFiles = rp.SSHFiles
+		v.need(pos, rp.SSHFiles)
+	}
 	return v, nil
+}
+
+// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin.
+func sshFilesPos(job *jobs.Job, r *jobs.Role) jobs.Pos {
+	if v := job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
+		return v.Plugin("ssh").Pos
+	}
+	return r.Pos
 }
 
 func (v *taskView) need(p jobs.Pos, path string) {
@@ -177,6 +197,16 @@ func wrapView(spec *taskSpec, argv, user []string, dir string) ([]string, []stri
 			return nil, secrets, err
 		}
 	}
+	if v.sshFiles != "" {
+		// fresh at each start; it will hold a copy of the job key, so it
+		// goes when the task ends, as the secret files do
+		src := filepath.Join(scratch, "ssh")
+		if err := os.RemoveAll(src); err != nil {
+			return nil, secrets, err
+		}
+		secrets = append(secrets, src)
+		ts.Binds = append(ts.Binds, taskns.Bind{Src: src, Dst: v.sshFiles, Private: true})
+	}
 	data, err := ts.Encode(v.mode)
 	if err != nil {
 		return nil, secrets, err
@@ -209,7 +239,7 @@ func startView(spec *taskSpec, argv, user []string, dir string) ([]string, []str
 
 func removeAll(paths []string) {
 	for _, p := range paths {
-		_ = os.Remove(p)
+		_ = os.RemoveAll(p)
 	}
 }
 
@@ -222,6 +252,9 @@ func renderView(b *bytes.Buffer, v *taskView) {
 		shellQuote(v.spec.Hostname), shellJoin(v.spec.Hosts[0].Names), v.spec.Addr)
 	for _, bd := range v.spec.Binds {
 		fmt.Fprintf(b, "    mount: %s at %s%s\n", shellQuote(bd.Src), shellQuote(bd.Dst), map[bool]string{true: " (read-only)"}[bd.ReadOnly])
+	}
+	if v.sshFiles != "" {
+		fmt.Fprintf(b, "    ssh files: id_rsa, id_rsa.pub, authorized_keys, config at %s (written by the ssh emulation)\n", shellQuote(v.sshFiles))
 	}
 	for _, f := range v.files {
 		what := fmt.Sprintf("%d bytes", len(f.content))

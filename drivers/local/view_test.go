@@ -260,3 +260,23 @@ func TestViewSiteVolumeSymlink(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestViewSSHFilesRefused: with no namespace, a Volcano job with the ssh
+// plugin is refused before anything runs, located at the plugin: its
+// files go to /root/.ssh, which only a task view places.
+func TestViewSSHFilesRefused(t *testing.T) {
+	plan := loadPlan(t, filepath.Join("..", "..", "examples", "testdata", "volcano-ssh-files.yaml"))
+	d, err := New(Options{taskns: taskns.ModeNone, RunDir: filepath.Join(t.TempDir(), "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Submit(context.Background(), plan)
+	if !errors.Is(err, taskns.ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrUnavailable", err)
+	}
+	for _, want := range []string{"volcano-ssh-files.yaml:13:5:", "/root/.ssh", "kernel.unprivileged_userns_clone"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal lacks %q: %v", want, err)
+		}
+	}
+}

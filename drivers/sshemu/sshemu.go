@@ -35,6 +35,12 @@ const (
 	// files, in a directory no other user can write ("" = a fresh one
 	// under $TMPDIR, or /tmp where $TMPDIR is open to others).
 	DirVar = "JOBSHIFT_SSH_DIR"
+	// FilesVar names where the platform's ssh files go
+	// (translate.RolePlan.SSHFiles, the path the job reads): the target
+	// places a private writable directory there (a mount point of the
+	// task's view or container) and sets it only then; the wrapper
+	// refuses any other directory.
+	FilesVar = "JOBSHIFT_SSH_FILES"
 )
 
 // IdleFlag makes the wrapper run only the sshd, in the foreground.

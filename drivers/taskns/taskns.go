@@ -60,6 +60,11 @@ const (
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
+	// Private: Src is a directory the wrapper makes (0700) if it is
+	// missing, for the task to write in (the ssh emulation's platform
+	// files): a target that renders before the task starts (Nomad) has
+	// no other way to make one. Always writable.
+	Private bool
 }
 
 // Host is one /etc/hosts line of the task's view.
@@ -141,11 +146,14 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		if err := CheckPath(bd.Src); err != nil {
 			return err
 		}
-		ro := "rw"
-		if bd.ReadOnly {
+		kind, ro := "bind", "rw"
+		switch {
+		case bd.Private:
+			kind = "dir"
+		case bd.ReadOnly:
 			ro = "ro"
 		}
-		if err := line("bind", ro, bd.Src, bd.Dst); err != nil {
+		if err := line(kind, ro, bd.Src, bd.Dst); err != nil {
 			return err
 		}
 	}

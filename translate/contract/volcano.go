@@ -184,6 +184,20 @@ func volcanoSSH(job *jobs.Job) bool {
 	return job.Source.Format == jobs.FormatVolcano && job.Extras.Volcano.Plugin("ssh") != nil
 }
 
+// VolcanoSSHFiles is where the ssh plugin's files appear in every
+// container of the job ("" = the job has no ssh plugin): its Secret's
+// id_rsa, id_rsa.pub, authorized_keys and config, mounted at
+// --ssh-key-file-path, /root/.ssh by default, in containers and init
+// containers alike (ssh.go mountRsaKey, const.go SSHAbsolutePath
+// @v1.16.0-alpha.1). jobshift's ssh emulation writes them there at run
+// time from the job's key and its peers' addresses (drivers/sshemu).
+func VolcanoSSHFiles(job *jobs.Job) string {
+	if !volcanoSSH(job) {
+		return ""
+	}
+	return jobs.ParseVolcanoFlags("ssh", job.Extras.Volcano.Plugin("ssh").Args).SSHKeyFilePath
+}
+
 // foregroundSSHD finds a command whose last step is an sshd in the
 // foreground (-D), what Volcano's MPI examples run in their workers
 // (`mkdir -p /var/run/sshd; /usr/sbin/sshd -D;`).
