@@ -36,8 +36,8 @@ type taskView struct {
 	// start's is placed there.
 	sshFiles string
 	pos      jobs.Pos // what needs a mount namespace (first file or volume)
-	needs string   // its path, for the refusal
-	mode  taskns.Mode
+	needs    string   // its path, for the refusal
+	mode     taskns.Mode
 }
 
 // viewFile is a platform file written at each start and bound at dst.
