@@ -57,6 +57,10 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 	out.env = map[string]string{
 		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
 	}
+	if path := r.sshFiles(role); path != "" {
+		// the view or the container places sshFilesDir there (view.go)
+		out.env[sshemu.FilesVar] = path
+	}
 	return &out
 }
 
