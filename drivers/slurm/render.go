@@ -36,6 +36,9 @@ type roleInfo struct {
 	// ssh: the role runs the ssh emulation; sshIdle: only its sshd
 	// (translate.RolePlan.SSH, SSHIdle)
 	ssh, sshIdle bool
+	// sshFiles: where the emulation writes the platform's ssh files
+	// (translate.RolePlan.SSHFiles, "" = none)
+	sshFiles string
 }
 
 var nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)
@@ -218,7 +221,7 @@ func planRoles(p *translate.Plan, st settings, sc *script) (roles []roleInfo, rs
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: rp.Launch, labels: hostNet(rp.Ports, st.OnePerNode),
-			ssh: rp.SSH, sshIdle: rp.SSHIdle}
+			ssh: rp.SSH, sshIdle: rp.SSHIdle, sshFiles: rp.SSHFiles}
 		for _, l := range ri.labels {
 			if l.BeginAt > 0 {
 				ri.labelOff = append(ri.labelOff, -1)

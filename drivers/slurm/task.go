@@ -223,6 +223,9 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 	}
 	setup := st.hooks.setup[k]
 	fmt.Fprintf(&b, "_t_nsetup_%d=%d _t_ssh_%d=%d _t_file_%d=%s _t_fileidx_%d=%d _t_ctr_%d=%s\n", k, len(setup), k, ssh, k, shQuote(file), k, fileIdx, k, shQuote(ctr))
+	if ri.ssh && ri.sshFiles != "" {
+		fmt.Fprintf(&b, "_t_sshfiles_%d=%s\n", k, shQuote(ri.sshFiles))
+	}
 	for j, cmd := range setup {
 		fmt.Fprintf(&b, "_t_setup_%d_%d=%s _t_setupmsg_%d_%d=%s\n", k, j, shQuote(cmd), k, j, shQuote(ri.Name+": "+oneLine(cmd)))
 	}

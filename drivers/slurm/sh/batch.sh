@@ -703,6 +703,8 @@ js_drop_secrets() {
 	rm -rf "$_jsh_adir/mpi"
 	# the platform files the tasks wrote (run.sh js_files): some are Secrets
 	rm -rf "$_jsh_adir"/ns-*/files
+	# the ssh plugin's files the emulation wrote (a copy of the job key)
+	rm -rf "$_jsh_adir"/ns-*/sshfiles
 	if [ -n "${_jsh_secrets_name:-}" ]; then
 		rm -f "$_jsh_dir/secrets" "$_jsh_adir"/user-*.sh
 	fi

@@ -36,6 +36,12 @@ js_run() {
 	if [ "$_jsh_ssh" != 0 ]; then
 		JOBSHIFT_SSH_KEY="$_jsh_sd/ssh-key" JOBSHIFT_SSH_DIR="$_jsh_sd/ssh-$_jsh_r-$SLURM_PROCID"
 		export JOBSHIFT_SSH_KEY JOBSHIFT_SSH_DIR
+		# the platform's ssh files, in the directory js_exec_view places
+		eval "_jsh_sf=\${_t_sshfiles_$_jsh_r:-}"
+		if [ -n "$_jsh_sf" ]; then
+			JOBSHIFT_SSH_FILES=$_jsh_sf
+			export JOBSHIFT_SSH_FILES
+		fi
 		[ "$_jsh_ssh" = 2 ] && js_exec_view sh "$_jsh_sd/sshemu.sh" --idle
 	fi
 	_f=
@@ -134,7 +140,10 @@ js_exec_view() {
 		esac
 	done
 	_v_n=$_v_n$_v_p
-	eval "_v_nf=\${_t_nfiles_$_jsh_r:-0} _v_fp=\${_t_fpath_${_jsh_r}_0:-}"
+	eval "_v_nf=\${_t_nfiles_$_jsh_r:-0} _v_fp=\${_t_fpath_${_jsh_r}_0:-} _v_sf=\${_t_sshfiles_$_jsh_r:-}"
+	if [ -n "$_v_sf" ] && [ "$_v_nf" = 0 ]; then
+		_v_nf=1 _v_fp=$_v_sf
+	fi
 	if [ "$_v_m" = none ] && [ "$_v_nf" != 0 ]; then
 		printf 'jobshift: task %s-%s needs platform files at fixed paths (%s and %s more), which only a private mount namespace places: run the job as root, or allow unprivileged user namespaces on the nodes\n' "$_jsh_r" "$SLURM_PROCID" "$_v_fp" "$((_v_nf - 1))" >&2
 		exit 97
@@ -150,6 +159,12 @@ js_exec_view() {
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
 		# the platform files, after the volumes they may lie in
 		js_files "$_jsh_r" "$_v_d/files" "$_v_t"
+		# the ssh plugin's files: a fresh private directory the ssh
+		# emulation fills in (taskns makes it; the batch script removes it)
+		if [ -n "$_v_sf" ]; then
+			rm -rf "$_v_d/sshfiles" || exit 97
+			printf 'dir%srw%s%s%s%s\n' "$_v_t" "$_v_t" "$_v_d/sshfiles" "$_v_t" "$_v_sf"
+		fi
 	} >"$_v_d/spec" || exit 97
 	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
 }
