@@ -20,7 +20,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 	if len(job.Roles) == 0 {
 		return refuse(jobPos(job), "The job has no roles.")
 	}
-	diags := checkVolcano(job)
+	var diags hcl.Diagnostics
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		if rp.SSH && st.Container != "none" && r.Image != "" {

@@ -161,9 +161,9 @@ func mustOK(t *testing.T, err error) {
 	}
 }
 
-// A Volcano Job whose task ends can reach RestartTask or RestartJob is
-// refused at each such policy (the batch script does neither); a policy on
-// an event Slurm never raises (PodEvicted) and CompleteJob are kept.
+// A Volcano Job whose task ends can reach RestartTask or RestartJob: the
+// task restarts in place (restart.sh, kind volcano) and the batch script
+// requeues on RestartJob within maxRetry (js_retry, kind volcano).
 const restartingVolcano = `apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata:
@@ -192,23 +192,19 @@ spec:
               command: ["sh", "-c", "exit 3"]
 `
 
-func TestVolcanoRestartsRefused(t *testing.T) {
+func TestVolcanoRestartsRendered(t *testing.T) {
 	job, diags := load.Read([]byte(restartingVolcano), jobs.ReadOptions{Path: "restarts.yaml"})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	got := checkVolcano(job)
-	if len(got) != 1 || got[0].Subject.Start.Line != 18 || !strings.Contains(got[0].Detail, "RestartTask, which is not supported on Slurm") {
-		t.Fatalf("PodFailed → RestartTask: %v", got)
+	sc, err := render(&translate.Plan{Job: job, User: "alice", Site: &siteconfig.Config{}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// the task policy matches every PodFailed first; without it, exit code 3 reaches the job's RestartJob
-	job.Extras.Volcano.Tasks[0].Policies = job.Extras.Volcano.Tasks[0].Policies[:1]
-	got = checkVolcano(job)
-	if len(got) != 1 || got[0].Subject.Start.Line != 10 || !strings.Contains(got[0].Detail, "RestartJob, which is not supported on Slurm") {
-		t.Fatalf("exitCode 3 → RestartJob: %v", got)
-	}
-	job.Extras.Volcano.Policies = job.Extras.Volcano.Policies[:1]
-	if got = checkVolcano(job); len(got) != 0 {
-		t.Errorf("PodEvicted never happens on Slurm: %v", got)
+	text := sc.Text + sc.Library
+	for _, want := range []string{"_jsh_retry_kind=volcano\n_jsh_retry_max=3\n", "_t_kind=volcano\n", "_t_vmax=3\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the script lacks %q", want)
+		}
 	}
 }

@@ -524,8 +524,9 @@ func TestSecretsStayOut(t *testing.T) {
 }
 
 // TestRestartMatchesGo: js_restart (in-place task restarts) decides as
-// completion.TaskRestartDecision for PAI (gang on/off, taskRetryCount) and
-// Kubeflow (each restartPolicy, with and without backoffLimit).
+// completion.TaskRestartDecision for PAI (gang on/off, taskRetryCount),
+// Kubeflow (each restartPolicy, with and without backoffLimit) and Volcano
+// (restartPolicy, RestartPod/RestartTask policies, maxRetry).
 func TestRestartMatchesGo(t *testing.T) {
 	type jc struct {
 		job  *jobs.Job
@@ -560,7 +561,34 @@ func TestRestartMatchesGo(t *testing.T) {
 			}
 		}
 	}
-	codes := []int{0, 1, 2, 126, 127, 128, 130, 132, 137, 138, 139, 143, 200, 255}
+	// Volcano: the pod's restartPolicy within the task's maxRetry, and
+	// PodFailed policies (task before job, an exit code or an event)
+	// whose RestartPod or RestartTask restarts in place within maxRetry
+	three, one := 3, 1
+	vpolicies := map[string][]jobs.VolcanoPolicy{
+		"none":                              nil,
+		"exitCode 3 RestartPod":             {{ExitCode: &three, Action: completion.ActionRestartPod}},
+		"PodFailed RestartTask":             {{Events: []string{completion.EventPodFailed}, Action: completion.ActionRestartTask}},
+		"exitCode 1 AbortJob, * RestartPod": {{ExitCode: &one, Action: completion.ActionAbortJob}, {Events: []string{"*"}, Action: completion.ActionRestartPod}},
+	}
+	for _, pol := range []string{"Never", "OnFailure", "Always"} {
+		for pname, ps := range vpolicies {
+			for _, max := range [][2]int{{3, 3}, {2, -1}, {1, 0}} {
+				for _, onTask := range []bool{false, true} {
+					v := &jobs.Volcano{MaxRetry: max[0], Tasks: []jobs.VolcanoTask{{Name: "w", MaxRetry: max[1]}}}
+					if onTask {
+						v.Tasks[0].Policies = ps
+					} else {
+						v.Policies = ps
+					}
+					cases = append(cases, jc{&jobs.Job{Source: jobs.Source{Format: jobs.FormatVolcano}, Completion: jobs.Completion{Kind: jobs.CompletionVolcano},
+						Extras: jobs.Extras{Volcano: v}, Roles: []*jobs.Role{{Name: "w", Instances: 1, RestartPolicy: pol}}},
+						fmt.Sprintf("volcano policy=%s %s maxRetry=%v task=%v", pol, pname, max, onTask)})
+				}
+			}
+		}
+	}
+	codes := []int{0, 1, 2, 3, 126, 127, 128, 130, 132, 137, 138, 139, 143, 200, 255}
 	for _, c := range cases {
 		var args, want []string
 		for _, code := range codes {

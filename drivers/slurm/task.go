@@ -259,8 +259,12 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 const longCommand = 64 << 10
 
 // retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
-// "none" (Kubeflow: never retried as a whole).
+// "volcano" (RestartJob within maxRetry), "none" (Kubeflow: never retried
+// as a whole).
 func retryKind(pol completion.Policy) string {
+	if pol.Kind == jobs.CompletionVolcano && pol.Job().Extras.Volcano != nil {
+		return "volcano"
+	}
 	if pol.Kind != jobs.CompletionPAI {
 		return "none"
 	}
@@ -279,5 +283,9 @@ func retryData(pol completion.Policy) string {
 	if kind == "pai" {
 		cls = completion.ExitClasses(pol.Job())
 	}
-	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, pol.Retry.JobRetryCount, cls)
+	max := pol.Retry.JobRetryCount
+	if kind == "volcano" {
+		max = pol.Job().Extras.Volcano.MaxRetry
+	}
+	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, max, cls)
 }

@@ -622,13 +622,22 @@ js_collect() {
 }
 
 # js_retry CODE: whether to requeue after a failure with raw exit code CODE
-# (translate/completion.JobRetry for PAI; Kubeflow jobs are never retried as
-# a whole). Sets _jsh_counted when the retry counts against the limit.
+# (translate/completion.JobRetry for PAI and Volcano's RestartJob; Kubeflow
+# jobs are never retried as a whole). Sets _jsh_counted when the retry counts against the limit.
 js_retry() {
 	_jsh_counted=0
 	case $_jsh_retry_kind in
 	always) _jsh_counted=1; return 0 ;;
 	pai) ;;
+	volcano)
+		# completion.volcanoRetry: a RestartJob verdict, while the
+		# retries so far + 1 stay below maxRetry
+		[ "${_jsh_vaction:-}" = R ] || return 1
+		_r_so_far=$(cat "$_jsh_dir/retries" 2>/dev/null || echo 0)
+		[ $((_r_so_far + 1)) -lt "$_jsh_retry_max" ] || return 1
+		_jsh_counted=1
+		return 0
+		;;
 	*) return 1 ;;
 	esac
 	[ "$_jsh_phase" = failed ] || return 1
