@@ -83,3 +83,17 @@ func dirList(t *testing.T, dir string) string {
 	}
 	return strings.Join(names, " ")
 }
+
+// exitCode 3 → RestartPod: two restarts in place within maxRetry 3, one
+// attempt of the job.
+func TestVolcanoRestartPod(t *testing.T) {
+	runs := t.TempDir()
+	o := run(t, "testdata/volcano-restartpod.yaml", taskEnv("VC_RUNS="+runs))
+	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
+		t.Errorf("result = %+v, want succeeded in 1 attempt", o.res)
+	}
+	b, _ := os.ReadFile(filepath.Join(runs, "count"))
+	if strings.TrimSpace(string(b)) != "3" {
+		t.Errorf("runs = %q, want 3", b)
+	}
+}

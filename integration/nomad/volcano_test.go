@@ -106,6 +106,17 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", res)
 		}
 	})
+	t.Run("restartpod", func(t *testing.T) {
+		// in place, inside the task (restart.sh): one attempt
+		dir := runsDir(t)
+		res, _, _ := runStates(t, volcanoPlan(t, "volcano-restartpod.yaml", dir))
+		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded in 1 attempt", res)
+		}
+		if n := runCount(t, dir); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
 	t.Run("taskcompleted", func(t *testing.T) {
 		res, states, _ := runStates(t, volcanoPlan(t, "volcano-taskcompleted.yaml", runsDir(t)))
 		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {

@@ -58,6 +58,17 @@ func TestVolcanoPoliciesOnSlurm(t *testing.T) {
 			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", r.final)
 		}
 	})
+	t.Run("restartpod", func(t *testing.T) {
+		// in place, inside the task (restart.sh): one attempt
+		dir, count := volcanoRuns(t, "volcano-restartpod.yaml")
+		r := volcanoSubmit(t, "volcano-restartpod.yaml", dir)
+		if r.final.Phase != completion.PhaseSucceeded || r.final.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded in 1 attempt", r.final)
+		}
+		if n := count(); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
 	t.Run("taskcompleted", func(t *testing.T) {
 		dir, _ := volcanoRuns(t, "volcano-taskcompleted.yaml")
 		r := volcanoSubmit(t, "volcano-taskcompleted.yaml", dir)

@@ -140,7 +140,15 @@ func shellQuote(s string) string {
 // signal deaths, and 130 (SIGINT), which OpenPAI's tables keep transient,
 // i.e. restarted whatever taskRetryCount says.
 func RestartsPossible(job *jobs.Job, role string) bool {
-	for _, code := range []int{0, 1, 130, 137, 143, 255} {
+	codes := []int{0, 1, 130, 137, 143, 255}
+	if KindOf(job) == jobs.CompletionVolcano {
+		// a policy names any exit code (exitCode: 3 → RestartPod)
+		codes = make([]int, 256)
+		for c := range codes {
+			codes[c] = c
+		}
+	}
+	for _, code := range codes {
 		if TaskRestartDecision(job, role, code, 0).Retry {
 			return true
 		}
