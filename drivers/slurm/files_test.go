@@ -208,3 +208,27 @@ func TestVolcanoRestartsRendered(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerHostsInView: under Volcano's svc plugin (_t_nspeers_R), the
+// task's /etc/hosts names every peer on another host with its address
+// from the topology; a peer on the task's own host is left out.
+func TestPeerHostsInView(t *testing.T) {
+	if os.Getuid() != 0 || exec.Command("unshare", "--mount", "--uts", "--propagation", "private", "true").Run() != nil {
+		t.Skip("needs root and mount namespaces")
+	}
+	data := "_t_ns_0=1 _t_nsname_0='j-a-@I@ j-a-@I@.j' _t_nspeers_0=1\n_t_ns_1=1 _t_nsname_1='j-b-@I@ j-b-@I@.j'\n"
+	topo := "JS_NROLES=2\nJS_R0_N=2\nJS_R0_ADDR_0=10.244.0.1\nJS_R0_ADDR_1=10.244.0.2\nJS_R1_N=2\nJS_R1_ADDR_0=10.244.0.1\nJS_R1_ADDR_1=10.244.0.3\n"
+	for _, sh := range shells {
+		adir := filepath.Join(t.TempDir(), "attempt-0")
+		mustOK(t, os.Mkdir(adir, 0o700))
+		mustOK(t, os.WriteFile(filepath.Join(adir, "taskns.sh"), []byte(taskns.Script), 0o644))
+		mustOK(t, os.WriteFile(filepath.Join(adir, "topology"), []byte(topo), 0o644))
+		script := data + "_jsh_sd='" + adir + "' _jsh_r=0 SLURM_PROCID=0\n" +
+			`js_exec_view sh -c 'grep "j-" /etc/hosts'`
+		out, code := runSh(t, sh, shRun, script)
+		want := "10.244.0.1\tj-a-0 j-a-0.j\n10.244.0.2\tj-a-1 j-a-1.j\n10.244.0.3\tj-b-1 j-b-1.j\n"
+		if code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
+	}
+}

@@ -24,6 +24,11 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 	}
 	names := contract.HostNamesAt(job, ri.k, "@I@")
 	out := fmt.Sprintf("_t_ns_%d=1 _t_nsname_%d=%s\n", ri.k, ri.k, shQuote(strings.Join(names, " ")))
+	if job.Extras.Volcano.Plugin("svc") != nil {
+		// the svc plugin's host names resolve to the peers on other
+		// hosts (run.sh js_peer_hosts)
+		out += fmt.Sprintf("_t_nspeers_%d=1\n", ri.k)
+	}
 	binds, err := volumeBinds(ri.Role, st)
 	if err != nil || binds == "" {
 		return out, err

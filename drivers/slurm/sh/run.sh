@@ -154,6 +154,8 @@ js_exec_view() {
 	{
 		printf 'mode%s%s\nscratch%s%s\nhostname%s%s\n' "$_v_t" "$_v_m" "$_v_t" "$_v_d" "$_v_t" "${_v_n%% *}"
 		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
+		eval "_v_peers=\${_t_nspeers_$_jsh_r:-0}"
+		[ "$_v_peers" != 1 ] || [ -z "$_v_a" ] || js_peer_hosts "$_v_a" "$_v_t"
 		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
 		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
@@ -167,6 +169,38 @@ js_exec_view() {
 		fi
 	} >"$_v_d/spec" || exit 97
 	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
+}
+
+# js_peer_hosts ADDR TAB prints an /etc/hosts line (a taskns "host" line)
+# for every task of the job on another host than ADDR, with its platform
+# names (_t_nsname_R, @I@ its index), from the attempt's topology: the
+# names Volcano's svc plugin writes resolve to their tasks, as the
+# cluster DNS resolved them. A peer on this host is left out: the
+# collective libraries would take it for this very task's node (OpenMPI's
+# orte_ifislocal), and a fixed port would be shared.
+js_peer_hosts() {
+	while IFS='=' read -r _p_k _p_a; do
+		case $_p_k in JS_R*_ADDR_*) ;; *) continue ;; esac
+		if [ -z "$_p_a" ] || [ "$_p_a" = "$1" ]; then
+			continue
+		fi
+		_p_r=${_p_k#JS_R}
+		_p_r=${_p_r%%_ADDR_*}
+		_p_i=${_p_k##*_ADDR_}
+		eval "_p_p=\${_t_nsname_$_p_r:-}"
+		[ -n "$_p_p" ] || continue
+		_p_n=
+		while :; do
+			case $_p_p in
+			*@I@*)
+				_p_n=$_p_n${_p_p%%@I@*}$_p_i
+				_p_p=${_p_p#*@I@}
+				;;
+			*) break ;;
+			esac
+		done
+		printf 'host%s%s%s%s\n' "$2" "$_p_a" "$2" "$_p_n$_p_p"
+	done <"$_jsh_sd/topology"
 }
 
 # js_files R DIR TAB writes role R's platform files (_t_nfiles_R, each
