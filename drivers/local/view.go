@@ -154,13 +154,20 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 	return refused.err()
 }
 
-// warnView says once per job that host names stay this host's.
+// warnView says once per job that host names stay this host's, and that
+// a job whose tasks fix their own port for their peers needs a host each.
 func (d *Driver) warnView(p *translate.Plan) {
 	if d.opts.Docker || d.opts.Warnings == nil {
 		return
 	}
 	if mode, why := d.viewMode(); mode == taskns.ModeNone {
 		fmt.Fprintf(d.opts.Warnings, "%s\n", taskns.Warning(why))
+	}
+	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
+		fmt.Fprintf(d.opts.Warnings, "warning: role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network; "+
+			"here every task runs on this one host: the tasks share its ports (the second task cannot listen on that port) and a task's /etc/hosts names no peer "+
+			"(all would resolve to this host, which OpenMPI and NCCL take for one node). Run it on a multi-host Nomad or Slurm cluster with one task per host, "+
+			"or read the addresses and ports jobshift gives (the env and svc plugins' variables, TF_CONFIG of the tensorflow plugin).\n", role)
 	}
 }
 

@@ -280,3 +280,20 @@ func TestViewSSHFilesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestWarnFixedPortPeers: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with a port of the job's own) is warned as needing
+// a host per task; the MPI example is not.
+func TestWarnFixedPortPeers(t *testing.T) {
+	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
+		var warn strings.Builder
+		d, err := New(Options{Warnings: &warn, RunDir: filepath.Join(t.TempDir(), "run")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.warnView(loadPlan(t, filepath.Join("..", "..", "examples", file)))
+		if got := strings.Contains(warn.String(), "with one task per host"); got != want {
+			t.Errorf("%s: warned %v, want %v: %q", file, got, want, warn.String())
+		}
+	}
+}

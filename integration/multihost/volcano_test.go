@@ -91,4 +91,20 @@ func TestVolcanoExamplesSlurm(t *testing.T) {
 		checkChecksums(t, logs.String())
 		checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
 	})
+	t.Run("volcano-tf-shape", func(t *testing.T) {
+		// one task per host: the fixed port 2222 of every task is free on
+		// its host and the svc plugin's names resolve to the peers
+		plan := loadPlan(t, c, filepath.Join("examples", "volcano-tf-shape.yaml"))
+		r := runSlurm(t, plan, 4*time.Minute)
+		var logs strings.Builder
+		for _, role := range plan.Job.Roles {
+			for i := 0; i < role.Instances; i++ {
+				logs.WriteString(r.taskLog(t, role.Name, i))
+			}
+		}
+		if r.final.Phase != completion.PhaseSucceeded {
+			t.Fatalf("final = %+v\n%s", r.final, logs.String())
+		}
+		checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+	})
 }

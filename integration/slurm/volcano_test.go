@@ -105,3 +105,21 @@ func TestVolcanoSSHFilesOnSlurm(t *testing.T) {
 		}
 	}
 }
+
+// TestVolcanoTFShapeOneHost: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with the job's own port 2222) needs a node per
+// task; on the one-node cluster it is refused, saying why, instead of
+// failing in its tasks.
+func TestVolcanoTFShapeOneHost(t *testing.T) {
+	needCluster(t)
+	r := submit(t, loadPlan(t, filepath.Join("examples", "volcano-tf-shape.yaml"), nil), 3*time.Minute)
+	out, _ := os.ReadFile(r.h.Meta["output"])
+	if r.final.Phase != completion.PhaseFailed || !strings.Contains(string(out), "their nodes share one host") {
+		t.Errorf("result %+v, want failed saying the nodes share a host; batch output:\n%s", r.final, out)
+	}
+	for _, e := range r.events {
+		if e.Task != nil && e.State == completion.Running {
+			t.Errorf("task %s-%d ran", e.Task.Role, e.Task.Index)
+		}
+	}
+}
