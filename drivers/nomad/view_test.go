@@ -179,3 +179,22 @@ func mainTask(t *testing.T, job *api.Job, role string) *api.Task {
 	t.Fatalf("no main task for %s", role)
 	return nil
 }
+
+// TestFixedPortPeersWarned: Volcano's TensorFlow shape is rendered with a
+// warning that its tasks' peers' names do not resolve on Nomad; the MPI
+// example (the ssh emulation reaches its peers) is not warned.
+func TestFixedPortPeersWarned(t *testing.T) {
+	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
+		j, diags := load.Load("../../examples/"+file, jobs.ReadOptions{Path: file})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, diags = BuildJob(plan(j, rawExecSite()), fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := strings.Contains(diags.Error(), "Peers not reachable by name"); got != want {
+			t.Errorf("%s: warned %v, want %v: %v", file, got, want, diags)
+		}
+	}
+}
