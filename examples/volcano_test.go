@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -95,5 +96,34 @@ func TestVolcanoRestartPod(t *testing.T) {
 	b, _ := os.ReadFile(filepath.Join(runs, "count"))
 	if strings.TrimSpace(string(b)) != "3" {
 		t.Errorf("runs = %q, want 3", b)
+	}
+}
+
+// Volcano's MPI example unchanged: the master builds its host list from
+// /etc/volcano/mpiworker.host and runs the mpi4py allreduce over the ssh
+// plugin on the two workers (ranks 0 and 1: sum 3).
+func TestVolcanoMPI(t *testing.T) {
+	if _, err := exec.LookPath("mpiexec"); err != nil || exec.Command("/usr/bin/python3", "-c", "import mpi4py").Run() != nil {
+		t.Skip("no OpenMPI / mpi4py (apt-get install openmpi-bin python3-mpi4py)")
+	}
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		t.Skip("no sshd (apt-get install openssh-server)")
+	}
+	o := run(t, "volcano-mpi.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
+	}
+	b, err := os.ReadFile(filepath.Join(o.dir, "mpimaster-0", "attempt-0", "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := allreduce.FindAllStringSubmatch(string(b), -1)
+	if len(ranks) != 2 {
+		t.Fatalf("%d ranks reported, want 2:\n%s", len(ranks), b)
+	}
+	for _, m := range ranks {
+		if m[2] != "2" || m[3] != "3" {
+			t.Errorf("rank %s: size %s sum %s, want 2 and 3", m[1], m[2], m[3])
+		}
 	}
 }
