@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -135,7 +137,27 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 // config names with the plugin's key (examples/volcano_test.go runs the
 // same job locally).
 func TestVolcanoSSHFilesOnRawExec(t *testing.T) {
-	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", "volcano-ssh-files.yaml"), site())
+	volcanoSSHFiles(t, site(), true)
+}
+
+// TestVolcanoSSHFilesOnDocker: the same in containers, the files' private
+// directory a volume of the task's secrets directory at /root/.ssh (a
+// container on the host's network has the host's name: the master counts
+// its logins).
+func TestVolcanoSSHFilesOnDocker(t *testing.T) {
+	needDocker(t)
+	if err := exec.Command("docker", "image", "inspect", mpiImage).Run(); err != nil {
+		t.Skip("image " + mpiImage + " is missing: run integration/nomad/build-mpi-image.sh")
+	}
+	volcanoSSHFiles(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "busybox", Replace: mpiImage}},
+	}, false)
+}
+
+// volcanoSSHFiles runs the job; names: every task has its pod's host name.
+func volcanoSSHFiles(t *testing.T, cfg *siteconfig.Config, names bool) {
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", "volcano-ssh-files.yaml"), cfg)
 	res, _, id := runStates(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -150,6 +172,12 @@ func TestVolcanoSSHFilesOnRawExec(t *testing.T) {
 		if strings.Contains(a.Name, "master") {
 			out += catLogs(t, a.ID, nomad.MainTask)
 		}
+	}
+	if !names {
+		if n := strings.Count(out, "reached "); n != 3 {
+			t.Errorf("the master reached %d hosts, want 3:\n%s", n, out)
+		}
+		return
 	}
 	for _, h := range []string{"vc-ssh-master-0", "vc-ssh-worker-0", "vc-ssh-worker-1"} {
 		if !strings.Contains(out, "reached "+h+"\n") {
