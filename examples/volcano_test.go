@@ -2,6 +2,7 @@ package examples_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -44,6 +45,85 @@ func TestVolcanoTaskCompleted(t *testing.T) {
 	for _, w := range []string{"worker-0", "worker-1"} {
 		if o.states[w] != completion.Stopped {
 			t.Errorf("%s = %s, want stopped", w, o.states[w])
+		}
+	}
+}
+
+// The ssh plugin's files at /root/.ssh (ssh.go mountRsaKey,
+// generateSSHConfig @v1.16.0-alpha.1): the master reaches every pod named
+// in the config with the plugin's key; the node's own /root/.ssh is left
+// as it was (the files are in the tasks' views only).
+func TestVolcanoSSHFiles(t *testing.T) {
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		t.Skip("no sshd (apt-get install openssh-server)")
+	}
+	before := dirList(t, "/root/.ssh")
+	o := run(t, "testdata/volcano-ssh-files.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
+	}
+	for _, h := range []string{"vc-ssh-master-0", "vc-ssh-worker-0", "vc-ssh-worker-1"} {
+		if !strings.Contains(o.out, "reached "+h+"\n") {
+			t.Errorf("the master did not reach %s:\n%s", h, o.out)
+		}
+	}
+	if after := dirList(t, "/root/.ssh"); after != before {
+		t.Errorf("the node's /root/.ssh changed: %q, was %q", after, before)
+	}
+}
+
+func dirList(t *testing.T, dir string) string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil && !os.IsNotExist(err) {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return strings.Join(names, " ")
+}
+
+// exitCode 3 → RestartPod: two restarts in place within maxRetry 3, one
+// attempt of the job.
+func TestVolcanoRestartPod(t *testing.T) {
+	runs := t.TempDir()
+	o := run(t, "testdata/volcano-restartpod.yaml", taskEnv("VC_RUNS="+runs))
+	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
+		t.Errorf("result = %+v, want succeeded in 1 attempt", o.res)
+	}
+	b, _ := os.ReadFile(filepath.Join(runs, "count"))
+	if strings.TrimSpace(string(b)) != "3" {
+		t.Errorf("runs = %q, want 3", b)
+	}
+}
+
+// Volcano's MPI example unchanged: the master builds its host list from
+// /etc/volcano/mpiworker.host and runs the mpi4py allreduce over the ssh
+// plugin on the two workers (ranks 0 and 1: sum 3).
+func TestVolcanoMPI(t *testing.T) {
+	if _, err := exec.LookPath("mpiexec"); err != nil || exec.Command("/usr/bin/python3", "-c", "import mpi4py").Run() != nil {
+		t.Skip("no OpenMPI / mpi4py (apt-get install openmpi-bin python3-mpi4py)")
+	}
+	if _, err := os.Stat("/usr/sbin/sshd"); err != nil {
+		t.Skip("no sshd (apt-get install openssh-server)")
+	}
+	o := run(t, "volcano-mpi.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
+	}
+	b, err := os.ReadFile(filepath.Join(o.dir, "mpimaster-0", "attempt-0", "stdout"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranks := allreduce.FindAllStringSubmatch(string(b), -1)
+	if len(ranks) != 2 {
+		t.Fatalf("%d ranks reported, want 2:\n%s", len(ranks), b)
+	}
+	for _, m := range ranks {
+		if m[2] != "2" || m[3] != "3" {
+			t.Errorf("rank %s: size %s sum %s, want 2 and 3", m[1], m[2], m[3])
 		}
 	}
 }

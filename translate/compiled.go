@@ -75,6 +75,10 @@ type RolePlan struct {
 	// SSHAuth is where the tasks see the job's key pair and the
 	// emulation's client config (contract.SSHAuthPath; "" = nowhere).
 	SSHAuth string
+	// SSHFiles is where the emulation writes the platform's ssh files
+	// for the job to read ("" = none; contract.VolcanoSSHFiles): the
+	// target places a private writable directory there.
+	SSHFiles string
 }
 
 // PortPlan is one port label of a role.
@@ -142,7 +146,7 @@ func compile(p *Plan) *Compiled {
 	for k, r := range job.Roles {
 		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
 		if ssh != nil && ssh[k] {
-			rp.SSH, rp.SSHIdle, rp.SSHAuth = true, contract.SSHIdle(job, k), contract.SSHAuthPath(job, k)
+			rp.SSH, rp.SSHIdle, rp.SSHAuth, rp.SSHFiles = true, contract.SSHIdle(job, k), contract.SSHAuthPath(job, k), contract.VolcanoSSHFiles(job)
 		}
 		for _, port := range contract.PortLabels(job, k, opts) {
 			pp := PortPlan{Port: port}

@@ -57,5 +57,9 @@ func sshWrap(rp translate.RolePlan, s *taskSpec, argv []string, runDir string, a
 	if rp.SSHAuth != "" { // only without -docker: the task view shows it
 		s.Added = append(s.Added, envVar{Name: sshemu.AuthDirVar, Value: sshAuthDir(s.TaskDir)})
 	}
+	if rp.SSHFiles != "" {
+		// the task's view places a private directory there (view.go)
+		s.Added = append(s.Added, envVar{Name: sshemu.FilesVar, Value: rp.SSHFiles})
+	}
 	return sshemu.Wrap(rp.SSHIdle, sshScriptPath(runDir), argv)
 }

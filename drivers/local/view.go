@@ -31,9 +31,13 @@ type taskView struct {
 	spec  taskns.Spec
 	files []viewFile
 	dirs  []string // emptyDir volumes, made before each start
-	pos   jobs.Pos // what needs a mount namespace (first file or volume)
-	needs string   // its path, for the refusal
-	mode  taskns.Mode
+	// sshFiles is where the ssh emulation writes the platform's ssh
+	// files (translate.RolePlan.SSHFiles): a private directory of each
+	// start's is placed there.
+	sshFiles string
+	pos      jobs.Pos // what needs a mount namespace (first file or volume)
+	needs    string   // its path, for the refusal
+	mode     taskns.Mode
 }
 
 // viewFile is a platform file written at each start and bound at dst.
@@ -105,12 +109,28 @@ func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, 
 		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: sshAuthDir(taskDir), Dst: path, ReadOnly: true, Make: true})
 		v.need(r.Pos, path)
 	}
+	if rp := p.Compiled().Role(r.Name); rp != nil && rp.SSHFiles != "" {
+		pos := sshFilesPos(job, r)
+		if err := taskns.CheckPath(rp.SSHFiles); err != nil {
+			return nil, refuse(taskns.ErrValue, pos, "Bad ssh file path", "Role %q: the ssh plugin's files cannot be placed at %q: %v.", r.Name, rp.SSHFiles, err)
+		}
+		v.sshFiles = rp.SSHFiles
+		v.need(pos, rp.SSHFiles)
+	}
 	return v, nil
 }
 
 // sshAuthDir is the task's directory the ssh emulation fills with what its
 // role had at the job's ssh path (sshemu.AuthDirVar).
 func sshAuthDir(taskDir string) string { return filepath.Join(taskDir, "ssh-auth") }
+
+// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin.
+func sshFilesPos(job *jobs.Job, r *jobs.Role) jobs.Pos {
+	if v := job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
+		return v.Plugin("ssh").Pos
+	}
+	return r.Pos
+}
 
 func (v *taskView) need(p jobs.Pos, path string) {
 	if v.needs == "" {
@@ -155,13 +175,20 @@ func (d *Driver) namesResolve() bool {
 	return mode != taskns.ModeNone
 }
 
-// warnView says once per job that host names stay this host's.
+// warnView says once per job that host names stay this host's, and that
+// a job whose tasks fix their own port for their peers needs a host each.
 func (d *Driver) warnView(p *translate.Plan) {
 	if d.opts.Docker || d.opts.Warnings == nil {
 		return
 	}
 	if mode, why := d.viewMode(); mode == taskns.ModeNone {
 		fmt.Fprintf(d.opts.Warnings, "%s\n", taskns.Warning(why))
+	}
+	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
+		fmt.Fprintf(d.opts.Warnings, "warning: role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network; "+
+			"here every task runs on this one host: the tasks share its ports (the second task cannot listen on that port) and a task's /etc/hosts names no peer "+
+			"(all would resolve to this host, which OpenMPI and NCCL take for one node). Run it on a multi-host Nomad or Slurm cluster with one task per host, "+
+			"or read the addresses and ports jobshift gives (the env and svc plugins' variables, TF_CONFIG of the tensorflow plugin).\n", role)
 	}
 }
 
@@ -198,6 +225,16 @@ func wrapView(spec *taskSpec, argv, user []string, dir string) ([]string, []stri
 			return nil, secrets, err
 		}
 	}
+	if v.sshFiles != "" {
+		// fresh at each start; it will hold a copy of the job key, so it
+		// goes when the task ends, as the secret files do
+		src := filepath.Join(scratch, "ssh")
+		if err := os.RemoveAll(src); err != nil {
+			return nil, secrets, err
+		}
+		secrets = append(secrets, src)
+		ts.Binds = append(ts.Binds, taskns.Bind{Src: src, Dst: v.sshFiles, Private: true})
+	}
 	data, err := ts.Encode(v.mode)
 	if err != nil {
 		return nil, secrets, err
@@ -230,7 +267,7 @@ func startView(spec *taskSpec, argv, user []string, dir string) ([]string, []str
 
 func removeAll(paths []string) {
 	for _, p := range paths {
-		_ = os.Remove(p)
+		_ = os.RemoveAll(p)
 	}
 }
 
@@ -243,6 +280,9 @@ func renderView(b *bytes.Buffer, v *taskView) {
 		shellQuote(v.spec.Hostname), shellJoin(v.spec.Hosts[0].Names), v.spec.Addr)
 	for _, bd := range v.spec.Binds {
 		fmt.Fprintf(b, "    mount: %s at %s%s\n", shellQuote(bd.Src), shellQuote(bd.Dst), map[bool]string{true: " (read-only)"}[bd.ReadOnly])
+	}
+	if v.sshFiles != "" {
+		fmt.Fprintf(b, "    ssh files: id_rsa, id_rsa.pub, authorized_keys, config at %s (written by the ssh emulation)\n", shellQuote(v.sshFiles))
 	}
 	for _, f := range v.files {
 		what := fmt.Sprintf("%d bytes", len(f.content))

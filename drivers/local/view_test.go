@@ -260,3 +260,40 @@ func TestViewSiteVolumeSymlink(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestViewSSHFilesRefused: with no namespace, a Volcano job with the ssh
+// plugin is refused before anything runs, located at the plugin: its
+// files go to /root/.ssh, which only a task view places.
+func TestViewSSHFilesRefused(t *testing.T) {
+	plan := loadPlan(t, filepath.Join("..", "..", "examples", "testdata", "volcano-ssh-files.yaml"))
+	d, err := New(Options{taskns: taskns.ModeNone, RunDir: filepath.Join(t.TempDir(), "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Submit(context.Background(), plan)
+	if !errors.Is(err, taskns.ErrUnavailable) {
+		t.Fatalf("err = %v, want ErrUnavailable", err)
+	}
+	for _, want := range []string{"volcano-ssh-files.yaml:13:5:", "/root/.ssh", "kernel.unprivileged_userns_clone"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("refusal lacks %q: %v", want, err)
+		}
+	}
+}
+
+// TestWarnFixedPortPeers: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with a port of the job's own) is warned as needing
+// a host per task; the MPI example is not.
+func TestWarnFixedPortPeers(t *testing.T) {
+	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
+		var warn strings.Builder
+		d, err := New(Options{Warnings: &warn, RunDir: filepath.Join(t.TempDir(), "run")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d.warnView(loadPlan(t, filepath.Join("..", "..", "examples", file)))
+		if got := strings.Contains(warn.String(), "with one task per host"); got != want {
+			t.Errorf("%s: warned %v, want %v: %q", file, got, want, warn.String())
+		}
+	}
+}

@@ -249,6 +249,10 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 			break
 		}
 	}
+	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
+		d.diags = append(d.diags, jobs.Warnf(p.Job.NamePos, "Peers not reachable by name",
+			"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network and the cluster DNS resolved the names; on Nomad a task's /etc/hosts names only the task itself, so its peers' names do not resolve and its tasks cannot reach each other. Run the job on a Slurm cluster with a node per task, or read the addresses jobshift gives (the tensorflow plugin's TF_CONFIG).", role))
+	}
 	return d.s, d.diags
 }
 

@@ -61,6 +61,10 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand, view bool) *userCom
 	if rp.SSHAuth != "" && view {
 		out.env[sshemu.AuthDirVar] = "${NOMAD_TASK_DIR}/" + sshAuthDir
 	}
+	if path := r.sshFiles(role); path != "" {
+		// the view or the container places sshFilesDir there (view.go)
+		out.env[sshemu.FilesVar] = path
+	}
 	return &out
 }
 

@@ -48,7 +48,14 @@ const (
 	phIndex   = "@I@"
 	phAddr    = "@A@"
 	phTaskDir = "/@T@"
+	phSecrets = "/@S@"
 )
+
+// sshFilesDir is where the ssh emulation writes the platform's ssh files
+// (translate.RolePlan.SSHFiles) for the view or the container to show at
+// the job's path: in the secrets directory, as they hold the job key
+// (Nomad's file API does not serve it).
+const sshFilesDir = "secrets/jobshift-sshfiles"
 
 // viewOf is what the main task gets of its view: uc under the wrapper
 // (WrapTaskNS), or a container's volumes; and the templates either reads.
@@ -57,7 +64,7 @@ func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *ap
 	case has(ws, WrapTaskNS):
 		uc, tmpls, ok := r.taskView(role, gs, net, uc)
 		return uc, tmpls, nil, ok
-	case gs.Traits.Container && len(role.Files) > 0 && proc == "":
+	case gs.Traits.Container && (len(role.Files) > 0 || r.sshFiles(role) != "") && proc == "":
 		vols, tmpls, ok := r.containerFiles(role)
 		return uc, tmpls, vols, ok
 	}
@@ -85,6 +92,12 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		src := fmt.Sprintf("%s/%d", viewFilesDir, i)
 		spec.Binds = append(spec.Binds, taskns.Bind{Src: phTaskDir + "/" + src, Dst: f.Path, ReadOnly: true})
 		tmpls = append(tmpls, viewTemplate("local/"+src, templateBase64(f.Content), fileMode(f.Mode)))
+	}
+	if path := r.sshFiles(role); path != "" {
+		if !r.sshFilesPlaceable(role, path) {
+			return uc, nil, false
+		}
+		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecrets + "/jobshift-sshfiles", Dst: path, Private: true})
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
 	if path := r.plan.Compiled().Role(role.Name).SSHAuth; path != "" && uc.env[sshemu.AuthDirVar] != "" {
@@ -135,7 +148,39 @@ func (r *renderer) containerFiles(role *jobs.Role) (vols []string, tmpls []*api.
 		tmpls = append(tmpls, viewTemplate(src, templateBase64(f.Content), fileMode(f.Mode)))
 		vols = append(vols, src+":"+f.Path+":ro")
 	}
+	if path := r.sshFiles(role); path != "" {
+		if !r.sshFilesPlaceable(role, path) {
+			return nil, nil, false
+		}
+		vols = append(vols, sshFilesDir+":"+path)
+	}
 	return vols, tmpls, true
+}
+
+// sshFiles is where role's tasks get the platform's ssh files ("" = none).
+func (r *renderer) sshFiles(role *jobs.Role) string {
+	if rp := r.plan.Compiled().Role(role.Name); rp != nil && rp.SSH {
+		return rp.SSHFiles
+	}
+	return ""
+}
+
+// sshFilesPlaceable: the ssh files' path can be a mount point (else an
+// error is recorded, located at the ssh plugin).
+func (r *renderer) sshFilesPlaceable(role *jobs.Role, path string) bool {
+	err := taskns.CheckPath(path)
+	if err == nil && strings.Contains(path, ":") {
+		err = fmt.Errorf("%q holds a ':', which a volume cannot take", path)
+	}
+	if err != nil {
+		pos := role.Pos
+		if v := r.plan.Job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
+			pos = v.Plugin("ssh").Pos
+		}
+		r.errorf(pos, "Bad ssh file path", "Role %q: the ssh plugin's files cannot be placed at %q: %v.", role.Name, path, err)
+		return false
+	}
+	return true
 }
 
 // placeable: file f can be delivered on Nomad (else an error is recorded).
@@ -186,6 +231,8 @@ func specTemplate(text, addr string) string {
 			b.WriteString(addr)
 		case phTaskDir:
 			b.WriteString(`{{ env "NOMAD_TASK_DIR" }}`)
+		case phSecrets:
+			b.WriteString(`{{ env "NOMAD_SECRETS_DIR" }}`)
 		}
 		text = text[i+len(ph):]
 	}
@@ -195,7 +242,7 @@ func specTemplate(text, addr string) string {
 // nextPlaceholder is the first placeholder in s and its index (-1: none).
 func nextPlaceholder(s string) (int, string) {
 	at, which := -1, ""
-	for _, ph := range []string{phIndex, phAddr, phTaskDir} {
+	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecrets} {
 		if i := strings.Index(s, ph); i >= 0 && (at < 0 || i < at) {
 			at, which = i, ph
 		}

@@ -3,12 +3,15 @@ package nomad
 import (
 	"encoding/base64"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
 )
 
 // viewTemplates are the main task's templates by destination.
@@ -111,6 +114,87 @@ func TestTaskViewRendered(t *testing.T) {
 			if v, _ := tk.Config["volumes"].([]string); len(v) != 1 || v[0] != "local/jobshift-files/0:/etc/volcano/worker.host:ro" {
 				t.Errorf("docker volumes %q, want the file bound read-only from the task directory", v)
 			}
+		}
+	}
+}
+
+// TestSSHFilesRendered: Volcano's ssh plugin's files go to /root/.ssh: a
+// raw_exec task's view places a private directory of its secrets
+// directory there (a "dir" spec line) and the emulation is told the
+// path; a docker task gets that directory as a writable volume.
+func TestSSHFilesRendered(t *testing.T) {
+	j, diags := load.Load("../../examples/testdata/volcano-ssh-files.yaml", jobs.ReadOptions{Path: "volcano-ssh-files.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	job, diags := BuildJob(plan(j, rawExecSite()), fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	main := mainTask(t, job, "worker")
+	spec := viewTemplates(t, &api.Job{TaskGroups: []*api.TaskGroup{groupOf(job, "worker")}})["local/jobshift-taskns.spec"]
+	if spec == nil || !strings.Contains(decoded(t, *spec.EmbeddedTmpl), "dir\trw\t$NOMAD_SECRETS_DIR/jobshift-sshfiles\t/root/.ssh\n") {
+		t.Errorf("spec lacks the ssh files' directory: %v", spec)
+	}
+	if main.Env[sshemu.FilesVar] != "/root/.ssh" {
+		t.Errorf("%s = %q, want /root/.ssh", sshemu.FilesVar, main.Env[sshemu.FilesVar])
+	}
+
+	site := rawExecSite()
+	site.Nomad.Driver = "docker"
+	for _, r := range j.Roles {
+		r.Image = "jobshift/torch:bookworm"
+	}
+	dj, diags := BuildJob(plan(j, site), fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	dm := mainTask(t, dj, "worker")
+	if v, _ := dm.Config["volumes"].([]string); !slices.Contains(v, "secrets/jobshift-sshfiles:/root/.ssh") {
+		t.Errorf("docker volumes %q, want the ssh files' directory at /root/.ssh", v)
+	}
+	if dm.Env[sshemu.FilesVar] != "/root/.ssh" {
+		t.Errorf("docker: %s = %q, want /root/.ssh", sshemu.FilesVar, dm.Env[sshemu.FilesVar])
+	}
+}
+
+func groupOf(job *api.Job, role string) *api.TaskGroup {
+	for _, g := range job.TaskGroups {
+		if *g.Name == groupName(role) {
+			return g
+		}
+	}
+	return nil
+}
+
+func mainTask(t *testing.T, job *api.Job, role string) *api.Task {
+	t.Helper()
+	if g := groupOf(job, role); g != nil {
+		for _, tk := range g.Tasks {
+			if tk.Name == MainTask {
+				return tk
+			}
+		}
+	}
+	t.Fatalf("no main task for %s", role)
+	return nil
+}
+
+// TestFixedPortPeersWarned: Volcano's TensorFlow shape is rendered with a
+// warning that its tasks' peers' names do not resolve on Nomad; the MPI
+// example (the ssh emulation reaches its peers) is not warned.
+func TestFixedPortPeersWarned(t *testing.T) {
+	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
+		j, diags := load.Load("../../examples/"+file, jobs.ReadOptions{Path: file})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		_, diags = BuildJob(plan(j, rawExecSite()), fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := strings.Contains(diags.Error(), "Peers not reachable by name"); got != want {
+			t.Errorf("%s: warned %v, want %v: %v", file, got, want, diags)
 		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
@@ -19,7 +20,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 	if len(job.Roles) == 0 {
 		return refuse(jobPos(job), "The job has no roles.")
 	}
-	diags := checkVolcano(job)
+	var diags hcl.Diagnostics
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		if rp.SSH && st.Container != "none" && r.Image != "" {
@@ -29,6 +30,11 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 		}
 		diags = append(diags, checkOrder(r)...)
 		diags = append(diags, checkFiles(r, st)...)
+		if rp.SSH && rp.SSHFiles != "" {
+			if err := taskns.CheckPath(rp.SSHFiles); err != nil {
+				diags = append(diags, jobs.Errorf(sshFilesPos(job, r), refused, "Role %s: the ssh plugin's files cannot be placed at %s: %v.", r.Name, rp.SSHFiles, err))
+			}
+		}
 		if rp.SSHIdle {
 			continue // runs only the emulation's sshd: its own command does not matter
 		}
@@ -103,4 +109,12 @@ func checkRole(job *jobs.Job, r *jobs.Role, st settings) hcl.Diagnostics {
 		bad(c.Pos, "Role %s uses secrets, which jobshift renders on the host; run it with container = \"none\".", r.Name)
 	}
 	return diags
+}
+
+// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin.
+func sshFilesPos(job *jobs.Job, r *jobs.Role) jobs.Pos {
+	if v := job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
+		return v.Plugin("ssh").Pos
+	}
+	return r.Pos
 }

@@ -161,9 +161,9 @@ func mustOK(t *testing.T, err error) {
 	}
 }
 
-// A Volcano Job whose task ends can reach RestartTask or RestartJob is
-// refused at each such policy (the batch script does neither); a policy on
-// an event Slurm never raises (PodEvicted) and CompleteJob are kept.
+// A Volcano Job whose task ends can reach RestartTask or RestartJob: the
+// task restarts in place (restart.sh, kind volcano) and the batch script
+// requeues on RestartJob within maxRetry (js_retry, kind volcano).
 const restartingVolcano = `apiVersion: batch.volcano.sh/v1alpha1
 kind: Job
 metadata:
@@ -192,23 +192,43 @@ spec:
               command: ["sh", "-c", "exit 3"]
 `
 
-func TestVolcanoRestartsRefused(t *testing.T) {
+func TestVolcanoRestartsRendered(t *testing.T) {
 	job, diags := load.Read([]byte(restartingVolcano), jobs.ReadOptions{Path: "restarts.yaml"})
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
-	got := checkVolcano(job)
-	if len(got) != 1 || got[0].Subject.Start.Line != 18 || !strings.Contains(got[0].Detail, "RestartTask, which is not supported on Slurm") {
-		t.Fatalf("PodFailed → RestartTask: %v", got)
+	sc, err := render(&translate.Plan{Job: job, User: "alice", Site: &siteconfig.Config{}})
+	if err != nil {
+		t.Fatal(err)
 	}
-	// the task policy matches every PodFailed first; without it, exit code 3 reaches the job's RestartJob
-	job.Extras.Volcano.Tasks[0].Policies = job.Extras.Volcano.Tasks[0].Policies[:1]
-	got = checkVolcano(job)
-	if len(got) != 1 || got[0].Subject.Start.Line != 10 || !strings.Contains(got[0].Detail, "RestartJob, which is not supported on Slurm") {
-		t.Fatalf("exitCode 3 → RestartJob: %v", got)
+	text := sc.Text + sc.Library
+	for _, want := range []string{"_jsh_retry_kind=volcano\n_jsh_retry_max=3\n", "_t_kind=volcano\n", "_t_vmax=3\n"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the script lacks %q", want)
+		}
 	}
-	job.Extras.Volcano.Policies = job.Extras.Volcano.Policies[:1]
-	if got = checkVolcano(job); len(got) != 0 {
-		t.Errorf("PodEvicted never happens on Slurm: %v", got)
+}
+
+// TestPeerHostsInView: under Volcano's svc plugin (_t_nspeers_R), the
+// task's /etc/hosts names every peer on another host with its address
+// from the topology; a peer on the task's own host is left out.
+func TestPeerHostsInView(t *testing.T) {
+	if os.Getuid() != 0 || exec.Command("unshare", "--mount", "--uts", "--propagation", "private", "true").Run() != nil {
+		t.Skip("needs root and mount namespaces")
+	}
+	data := "_t_ns_0=1 _t_nsname_0='j-a-@I@ j-a-@I@.j' _t_nspeers_0=1\n_t_ns_1=1 _t_nsname_1='j-b-@I@ j-b-@I@.j'\n"
+	topo := "JS_NROLES=2\nJS_R0_N=2\nJS_R0_ADDR_0=10.244.0.1\nJS_R0_ADDR_1=10.244.0.2\nJS_R1_N=2\nJS_R1_ADDR_0=10.244.0.1\nJS_R1_ADDR_1=10.244.0.3\n"
+	for _, sh := range shells {
+		adir := filepath.Join(t.TempDir(), "attempt-0")
+		mustOK(t, os.Mkdir(adir, 0o700))
+		mustOK(t, os.WriteFile(filepath.Join(adir, "taskns.sh"), []byte(taskns.Script), 0o644))
+		mustOK(t, os.WriteFile(filepath.Join(adir, "topology"), []byte(topo), 0o644))
+		script := data + "_jsh_sd='" + adir + "' _jsh_r=0 SLURM_PROCID=0\n" +
+			`js_exec_view sh -c 'grep "j-" /etc/hosts'`
+		out, code := runSh(t, sh, shRun, script)
+		want := "10.244.0.1\tj-a-0 j-a-0.j\n10.244.0.2\tj-a-1 j-a-1.j\n10.244.0.3\tj-b-1 j-b-1.j\n"
+		if code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
 	}
 }

@@ -36,6 +36,9 @@ type roleInfo struct {
 	// ssh: the role runs the ssh emulation; sshIdle: only its sshd
 	// (translate.RolePlan.SSH, SSHIdle)
 	ssh, sshIdle bool
+	// sshFiles: where the emulation writes the platform's ssh files
+	// (translate.RolePlan.SSHFiles, "" = none)
+	sshFiles string
 }
 
 var nameRE = regexp.MustCompile(`[^A-Za-z0-9._-]`)
@@ -66,6 +69,12 @@ func render(p *translate.Plan) (*script, error) {
 	// host's network, so each task gets a node of its own (see hostNet).
 	st.OnePerNode = c.HasContract(jobs.ContractLeinao)
 	sc := &script{}
+	// So does a Volcano Job whose tasks give their peers a port of their
+	// own (contract.VolcanoFixedPortPeers): each pod had its network.
+	if role := contract.VolcanoFixedPortPeers(job); role != "" {
+		st.OnePerNode = true
+		sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "One task per node", "Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: tasks sharing a node would share its ports, and a peer on a task's own node is not named in its /etc/hosts. Each task gets a node of its own (--ntasks-per-node=1); a cluster with fewer nodes than tasks cannot run the job.", role))
+	}
 	roles, rs, total := planRoles(p, st, sc)
 	sc.Layout = chooseLayout(job, rs, st.Layout, st.SpreadNodes)
 	if st.OnePerNode && sc.Layout == LayoutHet {
@@ -73,7 +82,7 @@ func render(p *translate.Plan) (*script, error) {
 		// allocation of one task per node keeps every task alone
 		sc.Layout = LayoutPacked
 		if st.Layout == LayoutHet { // asked for, not chosen by auto
-			sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "Layout het ignored", "A LeinaoPAI job needs one task per node, which only the packed layout (one allocation, --ntasks-per-node=1) guarantees; layout het ignored."))
+			sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "Layout het ignored", "This job needs one task per node (LeinaoPAI, or a Volcano Job whose tasks fix their peers' port), which only the packed layout (one allocation, --ntasks-per-node=1) guarantees; layout het ignored."))
 		}
 	}
 	pmix, warn := pmixOn(job, st)
@@ -142,6 +151,8 @@ func render(p *translate.Plan) (*script, error) {
 	sc.Secrets = sec.file()
 	b.WriteString(prepareData(roles, st, len(sc.Secrets) > 0, secretsName(job), opts.SSH))
 	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
+	// a task per address (js_check_hosts): see the OnePerNode rule above
+	fmt.Fprintf(&b, "_jsh_hostpertask=%d\n", b2i(contract.VolcanoFixedPortPeers(job) != ""))
 	b.WriteString(pmixData(job, pmix))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a
@@ -224,7 +235,7 @@ func planRoles(p *translate.Plan, st settings, sc *script) (roles []roleInfo, rs
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
 		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: rp.Launch, labels: hostNet(rp.Ports, st.OnePerNode),
-			ssh: rp.SSH, sshIdle: rp.SSHIdle}
+			ssh: rp.SSH, sshIdle: rp.SSHIdle, sshFiles: rp.SSHFiles}
 		for _, l := range ri.labels {
 			if l.BeginAt > 0 {
 				ri.labelOff = append(ri.labelOff, -1)

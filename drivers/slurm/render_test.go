@@ -524,8 +524,9 @@ func TestSecretsStayOut(t *testing.T) {
 }
 
 // TestRestartMatchesGo: js_restart (in-place task restarts) decides as
-// completion.TaskRestartDecision for PAI (gang on/off, taskRetryCount) and
-// Kubeflow (each restartPolicy, with and without backoffLimit).
+// completion.TaskRestartDecision for PAI (gang on/off, taskRetryCount),
+// Kubeflow (each restartPolicy, with and without backoffLimit) and Volcano
+// (restartPolicy, RestartPod/RestartTask policies, maxRetry).
 func TestRestartMatchesGo(t *testing.T) {
 	type jc struct {
 		job  *jobs.Job
@@ -560,7 +561,40 @@ func TestRestartMatchesGo(t *testing.T) {
 			}
 		}
 	}
-	codes := []int{0, 1, 2, 126, 127, 128, 130, 132, 137, 138, 139, 143, 200, 255}
+	// Volcano: the pod's restartPolicy within the task's maxRetry, and
+	// PodFailed policies (task before job, an exit code or an event)
+	// whose RestartPod or RestartTask restarts in place within maxRetry
+	three, one := 3, 1
+	vpolicies := map[string][]jobs.VolcanoPolicy{
+		"none":                              nil,
+		"exitCode 3 RestartPod":             {{ExitCode: &three, Action: completion.ActionRestartPod}},
+		"PodFailed RestartTask":             {{Events: []string{completion.EventPodFailed}, Action: completion.ActionRestartTask}},
+		"exitCode 1 AbortJob, * RestartPod": {{ExitCode: &one, Action: completion.ActionAbortJob}, {Events: []string{"*"}, Action: completion.ActionRestartPod}},
+	}
+	// kept small (every case runs the shell under dash and bash): every
+	// restartPolicy with every policy set, then the limits (a task's own
+	// maxRetry, none, a job maxRetry of 1) and a task-level policy
+	vcase := func(pol, pname string, max [2]int, onTask bool) {
+		v := &jobs.Volcano{MaxRetry: max[0], Tasks: []jobs.VolcanoTask{{Name: "w", MaxRetry: max[1]}}}
+		if onTask {
+			v.Tasks[0].Policies = vpolicies[pname]
+		} else {
+			v.Policies = vpolicies[pname]
+		}
+		cases = append(cases, jc{&jobs.Job{Source: jobs.Source{Format: jobs.FormatVolcano}, Completion: jobs.Completion{Kind: jobs.CompletionVolcano},
+			Extras: jobs.Extras{Volcano: v}, Roles: []*jobs.Role{{Name: "w", Instances: 1, RestartPolicy: pol}}},
+			fmt.Sprintf("volcano policy=%s %s maxRetry=%v task=%v", pol, pname, max, onTask)})
+	}
+	for _, pol := range []string{"Never", "OnFailure", "Always"} {
+		for pname := range vpolicies {
+			vcase(pol, pname, [2]int{3, 3}, false)
+		}
+	}
+	vcase("OnFailure", "none", [2]int{3, 1}, false)
+	vcase("Always", "none", [2]int{3, -1}, false)
+	vcase("Never", "exitCode 3 RestartPod", [2]int{1, 3}, false)
+	vcase("Never", "PodFailed RestartTask", [2]int{2, 3}, true)
+	codes := []int{0, 1, 2, 3, 126, 127, 128, 130, 132, 137, 138, 139, 143, 200, 255}
 	for _, c := range cases {
 		var args, want []string
 		for _, code := range codes {

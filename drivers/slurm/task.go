@@ -223,6 +223,9 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 	}
 	setup := st.hooks.setup[k]
 	fmt.Fprintf(&b, "_t_nsetup_%d=%d _t_ssh_%d=%d _t_file_%d=%s _t_fileidx_%d=%d _t_ctr_%d=%s\n", k, len(setup), k, ssh, k, shQuote(file), k, fileIdx, k, shQuote(ctr))
+	if ri.ssh && ri.sshFiles != "" {
+		fmt.Fprintf(&b, "_t_sshfiles_%d=%s\n", k, shQuote(ri.sshFiles))
+	}
 	for j, cmd := range setup {
 		fmt.Fprintf(&b, "_t_setup_%d_%d=%s _t_setupmsg_%d_%d=%s\n", k, j, shQuote(cmd), k, j, shQuote(ri.Name+": "+oneLine(cmd)))
 	}
@@ -256,8 +259,12 @@ func runData(ri roleInfo, st settings, job *jobs.Job, sec *secretTable) (string,
 const longCommand = 64 << 10
 
 // retryKind: "always" (PAI jobRetryCount -2), "pai" (PAI fancy retry),
-// "none" (Kubeflow: never retried as a whole).
+// "volcano" (RestartJob within maxRetry), "none" (Kubeflow: never retried
+// as a whole).
 func retryKind(pol completion.Policy) string {
+	if pol.Kind == jobs.CompletionVolcano && pol.Job().Extras.Volcano != nil {
+		return "volcano"
+	}
 	if pol.Kind != jobs.CompletionPAI {
 		return "none"
 	}
@@ -276,5 +283,9 @@ func retryData(pol completion.Policy) string {
 	if kind == "pai" {
 		cls = completion.ExitClasses(pol.Job())
 	}
-	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, pol.Retry.JobRetryCount, cls)
+	max := pol.Retry.JobRetryCount
+	if kind == "volcano" {
+		max = pol.Job().Extras.Volcano.MaxRetry
+	}
+	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, max, cls)
 }

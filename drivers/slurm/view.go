@@ -32,6 +32,11 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 		}
 		out += fmt.Sprintf("_t_sshauth_%d=%s\n", ri.k, shQuote(path))
 	}
+	if job.Extras.Volcano.Plugin("svc") != nil {
+		// the svc plugin's host names resolve to the peers on other
+		// hosts (run.sh js_peer_hosts)
+		out += fmt.Sprintf("_t_nspeers_%d=1\n", ri.k)
+	}
 	binds, err := volumeBinds(ri.Role, st)
 	if err != nil || binds == "" {
 		return out, err

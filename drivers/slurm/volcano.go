@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -23,6 +22,7 @@ import (
 // ("-": no policy matched, or an action with no effect on the verdict).
 var volcanoLetter = map[string]byte{
 	completion.ActionCompleteJob: 'C', completion.ActionAbortJob: 'A', completion.ActionTerminateJob: 'T',
+	completion.ActionRestartJob: 'R', completion.ActionRestartPod: 'P', completion.ActionRestartTask: 'P',
 }
 
 // volcanoAction is the letter of the policy that event (with code) of
@@ -71,44 +71,4 @@ func volcanoData(job *jobs.Job) string {
 			volcanoAction(v, r.Name, completion.EventTaskCompleted, 0), i, shQuote(tf), i, shQuote(pf))
 	}
 	return b.String()
-}
-
-// checkVolcano refuses the lifecycle policies a task end on Slurm can
-// match whose action the batch script cannot carry out: RestartJob (the
-// script never runs a Volcano Job again), RestartTask and RestartPod (no
-// in-place restart of a Volcano task). Policies on events Slurm never
-// raises (PodEvicted, Unknown, ...) cannot fire and are kept.
-func checkVolcano(job *jobs.Job) hcl.Diagnostics {
-	v := job.Extras.Volcano
-	if v == nil || job.Completion.Kind != jobs.CompletionVolcano {
-		return nil
-	}
-	var diags hcl.Diagnostics
-	seen := map[jobs.Pos]bool{}
-	bad := func(r *jobs.Role, event string, code int) {
-		p, ok := completion.VolcanoMatch(v, r.Name, event, code)
-		if !ok || seen[p.Pos] {
-			return
-		}
-		switch p.Action {
-		case completion.ActionRestartJob, completion.ActionRestartTask, completion.ActionRestartPod:
-			seen[p.Pos] = true
-			pos := p.Pos
-			if pos.IsZero() {
-				pos = r.Pos
-			}
-			diags = append(diags, jobs.Errorf(pos, refused, "Task %s: its %s would take the lifecycle action %s, which is not supported on Slurm (the batch script neither restarts a Volcano task in place nor runs the job again); run the job on Nomad or locally, or use CompleteJob, AbortJob or TerminateJob.", r.Name, event, p.Action))
-		}
-	}
-	for _, r := range job.Roles {
-		bad(r, completion.EventTaskCompleted, 0)
-		if r.RestartPolicy != "Never" {
-			bad(r, completion.EventTaskFailed, 0)
-			continue
-		}
-		for code := 1; code < 256; code++ {
-			bad(r, completion.EventPodFailed, code)
-		}
-	}
-	return diags
 }

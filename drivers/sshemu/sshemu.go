@@ -41,6 +41,12 @@ const (
 	// copy), id_rsa.pub, authorized_keys and config (the emulation's client
 	// config). The task view binds it at that path ("" = none).
 	AuthDirVar = "JOBSHIFT_SSH_AUTH_DIR"
+	// FilesVar names where the platform's ssh files go
+	// (translate.RolePlan.SSHFiles, the path the job reads): the target
+	// places a private writable directory there (a mount point of the
+	// task's view or container) and sets it only then; the wrapper
+	// refuses any other directory.
+	FilesVar = "JOBSHIFT_SSH_FILES"
 )
 
 // IdleFlag makes the wrapper run only the sshd, in the foreground.

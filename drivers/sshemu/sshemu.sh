@@ -28,6 +28,10 @@
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
 #   JOBSHIFT_MPIRUN      a program run as mpirun/mpiexec/orterun ("" = none)
+#   JOBSHIFT_SSH_FILES   where the platform's ssh files go (Volcano's ssh
+#                        plugin: id_rsa, id_rsa.pub, authorized_keys,
+#                        config), a mount point the target placed there
+#                        ("" = none)
 # Exit codes: 249 barrier timeout (OpenPAI's code), 1 setup failure.
 
 set -u
@@ -174,6 +178,7 @@ host_blocks() {
 		done
 		IFS=' ' # "$*" joins with the first character of IFS
 		printf 'Host %s\n\tHostName %s\n\tPort %s\n' "$*" "$(q "$a")" "$p" >>"$dir/ssh_config"
+		printf 'Host %s\n  HostName %s\n  Port %s\n' "$*" "$a" "$p" >>"$dir/files_config"
 		IFS=,
 		aliases="$aliases $1"
 		for n in "$@"; do
@@ -186,6 +191,7 @@ host_blocks() {
 }
 addr='' port='' aliases=''
 : >"$dir/ssh_config"
+: >"$dir/files_config"
 host_blocks
 [ -n "$port" ] || fail "this task ($me) is not in JOBSHIFT_SSH_HOSTS"
 cat >>"$dir/ssh_config" <<EOF
@@ -228,6 +234,40 @@ if [ -n "${JOBSHIFT_MPIRUN:-}" ]; then
 fi
 PATH=$dir/bin:$PATH
 export PATH
+
+# The platform's own ssh files, for a job that reads them (Volcano's ssh
+# plugin: its Secret's id_rsa, id_rsa.pub, authorized_keys and config at
+# --ssh-key-file-path, /root/.ssh by default). They go only into a
+# directory the target placed at that path for this task (a mount point
+# of its view or container, this user's): never into the node's own
+# /root/.ssh. The config names every peer as Volcano's does, the host
+# lines holding the task's aliases, with the address and port its sshd
+# has here; the private key is the job's (0600: ssh refuses a key its
+# own user can share; Volcano's other files are 0600 at /root/.ssh, else
+# 0644).
+# placed DIR: DIR is a mount point of this task's, not a link.
+placed() {
+	{ [ ! -L "$1" ] && [ -d "$1" ] && [ -O "$1" ]; } || return 1
+	awk -v p="$1" '$5 == p { f = 1 } END { exit !f }' /proc/self/mountinfo
+}
+if [ -n "${JOBSHIFT_SSH_FILES:-}" ]; then
+	files=$JOBSHIFT_SSH_FILES
+	placed "$files" || fail "$files was not placed for this task (not a mount point of its own): the ssh plugin's files are not written there"
+	fmode=644
+	[ "$files" != /root/.ssh ] || fmode=600
+	rm -f "$files/id_rsa" "$files/id_rsa.pub" "$files/authorized_keys" "$files/config" || fail "cannot clear $files"
+	# shellcheck disable=SC2015 # fail exits
+	cat "$key" >"$files/id_rsa" && chmod 600 "$files/id_rsa" &&
+		cat "$dir/id.pub" >"$files/id_rsa.pub" &&
+		cat "$dir/authorized_keys" >"$files/authorized_keys" &&
+		{
+			printf 'StrictHostKeyChecking no\nUserKnownHostsFile /dev/null\n'
+			cat "$dir/files_config"
+			printf 'Host *\n  User %s\n  IdentityFile %s\n  IdentitiesOnly yes\n  LogLevel ERROR\n' "$user" "$(q "$files/id_rsa")"
+		} >"$files/config" &&
+		chmod "$fmode" "$files/id_rsa.pub" "$files/authorized_keys" "$files/config" ||
+		fail "cannot write the ssh files in $files"
+fi
 
 # The sshd: key logins only, for this user, with the task's search paths
 # (an ssh session starts with a fresh environment; OpenPAI copied its

@@ -71,6 +71,11 @@ type Bind struct {
 	// is missing, for what the task's own start fills in later (the ssh
 	// emulation's keys, drivers/sshemu AuthDirVar).
 	Make bool
+	// Private: Src is a directory the wrapper makes (0700) if it is
+	// missing, for the task to write in (the ssh emulation's platform
+	// files): a target that renders before the task starts (Nomad) has
+	// no other way to make one. Always writable.
+	Private bool
 }
 
 // Host is one /etc/hosts line of the task's view.
@@ -152,14 +157,17 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		if err := CheckPath(bd.Src); err != nil {
 			return err
 		}
-		ro := "rw"
-		if bd.ReadOnly {
+		kind, ro := "bind", "rw"
+		switch {
+		case bd.Private:
+			kind = "dir"
+		case bd.ReadOnly:
 			ro = "ro"
 		}
 		if bd.Make {
 			ro += ",mkdir"
 		}
-		if err := line("bind", ro, bd.Src, bd.Dst); err != nil {
+		if err := line(kind, ro, bd.Src, bd.Dst); err != nil {
 			return err
 		}
 	}

@@ -33,6 +33,8 @@
 #   bind    ro|rw SRC DST         a directory or file at the job's path
 #                                  (ro,mkdir | rw,mkdir: SRC is a directory
 #                                  made here, 0700, when it is missing)
+#   dir     rw SRC DST            a private directory of the task's (SRC,
+#                                  made 0700 if missing) writable at DST
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Environment: JOBSHIFT_HOSTS (translate/contract HostsVar), entries
@@ -74,7 +76,7 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 	elif [ -n "$(get hostname)" ]; then
 		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
 	fi
-	if [ "$mode" = none ] && bind=$(get bind); then
+	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get dir); }; then
 		# data or a file the job needs at its path: never start without it
 		fail "the task needs ${bind##*"$tab"} at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
 	fi
@@ -146,13 +148,21 @@ mountpoint() {
 
 binds() {
 	while IFS="$tab" read -r kind ro src dst; do
-		[ "$kind" = bind ] || continue
-		case $ro in *,mkdir)
-			ro=${ro%,mkdir}
-			[ -d "$src" ] || { mkdir -p "$(dirname "$src")" && mkdir -m 700 "$src"; } || fail "cannot make $src (for $dst)"
+		case $kind in
+		bind)
+			case $ro in *,mkdir)
+				ro=${ro%,mkdir}
+				[ -d "$src" ] || { mkdir -p "$(dirname "$src")" && mkdir -m 700 "$src"; } || fail "cannot make $src (for $dst)"
+				;;
+			esac
+			[ -e "$src" ] || fail "$src (for $dst) does not exist"
 			;;
+		dir)
+			[ -e "$src" ] || [ -L "$src" ] || (umask 077 && mkdir -p "$src") || fail "cannot make $src (for $dst)"
+			{ [ ! -L "$src" ] && [ -d "$src" ]; } || fail "$src (for $dst) is not a directory"
+			;;
+		*) continue ;;
 		esac
-		[ -e "$src" ] || fail "$src (for $dst) does not exist"
 		mountpoint "$dst" "$src"
 		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"
 		if [ "$ro" = ro ]; then

@@ -239,6 +239,57 @@ func TestScriptAutoRefusesBinds(t *testing.T) {
 	if !errors.As(err, &ee) || ee.ExitCode() != 127 || strings.Contains(out, "TASKRAN") || !strings.Contains(out, "needs /dataset at the path the job names") {
 		t.Errorf("a bind without a namespace: %q, %v", out, err)
 	}
+	out, err = run(t, ModeAuto, Spec{Binds: []Bind{{Src: filepath.Join(data, "ssh"), Dst: "/root/.ssh", Private: true}}}, env, `echo TASKRAN`)
+	if !errors.As(err, &ee) || ee.ExitCode() != 127 || strings.Contains(out, "TASKRAN") || !strings.Contains(out, "needs /root/.ssh at the path the job names") {
+		t.Errorf("a private directory without a namespace: %q, %v", out, err)
+	}
+}
+
+// TestScriptPrivateDir: a private directory is made (0700, the caller's),
+// is writable at the job's path, and holds what the task wrote; the path
+// itself never appears on the host. Without a namespace, mode auto
+// refuses it as it refuses a bind.
+func TestScriptPrivateDir(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			base := openDir(t)
+			uid := 0
+			if mode == ModeUser {
+				uid = 65534
+				if err := os.Chown(base, uid, uid); err != nil {
+					t.Fatal(err)
+				}
+			}
+			src := filepath.Join(base, "ssh")
+			s := Spec{Binds: []Bind{{Src: src, Dst: "/jobshift-test-home/.ssh", Private: true}}}
+			out, err := run(t, mode, s, nil, `echo key >/jobshift-test-home/.ssh/id_rsa && awk '$5 == "/jobshift-test-home/.ssh" { print "mounted" }' /proc/self/mountinfo`)
+			if err != nil || out != "mounted\n" {
+				t.Fatalf("got %q, %v", out, err)
+			}
+			fi, err := os.Stat(src)
+			if err != nil || fi.Mode().Perm() != 0o700 || fi.Sys().(*syscall.Stat_t).Uid != uint32(uid) {
+				t.Errorf("source %s: %v %v, want a 0700 directory of uid %d", src, fi, err, uid)
+			}
+			if b, err := os.ReadFile(filepath.Join(src, "id_rsa")); err != nil || string(b) != "key\n" {
+				t.Errorf("written file: %q, %v", b, err)
+			}
+			if _, err := os.Lstat("/jobshift-test-home"); err == nil {
+				t.Error("/jobshift-test-home exists on the host")
+			}
+		})
+	}
+}
+
+func TestEncodePrivateDir(t *testing.T) {
+	s := Spec{Scratch: "/s", Binds: []Bind{{Src: "/t/ssh", Dst: "/root/.ssh", Private: true, ReadOnly: true}, {Src: "/d", Dst: "/data", ReadOnly: true}}}
+	b, err := s.Encode(ModeAuto)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "mode\tauto\nscratch\t/s\nbind\tro\t/d\t/data\ndir\trw\t/t/ssh\t/root/.ssh\n"
+	if string(b) != want {
+		t.Errorf("got %q, want %q", b, want)
+	}
 }
 
 // TestScriptMakesBindDir: a bind with Make shows a directory the wrapper

@@ -3,12 +3,17 @@
 # reported ended (its exit code file written) only once no restart is due,
 # which is what the completion rules expect.
 #
-# Data (rendered into the task program): _t_kind pai|tf|pytorch|none;
+# Data (rendered into the task program): _t_kind pai|tf|pytorch|volcano|none;
 # _t_gang (PAI gang allocation: no task restarts); _t_tretry_R (PAI
 # taskRetryCount of role R); _t_rs_R (Kubeflow restart policy of role R as
 # 256 characters: the (code+1)th is 1 when exit code code restarts); _t_bl
 # (Kubeflow backoffLimit, -1 = none); _t_classes (OpenPAI class of each raw
 # exit code 0..255: t transient, p permanent, u unknown).
+# Volcano (volcanoRestart): _t_vk_R (the pod's restartPolicy as 256
+# characters, 1 = the kubelet restarts that code), _t_vtmax_R (the task's
+# maxRetry for those, -1 = none), _t_vp_R (1 = a PodFailed policy of that
+# code restarts the pod: RestartPod or RestartTask), _t_vmax (the job's
+# maxRetry for those); both count the job's restarts.
 #
 # _t_bo_init, _t_bo_max: the restart back-off in milliseconds
 # (completion.Backoff, the kubelet's CrashLoopBackOff: 10000 300000).
@@ -80,6 +85,20 @@ js_restart() {
 		if [ "$_t_bl" -ge 0 ]; then
 			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ $((_r_so + 1)) -ge "$_t_bl" ] && return 1
+		fi
+		js_counter_add "$_r_f"
+		return 0
+		;;
+	volcano)
+		[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
+		eval "_r_k=\$_t_vk_$1 _r_p=\$_t_vp_$1 _r_max=\$_t_vtmax_$1"
+		_r_f=$3/restarts.job
+		_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
+		if js_nth_is "$_r_k" $(($2 + 1)) 1; then
+			[ "$_r_max" -ge 0 ] && [ "$_r_so" -ge "$_r_max" ] && return 1
+		else
+			js_nth_is "$_r_p" $(($2 + 1)) 1 || return 1
+			[ $((_r_so + 1)) -ge "$_t_vmax" ] && return 1
 		fi
 		js_counter_add "$_r_f"
 		return 0

@@ -30,6 +30,10 @@ func RestartShellData(job *jobs.Job, bo Backoff) string {
 		kind = "tf"
 	case jobs.CompletionPyTorch:
 		kind = "pytorch"
+	case jobs.CompletionVolcano:
+		if job.Extras.Volcano != nil {
+			kind = "volcano"
+		}
 	}
 	bl := -1
 	if job.Retry.BackoffLimit != nil {
@@ -46,8 +50,45 @@ func RestartShellData(job *jobs.Job, bo Backoff) string {
 		if kind == "tf" || kind == "pytorch" {
 			fmt.Fprintf(&b, "_t_rs_%d=%s\n", k, RestartTable(job, r))
 		}
+		if kind == "volcano" {
+			kt, pt, max := volcanoRestartTables(job, r)
+			fmt.Fprintf(&b, "_t_vk_%d=%s _t_vp_%d=%s _t_vtmax_%d=%d\n", k, kt, k, pt, k, max)
+		}
+	}
+	if kind == "volcano" {
+		fmt.Fprintf(&b, "_t_vmax=%d\n", job.Extras.Volcano.MaxRetry)
 	}
 	return b.String()
+}
+
+// volcanoRestartTables are volcanoRestart's rules for role r as data, one
+// character per exit code 0..255: kt, the kubelet's restart of the pod's
+// restartPolicy (1 = restart, limited by the task's maxRetry tmax); pt,
+// a PodFailed policy whose action restarts in place (RestartPod or
+// RestartTask: 1, limited by the job's maxRetry).
+func volcanoRestartTables(job *jobs.Job, r *jobs.Role) (kt, pt string, tmax int) {
+	v := job.Extras.Volcano
+	tmax = DefaultVolcanoTaskMaxRetry
+	for _, t := range v.Tasks {
+		if t.Name == r.Name {
+			tmax = t.MaxRetry
+		}
+	}
+	var k, p strings.Builder
+	for code := range 256 {
+		kubelet := r.RestartPolicy == "Always" || r.RestartPolicy == "OnFailure" && code != 0
+		k.WriteByte("01"[b2i(kubelet)])
+		pol, ok := VolcanoMatch(v, r.Name, EventPodFailed, code)
+		p.WriteByte("01"[b2i(code != 0 && ok && (pol.Action == ActionRestartPod || pol.Action == ActionRestartTask))])
+	}
+	return k.String(), p.String(), tmax
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // RestartTable is Restartable for every exit code 0..255 of role r, one
@@ -91,7 +132,15 @@ func ExitClasses(job *jobs.Job) string {
 // signal deaths, and 130 (SIGINT), which OpenPAI's tables keep transient,
 // i.e. restarted whatever taskRetryCount says.
 func RestartsPossible(job *jobs.Job, role string) bool {
-	for _, code := range []int{0, 1, 130, 137, 143, 255} {
+	codes := []int{0, 1, 130, 137, 143, 255}
+	if KindOf(job) == jobs.CompletionVolcano {
+		// a policy names any exit code (exitCode: 3 → RestartPod)
+		codes = make([]int, 256)
+		for c := range codes {
+			codes[c] = c
+		}
+	}
+	for _, code := range codes {
 		if TaskRestartDecision(job, role, code, 0).Retry {
 			return true
 		}

@@ -184,6 +184,53 @@ func volcanoSSH(job *jobs.Job) bool {
 	return job.Source.Format == jobs.FormatVolcano && job.Extras.Volcano.Plugin("ssh") != nil
 }
 
+// VolcanoSSHFiles is where the ssh plugin's files appear in every
+// container of the job ("" = the job has no ssh plugin): its Secret's
+// id_rsa, id_rsa.pub, authorized_keys and config, mounted at
+// --ssh-key-file-path, /root/.ssh by default, in containers and init
+// containers alike (ssh.go mountRsaKey, const.go SSHAbsolutePath
+// @v1.16.0-alpha.1). jobshift's ssh emulation writes them there at run
+// time from the job's key and its peers' addresses (drivers/sshemu).
+func VolcanoSSHFiles(job *jobs.Job) string {
+	if !volcanoSSH(job) {
+		return ""
+	}
+	return jobs.ParseVolcanoFlags("ssh", job.Extras.Volcano.Plugin("ssh").Args).SSHKeyFilePath
+}
+
+// svcHostRead finds a command that reads the svc plugin's host files, and
+// fixedPort one that appends a port of its own to host names
+// (`sed 's/$/&:2222/g'`, `"$h:2222"`), as Volcano's TensorFlow example
+// builds TF_CONFIG (example/integrations/tensorflow/tf-example.yaml
+// @v1.16.0-alpha.1).
+var (
+	svcHostRead = regexp.MustCompile(`/etc/volcano/[^\s'"]*\.host`)
+	fixedPort   = regexp.MustCompile(`[^:]:[0-9]{2,5}\b`)
+)
+
+// VolcanoFixedPortPeers names the first role whose command builds its
+// peers' addresses from the svc plugin's host files with a port of its
+// own ("" = none). Such a job needs a host per task: on Kubernetes every
+// pod had its own network, so every task could listen on that port and
+// every name resolved; tasks sharing a host share its ports, and a peer
+// on the task's own host is not named in its /etc/hosts (the collective
+// libraries would take it for this node).
+func VolcanoFixedPortPeers(job *jobs.Job) string {
+	if job.Source.Format != jobs.FormatVolcano || job.Extras.Volcano.Plugin("svc") == nil || job.TaskCount() < 2 {
+		return ""
+	}
+	for _, r := range job.Roles {
+		text := r.Command.Script
+		if r.Command.Kind == jobs.CommandArgv {
+			text = strings.Join(append(append([]string(nil), r.Command.Command...), r.Command.Args...), " ")
+		}
+		if svcHostRead.MatchString(text) && fixedPort.MatchString(text) {
+			return r.Name
+		}
+	}
+	return ""
+}
+
 // foregroundSSHD finds a command whose last step is an sshd in the
 // foreground (-D), what Volcano's MPI examples run in their workers
 // (`mkdir -p /var/run/sshd; /usr/sbin/sshd -D;`).

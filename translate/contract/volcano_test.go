@@ -105,3 +105,32 @@ func TestVolcanoEnvSVCMPI(t *testing.T) {
 		t.Errorf("aliases %v", got)
 	}
 }
+
+// TestVolcanoFixedPortPeers: the TensorFlow example's shape (host files
+// and a port of the job's own) is found; the MPI example (host files,
+// no port) and a job without the svc plugin are not.
+func TestVolcanoFixedPortPeers(t *testing.T) {
+	job := func(script string, svc bool) *jobs.Job {
+		v := &jobs.Volcano{}
+		if svc {
+			v.Plugins = []jobs.VolcanoPlugin{{Name: "svc"}}
+		}
+		return &jobs.Job{Name: "j", Source: jobs.Source{Format: jobs.FormatVolcano}, Extras: jobs.Extras{Volcano: v},
+			Roles: []*jobs.Role{{Name: "ps", Instances: 1, Command: jobs.Command{Kind: jobs.CommandArgv, Command: []string{"sh", "-c", script}}}, {Name: "worker", Instances: 2}}}
+	}
+	tf := "PS_HOST=`cat /etc/volcano/ps.host | sed 's/$/&:2222/g' | tr \"\\n\" \",\"`; python3 train.py"
+	mpi := "MPI_HOST=`cat /etc/volcano/mpiworker.host | tr \"\\n\" \",\"`; mpiexec --host ${MPI_HOST} -np 2 hello"
+	for name, tc := range map[string]struct {
+		job  *jobs.Job
+		want string
+	}{
+		"tf shape":      {job(tf, true), "ps"},
+		"mpi shape":     {job(mpi, true), ""},
+		"no svc plugin": {job(tf, false), ""},
+		"url, no files": {job("curl http://example.com:8080/x", true), ""},
+	} {
+		if got := VolcanoFixedPortPeers(tc.job); got != tc.want {
+			t.Errorf("%s: %q, want %q", name, got, tc.want)
+		}
+	}
+}

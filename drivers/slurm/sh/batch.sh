@@ -82,6 +82,16 @@ js_log() {
 	printf 'jobshift: %s\n' "$*"
 }
 
+# js_check_hosts: a job whose tasks give their peers a port of their own
+# (_jsh_hostpertask: a Volcano Job building addresses from
+# /etc/volcano/*.host with a fixed port) needs an address per task: nodes
+# that share one (several slurmd on one machine) share its ports, and a
+# peer at the task's own address is not in its /etc/hosts.
+js_check_hosts() {
+	_h_dup=$(grep '^JS_R[0-9]*_ADDR_' "$_jsh_adir/topology" | cut -d= -f2 | sort | uniq -d | head -n 1)
+	[ -z "$_h_dup" ] || js_die 97 "several tasks are at address $_h_dup (their nodes share one host), but the job's tasks give their peers a port of their own built from /etc/volcano/*.host, as on Kubernetes where every pod had its own network: they would share that port and not resolve each other's names; run the job on a cluster whose nodes are separate hosts, one task per host"
+}
+
 js_die() {
 	js_log "error: $2"
 	# the batch script's end: no secret stays behind
@@ -622,13 +632,22 @@ js_collect() {
 }
 
 # js_retry CODE: whether to requeue after a failure with raw exit code CODE
-# (translate/completion.JobRetry for PAI; Kubeflow jobs are never retried as
-# a whole). Sets _jsh_counted when the retry counts against the limit.
+# (translate/completion.JobRetry for PAI and Volcano's RestartJob; Kubeflow
+# jobs are never retried as a whole). Sets _jsh_counted when the retry counts against the limit.
 js_retry() {
 	_jsh_counted=0
 	case $_jsh_retry_kind in
 	always) _jsh_counted=1; return 0 ;;
 	pai) ;;
+	volcano)
+		# completion.volcanoRetry: a RestartJob verdict, while the
+		# retries so far + 1 stay below maxRetry
+		[ "${_jsh_vaction:-}" = R ] || return 1
+		_r_so_far=$(cat "$_jsh_dir/retries" 2>/dev/null || echo 0)
+		[ $((_r_so_far + 1)) -lt "$_jsh_retry_max" ] || return 1
+		_jsh_counted=1
+		return 0
+		;;
 	*) return 1 ;;
 	esac
 	[ "$_jsh_phase" = failed ] || return 1
@@ -703,6 +722,8 @@ js_drop_secrets() {
 	rm -rf "$_jsh_adir/mpi"
 	# the platform files the tasks wrote (run.sh js_files): some are Secrets
 	rm -rf "$_jsh_adir"/ns-*/files
+	# the ssh plugin's files the emulation wrote (a copy of the job key)
+	rm -rf "$_jsh_adir"/ns-*/sshfiles
 	if [ -n "${_jsh_secrets_name:-}" ]; then
 		rm -f "$_jsh_dir/secrets" "$_jsh_adir"/user-*.sh
 	fi
@@ -811,6 +832,7 @@ js_main() {
 	# the topology every task gets, also as a file (for jobshift's checks
 	# and for debugging; js_prepare may add JS_MPI_DIR)
 	js_contract_inputs >"$_jsh_adir/topology"
+	[ "${_jsh_hostpertask:-0}" = 1 ] && js_check_hosts
 	js_prepare
 	[ -n "${JS_MPI_DIR:-}" ] && printf 'JS_MPI_DIR=%s\n' "$JS_MPI_DIR" >>"$_jsh_adir/topology"
 	# the contract's shared stage, once per attempt: the topology checked

@@ -41,6 +41,7 @@
 
 js_decide_init() {
 	_jsh_phase=running
+	_jsh_vaction=
 	_jsh_vcode=0
 	_jsh_vwhy=
 	_jsh_vtrig=
@@ -287,8 +288,10 @@ js_rule_chief() {
 # js_rule_volcano: translate/completion volcano.go onEnd — the event the
 # end raises (TaskCompleted when role R's last task succeeded; PodFailed
 # with the code under restartPolicy Never, else TaskFailed) matched by its
-# action letter (C CompleteJob, A AbortJob, T TerminateJob, - none), then
-# minSuccess.
+# action letter (C CompleteJob, A AbortJob, T TerminateJob, R RestartJob:
+# failed, and js_retry requeues while maxRetry allows, P RestartPod or
+# RestartTask whose in-place restarts maxRetry refused: failed, - none),
+# then minSuccess.
 js_rule_volcano() {
 	_v_a=-
 	if [ "$3" = s ]; then
@@ -308,6 +311,12 @@ js_rule_volcano() {
 	C) js_verdict succeeded 0 "$1" "$2" "CompleteJob" && return 0 ;;
 	A) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "AbortJob: the job Aborted" && return 0 ;;
 	T) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "TerminateJob: the job Terminated" && return 0 ;;
+	R)
+		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "RestartJob: the job Restarting"
+		_jsh_vaction=R
+		return 0
+		;;
+	P) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "RestartPod/RestartTask: maxRetry is reached" && return 0 ;;
 	esac
 	js_count_succeeded
 	if [ "$_jsh_vminsucc" -ge 0 ] && [ "$_v_all" -ge "$_jsh_vminsucc" ]; then

@@ -42,6 +42,12 @@ js_run() {
 			JOBSHIFT_SSH_AUTH_DIR="$_jsh_sd/sshauth-$_jsh_r-$SLURM_PROCID"
 			export JOBSHIFT_SSH_AUTH_DIR
 		fi
+		# the platform's ssh files, in the directory js_exec_view places
+		eval "_jsh_sf=\${_t_sshfiles_$_jsh_r:-}"
+		if [ -n "$_jsh_sf" ]; then
+			JOBSHIFT_SSH_FILES=$_jsh_sf
+			export JOBSHIFT_SSH_FILES
+		fi
 		[ "$_jsh_ssh" = 2 ] && js_exec_view sh "$_jsh_sd/sshemu.sh" --idle
 	fi
 	_f=
@@ -140,7 +146,10 @@ js_exec_view() {
 		esac
 	done
 	_v_n=$_v_n$_v_p
-	eval "_v_nf=\${_t_nfiles_$_jsh_r:-0} _v_fp=\${_t_fpath_${_jsh_r}_0:-}"
+	eval "_v_nf=\${_t_nfiles_$_jsh_r:-0} _v_fp=\${_t_fpath_${_jsh_r}_0:-} _v_sf=\${_t_sshfiles_$_jsh_r:-}"
+	if [ -n "$_v_sf" ] && [ "$_v_nf" = 0 ]; then
+		_v_nf=1 _v_fp=$_v_sf
+	fi
 	if [ "$_v_m" = none ] && [ "$_v_nf" != 0 ]; then
 		printf 'jobshift: task %s-%s needs platform files at fixed paths (%s and %s more), which only a private mount namespace places: run the job as root, or allow unprivileged user namespaces on the nodes\n' "$_jsh_r" "$SLURM_PROCID" "$_v_fp" "$((_v_nf - 1))" >&2
 		exit 97
@@ -156,6 +165,8 @@ js_exec_view() {
 	{
 		printf 'mode%s%s\nscratch%s%s\nhostname%s%s\n' "$_v_t" "$_v_m" "$_v_t" "$_v_d" "$_v_t" "${_v_n%% *}"
 		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
+		eval "_v_peers=\${_t_nspeers_$_jsh_r:-0}"
+		[ "$_v_peers" != 1 ] || [ -z "$_v_a" ] || js_peer_hosts "$_v_a" "$_v_t"
 		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
 		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
@@ -164,8 +175,46 @@ js_exec_view() {
 		[ -z "$_v_sa" ] || printf 'bind%sro,mkdir%s%s%s%s\n' "$_v_t" "$_v_t" "$JOBSHIFT_SSH_AUTH_DIR" "$_v_t" "$_v_sa"
 		# the platform files, after the volumes they may lie in
 		js_files "$_jsh_r" "$_v_d/files" "$_v_t"
+		# the ssh plugin's files: a fresh private directory the ssh
+		# emulation fills in (taskns makes it; the batch script removes it)
+		if [ -n "$_v_sf" ]; then
+			rm -rf "$_v_d/sshfiles" || exit 97
+			printf 'dir%srw%s%s%s%s\n' "$_v_t" "$_v_t" "$_v_d/sshfiles" "$_v_t" "$_v_sf"
+		fi
 	} >"$_v_d/spec" || exit 97
 	exec sh "$_jsh_sd/taskns.sh" "$_v_d/spec" -- "$@"
+}
+
+# js_peer_hosts ADDR TAB prints an /etc/hosts line (a taskns "host" line)
+# for every task of the job on another host than ADDR, with its platform
+# names (_t_nsname_R, @I@ its index), from the attempt's topology: the
+# names Volcano's svc plugin writes resolve to their tasks, as the
+# cluster DNS resolved them. A peer on this host is left out: the
+# collective libraries would take it for this very task's node (OpenMPI's
+# orte_ifislocal), and a fixed port would be shared.
+js_peer_hosts() {
+	while IFS='=' read -r _p_k _p_a; do
+		case $_p_k in JS_R*_ADDR_*) ;; *) continue ;; esac
+		if [ -z "$_p_a" ] || [ "$_p_a" = "$1" ]; then
+			continue
+		fi
+		_p_r=${_p_k#JS_R}
+		_p_r=${_p_r%%_ADDR_*}
+		_p_i=${_p_k##*_ADDR_}
+		eval "_p_p=\${_t_nsname_$_p_r:-}"
+		[ -n "$_p_p" ] || continue
+		_p_n=
+		while :; do
+			case $_p_p in
+			*@I@*)
+				_p_n=$_p_n${_p_p%%@I@*}$_p_i
+				_p_p=${_p_p#*@I@}
+				;;
+			*) break ;;
+			esac
+		done
+		printf 'host%s%s%s%s\n' "$2" "$_p_a" "$2" "$_p_n$_p_p"
+	done <"$_jsh_sd/topology"
 }
 
 # js_files R DIR TAB writes role R's platform files (_t_nfiles_R, each

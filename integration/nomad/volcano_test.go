@@ -1,0 +1,187 @@
+package nomad_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// runStates is run that also keeps every task's last state of the last
+// attempt.
+func runStates(t *testing.T, p *translate.Plan) (*drivers.Result, map[string]completion.State, string) {
+	t.Helper()
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	p.Options["id"] = fmt.Sprintf("%s-%d", p.Job.Name, time.Now().UnixNano()%1e9)
+	p.Options[nomad.OptWorkDir] = agent.Repo()
+	p.Options[nomad.OptWatched] = "true"
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 6*time.Minute)
+	defer cancel()
+	h, err := d.Submit(ctx, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	events, err := d.Watch(ctx, h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var final *drivers.Result
+	states, attempt := map[string]completion.State{}, 0
+	for e := range events {
+		if e.Task != nil {
+			t.Logf("%s-%d attempt %d %s %d %s", e.Task.Role, e.Task.Index, e.Attempt, e.State, e.ExitCode, e.Message)
+			if e.Attempt > attempt {
+				attempt, states = e.Attempt, map[string]completion.State{}
+			}
+			states[fmt.Sprintf("%s-%d", e.Task.Role, e.Task.Index)] = e.State
+		}
+		if e.Final != nil {
+			final = e.Final
+		}
+	}
+	if final == nil {
+		t.Fatalf("job %s: no result", h.ID)
+	}
+	return final, states, h.ID
+}
+
+// volcanoPlan loads a Volcano policy job of examples/testdata whose tasks
+// count their runs in dir ($VC_RUNS, given to every role as the test's
+// environment is to the local driver's tasks).
+func volcanoPlan(t *testing.T, file, dir string) *translate.Plan {
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", file), site())
+	for _, r := range p.Job.Roles {
+		r.Env = append(r.Env, jobs.EnvVar{Name: "VC_RUNS", Value: dir})
+	}
+	return p
+}
+
+func runsDir(t *testing.T) string {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil { // the tasks' user may differ
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func runCount(t *testing.T, dir string) string {
+	b, _ := os.ReadFile(filepath.Join(dir, "count"))
+	return strings.TrimSpace(string(b))
+}
+
+// Volcano's policies on Nomad, as examples/volcano_test.go runs them
+// locally (pkg/controllers/job/state/running.go, restarting.go,
+// job_controller_util.go applyPolicies @v1.16.0-alpha.1): exitCode 3 →
+// RestartJob within maxRetry, maxRetry exhausted, TaskCompleted →
+// CompleteJob with never-ending workers.
+func TestVolcanoPoliciesOnNomad(t *testing.T) {
+	t.Run("exitcode-restartjob", func(t *testing.T) {
+		dir := runsDir(t)
+		res, _, _ := runStates(t, volcanoPlan(t, "volcano-exitcode-restartjob.yaml", dir))
+		if res.Phase != completion.PhaseSucceeded || res.Attempts != 3 {
+			t.Errorf("result = %+v, want succeeded after 3 attempts", res)
+		}
+		if n := runCount(t, dir); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
+	t.Run("maxretry", func(t *testing.T) {
+		dir := runsDir(t)
+		res, _, _ := runStates(t, volcanoPlan(t, "volcano-maxretry.yaml", dir))
+		if res.Phase != completion.PhaseFailed || res.ExitCode != 3 || res.Attempts != 2 {
+			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", res)
+		}
+	})
+	t.Run("restartpod", func(t *testing.T) {
+		// in place, inside the task (restart.sh): one attempt
+		dir := runsDir(t)
+		res, _, _ := runStates(t, volcanoPlan(t, "volcano-restartpod.yaml", dir))
+		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded in 1 attempt", res)
+		}
+		if n := runCount(t, dir); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
+	t.Run("taskcompleted", func(t *testing.T) {
+		res, states, _ := runStates(t, volcanoPlan(t, "volcano-taskcompleted.yaml", runsDir(t)))
+		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded after 1 attempt", res)
+		}
+		for _, w := range []string{"worker-0", "worker-1"} {
+			if states[w] != completion.Stopped {
+				t.Errorf("%s = %s, want stopped", w, states[w])
+			}
+		}
+	})
+}
+
+// TestVolcanoSSHFilesOnRawExec: the ssh plugin's files are at /root/.ssh
+// in every raw_exec task's view: the master logs in to every pod its
+// config names with the plugin's key (examples/volcano_test.go runs the
+// same job locally).
+func TestVolcanoSSHFilesOnRawExec(t *testing.T) {
+	volcanoSSHFiles(t, site(), true)
+}
+
+// TestVolcanoSSHFilesOnDocker: the same in containers, the files' private
+// directory a volume of the task's secrets directory at /root/.ssh (a
+// container on the host's network has the host's name: the master counts
+// its logins).
+func TestVolcanoSSHFilesOnDocker(t *testing.T) {
+	needDocker(t)
+	if err := exec.Command("docker", "image", "inspect", mpiImage).Run(); err != nil {
+		t.Skip("image " + mpiImage + " is missing: run integration/nomad/build-mpi-image.sh")
+	}
+	volcanoSSHFiles(t, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "busybox", Replace: mpiImage}},
+	}, false)
+}
+
+// volcanoSSHFiles runs the job; names: every task has its pod's host name.
+func volcanoSSHFiles(t *testing.T, cfg *siteconfig.Config, names bool) {
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", "volcano-ssh-files.yaml"), cfg)
+	res, _, id := runStates(t, p)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	c := agent.Client(t)
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := ""
+	for _, a := range allocs {
+		if strings.Contains(a.Name, "master") {
+			out += catLogs(t, a.ID, nomad.MainTask)
+		}
+	}
+	if !names {
+		if n := strings.Count(out, "reached "); n != 3 {
+			t.Errorf("the master reached %d hosts, want 3:\n%s", n, out)
+		}
+		return
+	}
+	for _, h := range []string{"vc-ssh-master-0", "vc-ssh-worker-0", "vc-ssh-worker-1"} {
+		if !strings.Contains(out, "reached "+h+"\n") {
+			t.Errorf("the master did not reach %s:\n%s", h, out)
+		}
+	}
+}

@@ -1,0 +1,125 @@
+package slurm_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// volcanoRuns loads a Volcano policy job of examples/testdata whose tasks
+// count their runs in a directory ($VC_RUNS, given to every role as the
+// test's environment is to the local driver's tasks).
+func volcanoRuns(t *testing.T, file string) (string, func() string) {
+	dir := t.TempDir()
+	if err := os.Chmod(dir, 0o777); err != nil { // the tasks' user may differ
+		t.Fatal(err)
+	}
+	return dir, func() string {
+		b, _ := os.ReadFile(filepath.Join(dir, "count"))
+		return strings.TrimSpace(string(b))
+	}
+}
+
+func volcanoSubmit(t *testing.T, file, dir string) *run {
+	plan := loadPlan(t, filepath.Join("examples", "testdata", file), nil)
+	for _, r := range plan.Job.Roles {
+		r.Env = append(r.Env, jobs.EnvVar{Name: "VC_RUNS", Value: dir})
+	}
+	return submit(t, plan, 5*time.Minute)
+}
+
+// Volcano's policies on Slurm, as examples/volcano_test.go runs them
+// locally (pkg/controllers/job/state/running.go, restarting.go,
+// job_controller_util.go applyPolicies @v1.16.0-alpha.1): exitCode 3 →
+// RestartJob within maxRetry (the batch script requeues the job),
+// maxRetry exhausted, TaskCompleted → CompleteJob with never-ending
+// workers.
+func TestVolcanoPoliciesOnSlurm(t *testing.T) {
+	needCluster(t)
+	t.Run("exitcode-restartjob", func(t *testing.T) {
+		dir, count := volcanoRuns(t, "volcano-exitcode-restartjob.yaml")
+		r := volcanoSubmit(t, "volcano-exitcode-restartjob.yaml", dir)
+		if r.final.Phase != completion.PhaseSucceeded || r.final.Attempts != 3 {
+			t.Errorf("result = %+v, want succeeded after 3 attempts", r.final)
+		}
+		if n := count(); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
+	t.Run("maxretry", func(t *testing.T) {
+		dir, _ := volcanoRuns(t, "volcano-maxretry.yaml")
+		r := volcanoSubmit(t, "volcano-maxretry.yaml", dir)
+		if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 3 || r.final.Attempts != 2 {
+			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", r.final)
+		}
+	})
+	t.Run("restartpod", func(t *testing.T) {
+		// in place, inside the task (restart.sh): one attempt
+		dir, count := volcanoRuns(t, "volcano-restartpod.yaml")
+		r := volcanoSubmit(t, "volcano-restartpod.yaml", dir)
+		if r.final.Phase != completion.PhaseSucceeded || r.final.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded in 1 attempt", r.final)
+		}
+		if n := count(); n != "3" {
+			t.Errorf("runs = %q, want 3", n)
+		}
+	})
+	t.Run("taskcompleted", func(t *testing.T) {
+		dir, _ := volcanoRuns(t, "volcano-taskcompleted.yaml")
+		r := volcanoSubmit(t, "volcano-taskcompleted.yaml", dir)
+		if r.final.Phase != completion.PhaseSucceeded || r.final.Attempts != 1 {
+			t.Errorf("result = %+v, want succeeded after 1 attempt", r.final)
+		}
+		states := r.taskStates()
+		for _, w := range []string{"worker-0", "worker-1"} {
+			if states[w] != completion.Stopped {
+				t.Errorf("%s = %s, want stopped", w, states[w])
+			}
+		}
+	})
+}
+
+// TestVolcanoSSHFilesOnSlurm: the ssh plugin's files are at /root/.ssh in
+// every task's view: the master logs in to every pod its config names
+// with the plugin's key.
+func TestVolcanoSSHFilesOnSlurm(t *testing.T) {
+	needCluster(t)
+	r := submit(t, loadPlan(t, filepath.Join("examples", "testdata", "volcano-ssh-files.yaml"), nil), 5*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v", r.final)
+	}
+	outs, _ := filepath.Glob(filepath.Join(r.state, "attempt-0", "master-*.out"))
+	out := ""
+	for _, o := range outs {
+		b, _ := os.ReadFile(o)
+		out += string(b)
+	}
+	for _, h := range []string{"vc-ssh-master-0", "vc-ssh-worker-0", "vc-ssh-worker-1"} {
+		if !strings.Contains(out, "reached "+h+"\n") {
+			t.Errorf("the master did not reach %s:\n%s", h, out)
+		}
+	}
+}
+
+// TestVolcanoTFShapeOneHost: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with the job's own port 2222) needs a node per
+// task; on the one-node cluster it is refused, saying why, instead of
+// failing in its tasks.
+func TestVolcanoTFShapeOneHost(t *testing.T) {
+	needCluster(t)
+	r := submit(t, loadPlan(t, filepath.Join("examples", "volcano-tf-shape.yaml"), nil), 3*time.Minute)
+	out, _ := os.ReadFile(r.h.Meta["output"])
+	if r.final.Phase != completion.PhaseFailed || !strings.Contains(string(out), "their nodes share one host") {
+		t.Errorf("result %+v, want failed saying the nodes share a host; batch output:\n%s", r.final, out)
+	}
+	for _, e := range r.events {
+		if e.Task != nil && e.State == completion.Running {
+			t.Errorf("task %s-%d ran", e.Task.Role, e.Task.Index)
+		}
+	}
+}
