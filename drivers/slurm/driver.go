@@ -67,7 +67,7 @@
 //     10 s doubling to 300 s, reset after 10 minutes running; a stop
 //     interrupts the wait; every run's start/end in runs.R.I); whole-job retries
 //     requeue the job (scontrol requeue, counted in the state directory,
-//     attempt = SLURM_RESTART_COUNT).
+//     attempt = SLURM_RESTART_COUNT, whose directory is attempt-N+1).
 //   - Platform files (jobs.Role.Files: ConfigMap and Secret volumes,
 //     /etc/volcano, Trainer's hostfile) are written by each task into its
 //     private view directory and bound read-only at their paths by the

@@ -41,7 +41,7 @@ func TestFilesWritten(t *testing.T) {
 	}
 	for _, sh := range shells {
 		dir := t.TempDir()
-		adir := filepath.Join(dir, "attempt-0")
+		adir := filepath.Join(dir, "attempt-1")
 		mustOK(t, os.Mkdir(adir, 0o700))
 		mustOK(t, os.WriteFile(filepath.Join(dir, "secrets"), sec.file(), 0o600))
 		fdir := filepath.Join(adir, "ns-0-0", "files")
@@ -86,7 +86,7 @@ func TestFilesInView(t *testing.T) {
 	data := filesData(ri, sec) + "_t_ns_0=1 _t_nsname_0='worker-@I@'\n"
 	for _, sh := range shells {
 		dir := t.TempDir()
-		adir := filepath.Join(dir, "attempt-0")
+		adir := filepath.Join(dir, "attempt-1")
 		mustOK(t, os.Mkdir(adir, 0o700))
 		mustOK(t, os.WriteFile(filepath.Join(dir, "secrets"), sec.file(), 0o600))
 		mustOK(t, os.WriteFile(filepath.Join(adir, "taskns.sh"), []byte(taskns.Script), 0o644))

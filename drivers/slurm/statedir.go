@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/jobshift/jobshift/internal/owndir"
@@ -97,12 +98,44 @@ func ownState(state, token string) bool {
 	return err == nil && strings.TrimSpace(string(b)) == token
 }
 
+// attemptsFrom is the number of a job's first attempt directory: 1 when
+// the batch library wrote attempts-from (js_job_dir), 0 for a job an
+// older library ran, whose directories counted from 0.
+func attemptsFrom(state string) int {
+	b, err := os.ReadFile(filepath.Join(state, "attempts-from"))
+	if err != nil || strings.TrimSpace(string(b)) != "1" {
+		return 0
+	}
+	return 1
+}
+
+// attemptDir is the directory of the attempt that Slurm counts as
+// restart (SLURM_RESTART_COUNT, from 0) in the job directory state.
+func attemptDir(state string, restart int) string {
+	return filepath.Join(state, fmt.Sprintf("attempt-%d", restart+attemptsFrom(state)))
+}
+
 // readOwnAttempt is readAttempt of attempt's directory once the job
-// directory is this submission's, and nothing before.
+// directory is this submission's, and nothing before. attempt is
+// Slurm's restart count.
 func readOwnAttempt(state, token string, attempt int, roles []string, counts []int) (string, attemptState) {
-	adir := filepath.Join(state, fmt.Sprintf("attempt-%d", attempt))
+	adir := attemptDir(state, attempt)
 	if !ownState(state, token) {
 		return adir, attemptState{started: map[jobs.TaskRef]bool{}, rc: map[jobs.TaskRef]int{}, stopped: map[int]bool{}}
 	}
 	return adir, readAttempt(adir, roles, counts)
+}
+
+// lastAttemptDir is the latest attempt directory in the job directory
+// state (the highest number, whichever library counted), or the first
+// attempt's when none exists yet.
+func lastAttemptDir(state string) string {
+	att, _ := filepath.Glob(filepath.Join(state, "attempt-*"))
+	last, dir := -1, attemptDir(state, 0)
+	for _, a := range att {
+		if n, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(a), "attempt-")); err == nil && n > last {
+			last, dir = n, a
+		}
+	}
+	return dir
 }

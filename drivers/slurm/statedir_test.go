@@ -3,6 +3,7 @@ package slurm
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/internal/otheruser"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -137,10 +139,82 @@ func TestSecretsDroppedAfterAttempt(t *testing.T) {
 	if code != 97 {
 		t.Fatalf("exit %d:\n%s", code, out)
 	}
-	if _, err := os.Stat(filepath.Join(state, "7", "attempt-0", "topology")); err != nil {
+	if _, err := os.Stat(filepath.Join(state, "7", "attempt-1", "topology")); err != nil {
 		t.Fatalf("the attempt did not get as far as its preparation: %v\n%s", err, out)
 	}
 	if b, err := os.ReadFile(filepath.Join(state, "7", "secrets")); err == nil {
 		t.Errorf("the secrets copy is left after the attempt: %q", b)
+	}
+}
+
+// Attempt directories count from 1, as the local driver's do: Slurm's
+// first run (SLURM_RESTART_COUNT 0) writes attempt-1 and says so, its
+// first requeue attempt-2; the job directory marks the numbering.
+func TestStateDirAttemptsFromOne(t *testing.T) {
+	state := t.TempDir()
+	for restart, want := range []string{"attempt-1", "attempt-2"} {
+		out, code := runBatch(t, state, "SLURM_RESTART_COUNT="+[]string{"", "1"}[restart])
+		if code != 97 {
+			t.Fatalf("restart %d: exit %d:\n%s", restart, code, out)
+		}
+		if _, err := os.Stat(filepath.Join(state, "7", want, "topology")); err != nil {
+			t.Errorf("restart %d: %v\n%s", restart, err, out)
+		}
+		if line := "attempt " + strings.TrimPrefix(want, "attempt-") + " of job 7"; !strings.Contains(out, line) {
+			t.Errorf("restart %d: the log does not say %q:\n%s", restart, line, out)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(state, "7", "attempt-0")); err == nil {
+		t.Error("an attempt-0 directory was written")
+	}
+	if b, err := os.ReadFile(filepath.Join(state, "7", "attempts-from")); err != nil || string(b) != "1\n" {
+		t.Errorf("attempts-from: %q %v, want 1", b, err)
+	}
+}
+
+// status and logs read the attempt Slurm runs (its Restarts) in the
+// directory the batch library of the job wrote: attempt-N+1 where the job
+// directory says its attempts count from 1, attempt-N in a job directory
+// an older library wrote (no attempts-from).
+func TestInspectAttemptNumbering(t *testing.T) {
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "scontrol"), []byte("#!/bin/sh\necho 'JobId=7 JobName=j JobState=RUNNING Reason=None Restarts=1'\n"), 0o755)
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	for _, tc := range []struct {
+		name, from, current, earlier string
+	}{
+		{"new", "1\n", "attempt-2", "attempt-1"},
+		{"old", "", "attempt-1", "attempt-0"},
+	} {
+		state := filepath.Join(t.TempDir(), "7")
+		// the earlier attempt's task failed; the current one's runs
+		files := map[string]string{tc.earlier + "/started.0.0": "", tc.earlier + "/rc.0.0": "1\n", tc.earlier + "/worker-0.out": "earlier\n",
+			tc.current + "/started.0.0": "", tc.current + "/worker-0.out": "current\n", "token": "t\n"}
+		if tc.from != "" {
+			files["attempts-from"] = tc.from
+		}
+		for f, v := range files {
+			mustOK(t, os.MkdirAll(filepath.Dir(filepath.Join(state, f)), 0o700))
+			mustOK(t, os.WriteFile(filepath.Join(state, f), []byte(v), 0o600))
+		}
+		h := drivers.Handle{Driver: Name, ID: "7", Meta: map[string]string{"state": state, "roles": "worker", "counts": "1",
+			"token": "t", "script": filepath.Join(bin, "none")}}
+		d := New(drivers.Config{})
+		st, err := d.Inspect(context.Background(), h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(st.Tasks) != 1 || st.Tasks[0].State != completion.Running || st.Attempt != 1 {
+			t.Errorf("%s: attempt %d, tasks %+v, want attempt 1 (the second) with worker-0 running", tc.name, st.Attempt, st.Tasks)
+		}
+		rc, err := d.Logs(context.Background(), h, drivers.LogOptions{Task: &jobs.TaskRef{Role: "worker", Index: 0}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(rc)
+		rc.Close()
+		if string(b) != "current\n" {
+			t.Errorf("%s: logs %q, want the current attempt's", tc.name, b)
+		}
 	}
 }

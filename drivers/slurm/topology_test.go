@@ -158,7 +158,7 @@ func TestStepsBeforePreparation(t *testing.T) {
 			if started := err == nil; started != tc.wantSteps {
 				t.Errorf("steps started: %v, want %v", started, tc.wantSteps)
 			}
-			if _, err := os.Stat(filepath.Join(dir, "state", "7", "attempt-0", "env.ok")); err == nil {
+			if _, err := os.Stat(filepath.Join(dir, "state", "7", "attempt-1", "env.ok")); err == nil {
 				t.Error("env.ok written, yet the attempt's preparation failed")
 			}
 		})

@@ -417,18 +417,11 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 		if !ownState(state, h.Meta[metaToken]) {
 			return nil, fmt.Errorf("job %s has not started yet (%s is not its state directory yet): %w", h.ID, state, drivers.ErrNotFound)
 		}
-		att, _ := filepath.Glob(filepath.Join(state, "attempt-*"))
-		last := -1
-		for _, a := range att {
-			if n, err := strconv.Atoi(strings.TrimPrefix(filepath.Base(a), "attempt-")); err == nil && n > last {
-				last = n
-			}
-		}
 		ext := ".out"
 		if opts.Stderr {
 			ext = ".err"
 		}
-		path = filepath.Join(state, fmt.Sprintf("attempt-%d", max(last, 0)),
+		path = filepath.Join(lastAttemptDir(state),
 			fmt.Sprintf("%s-%d%s", nameRE.ReplaceAllString(opts.Task.Role, "_"), opts.Task.Index, ext))
 	}
 	if !opts.Follow {

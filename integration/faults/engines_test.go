@@ -98,7 +98,7 @@ func (cr *caseRun) verdictTime(h drivers.Handle) time.Time {
 	if cr.c.Engine == "slurm" {
 		// the script decided (it wrote its verdict): the deciding end was
 		// the last one it recorded
-		adir := filepath.Join(h.Meta["state"], "attempt-0")
+		adir := filepath.Join(h.Meta["state"], "attempt-1")
 		if _, err := os.Stat(filepath.Join(adir, "verdict")); err == nil {
 			if st, err := os.Stat(filepath.Join(adir, "ends")); err == nil && st.ModTime().After(cr.fault) {
 				return st.ModTime()

@@ -64,7 +64,7 @@ func runSlurm(t *testing.T, plan *translate.Plan, timeout time.Duration) *slurmR
 	if r.final.Phase == "" {
 		t.Fatalf("job %s: no final event within %s", h.ID, timeout)
 	}
-	r.adir = filepath.Join(h.Meta["state"], fmt.Sprintf("attempt-%d", max(0, r.final.Attempts-1)))
+	r.adir = filepath.Join(h.Meta["state"], fmt.Sprintf("attempt-%d", max(1, r.final.Attempts)))
 	return r
 }
 

@@ -64,7 +64,7 @@ taskRoles:
 			if r.final.Phase != completion.PhaseSucceeded || r.final.ExitCode != 0 {
 				t.Fatalf("final = %+v", r.final)
 			}
-			adir := filepath.Join(r.state, "attempt-0")
+			adir := filepath.Join(r.state, "attempt-1")
 			for i := range 4 {
 				b, err := os.ReadFile(filepath.Join(adir, fmt.Sprintf("node-%d.out", i)))
 				if err != nil {
@@ -143,7 +143,7 @@ func TestLeinaoOnePerNode(t *testing.T) {
 		t.Fatalf("final = %+v", r.final)
 	}
 	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
-	topo := readTopology(t, r.job, opts, filepath.Join(r.state, "attempt-0"))
+	topo := readTopology(t, r.job, opts, filepath.Join(r.state, "attempt-1"))
 	nodes := map[string]string{}
 	for k, role := range r.job.Roles {
 		for i := range role.Instances {
@@ -269,7 +269,7 @@ func TestInShellLeavesNothing(t *testing.T) {
 		t.Run(layout, func(t *testing.T) {
 			plan := loadPlan(t, "integration/slurm/testdata/insh-clean.yaml", map[string]string{"layout": layout})
 			r := submit(t, plan, 2*time.Minute)
-			adir := filepath.Join(r.state, "attempt-0")
+			adir := filepath.Join(r.state, "attempt-1")
 			if r.final.Phase != completion.PhaseSucceeded {
 				for _, f := range []string{"ps-0.err", "ps-1.err", "worker-0.err"} {
 					b, _ := os.ReadFile(filepath.Join(adir, f))

@@ -67,7 +67,7 @@ role "worker" {
 		}
 	}
 	for i := 0; i < 2; i++ {
-		b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", "worker-"+string(rune('0'+i))+".out"))
+		b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", "worker-"+string(rune('0'+i))+".out"))
 		if err != nil {
 			t.Fatal(err)
 		}

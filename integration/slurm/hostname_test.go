@@ -22,12 +22,12 @@ func TestTaskHostName(t *testing.T) {
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("final %+v", r.final)
 	}
-	topo, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "topology"))
+	topo, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "topology"))
 	for _, tc := range []struct{ out, name, addr string }{
 		{"master-0", "names-master-0", "JS_R0_ADDR_0="}, {"worker-0", "names-worker-0", "JS_R1_ADDR_0="}, {"worker-1", "names-worker-1", "JS_R1_ADDR_1="},
 	} {
-		out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.out+".out"))
-		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.out+".err"))
+		out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.out+".out"))
+		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.out+".err"))
 		if strings.Contains(string(errOut), "keeps the node's host name") {
 			t.Skipf("the nodes allow no namespace: %s", errOut)
 		}

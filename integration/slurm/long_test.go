@@ -54,7 +54,7 @@ func TestLongCommands(t *testing.T) {
 			if r.final.Phase != completion.PhaseSucceeded {
 				t.Fatalf("final = %+v", r.final)
 			}
-			b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", fmt.Sprintf(tc.out, 0)))
+			b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", fmt.Sprintf(tc.out, 0)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func TestSecretsKeepUmask(t *testing.T) {
 		t.Fatalf("final = %+v", r.final)
 	}
 	read := func(f string) string {
-		b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", f))
+		b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", f))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -41,8 +41,8 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			plan := loadPlan(t, file, opts)
 			r := submit(t, plan, 3*time.Minute)
-			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".out"))
-			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", tc.Launcher+".err"))
+			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".out"))
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".err"))
 			if r.final.Phase != completion.PhaseSucceeded {
 				t.Fatalf("final %+v; launcher output:\n%s\n%s", r.final, out, errOut)
 			}
@@ -72,8 +72,8 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 				t.Errorf("MPI directory left in the state directory: %v", dirs)
 			}
 			if strings.HasPrefix(tc.File, "v") {
-				env, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "topology"))
-				if !strings.Contains(string(env), "JS_MPI_DIR="+filepath.Join(r.state, "attempt-0", "mpi")+"\n") {
+				env, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "topology"))
+				if !strings.Contains(string(env), "JS_MPI_DIR="+filepath.Join(r.state, "attempt-1", "mpi")+"\n") {
 					t.Errorf("topology has no JS_MPI_DIR in the attempt's directory:\n%s", env)
 				}
 			}

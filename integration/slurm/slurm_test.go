@@ -193,7 +193,7 @@ func TestEnvMatchesOracle(t *testing.T) {
 			if r.final.Phase != completion.PhaseSucceeded {
 				t.Fatalf("final = %+v", r.final)
 			}
-			adir := filepath.Join(r.state, "attempt-0")
+			adir := filepath.Join(r.state, "attempt-1")
 			// the tasks run as plain processes under the task view, where
 			// a TrainJob's master name resolves
 			opts := contract.Options{User: plan.User, Contracts: plan.Contracts, HostNames: contract.NamesRole(r.job) != ""}
@@ -296,7 +296,7 @@ func TestRetries(t *testing.T) {
 	for _, d := range dirs {
 		names = append(names, filepath.Base(d))
 	}
-	if d := cmp.Diff([]string{"attempt-0", "attempt-1", "attempt-2"}, names); d != "" {
+	if d := cmp.Diff([]string{"attempt-1", "attempt-2", "attempt-3"}, names); d != "" {
 		t.Errorf("attempts (-want +got):\n%s", d)
 	}
 }
@@ -312,7 +312,7 @@ func TestGPUBinding(t *testing.T) {
 			if r.final.Phase != completion.PhaseSucceeded {
 				t.Fatalf("final = %+v", r.final)
 			}
-			adir := filepath.Join(r.state, "attempt-0")
+			adir := filepath.Join(r.state, "attempt-1")
 			seen := map[string]string{}
 			re := regexp.MustCompile(`CUDA=\[([^\]]*)\] node=(\S+)`)
 			for _, task := range []string{"ps-0", "worker-0", "worker-1"} {
@@ -399,7 +399,7 @@ func TestSecrets(t *testing.T) {
 		t.Fatalf("final = %+v", r.final)
 	}
 	for i := 0; i < 2; i++ {
-		b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", fmt.Sprintf("worker-%d.out", i)))
+		b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", fmt.Sprintf("worker-%d.out", i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -421,7 +421,7 @@ func TestSecrets(t *testing.T) {
 			t.Errorf("%s outlived the job", f)
 		}
 	}
-	if left, _ := filepath.Glob(filepath.Join(r.state, "attempt-0", "user-*.sh")); len(left) > 0 {
+	if left, _ := filepath.Glob(filepath.Join(r.state, "attempt-1", "user-*.sh")); len(left) > 0 {
 		t.Errorf("command files filled in with secrets outlived the job: %v", left)
 	}
 }
@@ -492,7 +492,7 @@ func TestV1alpha1Chief(t *testing.T) {
 	if d := cmp.Diff(want, r.taskStates()); d != "" {
 		t.Errorf("task states (-want +got):\n%s", d)
 	}
-	if _, err := os.Stat(filepath.Join(r.state, "attempt-0", "restarts.job")); err == nil {
+	if _, err := os.Stat(filepath.Join(r.state, "attempt-1", "restarts.job")); err == nil {
 		t.Errorf("a task was restarted; the v1alpha1 chief's exit 1 is permanent")
 	}
 }
@@ -512,12 +512,12 @@ func TestRestartInPlace(t *testing.T) {
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("final = %+v", r.final)
 	}
-	b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", "restarts.job"))
+	b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", "restarts.job"))
 	if err != nil || strings.TrimSpace(string(b)) != "3" {
 		t.Errorf("restarts.job = %q (%v), want 3 counted restarts", b, err)
 	}
 	for _, f := range []string{"restarted.0.0", "restarted.1.0", "restarted.1.1"} {
-		if b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", f)); err != nil || string(b) != "1\n" {
+		if b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", f)); err != nil || string(b) != "1\n" {
 			t.Errorf("%s = %q (%v), want one restart after exit code 1", f, b, err)
 		}
 	}
@@ -535,7 +535,7 @@ func TestRestartBackoff(t *testing.T) {
 	if r.final.Phase != completion.PhaseFailed || r.final.ExitCode != 3 {
 		t.Fatalf("final = %+v, want failed with 3 (backoffLimit 5)", r.final)
 	}
-	b, err := os.ReadFile(filepath.Join(r.state, "attempt-0", "runs.0.0"))
+	b, err := os.ReadFile(filepath.Join(r.state, "attempt-1", "runs.0.0"))
 	if err != nil {
 		t.Fatal(err)
 	}

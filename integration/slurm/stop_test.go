@@ -63,7 +63,7 @@ func TestStoppedMPIJobDropsSecrets(t *testing.T) {
 	if err != nil {
 		t.Fatalf("submit: %v", err)
 	}
-	adir := filepath.Join(h.Meta["state"], "attempt-0")
+	adir := filepath.Join(h.Meta["state"], "attempt-1")
 	// running: the key and the directory are there (what the stop must remove)
 	for end := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
 		_, e1 := os.Stat(filepath.Join(adir, "ssh-key"))

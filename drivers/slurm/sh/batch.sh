@@ -763,6 +763,10 @@ js_own_dir() {
 # read as this job's; it holds the submission's token (JOBSHIFT_STATE_TOKEN,
 # which `jobshift run` passes and its watcher checks: submit.go). A later
 # attempt (a requeue) must find this submission's token in it.
+# attempts-from says its attempt directories count from 1 (attempt-1 is
+# SLURM_RESTART_COUNT 0), as the local driver's do: directories without
+# it were written by an older library, counting from 0 (statedir.go). It
+# is written before the token, which the watcher waits for.
 js_job_dir() {
 	_jsh_base=${JOBSHIFT_STATE_DIR:-${_jsh_statedir:-${SLURM_SUBMIT_DIR:-$PWD}/.jobshift}}
 	case ${SLURM_CLUSTER_NAME:-} in
@@ -778,6 +782,7 @@ js_job_dir() {
 			js_log "moved an earlier job's state directory aside to $_d_old"
 		fi
 		(umask 077 && mkdir "$_jsh_dir") || js_die 97 "cannot create the state directory $_jsh_dir"
+		echo 1 >"$_jsh_dir/attempts-from"
 		printf '%s\n' "${JOBSHIFT_STATE_TOKEN:-}" >"$_jsh_dir/token"
 	else
 		js_own_dir "$_jsh_dir"
@@ -789,9 +794,11 @@ js_job_dir() {
 js_main() {
 	set -u
 	: "${SLURM_JOB_ID:?jobshift: run this script with sbatch}"
+	# Slurm's own count (0 on the first run); users see it plus one
 	_jsh_attempt=${SLURM_RESTART_COUNT:-0}
+	_jsh_anum=$((_jsh_attempt + 1))
 	js_job_dir
-	_jsh_adir=$_jsh_dir/attempt-$_jsh_attempt
+	_jsh_adir=$_jsh_dir/attempt-$_jsh_anum
 	# a fresh attempt's directory does not exist yet: no rm fork then
 	[ ! -e "$_jsh_adir" ] || rm -rf "$_jsh_adir"
 	(umask 077 && mkdir "$_jsh_adir") || js_die 97 "cannot create the state directory $_jsh_adir"
@@ -813,7 +820,7 @@ js_main() {
 	# left before SIGKILL)
 	trap 'js_drop_secrets; exit 143' TERM INT HUP
 	printf '%s' "$_jsh_roles" >"$_jsh_dir/roles"
-	js_log "attempt $_jsh_attempt of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
+	js_log "attempt $_jsh_anum of job $SLURM_JOB_ID ($_jsh_layout layout), state in $_jsh_adir"
 	js_events_open
 	js_topology
 	js_decide_init
@@ -901,7 +908,7 @@ js_main() {
 		if [ "$_jsh_counted" = 1 ]; then
 			echo $(($(cat "$_jsh_dir/retries" 2>/dev/null || echo 0) + 1)) >"$_jsh_dir/retries"
 		fi
-		js_log "requeueing (retry after attempt $_jsh_attempt)"
+		js_log "requeueing (retry after attempt $_jsh_anum)"
 		echo requeued >"$_jsh_adir/requeued"
 		if scontrol requeue "$SLURM_JOB_ID"; then
 			exit "$_jsh_vcode"
