@@ -81,3 +81,36 @@ func TestVolumeRulesRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestVolumeMap: a mount's source and the tree it must stay in: the
+// rule's path, or for a ${user} path the user's own directory (no link);
+// a subPath that leaves it is refused.
+func TestVolumeMap(t *testing.T) {
+	cfg, diags := ParseConfig([]byte(`
+volume "training" { path = "/lustre/proj/training" }
+volume "home"     { path = "/gpfs/home/${user}/data" }
+volume "scratch"  { path = "/scratch/run-${user}" }
+`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tc := range []struct {
+		name, sub string
+		want      Mapped
+	}{
+		{"training", "", Mapped{Src: "/lustre/proj/training", Tree: "/lustre/proj/training"}},
+		{"training", "mnist/v1", Mapped{Src: "/lustre/proj/training/mnist/v1", Tree: "/lustre/proj/training"}},
+		{"home", "", Mapped{Src: "/gpfs/home/alice/data", Tree: "/gpfs/home/alice", NoLink: true}},
+		{"home", "ckpt", Mapped{Src: "/gpfs/home/alice/data/ckpt", Tree: "/gpfs/home/alice", NoLink: true}},
+		{"scratch", "", Mapped{Src: "/scratch/run-alice", Tree: "/scratch/run-alice", NoLink: true}},
+	} {
+		if got, err := cfg.Volume(tc.name).Map("alice", tc.sub); err != nil || got != tc.want {
+			t.Errorf("%s %q: %+v, %v; want %+v", tc.name, tc.sub, got, err, tc.want)
+		}
+	}
+	for _, sub := range []string{"../bob", "a/../../x", "/etc", "a\nb", ".."} {
+		if got, err := cfg.Volume("home").Map("alice", sub); err == nil {
+			t.Errorf("subPath %q gave %+v", sub, got)
+		}
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/internal/freshfile"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -235,11 +236,13 @@ func renderView(b *bytes.Buffer, v *taskView) {
 // volume adds the bind that shows vol at its mount path, if any.
 func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, taskDir string) error {
 	var src string
+	var mp siteconfig.Mapped
 	ro := vol.ReadOnly
 	switch rule := p.Site.Volume(vol.Source, vol.Name); {
 	case rule != nil && rule.Path != "":
 		var err error
-		if src, err = rule.HostPath(p.User); err == nil {
+		if mp, err = rule.Map(p.User, vol.SubPath); err == nil {
+			src = mp.Src
 			if err = inMappedTree(rule.Path, src); err != nil {
 				err = fmt.Errorf("site rule volume %q maps it to %s on this machine, which cannot be shown: %w", rule.Pattern, src, err)
 			}
@@ -263,7 +266,7 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 	if err := taskns.CheckPath(vol.MountPath); err != nil {
 		return refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
 	}
-	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro})
+	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro, Tree: mp.Tree, NoLink: mp.NoLink})
 	v.need(vol.Pos, vol.MountPath)
 	return nil
 }

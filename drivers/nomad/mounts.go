@@ -52,6 +52,10 @@ type MountShape struct {
 	Source   string
 	Dest     string
 	ReadOnly bool
+	// Tree and NoLink: the mapped tree a view bind's Source must stay in
+	// (siteconfig.Mapped, checked by the wrapper on the client).
+	Tree   string
+	NoLink bool
 	// AccessMode and AttachmentMode: a CSI volume's.
 	AccessMode, AttachmentMode string
 }
@@ -82,20 +86,25 @@ func (d *decider) mount(g *GroupShape, vol jobs.Volume, rule *siteconfig.VolumeR
 	if err := taskns.CheckPath(vol.MountPath); err != nil {
 		return m, "", fmt.Sprintf("the mount path cannot be used: %v", err)
 	}
-	host, err := rule.HostPath(d.p.User)
+	mp, err := rule.Map(d.p.User, vol.SubPath)
 	if err != nil {
 		return m, "", err.Error()
 	}
+	host := mp.Src
 	nomadVol := rule.NomadHostVolume != "" || rule.NomadCSIVolume != ""
 	switch {
+	case nomadVol && g.Traits.VolumeMounts && vol.SubPath != "":
+		return m, "", fmt.Sprintf("jobshift mounts a Nomad volume whole, not its subPath %q; map the subPath's directory with a rule of its own, or give this rule a path and set nomad.driver = \"raw_exec\"", vol.SubPath)
 	case nomadVol && g.Traits.VolumeMounts:
 		return d.nomadMount(m, rule)
 	case nomadVol && host == "":
 		return m, "", fmt.Sprintf("driver %s cannot mount a Nomad volume (Nomad mounts none into its tasks); give the rule a path (path = \"/shared/...\", the host volume's directory on every client) for the task namespace to bind, or set nomad.driver = \"exec\" or \"docker\"", g.Driver)
 	case g.Traits.Container && (strings.ContainsAny(host, ":,") || strings.ContainsAny(vol.MountPath, ":,")):
 		return m, "", fmt.Sprintf("the path %s or %s holds a ':' or ',', which a driver volume (host:dest) cannot carry", host, vol.MountPath)
+	case g.Traits.Container && mp.Src != mp.Tree:
+		return m, "", fmt.Sprintf("%s lies below %s, where a user may make a symbolic link that %s would follow out of the mapped tree when it mounts the path (it resolves links itself); run the role on raw_exec or exec, whose task view refuses such a link on the client, or map %s itself", host, mp.Tree, g.Driver, mp.Tree)
 	}
-	m.Source = host
+	m.Source, m.Tree, m.NoLink = host, mp.Tree, mp.NoLink
 	if g.Traits.Container {
 		m.Way = MountDriver
 		return m, "driver config volumes " + m.Source + ":" + m.Dest + " (a site setting: the client's " + g.Driver + " plugin needs volumes { enabled = true } for a host path)", ""
@@ -185,7 +194,7 @@ func viewBinds(gs *GroupShape) []taskns.Bind {
 	var out []taskns.Bind
 	for _, m := range gs.Mounts {
 		if m.Way == MountViewBind {
-			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly})
+			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly, Tree: m.Tree, NoLink: m.NoLink})
 		}
 	}
 	return out

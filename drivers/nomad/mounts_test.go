@@ -89,10 +89,10 @@ func TestMountsRendered(t *testing.T) {
 		driverVols string   // the task's config volumes
 		binds      []string // lines of the view's spec
 	}{
-		{"raw_exec", false, "", []string{"bind\tro\t/lustre/proj/training\t/dataset", "bind\trw\t/gpfs/home/alice/ckpt\t/ckpt", "bind\trw\t/scratch/shared\t/scratch"}},
-		{"exec", true, "", []string{"bind\trw\t/gpfs/home/alice/ckpt\t/ckpt"}},
-		{"docker", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
-		{"podman", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
+		{"raw_exec", false, "", []string{"bind\tro\t/lustre/proj/training\t/dataset\t/lustre/proj/training", "bind\trw\t/gpfs/ckpt/alice\t/ckpt\t/gpfs/ckpt/alice\tnolink", "bind\trw\t/scratch/shared\t/scratch\t/scratch/shared"}},
+		{"exec", true, "", []string{"bind\trw\t/gpfs/ckpt/alice\t/ckpt\t/gpfs/ckpt/alice\tnolink"}},
+		{"docker", true, `["/gpfs/ckpt/alice:/ckpt"]`, nil},
+		{"podman", true, `["/gpfs/ckpt/alice:/ckpt"]`, nil},
 	} {
 		p, err := claimsPlan(t, c.driver, "alice", claimsSite(t))
 		if err != nil {
@@ -184,6 +184,10 @@ func TestMountsRefused(t *testing.T) {
 		{"csi without modes", "docker", "alice", `volume "*" { nomad_csi_volume = "shared" }`, "access_mode and attachment_mode"},
 		{"user leaves the tree", "docker", "../bob", `volume "*" { path = "/gpfs/home/${user}" }`, "cannot stand for ${user}"},
 		{"colon in a driver volume", "docker", "alice", `volume "*" { path = "/gpfs/a:b" }`, "':' or ','"},
+		{"below a user's tree on docker", "docker", "alice", `volume "*" { path = "/gpfs/home/${user}/ckpt" }`, "symbolic link that docker would follow"},
+		{"subPath on docker", "podman", "alice", `volume "*" { path = "/gpfs/data" }`, "lies below /gpfs/data"},
+		{"subPath leaves the tree", "raw_exec", "alice", `volume "*" { path = "/gpfs/data" }`, "leaves the mapped directory"},
+		{"subPath of a Nomad volume", "exec", "alice", `volume "*" { nomad_host_volume = "data" }`, "not its subPath"},
 	} {
 		rules := strings.NewReplacer("{ ", "{\n", ", ", "\n", " }", "\n}").Replace(c.rules)
 		p, err := claimsPlan(t, c.driver, "alice", rules)
@@ -193,6 +197,11 @@ func TestMountsRefused(t *testing.T) {
 		// translate.Build refuses such a -user already; the driver must
 		// not rely on it (a plan also comes from the controller)
 		p.User = c.user
+		if sub := map[string]string{"subPath on docker": "run1", "subPath leaves the tree": "../etc", "subPath of a Nomad volume": "run1"}[c.name]; sub != "" {
+			for _, r := range p.Job.Roles {
+				r.Volumes[0].SubPath = sub
+			}
+		}
 		_, diags := BuildJob(p, fixtureContract{})
 		msg := diags.Error()
 		if !diags.HasErrors() || !strings.Contains(msg, c.want) || !strings.Contains(msg, `site rule volume "*"`) || !strings.Contains(msg, "Volume cannot be mounted on Nomad") {

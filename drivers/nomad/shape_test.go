@@ -271,7 +271,8 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 			}
 		case MountViewBind:
 			ro := map[bool]string{true: "ro", false: "rw"}[m.ReadOnly]
-			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), "\nbind\t"+ro+"\t"+m.Source+"\t"+m.Dest+"\n") {
+			line := "\nbind\t" + ro + "\t" + m.Source + "\t" + m.Dest + "\t" + m.Tree + map[bool]string{true: "\tnolink"}[m.NoLink] + "\n"
+			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
 				t.Errorf("%s: task %s: the view's spec has no bind of %s at %s", name, task.Name, m.Source, m.Dest)
 			}
 		}

@@ -2,13 +2,13 @@ package slurm
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -32,40 +32,42 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 }
 
 // volumeBinds are the taskns "bind" lines of r's volumes that a site
-// volume rule maps to a path (siteconfig.VolumeRule.HostPath, ${user}
-// being the job's user), parents before the paths under them. Volumes no
-// rule maps were refused by translate.Build (or accepted with -lossy).
+// volume rule maps to a path (siteconfig.VolumeRule.Map: ${user} being
+// the job's user, the subPath joined), parents before the paths under
+// them, each with the mapped tree the node's wrapper holds it in (no
+// link leads out of it). Volumes no rule maps were refused by
+// translate.Build (or accepted with -lossy).
 func volumeBinds(r *jobs.Role, st settings) (string, error) {
-	type bind struct{ ro, src, dst string }
+	type bind struct {
+		ro, dst string
+		m       siteconfig.Mapped
+	}
 	var binds []bind
 	for _, v := range r.Volumes {
 		rule := st.site.Volume(v.Source, v.Name)
 		if rule == nil || rule.Path == "" {
 			continue
 		}
-		src, err := rule.HostPath(st.user)
+		m, err := rule.Map(st.user, v.SubPath)
 		if err == nil {
 			err = taskns.CheckPath(v.MountPath)
 		}
-		if err == nil && (strings.ContainsAny(v.SubPath, "\t\n\r\x00") || path.IsAbs(v.SubPath) || strings.Contains("/"+v.SubPath+"/", "/../")) {
-			err = fmt.Errorf("the subPath %q leaves the mapped directory", v.SubPath)
-		}
 		if err != nil {
 			return "", refuse(v.Pos, "Role %s, volume %q: %v.", r.Name, v.Name, err)
-		}
-		if v.SubPath != "" {
-			src = path.Join(src, v.SubPath)
 		}
 		ro := "rw"
 		if v.ReadOnly || rule.ReadOnly {
 			ro = "ro"
 		}
-		binds = append(binds, bind{ro, src, v.MountPath})
+		binds = append(binds, bind{ro, v.MountPath, m})
 	}
 	sort.SliceStable(binds, func(i, j int) bool { return binds[i].dst < binds[j].dst })
 	lines := make([]string, len(binds))
 	for i, b := range binds {
-		lines[i] = "bind\t" + b.ro + "\t" + b.src + "\t" + b.dst
+		lines[i] = "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst + "\t" + b.m.Tree
+		if b.m.NoLink {
+			lines[i] += "\tnolink"
+		}
 	}
 	return strings.Join(lines, "\n"), nil
 }

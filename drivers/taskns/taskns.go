@@ -56,10 +56,15 @@ const (
 )
 
 // Bind puts Src (a directory or a file on the node) at Dst in the task's
-// view.
+// view. With a Tree, Src must stay inside it once the node has resolved
+// the symbolic links of both, and what is mounted is the resolved path
+// (a link changed after the check is never followed); with NoLink the
+// Tree itself must not be a link (a user's directory: siteconfig.Mapped).
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
+	Tree     string
+	NoLink   bool
 }
 
 // Host is one /etc/hosts line of the task's view.
@@ -145,7 +150,17 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		if bd.ReadOnly {
 			ro = "ro"
 		}
-		if err := line("bind", ro, bd.Src, bd.Dst); err != nil {
+		fields := []string{"bind", ro, bd.Src, bd.Dst}
+		if bd.Tree != "" {
+			if err := CheckPath(bd.Tree); err != nil {
+				return err
+			}
+			fields = append(fields, bd.Tree)
+			if bd.NoLink {
+				fields = append(fields, "nolink")
+			}
+		}
+		if err := line(fields...); err != nil {
 			return err
 		}
 	}

@@ -27,7 +27,12 @@
 #   scratch DIR                   this start's private directory
 #   hostname NAME
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
-#   bind    ro|rw SRC DST         a directory or file at the job's path
+#   bind    ro|rw SRC DST [TREE [nolink]]
+#                                 a directory or file at the job's path;
+#                                 with TREE, SRC must stay inside TREE once
+#                                 links are resolved (the resolved path is
+#                                 mounted), and with nolink TREE must not be
+#                                 a link itself (a user's own directory)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Exit code 127 when the view cannot be built (the command never ran).
@@ -67,7 +72,8 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 	fi
 	if [ "$mode" = none ] && bind=$(get bind); then
 		# data or a file the job needs at its path: never start without it
-		fail "the task needs ${bind##*"$tab"} at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
+		bind=$(printf '%s\n' "$bind" | { IFS="$tab" read -r _ _ d _ && printf '%s' "$d"; })
+		fail "the task needs $bind at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
 	fi
 	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
 fi
@@ -135,10 +141,27 @@ mountpoint() {
 	fi || fail "cannot make $1 in the task's view"
 }
 
+# intree SRC TREE [nolink] prints SRC with its links resolved, failing
+# when that leaves TREE (resolved too), or, with nolink, when TREE is a
+# link: nothing outside a mapped tree becomes visible to the task.
+intree() {
+	if [ "${3:-}" = nolink ] && [ -L "$2" ]; then
+		fail "$2 is a symbolic link, which would show the task another tree than the one mapped; $1 is not mounted"
+	fi
+	top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1") || fail "cannot resolve $1 or $2"
+	case $real/ in
+	"$top"/*) printf '%s\n' "$real" ;;
+	*) fail "$1 leads to $real, outside the mapped tree $2; it is not mounted" ;;
+	esac
+}
+
 binds() {
-	while IFS="$tab" read -r kind ro src dst; do
+	while IFS="$tab" read -r kind ro src dst tree flag; do
 		[ "$kind" = bind ] || continue
 		[ -e "$src" ] || fail "$src (for $dst) does not exist"
+		if [ -n "$tree" ]; then
+			src=$(intree "$src" "$tree" "$flag") || exit 127
+		fi
 		mountpoint "$dst" "$src"
 		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"
 		if [ "$ro" = ro ]; then

@@ -197,3 +197,49 @@ func TestScriptAutoRefusesBinds(t *testing.T) {
 		t.Errorf("a bind without a namespace: %q, %v", out, err)
 	}
 }
+
+// TestScriptTree: a bind with a tree shows what stays inside it (through
+// a link inside the tree too), and refuses, before the command (127), a
+// source a link leads out of the tree and a user's directory that is a
+// link to another's; the outside data is never shown.
+func TestScriptTree(t *testing.T) {
+	top := openDir(t)
+	for _, d := range []string{"proj/data/v1", "outside", "home/bob/data"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, body := range map[string]string{"proj/data/v1/in.txt": "inside", "outside/secret.txt": "outside", "home/bob/data/b.txt": "bob's"} {
+		if err := os.WriteFile(filepath.Join(top, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"proj/data/cur": "v1", "proj/data/escape": "../../outside", "home/alice": "bob"} {
+		if err := os.Symlink(to, filepath.Join(top, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree := filepath.Join(top, "proj/data")
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			ok := Bind{Src: filepath.Join(tree, "cur"), Dst: "/jobshift-test-data", Tree: tree}
+			out, err := run(t, mode, Spec{Binds: []Bind{ok}}, nil, "cat /jobshift-test-data/in.txt")
+			if err != nil || out != "inside" {
+				t.Errorf("a link inside the tree: %q, %v", out, err)
+			}
+			for _, bad := range []struct {
+				b    Bind
+				want string
+			}{
+				{Bind{Src: filepath.Join(tree, "escape"), Dst: "/jobshift-test-data", Tree: tree}, "outside the mapped tree"},
+				{Bind{Src: filepath.Join(top, "home/alice/data"), Dst: "/jobshift-test-data", Tree: filepath.Join(top, "home/alice"), NoLink: true}, "is a symbolic link"},
+			} {
+				out, err := run(t, mode, Spec{Binds: []Bind{bad.b}}, nil, "echo TASKRAN; cat /jobshift-test-data/*")
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != 127 || strings.Contains(out, "TASKRAN") || !strings.Contains(out, bad.want) {
+					t.Errorf("%s: %q, %v; want exit 127 and %q", bad.b.Src, out, err, bad.want)
+				}
+			}
+		})
+	}
+}
