@@ -222,6 +222,10 @@ func renderView(b *bytes.Buffer, v *taskView) {
 	fmt.Fprintf(b, "  under: sh <run>/taskns.sh (host name %s, /etc/hosts line for %s; interface of %s named for OpenMPI, Gloo, NCCL unless set)\n",
 		shellQuote(v.spec.Hostname), shellJoin(v.spec.Hosts[0].Names), v.spec.Addr)
 	for _, bd := range v.spec.Binds {
+		if bd.Empty != "" {
+			fmt.Fprintf(b, "    emptyDir: %s (%s, %d MiB; 0: no limit)\n", shellQuote(bd.Dst), bd.Empty, bd.SizeMiB)
+			continue
+		}
 		fmt.Fprintf(b, "    mount: %s at %s%s\n", shellQuote(bd.Src), shellQuote(bd.Dst), map[bool]string{true: " (read-only)"}[bd.ReadOnly])
 	}
 	for _, f := range v.files {
@@ -253,6 +257,14 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 		ro = ro || rule.ReadOnly
 	case vol.Kind == "hostPath":
 		src = vol.Source
+	case vol.Kind == "emptyDir" && vol.Source == "Memory":
+		// A tmpfs of its sizeLimit (Kubernetes' EmptyDirVolumeSource).
+		if err := taskns.CheckPath(vol.MountPath); err != nil {
+			return refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
+		}
+		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Dst: vol.MountPath, Empty: taskns.EmptyMemory, SizeMiB: vol.SizeMiB})
+		v.need(vol.Pos, vol.MountPath)
+		return nil
 	case vol.Kind == "emptyDir":
 		// Per-task scratch, as each pod had its own.
 		src = filepath.Join(taskDir, "volumes", pathPart(vol.Name))

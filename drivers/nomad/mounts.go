@@ -36,10 +36,11 @@ import (
 type MountWay string
 
 const (
-	MountHostVolume MountWay = "nomad host volume" // group volume type host + volume_mount
-	MountCSIVolume  MountWay = "nomad csi volume"  // group volume type csi + volume_mount
-	MountDriver     MountWay = "driver volume"     // docker/podman config volumes
-	MountViewBind   MountWay = "task view bind"    // a bind of the task namespace wrapper
+	MountHostVolume MountWay = "nomad host volume"  // group volume type host + volume_mount
+	MountCSIVolume  MountWay = "nomad csi volume"   // group volume type csi + volume_mount
+	MountDriver     MountWay = "driver volume"      // docker/podman config volumes
+	MountViewBind   MountWay = "task view bind"     // a bind of the task namespace wrapper
+	MountViewEmpty  MountWay = "task view emptyDir" // an emptyDir the wrapper makes
 )
 
 // MountShape is one mapped volume of a group's main task.
@@ -56,6 +57,9 @@ type MountShape struct {
 	// (siteconfig.Mapped, checked by the wrapper on the client).
 	Tree   string
 	NoLink bool
+	// Empty and SizeMiB: an emptyDir's medium and size (taskns.Bind).
+	Empty   string
+	SizeMiB int64
 	// AccessMode and AttachmentMode: a CSI volume's.
 	AccessMode, AttachmentMode string
 }
@@ -64,6 +68,10 @@ type MountShape struct {
 // main task; a volume no rule maps is left to warnVolumes.
 func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 	for _, vol := range role.Volumes {
+		if vol.Kind == "emptyDir" {
+			d.emptyDir(g, role, vol)
+			continue
+		}
 		rule := d.p.Site.Volume(vol.Source, vol.Name)
 		if rule == nil {
 			continue
@@ -77,6 +85,31 @@ func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 		g.Mounts = append(g.Mounts, m)
 		g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s", vol.Name, m.Way, m.Dest, why))
 	}
+}
+
+// emptyDir gives a plain-process task the pod's emptyDir vol through its
+// view: per-task scratch, as each pod had its own, or a tmpfs of the
+// sizeLimit for medium Memory (Kubernetes' emptyDir, core/v1 types.go
+// EmptyDirVolumeSource, v1.29). A container has its own writable file
+// system at the path; it is left to warnVolumes.
+func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
+	if g.Traits.Container {
+		return
+	}
+	if err := taskns.CheckPath(vol.MountPath); err != nil {
+		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, emptyDir %q: %v. Nothing was rendered.", role.Name, vol.Name, err))
+		return
+	}
+	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk}
+	why := "a fresh directory of the task directory"
+	if vol.Source == "Memory" {
+		m.Empty, m.SizeMiB, why = taskns.EmptyMemory, vol.SizeMiB, "a tmpfs"
+		if vol.SizeMiB > 0 {
+			why += fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
+		}
+	}
+	g.Mounts = append(g.Mounts, m)
+	g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s made by the task namespace", vol.Name, m.Way, m.Dest, why))
 }
 
 // mount is vol's MountShape under rule, the reason for its way, or why
@@ -193,8 +226,11 @@ func driverVolumes(gs *GroupShape) []string {
 func viewBinds(gs *GroupShape) []taskns.Bind {
 	var out []taskns.Bind
 	for _, m := range gs.Mounts {
-		if m.Way == MountViewBind {
+		switch m.Way {
+		case MountViewBind:
 			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly, Tree: m.Tree, NoLink: m.NoLink})
+		case MountViewEmpty:
+			out = append(out, taskns.Bind{Dst: m.Dest, Empty: m.Empty, SizeMiB: m.SizeMiB})
 		}
 	}
 	return out

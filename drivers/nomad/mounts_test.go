@@ -213,3 +213,39 @@ func TestMountsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyDirRendered: a pod's emptyDir reaches a raw_exec or exec task
+// through its view, a fresh directory, or a tmpfs of its sizeLimit for
+// medium Memory (2Gi: 2048 MiB); a docker task, which has its own
+// writable file system there, gets no mount of it.
+func TestEmptyDirRendered(t *testing.T) {
+	j := psWorker("cache", "python3 train.py")
+	j.Roles[1].Volumes = []jobs.Volume{{Name: "cache", Kind: "emptyDir", MountPath: "/cache"},
+		{Name: "fast", Kind: "emptyDir", Source: "Memory", SizeMiB: 2048, MountPath: "/cache/fast"}}
+	for _, driver := range []string{"raw_exec", "exec", "docker"} {
+		site := rawExecSite()
+		site.Nomad.Driver = driver
+		job, diags := BuildJob(plan(j, site), fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		var spec string
+		var vols []string
+		for _, g := range job.TaskGroups {
+			if *g.Name == groupName("worker") {
+				spec = viewSpecText(t, mainOf(g))
+				vols, _ = mainOf(g).Config["volumes"].([]string)
+			}
+		}
+		want := "\nempty\tdisk\t0\t/cache\nempty\tmemory\t2048\t/cache/fast\n"
+		if driver == "docker" {
+			if spec != "" || len(vols) > 0 {
+				t.Errorf("docker: spec %q volumes %q, want neither", spec, vols)
+			}
+			continue
+		}
+		if !strings.Contains(spec, want) {
+			t.Errorf("%s: spec:\n%s\nwant the emptyDirs, parent first:%s", driver, spec, want)
+		}
+	}
+}

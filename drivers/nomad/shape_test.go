@@ -275,6 +275,11 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
 				t.Errorf("%s: task %s: the view's spec has no bind of %s at %s", name, task.Name, m.Source, m.Dest)
 			}
+		case MountViewEmpty:
+			line := fmt.Sprintf("\nempty\t%s\t%d\t%s\n", m.Empty, m.SizeMiB, m.Dest)
+			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
+				t.Errorf("%s: task %s: the view's spec has no emptyDir at %s", name, task.Name, m.Dest)
+			}
 		}
 	}
 	if len(task.VolumeMounts) != nomadMounts || len(g.Volumes) > nomadMounts {

@@ -43,7 +43,16 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 		m       siteconfig.Mapped
 	}
 	var binds []bind
+	var empties []string
 	for _, v := range r.Volumes {
+		if v.Kind == "emptyDir" {
+			line, err := emptyLine(r, v)
+			if err != nil {
+				return "", err
+			}
+			empties = append(empties, line)
+			continue
+		}
 		rule := st.site.Volume(v.Source, v.Name)
 		if rule == nil || rule.Path == "" {
 			continue
@@ -61,15 +70,38 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 		}
 		binds = append(binds, bind{ro, v.MountPath, m})
 	}
-	sort.SliceStable(binds, func(i, j int) bool { return binds[i].dst < binds[j].dst })
-	lines := make([]string, len(binds))
-	for i, b := range binds {
-		lines[i] = "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst + "\t" + b.m.Tree
+	lines := empties
+	for _, b := range binds {
+		line := "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst + "\t" + b.m.Tree
 		if b.m.NoLink {
-			lines[i] += "\tnolink"
+			line += "\tnolink"
 		}
+		lines = append(lines, line)
 	}
+	sort.SliceStable(lines, func(i, j int) bool { return lineDst(lines[i]) < lineDst(lines[j]) })
 	return strings.Join(lines, "\n"), nil
+}
+
+// emptyLine is the taskns "empty" line of r's emptyDir v: per-task
+// scratch, as each pod had its own, or a tmpfs of its sizeLimit for
+// medium Memory (Kubernetes' EmptyDirVolumeSource, core/v1 types.go,
+// v1.29).
+func emptyLine(r *jobs.Role, v jobs.Volume) (string, error) {
+	if err := taskns.CheckPath(v.MountPath); err != nil {
+		return "", refuse(v.Pos, "Role %s, emptyDir %q: %v.", r.Name, v.Name, err)
+	}
+	medium := taskns.EmptyDisk
+	if v.Source == "Memory" {
+		medium = taskns.EmptyMemory
+	}
+	return fmt.Sprintf("empty\t%s\t%d\t%s", medium, v.SizeMiB, v.MountPath), nil
+}
+
+// lineDst is the job's path of a bind or empty line (its fourth field),
+// by which they are ordered: parents before the paths under them.
+func lineDst(line string) string {
+	f := strings.Split(line, "\t")
+	return f[3]
 }
 
 // filesData is what js_files (sh/run.sh) reads for role ri: its platform

@@ -84,3 +84,27 @@ volume "checkpoints" { path = "/gpfs/home/${user}/ckpt" }
 		t.Errorf("subPath ../bob/ckpt: err = %v, want a refusal at the volume", err)
 	}
 }
+
+// TestEmptyDirBinds: a pod's emptyDirs become taskns "empty" lines
+// (a fresh directory, or a tmpfs of the sizeLimit for medium Memory),
+// ordered with the binds, parents first.
+func TestEmptyDirBinds(t *testing.T) {
+	site, sd := siteconfig.ParseConfig([]byte(`volume "imagenet" { path = "/lustre/datasets/imagenet" }`), "site.hcl")
+	if sd.HasErrors() {
+		t.Fatal(sd.Error())
+	}
+	r := &jobs.Role{Name: "worker", Volumes: []jobs.Volume{
+		{Name: "fast", Kind: "emptyDir", Source: "Memory", SizeMiB: 512, MountPath: "/data/fast"},
+		{Name: "dataset", Kind: "persistentVolumeClaim", Source: "imagenet", MountPath: "/data"},
+		{Name: "cache", Kind: "emptyDir", MountPath: "/cache"},
+	}}
+	got, err := volumeBinds(r, settings{site: site, user: "alice"})
+	want := "empty\tdisk\t0\t/cache\nbind\trw\t/lustre/datasets/imagenet\t/data\t/lustre/datasets/imagenet\nempty\tmemory\t512\t/data/fast"
+	if err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	r.Volumes[0].MountPath = "/data/../etc"
+	if _, err := volumeBinds(r, settings{site: site, user: "alice"}); err == nil {
+		t.Error("an emptyDir at /data/../etc was accepted")
+	}
+}

@@ -30,6 +30,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -60,12 +61,24 @@ const (
 // the symbolic links of both, and what is mounted is the resolved path
 // (a link changed after the check is never followed); with NoLink the
 // Tree itself must not be a link (a user's directory: siteconfig.Mapped).
+//
+// Empty, set, makes Dst an emptyDir instead: a fresh directory of this
+// start's scratch ("disk") or a tmpfs ("memory") of SizeMiB (0: the
+// kernel's default, half the node's memory); Src is then unused.
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
 	Tree     string
 	NoLink   bool
+	Empty    string
+	SizeMiB  int64
 }
+
+// The media of Bind.Empty.
+const (
+	EmptyDisk   = "disk"
+	EmptyMemory = "memory"
+)
 
 // Host is one /etc/hosts line of the task's view.
 type Host struct {
@@ -142,6 +155,15 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 	for _, bd := range binds {
 		if err := CheckPath(bd.Dst); err != nil {
 			return err
+		}
+		if bd.Empty != "" {
+			if (bd.Empty != EmptyDisk && bd.Empty != EmptyMemory) || bd.SizeMiB < 0 {
+				return fmt.Errorf("%w: emptyDir %q of medium %q, size %d", ErrValue, bd.Dst, bd.Empty, bd.SizeMiB)
+			}
+			if err := line("empty", bd.Empty, strconv.FormatInt(bd.SizeMiB, 10), bd.Dst); err != nil {
+				return err
+			}
+			continue
 		}
 		if err := CheckPath(bd.Src); err != nil {
 			return err

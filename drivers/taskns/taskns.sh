@@ -33,6 +33,9 @@
 #                                 links are resolved (the resolved path is
 #                                 mounted), and with nolink TREE must not be
 #                                 a link itself (a user's own directory)
+#   empty   disk|memory SIZE DST  an emptyDir at DST: a fresh directory of
+#                                 the scratch directory (disk), or a tmpfs
+#                                 (memory) of SIZE MiB (0: no size given)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Exit code 127 when the view cannot be built (the command never ran).
@@ -70,7 +73,7 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 	elif [ -n "$(get hostname)" ]; then
 		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
 	fi
-	if [ "$mode" = none ] && bind=$(get bind); then
+	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get empty); }; then
 		# data or a file the job needs at its path: never start without it
 		bind=$(printf '%s\n' "$bind" | { IFS="$tab" read -r _ _ d _ && printf '%s' "$d"; })
 		fail "the task needs $bind at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
@@ -155,8 +158,29 @@ intree() {
 	esac
 }
 
+# empty MEDIUM SIZE DST makes the emptyDir at DST (empties: how many).
+empties=0
+empty() {
+	[ -n "$scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
+	empties=$((empties + 1))
+	d=$scratch/emptydir-$empties
+	mkdir -p "$d" || fail "cannot make $d for $3"
+	mountpoint "$3" "$d"
+	if [ "$1" = memory ]; then
+		o=mode=1777
+		[ "$2" = 0 ] || o=$o,size=${2}m
+		mount -t tmpfs -o "$o" jobshift-emptydir "$root$3" || fail "cannot mount a tmpfs at $3"
+	else
+		mount --bind "$d" "$root$3" || fail "cannot mount $d at $3"
+	fi
+}
+
 binds() {
 	while IFS="$tab" read -r kind ro src dst tree flag; do
+		if [ "$kind" = empty ]; then
+			empty "$ro" "$src" "$dst"
+			continue
+		fi
 		[ "$kind" = bind ] || continue
 		[ -e "$src" ] || fail "$src (for $dst) does not exist"
 		if [ -n "$tree" ]; then

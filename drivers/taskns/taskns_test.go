@@ -243,3 +243,22 @@ func TestScriptTree(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptEmptyDir: a disk emptyDir is a fresh writable directory of
+// the scratch directory at the job's path, a memory one a tmpfs of the
+// size asked (as /proc/mounts shows it, in KiB); neither is on the host.
+func TestScriptEmptyDir(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			s := Spec{Binds: []Bind{{Dst: "/jobshift-test-cache", Empty: EmptyDisk}, {Dst: "/jobshift-test-cache/mem", Empty: EmptyMemory, SizeMiB: 8}}}
+			out, err := run(t, mode, s, nil, `ls -A /jobshift-test-cache/mem; echo x > /jobshift-test-cache/mem/a && echo x > /jobshift-test-cache/b && ls /jobshift-test-cache; `+
+				`while read -r _ m fs o _; do [ "$m" = /jobshift-test-cache/mem ] && echo "$fs ${o#*size=}"; done </proc/mounts | cut -d, -f1`)
+			if err != nil || out != "b\nmem\ntmpfs 8192k\n" {
+				t.Errorf("got %q, %v", out, err)
+			}
+			if _, err := os.Lstat("/jobshift-test-cache"); err == nil {
+				t.Error("/jobshift-test-cache exists on the host")
+			}
+		})
+	}
+}
