@@ -107,6 +107,9 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
 		}
 		t.Config[wk] = st.WorkingDir
 	}
+	if vols := r.initVolumes(role, st); len(vols) > 0 {
+		t.Config["volumes"] = vols
+	}
 	if len(st.Env) > 0 {
 		t.Env = map[string]string{}
 		for _, e := range st.Env {
@@ -114,4 +117,23 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
 		}
 	}
 	return t
+}
+
+// initVolumes are the driver volumes of init container st's hostPath
+// volumes (as the main task's: hostPathMount), which it shares with the
+// main container through the host path.
+func (r *renderer) initVolumes(role *jobs.Role, st jobs.InitStep) []string {
+	var vols []string
+	for _, v := range st.Volumes {
+		if v.Kind != "hostPath" || r.plan.Site.Volume(v.Source, v.Name) != nil {
+			continue
+		}
+		m, err := hostPathMount(true, v)
+		if err != "" {
+			r.errorf(v.Pos, "Volume cannot be mounted on Nomad", "Role %s, init container %s, hostPath %q at %s: %s.", role.Name, st.Name, v.Source, v.MountPath, err)
+			continue
+		}
+		vols = append(vols, driverVolumes(&GroupShape{Mounts: []MountShape{m}})...)
+	}
+	return vols
 }

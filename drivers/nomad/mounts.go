@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/hashicorp/nomad/api"
@@ -73,6 +74,9 @@ func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 			continue
 		}
 		rule := d.p.Site.Volume(vol.Source, vol.Name)
+		if rule == nil && vol.Kind == "hostPath" {
+			d.hostPath(g, role, vol)
+		}
 		if rule == nil {
 			continue
 		}
@@ -110,6 +114,50 @@ func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
 	}
 	g.Mounts = append(g.Mounts, m)
 	g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s made by the task namespace", vol.Name, m.Way, m.Dest, why))
+}
+
+// hostPath gives the task the pod's hostPath vol as written: a driver
+// volume on docker and podman (the client's plugin must allow host
+// paths: volumes { enabled = true }, drivers/docker/config.go, v1.11.3),
+// a bind of the view where the job's path is another than the host's on
+// raw_exec and exec (where it is the same, the task sees it already).
+func (d *decider) hostPath(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
+	m, err := hostPathMount(g.Traits.Container, vol)
+	if err != "" {
+		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, hostPath %q at %s: %s. Nothing was rendered.", role.Name, vol.Source, vol.MountPath, err))
+		return
+	}
+	why := "the host's own path, which the task sees as it is"
+	switch m.Way {
+	case MountDriver:
+		why = "driver config volumes " + m.Source + ":" + m.Dest + " (a site setting: the client's " + g.Driver + " plugin needs volumes { enabled = true } for a host path)"
+	case MountViewBind:
+		why = "bound from " + m.Source + " by the task namespace"
+	}
+	if m.Way != "" {
+		g.Mounts = append(g.Mounts, m)
+	}
+	g.Why = append(g.Why, fmt.Sprintf("volume %s: hostPath %s at %s, %s", vol.Name, vol.Source, vol.MountPath, why))
+}
+
+// hostPathMount is vol (a hostPath) for a container or a plain process;
+// no Way when the plain process needs no mount; or why it cannot be.
+func hostPathMount(container bool, vol jobs.Volume) (MountShape, string) {
+	m := MountShape{Volume: vol.Name, Source: vol.Source, Dest: vol.MountPath, ReadOnly: vol.ReadOnly}
+	for _, p := range []string{vol.Source, vol.MountPath} {
+		if err := taskns.CheckPath(p); err != nil {
+			return m, err.Error()
+		}
+	}
+	switch {
+	case container && strings.ContainsAny(vol.Source+vol.MountPath, ":,"):
+		return m, "a path holds a ':' or ',', which a driver volume (host:dest) cannot carry"
+	case container:
+		m.Way = MountDriver
+	case path.Clean(vol.Source) != path.Clean(vol.MountPath):
+		m.Way = MountViewBind
+	}
+	return m, ""
 }
 
 // mount is vol's MountShape under rule, the reason for its way, or why

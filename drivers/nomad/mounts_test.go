@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -247,5 +248,45 @@ func TestEmptyDirRendered(t *testing.T) {
 		if !strings.Contains(spec, want) {
 			t.Errorf("%s: spec:\n%s\nwant the emptyDirs, parent first:%s", driver, spec, want)
 		}
+	}
+}
+
+// TestHostPathRendered: the init-secret example's hostPath, shared by its
+// init container and its main container, is a driver volume of both
+// tasks on docker; on raw_exec the path is the host's own, so the view
+// binds nothing, and a hostPath mounted at another path is bound.
+func TestHostPathRendered(t *testing.T) {
+	j, diags := load.Load("../../examples/pytorchjob-init-secret.yaml", jobs.ReadOptions{Path: "pytorchjob-init-secret.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	const vol = "/tmp/jobshift-example-init:/tmp/jobshift-example-init"
+	for _, driver := range []string{"docker", "raw_exec"} {
+		p, diags := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, nil, "alice")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		job, diags := BuildJob(p, fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		for _, tk := range job.TaskGroups[0].Tasks {
+			vols, _ := tk.Config["volumes"].([]string)
+			if want := driver == "docker" && (tk.Name == MainTask || tk.Name == InitTask); want != slices.Contains(vols, vol) {
+				t.Errorf("%s: task %s volumes %q", driver, tk.Name, vols)
+			}
+			if tk.Name == MainTask && driver == "raw_exec" && strings.Contains(viewSpecText(t, tk), "\nbind\t") {
+				t.Errorf("raw_exec: the view binds the host's own path:\n%s", viewSpecText(t, tk))
+			}
+		}
+	}
+	j.Roles[0].Volumes[0].MountPath = "/data"
+	p, _ := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec"}}, nil, "alice")
+	job, diags := BuildJob(p, fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if spec := viewSpecText(t, mainOf(job.TaskGroups[0])); !strings.Contains(spec, "\nbind\trw\t/tmp/jobshift-example-init\t/data\n") {
+		t.Errorf("raw_exec: the view does not bind the hostPath at /data:\n%s", spec)
 	}
 }

@@ -271,7 +271,11 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 			}
 		case MountViewBind:
 			ro := map[bool]string{true: "ro", false: "rw"}[m.ReadOnly]
-			line := "\nbind\t" + ro + "\t" + m.Source + "\t" + m.Dest + "\t" + m.Tree + map[bool]string{true: "\tnolink"}[m.NoLink] + "\n"
+			line := "\nbind\t" + ro + "\t" + m.Source + "\t" + m.Dest
+			if m.Tree != "" {
+				line += "\t" + m.Tree + map[bool]string{true: "\tnolink"}[m.NoLink]
+			}
+			line += "\n"
 			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
 				t.Errorf("%s: task %s: the view's spec has no bind of %s at %s", name, task.Name, m.Source, m.Dest)
 			}
