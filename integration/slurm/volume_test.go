@@ -120,3 +120,51 @@ volume "checkpoints" { path = "`+shared+"/"+c.rule+`" }
 		})
 	}
 }
+
+// TestSharedClaimTFJob: the TFJob's two workers read the dataset claim
+// (100 lines) and write their checkpoints to the checkpoint claim, mapped
+// per user; the chief reads both, and they are in the user's directory
+// of the shared tree afterwards.
+func TestSharedClaimTFJob(t *testing.T) {
+	needCluster(t)
+	shared := t.TempDir()
+	for _, d := range []string{"data", "ckpt/ci"} {
+		if err := os.MkdirAll(filepath.Join(shared, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.Chmod(filepath.Join(shared, "ckpt", "ci"), 0o777)
+	if err := os.WriteFile(filepath.Join(shared, "data", "train.txt"), []byte(strings.Repeat("x\n", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site, d := siteconfig.ParseConfig([]byte(`volume "training-data" { path = "`+shared+`/data" }
+volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
+`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "tfjob-shared.yaml")
+	job, diags := load.Load(path, jobs.ReadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	plan, diags := translate.Build(job, site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	r := submit(t, plan, 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.err"))
+	if strings.Contains(string(errOut), "keeps the node's host name") {
+		t.Skipf("the nodes allow no namespace: %s", errOut)
+	}
+	want := "shared-worker-0 read 100 lines\nshared-worker-1 read 100 lines\n"
+	if r.final.Phase != completion.PhaseSucceeded || string(out) != want {
+		t.Fatalf("final %+v, chief printed %q (stderr %q), want %q", r.final, out, errOut, want)
+	}
+	for _, name := range []string{"shared-worker-0", "shared-worker-1"} {
+		if b, err := os.ReadFile(filepath.Join(shared, "ckpt", "ci", name+".ckpt")); err != nil || string(b) != name+" read 100 lines\n" {
+			t.Errorf("%s's checkpoint in the shared tree: %q, %v", name, b, err)
+		}
+	}
+}
