@@ -1,6 +1,8 @@
 package siteconfig
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -111,6 +113,41 @@ volume "scratch"  { path = "/scratch/run-${user}" }
 	for _, sub := range []string{"../bob", "a/../../x", "/etc", "a\nb", ".."} {
 		if got, err := cfg.Volume("home").Map("alice", sub); err == nil {
 			t.Errorf("subPath %q gave %+v", sub, got)
+		}
+	}
+}
+
+// TestSecretsBlock: the secrets dir keeps ${user}; its files are the
+// YAML and JSON ones, sorted; a relative dir and a missing one are
+// refused at the block.
+func TestSecretsBlock(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "alice", "sub.yaml"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"b.yml", "a.yaml", "c.json", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, "alice", f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := ParseConfig([]byte(`secrets { dir = "`+dir+`/${user}" }`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	files, err := cfg.Secrets.Files("alice")
+	want := []string{filepath.Join(dir, "alice", "a.yaml"), filepath.Join(dir, "alice", "b.yml"), filepath.Join(dir, "alice", "c.json")}
+	if err != nil || strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, %v; want %q", files, err, want)
+	}
+	if files, err := cfg.Secrets.Files("bob"); err != nil || len(files) != 0 {
+		t.Errorf("bob's missing directory: %q, %v", files, err)
+	}
+	if _, err := cfg.Secrets.Files("../alice"); err == nil {
+		t.Error("user ../alice was accepted")
+	}
+	for _, src := range []string{`secrets { dir = "rel" }`, `secrets {}`} {
+		if _, diags := ParseConfig([]byte(src), "site.hcl"); !diags.HasErrors() || diags[0].Subject == nil {
+			t.Errorf("%s: %v, want a located error", src, diags)
 		}
 	}
 }
