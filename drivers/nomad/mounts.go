@@ -104,10 +104,12 @@ func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
 		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, emptyDir %q: %v. Nothing was rendered.", role.Name, vol.Name, err))
 		return
 	}
-	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk}
-	why := "a fresh directory of the task directory"
+	// in the allocation directory, which the init task shares
+	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk,
+		Source: phAllocDir + "/" + viewEmptyDir + "/" + emptyDirName(vol.Name)}
+	why := "a directory of the allocation (shared with the init task)"
 	if vol.Source == "Memory" {
-		m.Empty, m.SizeMiB, why = taskns.EmptyMemory, vol.SizeMiB, "a tmpfs"
+		m.Empty, m.SizeMiB, m.Source, why = taskns.EmptyMemory, vol.SizeMiB, "", "a tmpfs of the task's own"
 		if vol.SizeMiB > 0 {
 			why += fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
 		}
@@ -158,6 +160,21 @@ func hostPathMount(container bool, vol jobs.Volume) (MountShape, string) {
 		m.Way = MountViewBind
 	}
 	return m, ""
+}
+
+// emptyDirName is the allocation directory's entry of emptyDir name (a
+// DNS label on Kubernetes; anything else is made one path element).
+func emptyDirName(name string) string {
+	out := []byte(name)
+	for i, c := range out {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			out[i] = '_'
+		}
+	}
+	if s := string(out); s != "" && strings.Trim(s, ".") != "" {
+		return s
+	}
+	return "_" + string(out)
 }
 
 // mount is vol's MountShape under rule, the reason for its way, or why
@@ -278,7 +295,7 @@ func viewBinds(gs *GroupShape) []taskns.Bind {
 		case MountViewBind:
 			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly, Tree: m.Tree, NoLink: m.NoLink})
 		case MountViewEmpty:
-			out = append(out, taskns.Bind{Dst: m.Dest, Empty: m.Empty, SizeMiB: m.SizeMiB})
+			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, Empty: m.Empty, SizeMiB: m.SizeMiB})
 		}
 	}
 	return out

@@ -216,9 +216,10 @@ func TestMountsRefused(t *testing.T) {
 }
 
 // TestEmptyDirRendered: a pod's emptyDir reaches a raw_exec or exec task
-// through its view, a fresh directory, or a tmpfs of its sizeLimit for
-// medium Memory (2Gi: 2048 MiB); a docker task, which has its own
-// writable file system there, gets no mount of it.
+// through its view, a directory of the allocation (which the init task
+// shares), or a tmpfs of its sizeLimit for medium Memory (2Gi: 2048 MiB);
+// a docker task, which has its own writable file system there, gets no
+// mount of it.
 func TestEmptyDirRendered(t *testing.T) {
 	j := psWorker("cache", "python3 train.py")
 	j.Roles[1].Volumes = []jobs.Volume{{Name: "cache", Kind: "emptyDir", MountPath: "/cache"},
@@ -238,7 +239,7 @@ func TestEmptyDirRendered(t *testing.T) {
 				vols, _ = mainOf(g).Config["volumes"].([]string)
 			}
 		}
-		want := "\nempty\tdisk\t0\t/cache\nempty\tmemory\t2048\t/cache/fast\n"
+		want := "\nempty\tdisk\t0\t/cache\t$NOMAD_ALLOC_DIR/jobshift-emptydir/cache\nempty\tmemory\t2048\t/cache/fast\n"
 		if driver == "docker" {
 			if spec != "" || len(vols) > 0 {
 				t.Errorf("docker: spec %q volumes %q, want neither", spec, vols)

@@ -281,6 +281,9 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 			}
 		case MountViewEmpty:
 			line := fmt.Sprintf("\nempty\t%s\t%d\t%s\n", m.Empty, m.SizeMiB, m.Dest)
+			if m.Source != "" {
+				line = fmt.Sprintf("\nempty\t%s\t%d\t%s\t%s\n", m.Empty, m.SizeMiB, m.Dest, strings.Replace(m.Source, phAllocDir, "$NOMAD_ALLOC_DIR", 1))
+			}
 			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
 				t.Errorf("%s: task %s: the view's spec has no emptyDir at %s", name, task.Name, m.Dest)
 			}

@@ -39,6 +39,7 @@ const (
 	viewSpecFile   = "jobshift-taskns.spec"
 	viewFilesDir   = "jobshift-files"
 	viewScratchDir = "jobshift-taskns.d"
+	viewEmptyDir   = "jobshift-emptydir" // in the allocation directory
 )
 
 // Placeholders in the encoded spec for what only the client knows; none
@@ -49,6 +50,7 @@ const (
 	phAddr       = "@A@"
 	phTaskDir    = "/@T@"
 	phSecretsDir = "/@S@"
+	phAllocDir   = "/@D@"
 )
 
 // viewOf is what the main task gets of its view: uc under the wrapper
@@ -196,6 +198,8 @@ func specTemplate(text, addr string) string {
 			b.WriteString(`{{ env "NOMAD_TASK_DIR" }}`)
 		case phSecretsDir:
 			b.WriteString(`{{ env "NOMAD_SECRETS_DIR" }}`)
+		case phAllocDir:
+			b.WriteString(`{{ env "NOMAD_ALLOC_DIR" }}`)
 		}
 		text = text[i+len(ph):]
 	}
@@ -205,7 +209,7 @@ func specTemplate(text, addr string) string {
 // nextPlaceholder is the first placeholder in s and its index (-1: none).
 func nextPlaceholder(s string) (int, string) {
 	at, which := -1, ""
-	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecretsDir} {
+	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecretsDir, phAllocDir} {
 		if i := strings.Index(s, ph); i >= 0 && (at < 0 || i < at) {
 			at, which = i, ph
 		}

@@ -62,9 +62,10 @@ const (
 // (a link changed after the check is never followed); with NoLink the
 // Tree itself must not be a link (a user's directory: siteconfig.Mapped).
 //
-// Empty, set, makes Dst an emptyDir instead: a fresh directory of this
-// start's scratch ("disk") or a tmpfs ("memory") of SizeMiB (0: the
-// kernel's default, half the node's memory); Src is then unused.
+// Empty, set, makes Dst an emptyDir instead: a directory ("disk"; Src,
+// made if missing, or "" for a fresh one of this start's scratch) or a
+// tmpfs ("memory") of SizeMiB (0: the kernel's default, half the node's
+// memory).
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
@@ -160,7 +161,14 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 			if (bd.Empty != EmptyDisk && bd.Empty != EmptyMemory) || bd.SizeMiB < 0 {
 				return fmt.Errorf("%w: emptyDir %q of medium %q, size %d", ErrValue, bd.Dst, bd.Empty, bd.SizeMiB)
 			}
-			if err := line("empty", bd.Empty, strconv.FormatInt(bd.SizeMiB, 10), bd.Dst); err != nil {
+			fields := []string{"empty", bd.Empty, strconv.FormatInt(bd.SizeMiB, 10), bd.Dst}
+			if bd.Src != "" && bd.Empty == EmptyDisk {
+				if err := CheckPath(bd.Src); err != nil {
+					return err
+				}
+				fields = append(fields, bd.Src)
+			}
+			if err := line(fields...); err != nil {
 				return err
 			}
 			continue

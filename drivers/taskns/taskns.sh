@@ -33,9 +33,11 @@
 #                                 links are resolved (the resolved path is
 #                                 mounted), and with nolink TREE must not be
 #                                 a link itself (a user's own directory)
-#   empty   disk|memory SIZE DST  an emptyDir at DST: a fresh directory of
-#                                 the scratch directory (disk), or a tmpfs
-#                                 (memory) of SIZE MiB (0: no size given)
+#   empty   disk|memory SIZE DST [DIR]
+#                                 an emptyDir at DST: DIR (made if missing;
+#                                 none: a fresh directory of the scratch
+#                                 directory) for disk, or a tmpfs (memory)
+#                                 of SIZE MiB (0: no size given)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Exit code 127 when the view cannot be built (the command never ran).
@@ -158,12 +160,15 @@ intree() {
 	esac
 }
 
-# empty MEDIUM SIZE DST makes the emptyDir at DST (empties: how many).
+# empty MEDIUM SIZE DST [DIR] makes the emptyDir at DST (empties: how many).
 empties=0
 empty() {
-	[ -n "$scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
 	empties=$((empties + 1))
-	d=$scratch/emptydir-$empties
+	d=${4:-}
+	if [ -z "$d" ]; then
+		[ -n "$scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
+		d=$scratch/emptydir-$empties
+	fi
 	mkdir -p "$d" || fail "cannot make $d for $3"
 	mountpoint "$3" "$d"
 	if [ "$1" = memory ]; then
@@ -178,7 +183,7 @@ empty() {
 binds() {
 	while IFS="$tab" read -r kind ro src dst tree flag; do
 		if [ "$kind" = empty ]; then
-			empty "$ro" "$src" "$dst"
+			empty "$ro" "$src" "$dst" "$tree"
 			continue
 		fi
 		[ "$kind" = bind ] || continue

@@ -262,3 +262,28 @@ func TestScriptEmptyDir(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptEmptyDirShared: a disk emptyDir given a directory (the
+// allocation's, which an init task and the main task share on Nomad) is
+// made there if missing, and what one start writes the next one reads.
+func TestScriptEmptyDirShared(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			dir := filepath.Join(openDir(t), "alloc", "cache")
+			if mode == ModeUser {
+				if err := os.MkdirAll(filepath.Dir(dir), 0o777); err != nil {
+					t.Fatal(err)
+				}
+				_ = os.Chmod(filepath.Dir(dir), 0o777)
+			}
+			s := Spec{Binds: []Bind{{Dst: "/jobshift-test-cache", Empty: EmptyDisk, Src: dir}}}
+			if out, err := run(t, mode, s, nil, "echo prepared > /jobshift-test-cache/data"); err != nil {
+				t.Fatalf("first start: %q, %v", out, err)
+			}
+			out, err := run(t, mode, s, nil, "cat /jobshift-test-cache/data")
+			if err != nil || out != "prepared\n" {
+				t.Errorf("second start read %q, %v", out, err)
+			}
+		})
+	}
+}
