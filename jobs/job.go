@@ -302,7 +302,10 @@ type Volume struct {
 	// MountPath, so a target that cannot provide it changes what the job
 	// does (translate.Build refuses it unless -lossy).
 	Used bool `json:"used,omitempty"`
-	Pos  Pos  `json:"pos"`
+	// SizeMiB is an emptyDir's sizeLimit, rounded up (0 = none); Source
+	// is its medium ("Memory": a tmpfs of that size).
+	SizeMiB int64 `json:"sizeMiB,omitempty"`
+	Pos     Pos   `json:"pos"`
 }
 
 // ImageAuth is registry credentials (PAI v1 authFile path or v2 auth).

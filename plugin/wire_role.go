@@ -49,7 +49,7 @@ func volumesToPB(vs []jobs.Volume) []*pb.Volume {
 	var out []*pb.Volume
 	for _, v := range vs {
 		out = append(out, &pb.Volume{Name: v.Name, Kind: v.Kind, Source: v.Source,
-			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posToPB(v.Pos), SubPath: v.SubPath, Used: v.Used})
+			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posToPB(v.Pos), SubPath: v.SubPath, Used: v.Used, SizeMib: v.SizeMiB})
 	}
 	return out
 }
@@ -58,7 +58,7 @@ func volumesFromPB(vs []*pb.Volume) []jobs.Volume {
 	var out []jobs.Volume
 	for _, v := range vs {
 		out = append(out, jobs.Volume{Name: v.Name, Kind: v.Kind, Source: v.Source,
-			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posFromPB(v.Pos), SubPath: v.SubPath, Used: v.Used})
+			MountPath: v.MountPath, ReadOnly: v.ReadOnly, Pos: posFromPB(v.Pos), SubPath: v.SubPath, Used: v.Used, SizeMiB: v.SizeMib})
 	}
 	return out
 }

@@ -23,6 +23,7 @@ var sinceV2 = map[protoreflect.FullName]string{
 	"jobshift.plugin.v1.Job.lossy":                       "lossy conversion (-lossy)",
 	"jobshift.plugin.v1.Volume.sub_path":                 "a volume's subPath",
 	"jobshift.plugin.v1.Volume.used":                     "a volume the command uses",
+	"jobshift.plugin.v1.Volume.size_mib":                 "an emptyDir's size limit",
 	"jobshift.plugin.v1.Completion.decider":              "the replica type that decides success",
 	"jobshift.plugin.v1.Completion.success_roles":        "a JobSet successPolicy",
 	"jobshift.plugin.v1.Completion.success_any":          "a JobSet successPolicy",

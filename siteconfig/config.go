@@ -62,6 +62,9 @@ type Config struct {
 	// Trainer is the `trainer {}` block (nil = none): Kubeflow Trainer
 	// runtimes the site provides (config_trainer.go).
 	Trainer *TrainerConfig `json:",omitempty"`
+	// Secrets is the `secrets {}` block (nil = none): where the site
+	// keeps the Secrets and ConfigMaps its jobs name (config_secrets.go).
+	Secrets *SecretsConfig `json:",omitempty"`
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.

@@ -30,7 +30,7 @@ var (
 var (
 	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"}, {Type: "defaults"},
-		{Type: "trainer"},
+		{Type: "trainer"}, {Type: "secrets"},
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
@@ -69,7 +69,7 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
-		case "nomad", "slurm", "plugins", "defaults", "trainer":
+		case "nomad", "slurm", "plugins", "defaults", "trainer", "secrets":
 			if prev, dup := seen[b.Type]; dup {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
 					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
@@ -90,6 +90,8 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 			cfg.Defaults, d = decodeDefaults(b)
 		case "trainer":
 			cfg.Trainer, d = decodeTrainer(b)
+		case "secrets":
+			cfg.Secrets, d = decodeSecrets(b)
 		case "image":
 			var r *ImageRule
 			r, d = decodeImage(b)

@@ -147,3 +147,41 @@ func (r *VolumeRule) HostPath(user string) (string, error) {
 	}
 	return strings.ReplaceAll(r.Path, "${user}", user), nil
 }
+
+// Mapped is where a rule puts one volume mount for a user: Src is the
+// directory (or file) shown at the job's path, Tree the mapped tree it
+// must stay in once symbolic links are resolved on the node (the rule's
+// path; for a ${user} path, the user's own directory, which must not be
+// a link itself: NoLink), so that neither a subPath nor a link a user
+// made shows a task anything outside it (drivers/taskns checks it where
+// the mount is made).
+type Mapped struct {
+	Src, Tree string
+	NoLink    bool
+}
+
+// Map is r's mapping of a mount with subPath for user; an error says why
+// it cannot be given (a subPath leaving the tree, a bad user name, a rule
+// with no path).
+func (r *VolumeRule) Map(user, subPath string) (Mapped, error) {
+	src, err := r.HostPath(user)
+	if err != nil || src == "" {
+		return Mapped{}, err
+	}
+	m := Mapped{Src: src, Tree: src}
+	if i := strings.Index(r.Path, "${user}"); i >= 0 {
+		end := strings.IndexByte(r.Path[i:], '/')
+		if end < 0 {
+			end = len(r.Path) - i
+		}
+		m.Tree, m.NoLink = strings.ReplaceAll(r.Path[:i+end], "${user}", user), true
+	}
+	if subPath == "" {
+		return m, nil
+	}
+	if path.IsAbs(subPath) || strings.ContainsAny(subPath, "\t\n\r\x00") || strings.Contains("/"+subPath+"/", "/../") {
+		return Mapped{}, fmt.Errorf("the subPath %q leaves the mapped directory %s", subPath, src)
+	}
+	m.Src = path.Join(src, subPath)
+	return m, nil
+}

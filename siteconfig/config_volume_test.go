@@ -1,6 +1,8 @@
 package siteconfig
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -78,6 +80,74 @@ func TestVolumeRulesRefused(t *testing.T) {
 		}
 		if !diags.HasErrors() || !strings.Contains(msg, tc.at) || !strings.Contains(msg, tc.want) {
 			t.Errorf("%s: got %q, want an error at %s about %q", tc.src, msg, tc.at, tc.want)
+		}
+	}
+}
+
+// TestVolumeMap: a mount's source and the tree it must stay in: the
+// rule's path, or for a ${user} path the user's own directory (no link);
+// a subPath that leaves it is refused.
+func TestVolumeMap(t *testing.T) {
+	cfg, diags := ParseConfig([]byte(`
+volume "training" { path = "/lustre/proj/training" }
+volume "home"     { path = "/gpfs/home/${user}/data" }
+volume "scratch"  { path = "/scratch/run-${user}" }
+`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, tc := range []struct {
+		name, sub string
+		want      Mapped
+	}{
+		{"training", "", Mapped{Src: "/lustre/proj/training", Tree: "/lustre/proj/training"}},
+		{"training", "mnist/v1", Mapped{Src: "/lustre/proj/training/mnist/v1", Tree: "/lustre/proj/training"}},
+		{"home", "", Mapped{Src: "/gpfs/home/alice/data", Tree: "/gpfs/home/alice", NoLink: true}},
+		{"home", "ckpt", Mapped{Src: "/gpfs/home/alice/data/ckpt", Tree: "/gpfs/home/alice", NoLink: true}},
+		{"scratch", "", Mapped{Src: "/scratch/run-alice", Tree: "/scratch/run-alice", NoLink: true}},
+	} {
+		if got, err := cfg.Volume(tc.name).Map("alice", tc.sub); err != nil || got != tc.want {
+			t.Errorf("%s %q: %+v, %v; want %+v", tc.name, tc.sub, got, err, tc.want)
+		}
+	}
+	for _, sub := range []string{"../bob", "a/../../x", "/etc", "a\nb", ".."} {
+		if got, err := cfg.Volume("home").Map("alice", sub); err == nil {
+			t.Errorf("subPath %q gave %+v", sub, got)
+		}
+	}
+}
+
+// TestSecretsBlock: the secrets dir keeps ${user}; its files are the
+// YAML and JSON ones, sorted; a relative dir and a missing one are
+// refused at the block.
+func TestSecretsBlock(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "alice", "sub.yaml"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"b.yml", "a.yaml", "c.json", "notes.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, "alice", f), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg, diags := ParseConfig([]byte(`secrets { dir = "`+dir+`/${user}" }`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	files, err := cfg.Secrets.Files("alice")
+	want := []string{filepath.Join(dir, "alice", "a.yaml"), filepath.Join(dir, "alice", "b.yml"), filepath.Join(dir, "alice", "c.json")}
+	if err != nil || strings.Join(files, " ") != strings.Join(want, " ") {
+		t.Errorf("files %q, %v; want %q", files, err, want)
+	}
+	if files, err := cfg.Secrets.Files("bob"); err != nil || len(files) != 0 {
+		t.Errorf("bob's missing directory: %q, %v", files, err)
+	}
+	if _, err := cfg.Secrets.Files("../alice"); err == nil {
+		t.Error("user ../alice was accepted")
+	}
+	for _, src := range []string{`secrets { dir = "rel" }`, `secrets {}`} {
+		if _, diags := ParseConfig([]byte(src), "site.hcl"); !diags.HasErrors() || diags[0].Subject == nil {
+			t.Errorf("%s: %v, want a located error", src, diags)
 		}
 	}
 }

@@ -210,6 +210,13 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 	}
 	opts := f.opts
 	opts.Path = path
+	if f.secrets == "" && cfg != nil && cfg.Secrets != nil {
+		s, d := f.siteSecrets(cfg.Secrets)
+		if diags = append(diags, d...); d.HasErrors() {
+			return nil, nil, diags
+		}
+		opts.Secrets = s
+	}
 	if cfg != nil && cfg.Trainer != nil {
 		opts.Runtimes = append(append([]string(nil), opts.Runtimes...), cfg.Trainer.RuntimeFiles()...)
 		opts.StoragePath = cfg.Trainer.StoragePath
@@ -245,6 +252,40 @@ func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 		return nil, hcl.Diagnostics{d}
 	}
 	return secretsValue(src, path)
+}
+
+// siteSecrets reads the site's secrets directory (siteconfig.
+// SecretsConfig) as one -secrets file: the Secret and ConfigMap documents
+// of all its files, nil when it holds none.
+func (f *jobFlags) siteSecrets(sc *siteconfig.SecretsConfig) (map[string]any, hcl.Diagnostics) {
+	user, diags := translate.ResolveUser(f.user)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	files, err := sc.Files(user)
+	if err != nil {
+		return nil, hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the site's secrets", Detail: err.Error() + ".", Subject: sc.Range.Ptr()}}
+	}
+	var items []any
+	for _, file := range files {
+		v, d := readSecrets(file)
+		if diags = append(diags, d...); d.HasErrors() {
+			return nil, diags
+		}
+		switch v["kind"] {
+		case "List":
+			list, _ := v["items"].([]any)
+			items = append(items, list...)
+		case "Secret", "ConfigMap":
+			items = append(items, v)
+		default:
+			return nil, append(diags, cmdError("Invalid site secrets file", "%s (the site's secrets dir, %s) holds no Secret or ConfigMap documents.", file, sc.Range))
+		}
+	}
+	if len(items) == 0 {
+		return nil, diags
+	}
+	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, diags
 }
 
 const secretsHint = "A secrets file is a YAML or JSON mapping of names to values."

@@ -84,3 +84,39 @@ func TestSlurmSecretVolumeConverted(t *testing.T) {
 		}
 	}
 }
+
+// The site's secrets directory (secrets { dir = ".../${user}" }) stands
+// in for -secrets: a corpus job naming a Secret created outside its file
+// validates for the user whose directory holds it, not for another user,
+// and not once the user's directory holds a file of another kind.
+func TestSiteSecretsDir(t *testing.T) {
+	isolate(t)
+	job := filepath.Join(testcorpus.Dir(t), "pytorchjob", "Lucas-SJY-train_llm_with_nrp__k8s-pytorchjob.yaml")
+	dir := t.TempDir()
+	b, err := os.ReadFile(filepath.Join("..", "..", "examples", "secrets", "sft-env.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "tester"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tester", "sft-env.yaml"), b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	site := filepath.Join(dir, "site.hcl")
+	if err := os.WriteFile(site, []byte(`secrets { dir = "`+dir+`/${user}" }`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runCLI(t, []string{"validate", "-config", site, job}, ""); code != 0 {
+		t.Errorf("tester, whose directory holds the Secret: exit %d\n%s", code, out)
+	}
+	if out, code := runCLI(t, []string{"validate", "-config", site, "-user", "bob", job}, ""); code == 0 {
+		t.Errorf("bob, whose directory does not exist, validates:\n%s", out)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tester", "z.yaml"), []byte("token: x\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, code := runCLI(t, []string{"validate", "-config", site, job}, ""); code == 0 || !strings.Contains(out, "holds no Secret or ConfigMap") {
+		t.Errorf("a file of another kind: exit %d\n%s", code, out)
+	}
+}

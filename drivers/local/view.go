@@ -13,6 +13,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/internal/freshfile"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -279,6 +280,10 @@ func renderView(b *bytes.Buffer, v *taskView) {
 	fmt.Fprintf(b, "  under: sh <run>/taskns.sh (host name %s, /etc/hosts line for %s; interface of %s named for OpenMPI, Gloo, NCCL unless set)\n",
 		shellQuote(v.spec.Hostname), shellJoin(v.spec.Hosts[0].Names), v.spec.Addr)
 	for _, bd := range v.spec.Binds {
+		if bd.Empty != "" {
+			fmt.Fprintf(b, "    emptyDir: %s (%s, %d MiB; 0: no limit)\n", shellQuote(bd.Dst), bd.Empty, bd.SizeMiB)
+			continue
+		}
 		fmt.Fprintf(b, "    mount: %s at %s%s\n", shellQuote(bd.Src), shellQuote(bd.Dst), map[bool]string{true: " (read-only)"}[bd.ReadOnly])
 	}
 	if v.sshFiles != "" {
@@ -296,11 +301,13 @@ func renderView(b *bytes.Buffer, v *taskView) {
 // volume adds the bind that shows vol at its mount path, if any.
 func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, taskDir string) error {
 	var src string
+	var mp siteconfig.Mapped
 	ro := vol.ReadOnly
 	switch rule := p.Site.Volume(vol.Source, vol.Name); {
 	case rule != nil && rule.Path != "":
 		var err error
-		if src, err = rule.HostPath(p.User); err == nil {
+		if mp, err = rule.Map(p.User, vol.SubPath); err == nil {
+			src = mp.Src
 			if err = inMappedTree(rule.Path, src); err != nil {
 				err = fmt.Errorf("site rule volume %q maps it to %s on this machine, which cannot be shown: %w", rule.Pattern, src, err)
 			}
@@ -311,6 +318,14 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 		ro = ro || rule.ReadOnly
 	case vol.Kind == "hostPath":
 		src = vol.Source
+	case vol.Kind == "emptyDir" && vol.Source == "Memory":
+		// A tmpfs of its sizeLimit (Kubernetes' EmptyDirVolumeSource).
+		if err := taskns.CheckPath(vol.MountPath); err != nil {
+			return refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
+		}
+		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Dst: vol.MountPath, Empty: taskns.EmptyMemory, SizeMiB: vol.SizeMiB})
+		v.need(vol.Pos, vol.MountPath)
+		return nil
 	case vol.Kind == "emptyDir":
 		// Per-task scratch, as each pod had its own.
 		src = filepath.Join(taskDir, "volumes", pathPart(vol.Name))
@@ -324,7 +339,7 @@ func (v *taskView) volume(p *translate.Plan, r *jobs.Role, vol jobs.Volume, task
 	if err := taskns.CheckPath(vol.MountPath); err != nil {
 		return refuse(taskns.ErrValue, vol.Pos, "Bad mount path", "Role %q: volume %q cannot be mounted: %v.", r.Name, vol.Name, err)
 	}
-	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro})
+	v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: src, Dst: vol.MountPath, ReadOnly: ro, Tree: mp.Tree, NoLink: mp.NoLink})
 	v.need(vol.Pos, vol.MountPath)
 	return nil
 }

@@ -93,8 +93,8 @@ func volumesJob(t *testing.T, dataset string) string {
 }
 
 // TestViewVolumes: a hostPath volume is at its mountPath (read-only as
-// written), each task's emptyDir is its own, and nothing of it appears on
-// the host.
+// written), each task's emptyDir is its own, a memory one a tmpfs of its
+// sizeLimit, and nothing of it appears on the host.
 func TestViewVolumes(t *testing.T) {
 	needView(t)
 	dataset := t.TempDir()
@@ -107,7 +107,7 @@ func TestViewVolumes(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	for i, name := range []string{"data-worker-0", "data-worker-1"} {
-		want := "the data\nmine-" + name + "\nread-only\n"
+		want := "the data\nfast\nmine-" + name + "\nfast 16384k\nread-only\n"
 		if got := taskStdout(t, runDir, "worker-"+string(rune('0'+i))); got != want {
 			t.Errorf("worker-%d printed %q, want %q", i, got, want)
 		}

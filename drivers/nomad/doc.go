@@ -310,37 +310,37 @@
 //	pytorchjob init+secret | exec | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop)
 //	pytorchjob init+secret | docker | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
 //	trainjob initializer | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop)
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind
 //	trainjob initializer | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop > finisher tail]
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]; /workspace by task view bind; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop > finisher tail]; /workspace by task view bind
 //	trainjob initializer | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop)
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind
 //	trainjob initializer | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop], finish(poststop)
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop], finish(poststop); /workspace by task view bind
 //	trainjob initializer | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	trainjob initializer | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop)
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); /workspace by driver volume; node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	trainjob initializer | podman | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop)
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	trainjob initializer | podman | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop)
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); /workspace by driver volume; node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	pytorchjob claims | raw_exec | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | raw_exec | helper no | env helper no | watched

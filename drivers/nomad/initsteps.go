@@ -23,7 +23,10 @@ import (
 //   - a host driver (raw_exec, exec) runs a script, local/jobshift-init.sh,
 //     that runs the steps in order, each with its own argument vector,
 //     variables (env, on top of the task's) and working directory, and
-//     stops at the first that fails, with its exit code;
+//     stops at the first that fails, with its exit code; under the main
+//     task's view (view.go: host name, mapped volumes, files, emptyDirs in
+//     the allocation directory), so a step writes where the main task
+//     reads;
 //   - a container driver runs the one init container in its own image,
 //     entrypoint, args and env; a role with more than one is refused
 //     (separate tasks would run at once, and chaining them needs a shell
@@ -68,7 +71,7 @@ func initScript(role *jobs.Role) string {
 }
 
 // initTask is the group's InitTask.
-func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
+func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkResource) *api.Task {
 	t := &api.Task{
 		Name:      InitTask,
 		Driver:    gs.Driver,
@@ -80,8 +83,15 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
 	}
 	t.Resources.Devices = nil
 	if !gs.Traits.Container {
-		t.Templates = []*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}
-		t.Config = map[string]any{"command": "/bin/sh", "args": []string{"${NOMAD_TASK_DIR}/jobshift-init.sh"}}
+		// the pod's view, as the kubelet gave init containers the pod's
+		// volumes and host name: the main task's binds, files and
+		// emptyDirs (in the allocation directory, so shared)
+		uc, view, ok := r.taskView(role, gs, net, &userCommand{argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-init.sh"}})
+		if !ok {
+			return t
+		}
+		t.Templates = append([]*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}, view...)
+		t.Config = map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
 		if wd := r.set.WorkDir; wd != "" {
 			t.Config["work_dir"] = wd
 		} else if strings.HasPrefix(role.WorkingDir, "/") {
@@ -108,6 +118,9 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
 		}
 		t.Config[wk] = st.WorkingDir
 	}
+	if vols := r.initVolumes(role, st); len(vols) > 0 {
+		t.Config["volumes"] = vols
+	}
 	if len(st.Env) > 0 {
 		t.Env = map[string]string{}
 		for _, e := range st.Env {
@@ -115,4 +128,23 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape) *api.Task {
 		}
 	}
 	return t
+}
+
+// initVolumes are the driver volumes of init container st's hostPath
+// volumes (as the main task's: hostPathMount), which it shares with the
+// main container through the host path.
+func (r *renderer) initVolumes(role *jobs.Role, st jobs.InitStep) []string {
+	var vols []string
+	for _, v := range st.Volumes {
+		if v.Kind != "hostPath" || r.plan.Site.Volume(v.Source, v.Name) != nil {
+			continue
+		}
+		m, err := hostPathMount(true, v)
+		if err != "" {
+			r.errorf(v.Pos, "Volume cannot be mounted on Nomad", "Role %s, init container %s, hostPath %q at %s: %s.", role.Name, st.Name, v.Source, v.MountPath, err)
+			continue
+		}
+		vols = append(vols, driverVolumes(&GroupShape{Mounts: []MountShape{m}})...)
+	}
+	return vols
 }

@@ -16,7 +16,8 @@ import (
 // checkInitTask: the shape's init task is a prestart task that ends
 // (not a sidecar), on the group's driver, before the main task, and runs
 // what the role's init containers run: on a host driver the script of
-// every step, in a container the step's own image and command.
+// every step under the task view, in a container the step's own image and
+// command.
 func checkInitTask(t *testing.T, name string, task *api.Task, gs *GroupShape) {
 	t.Helper()
 	if task.Lifecycle == nil || task.Lifecycle.Hook != "prestart" || task.Lifecycle.Sidecar || task.Driver != gs.Driver {
@@ -28,8 +29,14 @@ func checkInitTask(t *testing.T, name string, task *api.Task, gs *GroupShape) {
 		}
 		return
 	}
-	if len(task.Templates) != 1 || !strings.Contains(templateText(t, task.Templates[0]), "mkdir -p /tmp/jobshift-example-init") {
+	if len(task.Templates) == 0 || !strings.Contains(templateText(t, task.Templates[0]), "mkdir -p /tmp/jobshift-example-init") {
 		t.Errorf("%s: init task templates %v", name, task.Templates)
+	}
+	// the script runs under the pod's view, as the main task does
+	argv := append([]string{task.Config["command"].(string)}, task.Config["args"].([]string)...)
+	want := []string{"sh", "${NOMAD_TASK_DIR}/jobshift-taskns.sh", "${NOMAD_TASK_DIR}/jobshift-taskns.spec", "--", "/bin/sh", "${NOMAD_TASK_DIR}/jobshift-init.sh"}
+	if strings.Join(argv, " ") != strings.Join(want, " ") {
+		t.Errorf("%s: init task argv %q, want %q", name, argv, want)
 	}
 }
 

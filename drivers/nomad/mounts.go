@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"fmt"
+	"path"
 	"strings"
 
 	"github.com/hashicorp/nomad/api"
@@ -36,10 +37,11 @@ import (
 type MountWay string
 
 const (
-	MountHostVolume MountWay = "nomad host volume" // group volume type host + volume_mount
-	MountCSIVolume  MountWay = "nomad csi volume"  // group volume type csi + volume_mount
-	MountDriver     MountWay = "driver volume"     // docker/podman config volumes
-	MountViewBind   MountWay = "task view bind"    // a bind of the task namespace wrapper
+	MountHostVolume MountWay = "nomad host volume"  // group volume type host + volume_mount
+	MountCSIVolume  MountWay = "nomad csi volume"   // group volume type csi + volume_mount
+	MountDriver     MountWay = "driver volume"      // docker/podman config volumes
+	MountViewBind   MountWay = "task view bind"     // a bind of the task namespace wrapper
+	MountViewEmpty  MountWay = "task view emptyDir" // an emptyDir the wrapper makes
 )
 
 // MountShape is one mapped volume of a group's main task.
@@ -52,6 +54,13 @@ type MountShape struct {
 	Source   string
 	Dest     string
 	ReadOnly bool
+	// Tree and NoLink: the mapped tree a view bind's Source must stay in
+	// (siteconfig.Mapped, checked by the wrapper on the client).
+	Tree   string
+	NoLink bool
+	// Empty and SizeMiB: an emptyDir's medium and size (taskns.Bind).
+	Empty   string
+	SizeMiB int64
 	// AccessMode and AttachmentMode: a CSI volume's.
 	AccessMode, AttachmentMode string
 }
@@ -60,7 +69,14 @@ type MountShape struct {
 // main task; a volume no rule maps is left to warnVolumes.
 func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 	for _, vol := range role.Volumes {
+		if vol.Kind == "emptyDir" {
+			d.emptyDir(g, role, vol)
+			continue
+		}
 		rule := d.p.Site.Volume(vol.Source, vol.Name)
+		if rule == nil && vol.Kind == "hostPath" {
+			d.hostPath(g, role, vol)
+		}
 		if rule == nil {
 			continue
 		}
@@ -75,6 +91,92 @@ func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 	}
 }
 
+// emptyDir gives a plain-process task the pod's emptyDir vol through its
+// view: per-task scratch, as each pod had its own, or a tmpfs of the
+// sizeLimit for medium Memory (Kubernetes' emptyDir, core/v1 types.go
+// EmptyDirVolumeSource, v1.29). A container has its own writable file
+// system at the path; it is left to warnVolumes.
+func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
+	if g.Traits.Container {
+		return
+	}
+	if err := taskns.CheckPath(vol.MountPath); err != nil {
+		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, emptyDir %q: %v. Nothing was rendered.", role.Name, vol.Name, err))
+		return
+	}
+	// in the allocation directory, which the init task shares
+	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk,
+		Source: phAllocDir + "/" + viewEmptyDir + "/" + emptyDirName(vol.Name)}
+	why := "a directory of the allocation (shared with the init task)"
+	if vol.Source == "Memory" {
+		m.Empty, m.SizeMiB, m.Source, why = taskns.EmptyMemory, vol.SizeMiB, "", "a tmpfs of the task's own"
+		if vol.SizeMiB > 0 {
+			why += fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
+		}
+	}
+	g.Mounts = append(g.Mounts, m)
+	g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s made by the task namespace", vol.Name, m.Way, m.Dest, why))
+}
+
+// hostPath gives the task the pod's hostPath vol as written: a driver
+// volume on docker and podman (the client's plugin must allow host
+// paths: volumes { enabled = true }, drivers/docker/config.go, v1.11.3),
+// a bind of the view where the job's path is another than the host's on
+// raw_exec and exec (where it is the same, the task sees it already).
+func (d *decider) hostPath(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
+	m, err := hostPathMount(g.Traits.Container, vol)
+	if err != "" {
+		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, hostPath %q at %s: %s. Nothing was rendered.", role.Name, vol.Source, vol.MountPath, err))
+		return
+	}
+	why := "the host's own path, which the task sees as it is"
+	switch m.Way {
+	case MountDriver:
+		why = "driver config volumes " + m.Source + ":" + m.Dest + " (a site setting: the client's " + g.Driver + " plugin needs volumes { enabled = true } for a host path)"
+	case MountViewBind:
+		why = "bound from " + m.Source + " by the task namespace"
+	}
+	if m.Way != "" {
+		g.Mounts = append(g.Mounts, m)
+	}
+	g.Why = append(g.Why, fmt.Sprintf("volume %s: hostPath %s at %s, %s", vol.Name, vol.Source, vol.MountPath, why))
+}
+
+// hostPathMount is vol (a hostPath) for a container or a plain process;
+// no Way when the plain process needs no mount; or why it cannot be.
+func hostPathMount(container bool, vol jobs.Volume) (MountShape, string) {
+	m := MountShape{Volume: vol.Name, Source: vol.Source, Dest: vol.MountPath, ReadOnly: vol.ReadOnly}
+	for _, p := range []string{vol.Source, vol.MountPath} {
+		if err := taskns.CheckPath(p); err != nil {
+			return m, err.Error()
+		}
+	}
+	switch {
+	case container && strings.ContainsAny(vol.Source+vol.MountPath, ":,"):
+		return m, "a path holds a ':' or ',', which a driver volume (host:dest) cannot carry"
+	case container:
+		m.Way = MountDriver
+	case path.Clean(vol.Source) != path.Clean(vol.MountPath):
+		m.Way = MountViewBind
+	}
+	return m, ""
+}
+
+// emptyDirName is the allocation directory's entry of emptyDir name (a
+// DNS label on Kubernetes; anything else is made one path element).
+func emptyDirName(name string) string {
+	out := []byte(name)
+	for i, c := range out {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_' || c == '.') {
+			out[i] = '_'
+		}
+	}
+	if s := string(out); s != "" && strings.Trim(s, ".") != "" {
+		return s
+	}
+	return "_" + string(out)
+}
+
 // mount is vol's MountShape under rule, the reason for its way, or why
 // it cannot be given.
 func (d *decider) mount(g *GroupShape, vol jobs.Volume, rule *siteconfig.VolumeRule) (MountShape, string, string) {
@@ -82,20 +184,25 @@ func (d *decider) mount(g *GroupShape, vol jobs.Volume, rule *siteconfig.VolumeR
 	if err := taskns.CheckPath(vol.MountPath); err != nil {
 		return m, "", fmt.Sprintf("the mount path cannot be used: %v", err)
 	}
-	host, err := rule.HostPath(d.p.User)
+	mp, err := rule.Map(d.p.User, vol.SubPath)
 	if err != nil {
 		return m, "", err.Error()
 	}
+	host := mp.Src
 	nomadVol := rule.NomadHostVolume != "" || rule.NomadCSIVolume != ""
 	switch {
+	case nomadVol && g.Traits.VolumeMounts && vol.SubPath != "":
+		return m, "", fmt.Sprintf("jobshift mounts a Nomad volume whole, not its subPath %q; map the subPath's directory with a rule of its own, or give this rule a path and set nomad.driver = \"raw_exec\"", vol.SubPath)
 	case nomadVol && g.Traits.VolumeMounts:
 		return d.nomadMount(m, rule)
 	case nomadVol && host == "":
 		return m, "", fmt.Sprintf("driver %s cannot mount a Nomad volume (Nomad mounts none into its tasks); give the rule a path (path = \"/shared/...\", the host volume's directory on every client) for the task namespace to bind, or set nomad.driver = \"exec\" or \"docker\"", g.Driver)
 	case g.Traits.Container && (strings.ContainsAny(host, ":,") || strings.ContainsAny(vol.MountPath, ":,")):
 		return m, "", fmt.Sprintf("the path %s or %s holds a ':' or ',', which a driver volume (host:dest) cannot carry", host, vol.MountPath)
+	case g.Traits.Container && mp.Src != mp.Tree:
+		return m, "", fmt.Sprintf("%s lies below %s, where a user may make a symbolic link that %s would follow out of the mapped tree when it mounts the path (it resolves links itself); run the role on raw_exec or exec, whose task view refuses such a link on the client, or map %s itself", host, mp.Tree, g.Driver, mp.Tree)
 	}
-	m.Source = host
+	m.Source, m.Tree, m.NoLink = host, mp.Tree, mp.NoLink
 	if g.Traits.Container {
 		m.Way = MountDriver
 		return m, "driver config volumes " + m.Source + ":" + m.Dest + " (a site setting: the client's " + g.Driver + " plugin needs volumes { enabled = true } for a host path)", ""
@@ -184,8 +291,11 @@ func driverVolumes(gs *GroupShape) []string {
 func viewBinds(gs *GroupShape) []taskns.Bind {
 	var out []taskns.Bind
 	for _, m := range gs.Mounts {
-		if m.Way == MountViewBind {
-			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly})
+		switch m.Way {
+		case MountViewBind:
+			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly, Tree: m.Tree, NoLink: m.NoLink})
+		case MountViewEmpty:
+			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, Empty: m.Empty, SizeMiB: m.SizeMiB})
 		}
 	}
 	return out

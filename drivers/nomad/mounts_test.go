@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -89,10 +90,10 @@ func TestMountsRendered(t *testing.T) {
 		driverVols string   // the task's config volumes
 		binds      []string // lines of the view's spec
 	}{
-		{"raw_exec", false, "", []string{"bind\tro\t/lustre/proj/training\t/dataset", "bind\trw\t/gpfs/home/alice/ckpt\t/ckpt", "bind\trw\t/scratch/shared\t/scratch"}},
-		{"exec", true, "", []string{"bind\trw\t/gpfs/home/alice/ckpt\t/ckpt"}},
-		{"docker", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
-		{"podman", true, `["/gpfs/home/alice/ckpt:/ckpt"]`, nil},
+		{"raw_exec", false, "", []string{"bind\tro\t/lustre/proj/training\t/dataset\t/lustre/proj/training", "bind\trw\t/gpfs/ckpt/alice\t/ckpt\t/gpfs/ckpt/alice\tnolink", "bind\trw\t/scratch/shared\t/scratch\t/scratch/shared"}},
+		{"exec", true, "", []string{"bind\trw\t/gpfs/ckpt/alice\t/ckpt\t/gpfs/ckpt/alice\tnolink"}},
+		{"docker", true, `["/gpfs/ckpt/alice:/ckpt"]`, nil},
+		{"podman", true, `["/gpfs/ckpt/alice:/ckpt"]`, nil},
 	} {
 		p, err := claimsPlan(t, c.driver, "alice", claimsSite(t))
 		if err != nil {
@@ -184,6 +185,10 @@ func TestMountsRefused(t *testing.T) {
 		{"csi without modes", "docker", "alice", `volume "*" { nomad_csi_volume = "shared" }`, "access_mode and attachment_mode"},
 		{"user leaves the tree", "docker", "../bob", `volume "*" { path = "/gpfs/home/${user}" }`, "cannot stand for ${user}"},
 		{"colon in a driver volume", "docker", "alice", `volume "*" { path = "/gpfs/a:b" }`, "':' or ','"},
+		{"below a user's tree on docker", "docker", "alice", `volume "*" { path = "/gpfs/home/${user}/ckpt" }`, "symbolic link that docker would follow"},
+		{"subPath on docker", "podman", "alice", `volume "*" { path = "/gpfs/data" }`, "lies below /gpfs/data"},
+		{"subPath leaves the tree", "raw_exec", "alice", `volume "*" { path = "/gpfs/data" }`, "leaves the mapped directory"},
+		{"subPath of a Nomad volume", "exec", "alice", `volume "*" { nomad_host_volume = "data" }`, "not its subPath"},
 	} {
 		rules := strings.NewReplacer("{ ", "{\n", ", ", "\n", " }", "\n}").Replace(c.rules)
 		p, err := claimsPlan(t, c.driver, "alice", rules)
@@ -193,6 +198,11 @@ func TestMountsRefused(t *testing.T) {
 		// translate.Build refuses such a -user already; the driver must
 		// not rely on it (a plan also comes from the controller)
 		p.User = c.user
+		if sub := map[string]string{"subPath on docker": "run1", "subPath leaves the tree": "../etc", "subPath of a Nomad volume": "run1"}[c.name]; sub != "" {
+			for _, r := range p.Job.Roles {
+				r.Volumes[0].SubPath = sub
+			}
+		}
 		_, diags := BuildJob(p, fixtureContract{})
 		msg := diags.Error()
 		if !diags.HasErrors() || !strings.Contains(msg, c.want) || !strings.Contains(msg, `site rule volume "*"`) || !strings.Contains(msg, "Volume cannot be mounted on Nomad") {
@@ -202,5 +212,82 @@ func TestMountsRefused(t *testing.T) {
 		if s := diags[0].Subject; s == nil || s.Filename != "claims.yaml" || s.Start.Line == 0 {
 			t.Errorf("%s: refusal not located in the job file: %+v", c.name, s)
 		}
+	}
+}
+
+// TestEmptyDirRendered: a pod's emptyDir reaches a raw_exec or exec task
+// through its view, a directory of the allocation (which the init task
+// shares), or a tmpfs of its sizeLimit for medium Memory (2Gi: 2048 MiB);
+// a docker task, which has its own writable file system there, gets no
+// mount of it.
+func TestEmptyDirRendered(t *testing.T) {
+	j := psWorker("cache", "python3 train.py")
+	j.Roles[1].Volumes = []jobs.Volume{{Name: "cache", Kind: "emptyDir", MountPath: "/cache"},
+		{Name: "fast", Kind: "emptyDir", Source: "Memory", SizeMiB: 2048, MountPath: "/cache/fast"}}
+	for _, driver := range []string{"raw_exec", "exec", "docker"} {
+		site := rawExecSite()
+		site.Nomad.Driver = driver
+		job, diags := BuildJob(plan(j, site), fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		var spec string
+		var vols []string
+		for _, g := range job.TaskGroups {
+			if *g.Name == groupName("worker") {
+				spec = viewSpecText(t, mainOf(g))
+				vols, _ = mainOf(g).Config["volumes"].([]string)
+			}
+		}
+		want := "\nempty\tdisk\t0\t/cache\t$NOMAD_ALLOC_DIR/jobshift-emptydir/cache\nempty\tmemory\t2048\t/cache/fast\n"
+		if driver == "docker" {
+			if spec != "" || len(vols) > 0 {
+				t.Errorf("docker: spec %q volumes %q, want neither", spec, vols)
+			}
+			continue
+		}
+		if !strings.Contains(spec, want) {
+			t.Errorf("%s: spec:\n%s\nwant the emptyDirs, parent first:%s", driver, spec, want)
+		}
+	}
+}
+
+// TestHostPathRendered: the init-secret example's hostPath, shared by its
+// init container and its main container, is a driver volume of both
+// tasks on docker; on raw_exec the path is the host's own, so the view
+// binds nothing, and a hostPath mounted at another path is bound.
+func TestHostPathRendered(t *testing.T) {
+	j, diags := load.Load("../../examples/pytorchjob-init-secret.yaml", jobs.ReadOptions{Path: "pytorchjob-init-secret.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	const vol = "/tmp/jobshift-example-init:/tmp/jobshift-example-init"
+	for _, driver := range []string{"docker", "raw_exec"} {
+		p, diags := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, nil, "alice")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		job, diags := BuildJob(p, fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		for _, tk := range job.TaskGroups[0].Tasks {
+			vols, _ := tk.Config["volumes"].([]string)
+			if want := driver == "docker" && (tk.Name == MainTask || tk.Name == InitTask); want != slices.Contains(vols, vol) {
+				t.Errorf("%s: task %s volumes %q", driver, tk.Name, vols)
+			}
+			if tk.Name == MainTask && driver == "raw_exec" && strings.Contains(viewSpecText(t, tk), "\nbind\t") {
+				t.Errorf("raw_exec: the view binds the host's own path:\n%s", viewSpecText(t, tk))
+			}
+		}
+	}
+	j.Roles[0].Volumes[0].MountPath = "/data"
+	p, _ := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec"}}, nil, "alice")
+	job, diags := BuildJob(p, fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if spec := viewSpecText(t, mainOf(job.TaskGroups[0])); !strings.Contains(spec, "\nbind\trw\t/tmp/jobshift-example-init\t/data\n") {
+		t.Errorf("raw_exec: the view does not bind the hostPath at /data:\n%s", spec)
 	}
 }

@@ -230,7 +230,7 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 		case SSHKeyTask:
 			t = r.sshKeyTask()
 		case InitTask:
-			t = r.initTask(role, gs)
+			t = r.initTask(role, gs, net)
 		case WaitTask:
 			t = r.waitTask(role)
 		case MainTask:

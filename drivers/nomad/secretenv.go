@@ -1,7 +1,9 @@
 package nomad
 
 import (
+	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/hashicorp/nomad/api"
@@ -60,4 +62,41 @@ func (r *renderer) secretEnvTemplate(role *jobs.Role) []*api.Template {
 		Envvars:      new(true),
 		Perms:        new("0600"),
 	}}
+}
+
+// A Secret volume's files (jobs.File.Secret) travel the same way: each is
+// an item of the job's Variable, base64 so that any byte survives the
+// Variable's JSON, rendered by a template into the task's secrets/
+// directory and bound (task view) or mounted (docker, podman) read-only
+// at the job's path. Nomad makes secrets/ mode 0777 (client/allocdir,
+// v1.11.3), so the file keeps only the owner's bits of the job's mode
+// (secretFileMode): Kubernetes' default 0644 becomes 0600.
+
+// secretFileItem is the Variable item holding role's file i.
+func secretFileItem(role string, i int) string { return fmt.Sprintf("jobshift_file.%s.%d", role, i) }
+
+// secretFileItems adds every role's Secret files to items.
+func secretFileItems(p *translate.Plan, items map[string]string) {
+	for _, r := range p.Job.Roles {
+		for i, f := range r.Files {
+			if f.Secret {
+				items[secretFileItem(r.Name, i)] = base64.StdEncoding.EncodeToString([]byte(f.Content))
+			}
+		}
+	}
+}
+
+// secretFileTemplate is the template text of role's Secret file i.
+func (r *renderer) secretFileTemplate(role *jobs.Role, i int) string {
+	return fmt.Sprintf("{{ with nomadVar %s }}{{ base64Decode (index . %s).Value }}{{ end }}",
+		quoteTemplateString(VariablePath(r.jobID)), quoteTemplateString(secretFileItem(role.Name, i)))
+}
+
+// secretFileMode is a Secret file's perms: the owner's bits of its mode,
+// at least readable by the owner.
+func secretFileMode(m uint32) string {
+	if m == 0 {
+		m = 0o644
+	}
+	return "0" + strconv.FormatUint(uint64(m&0o700|0o400), 8)
 }

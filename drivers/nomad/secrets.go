@@ -84,6 +84,7 @@ func (d *Driver) putSecrets(ctx context.Context, c *api.Client, job *api.Job, p 
 	items := map[string]string{}
 	flattenSecrets("", map[string]any(p.Job.Secrets), items)
 	secretEnvItems(p, items)
+	secretFileItems(p, items)
 	if err := sshItems(p, items); err != nil {
 		return err
 	}
@@ -106,12 +107,14 @@ func (d *Driver) putSecrets(ctx context.Context, c *api.Client, job *api.Job, p 
 }
 
 // VariableItems are the items of the job's Variable that `jobshift run`
-// stores before submitting (putSecrets): its secrets and the ssh
+// stores before submitting (putSecrets): its secrets, Secret variables and
+// files, and the ssh
 // emulation's job key (a new one). A converted job submitted by hand reads
 // them too, so convert hands them to the user (nomad var put input).
 func VariableItems(p *translate.Plan) (map[string]string, error) {
 	items := map[string]string{}
 	flattenSecrets("", map[string]any(p.Job.Secrets), items)
 	secretEnvItems(p, items)
+	secretFileItems(p, items)
 	return items, sshItems(p, items)
 }

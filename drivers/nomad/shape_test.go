@@ -271,8 +271,21 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 			}
 		case MountViewBind:
 			ro := map[bool]string{true: "ro", false: "rw"}[m.ReadOnly]
-			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), "\nbind\t"+ro+"\t"+m.Source+"\t"+m.Dest+"\n") {
+			line := "\nbind\t" + ro + "\t" + m.Source + "\t" + m.Dest
+			if m.Tree != "" {
+				line += "\t" + m.Tree + map[bool]string{true: "\tnolink"}[m.NoLink]
+			}
+			line += "\n"
+			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
 				t.Errorf("%s: task %s: the view's spec has no bind of %s at %s", name, task.Name, m.Source, m.Dest)
+			}
+		case MountViewEmpty:
+			line := fmt.Sprintf("\nempty\t%s\t%d\t%s\n", m.Empty, m.SizeMiB, m.Dest)
+			if m.Source != "" {
+				line = fmt.Sprintf("\nempty\t%s\t%d\t%s\t%s\n", m.Empty, m.SizeMiB, m.Dest, strings.Replace(m.Source, phAllocDir, "$NOMAD_ALLOC_DIR", 1))
+			}
+			if task.Name == MainTask && !strings.Contains(viewSpecText(t, task), line) {
+				t.Errorf("%s: task %s: the view's spec has no emptyDir at %s", name, task.Name, m.Dest)
 			}
 		}
 	}

@@ -251,8 +251,8 @@ func (r *renderer) warnVolumes(role *jobs.Role, gs *GroupShape, proc string) {
 		if proc != "" {
 			return // warned once, for the training task
 		}
-		if mounted(gs, v) {
-			continue
+		if mounted(gs, v) || v.Kind == "leinao" {
+			continue // a LeinaoPAI cluster mount no rule maps: the node's own path, as before
 		}
 		// Nomad volumes need cluster-side setup (host_volume, CSI) that
 		// a job file cannot assume; say so rather than drop it silently.

@@ -31,7 +31,8 @@ import (
 //
 // Two templates carry it (the script is re-executed from its path inside
 // the namespace, so it is a file, not `sh -c` text), plus one per
-// platform file.
+// platform file: in local/, or, a Secret's, in secrets/ from the job's
+// Variable (secretenv.go), so that no value is in the job.
 
 // The view's files in the task directory.
 const (
@@ -39,16 +40,18 @@ const (
 	viewSpecFile   = "jobshift-taskns.spec"
 	viewFilesDir   = "jobshift-files"
 	viewScratchDir = "jobshift-taskns.d"
+	viewEmptyDir   = "jobshift-emptydir" // in the allocation directory
 )
 
 // Placeholders in the encoded spec for what only the client knows; none
 // can occur in a name or path the spec accepts at those places (names hold
 // no '@'; the task-directory placeholder replaces a whole first element).
 const (
-	phIndex   = "@I@"
-	phAddr    = "@A@"
-	phTaskDir = "/@T@"
-	phSecrets = "/@S@"
+	phIndex      = "@I@"
+	phAddr       = "@A@"
+	phTaskDir    = "/@T@"
+	phSecretsDir = "/@S@"
+	phAllocDir   = "/@D@"
 )
 
 // sshFilesDir is where the ssh emulation writes the platform's ssh files
@@ -89,15 +92,16 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		if !r.placeable(role, f) {
 			return uc, nil, false
 		}
-		src := fmt.Sprintf("%s/%d", viewFilesDir, i)
-		spec.Binds = append(spec.Binds, taskns.Bind{Src: phTaskDir + "/" + src, Dst: f.Path, ReadOnly: true})
-		tmpls = append(tmpls, viewTemplate("local/"+src, templateBase64(f.Content), fileMode(f.Mode)))
+		tmpl, dir, rel := r.platformFile(role, i, f)
+		src := map[string]string{"local": phTaskDir, "secrets": phSecretsDir}[dir] + "/" + rel
+		spec.Binds = append(spec.Binds, taskns.Bind{Src: src, Dst: f.Path, ReadOnly: true})
+		tmpls = append(tmpls, tmpl)
 	}
 	if path := r.sshFiles(role); path != "" {
 		if !r.sshFilesPlaceable(role, path) {
 			return uc, nil, false
 		}
-		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecrets + "/jobshift-sshfiles", Dst: path, Private: true})
+		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecretsDir + "/jobshift-sshfiles", Dst: path, Private: true})
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
 	if path := r.plan.Compiled().Role(role.Name).SSHAuth; path != "" && uc.env[sshemu.AuthDirVar] != "" {
@@ -144,9 +148,9 @@ func (r *renderer) containerFiles(role *jobs.Role) (vols []string, tmpls []*api.
 		if !r.placeable(role, f) {
 			return nil, nil, false
 		}
-		src := fmt.Sprintf("local/%s/%d", viewFilesDir, i)
-		tmpls = append(tmpls, viewTemplate(src, templateBase64(f.Content), fileMode(f.Mode)))
-		vols = append(vols, src+":"+f.Path+":ro")
+		tmpl, dir, rel := r.platformFile(role, i, f)
+		tmpls = append(tmpls, tmpl)
+		vols = append(vols, dir+"/"+rel+":"+f.Path+":ro")
 	}
 	if path := r.sshFiles(role); path != "" {
 		if !r.sshFilesPlaceable(role, path) {
@@ -183,14 +187,25 @@ func (r *renderer) sshFilesPlaceable(role *jobs.Role, path string) bool {
 	return true
 }
 
+// platformFile renders role's file i into the task directory: dir is the
+// task directory's local or secrets, rel the file's path in it. A
+// Secret's file comes from the job's Variable (secretFileTemplate).
+func (r *renderer) platformFile(role *jobs.Role, i int, f jobs.File) (tmpl *api.Template, dir, rel string) {
+	rel = fmt.Sprintf("%s/%d", viewFilesDir, i)
+	if f.Secret {
+		return viewTemplate("secrets/"+rel, r.secretFileTemplate(role, i), secretFileMode(f.Mode)), "secrets", rel
+	}
+	return viewTemplate("local/"+rel, templateBase64(f.Content), fileMode(f.Mode)), "local", rel
+}
+
 // placeable: file f can be delivered on Nomad (else an error is recorded).
 func (r *renderer) placeable(role *jobs.Role, f jobs.File) bool {
 	if err := taskns.CheckPath(f.Path); err != nil || strings.Contains(f.Path, ":") {
 		r.errorf(f.Pos, "Bad file path", "Role %q: the platform file %q cannot be placed: %v.", role.Name, f.Path, err)
 		return false
 	}
-	if f.Secret {
-		r.errorf(f.Pos, "Secret file not delivered on Nomad", "Role %s: the file %s holds a Kubernetes Secret's value; jobshift delivers such files locally (jobshift run -to local) but not yet on Nomad, where the value would be written into the job specification. Nothing was rendered.", role.Name, f.Path)
+	if _, ph := nextPlaceholder(f.Path); ph != "" {
+		r.errorf(f.Pos, "Bad file path", "Role %q: the platform file %q cannot be placed: it holds %q, which jobshift's Nomad templates reserve.", role.Name, f.Path, ph)
 		return false
 	}
 	return true
@@ -231,8 +246,10 @@ func specTemplate(text, addr string) string {
 			b.WriteString(addr)
 		case phTaskDir:
 			b.WriteString(`{{ env "NOMAD_TASK_DIR" }}`)
-		case phSecrets:
+		case phSecretsDir:
 			b.WriteString(`{{ env "NOMAD_SECRETS_DIR" }}`)
+		case phAllocDir:
+			b.WriteString(`{{ env "NOMAD_ALLOC_DIR" }}`)
 		}
 		text = text[i+len(ph):]
 	}
@@ -242,7 +259,7 @@ func specTemplate(text, addr string) string {
 // nextPlaceholder is the first placeholder in s and its index (-1: none).
 func nextPlaceholder(s string) (int, string) {
 	at, which := -1, ""
-	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecrets} {
+	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecretsDir, phAllocDir} {
 		if i := strings.Index(s, ph); i >= 0 && (at < 0 || i < at) {
 			at, which = i, ph
 		}

@@ -2,16 +2,21 @@ package nomad
 
 import (
 	"encoding/base64"
+	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // viewTemplates are the main task's templates by destination.
@@ -93,14 +98,8 @@ func TestTaskViewRendered(t *testing.T) {
 		t.Errorf("file %q perms %s", got, *file.Perms)
 	}
 
-	j.Roles[1].Files[0].Secret = true
-	if _, diags := BuildJob(plan(j, rawExecSite()), fixtureContract{}); !diags.HasErrors() || strings.Contains(diags.Error(), "worker-1") {
-		t.Errorf("a secret file: %v, want a refusal that does not show the content", diags)
-	}
-
 	site := rawExecSite()
 	site.Nomad.Driver = "docker"
-	j.Roles[1].Files[0].Secret = false
 	j.Roles[0].Image, j.Roles[1].Image = "python:3", "python:3"
 	dj, diags := BuildJob(plan(j, site), fixtureContract{})
 	if diags.HasErrors() {
@@ -196,5 +195,75 @@ func TestFixedPortPeersWarned(t *testing.T) {
 		if got := strings.Contains(diags.Error(), "Peers not reachable by name"); got != want {
 			t.Errorf("%s: warned %v, want %v: %v", file, got, want, diags)
 		}
+	}
+}
+
+// TestSecretFileFromVariable: the example's Secret volume file
+// (/var/run/store/key, mode 0400) reaches the task from the job's
+// Variable, base64 there, through a template into secrets/ with the
+// owner's bits of its mode, bound (raw_exec, exec) or mounted (docker,
+// podman) read-only at the job's path; neither the value nor its base64
+// form is in the HCL or JSON job of any driver.
+func TestSecretFileFromVariable(t *testing.T) {
+	const value, b64 = "dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ=="
+	j, diags := load.Load("../../examples/pytorchjob-configmap-entry.yaml", jobs.ReadOptions{Path: "pytorchjob-configmap-entry.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	k := slices.IndexFunc(j.Roles[0].Files, func(f jobs.File) bool { return f.Path == "/var/run/store/key" })
+	if k < 0 || !j.Roles[0].Files[k].Secret {
+		t.Fatalf("the example's files %+v have no Secret file at /var/run/store/key", j.Roles[0].Files)
+	}
+	src := fmt.Sprintf("secrets/jobshift-files/%d", k)
+	for _, driver := range []string{"raw_exec", "exec", "docker", "podman"} {
+		p, diags := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, nil, "alice")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		for _, asJSON := range []bool{false, true} {
+			d, _ := New(drivers.Config{Site: p.Site}, asJSON)
+			art, err := d.Render(t.Context(), p)
+			if err != nil {
+				t.Fatalf("%s: %v", driver, err)
+			}
+			for _, f := range art.Files {
+				if strings.Contains(string(f.Data), value) || strings.Contains(string(f.Data), b64) {
+					t.Errorf("%s json=%v: %s holds the Secret's value", driver, asJSON, f.Name)
+				}
+			}
+		}
+		job, diags := BuildJob(p, fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		tm := viewTemplates(t, job)
+		file := tm[src]
+		if file == nil || *file.Perms != "0400" || !strings.Contains(*file.EmbeddedTmpl, "nomadVar") {
+			t.Fatalf("%s: templates %v, want %s (0400) from the Variable", driver, tm, src)
+		}
+		var main *api.Task
+		for _, tk := range job.TaskGroups[0].Tasks {
+			if tk.Name == MainTask {
+				main = tk
+			}
+		}
+		if driver == "docker" || driver == "podman" {
+			if v, _ := main.Config["volumes"].([]string); !slices.Contains(v, src+":/var/run/store/key:ro") {
+				t.Errorf("%s volumes %q, want the Secret's file mounted read-only", driver, v)
+			}
+			continue
+		}
+		spec := decoded(t, *tm["local/jobshift-taskns.spec"].EmbeddedTmpl)
+		if !strings.Contains(spec, "bind\tro\t$NOMAD_SECRETS_DIR/jobshift-files/"+strconv.Itoa(k)+"\t/var/run/store/key\n") {
+			t.Errorf("%s spec:\n%s\nwant the Secret's file bound read-only from secrets/", driver, spec)
+		}
+	}
+	p, _ := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec"}}, nil, "alice")
+	items, err := VariableItems(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := items[secretFileItem("master", k)]; got != b64 {
+		t.Errorf("the Variable's item is %q, want the Secret's value in base64", got)
 	}
 }

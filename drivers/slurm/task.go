@@ -115,6 +115,11 @@ func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI || len(ri.Init) > 0 {
 		return false
 	}
+	// data or files at the job's paths need the task view, which only
+	// the supervisor's js_exec_view gives
+	if binds, _ := volumeBinds(ri.Role, st); binds != "" || len(ri.Files) > 0 {
+		return false
+	}
 	// a command that travels as a file is run by the supervisor (a
 	// scratch table: render's own records only what runData uses)
 	if _, file := commandFile(ri, job, &secretTable{job: job, index: map[string]int{}}); file {

@@ -2,13 +2,13 @@ package slurm
 
 import (
 	"fmt"
-	"path"
 	"sort"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -45,42 +45,76 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 }
 
 // volumeBinds are the taskns "bind" lines of r's volumes that a site
-// volume rule maps to a path (siteconfig.VolumeRule.HostPath, ${user}
-// being the job's user), parents before the paths under them. Volumes no
-// rule maps were refused by translate.Build (or accepted with -lossy).
+// volume rule maps to a path (siteconfig.VolumeRule.Map: ${user} being
+// the job's user, the subPath joined), parents before the paths under
+// them, each with the mapped tree the node's wrapper holds it in (no
+// link leads out of it). Volumes no rule maps were refused by
+// translate.Build (or accepted with -lossy).
 func volumeBinds(r *jobs.Role, st settings) (string, error) {
-	type bind struct{ ro, src, dst string }
+	type bind struct {
+		ro, dst string
+		m       siteconfig.Mapped
+	}
 	var binds []bind
+	var empties []string
 	for _, v := range r.Volumes {
+		if v.Kind == "emptyDir" {
+			line, err := emptyLine(r, v)
+			if err != nil {
+				return "", err
+			}
+			empties = append(empties, line)
+			continue
+		}
 		rule := st.site.Volume(v.Source, v.Name)
 		if rule == nil || rule.Path == "" {
 			continue
 		}
-		src, err := rule.HostPath(st.user)
+		m, err := rule.Map(st.user, v.SubPath)
 		if err == nil {
 			err = taskns.CheckPath(v.MountPath)
 		}
-		if err == nil && (strings.ContainsAny(v.SubPath, "\t\n\r\x00") || path.IsAbs(v.SubPath) || strings.Contains("/"+v.SubPath+"/", "/../")) {
-			err = fmt.Errorf("the subPath %q leaves the mapped directory", v.SubPath)
-		}
 		if err != nil {
 			return "", refuse(v.Pos, "Role %s, volume %q: %v.", r.Name, v.Name, err)
-		}
-		if v.SubPath != "" {
-			src = path.Join(src, v.SubPath)
 		}
 		ro := "rw"
 		if v.ReadOnly || rule.ReadOnly {
 			ro = "ro"
 		}
-		binds = append(binds, bind{ro, src, v.MountPath})
+		binds = append(binds, bind{ro, v.MountPath, m})
 	}
-	sort.SliceStable(binds, func(i, j int) bool { return binds[i].dst < binds[j].dst })
-	lines := make([]string, len(binds))
-	for i, b := range binds {
-		lines[i] = "bind\t" + b.ro + "\t" + b.src + "\t" + b.dst
+	lines := empties
+	for _, b := range binds {
+		line := "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst + "\t" + b.m.Tree
+		if b.m.NoLink {
+			line += "\tnolink"
+		}
+		lines = append(lines, line)
 	}
+	sort.SliceStable(lines, func(i, j int) bool { return lineDst(lines[i]) < lineDst(lines[j]) })
 	return strings.Join(lines, "\n"), nil
+}
+
+// emptyLine is the taskns "empty" line of r's emptyDir v: per-task
+// scratch, as each pod had its own, or a tmpfs of its sizeLimit for
+// medium Memory (Kubernetes' EmptyDirVolumeSource, core/v1 types.go,
+// v1.29).
+func emptyLine(r *jobs.Role, v jobs.Volume) (string, error) {
+	if err := taskns.CheckPath(v.MountPath); err != nil {
+		return "", refuse(v.Pos, "Role %s, emptyDir %q: %v.", r.Name, v.Name, err)
+	}
+	medium := taskns.EmptyDisk
+	if v.Source == "Memory" {
+		medium = taskns.EmptyMemory
+	}
+	return fmt.Sprintf("empty\t%s\t%d\t%s", medium, v.SizeMiB, v.MountPath), nil
+}
+
+// lineDst is the job's path of a bind or empty line (its fourth field),
+// by which they are ordered: parents before the paths under them.
+func lineDst(line string) string {
+	f := strings.Split(line, "\t")
+	return f[3]
 }
 
 // filesData is what js_files (sh/run.sh) reads for role ri: its platform

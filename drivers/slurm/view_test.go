@@ -49,8 +49,10 @@ spec:
 
 // TestVolumeBinds: each mapped claim becomes a taskns bind line from the
 // rule's path (${user} substituted, subPath joined), read-only as the mount
-// or the rule says, parents first; an unmapped one gets none; a user name
-// that would leave the tree is refused at the volume.
+// or the rule says, parents first, held in the rule's tree (the user's own
+// directory, no link, for a ${user} path); an unmapped one gets none; a
+// user name or a subPath that would leave the tree is refused at the
+// volume.
 func TestVolumeBinds(t *testing.T) {
 	job, d := load.Read([]byte(claimsJob), jobs.ReadOptions{Path: "job.yaml"})
 	if d.HasErrors() {
@@ -67,7 +69,7 @@ volume "checkpoints" { path = "/gpfs/home/${user}/ckpt" }
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "_t_nsbind_0='bind\tro\t/lustre/datasets/imagenet\t/data\nbind\trw\t/gpfs/home/alice/ckpt/run1\t/data/ckpt'\n"
+	want := "_t_nsbind_0='bind\tro\t/lustre/datasets/imagenet\t/data\t/lustre/datasets/imagenet\nbind\trw\t/gpfs/home/alice/ckpt/run1\t/data/ckpt\t/gpfs/home/alice\tnolink'\n"
 	if !strings.HasSuffix(got, want) {
 		t.Errorf("view data:\n%s\nwant it to end with:\n%s", got, want)
 	}
@@ -76,5 +78,33 @@ volume "checkpoints" { path = "/gpfs/home/${user}/ckpt" }
 	}
 	if _, err := viewData(ri, job, "", settings{site: site, user: "../bob"}); err == nil || !strings.Contains(err.Error(), `volume "ckpt"`) {
 		t.Errorf("user ../bob: err = %v, want a refusal at the volume", err)
+	}
+	ri.Role.Volumes[0].SubPath = "../bob/ckpt"
+	if _, err := viewData(ri, job, "", settings{site: site, user: "alice"}); err == nil || !strings.Contains(err.Error(), "leaves the mapped directory") {
+		t.Errorf("subPath ../bob/ckpt: err = %v, want a refusal at the volume", err)
+	}
+}
+
+// TestEmptyDirBinds: a pod's emptyDirs become taskns "empty" lines
+// (a fresh directory, or a tmpfs of the sizeLimit for medium Memory),
+// ordered with the binds, parents first.
+func TestEmptyDirBinds(t *testing.T) {
+	site, sd := siteconfig.ParseConfig([]byte(`volume "imagenet" { path = "/lustre/datasets/imagenet" }`), "site.hcl")
+	if sd.HasErrors() {
+		t.Fatal(sd.Error())
+	}
+	r := &jobs.Role{Name: "worker", Volumes: []jobs.Volume{
+		{Name: "fast", Kind: "emptyDir", Source: "Memory", SizeMiB: 512, MountPath: "/data/fast"},
+		{Name: "dataset", Kind: "persistentVolumeClaim", Source: "imagenet", MountPath: "/data"},
+		{Name: "cache", Kind: "emptyDir", MountPath: "/cache"},
+	}}
+	got, err := volumeBinds(r, settings{site: site, user: "alice"})
+	want := "empty\tdisk\t0\t/cache\nbind\trw\t/lustre/datasets/imagenet\t/data\t/lustre/datasets/imagenet\nempty\tmemory\t512\t/data/fast"
+	if err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	r.Volumes[0].MountPath = "/data/../etc"
+	if _, err := volumeBinds(r, settings{site: site, user: "alice"}); err == nil {
+		t.Error("an emptyDir at /data/../etc was accepted")
 	}
 }

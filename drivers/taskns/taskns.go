@@ -37,6 +37,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -63,7 +64,15 @@ const (
 )
 
 // Bind puts Src (a directory or a file on the node) at Dst in the task's
-// view.
+// view. With a Tree, Src must stay inside it once the node has resolved
+// the symbolic links of both, and what is mounted is the resolved path
+// (a link changed after the check is never followed); with NoLink the
+// Tree itself must not be a link (a user's directory: siteconfig.Mapped).
+//
+// Empty, set, makes Dst an emptyDir instead: a directory ("disk"; Src,
+// made if missing, or "" for a fresh one of this start's scratch) or a
+// tmpfs ("memory") of SizeMiB (0: the kernel's default, half the node's
+// memory).
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
@@ -76,7 +85,17 @@ type Bind struct {
 	// files): a target that renders before the task starts (Nomad) has
 	// no other way to make one. Always writable.
 	Private bool
+	Tree    string
+	NoLink  bool
+	Empty   string
+	SizeMiB int64
 }
+
+// The media of Bind.Empty.
+const (
+	EmptyDisk   = "disk"
+	EmptyMemory = "memory"
+)
 
 // Host is one /etc/hosts line of the task's view.
 type Host struct {
@@ -154,6 +173,22 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		if err := CheckPath(bd.Dst); err != nil {
 			return err
 		}
+		if bd.Empty != "" {
+			if (bd.Empty != EmptyDisk && bd.Empty != EmptyMemory) || bd.SizeMiB < 0 {
+				return fmt.Errorf("%w: emptyDir %q of medium %q, size %d", ErrValue, bd.Dst, bd.Empty, bd.SizeMiB)
+			}
+			fields := []string{"empty", bd.Empty, strconv.FormatInt(bd.SizeMiB, 10), bd.Dst}
+			if bd.Src != "" && bd.Empty == EmptyDisk {
+				if err := CheckPath(bd.Src); err != nil {
+					return err
+				}
+				fields = append(fields, bd.Src)
+			}
+			if err := line(fields...); err != nil {
+				return err
+			}
+			continue
+		}
 		if err := CheckPath(bd.Src); err != nil {
 			return err
 		}
@@ -167,7 +202,17 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 		if bd.Make {
 			ro += ",mkdir"
 		}
-		if err := line(kind, ro, bd.Src, bd.Dst); err != nil {
+		fields := []string{kind, ro, bd.Src, bd.Dst}
+		if bd.Tree != "" {
+			if err := CheckPath(bd.Tree); err != nil {
+				return err
+			}
+			fields = append(fields, bd.Tree)
+			if bd.NoLink {
+				fields = append(fields, "nolink")
+			}
+		}
+		if err := line(fields...); err != nil {
 			return err
 		}
 	}

@@ -30,11 +30,21 @@
 #   scratch DIR                   this start's private directory
 #   hostname NAME
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
-#   bind    ro|rw SRC DST         a directory or file at the job's path
-#                                  (ro,mkdir | rw,mkdir: SRC is a directory
-#                                  made here, 0700, when it is missing)
+#   bind    ro|rw SRC DST [TREE [nolink]]
+#                                 a directory or file at the job's path;
+#                                 ro,mkdir | rw,mkdir: SRC is a directory
+#                                 made here, 0700, when it is missing;
+#                                 with TREE, SRC must stay inside TREE once
+#                                 links are resolved (the resolved path is
+#                                 mounted), and with nolink TREE must not be
+#                                 a link itself (a user's own directory)
 #   dir     rw SRC DST            a private directory of the task's (SRC,
 #                                  made 0700 if missing) writable at DST
+#   empty   disk|memory SIZE DST [DIR]
+#                                 an emptyDir at DST: DIR (made if missing;
+#                                 none: a fresh directory of the scratch
+#                                 directory) for disk, or a tmpfs (memory)
+#                                 of SIZE MiB (0: no size given)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 # Environment: JOBSHIFT_HOSTS (translate/contract HostsVar), entries
@@ -76,9 +86,10 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 	elif [ -n "$(get hostname)" ]; then
 		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
 	fi
-	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get dir); }; then
+	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get dir) || bind=$(get empty); }; then
 		# data or a file the job needs at its path: never start without it
-		fail "the task needs ${bind##*"$tab"} at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
+		bind=$(printf '%s\n' "$bind" | { IFS="$tab" read -r _ _ d _ && printf '%s' "$d"; })
+		fail "the task needs $bind at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
 	fi
 	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
 fi
@@ -146,9 +157,47 @@ mountpoint() {
 	fi || fail "cannot make $1 in the task's view"
 }
 
+# intree SRC TREE [nolink] prints SRC with its links resolved, failing
+# when that leaves TREE (resolved too), or, with nolink, when TREE is a
+# link: nothing outside a mapped tree becomes visible to the task.
+intree() {
+	if [ "${3:-}" = nolink ] && [ -L "$2" ]; then
+		fail "$2 is a symbolic link, which would show the task another tree than the one mapped; $1 is not mounted"
+	fi
+	top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1") || fail "cannot resolve $1 or $2"
+	case $real/ in
+	"$top"/*) printf '%s\n' "$real" ;;
+	*) fail "$1 leads to $real, outside the mapped tree $2; it is not mounted" ;;
+	esac
+}
+
+# empty MEDIUM SIZE DST [DIR] makes the emptyDir at DST (empties: how many).
+empties=0
+empty() {
+	empties=$((empties + 1))
+	d=${4:-}
+	if [ -z "$d" ]; then
+		[ -n "$scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
+		d=$scratch/emptydir-$empties
+	fi
+	mkdir -p "$d" || fail "cannot make $d for $3"
+	mountpoint "$3" "$d"
+	if [ "$1" = memory ]; then
+		o=mode=1777
+		[ "$2" = 0 ] || o=$o,size=${2}m
+		mount -t tmpfs -o "$o" jobshift-emptydir "$root$3" || fail "cannot mount a tmpfs at $3"
+	else
+		mount --bind "$d" "$root$3" || fail "cannot mount $d at $3"
+	fi
+}
+
 binds() {
-	while IFS="$tab" read -r kind ro src dst; do
+	while IFS="$tab" read -r kind ro src dst tree flag; do
 		case $kind in
+		empty)
+			empty "$ro" "$src" "$dst" "$tree"
+			continue
+			;;
 		bind)
 			case $ro in *,mkdir)
 				ro=${ro%,mkdir}
@@ -156,6 +205,9 @@ binds() {
 				;;
 			esac
 			[ -e "$src" ] || fail "$src (for $dst) does not exist"
+			if [ -n "$tree" ]; then
+				src=$(intree "$src" "$tree" "$flag") || exit 127
+			fi
 			;;
 		dir)
 			[ -e "$src" ] || [ -L "$src" ] || (umask 077 && mkdir -p "$src") || fail "cannot make $src (for $dst)"

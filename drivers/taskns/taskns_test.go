@@ -344,3 +344,93 @@ func TestScriptPeers(t *testing.T) {
 		t.Errorf("none: got %q, %v; want %q", out, err, want)
 	}
 }
+
+// TestScriptTree: a bind with a tree shows what stays inside it (through
+// a link inside the tree too), and refuses, before the command (127), a
+// source a link leads out of the tree and a user's directory that is a
+// link to another's; the outside data is never shown.
+func TestScriptTree(t *testing.T) {
+	top := openDir(t)
+	for _, d := range []string{"proj/data/v1", "outside", "home/bob/data"} {
+		if err := os.MkdirAll(filepath.Join(top, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for f, body := range map[string]string{"proj/data/v1/in.txt": "inside", "outside/secret.txt": "outside", "home/bob/data/b.txt": "bob's"} {
+		if err := os.WriteFile(filepath.Join(top, f), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, to := range map[string]string{"proj/data/cur": "v1", "proj/data/escape": "../../outside", "home/alice": "bob"} {
+		if err := os.Symlink(to, filepath.Join(top, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tree := filepath.Join(top, "proj/data")
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			ok := Bind{Src: filepath.Join(tree, "cur"), Dst: "/jobshift-test-data", Tree: tree}
+			out, err := run(t, mode, Spec{Binds: []Bind{ok}}, nil, "cat /jobshift-test-data/in.txt")
+			if err != nil || out != "inside" {
+				t.Errorf("a link inside the tree: %q, %v", out, err)
+			}
+			for _, bad := range []struct {
+				b    Bind
+				want string
+			}{
+				{Bind{Src: filepath.Join(tree, "escape"), Dst: "/jobshift-test-data", Tree: tree}, "outside the mapped tree"},
+				{Bind{Src: filepath.Join(top, "home/alice/data"), Dst: "/jobshift-test-data", Tree: filepath.Join(top, "home/alice"), NoLink: true}, "is a symbolic link"},
+			} {
+				out, err := run(t, mode, Spec{Binds: []Bind{bad.b}}, nil, "echo TASKRAN; cat /jobshift-test-data/*")
+				var ee *exec.ExitError
+				if !errors.As(err, &ee) || ee.ExitCode() != 127 || strings.Contains(out, "TASKRAN") || !strings.Contains(out, bad.want) {
+					t.Errorf("%s: %q, %v; want exit 127 and %q", bad.b.Src, out, err, bad.want)
+				}
+			}
+		})
+	}
+}
+
+// TestScriptEmptyDir: a disk emptyDir is a fresh writable directory of
+// the scratch directory at the job's path, a memory one a tmpfs of the
+// size asked (as /proc/mounts shows it, in KiB); neither is on the host.
+func TestScriptEmptyDir(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			s := Spec{Binds: []Bind{{Dst: "/jobshift-test-cache", Empty: EmptyDisk}, {Dst: "/jobshift-test-cache/mem", Empty: EmptyMemory, SizeMiB: 8}}}
+			out, err := run(t, mode, s, nil, `ls -A /jobshift-test-cache/mem; echo x > /jobshift-test-cache/mem/a && echo x > /jobshift-test-cache/b && ls /jobshift-test-cache; `+
+				`while read -r _ m fs o _; do [ "$m" = /jobshift-test-cache/mem ] && echo "$fs ${o#*size=}"; done </proc/mounts | cut -d, -f1`)
+			if err != nil || out != "b\nmem\ntmpfs 8192k\n" {
+				t.Errorf("got %q, %v", out, err)
+			}
+			if _, err := os.Lstat("/jobshift-test-cache"); err == nil {
+				t.Error("/jobshift-test-cache exists on the host")
+			}
+		})
+	}
+}
+
+// TestScriptEmptyDirShared: a disk emptyDir given a directory (the
+// allocation's, which an init task and the main task share on Nomad) is
+// made there if missing, and what one start writes the next one reads.
+func TestScriptEmptyDirShared(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			dir := filepath.Join(openDir(t), "alloc", "cache")
+			if mode == ModeUser {
+				if err := os.MkdirAll(filepath.Dir(dir), 0o777); err != nil {
+					t.Fatal(err)
+				}
+				_ = os.Chmod(filepath.Dir(dir), 0o777)
+			}
+			s := Spec{Binds: []Bind{{Dst: "/jobshift-test-cache", Empty: EmptyDisk, Src: dir}}}
+			if out, err := run(t, mode, s, nil, "echo prepared > /jobshift-test-cache/data"); err != nil {
+				t.Fatalf("first start: %q, %v", out, err)
+			}
+			out, err := run(t, mode, s, nil, "cat /jobshift-test-cache/data")
+			if err != nil || out != "prepared\n" {
+				t.Errorf("second start read %q, %v", out, err)
+			}
+		})
+	}
+}

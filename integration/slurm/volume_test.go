@@ -62,3 +62,109 @@ volume "checkpoints" { path = "`+shared+`/home/${user}" }
 		t.Errorf("the checkpoint did not land in the user's mapped directory: %q, %v", b, err)
 	}
 }
+
+// TestMappedVolumeLinkRefused: hostile layouts of the same job's claims
+// on the nodes: the user's own directory of a ${user} rule is a link to
+// another user's, or a directory below it is a link out of the user's
+// tree. The task never starts (the wrapper refuses before the command,
+// naming the link) and nothing is written into the other tree.
+func TestMappedVolumeLinkRefused(t *testing.T) {
+	needCluster(t)
+	for _, c := range []struct{ name, rule, link, to, want string }{
+		{"user dir is a link", "home/${user}", "home/ci", "../other", "is a symbolic link"},
+		{"link below the user dir", "home/${user}/ckpt", "home/ci/ckpt", "../../other", "outside the mapped tree"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			shared := t.TempDir()
+			for _, d := range []string{"data", "home", "other"} {
+				if err := os.MkdirAll(filepath.Join(shared, d), 0o777); err != nil {
+					t.Fatal(err)
+				}
+			}
+			_ = os.Chmod(filepath.Join(shared, "other"), 0o777)
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(shared, c.link)), 0o777); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(c.to, filepath.Join(shared, c.link)); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(shared, "data", "hello.txt"), []byte("dataset\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			site, d := siteconfig.ParseConfig([]byte(`volume "training-data" { path = "`+shared+`/data" }
+volume "checkpoints" { path = "`+shared+"/"+c.rule+`" }
+`), "site.hcl")
+			if d.HasErrors() {
+				t.Fatal(d.Error())
+			}
+			path := filepath.Join(repoRoot(), "integration", "testdata", "view", "claim.yaml")
+			job, diags := load.Load(path, jobs.ReadOptions{})
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			plan, diags := translate.Build(job, site, nil, "ci")
+			if diags.HasErrors() {
+				t.Fatal(diags.Error())
+			}
+			r := submit(t, plan, 3*time.Minute)
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "master-0.err"))
+			if strings.Contains(string(errOut), "keeps the node's host name") {
+				t.Skipf("the nodes allow no namespace: %s", errOut)
+			}
+			if r.final.Phase != completion.PhaseFailed || !strings.Contains(string(errOut), c.want) {
+				t.Errorf("final %+v, stderr %q; want a failure saying %q", r.final, errOut, c.want)
+			}
+			if entries, _ := os.ReadDir(filepath.Join(shared, "other")); len(entries) > 0 {
+				t.Errorf("the task wrote into the other tree: %v", entries)
+			}
+		})
+	}
+}
+
+// TestSharedClaimTFJob: the TFJob's two workers read the dataset claim
+// (100 lines) and write their checkpoints to the checkpoint claim, mapped
+// per user; the chief reads both, and they are in the user's directory
+// of the shared tree afterwards.
+func TestSharedClaimTFJob(t *testing.T) {
+	needCluster(t)
+	shared := t.TempDir()
+	for _, d := range []string{"data", "ckpt/ci"} {
+		if err := os.MkdirAll(filepath.Join(shared, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.Chmod(filepath.Join(shared, "ckpt", "ci"), 0o777)
+	if err := os.WriteFile(filepath.Join(shared, "data", "train.txt"), []byte(strings.Repeat("x\n", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site, d := siteconfig.ParseConfig([]byte(`volume "training-data" { path = "`+shared+`/data" }
+volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
+`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "tfjob-shared.yaml")
+	job, diags := load.Load(path, jobs.ReadOptions{})
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	plan, diags := translate.Build(job, site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	r := submit(t, plan, 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.err"))
+	if strings.Contains(string(errOut), "keeps the node's host name") {
+		t.Skipf("the nodes allow no namespace: %s", errOut)
+	}
+	want := "shared-worker-0 read 100 lines\nshared-worker-1 read 100 lines\n"
+	if r.final.Phase != completion.PhaseSucceeded || string(out) != want {
+		t.Fatalf("final %+v, chief printed %q (stderr %q), want %q", r.final, out, errOut, want)
+	}
+	for _, name := range []string{"shared-worker-0", "shared-worker-1"} {
+		if b, err := os.ReadFile(filepath.Join(shared, "ckpt", "ci", name+".ckpt")); err != nil || string(b) != name+" read 100 lines\n" {
+			t.Errorf("%s's checkpoint in the shared tree: %q, %v", name, b, err)
+		}
+	}
+}

@@ -246,7 +246,13 @@ func (r *reader) mounts(role *jobs.Role, c *containerInfo, volumes map[string]*y
 				}
 				continue
 			}
-			role.Volumes = append(role.Volumes, jobs.Volume{Name: name, Kind: "emptyDir", Source: medium, MountPath: mountPath, ReadOnly: ro, Pos: pos})
+			var size int64
+			if limit != nil {
+				if q, ok := r.quantity(limit, "emptyDir.sizeLimit"); ok {
+					size, _ = ceilInt64(q, scaleMiB)
+				}
+			}
+			role.Volumes = append(role.Volumes, jobs.Volume{Name: name, Kind: "emptyDir", Source: medium, MountPath: mountPath, ReadOnly: ro, SizeMiB: size, Pos: pos})
 		case "configMap", "secret":
 			r.objectVolume(role, kind, src, mn, mountPath, sub, c.uses(mountPath))
 			continue

@@ -83,5 +83,24 @@ func applyLeinao(job *jobs.Job) {
 			}
 		}
 		role.Ports = append(ports, jobs.Port{Label: DialectLeinao, Count: 3, Implicit: true})
+		role.Volumes = append(role.Volumes, leinaoMounts(role)...)
 	}
+}
+
+// leinaoMounts are the LeinaoPAI cluster mounts (/gdata, /userhome,
+// /gshare) role's command names, as volumes of kind "leinao" named after
+// them: a site rule (volume "gdata" { path = ... }) shows the site's
+// directory there. They are not marked Used: LeinaoPAI jobs ran on nodes
+// that had these paths, and a node that has them still runs the job as
+// it did without a rule.
+func leinaoMounts(role *jobs.Role) []jobs.Volume {
+	var out []jobs.Volume
+	seen := map[string]bool{}
+	for _, m := range leinaoMountRe.FindAllStringSubmatch(role.Command.Script, -1) {
+		if name := m[2]; !seen[name] {
+			seen[name] = true
+			out = append(out, jobs.Volume{Name: name, Kind: "leinao", Source: name, MountPath: "/" + name, Pos: role.Command.Pos})
+		}
+	}
+	return out
 }

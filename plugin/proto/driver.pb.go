@@ -1621,8 +1621,10 @@ type Volume struct {
 	Pos       *Pos                   `protobuf:"bytes,6,opt,name=pos,proto3" json:"pos,omitempty"`
 	// Since 2: the mount's subPath, and whether the task's command, args,
 	// working directory or environment names a path under the mount.
-	SubPath       string `protobuf:"bytes,7,opt,name=sub_path,json=subPath,proto3" json:"sub_path,omitempty"`
-	Used          bool   `protobuf:"varint,8,opt,name=used,proto3" json:"used,omitempty"`
+	SubPath string `protobuf:"bytes,7,opt,name=sub_path,json=subPath,proto3" json:"sub_path,omitempty"`
+	Used    bool   `protobuf:"varint,8,opt,name=used,proto3" json:"used,omitempty"`
+	// Since 2: an emptyDir's sizeLimit in MiB (0 = none).
+	SizeMib       int64 `protobuf:"varint,9,opt,name=size_mib,json=sizeMib,proto3" json:"size_mib,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1711,6 +1713,13 @@ func (x *Volume) GetUsed() bool {
 		return x.Used
 	}
 	return false
+}
+
+func (x *Volume) GetSizeMib() int64 {
+	if x != nil {
+		return x.SizeMib
+	}
+	return 0
 }
 
 type Completion struct {
@@ -3312,7 +3321,7 @@ const file_driver_proto_rawDesc = "" +
 	"\bbegin_at\x18\x03 \x01(\x05R\abeginAt\x12\x1a\n" +
 	"\bimplicit\x18\x04 \x01(\bR\bimplicit\x12)\n" +
 	"\x03pos\x18\x05 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x16\n" +
-	"\x06number\x18\x06 \x01(\x05R\x06number\"\xde\x01\n" +
+	"\x06number\x18\x06 \x01(\x05R\x06number\"\xf9\x01\n" +
 	"\x06Volume\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x12\n" +
 	"\x04kind\x18\x02 \x01(\tR\x04kind\x12\x16\n" +
@@ -3322,7 +3331,8 @@ const file_driver_proto_rawDesc = "" +
 	"\tread_only\x18\x05 \x01(\bR\breadOnly\x12)\n" +
 	"\x03pos\x18\x06 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x19\n" +
 	"\bsub_path\x18\a \x01(\tR\asubPath\x12\x12\n" +
-	"\x04used\x18\b \x01(\bR\x04used\"\xb8\x02\n" +
+	"\x04used\x18\b \x01(\bR\x04used\x12\x19\n" +
+	"\bsize_mib\x18\t \x01(\x03R\asizeMib\"\xb8\x02\n" +
 	"\n" +
 	"Completion\x12\x12\n" +
 	"\x04kind\x18\x01 \x01(\tR\x04kind\x12%\n" +

@@ -6,7 +6,7 @@ volume "training-data" {
   read_only         = true
 }
 volume "checkpoints" {
-  path = "/gpfs/home/${user}/ckpt"
+  path = "/gpfs/ckpt/${user}"
 }
 volume "scratch" {
   nomad_csi_volume = "scratch"

@@ -1,0 +1,99 @@
+package multihost_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// sharedClaims is the shared-claim TFJob (integration/testdata/view/
+// tfjob-shared.yaml) planned on c's site with its claims mapped into a
+// temporary directory every host sees (the clusters' hosts share the
+// machine's file system, as a cluster's NFS or Lustre): the dataset (100
+// lines) and the checkpoints per user. It returns the plan and the
+// directory.
+func sharedClaims(t *testing.T, c *cluster) (*translate.Plan, string) {
+	t.Helper()
+	shared := t.TempDir()
+	for _, d := range []string{"data", "ckpt/ci"} {
+		if err := os.MkdirAll(filepath.Join(shared, d), 0o777); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = os.Chmod(filepath.Join(shared, "ckpt", "ci"), 0o777)
+	if err := os.WriteFile(filepath.Join(shared, "data", "train.txt"), []byte(strings.Repeat("x\n", 100)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rules, d := siteconfig.ParseConfig([]byte(`volume "training-data" { path = "`+shared+`/data" }
+volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
+`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	site := *c.Site
+	site.Volumes = rules.Volumes
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "tfjob-shared.yaml")
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, &site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan.Options = map[string]string{}
+	return plan, shared
+}
+
+const sharedChief = "shared-worker-0 read 100 lines\nshared-worker-1 read 100 lines\n"
+
+// checkSharedCkpts: both workers' checkpoints are in the user's tree.
+func checkSharedCkpts(t *testing.T, shared string) {
+	t.Helper()
+	for _, name := range []string{"shared-worker-0", "shared-worker-1"} {
+		if b, err := os.ReadFile(filepath.Join(shared, "ckpt", "ci", name+".ckpt")); err != nil || string(b) != name+" read 100 lines\n" {
+			t.Errorf("%s's checkpoint in the shared tree: %q, %v", name, b, err)
+		}
+	}
+}
+
+// TestSharedClaimTFJobNomad: on the Nomad cluster (raw_exec, the three
+// tasks on three clients) the workers read the mapped dataset and write
+// checkpoints the chief reads from another host.
+func TestSharedClaimTFJobNomad(t *testing.T) {
+	c := need(t, "nomad")
+	cl := nomadClient(t, c)
+	plan, shared := sharedClaims(t, c)
+	tasks, _ := runNomadPlaced(t, c, cl, plan) // succeeded, spread over the clients
+	var chief string
+	for _, nt := range tasks {
+		if nt.role == "chief" {
+			chief = catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+		}
+	}
+	if chief != sharedChief {
+		t.Fatalf("chief printed %q, want %q", chief, sharedChief)
+	}
+	checkSharedCkpts(t, shared)
+}
+
+// TestSharedClaimTFJobSlurm: the same on the Slurm cluster (three hosts).
+func TestSharedClaimTFJobSlurm(t *testing.T) {
+	c := need(t, "slurm")
+	plan, shared := sharedClaims(t, c)
+	r := runSlurm(t, plan, 3*time.Minute)
+	if chief := r.taskLog(t, "chief", 0); r.final.Phase != completion.PhaseSucceeded || chief != sharedChief {
+		t.Fatalf("final %+v, chief printed %q, want %q", r.final, chief, sharedChief)
+	}
+	checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+	checkSharedCkpts(t, shared)
+}
