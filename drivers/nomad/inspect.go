@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -96,7 +97,7 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 			v := completion.UserStopped(pol.Job(), tasks)
 			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
 		}
-	} else if v := completion.Decide(pol.Job(), tasks); v.Phase.Done() {
+	} else if v := statusVerdict(pol, obs, st.Attempt, info.Meta); v != nil {
 		// Decided but not enforced: say so, and what would enforce it
 		// (the job's shape says whether finishers of its own will).
 		by := "jobshift watch -enforce " + st.Handle + ", or jobshift controller"
@@ -142,4 +143,12 @@ func (d *Driver) List(ctx context.Context) ([]drivers.Status, error) {
 		out = append(out, *st)
 	}
 	return out, nil
+}
+
+// statusVerdict is the verdict the job's finishers would give on the
+// snapshot status sees (snapshotVerdict), nil when no rule fired.
+func statusVerdict(pol completion.Policy, obs []observed, attempt int, meta map[string]string) *completion.Verdict {
+	retries, _ := strconv.Atoi(meta[metaRetries])
+	v, _ := snapshotVerdict(pol, obs, attempt, retries)
+	return v
 }
