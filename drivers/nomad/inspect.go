@@ -70,13 +70,11 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 	}
 	obs := observe(pol, allocs, w.version, nil)
 	started, live := false, 0
-	var tasks []completion.Task
 	for _, o := range obs {
 		started = started || o.State != completion.Pending
 		if !o.State.Terminal() {
 			live++
 		}
-		tasks = append(tasks, o.Task)
 		st.Tasks = append(st.Tasks, drivers.TaskStatus{Role: o.Role, Index: o.Index, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
 	}
 	sort.Slice(st.Tasks, func(i, j int) bool {
@@ -94,7 +92,7 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 		if live > 0 {
 			st.Reason = "stopping"
 		} else {
-			v := completion.UserStopped(pol.Job(), tasks)
+			v := stoppedVerdict(pol, obs)
 			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
 		}
 	} else if v := statusVerdict(pol, obs, st.Attempt, info.Meta); v != nil {

@@ -12,7 +12,9 @@ import (
 //   - the watcher (run, the controller, watch -enforce) feeds each
 //     snapshot's changes to its long-lived machine with advance;
 //   - the finishers (poststop task, in-task finisher, the UAI judge) and
-//     status judge one snapshot with snapshotVerdict, a fresh machine.
+//     status judge one snapshot with snapshotVerdict, a fresh machine;
+//   - status of a job stopped from outside whose tasks all ended takes
+//     stoppedVerdict, the machine's own verdict of a stop (UserStopped).
 // A snapshot's verdict is the same through either (judge_test.go).
 
 // snapshotEvents turns observed tasks into the machine's events, split
@@ -58,4 +60,15 @@ func snapshotVerdict(pol completion.Policy, obs []observed, attempt, retries int
 		}
 	}
 	return nil, completion.RetryDecision{}
+}
+
+// stoppedVerdict is the verdict of a job stopped from outside once every
+// task in obs ended: what the machine gives a stopped attempt at its end
+// (completion.UserStopped; a rule that fired before the stop stands).
+func stoppedVerdict(pol completion.Policy, obs []observed) completion.Verdict {
+	tasks := make([]completion.Task, 0, len(obs))
+	for _, o := range obs {
+		tasks = append(tasks, o.Task)
+	}
+	return completion.UserStopped(pol.Job(), tasks)
 }

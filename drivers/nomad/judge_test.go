@@ -99,7 +99,8 @@ func watcherVerdict(pol completion.Policy, tasks []jtask) *completion.Verdict {
 // job: the watcher of run and the controller (watcherVerdict), the
 // poststop finisher and the UAI judge (judge, Finish), the in-task
 // finisher reading end markers (judge with ends, FinishEnded) and status
-// (statusVerdict, inspect). Each must give the verdict the platform's
+// (statusVerdict, inspect; stoppedVerdict once the job was stopped and
+// its tasks ended). Each must give the verdict the platform's
 // rule gives, written here by hand, and the same reason and trigger as
 // the others.
 func TestJudgesAgree(t *testing.T) {
@@ -137,6 +138,9 @@ func TestJudgesAgree(t *testing.T) {
 		// every target (completion.UserStopped).
 		"PAI: stopped from outside": {pai(2, nil), []jtask{w(0, "killed", 0, 1), w(1, "killed", 0, 2)},
 			completion.PhaseStopped, completion.StoppedExitCode},
+		// a rule that fired before the stop stands (UserStopped)
+		"PAI: a failure, then the other stopped": {pai(2, nil), []jtask{w(0, "exit", 3, 1), w(1, "killed", 0, 2)},
+			completion.PhaseFailed, 3},
 		// a success that fired no rule does not outweigh the stop
 		"PAI: one succeeded, the other stopped from outside": {pai(2, nil), []jtask{w(0, "exit", 0, 1), w(1, "killed", 0, 2)},
 			completion.PhaseStopped, completion.StoppedExitCode},
@@ -157,6 +161,18 @@ func TestJudgesAgree(t *testing.T) {
 			got := map[string]*completion.Verdict{"watcher (run, controller)": watcherVerdict(c.pol, c.tasks)}
 			got["finisher (poststop, UAI judge)"], _, _ = judge(fw, allocs, nil)
 			got["status"] = statusVerdict(c.pol, observe(c.pol, allocs, 2, nil), 0, nil)
+			ended := true
+			for _, k := range c.tasks {
+				ended = ended && k.how != "run"
+			}
+			if ended {
+				// status of the job stopped from outside (nomad job
+				// stop) once its tasks ended: a rule that fired stands
+				sv := stoppedVerdict(c.pol, observe(c.pol, allocs, 2, nil))
+				if c.want != "" {
+					got["status (job stopped)"] = &sv
+				}
+			}
 			marks := false
 			for _, k := range c.tasks {
 				marks = marks || k.how == "exit"
