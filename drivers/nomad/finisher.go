@@ -246,24 +246,17 @@ func (w *watcher) ownAlloc(ctx context.Context, self string) (*api.AllocationLis
 	return nil, nil
 }
 
-// judge applies the job's rules to one snapshot of its allocations with a
-// fresh machine (no restarts, no ticks: the watchers own those), which
-// sees every task at once. seen lists the task states, for the log.
+// judge is snapshotVerdict on one view of w's job version's allocations,
+// with the tasks the end markers ends end; seen lists the task states,
+// for the log.
 func judge(w *watcher, allocs []*api.AllocationListStub, ends map[string]endMark) (*completion.Verdict, completion.RetryDecision, string) {
-	m := completion.NewMachine(w.pol, completion.MachineConfig{Attempt: w.m.Attempt(), Retries: w.m.Retries()})
-	var evs []completion.TaskEvent
+	obs := withEnds(observe(w.pol, allocs, w.version, nil), ends)
 	var b strings.Builder
-	for _, o := range withEnds(observe(w.pol, allocs, w.version, nil), ends) {
-		evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq})
+	for _, o := range obs {
 		fmt.Fprintf(&b, "%s-%d=%s;", o.Role, o.Index, o.State)
 	}
-	for _, a := range m.ObserveAll(evs) {
-		if a.Kind == completion.ActVerdict {
-			v := a.Verdict
-			return &v, a.Retry, b.String()
-		}
-	}
-	return nil, completion.RetryDecision{}, b.String()
+	v, retry := snapshotVerdict(w.pol, obs, w.m.Attempt(), w.m.Retries())
+	return v, retry, b.String()
 }
 
 // NewInTask builds a driver that talks to the Task API socket of the task

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -69,13 +70,11 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 	}
 	obs := observe(pol, allocs, w.version, nil)
 	started, live := false, 0
-	var tasks []completion.Task
 	for _, o := range obs {
 		started = started || o.State != completion.Pending
 		if !o.State.Terminal() {
 			live++
 		}
-		tasks = append(tasks, o.Task)
 		st.Tasks = append(st.Tasks, drivers.TaskStatus{Role: o.Role, Index: o.Index, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
 	}
 	sort.Slice(st.Tasks, func(i, j int) bool {
@@ -93,10 +92,10 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 		if live > 0 {
 			st.Reason = "stopping"
 		} else {
-			v := completion.UserStopped(pol.Job(), tasks)
+			v := stoppedVerdict(pol, obs)
 			st.Phase, st.ExitCode, st.Reason = v.Phase, v.ExitCode, v.Reason
 		}
-	} else if v := completion.Decide(pol.Job(), tasks); v.Phase.Done() {
+	} else if v := statusVerdict(pol, obs, st.Attempt, info.Meta); v != nil {
 		// Decided but not enforced: say so, and what would enforce it
 		// (the job's shape says whether finishers of its own will).
 		by := "jobshift watch -enforce " + st.Handle + ", or jobshift controller"
@@ -142,4 +141,12 @@ func (d *Driver) List(ctx context.Context) ([]drivers.Status, error) {
 		out = append(out, *st)
 	}
 	return out, nil
+}
+
+// statusVerdict is the verdict the job's finishers would give on the
+// snapshot status sees (snapshotVerdict), nil when no rule fired.
+func statusVerdict(pol completion.Policy, obs []observed, attempt int, meta map[string]string) *completion.Verdict {
+	retries, _ := strconv.Atoi(meta[metaRetries])
+	v, _ := snapshotVerdict(pol, obs, attempt, retries)
+	return v
 }

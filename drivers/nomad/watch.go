@@ -170,7 +170,7 @@ func (w *watcher) wait(now time.Time) time.Duration {
 // what the machine says (deregister, register again, record).
 func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*api.AllocationListStub) (*drivers.Result, bool) {
 	now := time.Now()
-	var evs []completion.TaskEvent
+	var changed []observed
 	live := 0
 	for _, o := range w.rendezvous(observe(w.pol, allocs, w.version, w.m.StoppingSet()), now) {
 		prev, seen := w.last[o.TaskRef]
@@ -179,28 +179,15 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 			w.emit(ctx, out, drivers.Event{Task: &ref, State: o.State, ExitCode: o.ExitCode, Message: o.Message})
 		}
 		if !seen || prev.State != o.State || prev.ExitCode != o.ExitCode {
-			evs = append(evs, completion.TaskEvent{TaskRef: o.TaskRef, State: o.State, ExitCode: o.ExitCode, Seq: o.Seq, Time: now})
+			changed = append(changed, o)
 		}
 		w.last[o.TaskRef] = o
 		if !o.State.Terminal() {
 			live++
 		}
 	}
-	// Placements first, then the clock, then outcomes: a snapshot that
-	// shows the gang timeout passed and the placed tasks' rendezvous
-	// timing out (the in-job barrier's own timeout) is the gang timeout.
-	var placed, ended []completion.TaskEvent
-	for _, e := range evs {
-		if e.State.Terminal() {
-			ended = append(ended, e)
-		} else {
-			placed = append(placed, e)
-		}
-	}
-	w.act(ctx, out, w.m.ObserveAll(placed))
-	w.act(ctx, out, w.m.Tick(now))
-	w.act(ctx, out, w.m.ObserveAll(ended))
-	w.act(ctx, out, w.m.Tick(now))
+	placed, ended := snapshotEvents(changed, now)
+	w.act(ctx, out, advance(w.m, placed, ended, now))
 	if _, decided := w.m.Verdict(); !decided || live > 0 || w.pendingAllocs(allocs) {
 		return nil, false
 	}

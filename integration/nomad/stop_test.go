@@ -34,7 +34,9 @@ func TestStoppedJobVerdict(t *testing.T) {
 	}
 	defer agent.Client(t).Jobs().Deregister(h.ID, true, nil)
 	final := drivertest.StopOnceRunning(ctx, t, d, h, 3)
-	if final.Phase != completion.PhaseStopped || final.ExitCode != completion.StoppedExitCode {
-		t.Errorf("final %+v, want phase %s exit %d", final, completion.PhaseStopped, completion.StoppedExitCode)
+	// the stop is the user's (jobshift stop), before any rule fired: the
+	// verdict every judge gives, status of an unwatched stopped job too
+	if final.Phase != completion.PhaseStopped || final.ExitCode != completion.StoppedExitCode || final.Reason != "stopped by the user" {
+		t.Errorf("final %+v, want phase %s exit %d, reason %q", final, completion.PhaseStopped, completion.StoppedExitCode, "stopped by the user")
 	}
 }

@@ -110,6 +110,11 @@ func (m *Machine) judge(ended []*mtask) []Action {
 	}
 	v := m.verdictAfter(ended)
 	switch {
+	case v.Phase == PhaseStopped && m.tl.seen > m.tl.inside:
+		// Decide's "every task ended, some stopped" with a task stopped
+		// that the machine never asked to stop: the stop came from
+		// outside, the verdict every judge gives it (UserStopped).
+		return m.decide(UserStopped(m.job, m.Tasks()), true)
 	case v.Phase.Done():
 		return m.decide(v, false)
 	case len(v.Stop) > 0:
