@@ -1,0 +1,124 @@
+package intask
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/jobshift/jobshift/drivers/taskns"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate/contract"
+)
+
+// View is the task namespace wrapper's input (drivers/taskns) for a task
+// whose environment nomad-env evaluates: nomad-env writes the wrapper's
+// script, its spec and the role's platform files into the task directory
+// before it execs the wrapper, so the task needs no template for them. A
+// task's first template costs the client a consul-template runner before
+// the task starts (drivers/nomad view.go, BENCHMARKS.md); nomad-env runs
+// anyway and writes three small files in well under a millisecond.
+type View struct {
+	// Spec is the encoded spec (taskns.Spec.Encode) with the placeholders
+	// for what only the client knows (PhIndex, PhAddr, PhTaskDir).
+	Spec string `json:"spec"`
+	// AddrVar is the task's variable holding its address (NOMAD_IP_<label>
+	// of its group's first port); "" = the address the snapshot holds
+	// for the task (what the watcher read from its allocation).
+	AddrVar string `json:"addr_var,omitempty"`
+}
+
+// Placeholders in View.Spec (and in the template drivers/nomad renders
+// otherwise); none can occur in a name or path the spec accepts at those
+// places (names hold no '@'; PhTaskDir replaces a whole first element).
+const (
+	PhIndex   = "@I@"
+	PhAddr    = "@A@"
+	PhTaskDir = "/@T@"
+)
+
+// The view's files in the task directory.
+const (
+	ViewScriptFile = "jobshift-taskns.sh"
+	ViewSpecFile   = "jobshift-taskns.spec"
+	ViewFilesDir   = "jobshift-files"
+	ViewScratchDir = "jobshift-taskns.d"
+)
+
+// Fill is spec with its placeholders replaced by the task's values.
+func Fill(spec string, index int, addr, taskDir string) string {
+	return strings.NewReplacer(PhIndex, strconv.Itoa(index), PhAddr, addr, PhTaskDir, taskDir).Replace(spec)
+}
+
+// writeView writes the view of task index of role (files: the role's
+// platform files, bound from ViewFilesDir/<i>) into the task directory
+// dir; addr is the task's address.
+func (v *View) write(dir string, index int, addr string, files []jobs.File) error {
+	if err := replaceFile(filepath.Join(dir, ViewScriptFile), []byte(taskns.Script), 0o644); err != nil {
+		return err
+	}
+	for i, f := range files {
+		mode := os.FileMode(f.Mode & 0o777)
+		if mode == 0 {
+			mode = 0o644
+		}
+		if err := os.MkdirAll(filepath.Join(dir, ViewFilesDir), 0o755); err != nil {
+			return err
+		}
+		if err := replaceFile(filepath.Join(dir, ViewFilesDir, strconv.Itoa(i)), []byte(f.Content), mode); err != nil {
+			return err
+		}
+	}
+	return replaceFile(filepath.Join(dir, ViewSpecFile), []byte(Fill(v.Spec, index, addr, dir)), 0o644)
+}
+
+// replaceFile writes path anew with exactly mode (a restarted task finds
+// its read-only file of the last start there).
+func replaceFile(path string, data []byte, mode os.FileMode) error {
+	if err := os.Remove(path); err != nil && !os.IsNotExist(err) {
+		return err
+	}
+	if err := os.WriteFile(path, data, mode); err != nil {
+		return err
+	}
+	return os.Chmod(path, mode) // not the umask's
+}
+
+// viewAddr is the task's address for its view: its AddrVar's value, else
+// the snapshot's address of the task.
+func (te *Env) viewAddr(topo contract.Topology, index int, getenv func(string) string) (string, error) {
+	if te.View.AddrVar != "" {
+		if a := getenv(te.View.AddrVar); a != "" {
+			return a, nil
+		}
+	}
+	for _, r := range topo.Roles {
+		if r.Name == te.Role && index < len(r.Tasks) && r.Tasks[index].Addr != "" {
+			return r.Tasks[index].Addr, nil
+		}
+	}
+	return "", fmt.Errorf("no address for %s[%d]: neither %s nor the topology snapshot holds one", te.Role, index, te.View.AddrVar)
+}
+
+// roleFiles are the platform files of the task's role.
+func (te *Env) roleFiles() []jobs.File {
+	for _, r := range te.Job.Roles {
+		if r.Name == te.Role {
+			return r.Files
+		}
+	}
+	return nil
+}
+
+// writeView writes the task's view into its task directory dir.
+func (te *Env) writeView(topo contract.Topology, index int, dir string) error {
+	if dir == "" {
+		return fmt.Errorf("NOMAD_TASK_DIR is not set")
+	}
+	addr, err := te.viewAddr(topo, index, os.Getenv)
+	if err != nil {
+		return err
+	}
+	return te.View.write(dir, index, addr, te.roleFiles())
+}
