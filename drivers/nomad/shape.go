@@ -7,6 +7,7 @@ import (
 
 	"github.com/hashicorp/hcl/v2"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -400,7 +401,9 @@ func (d *decider) inTaskEnvFits(g *GroupShape, role *jobs.Role) string {
 	}
 	for k, proc := range d.c.Processes(d.p) {
 		before, cuda := ownEnvSplit(role, g.Traits.Container, gpusOf(role, k))
-		if taskEnvPayload(d.p, d.jobID, role, proc, before, cuda, nil) == "" {
+		// the task namespace's files travel with it (ViewInTask)
+		view := &intask.View{Files: viewFiles(role)}
+		if taskEnvPayload(d.p, d.jobID, role, proc, before, cuda, view) == "" {
 			return "the contract's input is too large for the task's env block"
 		}
 	}

@@ -105,12 +105,22 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	out := *uc
 	out.argv = taskns.Wrap("${NOMAD_TASK_DIR}/"+viewScriptFile, "${NOMAD_TASK_DIR}/"+viewSpecFile, uc.argv)
 	if gs.View == ViewInTask {
-		return taskView{uc: &out, inTask: &intask.View{Spec: string(text), AddrVar: addrVarOf(net)}}, true
+		v := &intask.View{Spec: string(text), AddrVar: addrVarOf(net), Files: viewFiles(role)}
+		return taskView{uc: &out, inTask: v}, true
 	}
 	tmpls = append(tmpls,
 		viewTemplate("local/"+viewScriptFile, templateBase64(taskns.Script), "0644"),
 		viewTemplate("local/"+viewSpecFile, specTemplate(string(text), addrOf(net)), "0644"))
 	return taskView{uc: &out, tmpls: tmpls}, true
+}
+
+// viewFiles are role's platform files as nomad-env writes them.
+func viewFiles(role *jobs.Role) []intask.ViewFile {
+	var out []intask.ViewFile
+	for _, f := range role.Files {
+		out = append(out, intask.ViewFile{Content: f.Content, Mode: f.Mode})
+	}
+	return out
 }
 
 // hostNames are the names an /etc/hosts line can carry (no space or

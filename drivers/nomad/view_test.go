@@ -113,8 +113,9 @@ func TestTaskViewRendered(t *testing.T) {
 	if got := viewSpecText(t, wmain); got != wantIn {
 		t.Errorf("nomad-env's spec:\n%s\nwant:\n%s", got, wantIn)
 	}
-	if te, _ := intask.Decode(wmain.Env[TaskEnvVar]); te == nil || te.View.AddrVar != "NOMAD_IP_"+label {
-		t.Errorf("nomad-env's view %+v: want the address of port %s", te, label)
+	if te, _ := intask.Decode(wmain.Env[TaskEnvVar]); te == nil || te.View.AddrVar != "NOMAD_IP_"+label ||
+		len(te.View.Files) != 1 || te.View.Files[0] != (intask.ViewFile{Content: "worker-0\nworker-1\n", Mode: 0o640}) {
+		t.Errorf("nomad-env's view %+v: want the address of port %s and the file", te.View, label)
 	}
 
 	j.Roles[1].Files[0].Secret = true

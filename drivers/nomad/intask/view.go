@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/jobshift/jobshift/drivers/taskns"
-	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -27,6 +26,16 @@ type View struct {
 	// of its group's first port); "" = the address the snapshot holds
 	// for the task (what the watcher read from its allocation).
 	AddrVar string `json:"addr_var,omitempty"`
+	// Files are the role's platform files (jobs.Role.Files, whose content
+	// the job's JSON leaves out), bound from ViewFilesDir/<i>; never a
+	// secret's (drivers/nomad refuses those).
+	Files []ViewFile `json:"files,omitempty"`
+}
+
+// ViewFile is one platform file's content and permission bits.
+type ViewFile struct {
+	Content string `json:"content"`
+	Mode    uint32 `json:"mode"`
 }
 
 // Placeholders in View.Spec (and in the template drivers/nomad renders
@@ -51,14 +60,13 @@ func Fill(spec string, index int, addr, taskDir string) string {
 	return strings.NewReplacer(PhIndex, strconv.Itoa(index), PhAddr, addr, PhTaskDir, taskDir).Replace(spec)
 }
 
-// writeView writes the view of task index of role (files: the role's
-// platform files, bound from ViewFilesDir/<i>) into the task directory
-// dir; addr is the task's address.
-func (v *View) write(dir string, index int, addr string, files []jobs.File) error {
+// write writes the view of task index into the task directory dir; addr
+// is the task's address.
+func (v *View) write(dir string, index int, addr string) error {
 	if err := replaceFile(filepath.Join(dir, ViewScriptFile), []byte(taskns.Script), 0o644); err != nil {
 		return err
 	}
-	for i, f := range files {
+	for i, f := range v.Files {
 		mode := os.FileMode(f.Mode & 0o777)
 		if mode == 0 {
 			mode = 0o644
@@ -101,16 +109,6 @@ func (te *Env) viewAddr(topo contract.Topology, index int, getenv func(string) s
 	return "", fmt.Errorf("no address for %s[%d]: neither %s nor the topology snapshot holds one", te.Role, index, te.View.AddrVar)
 }
 
-// roleFiles are the platform files of the task's role.
-func (te *Env) roleFiles() []jobs.File {
-	for _, r := range te.Job.Roles {
-		if r.Name == te.Role {
-			return r.Files
-		}
-	}
-	return nil
-}
-
 // writeView writes the task's view into its task directory dir.
 func (te *Env) writeView(topo contract.Topology, index int, dir string) error {
 	if dir == "" {
@@ -120,5 +118,5 @@ func (te *Env) writeView(topo contract.Topology, index int, dir string) error {
 	if err != nil {
 		return err
 	}
-	return te.View.write(dir, index, addr, te.roleFiles())
+	return te.View.write(dir, index, addr)
 }

@@ -17,11 +17,19 @@ import (
 // a read-only file.
 func TestWriteView(t *testing.T) {
 	dir := t.TempDir()
-	te := &Env{Role: "worker", Job: &jobs.Job{Roles: []*jobs.Role{
-		{Name: "ps"},
-		{Name: "worker", Files: []jobs.File{{Path: "/etc/volcano/worker.host", Content: "w-0\nw-1\n", Mode: 0o440}}},
-	}}, View: &View{AddrVar: "NOMAD_IP_SynPort", Spec: "mode\tauto\nscratch\t/@T@/jobshift-taskns.d\nhostname\tw-@I@\nhost\t@A@\tw-@I@\n" +
-		"bind\tro\t/@T@/jobshift-files/0\t/etc/volcano/worker.host\naddr\t@A@\n"}}
+	sent := &Env{Role: "worker", Job: &jobs.Job{Roles: []*jobs.Role{{Name: "ps"}, {Name: "worker"}}},
+		View: &View{AddrVar: "NOMAD_IP_SynPort", Files: []ViewFile{{Content: "w-0\nw-1\n", Mode: 0o440}},
+			Spec: "mode\tauto\nscratch\t/@T@/jobshift-taskns.d\nhostname\tw-@I@\nhost\t@A@\tw-@I@\n" +
+				"bind\tro\t/@T@/jobshift-files/0\t/etc/volcano/worker.host\naddr\t@A@\n"}}
+	// as the task gets it: through the payload
+	enc, err := sent.Encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	te, err := Decode(enc)
+	if err != nil {
+		t.Fatal(err)
+	}
 	topo := contract.Topology{Roles: []contract.RoleTopology{{Name: "ps", Tasks: []contract.TaskTopology{{Addr: "10.0.0.9"}}},
 		{Name: "worker", Tasks: []contract.TaskTopology{{Addr: "10.0.0.1"}, {Addr: "10.0.0.2"}}}}}
 	read := func(name string) (string, os.FileMode) {
