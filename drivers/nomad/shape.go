@@ -556,8 +556,9 @@ func (d *decider) taskView(g *GroupShape, role *jobs.Role) bool {
 	g.Why = append(g.Why, "task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper")
 	if g.Env == EnvInTask {
 		// A task's first template costs the client a consul-template
-		// runner before the task starts: with two templates per task the
-		// 16-task start took 1.50 times the bare job's, without 1.0x
+		// runner before the task starts: with the view's two templates
+		// the 16-task start took 1.50 times the bare job's, 1.05 with
+		// the view off; here the task has no template at all
 		// (BENCHMARKS.md).
 		g.View = ViewInTask
 		g.Why = append(g.Why, "task namespace files by nomad-env: it runs first anyway and writes them before it execs the wrapper, so the task has no template")
