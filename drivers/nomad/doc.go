@@ -46,25 +46,25 @@
 // then each group's environment, judges and tasks (hook, [wrappers]).
 //
 //	pai-v1 ps/worker | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pai-v1 ps/worker | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	pai-v1 ps/worker | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	pai-v1 ps/worker | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v1 ps/worker | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env
 //	pai-v1 ps/worker | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pai-v1 ps/worker | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	pai-v1 ps/worker | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	pai-v1 ps/worker | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v1 ps/worker | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop)
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	pai-v1 ps/worker | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	pai-v1 ps/worker | docker | helper no | env helper - | watched
@@ -82,25 +82,25 @@
 //	pai-v1 ps/worker | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
 //	leinao ps/worker | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	leinao ps/worker | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	leinao ps/worker | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	leinao ps/worker | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	leinao ps/worker | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env
 //	leinao ps/worker | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	leinao ps/worker | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	leinao ps/worker | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	leinao ps/worker | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	leinao ps/worker | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop)
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	leinao ps/worker | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	leinao ps/worker | docker | helper no | env helper - | watched
@@ -118,21 +118,21 @@
 //	leinao ps/worker | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
 //	pai-v2 one task | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[task namespace > stop group]; task namespace files by templates
 //	pai-v2 one task | raw_exec | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks main[task namespace > stop group]; task namespace files by templates
 //	pai-v2 one task | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v2 one task | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks main[task namespace > stop group > finisher tail]
+//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks main[task namespace > stop group > finisher tail]; task namespace files by templates
 //	pai-v2 one task | exec | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[task namespace > stop group]; task namespace files by templates
 //	pai-v2 one task | exec | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks main[task namespace > stop group]; task namespace files by templates
 //	pai-v2 one task | exec | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v2 one task | exec | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v2 one task | docker | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main
 //	pai-v2 one task | docker | helper no | env helper - | watched
@@ -150,25 +150,25 @@
 //	pai-v2 one task | podman | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main, finish(poststop)
 //	pai-v2 uai | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group]; task namespace files by templates
 //	pai-v2 uai | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group], ps[env-wait > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group], ps[env-wait > stop group]; task namespace files by templates
 //	pai-v2 uai | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group]; task namespace files by nomad-env
 //	pai-v2 uai | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group], judge(poststart), finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group], judge(poststart), finish(poststop); task namespace files by templates
 //	pai-v2 uai | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, UAI judge, poststop finisher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group], judge(poststart), finish(poststop)
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, UAI judge, poststop finisher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group], judge(poststart), finish(poststop); task namespace files by nomad-env
 //	pai-v2 uai | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group]; task namespace files by templates
 //	pai-v2 uai | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group], ps[env-wait > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group], ps[env-wait > stop group]; task namespace files by templates
 //	pai-v2 uai | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group]; task namespace files by nomad-env
 //	pai-v2 uai | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group], judge(poststart), finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], ps[stop group], judge(poststart), finish(poststop); task namespace files by templates
 //	pai-v2 uai | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, UAI judge, poststop finisher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group], judge(poststart), finish(poststop)
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, UAI judge, poststop finisher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group], judge(poststart), finish(poststop); task namespace files by nomad-env
 //	pai-v2 uai | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main, ps
 //	pai-v2 uai | docker | helper no | env helper - | watched
@@ -186,25 +186,25 @@
 //	pai-v2 uai | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env template over the snapshot; judged by watcher, UAI judge, poststop finisher; tasks main, ps, judge(poststart), finish(poststop)
 //	tfjob | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	tfjob | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	tfjob | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	tfjob | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	tfjob | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env
 //	tfjob | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
 //	tfjob | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
 //	tfjob | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
 //	tfjob | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	tfjob | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop)
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	tfjob | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	tfjob | docker | helper no | env helper - | watched
@@ -222,25 +222,25 @@
 //	tfjob | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
 //	pytorchjob | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > restart loop]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > restart loop]; task namespace files by templates
 //	pytorchjob | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > restart loop]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > restart loop]; task namespace files by templates
 //	pytorchjob | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > restart loop]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > restart loop]; task namespace files by nomad-env
 //	pytorchjob | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates
 //	pytorchjob | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]; task namespace files by nomad-env
 //	pytorchjob | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > restart loop]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > restart loop]; task namespace files by templates
 //	pytorchjob | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > restart loop]
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > restart loop]; task namespace files by templates
 //	pytorchjob | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > restart loop]
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > restart loop]; task namespace files by nomad-env
 //	pytorchjob | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates
 //	pytorchjob | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop)
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env
 //	pytorchjob | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[restart loop]
 //	pytorchjob | docker | helper no | env helper - | watched
@@ -258,25 +258,25 @@
 //	pytorchjob | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop)
 //	mpijob v2beta1 | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh > restart loop]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh]
+//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh > restart loop]; task namespace files by templates; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh]; task namespace files by templates
 //	mpijob v2beta1 | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; launcher: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh > restart loop]; worker: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh]
+//	    => rendezvous snapshot; launcher: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh > restart loop]; task namespace files by templates; worker: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh]; task namespace files by templates
 //	mpijob v2beta1 | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh > restart loop]; worker: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh]
+//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh > restart loop]; task namespace files by nomad-env; worker: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh]; task namespace files by nomad-env
 //	mpijob v2beta1 | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh > restart loop], finish(poststop); worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh], finish(poststop)
+//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh > restart loop], finish(poststop); task namespace files by templates; worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh], finish(poststop); task namespace files by templates
 //	mpijob v2beta1 | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh > restart loop], finish(poststop); worker: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh], finish(poststop)
+//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh > restart loop], finish(poststop); task namespace files by nomad-env; worker: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh], finish(poststop); task namespace files by nomad-env
 //	mpijob v2beta1 | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh > restart loop]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh]
+//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh > restart loop]; task namespace files by templates; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > ssh]; task namespace files by templates
 //	mpijob v2beta1 | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; launcher: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh > restart loop]; worker: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh]
+//	    => rendezvous snapshot; launcher: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh > restart loop]; task namespace files by templates; worker: env sourced file; judged by watcher; tasks main[env-wait > task namespace > ssh]; task namespace files by templates
 //	mpijob v2beta1 | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh > restart loop]; worker: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh]
+//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh > restart loop]; task namespace files by nomad-env; worker: env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > ssh]; task namespace files by nomad-env
 //	mpijob v2beta1 | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh > restart loop], finish(poststop); worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh], finish(poststop)
+//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh > restart loop], finish(poststop); task namespace files by templates; worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[task namespace > ssh], finish(poststop); task namespace files by templates
 //	mpijob v2beta1 | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh > restart loop], finish(poststop); worker: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh], finish(poststop)
+//	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh > restart loop], finish(poststop); task namespace files by nomad-env; worker: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh], finish(poststop); task namespace files by nomad-env
 //	mpijob v2beta1 | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh > restart loop]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh]
 //	mpijob v2beta1 | docker | helper no | env helper - | watched
@@ -294,21 +294,21 @@
 //	mpijob v2beta1 | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh > restart loop], finish(poststop); worker: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh], finish(poststop)
 //	pytorchjob init+secret | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pytorchjob init+secret | raw_exec | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pytorchjob init+secret | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pytorchjob init+secret | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks init(prestart), main[task namespace > stop group > finisher tail]
+//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks init(prestart), main[task namespace > stop group > finisher tail]; task namespace files by templates
 //	pytorchjob init+secret | exec | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pytorchjob init+secret | exec | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group]
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group]; task namespace files by templates
 //	pytorchjob init+secret | exec | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pytorchjob init+secret | exec | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pytorchjob init+secret | docker | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper no | env helper - | watched
@@ -326,13 +326,13 @@
 //	pytorchjob init+secret | podman | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
 //	trainjob initializer | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates; /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates; /workspace by task view bind
 //	trainjob initializer | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]; /workspace by task view bind; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop > finisher tail]; /workspace by task view bind
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > restart loop > finisher tail]; task namespace files by nomad-env; /workspace by task view bind; node: env nomad-env in the task; judged by watcher, in-task finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop > finisher tail]; task namespace files by nomad-env; /workspace by task view bind
 //	trainjob initializer | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); /workspace by task view bind
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates; /workspace by task view bind; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[task namespace > restart loop], finish(poststop); task namespace files by templates; /workspace by task view bind
 //	trainjob initializer | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); /workspace by task view bind; node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop], finish(poststop); /workspace by task view bind
+//	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env; /workspace by task view bind; node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env; /workspace by task view bind
 //	trainjob initializer | docker | helper yes | env helper - | unwatched
 //	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	trainjob initializer | docker | helper yes | env helper - | watched
@@ -342,25 +342,25 @@
 //	trainjob initializer | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); /workspace by driver volume; node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	pytorchjob claims | raw_exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | raw_exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | raw_exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | raw_exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | raw_exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env; /dataset by task view bind; /ckpt by task view bind; /scratch by task view bind
 //	pytorchjob claims | exec | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | exec | helper no | env helper no | watched
-//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	    => rendezvous snapshot; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | exec | helper no | env helper yes | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | exec | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | exec | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
+//	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper no | env helper - | watched

@@ -85,13 +85,16 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if !gs.Traits.Container {
 		// the pod's view, as the kubelet gave init containers the pod's
 		// volumes and host name: the main task's binds, files and
-		// emptyDirs (in the allocation directory, so shared)
-		uc, view, ok := r.taskView(role, gs, net, &userCommand{argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-init.sh"}})
+		// emptyDirs (in the allocation directory, so shared); by
+		// templates, as no nomad-env runs before the init steps
+		byTmpl := *gs
+		byTmpl.View = ViewTemplates
+		view, ok := r.taskView(role, &byTmpl, net, &userCommand{argv: []string{"/bin/sh", "${NOMAD_TASK_DIR}/jobshift-init.sh"}})
 		if !ok {
 			return t
 		}
-		t.Templates = append([]*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}, view...)
-		t.Config = map[string]any{"command": uc.argv[0], "args": uc.argv[1:]}
+		t.Templates = append([]*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}, view.tmpls...)
+		t.Config = map[string]any{"command": view.uc.argv[0], "args": view.uc.argv[1:]}
 		if wd := r.set.WorkDir; wd != "" {
 			t.Config["work_dir"] = wd
 		} else if strings.HasPrefix(role.WorkingDir, "/") {

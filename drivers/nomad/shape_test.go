@@ -11,6 +11,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -166,6 +167,9 @@ func shapeSummary(s *Shape) string {
 			tasks = append(tasks, name)
 		}
 		line := fmt.Sprintf("env %s; judged by %s; tasks %s", g.Env, joinJudges(g.Judges), strings.Join(tasks, ", "))
+		if g.View != "" {
+			line += "; task namespace files by " + string(g.View)
+		}
 		for _, m := range g.Mounts {
 			line += fmt.Sprintf("; %s by %s", m.Dest, m.Way)
 		}
@@ -294,11 +298,21 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 	}
 }
 
-// viewSpecText is task's decoded task-view spec ("" if none).
+// viewSpecText is task's decoded task-view spec, from its template or
+// from the view nomad-env writes ("" if none).
 func viewSpecText(t *testing.T, task *api.Task) string {
 	for _, tm := range task.Templates {
 		if *tm.DestPath == "local/"+viewSpecFile {
 			return decoded(t, *tm.EmbeddedTmpl)
+		}
+	}
+	if p := task.Env[TaskEnvVar]; p != "" {
+		te, err := intask.Decode(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if te.View != nil {
+			return te.View.Spec
 		}
 	}
 	return ""
@@ -335,6 +349,11 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		for w, marker := range wrapperMarkers {
 			if got, want := strings.Contains(argv, marker), has(ts.Wrappers, w); got != want {
 				t.Errorf("%s: group %s task %s: wrapper %q in the command %v, shaped %v\n%s", name, *g.Name, task.Name, w, got, want, argv)
+			}
+		}
+		if task.Name == MainTask {
+			if got := viewWayOf(t, task); got != gs.View {
+				t.Errorf("%s: group %s task %s: task namespace files by %q, shaped %q", name, *g.Name, task.Name, got, gs.View)
 			}
 		}
 		if got := envWayOf(task); got != gs.Env {
@@ -377,6 +396,20 @@ func commandLine(task *api.Task) string {
 		}
 	}
 	return " " + strings.Join(parts, " ") + " "
+}
+
+// viewWayOf is how the rendered task's namespace files arrive: the spec
+// as a template, or in nomad-env's payload ("" = neither).
+func viewWayOf(t *testing.T, task *api.Task) ViewWay {
+	for _, tm := range task.Templates {
+		if *tm.DestPath == "local/"+viewSpecFile {
+			return ViewTemplates
+		}
+	}
+	if viewSpecText(t, task) != "" {
+		return ViewInTask
+	}
+	return ""
 }
 
 // envWayOf is how the rendered task gets its environment.

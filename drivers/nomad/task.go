@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
@@ -194,10 +195,11 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if has(ws, WrapSSH) {
 		uc = r.sshWrap(role, uc, has(ws, WrapTaskNS))
 	}
-	uc, viewTmpls, viewVols, ok := r.viewOf(role, gs, ws, net, uc, proc)
+	view, ok := r.viewOf(role, gs, ws, net, uc, proc)
 	if !ok {
 		return nil
 	}
+	uc = view.uc
 	if container && r.image(role) == "" {
 		r.errorf(role.ImagePos, "No image", "Role %q has no image, which driver %q needs; set nomad.driver = \"raw_exec\" or \"exec\" in the site config, or give the role an image.", role.Name, driver)
 		return nil
@@ -212,7 +214,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	}
 	r.warnVolumes(role, gs, proc)
 
-	uc, ok = r.environment(role, gs, t, gpus, proc, uc)
+	uc, ok = r.environment(role, gs, t, gpus, proc, uc, view.inTask)
 	if !ok {
 		return nil
 	}
@@ -229,7 +231,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Templates = append(t.Templates, uc.file)
 	}
 	t.Templates = append(append(t.Templates, uc.extra...), r.secretEnvTemplate(role)...)
-	t.Templates = append(t.Templates, viewTmpls...)
+	t.Templates = append(t.Templates, view.tmpls...)
 	for k, v := range uc.env {
 		if t.Env == nil {
 			t.Env = map[string]string{}
@@ -238,7 +240,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
 	t.VolumeMounts = volumeMounts(gs)
-	if vols := append(viewVols, driverVolumes(gs)...); len(vols) > 0 {
+	if vols := append(view.vols, driverVolumes(gs)...); len(vols) > 0 {
 		t.Config["volumes"] = vols
 	}
 	return t
@@ -266,8 +268,9 @@ func (r *renderer) warnVolumes(role *jobs.Role, gs *GroupShape, proc string) {
 // the role's own variables in its env block (ownEnv) and the rest — the
 // contract, GPU visibility, user values Nomad would rewrite — from the env
 // template, a sourced file (shellenv.go) or the helper's nomad-env
-// (taskenv.go), which then runs uc.
-func (r *renderer) environment(role *jobs.Role, gs *GroupShape, t *api.Task, gpus int, proc string, uc *userCommand) (*userCommand, bool) {
+// (taskenv.go), which then runs uc (and writes view, the task namespace's
+// files, first).
+func (r *renderer) environment(role *jobs.Role, gs *GroupShape, t *api.Task, gpus int, proc string, uc *userCommand, view *intask.View) (*userCommand, bool) {
 	before, cuda := r.ownEnv(role, t, gs.Traits.Container, gpus)
 	// The template is rendered even when the task evaluates its
 	// environment itself: its checks (names and lines Nomad carries, the
@@ -278,7 +281,7 @@ func (r *renderer) environment(role *jobs.Role, gs *GroupShape, t *api.Task, gpu
 	}
 	switch gs.Env {
 	case EnvInTask:
-		te := taskEnvPayload(r.plan, r.jobID, role, proc, before, cuda)
+		te := taskEnvPayload(r.plan, r.jobID, role, proc, before, cuda, view)
 		if te == "" {
 			r.errorf(role.Pos, "Cannot render the environment contract", "the in-task environment of role %q does not fit its env block", role.Name)
 			return uc, false

@@ -97,13 +97,13 @@ func inDefaultChroot(path string) bool {
 }
 
 // taskEnvPayload is TaskEnvVar's value for the task of role (process
-// proc) of job jobID, or "" when it would be too large (the shape then
-// keeps a template).
-func taskEnvPayload(p *translate.Plan, jobID string, role *jobs.Role, proc string, before []contract.Var, cuda bool) string {
+// proc) of job jobID, with the task namespace's view (nil: none), or ""
+// when it would be too large (the shape then keeps a template).
+func taskEnvPayload(p *translate.Plan, jobID string, role *jobs.Role, proc string, before []contract.Var, cuda bool, view *intask.View) string {
 	opts := ContractOptions(p)
 	opts.Process = proc
 	te := &intask.Env{Job: contractJob(p.Job), Opts: opts, Role: role.Name,
-		Snapshot: TopologyPath(jobID, groupName(role.Name)), Before: before, CUDA: cuda}
+		Snapshot: TopologyPath(jobID, groupName(role.Name)), Before: before, CUDA: cuda, View: view}
 	s, err := te.Encode()
 	if err != nil || len(TaskEnvVar)+1+len(s) > intask.MaxEnv {
 		return ""

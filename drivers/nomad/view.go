@@ -9,6 +9,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
@@ -29,29 +30,29 @@ import (
 // the task's own names only: peers are reached through the contract's
 // addresses and the ssh emulation's client config.
 //
-// Two templates carry it (the script is re-executed from its path inside
-// the namespace, so it is a file, not `sh -c` text), plus one per
-// platform file: in local/, or, a Secret's, in secrets/ from the job's
-// Variable (secretenv.go), so that no value is in the job.
+// How its files arrive is the shape's (GroupShape.View): where nomad-env
+// runs first (EnvInTask) it writes the script, the spec and the platform
+// files before it execs the wrapper (intask.View), so the task has no
+// template for them; otherwise two templates carry them (the script is
+// re-executed from its path inside the namespace, so it is a file, not
+// `sh -c` text), plus one per platform file. A Secret's file always comes
+// by template, into secrets/ from the job's Variable (secretenv.go), so
+// that no value is in the job.
 
-// The view's files in the task directory.
+// The view's files in the task directory, and the placeholders in the
+// encoded spec for what only the client knows (intask's: nomad-env fills
+// them as the templates do).
 const (
-	viewScriptFile = "jobshift-taskns.sh"
-	viewSpecFile   = "jobshift-taskns.spec"
-	viewFilesDir   = "jobshift-files"
-	viewScratchDir = "jobshift-taskns.d"
+	viewScriptFile = intask.ViewScriptFile
+	viewSpecFile   = intask.ViewSpecFile
+	viewFilesDir   = intask.ViewFilesDir
+	viewScratchDir = intask.ViewScratchDir
 	viewEmptyDir   = "jobshift-emptydir" // in the allocation directory
-)
-
-// Placeholders in the encoded spec for what only the client knows; none
-// can occur in a name or path the spec accepts at those places (names hold
-// no '@'; the task-directory placeholder replaces a whole first element).
-const (
-	phIndex      = "@I@"
-	phAddr       = "@A@"
-	phTaskDir    = "/@T@"
-	phSecretsDir = "/@S@"
-	phAllocDir   = "/@D@"
+	phIndex        = intask.PhIndex
+	phAddr         = intask.PhAddr
+	phTaskDir      = intask.PhTaskDir
+	phSecretsDir   = intask.PhSecretsDir
+	phAllocDir     = intask.PhAllocDir
 )
 
 // sshFilesDir is where the ssh emulation writes the platform's ssh files
@@ -61,23 +62,34 @@ const (
 const sshFilesDir = "secrets/jobshift-sshfiles"
 
 // viewOf is what the main task gets of its view: uc under the wrapper
-// (WrapTaskNS), or a container's volumes; and the templates either reads.
-func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *api.NetworkResource, uc *userCommand, proc string) (*userCommand, []*api.Template, []string, bool) {
+// (WrapTaskNS) with the templates of its files, or with the view nomad-env
+// writes instead (ViewInTask); or a container's volumes and templates.
+func (r *renderer) viewOf(role *jobs.Role, gs *GroupShape, ws []Wrapper, net *api.NetworkResource, uc *userCommand, proc string) (taskView, bool) {
 	switch {
 	case has(ws, WrapTaskNS):
-		uc, tmpls, ok := r.taskView(role, gs, net, uc)
-		return uc, tmpls, nil, ok
+		return r.taskView(role, gs, net, uc)
 	case gs.Traits.Container && (len(role.Files) > 0 || r.sshFiles(role) != "") && proc == "":
 		vols, tmpls, ok := r.containerFiles(role)
-		return uc, tmpls, vols, ok
+		return taskView{uc: uc, tmpls: tmpls, vols: vols}, ok
 	}
-	return uc, nil, nil, true
+	return taskView{uc: uc}, true
 }
 
-// taskView is uc in the task namespace wrapper and the templates it
-// reads (the binds: the role's platform files and the shape's
-// MountViewBind volumes); false when the view cannot be given (an error is recorded).
-func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, uc *userCommand) (*userCommand, []*api.Template, bool) {
+// taskView is a main task's view as rendered: its command, the templates
+// and driver volumes of its files, or what nomad-env writes (inTask).
+type taskView struct {
+	uc     *userCommand
+	tmpls  []*api.Template
+	vols   []string
+	inTask *intask.View
+}
+
+// taskView is uc in the task namespace wrapper with what delivers its
+// files: the templates (the script, the spec and the role's platform
+// files), or the spec nomad-env writes with the rest (gs.View); false when
+// the view cannot be given (an error is recorded). The binds are the
+// role's platform files and the shape's MountViewBind volumes.
+func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, uc *userCommand) (taskView, bool) {
 	k := slices.Index(r.plan.Job.Roles, role)
 	names := contract.HostNamesAt(r.plan.Job, k, phIndex)
 	spec := taskns.Spec{Addr: phAddr, Scratch: phTaskDir + "/" + viewScratchDir}
@@ -87,19 +99,13 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		r.diags = append(r.diags, jobs.Warnf(role.Pos, "No platform host name",
 			"Role %q: the job's name makes no host name (it holds a space or a control character); its tasks keep their node's host name.", role.Name))
 	}
-	var tmpls []*api.Template
-	for i, f := range role.Files {
-		if !r.placeable(role, f) {
-			return uc, nil, false
-		}
-		tmpl, dir, rel := r.platformFile(role, i, f)
-		src := map[string]string{"local": phTaskDir, "secrets": phSecretsDir}[dir] + "/" + rel
-		spec.Binds = append(spec.Binds, taskns.Bind{Src: src, Dst: f.Path, ReadOnly: true})
-		tmpls = append(tmpls, tmpl)
+	tmpls, files, ok := r.viewFileBinds(role, gs, &spec)
+	if !ok {
+		return taskView{}, false
 	}
 	if path := r.sshFiles(role); path != "" {
 		if !r.sshFilesPlaceable(role, path) {
-			return uc, nil, false
+			return taskView{}, false
 		}
 		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecretsDir + "/jobshift-sshfiles", Dst: path, Private: true})
 	}
@@ -112,14 +118,53 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
 		r.errorf(role.Pos, "Task namespace", "Role %q: %v", role.Name, err)
-		return uc, nil, false
+		return taskView{}, false
+	}
+	out := *uc
+	out.argv = taskns.Wrap("${NOMAD_TASK_DIR}/"+viewScriptFile, "${NOMAD_TASK_DIR}/"+viewSpecFile, uc.argv)
+	if gs.View == ViewInTask {
+		v := &intask.View{Spec: string(text), AddrVar: addrVarOf(net), Files: files}
+		return taskView{uc: &out, tmpls: tmpls, inTask: v}, true
 	}
 	tmpls = append(tmpls,
 		viewTemplate("local/"+viewScriptFile, templateBase64(taskns.Script), "0644"),
 		viewTemplate("local/"+viewSpecFile, specTemplate(string(text), addrOf(net)), "0644"))
-	out := *uc
-	out.argv = taskns.Wrap("${NOMAD_TASK_DIR}/"+viewScriptFile, "${NOMAD_TASK_DIR}/"+viewSpecFile, uc.argv)
-	return &out, tmpls, true
+	return taskView{uc: &out, tmpls: tmpls}, true
+}
+
+// viewFileBinds binds role's platform files at their paths in spec and
+// says how each arrives: by template, or, where nomad-env writes the view
+// (ViewInTask), in its payload; a Secret's file always by template (from
+// the job's Variable: its value is never in the job). False when one cannot
+// be placed (an error is recorded).
+func (r *renderer) viewFileBinds(role *jobs.Role, gs *GroupShape, spec *taskns.Spec) ([]*api.Template, []intask.ViewFile, bool) {
+	var tmpls []*api.Template
+	var files []intask.ViewFile
+	for i, f := range role.Files {
+		if !r.placeable(role, f) {
+			return nil, nil, false
+		}
+		tmpl, dir, rel := r.platformFile(role, i, f)
+		src := map[string]string{"local": phTaskDir, "secrets": phSecretsDir}[dir] + "/" + rel
+		spec.Binds = append(spec.Binds, taskns.Bind{Src: src, Dst: f.Path, ReadOnly: true})
+		if gs.View == ViewInTask && !f.Secret {
+			files = append(files, intask.ViewFile{Index: i, Content: f.Content, Mode: f.Mode})
+		} else {
+			tmpls = append(tmpls, tmpl)
+		}
+	}
+	return tmpls, files, true
+}
+
+// viewFiles are role's platform files nomad-env writes (never a Secret's).
+func viewFiles(role *jobs.Role) []intask.ViewFile {
+	var out []intask.ViewFile
+	for i, f := range role.Files {
+		if !f.Secret {
+			out = append(out, intask.ViewFile{Index: i, Content: f.Content, Mode: f.Mode})
+		}
+	}
+	return out
 }
 
 // hostNames are the names an /etc/hosts line can carry (no space or
@@ -211,18 +256,27 @@ func (r *renderer) placeable(role *jobs.Role, f jobs.File) bool {
 	return true
 }
 
-// addrOf is the template expression of the task's address: the address of
-// its group's first port (NOMAD_IP_<label>), else the client's own
-// (Nomad's template env function reads node attributes too).
+// addrOf is the template expression of the task's address: the address
+// of its group's first port (addrVarOf), else the client's own (Nomad's
+// template env function reads node attributes too).
 func addrOf(net *api.NetworkResource) string {
+	if v := addrVarOf(net); v != "" {
+		return `{{ env "` + v + `" }}`
+	}
+	return `{{ env "attr.unique.network.ip-address" }}`
+}
+
+// addrVarOf is the task's variable holding the address of its group's
+// first port (NOMAD_IP_<label>), "" when the group has none.
+func addrVarOf(net *api.NetworkResource) string {
 	if net != nil {
 		for _, ps := range [][]api.Port{net.ReservedPorts, net.DynamicPorts} {
 			if len(ps) > 0 {
-				return `{{ env "NOMAD_IP_` + ps[0].Label + `" }}`
+				return "NOMAD_IP_" + ps[0].Label
 			}
 		}
 	}
-	return `{{ env "attr.unique.network.ip-address" }}`
+	return ""
 }
 
 // specTemplate is the encoded spec as a template: its literal text as

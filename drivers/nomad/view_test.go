@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
@@ -96,6 +97,33 @@ func TestTaskViewRendered(t *testing.T) {
 	}
 	if got := decoded(t, *file.EmbeddedTmpl); got != "worker-0\nworker-1\n" || *file.Perms != "0640" {
 		t.Errorf("file %q perms %s", got, *file.Perms)
+	}
+
+	// watched, with the env helper: nomad-env writes the same spec (its
+	// placeholders filled in the task) and the file, no template does
+	wp := plan(j, rawExecSite())
+	wp.Options[OptWatched], wp.Options[OptEnvHelper] = "true", "/usr/local/bin/jobshift-env"
+	wj, diags := BuildJob(wp, fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	wmain := wj.TaskGroups[1].Tasks[0]
+	if wargv := wmain.Config["args"].([]string); !strings.Contains(strings.Join(wargv, " "), "nomad-env -- sh ${NOMAD_TASK_DIR}/jobshift-taskns.sh ${NOMAD_TASK_DIR}/jobshift-taskns.spec -- ") {
+		t.Errorf("argv %q: want nomad-env, then the wrapper", wargv)
+	}
+	for _, x := range wmain.Templates {
+		if strings.HasPrefix(*x.DestPath, "local/jobshift-") {
+			t.Errorf("template %s: nomad-env writes the view", *x.DestPath)
+		}
+	}
+	wantIn := "mode\tauto\nscratch\t/@T@/jobshift-taskns.d\nhostname\tworker-@I@\nhost\t@A@\tworker-@I@\n" +
+		"bind\tro\t/@T@/jobshift-files/0\t/etc/volcano/worker.host\naddr\t@A@\n"
+	if got := viewSpecText(t, wmain); got != wantIn {
+		t.Errorf("nomad-env's spec:\n%s\nwant:\n%s", got, wantIn)
+	}
+	if te, _ := intask.Decode(wmain.Env[TaskEnvVar]); te == nil || te.View.AddrVar != "NOMAD_IP_"+label ||
+		len(te.View.Files) != 1 || te.View.Files[0] != (intask.ViewFile{Content: "worker-0\nworker-1\n", Mode: 0o640}) {
+		t.Errorf("nomad-env's view %+v: want the address of port %s and the file", te.View, label)
 	}
 
 	site := rawExecSite()

@@ -10,6 +10,7 @@ import (
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -19,9 +20,12 @@ import (
 // allocation (drivers/taskns through the main task's wrapper, view.go);
 // where the client allows no namespace the task says so on its stderr
 // instead. The Slurm and local drivers' tests of the same name check the
-// same job.
+// same job. Both ways the wrapper's files arrive are run: templates (a
+// site without the helper) and nomad-env (viewSites).
 func TestTaskHostName(t *testing.T) {
-	taskHostNames(t, site())
+	for _, vs := range viewSites(t) {
+		t.Run(vs.name, func(t *testing.T) { taskHostName(t, vs.site) })
+	}
 }
 
 // TestTaskHostNameOnDocker: the same job's containers (the host's network)
@@ -29,15 +33,36 @@ func TestTaskHostName(t *testing.T) {
 // the task's address through extra_hosts.
 func TestTaskHostNameOnDocker(t *testing.T) {
 	needDocker(t)
-	taskHostNames(t, &siteconfig.Config{
+	taskHostName(t, &siteconfig.Config{
 		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
 		Images: []siteconfig.ImageRule{{Pattern: "python:3.11", Replace: torchImage}},
 	})
 }
 
-func taskHostNames(t *testing.T, cfg *siteconfig.Config) {
+// viewSite is a site whose raw_exec tasks get their view one way.
+type viewSite struct {
+	name string
+	site *siteconfig.Config
+}
+
+// viewSites: templates deliver the task namespace's files on a site
+// without the helper; with it (and jobshift-env) nomad-env writes them
+// (the shape's ViewInTask).
+func viewSites(t *testing.T) []viewSite {
+	withHelper := site()
+	withHelper.Nomad.Helper = drivertest.Jobshift(t)
+	withHelper.Nomad.EnvHelper = drivertest.JobshiftEnv(t)
+	return []viewSite{{"templates", site()}, {"nomad-env", withHelper}}
+}
+
+func taskHostName(t *testing.T, cfg *siteconfig.Config) {
 	c := agent.Client(t)
 	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "hostname.yaml"), cfg)
+	if cfg.Nomad.Driver == "docker" {
+		// a container's name comes from the driver, not the view
+	} else if want := map[bool]nomad.ViewWay{false: nomad.ViewTemplates, true: nomad.ViewInTask}[cfg.Nomad.EnvHelper != ""]; !viewWayIs(t, p, want) {
+		t.Fatalf("the shape does not deliver the view by %s", want)
+	}
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
@@ -84,7 +109,13 @@ func taskHostNames(t *testing.T, cfg *siteconfig.Config) {
 // (drivers/taskns), and the worker names in it are the workers' own.
 func TestVolcanoFilesOnRawExec(t *testing.T) {
 	drivertest.NeedMPI(t)
-	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), site())
+	for _, vs := range viewSites(t) {
+		t.Run(vs.name, func(t *testing.T) { volcanoFilesOnRawExec(t, vs.site) })
+	}
+}
+
+func volcanoFilesOnRawExec(t *testing.T, cfg *siteconfig.Config) {
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), cfg)
 	res, id := run(t, p)
 	if res.Phase != completion.PhaseSucceeded {
 		c := agent.Client(t)
@@ -94,4 +125,20 @@ func TestVolcanoFilesOnRawExec(t *testing.T) {
 		}
 		t.Fatalf("result %+v", res)
 	}
+}
+
+// viewWayIs: every raw_exec group of p's watched shape gets its task
+// namespace's files the way want says.
+func viewWayIs(t *testing.T, p *translate.Plan, want nomad.ViewWay) bool {
+	t.Helper()
+	s, diags := nomad.Decide(p, true)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, g := range s.Groups {
+		if g.View != want {
+			return false
+		}
+	}
+	return true
 }

@@ -59,6 +59,9 @@ type Env struct {
 	// CUDA: CUDA_VISIBLE_DEVICES is the task's NVIDIA_VISIBLE_DEVICES (a
 	// plain process with GPUs; the template's `env` line), after Before.
 	CUDA bool `json:"cuda,omitempty"`
+	// View is the task namespace's input when the task runs under its
+	// wrapper (nil: it does not, or a template delivers it).
+	View *View `json:"view,omitempty"`
 }
 
 // Encode is EnvVar's value.
@@ -106,6 +109,11 @@ func (te *Env) Vars(i int, items map[string]string, getenv func(string) string) 
 	if err != nil {
 		return nil, err
 	}
+	return te.varsOf(topo, i, getenv)
+}
+
+// varsOf is Vars over the snapshot's topology.
+func (te *Env) varsOf(topo contract.Topology, i int, getenv func(string) string) ([]contract.Var, error) {
 	env, err := contract.Eval(te.Job, topo, jobs.TaskRef{Role: te.Role, Index: i}, te.Opts)
 	if err != nil {
 		return nil, err

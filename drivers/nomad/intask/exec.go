@@ -17,8 +17,8 @@ import (
 )
 
 // Exec is nomad-env: inside a task, wait for the attempt's topology
-// snapshot, evaluate the task's environment, write local/jobshift.env and
-// exec argv with it. It returns only on failure; the task then fails as
+// snapshot, evaluate the task's environment, write local/jobshift.env
+// (and the task namespace's files: View) and exec argv with it. It returns only on failure; the task then fails as
 // its template would have ("rendezvous" errors name what is wrong).
 func Exec(ctx context.Context, argv []string) error {
 	if len(argv) == 0 {
@@ -36,13 +36,23 @@ func Exec(ctx context.Context, argv []string) error {
 	if err != nil {
 		return err
 	}
-	vars, err := te.Vars(idx, items, os.Getenv)
+	topo, err := contract.SnapshotTopology(te.Job, te.Opts, items)
 	if err != nil {
 		return fmt.Errorf("evaluating the environment contract of %s[%d]: %w", te.Role, idx, err)
 	}
-	if dir := os.Getenv("NOMAD_TASK_DIR"); dir != "" {
+	vars, err := te.varsOf(topo, idx, os.Getenv)
+	if err != nil {
+		return fmt.Errorf("evaluating the environment contract of %s[%d]: %w", te.Role, idx, err)
+	}
+	dir := os.Getenv("NOMAD_TASK_DIR")
+	if dir != "" {
 		if err := writeEnvFile(dir, vars); err != nil {
 			return err
+		}
+	}
+	if te.View != nil {
+		if err := te.writeView(topo, idx, dir); err != nil {
+			return fmt.Errorf("writing the task namespace's files of %s[%d]: %w", te.Role, idx, err)
 		}
 	}
 	path := argv[0]

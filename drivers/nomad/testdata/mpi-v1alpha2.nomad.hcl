@@ -1,17 +1,19 @@
 # jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
 #
 # shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
-# group launcher (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+# group launcher (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce); task namespace files by templates
 #   task jobshift-barrier (prestart)
 #   task main > task namespace > ssh > restart loop > command
-# group worker (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+# group worker (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce); task namespace files by templates
 #   task jobshift-barrier (prestart)
 #   task main > task namespace > ssh > command
 # why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
 # why (launcher): env: template over the group services (no snapshot)
 # why (launcher): task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper
+# why (launcher): task namespace files by templates: nothing runs in the task before the wrapper to write them
 # why (worker): env: template over the group services (no snapshot)
 # why (worker): task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper
+# why (worker): task namespace files by templates: nothing runs in the task before the wrapper to write them
 
 job "alice~allreduce" {
   type        = "batch"

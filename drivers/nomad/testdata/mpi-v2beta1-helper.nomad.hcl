@@ -1,12 +1,12 @@
 # jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
 #
 # shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
-# group launcher (raw_exec): env template over registrations; judged by poststop finisher
+# group launcher (raw_exec): env template over registrations; judged by poststop finisher; task namespace files by templates
 #   task jobshift-barrier (prestart)
 #   task sshkey (prestart)
 #   task main > task namespace > ssh > restart loop > command
 #   task finish (poststop)
-# group worker (raw_exec): env template over registrations; judged by poststop finisher
+# group worker (raw_exec): env template over registrations; judged by poststop finisher; task namespace files by templates
 #   task jobshift-barrier (prestart)
 #   task sshkey (prestart)
 #   task main > task namespace > ssh > command
@@ -16,10 +16,12 @@
 # why (launcher): poststop finisher, not in the task: no watcher sees a task that dies before its wrapper ends
 # why (launcher): sshkey task: the ssh emulation's key is made in the job, for a run without jobshift
 # why (launcher): task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper
+# why (launcher): task namespace files by templates: nothing runs in the task before the wrapper to write them
 # why (worker): env: template over the group services (no snapshot)
 # why (worker): poststop finisher, not in the task: no watcher sees a task that dies before its wrapper ends
 # why (worker): sshkey task: the ssh emulation's key is made in the job, for a run without jobshift
 # why (worker): task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper
+# why (worker): task namespace files by templates: nothing runs in the task before the wrapper to write them
 
 job "alice~pi" {
   type        = "batch"

@@ -1,13 +1,14 @@
 # jobshift: unwatched: for nomad job run; jobshift convert -watched writes what jobshift run submits
 #
 # shape: unwatched (nothing outside the job: nomad job run, run -detach); rendezvous barrier
-# group train (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce)
+# group train (raw_exec): env template over registrations; judged by none in the job (a controller or watch -enforce); task namespace files by templates
 #   task jobshift-barrier (prestart)
 #   task main > task namespace > restart loop > command
 #   task ps > stop group > command
 # why: rendezvous barrier: nobody watches the job to write a snapshot (convert -watched, or run, gives the snapshot)
 # why (train): env: template over the group services (no snapshot)
 # why (train): task namespace: the command runs as a plain process, which gets its platform host name and files from the wrapper
+# why (train): task namespace files by templates: nothing runs in the task before the wrapper to write them
 
 job "alice~uai" {
   type        = "batch"
