@@ -328,7 +328,7 @@ func submitBench(b *testing.B, kind string, n int, dir, tail string, site *sitec
 	if err != nil {
 		b.Fatal(err)
 	}
-	return h.ID, t0, filepath.Join(state, h.ID, "attempt-0", "start")
+	return h.ID, t0, filepath.Join(state, h.ID, "attempt-1", "start")
 }
 
 // BenchmarkSlurmStop measures, on the single-host Slurm, the deciding exit →
@@ -394,7 +394,7 @@ while :; do sleep 600 & wait; done`}
 	if err != nil {
 		b.Fatal(err)
 	}
-	adir := filepath.Join(h.Meta["state"], "attempt-0")
+	adir := filepath.Join(h.Meta["state"], "attempt-1")
 	if _, err := os.Stat(filepath.Join(adir, "verdict")); err != nil {
 		b.Fatalf("no verdict recorded: %v", err)
 	}

@@ -83,7 +83,7 @@ func TestRunDirUnreadableByOthers(t *testing.T) {
 		t.Fatal(err)
 	}
 	writeRunInfo(got, "job", "u")
-	task := filepath.Join(got, "attempt-0", "worker-0")
+	task := filepath.Join(got, "attempt-1", "worker-0")
 	if err := os.MkdirAll(task, 0o700); err != nil {
 		t.Fatal(err)
 	}
