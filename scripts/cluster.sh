@@ -88,6 +88,14 @@ net_up() {
 	if ! iptables -w -C FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; then
 		iptables -w -I FORWARD 1 -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)"
 	fi
+	# The machine's DNS server is out of the hosts' reach (no route out of the bridge), and a query
+	# dropped on the way costs a lookup the resolver's whole timeout (10 s: mpirun looks up every
+	# hostfile name). A site's resolver answers at once; refusing the query at once is the nearest.
+	for proto in udp tcp; do
+		if ! iptables -w -C FORWARD -i "$br" ! -o "$br" -p "$proto" --dport 53 -j REJECT -m comment --comment "$(tag)" 2>/dev/null; then
+			iptables -w -I FORWARD 1 -i "$br" ! -o "$br" -p "$proto" --dport 53 -j REJECT -m comment --comment "$(tag)"
+		fi
+	done
 }
 
 # host_up NAME IP: the namespace, its link and its /etc/hosts line (idempotent).
@@ -197,6 +205,9 @@ host_down() {
 net_down() {
 	ip link del "$br" 2>/dev/null || true
 	while iptables -w -D FORWARD -i "$br" -o "$br" -j ACCEPT -m comment --comment "$(tag)" 2>/dev/null; do :; done
+	for proto in udp tcp; do
+		while iptables -w -D FORWARD -i "$br" ! -o "$br" -p "$proto" --dport 53 -j REJECT -m comment --comment "$(tag)" 2>/dev/null; do :; done
+	done
 }
 
 # resolve NAME|IP to a client host name.
