@@ -35,6 +35,12 @@ func (l *envList) set(e jobs.EnvVar) {
 	}
 	l.index[e.Name] = len(l.role.Env)
 	l.role.Env = append(l.role.Env, e)
+	if e.FieldPath != "" {
+		// known only at run time: $(NAME) stays literal
+		delete(l.vars, e.Name)
+		delete(l.secret, e.Name)
+		return
+	}
 	l.vars[e.Name] = e.Value
 	l.secret[e.Name] = e.Secret
 }
@@ -63,7 +69,7 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 			continue
 		}
 		if fromF.val != nil {
-			if v, ok := r.valueFrom(name, fromF); ok {
+			if v, ok := r.valueFrom(name, fromF, fl); ok {
 				v.Pos = r.pos(nameNode)
 				l.set(v)
 			}
@@ -119,10 +125,13 @@ func (r *reader) envFrom(l *envList, ef *yaml.Node, w string) {
 	m.warnUnknown()
 }
 
-// valueFrom resolves env[].valueFrom: a key of a ConfigMap or Secret. A
-// value from the pod itself (fieldRef, resourceFieldRef) cannot be known.
-func (r *reader) valueFrom(name string, f field) (jobs.EnvVar, bool) {
+// valueFrom resolves env[].valueFrom: a key of a ConfigMap or Secret, or a
+// fieldRef (fieldref.go). A resourceFieldRef cannot be known.
+func (r *reader) valueFrom(name string, f field, fl *flavour) (jobs.EnvVar, bool) {
 	vf := r.silent().mapOf(f.val, "")
+	if fr := vf.field("fieldRef"); fr.val != nil {
+		return r.fieldRef(name, fr, fl)
+	}
 	for _, field := range []string{"secretKeyRef", "configMapKeyRef"} {
 		src := vf.get(field)
 		if src == nil {
@@ -153,6 +162,6 @@ func (r *reader) valueFrom(name string, f field) (jobs.EnvVar, bool) {
 		}
 		return jobs.EnvVar{Name: name, Value: v, Secret: o.secret}, true
 	}
-	r.lossyf(f.key, "Variable from the pod dropped", "The env variable %s takes its value from the Kubernetes pod (fieldRef / resourceFieldRef); jobshift cannot compute it and the task would run without it. Set a plain value instead.", name)
+	r.lossyf(f.key, "Variable from the pod dropped", "The env variable %s takes its value from the Kubernetes pod (resourceFieldRef); jobshift cannot compute it and the task would run without it. Set a plain value instead.", name)
 	return jobs.EnvVar{}, false
 }
