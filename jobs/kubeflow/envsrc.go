@@ -22,6 +22,7 @@ type envList struct {
 	index  map[string]int
 	vars   map[string]string
 	secret map[string]bool
+	fields map[string]bool // names whose value is a pod field (FieldPath)
 }
 
 func (l *envList) set(e jobs.EnvVar) {
@@ -35,8 +36,9 @@ func (l *envList) set(e jobs.EnvVar) {
 	}
 	l.index[e.Name] = len(l.role.Env)
 	l.role.Env = append(l.role.Env, e)
+	l.fields[e.Name] = e.FieldPath != ""
 	if e.FieldPath != "" {
-		// known only at run time: $(NAME) stays literal
+		// known only at run time (see refersToField)
 		delete(l.vars, e.Name)
 		delete(l.secret, e.Name)
 		return
@@ -50,7 +52,7 @@ func (l *envList) set(e jobs.EnvVar) {
 // environment for expanding command and args, and which of its names hold
 // a Secret's value.
 func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (map[string]string, map[string]bool) {
-	l := &envList{role: role, index: map[string]int{}, vars: map[string]string{}, secret: map[string]bool{}}
+	l := &envList{role: role, index: map[string]int{}, vars: map[string]string{}, secret: map[string]bool{}, fields: map[string]bool{}}
 	for i, ef := range r.seq(c.get("envFrom"), where+".envFrom") {
 		r.envFrom(l, ef, fmt.Sprintf("%s.envFrom[%d]", where, i))
 	}
@@ -80,11 +82,12 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 			continue // not a string: reported; Kubernetes rejects the pod
 		}
 		usesSecret := false
-		val, _ = expand(val, func(n string) (string, bool) {
+		val, unresolved := expand(val, func(n string) (string, bool) {
 			v, ok := l.vars[n]
 			usesSecret = usesSecret || ok && l.secret[n]
 			return v, ok
 		}) // names not defined earlier stay literal, as in the kubelet
+		r.refersToField(valNode, val, unresolved, l.fields)
 		if fl.ownsEnv(name) {
 			r.warnf(nameNode, "Variable overridden by the operator", "The operator appends its own %s after the user's env and Kubernetes uses the later entry, so this value does not reach the task; jobshift's contract sets %s the same way.", name, name)
 		}
@@ -92,6 +95,18 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 		e.warnUnknown()
 	}
 	return l.vars, l.secret
+}
+
+// refersToField refuses $(NAME) in s (at n) when NAME takes a field of
+// the pod (fieldRef): Kubernetes expands it from the pod's value, which
+// jobshift knows only when the task runs, so it would stay as written.
+func (r *reader) refersToField(n *yaml.Node, s string, unresolved []string, fields map[string]bool) {
+	for _, name := range unresolved {
+		if fields[name] {
+			r.lossyf(n, "Reference to a pod field", "$(%s) in %q is expanded by Kubernetes from the pod's own field (fieldRef); jobshift gives %s to the task only when it starts, so it would stay as written. Use a shell (sh -c '... $%s ...') instead.", name, s, name, name)
+			return
+		}
+	}
 }
 
 // envFrom adds every key of a ConfigMap or Secret as a variable, with the

@@ -62,3 +62,23 @@ func TestFieldRef(t *testing.T) {
 		}
 	}
 }
+
+// TestFieldRefReference: $(NAME) of a fieldRef variable in args or a later
+// env value cannot be expanded before the task starts; it is refused at
+// the args / value, not left literal.
+func TestFieldRefReference(t *testing.T) {
+	src := fieldRefJob("metadata.name") + `                - name: Y
+                  value: "at-$(X)"
+              args: ["--name=$(X)"]
+`
+	_, diags := Read([]byte(src), jobs.ReadOptions{Path: "pt.yaml"})
+	var lines []int
+	for _, d := range diags {
+		if d.Summary == "Reference to a pod field" {
+			lines = append(lines, d.Subject.Start.Line)
+		}
+	}
+	if len(lines) != 2 || lines[0] != 19 || lines[1] != 20 {
+		t.Errorf("references refused at lines %v, want [19 20]: %v", lines, diags)
+	}
+}
