@@ -16,7 +16,7 @@ import (
 func TestFieldRefOnSlurm(t *testing.T) {
 	needCluster(t)
 	dir, _ := volcanoRuns(t, "")
-	r := volcanoSubmit(t, "../../integration/slurm/testdata/volcano-fieldref.yaml", dir)
+	r := volcanoSubmit(t, "../../integration/testdata/volcano-fieldref.yaml", dir)
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded", r.final)
 	}
