@@ -252,7 +252,19 @@ type EnvVar struct {
 	// envFrom secretRef): it never appears in an artifact, a log or a
 	// diagnostic, and is not serialised (MarshalJSON in secret.go).
 	Secret bool `json:"secret,omitempty"`
+	// FieldPath: the value is the pod's own field, a Kubernetes
+	// downward-API fieldRef (metadata.name, status.podIP, ...), which
+	// differs from task to task: Value is empty and the environment
+	// contract gives every task its value (translate/contract fieldref.go).
+	FieldPath string `json:"fieldPath,omitempty"`
 }
+
+// Downward-API field paths a task's EnvVar.FieldPath may hold.
+const (
+	FieldPodName = "metadata.name"
+	FieldPodIP   = "status.podIP"
+	FieldPodIPs  = "status.podIPs"
+)
 
 // Resources are per-instance resources.
 type Resources struct {
@@ -481,4 +493,23 @@ func (r *Role) PortCount() int {
 type TaskRef struct {
 	Role  string `json:"role"`
 	Index int    `json:"index"`
+}
+
+// StaticEnv is env without the variables whose value is the pod's own
+// field (EnvVar.FieldPath): the environment contract gives those per task,
+// so a target sets only these from the role.
+func StaticEnv(env []EnvVar) []EnvVar {
+	for i, e := range env {
+		if e.FieldPath == "" {
+			continue
+		}
+		out := append([]EnvVar{}, env[:i]...)
+		for _, e := range env[i+1:] {
+			if e.FieldPath == "" {
+				out = append(out, e)
+			}
+		}
+		return out
+	}
+	return env
 }

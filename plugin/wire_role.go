@@ -32,7 +32,7 @@ func commandFromPB(c *pb.Command) jobs.Command {
 func envToPB(env []jobs.EnvVar) []*pb.EnvVar {
 	var out []*pb.EnvVar
 	for _, e := range env {
-		out = append(out, &pb.EnvVar{Name: e.Name, Value: e.Value, Pos: posToPB(e.Pos), Secret: e.Secret})
+		out = append(out, &pb.EnvVar{Name: e.Name, Value: e.Value, Pos: posToPB(e.Pos), Secret: e.Secret, FieldPath: e.FieldPath})
 	}
 	return out
 }
@@ -40,7 +40,7 @@ func envToPB(env []jobs.EnvVar) []*pb.EnvVar {
 func envFromPB(env []*pb.EnvVar) []jobs.EnvVar {
 	var out []jobs.EnvVar
 	for _, e := range env {
-		out = append(out, jobs.EnvVar{Name: e.Name, Value: e.Value, Pos: posFromPB(e.Pos), Secret: e.Secret})
+		out = append(out, jobs.EnvVar{Name: e.Name, Value: e.Value, Pos: posFromPB(e.Pos), Secret: e.Secret, FieldPath: e.FieldPath})
 	}
 	return out
 }

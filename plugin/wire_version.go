@@ -20,6 +20,7 @@ var sinceV2 = map[protoreflect.FullName]string{
 	"jobshift.plugin.v1.Role.files":                      "files at fixed paths (ConfigMap, Secret, platform files)",
 	"jobshift.plugin.v1.Role.init":                       "init containers",
 	"jobshift.plugin.v1.EnvVar.secret":                   "a variable from a Kubernetes Secret",
+	"jobshift.plugin.v1.EnvVar.field_path":               "a variable from the pod's own fields (fieldRef)",
 	"jobshift.plugin.v1.Job.lossy":                       "lossy conversion (-lossy)",
 	"jobshift.plugin.v1.Volume.sub_path":                 "a volume's subPath",
 	"jobshift.plugin.v1.Volume.used":                     "a volume the command uses",

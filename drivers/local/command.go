@@ -84,7 +84,7 @@ type taskSpec struct {
 // role's env, the contract's variables, then jobshift's own.
 func (d *Driver) addedEnv(r *jobs.Role, c *translate.Compiled, s *taskSpec, contractVars []envVar) []envVar {
 	var out []envVar
-	for _, e := range r.Env {
+	for _, e := range jobs.StaticEnv(r.Env) {
 		out = append(out, envVar{Name: e.Name, Value: e.Value, secret: e.Secret})
 	}
 	out = append(out, contractVars...)

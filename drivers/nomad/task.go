@@ -332,8 +332,8 @@ func (r *renderer) ownEnv(role *jobs.Role, t *api.Task, container bool, gpus int
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
 		userSet[e.Name] = true
-		if e.Secret {
-			continue // secretEnvTemplate
+		if e.Secret || e.FieldPath != "" {
+			continue // secretEnvTemplate; the contract's (fieldRef)
 		}
 		if interpolated(e.Value) {
 			if n := envLineLen(e); n >= maxEnvLine {
@@ -372,7 +372,7 @@ func ownEnvSplit(role *jobs.Role, container bool, gpus int) (before []contract.V
 	userSet := map[string]bool{}
 	for _, e := range role.Env {
 		userSet[e.Name] = true
-		if !e.Secret && interpolated(e.Value) && envLineLen(e) < maxEnvLine {
+		if !e.Secret && e.FieldPath == "" && interpolated(e.Value) && envLineLen(e) < maxEnvLine {
 			before = append(before, contract.Var{Name: e.Name, Value: e.Value})
 		}
 	}

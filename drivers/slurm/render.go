@@ -234,6 +234,12 @@ func planRoles(p *translate.Plan, st settings, sc *script) (roles []roleInfo, rs
 	job, c := p.Job, p.Compiled()
 	for k, r := range job.Roles {
 		rp := c.Roles[k]
+		if env := jobs.StaticEnv(r.Env); len(env) != len(r.Env) {
+			// the contract sets the fieldRef variables per task
+			own := *r
+			own.Env = env
+			r = &own
+		}
 		ri := roleInfo{Role: r, k: k, res: roleRes(p.Site, r), launch: rp.Launch, labels: hostNet(rp.Ports, st.OnePerNode),
 			ssh: rp.SSH, sshIdle: rp.SSHIdle, sshFiles: rp.SSHFiles}
 		for _, l := range ri.labels {

@@ -88,8 +88,12 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 	default:
 		role.Command.Pos = r.pos(n)
 	}
-	role.Command.Command = r.expandAll(r.strList(cmdF.val, where+".command"), lookup, fl, cmdF.key)
-	role.Command.Args = r.expandAll(r.strList(argF.val, where+".args"), lookup, fl, argF.key)
+	fields := map[string]bool{}
+	for _, e := range role.Env {
+		fields[e.Name] = e.FieldPath != ""
+	}
+	role.Command.Command = r.expandAll(r.strList(cmdF.val, where+".command"), lookup, fl, fields, cmdF.key)
+	role.Command.Args = r.expandAll(r.strList(argF.val, where+".args"), lookup, fl, fields, argF.key)
 	if len(secretRefs) > 0 {
 		at := cmdF.key
 		if at == nil {
@@ -144,9 +148,10 @@ func (r *reader) container(role *jobs.Role, n *yaml.Node, fl *flavour, where str
 // reference to a variable the operator injects (TF_CONFIG, RANK, ...)
 // cannot be expanded before run time: error unless -lossy, which keeps the
 // text literally.
-func (r *reader) expandAll(list []string, lookup func(string) (string, bool), fl *flavour, at *yaml.Node) []string {
+func (r *reader) expandAll(list []string, lookup func(string) (string, bool), fl *flavour, fields map[string]bool, at *yaml.Node) []string {
 	for i, s := range list {
 		v, unresolved := expand(s, lookup)
+		r.refersToField(at, s, unresolved, fields)
 		for _, name := range unresolved {
 			if fl.ownsEnv(name) {
 				r.lossyf(at, "Reference to an operator variable", "$(%s) in %q is expanded by Kubernetes from the variable the operator injects; jobshift does not expand it before the task starts. Use a shell (sh -c '... $%s ...') instead.", name, s, name)

@@ -134,8 +134,10 @@
 //   - sidecar containers (any container besides the task's) and
 //     initContainers: they run code;
 //   - env valueFrom secretKeyRef / configMapKeyRef and envFrom
-//     configMapRef / secretRef that are not optional, and valueFrom fieldRef
-//     / resourceFieldRef: the program would miss a variable;
+//     configMapRef / secretRef that are not optional, valueFrom
+//     resourceFieldRef and a fieldRef other than metadata.name,
+//     status.podIP(s) (fieldref.go): the program would miss a variable;
+//   - $(VAR) references to a fieldRef variable in command, args or env;
 //   - a configMap or secret volume whose object is neither in the file nor
 //     given with -secrets (see objects.go);
 //   - lifecycle.postStart, volumeDevices;

@@ -22,6 +22,7 @@ type envList struct {
 	index  map[string]int
 	vars   map[string]string
 	secret map[string]bool
+	fields map[string]bool // names whose value is a pod field (FieldPath)
 }
 
 func (l *envList) set(e jobs.EnvVar) {
@@ -35,6 +36,13 @@ func (l *envList) set(e jobs.EnvVar) {
 	}
 	l.index[e.Name] = len(l.role.Env)
 	l.role.Env = append(l.role.Env, e)
+	l.fields[e.Name] = e.FieldPath != ""
+	if e.FieldPath != "" {
+		// known only at run time (see refersToField)
+		delete(l.vars, e.Name)
+		delete(l.secret, e.Name)
+		return
+	}
 	l.vars[e.Name] = e.Value
 	l.secret[e.Name] = e.Secret
 }
@@ -44,7 +52,7 @@ func (l *envList) set(e jobs.EnvVar) {
 // environment for expanding command and args, and which of its names hold
 // a Secret's value.
 func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (map[string]string, map[string]bool) {
-	l := &envList{role: role, index: map[string]int{}, vars: map[string]string{}, secret: map[string]bool{}}
+	l := &envList{role: role, index: map[string]int{}, vars: map[string]string{}, secret: map[string]bool{}, fields: map[string]bool{}}
 	for i, ef := range r.seq(c.get("envFrom"), where+".envFrom") {
 		r.envFrom(l, ef, fmt.Sprintf("%s.envFrom[%d]", where, i))
 	}
@@ -63,7 +71,7 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 			continue
 		}
 		if fromF.val != nil {
-			if v, ok := r.valueFrom(name, fromF); ok {
+			if v, ok := r.valueFrom(name, fromF, fl); ok {
 				v.Pos = r.pos(nameNode)
 				l.set(v)
 			}
@@ -74,11 +82,12 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 			continue // not a string: reported; Kubernetes rejects the pod
 		}
 		usesSecret := false
-		val, _ = expand(val, func(n string) (string, bool) {
+		val, unresolved := expand(val, func(n string) (string, bool) {
 			v, ok := l.vars[n]
 			usesSecret = usesSecret || ok && l.secret[n]
 			return v, ok
 		}) // names not defined earlier stay literal, as in the kubelet
+		r.refersToField(valNode, val, unresolved, l.fields)
 		if fl.ownsEnv(name) {
 			r.warnf(nameNode, "Variable overridden by the operator", "The operator appends its own %s after the user's env and Kubernetes uses the later entry, so this value does not reach the task; jobshift's contract sets %s the same way.", name, name)
 		}
@@ -86,6 +95,18 @@ func (r *reader) env(role *jobs.Role, c *mapping, fl *flavour, where string) (ma
 		e.warnUnknown()
 	}
 	return l.vars, l.secret
+}
+
+// refersToField refuses $(NAME) in s (at n) when NAME takes a field of
+// the pod (fieldRef): Kubernetes expands it from the pod's value, which
+// jobshift knows only when the task runs, so it would stay as written.
+func (r *reader) refersToField(n *yaml.Node, s string, unresolved []string, fields map[string]bool) {
+	for _, name := range unresolved {
+		if fields[name] {
+			r.lossyf(n, "Reference to a pod field", "$(%s) in %q is expanded by Kubernetes from the pod's own field (fieldRef); jobshift gives %s to the task only when it starts, so it would stay as written. Use a shell (sh -c '... $%s ...') instead.", name, s, name, name)
+			return
+		}
+	}
 }
 
 // envFrom adds every key of a ConfigMap or Secret as a variable, with the
@@ -119,10 +140,13 @@ func (r *reader) envFrom(l *envList, ef *yaml.Node, w string) {
 	m.warnUnknown()
 }
 
-// valueFrom resolves env[].valueFrom: a key of a ConfigMap or Secret. A
-// value from the pod itself (fieldRef, resourceFieldRef) cannot be known.
-func (r *reader) valueFrom(name string, f field) (jobs.EnvVar, bool) {
+// valueFrom resolves env[].valueFrom: a key of a ConfigMap or Secret, or a
+// fieldRef (fieldref.go). A resourceFieldRef cannot be known.
+func (r *reader) valueFrom(name string, f field, fl *flavour) (jobs.EnvVar, bool) {
 	vf := r.silent().mapOf(f.val, "")
+	if fr := vf.field("fieldRef"); fr.val != nil {
+		return r.fieldRef(name, fr, fl)
+	}
 	for _, field := range []string{"secretKeyRef", "configMapKeyRef"} {
 		src := vf.get(field)
 		if src == nil {
@@ -153,6 +177,6 @@ func (r *reader) valueFrom(name string, f field) (jobs.EnvVar, bool) {
 		}
 		return jobs.EnvVar{Name: name, Value: v, Secret: o.secret}, true
 	}
-	r.lossyf(f.key, "Variable from the pod dropped", "The env variable %s takes its value from the Kubernetes pod (fieldRef / resourceFieldRef); jobshift cannot compute it and the task would run without it. Set a plain value instead.", name)
+	r.lossyf(f.key, "Variable from the pod dropped", "The env variable %s takes its value from the Kubernetes pod (resourceFieldRef); jobshift cannot compute it and the task would run without it. Set a plain value instead.", name)
 	return jobs.EnvVar{}, false
 }

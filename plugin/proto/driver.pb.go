@@ -1364,7 +1364,11 @@ type EnvVar struct {
 	Pos   *Pos                   `protobuf:"bytes,3,opt,name=pos,proto3" json:"pos,omitempty"`
 	// Since 2: the value is a Kubernetes Secret's (see the header): it must
 	// never reach an artifact, a log or a diagnostic.
-	Secret        bool `protobuf:"varint,4,opt,name=secret,proto3" json:"secret,omitempty"`
+	Secret bool `protobuf:"varint,4,opt,name=secret,proto3" json:"secret,omitempty"`
+	// Since 2: the value is the pod's own field (Kubernetes downward API
+	// fieldRef, e.g. metadata.name); the environment contract gives each
+	// task its value and value is empty.
+	FieldPath     string `protobuf:"bytes,5,opt,name=field_path,json=fieldPath,proto3" json:"field_path,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -1425,6 +1429,13 @@ func (x *EnvVar) GetSecret() bool {
 		return x.Secret
 	}
 	return false
+}
+
+func (x *EnvVar) GetFieldPath() string {
+	if x != nil {
+		return x.FieldPath
+	}
+	return ""
 }
 
 type Resources struct {
@@ -3296,12 +3307,14 @@ const file_driver_proto_rawDesc = "" +
 	"\x03pos\x18\x05 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x1f\n" +
 	"\vhas_command\x18\x06 \x01(\bR\n" +
 	"hasCommand\x12\x19\n" +
-	"\bhas_args\x18\a \x01(\bR\ahasArgs\"u\n" +
+	"\bhas_args\x18\a \x01(\bR\ahasArgs\"\x94\x01\n" +
 	"\x06EnvVar\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\tR\x05value\x12)\n" +
 	"\x03pos\x18\x03 \x01(\v2\x17.jobshift.plugin.v1.PosR\x03pos\x12\x16\n" +
-	"\x06secret\x18\x04 \x01(\bR\x06secret\"\xd7\x02\n" +
+	"\x06secret\x18\x04 \x01(\bR\x06secret\x12\x1d\n" +
+	"\n" +
+	"field_path\x18\x05 \x01(\tR\tfieldPath\"\xd7\x02\n" +
 	"\tResources\x12\x1b\n" +
 	"\tcpu_milli\x18\x01 \x01(\x03R\bcpuMilli\x12\x1d\n" +
 	"\n" +

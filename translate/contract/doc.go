@@ -23,6 +23,11 @@
 // PortLabels (which labels a topology carries), Check (all rejections as
 // diagnostics), SampleTopology / WriteTable (explain).
 //
+// Whatever contracts a job has, a role's env variables that take a field of
+// the pod (jobs.EnvVar.FieldPath, Kubernetes fieldRef: metadata.name,
+// status.podIP, status.podIPs) come first in every program, per task
+// (fieldref.go); a contract's variable of the same name replaces one.
+//
 // # Contracts (spec/pai.md §3, spec/kubeflow.md §2, §4, seeds 000 and 002)
 //
 //   - pai: OpenPAI k8s era. Static variables in runtime-env.js/k8s.js order,

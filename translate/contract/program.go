@@ -162,6 +162,9 @@ func assemble(job *jobs.Job, k int, cs []string, opts Options, m *memo) *program
 	// the index for them at once
 	b := &builder{job: job, opts: opts, cs: cs, self: k, memo: m,
 		defs: make([]def, 0, 64+6*job.TaskCount()), index: make(map[string]int, 64+6*job.TaskCount())}
+	// first, whatever contracts the job has: a contract's variable of the
+	// same name replaces it (see fieldRefs)
+	b.fieldRefs()
 	for _, c := range cs {
 		switch c {
 		case jobs.ContractPAI:

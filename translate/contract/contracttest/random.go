@@ -119,6 +119,9 @@ func random(seed uint64, n int, noTilde bool) Case {
 	if n%13 == 12 {
 		c = volcanoCase(r) // after the draw above: the other cases' streams stay as they were
 	}
+	if n%3 == 1 {
+		fieldRefs(c.Job) // no draw: the cases' streams stay as they were
+	}
 	c.Name = fmt.Sprintf("%d-%s", n, c.Name)
 	if noTilde {
 		for _, role := range c.Job.Roles {
@@ -130,6 +133,18 @@ func random(seed uint64, n int, noTilde bool) Case {
 	}
 	c.Topo = Topology(r, c.Job, c.Opts)
 	return c
+}
+
+// fieldRefs gives every role the env variables a Kubernetes pod takes from
+// its own fields (jobs.EnvVar.FieldPath), which the contract defines per
+// task.
+func fieldRefs(job *jobs.Job) {
+	for _, role := range job.Roles {
+		role.Env = append(role.Env,
+			jobs.EnvVar{Name: "JS_POD_NAME", FieldPath: jobs.FieldPodName},
+			jobs.EnvVar{Name: "JS_POD_IP", FieldPath: jobs.FieldPodIP},
+			jobs.EnvVar{Name: "JS_POD_IPS", FieldPath: jobs.FieldPodIPs})
+	}
 }
 
 // Topology is a random topology for job.
