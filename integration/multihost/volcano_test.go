@@ -24,8 +24,6 @@ func TestVolcanoExamplesNomad(t *testing.T) {
 	t.Run("volcano-mpi", func(t *testing.T) {
 		drivertest.NeedMPI(t)
 		plan := loadPlan(t, c, filepath.Join("examples", "volcano-mpi.yaml"))
-		mpiOverHosts(plan)
-		drivertest.MPINoNodeNames(plan, "")
 		res, id := runNomad(t, c, plan, 4*time.Minute)
 		var logs strings.Builder
 		for _, nt := range nomadTasks(t, cl, id) {
@@ -63,7 +61,6 @@ func TestVolcanoExamplesSlurm(t *testing.T) {
 	t.Run("volcano-mpi", func(t *testing.T) {
 		drivertest.NeedMPI(t)
 		plan := loadPlan(t, c, filepath.Join("examples", "volcano-mpi.yaml"))
-		mpiOverHosts(plan)
 		r := runSlurm(t, plan, 4*time.Minute)
 		out := r.taskLog(t, "mpimaster", 0)
 		if r.final.Phase != completion.PhaseSucceeded {

@@ -57,7 +57,7 @@ volume "userhome" { path = "`+shared+`/userhome/${user}" }
 	}
 	r := submit(t, plan, 3*time.Minute)
 	if r.final.Phase != completion.PhaseSucceeded {
-		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "ps-0.err"))
+		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "ps-0.err"))
 		t.Fatalf("final %+v; ps-0 stderr %q", r.final, errOut)
 	}
 	for _, task := range []string{"ps-0", "ps-1", "worker-0", "worker-1"} {

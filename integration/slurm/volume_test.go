@@ -107,7 +107,7 @@ volume "checkpoints" { path = "`+shared+"/"+c.rule+`" }
 				t.Fatal(diags.Error())
 			}
 			r := submit(t, plan, 3*time.Minute)
-			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "master-0.err"))
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
 			if strings.Contains(string(errOut), "keeps the node's host name") {
 				t.Skipf("the nodes allow no namespace: %s", errOut)
 			}
@@ -153,8 +153,8 @@ volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
 		t.Fatal(diags.Error())
 	}
 	r := submit(t, plan, 3*time.Minute)
-	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.out"))
-	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-0", "chief-0.err"))
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.err"))
 	if strings.Contains(string(errOut), "keeps the node's host name") {
 		t.Skipf("the nodes allow no namespace: %s", errOut)
 	}
