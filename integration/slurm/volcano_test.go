@@ -93,7 +93,7 @@ func TestVolcanoSSHFilesOnSlurm(t *testing.T) {
 	if r.final.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v", r.final)
 	}
-	outs, _ := filepath.Glob(filepath.Join(r.state, "attempt-0", "master-*.out"))
+	outs, _ := filepath.Glob(filepath.Join(r.state, "attempt-1", "master-*.out"))
 	out := ""
 	for _, o := range outs {
 		b, _ := os.ReadFile(o)
