@@ -113,7 +113,7 @@ func TestVolcanoMPI(t *testing.T) {
 	if o.res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
 	}
-	b, err := os.ReadFile(filepath.Join(o.dir, "mpimaster-0", "attempt-0", "stdout"))
+	b, err := os.ReadFile(filepath.Join(o.dir, "mpimaster-0", "attempt-1", "stdout"))
 	if err != nil {
 		t.Fatal(err)
 	}
