@@ -72,12 +72,11 @@ type RolePlan struct {
 	// SSHIdle: its own command is replaced by the emulation's sshd
 	// (contract.SSHIdle: an MPIJob worker that only started an sshd).
 	SSH, SSHIdle bool
-	// SSHAuth is where the tasks see the job's key pair and the
-	// emulation's client config (contract.SSHAuthPath; "" = nowhere).
-	SSHAuth string
-	// SSHFiles is where the emulation writes the platform's ssh files
-	// for the job to read ("" = none; contract.VolcanoSSHFiles): the
-	// target places a private writable directory there.
+	// SSHFiles is where the platform put the job's ssh key pair and
+	// client config ("" = nowhere; contract.SSHFiles: a TrainJob's
+	// mpi.sshAuthMountPath, Volcano's ssh plugin's --ssh-key-file-path):
+	// the target places a private writable directory there that the
+	// emulation fills (drivers/sshemu FilesVar).
 	SSHFiles string
 }
 
@@ -146,7 +145,7 @@ func compile(p *Plan) *Compiled {
 	for k, r := range job.Roles {
 		rp := RolePlan{Name: r.Name, Launch: launchOf(r, c.WorkDir)}
 		if ssh != nil && ssh[k] {
-			rp.SSH, rp.SSHIdle, rp.SSHAuth, rp.SSHFiles = true, contract.SSHIdle(job, k), contract.SSHAuthPath(job, k), contract.VolcanoSSHFiles(job)
+			rp.SSH, rp.SSHIdle, rp.SSHFiles = true, contract.SSHIdle(job, k), contract.SSHFiles(job, k)
 		}
 		for _, port := range contract.PortLabels(job, k, opts) {
 			pp := PortPlan{Port: port}

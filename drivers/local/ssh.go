@@ -54,9 +54,6 @@ func sshWrap(rp translate.RolePlan, s *taskSpec, argv []string, runDir string, a
 	s.Added = append(s.Added,
 		envVar{Name: sshemu.KeyVar, Value: sshKeyPath(runDir, attempt)},
 		envVar{Name: sshemu.DirVar, Value: filepath.Join(s.TaskDir, fmt.Sprintf("ssh-%d", attempt))})
-	if rp.SSHAuth != "" { // only without -docker: the task view shows it
-		s.Added = append(s.Added, envVar{Name: sshemu.AuthDirVar, Value: sshAuthDir(s.TaskDir)})
-	}
 	if rp.SSHFiles != "" {
 		// the task's view places a private directory there (view.go)
 		s.Added = append(s.Added, envVar{Name: sshemu.FilesVar, Value: rp.SSHFiles})

@@ -103,17 +103,10 @@ func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, 
 			return nil, err
 		}
 	}
-	if path := p.Compiled().Roles[k].SSHAuth; path != "" {
-		if err := taskns.CheckPath(path); err != nil {
-			return nil, refuse(taskns.ErrValue, r.Pos, "Bad ssh path", "Role %q: the job's ssh keys cannot be shown at %q: %v.", r.Name, path, err)
-		}
-		v.spec.Binds = append(v.spec.Binds, taskns.Bind{Src: sshAuthDir(taskDir), Dst: path, ReadOnly: true, Make: true})
-		v.need(r.Pos, path)
-	}
 	if rp := p.Compiled().Role(r.Name); rp != nil && rp.SSHFiles != "" {
 		pos := sshFilesPos(job, r)
 		if err := taskns.CheckPath(rp.SSHFiles); err != nil {
-			return nil, refuse(taskns.ErrValue, pos, "Bad ssh file path", "Role %q: the ssh plugin's files cannot be placed at %q: %v.", r.Name, rp.SSHFiles, err)
+			return nil, refuse(taskns.ErrValue, pos, "Bad ssh file path", "Role %q: the job's ssh files cannot be placed at %q: %v.", r.Name, rp.SSHFiles, err)
 		}
 		v.sshFiles = rp.SSHFiles
 		v.need(pos, rp.SSHFiles)
@@ -121,11 +114,8 @@ func buildView(p *translate.Plan, ref jobs.TaskRef, taskDir string) (*taskView, 
 	return v, nil
 }
 
-// sshAuthDir is the task's directory the ssh emulation fills with what its
-// role had at the job's ssh path (sshemu.AuthDirVar).
-func sshAuthDir(taskDir string) string { return filepath.Join(taskDir, "ssh-auth") }
-
-// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin.
+// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin,
+// else the role (a TrainJob's runtime).
 func sshFilesPos(job *jobs.Job, r *jobs.Role) jobs.Pos {
 	if v := job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
 		return v.Plugin("ssh").Pos

@@ -42,9 +42,9 @@ func sshMPIDir(jobID string) string { return "/tmp/jobshift-mpi-" + jobID }
 // MPIDir is the MPI directory of the job of that Nomad ID on its clients.
 func MPIDir(jobID string) string { return sshMPIDir(jobID) }
 
-// sshWrap puts the task's command under the wrapper; view: the task view
-// wraps it in turn (and shows the key pair at the job's ssh path).
-func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand, view bool) *userCommand {
+// sshWrap puts the task's command under the wrapper (which the task view,
+// if any, wraps in turn).
+func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand) *userCommand {
 	rp := r.plan.Compiled().Role(role.Name)
 	if !rp.SSH {
 		return uc
@@ -58,19 +58,12 @@ func (r *renderer) sshWrap(role *jobs.Role, uc *userCommand, view bool) *userCom
 	out.env = map[string]string{
 		sshemu.KeyVar: "${NOMAD_SECRETS_DIR}/jobshift-ssh-key",
 	}
-	if rp.SSHAuth != "" && view {
-		out.env[sshemu.AuthDirVar] = "${NOMAD_TASK_DIR}/" + sshAuthDir
-	}
 	if path := r.sshFiles(role); path != "" {
 		// the view or the container places sshFilesDir there (view.go)
 		out.env[sshemu.FilesVar] = path
 	}
 	return &out
 }
-
-// sshAuthDir is the task directory's entry the task view shows at the
-// job's ssh path (translate.RolePlan.SSHAuth), under local/.
-const sshAuthDir = "jobshift-ssh-auth"
 
 // sshItems adds the job key to the items of the job's variable.
 func sshItems(p *translate.Plan, items map[string]string) error {

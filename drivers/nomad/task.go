@@ -193,7 +193,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		uc = stopWrap(uc, fin)
 	}
 	if has(ws, WrapSSH) {
-		uc = r.sshWrap(role, uc, has(ws, WrapTaskNS))
+		uc = r.sshWrap(role, uc)
 	}
 	view, ok := r.viewOf(role, gs, ws, net, uc, proc)
 	if !ok {

@@ -10,7 +10,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad/intask"
-	"github.com/jobshift/jobshift/drivers/sshemu"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -110,11 +109,6 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecretsDir + "/jobshift-sshfiles", Dst: path, Private: true})
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
-	if path := r.plan.Compiled().Role(role.Name).SSHAuth; path != "" && uc.env[sshemu.AuthDirVar] != "" {
-		// the ssh emulation's key pair at the job's ssh path: a directory
-		// the wrapper makes and the emulation fills (sshemu AuthDirVar)
-		spec.Binds = append(spec.Binds, taskns.Bind{Src: phTaskDir + "/" + sshAuthDir, Dst: path, ReadOnly: true, Make: true})
-	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
 		r.errorf(role.Pos, "Task namespace", "Role %q: %v", role.Name, err)
@@ -226,7 +220,7 @@ func (r *renderer) sshFilesPlaceable(role *jobs.Role, path string) bool {
 		if v := r.plan.Job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
 			pos = v.Plugin("ssh").Pos
 		}
-		r.errorf(pos, "Bad ssh file path", "Role %q: the ssh plugin's files cannot be placed at %q: %v.", role.Name, path, err)
+		r.errorf(pos, "Bad ssh file path", "Role %q: the job's ssh files cannot be placed at %q: %v.", role.Name, path, err)
 		return false
 	}
 	return true

@@ -3,6 +3,8 @@ package nomad
 import (
 	"encoding/base64"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -293,5 +295,89 @@ func TestSecretFileFromVariable(t *testing.T) {
 	}
 	if got := items[secretFileItem("master", k)]; got != b64 {
 		t.Errorf("the Variable's item is %q, want the Secret's value in base64", got)
+	}
+}
+
+// trainJobKeys is an MPI TrainJob whose runtime mounts the job's ssh keys
+// at a path of its own (mpi.sshAuthMountPath).
+const trainJobKeys = `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: keys
+spec:
+  runtimeRef:
+    name: mpi-keys
+    kind: TrainingRuntime
+  trainer:
+    numNodes: 2
+    command: [mpirun, hostname]
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata:
+  name: mpi-keys
+spec:
+  mlPolicy:
+    numNodes: 1
+    mpi:
+      mpiImplementation: OpenMPI
+      sshAuthMountPath: /opt/keys/.ssh
+      runLauncherAsNode: true
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: x
+                      command: [/usr/sbin/sshd]
+                      args: [-De]
+        - name: launcher
+          dependsOn:
+            - name: node
+              status: Ready
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: x
+`
+
+// TestTrainJobSSHFilesRendered: a TrainJob's key pair at the runtime's
+// sshAuthMountPath (kubeflow/trainer pkg/runtime/framework/plugins/mpi/
+// mpi.go @v2.3.0) is placed as Volcano's ssh plugin's files are: the same
+// private directory of the secrets directory, on the launcher and the
+// nodes alike.
+func TestTrainJobSSHFilesRendered(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "keys.yaml")
+	if err := os.WriteFile(file, []byte(trainJobKeys), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	j, diags := load.Load(file, jobs.ReadOptions{Path: "keys.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	job, diags := BuildJob(plan(j, rawExecSite()), fixtureContract{})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	for _, role := range []string{"launcher", "node"} {
+		main := mainTask(t, job, role)
+		spec := viewTemplates(t, &api.Job{TaskGroups: []*api.TaskGroup{groupOf(job, role)}})["local/jobshift-taskns.spec"]
+		if spec == nil || !strings.Contains(decoded(t, *spec.EmbeddedTmpl), "dir\trw\t$NOMAD_SECRETS_DIR/jobshift-sshfiles\t/opt/keys/.ssh\n") {
+			t.Errorf("%s: spec lacks the ssh files' directory: %v", role, spec)
+		}
+		if main.Env[sshemu.FilesVar] != "/opt/keys/.ssh" {
+			t.Errorf("%s: %s = %q, want /opt/keys/.ssh", role, sshemu.FilesVar, main.Env[sshemu.FilesVar])
+		}
 	}
 }

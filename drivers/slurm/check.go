@@ -32,7 +32,7 @@ func checkJob(job *jobs.Job, c *translate.Compiled, st settings) error {
 		diags = append(diags, checkFiles(r, st)...)
 		if rp.SSH && rp.SSHFiles != "" {
 			if err := taskns.CheckPath(rp.SSHFiles); err != nil {
-				diags = append(diags, jobs.Errorf(sshFilesPos(job, r), refused, "Role %s: the ssh plugin's files cannot be placed at %s: %v.", r.Name, rp.SSHFiles, err))
+				diags = append(diags, jobs.Errorf(sshFilesPos(job, r), refused, "Role %s: the job's ssh files cannot be placed at %s: %v.", r.Name, rp.SSHFiles, err))
 			}
 		}
 		if rp.SSHIdle {
@@ -111,7 +111,8 @@ func checkRole(job *jobs.Job, r *jobs.Role, st settings) hcl.Diagnostics {
 	return diags
 }
 
-// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin.
+// sshFilesPos locates what asks for the ssh files: Volcano's ssh plugin,
+// else the role (a TrainJob's runtime).
 func sshFilesPos(job *jobs.Job, r *jobs.Role) jobs.Pos {
 	if v := job.Extras.Volcano; v != nil && v.Plugin("ssh") != nil {
 		return v.Plugin("ssh").Pos

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -229,6 +230,31 @@ func TestPeerHostsInView(t *testing.T) {
 		want := "10.244.0.1\tj-a-0 j-a-0.j\n10.244.0.2\tj-a-1 j-a-1.j\n10.244.0.3\tj-b-1 j-b-1.j\n"
 		if code != 0 || out != want {
 			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
+	}
+}
+
+// TestSSHFilesRendered: the platform's ssh files go to one path per role
+// for both formats that have them (_t_sshfiles_R, which js_exec_view
+// places as a private directory): a TrainJob's sshAuthMountPath (default
+// /root/.ssh, kubeflow/trainer pkg/runtime/framework/plugins/mpi/mpi.go
+// @v2.3.0) on the launcher and the nodes, Volcano's --ssh-key-file-path
+// on every task.
+func TestSSHFilesRendered(t *testing.T) {
+	for file, roles := range map[string][]string{
+		"../../examples/trainjob-mpi.yaml":               {"node", "launcher"},
+		"../../examples/testdata/volcano-ssh-files.yaml": {"master", "worker"},
+	} {
+		job := loadJob(file)()
+		sc, err := render(&translate.Plan{Job: job, User: "alice", Site: &siteconfig.Config{}})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, name := range roles {
+			k := slices.IndexFunc(job.Roles, func(r *jobs.Role) bool { return r.Name == name })
+			if want := fmt.Sprintf("_t_sshfiles_%d=/root/.ssh\n", k); k < 0 || !strings.Contains(sc.Text, want) {
+				t.Errorf("%s: role %s (%d): the script lacks %q", file, name, k, want)
+			}
 		}
 	}
 }

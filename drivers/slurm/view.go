@@ -24,14 +24,6 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 	}
 	names := contract.HostNamesAt(job, ri.k, "@I@")
 	out := fmt.Sprintf("_t_ns_%d=1 _t_nsname_%d=%s\n", ri.k, ri.k, shQuote(strings.Join(names, " ")))
-	if path := contract.SSHAuthPath(job, ri.k); path != "" {
-		// the ssh emulation's key pair at the job's ssh path (run.sh
-		// _t_sshauth_R, sshemu AuthDirVar)
-		if err := taskns.CheckPath(path); err != nil {
-			return "", refuse(ri.Pos, "Role %s: the job's ssh keys cannot be shown at %q: %v.", ri.Name, path, err)
-		}
-		out += fmt.Sprintf("_t_sshauth_%d=%s\n", ri.k, shQuote(path))
-	}
 	if job.Extras.Volcano.Plugin("svc") != nil {
 		// the svc plugin's host names resolve to the peers on other
 		// hosts (run.sh js_peer_hosts)

@@ -35,17 +35,14 @@ const (
 	// files, in a directory no other user can write ("" = a fresh one
 	// under $TMPDIR, or /tmp where $TMPDIR is open to others).
 	DirVar = "JOBSHIFT_SSH_DIR"
-	// AuthDirVar names a directory, private to the task, that the
-	// wrapper fills with what the platform mounted at the job's ssh path
-	// (translate.RolePlan.SSHAuth): id_rsa (a link to the job key, not a
-	// copy), id_rsa.pub, authorized_keys and config (the emulation's client
-	// config). The task view binds it at that path ("" = none).
-	AuthDirVar = "JOBSHIFT_SSH_AUTH_DIR"
 	// FilesVar names where the platform's ssh files go
-	// (translate.RolePlan.SSHFiles, the path the job reads): the target
+	// (translate.RolePlan.SSHFiles, the path the job reads: a TrainJob's
+	// mpi.sshAuthMountPath, Volcano's --ssh-key-file-path): the target
 	// places a private writable directory there (a mount point of the
 	// task's view or container) and sets it only then; the wrapper
-	// refuses any other directory.
+	// refuses any other directory. It writes id_rsa (a copy of the job
+	// key), id_rsa.pub, authorized_keys and config (every peer's
+	// address and port).
 	FilesVar = "JOBSHIFT_SSH_FILES"
 )
 

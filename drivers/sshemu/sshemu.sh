@@ -21,17 +21,14 @@
 #                        directory no other user can write ("" = a new
 #                        directory under $TMPDIR if that is so, else /tmp)
 #   JOBSHIFT_SSH_USERKEYS  extra authorized public keys, one per line
-#   JOBSHIFT_SSH_AUTH_DIR  a directory of this user's, shown at the job's ssh
-#                        path by the task view, filled with id_rsa (a link
-#                        to the key), id_rsa.pub, authorized_keys and config
-#                        ("" = none)
 #   JOBSHIFT_SSH_BARRIER seconds to wait for every peer ("" = no barrier)
 #   JOBSHIFT_MPI_DIR, JOBSHIFT_MPI_HOSTFILE  hostfile lines joined by ','
 #   JOBSHIFT_MPIRUN      a program run as mpirun/mpiexec/orterun ("" = none)
-#   JOBSHIFT_SSH_FILES   where the platform's ssh files go (Volcano's ssh
-#                        plugin: id_rsa, id_rsa.pub, authorized_keys,
-#                        config), a mount point the target placed there
-#                        ("" = none)
+#   JOBSHIFT_SSH_FILES   where the platform's ssh files go (a TrainJob's
+#                        mpi.sshAuthMountPath, Volcano's ssh plugin's
+#                        --ssh-key-file-path): id_rsa, id_rsa.pub,
+#                        authorized_keys, config, in a mount point the
+#                        target placed there ("" = none)
 # Exit codes: 249 barrier timeout (OpenPAI's code), 1 setup failure.
 
 set -u
@@ -209,21 +206,6 @@ EOF
 printf '#!/bin/sh\nexec %s -F %s "$@"\n' "$(sq "$ssh")" "$(sq "$dir/ssh_config")" >"$dir/bin/ssh"
 chmod 700 "$dir/bin/ssh"
 
-# The key pair where the platform mounted it (a TrainJob's
-# mpi.sshAuthMountPath): a program that runs ssh by its path, or reads the
-# keys itself, finds them there. The key is linked, never copied; the
-# others are the same text as the emulation's own files.
-if [ -n "${JOBSHIFT_SSH_AUTH_DIR:-}" ]; then
-	a=$JOBSHIFT_SSH_AUTH_DIR
-	own_dir "$a"
-	# shellcheck disable=SC2015 # fail exits
-	ln -sf "$key" "$a/id_rsa" &&
-		cp -f "$dir/id.pub" "$a/id_rsa.pub" &&
-		cp -f "$dir/authorized_keys" "$a/authorized_keys" &&
-		cp -f "$dir/ssh_config" "$a/config" &&
-		chmod 644 "$a/id_rsa.pub" "$a/authorized_keys" "$a/config" ||
-		fail "cannot write the key pair in $a"
-fi
 # A target that launches MPI ranks itself (Slurm's mpi = "pmix") names its
 # mpirun in JOBSHIFT_MPIRUN: the user's mpirun line runs it unchanged.
 if [ -n "${JOBSHIFT_MPIRUN:-}" ]; then
@@ -235,16 +217,17 @@ fi
 PATH=$dir/bin:$PATH
 export PATH
 
-# The platform's own ssh files, for a job that reads them (Volcano's ssh
-# plugin: its Secret's id_rsa, id_rsa.pub, authorized_keys and config at
-# --ssh-key-file-path, /root/.ssh by default). They go only into a
-# directory the target placed at that path for this task (a mount point
-# of its view or container, this user's): never into the node's own
-# /root/.ssh. The config names every peer as Volcano's does, the host
-# lines holding the task's aliases, with the address and port its sshd
-# has here; the private key is the job's (0600: ssh refuses a key its
-# own user can share; Volcano's other files are 0600 at /root/.ssh, else
-# 0644).
+# The platform's own ssh files, for a job that reads them (a TrainJob's
+# mpi.sshAuthMountPath: its Secret's id_rsa, id_rsa.pub, authorized_keys;
+# Volcano's ssh plugin: the same and config, at --ssh-key-file-path;
+# both /root/.ssh by default). They go only into a directory the target
+# placed at that path for this task (a mount point of its view or
+# container, this user's): never into the node's own /root/.ssh. The
+# config names every peer as Volcano's does, the host lines holding the
+# task's aliases, with the address and port its sshd has here (a program
+# that runs ssh by its path needs it for a TrainJob too); the private key
+# is the job's (0600: ssh refuses a key its own user can share; the other
+# files are 0600 at /root/.ssh as Volcano's are, else 0644).
 # placed DIR: DIR is a mount point of this task's, not a link.
 placed() {
 	{ [ ! -L "$1" ] && [ -d "$1" ] && [ -O "$1" ]; } || return 1

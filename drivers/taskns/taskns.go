@@ -76,14 +76,10 @@ const (
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
-	// Make: Src is a directory the wrapper makes (private, 0700) when it
-	// is missing, for what the task's own start fills in later (the ssh
-	// emulation's keys, drivers/sshemu AuthDirVar).
-	Make bool
 	// Private: Src is a directory the wrapper makes (0700) if it is
 	// missing, for the task to write in (the ssh emulation's platform
-	// files): a target that renders before the task starts (Nomad) has
-	// no other way to make one. Always writable.
+	// files, drivers/sshemu FilesVar): a target that renders before the
+	// task starts (Nomad) has no other way to make one. Always writable.
 	Private bool
 	Tree    string
 	NoLink  bool
@@ -198,9 +194,6 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 			kind = "dir"
 		case bd.ReadOnly:
 			ro = "ro"
-		}
-		if bd.Make {
-			ro += ",mkdir"
 		}
 		fields := []string{kind, ro, bd.Src, bd.Dst}
 		if bd.Tree != "" {

@@ -32,8 +32,6 @@
 #   host    ADDR NAME...          an /etc/hosts line (names space-separated)
 #   bind    ro|rw SRC DST [TREE [nolink]]
 #                                 a directory or file at the job's path;
-#                                 ro,mkdir | rw,mkdir: SRC is a directory
-#                                 made here, 0700, when it is missing;
 #                                 with TREE, SRC must stay inside TREE once
 #                                 links are resolved (the resolved path is
 #                                 mounted), and with nolink TREE must not be
@@ -199,11 +197,6 @@ binds() {
 			continue
 			;;
 		bind)
-			case $ro in *,mkdir)
-				ro=${ro%,mkdir}
-				[ -d "$src" ] || { mkdir -p "$(dirname "$src")" && mkdir -m 700 "$src"; } || fail "cannot make $src (for $dst)"
-				;;
-			esac
 			[ -e "$src" ] || fail "$src (for $dst) does not exist"
 			if [ -n "$tree" ]; then
 				src=$(intree "$src" "$tree" "$flag") || exit 127

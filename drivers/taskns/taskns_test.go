@@ -292,11 +292,11 @@ func TestEncodePrivateDir(t *testing.T) {
 	}
 }
 
-// TestScriptMakesBindDir: a bind with Make shows a directory the wrapper
-// makes (0700, the task user's) and the task fills afterwards through its
-// own path, as the ssh emulation fills the key directory; read-only at
-// the job's path.
-func TestScriptMakesBindDir(t *testing.T) {
+// TestScriptPrivateDirFilledAtSource: a private directory whose parent
+// is missing too is made (0700, the task user's); what the task writes
+// through its own path (as the ssh emulation fills the platform's ssh
+// files) shows at the job's path, which stays writable.
+func TestScriptPrivateDirFilledAtSource(t *testing.T) {
 	for _, mode := range modes(t) {
 		t.Run(string(mode), func(t *testing.T) {
 			parent := openDir(t)
@@ -305,14 +305,14 @@ func TestScriptMakesBindDir(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			src := filepath.Join(parent, "auth")
-			s := Spec{Binds: []Bind{{Src: src, Dst: "/jobshift-test-ssh/.ssh", ReadOnly: true, Make: true}}}
-			out, err := run(t, mode, s, nil, `echo key >'`+src+`/id_rsa.pub' && cat /jobshift-test-ssh/.ssh/id_rsa.pub; touch /jobshift-test-ssh/.ssh/x 2>/dev/null || echo ro`)
+			src := filepath.Join(parent, "secrets", "ssh")
+			s := Spec{Binds: []Bind{{Src: src, Dst: "/jobshift-test-ssh/.ssh", Private: true}}}
+			out, err := run(t, mode, s, nil, `echo key >'`+src+`/id_rsa.pub' && cat /jobshift-test-ssh/.ssh/id_rsa.pub; touch /jobshift-test-ssh/.ssh/x && echo rw`)
 			if err != nil {
 				t.Fatalf("%v: %s", err, out)
 			}
-			if out != "key\nro\n" {
-				t.Errorf("got %q, want %q", out, "key\nro\n")
+			if out != "key\nrw\n" {
+				t.Errorf("got %q, want %q", out, "key\nrw\n")
 			}
 			fi, err := os.Stat(src)
 			if err != nil || fi.Mode().Perm() != 0o700 {

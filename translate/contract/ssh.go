@@ -65,20 +65,36 @@ func SSHRoles(job *jobs.Job) []bool {
 	return out
 }
 
-// SSHAuthPath is where role k's tasks had the job's ssh key pair mounted
-// ("" = nowhere the emulation must show it): a TrainJob with the mpi
-// policy mounts its <job>-mpi-ssh-auth Secret (id_rsa, id_rsa.pub,
-// authorized_keys) on the launcher and the nodes at the runtime's
-// mpi.sshAuthMountPath, default /root/.ssh (kubeflow/trainer
-// pkg/runtime/framework/plugins/mpi/mpi.go EnforceMLPolicy @v2.3.0).
-// Targets show the emulation's key pair there, with its client config
-// (drivers/sshemu AuthDirVar).
-func SSHAuthPath(job *jobs.Job, k int) string {
+// SSHFiles is where role k's tasks find the platform's ssh files ("" =
+// nowhere): the job's key pair, and a client config naming every peer.
+//   - A TrainJob with the mpi policy mounts its <job>-mpi-ssh-auth Secret
+//     (id_rsa, id_rsa.pub, authorized_keys) on the launcher and the nodes
+//     at the runtime's mpi.sshAuthMountPath, default /root/.ssh
+//     (kubeflow/trainer pkg/runtime/framework/plugins/mpi/mpi.go
+//     EnforceMLPolicy @v2.3.0).
+//   - Volcano's ssh plugin mounts its Secret's id_rsa, id_rsa.pub,
+//     authorized_keys and config in every container of the job at
+//     --ssh-key-file-path, /root/.ssh by default (pkg/controllers/job/
+//     plugins/ssh/ssh.go mountRsaKey, const.go SSHAbsolutePath
+//     @v1.16.0-alpha.1).
+//
+// Targets place a private directory there that the ssh emulation fills
+// at run time from the job's key and its peers' addresses, with its own
+// client config as config (the emulation's sshd listens on a port of its
+// own, which a program running ssh by its path learns only there)
+// (drivers/sshemu FilesVar).
+func SSHFiles(job *jobs.Job, k int) string {
 	rs := SSHRoles(job)
-	if rs == nil || !rs[k] || !trainerMPIJob(job) || job.Extras.MPI == nil {
+	if rs == nil || !rs[k] {
 		return ""
 	}
-	return job.Extras.MPI.SSHAuthMountPath
+	switch {
+	case trainerMPIJob(job) && job.Extras.MPI != nil:
+		return job.Extras.MPI.SSHAuthMountPath
+	case volcanoSSH(job):
+		return jobs.ParseVolcanoFlags("ssh", job.Extras.Volcano.Plugin("ssh").Args).SSHKeyFilePath
+	}
+	return ""
 }
 
 func hasLabel(r *jobs.Role, label string) bool {

@@ -184,20 +184,6 @@ func volcanoSSH(job *jobs.Job) bool {
 	return job.Source.Format == jobs.FormatVolcano && job.Extras.Volcano.Plugin("ssh") != nil
 }
 
-// VolcanoSSHFiles is where the ssh plugin's files appear in every
-// container of the job ("" = the job has no ssh plugin): its Secret's
-// id_rsa, id_rsa.pub, authorized_keys and config, mounted at
-// --ssh-key-file-path, /root/.ssh by default, in containers and init
-// containers alike (ssh.go mountRsaKey, const.go SSHAbsolutePath
-// @v1.16.0-alpha.1). jobshift's ssh emulation writes them there at run
-// time from the job's key and its peers' addresses (drivers/sshemu).
-func VolcanoSSHFiles(job *jobs.Job) string {
-	if !volcanoSSH(job) {
-		return ""
-	}
-	return jobs.ParseVolcanoFlags("ssh", job.Extras.Volcano.Plugin("ssh").Args).SSHKeyFilePath
-}
-
 // svcHostRead finds a command that reads the svc plugin's host files, and
 // fixedPort one that appends a port of its own to host names
 // (`sed 's/$/&:2222/g'`, `"$h:2222"`), as Volcano's TensorFlow example

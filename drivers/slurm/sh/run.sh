@@ -36,12 +36,6 @@ js_run() {
 	if [ "$_jsh_ssh" != 0 ]; then
 		JOBSHIFT_SSH_KEY="$_jsh_sd/ssh-key" JOBSHIFT_SSH_DIR="$_jsh_sd/ssh-$_jsh_r-$SLURM_PROCID"
 		export JOBSHIFT_SSH_KEY JOBSHIFT_SSH_DIR
-		eval "_jsh_sa=\${_t_sshauth_$_jsh_r:-}"
-		if [ -n "$_jsh_sa" ]; then
-			# the key pair at the job's ssh path (js_exec_view binds it)
-			JOBSHIFT_SSH_AUTH_DIR="$_jsh_sd/sshauth-$_jsh_r-$SLURM_PROCID"
-			export JOBSHIFT_SSH_AUTH_DIR
-		fi
 		# the platform's ssh files, in the directory js_exec_view places
 		eval "_jsh_sf=\${_t_sshfiles_$_jsh_r:-}"
 		if [ -n "$_jsh_sf" ]; then
@@ -154,11 +148,6 @@ js_exec_view() {
 		printf 'jobshift: task %s-%s needs platform files at fixed paths (%s and %s more), which only a private mount namespace places: run the job as root, or allow unprivileged user namespaces on the nodes\n' "$_jsh_r" "$SLURM_PROCID" "$_v_fp" "$((_v_nf - 1))" >&2
 		exit 97
 	fi
-	eval "_v_sa=\${_t_sshauth_$_jsh_r:-}"
-	if [ "$_v_m" = none ] && [ -n "$_v_sa" ]; then
-		printf 'jobshift: task %s-%s needs the job'"'"'s ssh keys at %s, which only a private mount namespace places: run the job as root, or allow unprivileged user namespaces on the nodes\n' "$_jsh_r" "$SLURM_PROCID" "$_v_sa" >&2
-		exit 97
-	fi
 	_v_a=$(grep -m1 "^JS_R${_jsh_r}_ADDR_${SLURM_PROCID}=" "$_jsh_sd/topology")
 	_v_a=${_v_a#*=}
 	_v_t=$(printf '\t')
@@ -170,12 +159,9 @@ js_exec_view() {
 		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
 		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
-		# the ssh emulation's key pair and client config (sshemu.sh fills
-		# the directory once the view is made)
-		[ -z "$_v_sa" ] || printf 'bind%sro,mkdir%s%s%s%s\n' "$_v_t" "$_v_t" "$JOBSHIFT_SSH_AUTH_DIR" "$_v_t" "$_v_sa"
 		# the platform files, after the volumes they may lie in
 		js_files "$_jsh_r" "$_v_d/files" "$_v_t"
-		# the ssh plugin's files: a fresh private directory the ssh
+		# the platform's ssh files: a fresh private directory the ssh
 		# emulation fills in (taskns makes it; the batch script removes it)
 		if [ -n "$_v_sf" ]; then
 			rm -rf "$_v_d/sshfiles" || exit 97

@@ -74,12 +74,13 @@ spec:
                       image: x
 `
 
-// TestTrainJobSSHAuthPath: Trainer's MPI plugin mounts the job's key pair
+// TestTrainJobSSHFiles: Trainer's MPI plugin mounts the job's key pair
 // (id_rsa, id_rsa.pub, authorized_keys) at the runtime's sshAuthMountPath
 // (kubeflow/trainer pkg/runtime/framework/plugins/mpi/mpi.go @v2.3.0);
+// the same mechanism as Volcano's ssh plugin (contract.SSHFiles):
 // the emulation shows its pair there, with its client config, and the
 // host's path stays untouched.
-func TestTrainJobSSHAuthPath(t *testing.T) {
+func TestTrainJobSSHFiles(t *testing.T) {
 	drivertest.NeedMPI(t)
 	if m, _ := taskns.Probe(); m == taskns.ModeNone {
 		t.Skip("no mount namespace on this host")
