@@ -55,6 +55,8 @@ volume "userhome" { path = "`+shared+`/userhome/${user}" }
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
+	// the state and the batch output in the test's own directories, not the package's
+	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
 	r := submit(t, plan, 3*time.Minute)
 	if r.final.Phase != completion.PhaseSucceeded {
 		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "ps-0.err"))

@@ -46,6 +46,8 @@ volume "checkpoints" { path = "`+shared+`/home/${user}" }
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
+	// the state and the batch output in the test's own directories, not the package's
+	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
 	r := submit(t, plan, 3*time.Minute)
 	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
 	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
@@ -106,6 +108,8 @@ volume "checkpoints" { path = "`+shared+"/"+c.rule+`" }
 			if diags.HasErrors() {
 				t.Fatal(diags.Error())
 			}
+			// the state and the batch output in the test's own directories, not the package's
+			plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
 			r := submit(t, plan, 3*time.Minute)
 			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
 			if strings.Contains(string(errOut), "keeps the node's host name") {
@@ -152,6 +156,8 @@ volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
 	if diags.HasErrors() {
 		t.Fatal(diags.Error())
 	}
+	// the state and the batch output in the test's own directories, not the package's
+	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
 	r := submit(t, plan, 3*time.Minute)
 	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.out"))
 	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.err"))
