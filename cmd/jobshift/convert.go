@@ -20,8 +20,8 @@ func init() {
 const convertHelp = `
 Usage: jobshift convert -to TARGET [options] FILE
 
-  Translates an OpenPAI or Kubeflow job into what TARGET runs, without
-  submitting anything, and prints it (or writes it with -o).
+  Translates a training job of one of the formats below into what TARGET
+  runs, without submitting anything, and prints it (or writes it with -o).
 
   {{formats}}
 

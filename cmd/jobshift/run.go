@@ -31,10 +31,11 @@ func init() {
 const runHelp = `
 Usage: jobshift run [options] FILE
 
-  Runs an OpenPAI or Kubeflow job, unchanged, and follows it until the completion rules of its platform end
-  it. It prints "submitted TARGET job HANDLE" as soon as the job is
-  submitted; the handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is
-  what status, logs and stop take.
+  Runs a training job of one of the formats below, unchanged, and follows
+  it until the completion rules of its platform end it. It prints
+  "submitted TARGET job HANDLE" as soon as the job is submitted; the
+  handle (e.g. nomad:alice~mesh, slurm:4242, local:DIR) is what status,
+  logs and stop take.
 
   {{formats}}
 
