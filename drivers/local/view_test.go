@@ -128,7 +128,11 @@ func TestViewFiles(t *testing.T) {
 	w.Files = append(w.Files,
 		jobs.File{Path: "/etc/volcano/worker.host", Content: "names-worker-0\nnames-worker-1\n", Mode: 0o644},
 		jobs.File{Path: "/etc/secret-volume/token", Content: "s3cr3t", Mode: 0o644, Secret: true})
-	w.Command.Command = []string{"sh", "-c", `cat /etc/volcano/worker.host; stat -c %a /etc/secret-volume/token; cat /etc/secret-volume/token; echo`}
+	// the master's success ends the job (PyTorchJob): it waits for the
+	// workers' output, which a loaded machine can delay past its own end
+	done := t.TempDir()
+	w.Command.Command = []string{"sh", "-c", `cat /etc/volcano/worker.host; stat -c %a /etc/secret-volume/token; cat /etc/secret-volume/token; echo; touch ` + done + `/$HOSTNAME`}
+	plan.Job.Role("master").Command.Command = []string{"sh", "-c", `until [ -e ` + done + `/names-worker-0 ] && [ -e ` + done + `/names-worker-1 ]; do sleep 0.1; done`}
 	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
