@@ -92,6 +92,17 @@ type run struct {
 
 func loadPlan(t *testing.T, path string, opts map[string]string) *translate.Plan {
 	t.Helper()
+	plan := loadSitePlan(t, path, &siteconfig.Config{})
+	for k, v := range opts {
+		plan.Options[k] = v
+	}
+	return plan
+}
+
+// loadSitePlan is the plan of the job file at path on site, its state in
+// the test's own directory.
+func loadSitePlan(t *testing.T, path string, site *siteconfig.Config) *translate.Plan {
+	t.Helper()
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(repoRoot(), path)
 	}
@@ -99,14 +110,11 @@ func loadPlan(t *testing.T, path string, opts map[string]string) *translate.Plan
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", path, diags)
 	}
-	plan, diags := translate.Build(job, &siteconfig.Config{}, nil, "ci")
+	plan, diags := translate.Build(job, site, nil, "ci")
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", path, diags)
 	}
 	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": repoRoot()}
-	for k, v := range opts {
-		plan.Options[k] = v
-	}
 	return plan
 }
 

@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
-	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -47,16 +44,7 @@ volume "userhome" { path = "`+shared+`/userhome/${user}" }
 		t.Fatal(d.Error())
 	}
 	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "leinao-storage.json")
-	job, diags := load.Load(path, jobs.ReadOptions{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	plan, diags := translate.Build(job, site, nil, "ci")
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	// the state and the batch output in the test's own directories, not the package's
-	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
+	plan := loadSitePlan(t, path, site)
 	r := submit(t, plan, 3*time.Minute)
 	if r.final.Phase != completion.PhaseSucceeded {
 		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "ps-0.err"))

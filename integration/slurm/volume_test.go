@@ -7,10 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/jobshift/jobshift/jobs"
-	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
-	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -38,16 +35,7 @@ volume "checkpoints" { path = "`+shared+`/home/${user}" }
 		t.Fatal(d.Error())
 	}
 	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "claim.yaml")
-	job, diags := load.Load(path, jobs.ReadOptions{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	plan, diags := translate.Build(job, site, nil, "ci")
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	// the state and the batch output in the test's own directories, not the package's
-	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
+	plan := loadSitePlan(t, path, site)
 	r := submit(t, plan, 3*time.Minute)
 	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
 	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
@@ -100,16 +88,7 @@ volume "checkpoints" { path = "`+shared+"/"+c.rule+`" }
 				t.Fatal(d.Error())
 			}
 			path := filepath.Join(repoRoot(), "integration", "testdata", "view", "claim.yaml")
-			job, diags := load.Load(path, jobs.ReadOptions{})
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
-			plan, diags := translate.Build(job, site, nil, "ci")
-			if diags.HasErrors() {
-				t.Fatal(diags.Error())
-			}
-			// the state and the batch output in the test's own directories, not the package's
-			plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
+			plan := loadSitePlan(t, path, site)
 			r := submit(t, plan, 3*time.Minute)
 			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
 			if strings.Contains(string(errOut), "keeps the node's host name") {
@@ -148,16 +127,7 @@ volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
 		t.Fatal(d.Error())
 	}
 	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "tfjob-shared.yaml")
-	job, diags := load.Load(path, jobs.ReadOptions{})
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	plan, diags := translate.Build(job, site, nil, "ci")
-	if diags.HasErrors() {
-		t.Fatal(diags.Error())
-	}
-	// the state and the batch output in the test's own directories, not the package's
-	plan.Options = map[string]string{"state_dir": t.TempDir(), "submit_dir": t.TempDir()}
+	plan := loadSitePlan(t, path, site)
 	r := submit(t, plan, 3*time.Minute)
 	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.out"))
 	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "chief-0.err"))
