@@ -228,7 +228,10 @@ func TestTrainJobXGBoost(t *testing.T) {
 	}
 }
 
-var allreduce = regexp.MustCompile(`(?m)^allreduce rank (\d+) of (\d+) sum (\d+)$`)
+// Not anchored to lines: mpirun forwards each rank's output as it comes,
+// and a rank's line and its newline may arrive in two pieces with another
+// rank's line between them ("...sum 21allreduce rank 1 ...").
+var allreduce = regexp.MustCompile(`allreduce rank (\d+) of (\d+) sum (\d+)`)
 
 // An MPI TrainJob (runLauncherAsNode, three nodes of two slots): the
 // launcher's mpirun reaches the nodes by their pod names through the ssh
