@@ -20,6 +20,7 @@ type slot struct {
 	// ended is the state of the run that just ended, while the task
 	// waits for its restart (waiting: the machine's back-off).
 	ended   completion.State
+	endedAt time.Time // when that run's exit reached the machine
 	waiting bool
 
 	// ps is a UAI node's parameter-server process (spec.PS): started with
@@ -110,8 +111,10 @@ func (at *attempt) launch(s *slot) {
 	if s.p.pgid != 0 {
 		msg = fmt.Sprintf("pid %d", s.p.pgid)
 	}
-	r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: completion.Running, Message: msg})
-	at.do(at.m.Observe(completion.TaskEvent{TaskRef: ref, State: completion.Running, Time: time.Now()}))
+	// One instant for the event and the machine, as for exits (onExit).
+	now := time.Now()
+	r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: completion.Running, Message: msg, Time: now})
+	at.do(at.m.Observe(completion.TaskEvent{TaskRef: ref, State: completion.Running, Time: now}))
 }
 
 // wait runs the attempt until the machine ends it.

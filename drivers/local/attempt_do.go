@@ -31,8 +31,11 @@ func (at *attempt) onExit(ex exit) {
 	case ex.code == 0:
 		st = completion.Succeeded
 	}
-	s.code, s.ended = ex.code, st
-	acts := at.m.Observe(completion.TaskEvent{TaskRef: s.ref, State: st, ExitCode: ex.code, Time: time.Now()})
+	// The event reporting this exit carries the instant the machine saw,
+	// which its back-off counts from: a reader of the events measures the
+	// wait the machine applied, not the delay before the event was sent.
+	s.code, s.ended, s.endedAt = ex.code, st, time.Now()
+	acts := at.m.Observe(completion.TaskEvent{TaskRef: s.ref, State: st, ExitCode: ex.code, Time: s.endedAt})
 	if len(acts) > 0 && (acts[0].Kind == completion.ActRestart || acts[0].Kind == completion.ActBackoff) {
 		at.do(acts) // restarted in place: the task has not ended
 		return
@@ -43,7 +46,7 @@ func (at *attempt) onExit(ex exit) {
 		msg = ex.err.Error()
 	}
 	ref := s.ref
-	r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: st, ExitCode: ex.code, Message: msg})
+	r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: st, ExitCode: ex.code, Message: msg, Time: s.endedAt})
 	at.do(acts)
 }
 
@@ -83,7 +86,7 @@ func (at *attempt) do(acts []completion.Action) {
 // taskEvent reports the end of a run of s that is followed by a restart.
 func (at *attempt) taskEvent(s *slot, msg string) {
 	ref := s.ref
-	at.r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: s.ended, ExitCode: s.code, Message: msg})
+	at.r.emit(drivers.Event{Attempt: at.a, Task: &ref, State: s.ended, ExitCode: s.code, Message: msg, Time: s.endedAt})
 }
 
 // stop stops the tasks of refs: SIGTERM, SIGKILL after grace; a task waiting

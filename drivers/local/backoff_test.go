@@ -39,12 +39,16 @@ func restartGaps(evs []drivers.Event, task string) (announced []string, gaps []t
 }
 
 // A crash-looping task waits as under the kubelet: the first restart at
-// once, then Initial, doubling, capped at Max (scaled down: 100ms … 400ms).
+// once, then Initial, doubling, capped at Max (scaled down: 100ms … 1.2s,
+// the last wait capped).
 // The schedule is checked exactly from what the driver announced, and the
 // recorded end/start times show each wait was applied (lower bounds only:
-// a loaded machine may be slower, never faster).
+// a loaded machine may be slower, never faster). Max is large beside what
+// a run of `exit 3` can last on a loaded machine: a run longer than 2 × Max
+// resets the streak (the kubelet's rule); with a 400ms Max this 2-core
+// machine under load did that in 2 runs of 13.
 func TestRestartBackoffSchedule(t *testing.T) {
-	b := completion.Backoff{Initial: 100 * time.Millisecond, Max: 400 * time.Millisecond}
+	b := completion.Backoff{Initial: 100 * time.Millisecond, Max: 1200 * time.Millisecond}
 	job := kube(jobs.FormatPyTorchJob, "crashloop", intp(7),
 		kubeRole("master", "Master", 1, "OnFailure", "sh", "-c", "exit 3"))
 	res, dir, evs := runJob(t, job, Options{RestartBackoff: b})
@@ -54,7 +58,7 @@ func TestRestartBackoffSchedule(t *testing.T) {
 	if n := len(starts(t, dir)); n != 7 {
 		t.Errorf("%d starts, want 7", n)
 	}
-	want := []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 400 * time.Millisecond, 400 * time.Millisecond}
+	want := []time.Duration{0, 100 * time.Millisecond, 200 * time.Millisecond, 400 * time.Millisecond, 800 * time.Millisecond, 1200 * time.Millisecond}
 	var wantAnnounced []string
 	for _, d := range want {
 		s := ""

@@ -61,7 +61,9 @@ func (r *run) requestStop() {
 }
 
 func (r *run) emit(e drivers.Event) {
-	e.Time = time.Now()
+	if e.Time.IsZero() { // else the instant the machine was told (attempt_do.go)
+		e.Time = time.Now()
+	}
 	r.events.emit(e)
 }
 
