@@ -203,7 +203,7 @@ func (a *attempt) stopped() (decided, bool) {
 		return decided{}, false
 	}
 	return decided{Verdict: Verdict{Phase: PhaseStopped, ExitCode: stoppedExitCode,
-		Reason: fmt.Sprintf("stopped: every task ended, %d of them stopped by jobshift, before any completion rule fired", n)}}, true
+		Reason: fmt.Sprintf("stopped: every task ended, %d of them stopped from outside the job (jobshift stop, the engine or a signal), before any completion rule fired", n)}}, true
 }
 
 // UserStopped is the verdict of a job stopped from outside (jobshift stop,

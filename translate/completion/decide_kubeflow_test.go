@@ -210,7 +210,7 @@ func TestDecideTFJob(t *testing.T) {
 			job:   tfNoChief(),
 			tasks: []Task{tk("ps", 0, Stopped, 143, 1), tk("worker", 0, Stopped, 143, 2), tk("worker", 1, Stopped, 143, 3)},
 			want: Verdict{Phase: PhaseStopped, ExitCode: 143,
-				Reason: "stopped: every task ended, 3 of them stopped by jobshift, before any completion rule fired"},
+				Reason: "stopped: every task ended, 3 of them stopped from outside the job (jobshift stop, the engine or a signal), before any completion rule fired"},
 		},
 		// Readers that leave ReplicaType empty: the role name is used.
 		"replica type from the role name": {

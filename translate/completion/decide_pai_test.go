@@ -155,7 +155,7 @@ func TestDecidePAI(t *testing.T) {
 			job:   psWorkerV2(),
 			tasks: []Task{tk("ps", 0, Stopped, 143, 1), tk("ps", 1, Stopped, 143, 2), tk("worker", 0, Stopped, 143, 3), tk("worker", 1, Succeeded, 0, 4)},
 			want: Verdict{Phase: PhaseStopped, ExitCode: 143,
-				Reason: "stopped: every task ended, 3 of them stopped by jobshift, before any completion rule fired"},
+				Reason: "stopped: every task ended, 3 of them stopped from outside the job (jobshift stop, the engine or a signal), before any completion rule fired"},
 		},
 		// The reader left Completion.Kind empty: inferred from the format.
 		"kind inferred from format": {
@@ -202,7 +202,7 @@ func TestDecideGeneric(t *testing.T) {
 		"stopped": {
 			tasks: []Task{tk("launcher", 0, Stopped, 143, 3), tk("worker", 0, Succeeded, 0, 1), tk("worker", 1, Failed, 3, 2)},
 			want: Verdict{Phase: PhaseStopped, ExitCode: 143,
-				Reason: "stopped: every task ended, 1 of them stopped by jobshift, before any completion rule fired"},
+				Reason: "stopped: every task ended, 1 of them stopped from outside the job (jobshift stop, the engine or a signal), before any completion rule fired"},
 		},
 	}
 	for name, c := range cases {
