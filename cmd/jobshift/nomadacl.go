@@ -63,6 +63,12 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more), -controller or -job")
 		return exitUsage
 	}
+	if *job != "" {
+		if why := nomad.FinisherScope(*ns, *job); why != "" {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: -job %s -namespace %s: %s: the policy would reach other jobs\n", *job, *ns, why)
+			return exitUsage
+		}
+	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintf(stderr, "jobshift nomad-acl: %v\n", err)
 		return 1

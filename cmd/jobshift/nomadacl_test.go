@@ -44,7 +44,8 @@ func TestNomadACLController(t *testing.T) {
 
 // With -group, the finisher policy is attached to each group's finisher
 // tasks only, never job-wide (where the main task's identity, which the
-// job's command reads, would hold it too).
+// job's command reads, would hold it too); a namespace or job ID with a
+// glob gets no policy (it would reach other jobs).
 func TestNomadACLFinisherPerTask(t *testing.T) {
 	isolate(t)
 	out, errs, code := runQuiet("nomad-acl", "-job", "alice~mnist", "-namespace", "alice", "-group", "worker", "-group", "ps", "-o", t.TempDir())
@@ -63,5 +64,14 @@ func TestNomadACLFinisherPerTask(t *testing.T) {
 	out, _, _ = runQuiet("nomad-acl", "-job", "alice~mnist", "-namespace", "alice", "-o", t.TempDir())
 	if strings.Contains(out, " -task ") || !strings.Contains(out, " -job alice~mnist ") {
 		t.Errorf("without -group: %s", out)
+	}
+	for _, args := range [][]string{{"-job", "alice~*", "-namespace", "alice"}, {"-job", "alice~mnist", "-namespace", "*"}} {
+		dir := t.TempDir()
+		if _, errs, code := runQuiet(append([]string{"nomad-acl", "-o", dir}, args...)...); code == exitOK || !strings.Contains(errs, "would reach other jobs") {
+			t.Errorf("%q: exit %d\n%s", args, code, errs)
+		}
+		if files, _ := os.ReadDir(dir); len(files) > 0 {
+			t.Errorf("%q: wrote %d files", args, len(files))
+		}
 	}
 }
