@@ -75,3 +75,25 @@ func TestNomadACLFinisherPerTask(t *testing.T) {
 		}
 	}
 }
+
+// A user's namespace refuses raw_exec jobs (whose tasks run as the client
+// agent's user and read every allocation's files) unless -raw-exec.
+func TestNomadACLNoRawExec(t *testing.T) {
+	isolate(t)
+	for _, c := range []struct {
+		args []string
+		want bool
+	}{{nil, true}, {[]string{"-raw-exec"}, false}} {
+		dir := t.TempDir()
+		if _, errs, code := runQuiet(append([]string{"nomad-acl", "-user", "alice", "-o", dir}, c.args...)...); code != exitOK {
+			t.Fatalf("%q: exit %d\n%s", c.args, code, errs)
+		}
+		ns, err := os.ReadFile(filepath.Join(dir, nomad.NamespaceFor("alice")+".namespace.hcl"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(string(ns), `disabled_task_drivers = ["raw_exec"]`); got != c.want {
+			t.Errorf("%q: raw_exec disabled %v, want %v:\n%s", c.args, got, c.want, ns)
+		}
+	}
+}

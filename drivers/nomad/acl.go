@@ -31,9 +31,24 @@ import (
 // matchingVariablesCapabilitySet: the claim's namespace and job ID).
 
 // UserNamespace is the `nomad namespace apply` file of user's namespace.
-func UserNamespace(user string) string {
+// Unless rawExec, it refuses raw_exec jobs (checked at submission,
+// nomad/job_endpoint_validators.go of v1.11.3): a raw_exec task runs as
+// the client agent's user, usually root, or as any task.user it names
+// (drivers/rawexec), so it reads every allocation's directory on its
+// client, other users' secrets/ and workload identities included, and no
+// policy can stop it.
+func UserNamespace(user string, rawExec bool) string {
 	ns := NamespaceFor(user)
-	return fmt.Sprintf("name        = %s\ndescription = %s\n", strconv.Quote(ns), strconv.Quote("jobshift jobs of "+user))
+	s := fmt.Sprintf("name        = %s\ndescription = %s\n", strconv.Quote(ns), strconv.Quote("jobshift jobs of "+user))
+	if rawExec {
+		return s
+	}
+	return s + `capabilities {
+  # a raw_exec task runs as the client agent's user (usually root) or any task.user it names: it
+  # would read every allocation's files on its client, other users' secrets and tokens included
+  disabled_task_drivers = ["raw_exec"]
+}
+`
 }
 
 // UserPolicyName is the name of user's policy.

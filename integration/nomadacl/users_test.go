@@ -27,16 +27,7 @@ func denied(err error) bool {
 // replaced, nor can Bob submit as her; her job still runs to success.
 func TestUsersIsolated(t *testing.T) {
 	cl := up(t)
-	tokens := map[string]string{}
-	for _, u := range []string{"alice", "bob"} {
-		if _, err := cl.c.Namespaces().Register(&api.Namespace{Name: nomad.NamespaceFor(u)}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.c.ACLPolicies().Upsert(&api.ACLPolicy{Name: nomad.UserPolicyName(u), Rules: nomad.UserPolicy(u)}, nil); err != nil {
-			t.Fatalf("policy of %s: %v", u, err)
-		}
-		tokens[u] = cl.token(t, nomad.UserPolicyName(u))
-	}
+	tokens := cl.users(t, "alice", "bob")
 	site := filepath.Join(cl.dir, "site-users.hcl")
 	s := fmt.Sprintf("nomad {\n  driver = \"raw_exec\"\n  cpu_mhz_per_core = 100\n  work_dir = %q\n  namespace_per_user = true\n}\n", repo())
 	if err := os.WriteFile(site, []byte(s), 0o644); err != nil {
@@ -87,6 +78,35 @@ func TestUsersIsolated(t *testing.T) {
 		t.Fatalf("alice's job after bob's attempts: exit %d\n%s", code, out)
 	}
 	cl.usersController(t, site, tokens)
+}
+
+// users gives each user a namespace, the policy jobshift nomad-acl writes
+// for them and a token of it (by user).
+func (cl *cluster) users(t *testing.T, names ...string) map[string]string {
+	t.Helper()
+	tokens := map[string]string{}
+	for _, u := range names {
+		if _, err := cl.c.Namespaces().Register(&api.Namespace{Name: nomad.NamespaceFor(u)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cl.c.ACLPolicies().Upsert(&api.ACLPolicy{Name: nomad.UserPolicyName(u), Rules: nomad.UserPolicy(u)}, nil); err != nil {
+			t.Fatalf("policy of %s: %v", u, err)
+		}
+		tokens[u] = cl.token(t, nomad.UserPolicyName(u))
+	}
+	return tokens
+}
+
+// client is an API client of the ACL agent with token in namespace ns.
+func (cl *cluster) client(t *testing.T, token, ns string) *api.Client {
+	t.Helper()
+	cfg := api.DefaultConfig()
+	cfg.Address, cfg.SecretID, cfg.Namespace = cl.addr, token, ns
+	c, err := api.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // attack: with bob's Nomad client (in alice's namespace ns), nothing of
@@ -207,5 +227,57 @@ func (cl *cluster) impersonateController(t *testing.T, token string) {
 	job.AddTaskGroup(api.NewTaskGroup("controller", 1).AddTask(api.NewTask("controller", "raw_exec").SetConfig("command", "/bin/true")))
 	if _, _, err := c.Jobs().Register(job, nil); !denied(err) {
 		t.Errorf("a user's token registered the controller's job ID in namespace %s: %v (want permission denied)", nomad.ControllerNamespace, err)
+	}
+}
+
+// TestUserNamespaceNoRawExec: the namespace `jobshift nomad-acl -user`
+// writes, applied as it prints, refuses its user's raw_exec jobs (a
+// raw_exec task runs as the client agent's user and reads every
+// allocation's files, other users' secrets included) and takes their exec
+// jobs; with -raw-exec it takes raw_exec.
+func TestUserNamespaceNoRawExec(t *testing.T) {
+	cl := up(t)
+	for _, c := range []struct {
+		user  string
+		flags []string
+		raw   bool
+	}{{"alice", nil, false}, {"carol", []string{"-raw-exec"}, true}} {
+		token := cl.users(t, c.user)[c.user]
+		dir := t.TempDir()
+		out, code := cl.jobshift(t, "", append([]string{"nomad-acl", "-user", c.user, "-o", dir}, c.flags...)...)
+		if code != 0 {
+			t.Fatalf("nomad-acl -user %s: exit %d\n%s", c.user, code, out)
+		}
+		applied := false
+		for l := range strings.Lines(out) {
+			l, _, _ = strings.Cut(l, "#")
+			if args := strings.Fields(l); len(args) == 4 && args[1] == "namespace" && strings.Contains(args[3], nomad.NamespaceFor(c.user)) {
+				nomadCLI := exec.Command(cl.nomad, args[1:]...)
+				nomadCLI.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
+				if out, err := nomadCLI.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", l, err, out)
+				}
+				applied = true
+			}
+		}
+		if !applied {
+			t.Fatalf("nomad-acl -user %s printed no namespace apply:\n%s", c.user, out)
+		}
+		ns := nomad.NamespaceFor(c.user)
+		user := cl.client(t, token, ns)
+		for _, driver := range []string{"raw_exec", "exec"} {
+			id := "acl-driver-" + strings.ReplaceAll(driver, "_", "-")
+			job := sleeperJob(ns, id)
+			job.TaskGroups[0].Tasks[0].Driver = driver
+			_, _, err := user.Jobs().Register(job, nil)
+			if err == nil {
+				_, _, _ = cl.c.Jobs().Deregister(id, true, &api.WriteOptions{Namespace: ns})
+			}
+			if want := driver != "raw_exec" || c.raw; (err == nil) != want {
+				t.Errorf("%s %v: a %s job of %s registered: %v, want %v", c.user, c.flags, driver, c.user, err, want)
+			} else if err != nil && !strings.Contains(err.Error(), "raw_exec") {
+				t.Errorf("%s: the raw_exec job was refused, but not for its driver: %v", c.user, err)
+			}
+		}
 	}
 }
