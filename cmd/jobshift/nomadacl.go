@@ -114,7 +114,7 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *job != "" {
-		name := "jobshift-finisher-" + strings.ReplaceAll(*job, "~", "-")
+		name := nomad.FinisherPolicyName(*ns, *job)
 		file := filepath.Join(*out, name+".policy.hcl")
 		if !write(name+".policy.hcl", nomad.FinisherPolicy(*ns, *job)) {
 			return 1
@@ -131,7 +131,7 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 				if task == nomad.JudgeTask {
 					note = "   # UAI groups only"
 				}
-				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s-%s-%s %s%s\n", *ns, *job, g, task, name, g, task, file, note)
+				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s %s%s\n", *ns, *job, g, task, nomad.FinisherPolicyName(*ns, *job, g, task), file, note)
 			}
 		}
 	}

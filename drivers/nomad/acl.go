@@ -1,9 +1,12 @@
 package nomad
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // Per-user isolation on a shared Nomad cluster. Nomad Variables, jobs and
@@ -104,6 +107,19 @@ namespace %[1]q {
   }
 }
 `, ns, jobID, ResultPath(jobID), endsPrefix(jobID)+"*")
+}
+
+// FinisherPolicyName is the name of the finisher policy of job jobID in
+// namespace ns, attached to the task of the group named by at (group,
+// task; none: the whole job). Nomad's policy names are global and
+// [a-zA-Z0-9-]{1,128} (structs.ValidPolicyName): the name holds a
+// readable form and a hash of the exact namespace, job and attachment, so
+// the same job ID in two users' namespaces, or "a~b" beside "a-b", never
+// share a name, where one's apply would replace the other's attachment.
+func FinisherPolicyName(ns, jobID string, at ...string) string {
+	sum := sha256.Sum256([]byte(strings.Join(append([]string{ns, jobID}, at...), "\x00")))
+	readable := strings.Trim(unsafeNamespace.ReplaceAllString(strings.Join(append([]string{ns, jobID}, at...), "-"), "-"), "-")
+	return "jobshift-finisher-" + strings.TrimRight(shorten(readable, 100), "-") + "-" + hex.EncodeToString(sum[:])[:8]
 }
 
 // validNamespace is Nomad's namespace name rule (structs.validNamespaceName).

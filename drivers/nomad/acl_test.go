@@ -3,6 +3,8 @@ package nomad
 import (
 	"fmt"
 	"os"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/hashicorp/hcl/v2"
@@ -139,5 +141,29 @@ func TestFinisherPolicyNarrow(t *testing.T) {
 	}
 	if why := FinisherScope("alice", "alice~job"); why != "" {
 		t.Errorf("alice~job refused: %s", why)
+	}
+}
+
+// Policy names are global in Nomad: the finisher policies of one job ID
+// in two namespaces, or of IDs alike once made name-safe, are distinct
+// names (one apply would otherwise move the other's attachment), and every
+// name is one Nomad accepts.
+func TestFinisherPolicyNames(t *testing.T) {
+	long := strings.Repeat("x", 120)
+	names := []string{
+		FinisherPolicyName("alice", "acl-wi"), FinisherPolicyName("bob", "acl-wi"),
+		FinisherPolicyName("alice", "a~b"), FinisherPolicyName("alice", "a-b"),
+		FinisherPolicyName("alice", "a~b", "g", "finish"), FinisherPolicyName("alice", "a~b", "g", "judge"),
+		FinisherPolicyName("alice", long), FinisherPolicyName("alice", long+"y"),
+	}
+	seen := map[string]bool{}
+	for _, n := range names {
+		if !regexp.MustCompile(`^[a-zA-Z0-9-]{1,128}$`).MatchString(n) {
+			t.Errorf("%q is no Nomad policy name", n)
+		}
+		if seen[n] {
+			t.Errorf("%q named twice", n)
+		}
+		seen[n] = true
 	}
 }
