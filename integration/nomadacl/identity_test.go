@@ -206,8 +206,22 @@ func (cl *cluster) runAttacker(t *testing.T, c *api.Client, ns, id string, env m
 		cl.explain(t, id)
 		t.Fatalf("the attacker %s/%s did not end", ns, id)
 	}
-	q := &api.QueryOptions{Namespace: ns}
-	r, err := cl.c.AllocFS().Cat(&api.Allocation{ID: done.ID, Namespace: ns}, "alloc/logs/main.stdout.0", q)
+	// the log reaches the file through logmon: read until the last line is there
+	got := map[string]string{}
+	for end := time.Now().Add(15 * time.Second); got["stop B"] == "" && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+		got = cl.attackLog(t, ns, done.ID)
+	}
+	if done.ClientStatus != "complete" || len(got) == 0 {
+		cl.explain(t, id)
+		t.Fatalf("the attacker %s/%s: %s, %d results", ns, id, done.ClientStatus, len(got))
+	}
+	return got
+}
+
+// attackLog reads the attacker's results from its task's stdout.
+func (cl *cluster) attackLog(t *testing.T, ns, alloc string) map[string]string {
+	t.Helper()
+	r, err := cl.c.AllocFS().Cat(&api.Allocation{ID: alloc, Namespace: ns}, "alloc/logs/main.stdout.0", &api.QueryOptions{Namespace: ns})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -219,10 +233,6 @@ func (cl *cluster) runAttacker(t *testing.T, c *api.Client, ns, id string, env m
 		if json.Unmarshal(sc.Bytes(), &line) == nil && line.Attack != "" {
 			got[line.Attack] = line.Result
 		}
-	}
-	if done.ClientStatus != "complete" || len(got) == 0 {
-		cl.explain(t, id)
-		t.Fatalf("the attacker %s/%s: %s, %d results", ns, id, done.ClientStatus, len(got))
 	}
 	return got
 }
