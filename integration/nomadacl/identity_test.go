@@ -28,9 +28,10 @@ func TestMain(m *testing.M) {
 
 // The attacks of a job's own identity on another job, each of which Nomad
 // must refuse: B is another job of the same user in the same namespace, C
-// another user's job (in their namespace, under the attacker's own ID).
+// another user's job (in their namespace, under the attacker's own ID),
+// <self>/x a job whose ID begins with the attacker's.
 var refusedToIdentity = []string{
-	"read B's secrets", "write B's snapshot", "read B's verdict", "forge B's verdict", "forge B's end marker",
+	"forge the verdict of job <self>/x", "read B's secrets", "write B's snapshot", "read B's verdict", "forge B's verdict", "forge B's end marker",
 	"replace B", "stop B's allocation",
 	"read C's job", "read C's secrets", "write C's snapshot", "read C's verdict", "forge C's verdict",
 	"forge C's end marker", "replace C", "stop C's allocation", "stop C",
@@ -211,6 +212,7 @@ func (cl *cluster) runAttacker(t *testing.T, c *api.Client, ns, id string, env m
 	for end := time.Now().Add(15 * time.Second); got["stop B"] == "" && time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 		got = cl.attackLog(t, ns, done.ID)
 	}
+	t.Logf("attacker %s/%s: %q", ns, id, got)
 	if done.ClientStatus != "complete" || len(got) == 0 {
 		cl.explain(t, id)
 		t.Fatalf("the attacker %s/%s: %s, %d results", ns, id, done.ClientStatus, len(got))
@@ -277,6 +279,8 @@ func attack() int {
 	}
 	report("own verdict", write(own, nomad.ResultPath(self)))
 	report("own secrets", read(own, nomad.VariablePath(self)))
+	// a job whose ID extends its own by "/" (a dispatched job's, say)
+	report("forge the verdict of job <self>/x", write(own, nomad.ResultPath(self+"/x")))
 	for _, t := range []struct {
 		name, ns, job, alloc string
 		cl                   *api.Client
