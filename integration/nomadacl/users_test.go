@@ -3,6 +3,7 @@ package nomadacl
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -130,11 +131,48 @@ func (cl *cluster) attack(t *testing.T, bob *api.Client, id, ns string) {
 	} else {
 		t.Fatal(err)
 	}
+	_, _, attacks["list her allocations"] = bob.Jobs().Allocations(id, true, nil)
+	allocs, _, err := cl.c.Jobs().Allocations(id, true, &api.QueryOptions{Namespace: ns})
+	if err != nil || len(allocs) == 0 {
+		t.Fatalf("her job's allocations: %d, %v", len(allocs), err)
+	}
+	alloc := &api.Allocation{ID: allocs[0].ID, Namespace: ns}
+	_, attacks["stop her allocation"] = bob.Allocations().Stop(alloc, nil)
+	// the client's file API answers 200 with the refusal as the body
+	attacks["read her task's output"] = catErr(bob.AllocFS().Cat(alloc, "alloc/logs/"+nomad.MainTask+".stdout.0", nil))
+	attacks["read her task's workload identity"] = catErr(bob.AllocFS().Cat(alloc, nomad.MainTask+"/secrets/nomad_token", nil))
 	for what, err := range attacks {
 		if !denied(err) {
 			t.Errorf("with bob's token, %s of %s: %v (want permission denied)", what, id, err)
 		}
 	}
+	// the event stream refuses by closing before any event
+	events, err := bob.EventStream().Stream(t.Context(), map[api.Topic][]string{api.TopicJob: {id}}, 1, nil)
+	if err == nil {
+		select {
+		case ev := <-events:
+			if ev.Err != io.EOF {
+				t.Errorf("with bob's token, her job's events: %v, %d events (want the stream closed)", ev.Err, len(ev.Events))
+			}
+		case <-time.After(30 * time.Second): // a guard against a hang, not a measure
+			t.Errorf("with bob's token, her job's event stream stayed open")
+		}
+	} else if !denied(err) {
+		t.Errorf("with bob's token, her job's events: %v", err)
+	}
+}
+
+// catErr is the refusal in what the client's file API answered, or nil.
+func catErr(r io.ReadCloser, err error) error {
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 4096))
+	if err != nil || refusal(string(b)) {
+		return fmt.Errorf("%v: %s", err, b)
+	}
+	return nil
 }
 
 // usersController: with one namespace per user, a job alice submits
