@@ -97,6 +97,10 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace %q, the controller's: its token could register a job under the controller's ID and receive its policy\n", u, n)
 			return 1
 		}
+		if n == "default" {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace \"default\", which holds every job submitted without a namespace (operators', and users' without namespace_per_user): their token would reach those\n", u)
+			return 1
+		}
 		if other, dup := seen[n]; dup {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: users %q and %q get the same namespace %q: they would share everything\n", other, u, n)
 			return 1

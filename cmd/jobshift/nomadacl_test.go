@@ -12,7 +12,8 @@ import (
 // nomad-acl puts the controller in a namespace of its own: it writes that
 // namespace and the controller's policy, prints the policy's attachment to
 // the controller's job ID there, and refuses a user whose namespace would
-// be the controller's (their token could register a job under its ID).
+// be the controller's (their token could register a job under its ID) or
+// the default one (which holds every job submitted without a namespace).
 func TestNomadACLController(t *testing.T) {
 	isolate(t)
 	dir := t.TempDir()
@@ -36,6 +37,10 @@ func TestNomadACLController(t *testing.T) {
 	_, errs, code = runQuiet("nomad-acl", "-user", "alice", "-user", nomad.ControllerNamespace, "-o", t.TempDir())
 	if code == exitOK || !strings.Contains(errs, "the controller's") {
 		t.Errorf("a user named like the controller's namespace: exit %d\n%s", code, errs)
+	}
+	_, errs, code = runQuiet("nomad-acl", "-user", "alice", "-user", "default", "-o", t.TempDir())
+	if code == exitOK || !strings.Contains(errs, `namespace "default"`) {
+		t.Errorf("a user named default (the namespace of every job submitted without one): exit %d\n%s", code, errs)
 	}
 	if _, errs, code = runQuiet("nomad-acl", "-controller", "-o", t.TempDir()); code != exitOK {
 		t.Errorf("-controller alone: exit %d\n%s", code, errs)
