@@ -125,7 +125,7 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		}
 		if len(groups) == 0 {
 			// every task of the job gets it, the main tasks included
-			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, file)
+			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s   # every task's identity holds it, the main task's too (as the in-task finisher needs); -group G: the finisher tasks' only\n", *ns, *job, name, file)
 		}
 		// one policy name per attachment: Nomad attaches a policy to one
 		// job, group and task
