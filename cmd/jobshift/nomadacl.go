@@ -16,7 +16,7 @@ func init() {
 }
 
 const nomadACLHelp = `
-Usage: jobshift nomad-acl -user NAME [-user NAME]... [-o DIR]
+Usage: jobshift nomad-acl -user NAME [-user NAME]... [-raw-exec] [-o DIR]
        jobshift nomad-acl -controller [-o DIR]
        jobshift nomad-acl -job ID -namespace NS [-group G]... [-o DIR]
 
@@ -25,17 +25,26 @@ user (the site config sets nomad { namespace_per_user = true }) and a
 policy that grants the user's token everything jobshift needs in that
 namespace and nothing else, so that no user can read, write, stop or
 replace another user's jobs, secrets, ssh keys, snapshots, markers or
-verdicts. With -user or -controller: the namespace jobshift-system, where
-the controller job runs alone (no user's policy grants anything there, so
+verdicts. The users' namespaces refuse raw_exec jobs unless -raw-exec: a
+raw_exec task runs as the Nomad client's user (usually root) and reads
+every allocation's files on its client, other users' secrets included, so
+users' jobs run under exec or a container driver and the controller
+judges them (the in-job finisher is a raw_exec task).
+
+With -user or -controller: the namespace jobshift-system, where the
+controller job runs alone (no user's policy grants anything there, so
 nobody can register a job under the controller's ID and receive its
-policy), and the controller's workload-identity policy. With -job: the
-in-job finisher's workload-identity policy for that one job, limited to its
-own verdict and markers; with -group (the job's task groups), attached to
+policy), and the controller's workload-identity policy.
+
+With -job: the in-job finisher's workload-identity policy for that one
+job, limited to its own verdict and markers, reading jobs and stopping
+them in its namespace; with -group (the job's task groups), attached to
 each group's finisher tasks only (finish, and judge in UAI groups), so
 that the main task's identity, which the job's command can read, holds
-none of it. The files go to DIR
-(default: the current directory) with the commands that apply them. See
-docs/operators.md, "Shared clusters".
+none of it.
+
+The files go to DIR (default: the current directory) with the commands
+that apply them. See docs/operators.md, "Shared clusters".
 
 Example:
   jobshift nomad-acl -user alice -user bob -o acl/
@@ -53,6 +62,7 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	job := fs.String("job", "", "a job `ID`: write its finisher's policy")
 	var groups stringList
 	fs.Var(&groups, "group", "with -job: attach the finisher policy to this task `group`'s finisher tasks only (repeat for each group)")
+	rawExec := fs.Bool("raw-exec", false, "with -user: let the users' jobs run under raw_exec (only where users trust each other: a raw_exec task reads every allocation's files on its client)")
 	controller := fs.Bool("controller", false, "write the controller's namespace and policy (also done with -user)")
 	ns := fs.String("namespace", "default", "the job's `namespace` (with -job)")
 	out := fs.String("o", ".", "output `directory`")
@@ -62,6 +72,12 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 	if len(users) == 0 && *job == "" && !*controller {
 		fmt.Fprintln(stderr, "jobshift nomad-acl: name -user (one or more), -controller or -job")
 		return exitUsage
+	}
+	if *job != "" {
+		if why := nomad.FinisherScope(*ns, *job); why != "" {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: -job %s -namespace %s: %s: the policy would reach other jobs\n", *job, *ns, why)
+			return exitUsage
+		}
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		fmt.Fprintf(stderr, "jobshift nomad-acl: %v\n", err)
@@ -81,13 +97,17 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace %q, the controller's: its token could register a job under the controller's ID and receive its policy\n", u, n)
 			return 1
 		}
+		if n == "default" {
+			fmt.Fprintf(stderr, "jobshift nomad-acl: user %q would get namespace \"default\", which holds every job submitted without a namespace (operators', and users' without namespace_per_user): their token would reach those\n", u)
+			return 1
+		}
 		if other, dup := seen[n]; dup {
 			fmt.Fprintf(stderr, "jobshift nomad-acl: users %q and %q get the same namespace %q: they would share everything\n", other, u, n)
 			return 1
 		}
 		seen[n] = u
 		pol := nomad.UserPolicyName(u)
-		if !write(n+".namespace.hcl", nomad.UserNamespace(u)) || !write(pol+".policy.hcl", nomad.UserPolicy(u)) {
+		if !write(n+".namespace.hcl", nomad.UserNamespace(u, *rawExec)) || !write(pol+".policy.hcl", nomad.UserPolicy(u)) {
 			return 1
 		}
 		fmt.Fprintf(stdout, "nomad namespace apply %s\n", filepath.Join(*out, n+".namespace.hcl"))
@@ -98,14 +118,14 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 		return 1
 	}
 	if *job != "" {
-		name := "jobshift-finisher-" + strings.ReplaceAll(*job, "~", "-")
+		name := nomad.FinisherPolicyName(*ns, *job)
 		file := filepath.Join(*out, name+".policy.hcl")
 		if !write(name+".policy.hcl", nomad.FinisherPolicy(*ns, *job)) {
 			return 1
 		}
 		if len(groups) == 0 {
 			// every task of the job gets it, the main tasks included
-			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s\n", *ns, *job, name, file)
+			fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s %s %s   # every task's identity holds it, the main task's too (as the in-task finisher needs); -group G: the finisher tasks' only\n", *ns, *job, name, file)
 		}
 		// one policy name per attachment: Nomad attaches a policy to one
 		// job, group and task
@@ -115,7 +135,7 @@ func runNomadACL(args []string, stdout, stderr io.Writer) int {
 				if task == nomad.JudgeTask {
 					note = "   # UAI groups only"
 				}
-				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s-%s-%s %s%s\n", *ns, *job, g, task, name, g, task, file, note)
+				fmt.Fprintf(stdout, "nomad acl policy apply -namespace %s -job %s -group %s -task %s %s %s%s\n", *ns, *job, g, task, nomad.FinisherPolicyName(*ns, *job, g, task), file, note)
 			}
 		}
 	}

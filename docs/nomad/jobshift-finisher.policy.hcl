@@ -8,7 +8,9 @@
 # Its Variables grant covers every job's results in the namespace: `jobshift nomad-acl -job ID
 # -namespace NS` writes one limited to that job's own verdict and markers.
 namespace "default" {
-  capabilities = ["read-job", "submit-job", "alloc-lifecycle"]
+  # read the job and its allocations; stop it once judged (deregister-job: Nomad 1.11.2 or later;
+  # earlier servers know only submit-job, which also lets it register jobs)
+  capabilities = ["read-job", "deregister-job"]
   variables {
     path "jobshift/*" {
       capabilities = ["write", "read"]

@@ -34,8 +34,8 @@ import (
 // a finisher never re-registers the job, since the attempt's allocations
 // (its own included) have not ended yet; when a retry is due it leaves the
 // job to them. With ACLs on, the job needs a policy granting
-// `submit-job` (or `deregister-job` + `read-job`) and `variables` write on
-// jobshift/results/* (see the issue notes). The poststop task uses
+// `read-job`, `deregister-job` and `variables` write on its result path
+// (FinisherPolicy, acl.go). The poststop task uses
 // raw_exec, as the helper is a host binary. Nomad creates the Task API
 // socket at <data_dir>/alloc/<alloc UUID>/<task>/secrets/api.sock and a
 // unix socket path has at most 107 bytes, so the task name is short and a

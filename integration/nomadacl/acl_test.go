@@ -212,7 +212,7 @@ func TestPolicies(t *testing.T) {
 	// run: anonymous is refused, the run policy's token runs the job to its end
 	if out, code := cl.jobshift(t, "", "run", "-to", "nomad", "-plain", "-config", site, "examples/pai-v1-ps-worker.json"); code == 0 {
 		t.Errorf("run without a token succeeded:\n%s", out)
-	} else if !strings.Contains(strings.ToLower(out), "permission denied") && !strings.Contains(out, "403") {
+	} else if !refusal(out) {
 		t.Errorf("run without a token: exit %d, but no permission error:\n%s", code, out)
 	}
 	run := cl.token(t, "jobshift-run")

@@ -3,6 +3,7 @@ package nomadacl
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,8 +17,13 @@ import (
 )
 
 // denied reports whether err is Nomad's ACL refusal (not a "not found").
-func denied(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "403") || strings.Contains(strings.ToLower(err.Error()), "permission denied"))
+func denied(err error) bool { return err != nil && refusal(err.Error()) }
+
+// refusal reports whether s holds Nomad's ACL refusal: its status code as
+// the API client quotes it, not any "403" (a timestamp's 06:26:55.234035,
+// an ID).
+func refusal(s string) bool {
+	return strings.Contains(s, "response code: 403") || strings.Contains(strings.ToLower(s), "permission denied")
 }
 
 // TestUsersIsolated: two users of one cluster, each with the policy
@@ -27,16 +33,7 @@ func denied(err error) bool {
 // replaced, nor can Bob submit as her; her job still runs to success.
 func TestUsersIsolated(t *testing.T) {
 	cl := up(t)
-	tokens := map[string]string{}
-	for _, u := range []string{"alice", "bob"} {
-		if _, err := cl.c.Namespaces().Register(&api.Namespace{Name: nomad.NamespaceFor(u)}, nil); err != nil {
-			t.Fatal(err)
-		}
-		if _, err := cl.c.ACLPolicies().Upsert(&api.ACLPolicy{Name: nomad.UserPolicyName(u), Rules: nomad.UserPolicy(u)}, nil); err != nil {
-			t.Fatalf("policy of %s: %v", u, err)
-		}
-		tokens[u] = cl.token(t, nomad.UserPolicyName(u))
-	}
+	tokens := cl.users(t, "alice", "bob")
 	site := filepath.Join(cl.dir, "site-users.hcl")
 	s := fmt.Sprintf("nomad {\n  driver = \"raw_exec\"\n  cpu_mhz_per_core = 100\n  work_dir = %q\n  namespace_per_user = true\n}\n", repo())
 	if err := os.WriteFile(site, []byte(s), 0o644); err != nil {
@@ -89,6 +86,35 @@ func TestUsersIsolated(t *testing.T) {
 	cl.usersController(t, site, tokens)
 }
 
+// users gives each user a namespace, the policy jobshift nomad-acl writes
+// for them and a token of it (by user).
+func (cl *cluster) users(t *testing.T, names ...string) map[string]string {
+	t.Helper()
+	tokens := map[string]string{}
+	for _, u := range names {
+		if _, err := cl.c.Namespaces().Register(&api.Namespace{Name: nomad.NamespaceFor(u)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cl.c.ACLPolicies().Upsert(&api.ACLPolicy{Name: nomad.UserPolicyName(u), Rules: nomad.UserPolicy(u)}, nil); err != nil {
+			t.Fatalf("policy of %s: %v", u, err)
+		}
+		tokens[u] = cl.token(t, nomad.UserPolicyName(u))
+	}
+	return tokens
+}
+
+// client is an API client of the ACL agent with token in namespace ns.
+func (cl *cluster) client(t *testing.T, token, ns string) *api.Client {
+	t.Helper()
+	cfg := api.DefaultConfig()
+	cfg.Address, cfg.SecretID, cfg.Namespace = cl.addr, token, ns
+	c, err := api.NewClient(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
 // attack: with bob's Nomad client (in alice's namespace ns), nothing of
 // her job id can be read, forged, stopped or replaced.
 func (cl *cluster) attack(t *testing.T, bob *api.Client, id, ns string) {
@@ -105,11 +131,48 @@ func (cl *cluster) attack(t *testing.T, bob *api.Client, id, ns string) {
 	} else {
 		t.Fatal(err)
 	}
+	_, _, attacks["list her allocations"] = bob.Jobs().Allocations(id, true, nil)
+	allocs, _, err := cl.c.Jobs().Allocations(id, true, &api.QueryOptions{Namespace: ns})
+	if err != nil || len(allocs) == 0 {
+		t.Fatalf("her job's allocations: %d, %v", len(allocs), err)
+	}
+	alloc := &api.Allocation{ID: allocs[0].ID, Namespace: ns}
+	_, attacks["stop her allocation"] = bob.Allocations().Stop(alloc, nil)
+	// the client's file API answers 200 with the refusal as the body
+	attacks["read her task's output"] = catErr(bob.AllocFS().Cat(alloc, "alloc/logs/"+nomad.MainTask+".stdout.0", nil))
+	attacks["read her task's workload identity"] = catErr(bob.AllocFS().Cat(alloc, nomad.MainTask+"/secrets/nomad_token", nil))
 	for what, err := range attacks {
 		if !denied(err) {
 			t.Errorf("with bob's token, %s of %s: %v (want permission denied)", what, id, err)
 		}
 	}
+	// the event stream refuses by closing before any event
+	events, err := bob.EventStream().Stream(t.Context(), map[api.Topic][]string{api.TopicJob: {id}}, 1, nil)
+	if err == nil {
+		select {
+		case ev := <-events:
+			if ev.Err != io.EOF {
+				t.Errorf("with bob's token, her job's events: %v, %d events (want the stream closed)", ev.Err, len(ev.Events))
+			}
+		case <-time.After(30 * time.Second): // a guard against a hang, not a measure
+			t.Errorf("with bob's token, her job's event stream stayed open")
+		}
+	} else if !denied(err) {
+		t.Errorf("with bob's token, her job's events: %v", err)
+	}
+}
+
+// catErr is the refusal in what the client's file API answered, or nil.
+func catErr(r io.ReadCloser, err error) error {
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	b, err := io.ReadAll(io.LimitReader(r, 4096))
+	if err != nil || refusal(string(b)) {
+		return fmt.Errorf("%v: %s", err, b)
+	}
+	return nil
 }
 
 // usersController: with one namespace per user, a job alice submits
@@ -175,7 +238,7 @@ func (cl *cluster) usersController(t *testing.T, site string, tokens map[string]
 	}
 	for who, log := range logs {
 		for l := range strings.Lines(log.String()) {
-			if strings.Contains(l, "Permission denied") || strings.Contains(l, "403") {
+			if refusal(l) {
 				t.Errorf("%s's controller log: %s", who, l)
 			}
 		}
@@ -207,5 +270,57 @@ func (cl *cluster) impersonateController(t *testing.T, token string) {
 	job.AddTaskGroup(api.NewTaskGroup("controller", 1).AddTask(api.NewTask("controller", "raw_exec").SetConfig("command", "/bin/true")))
 	if _, _, err := c.Jobs().Register(job, nil); !denied(err) {
 		t.Errorf("a user's token registered the controller's job ID in namespace %s: %v (want permission denied)", nomad.ControllerNamespace, err)
+	}
+}
+
+// TestUserNamespaceNoRawExec: the namespace `jobshift nomad-acl -user`
+// writes, applied as it prints, refuses its user's raw_exec jobs (a
+// raw_exec task runs as the client agent's user and reads every
+// allocation's files, other users' secrets included) and takes their exec
+// jobs; with -raw-exec it takes raw_exec.
+func TestUserNamespaceNoRawExec(t *testing.T) {
+	cl := up(t)
+	for _, c := range []struct {
+		user  string
+		flags []string
+		raw   bool
+	}{{"alice", nil, false}, {"carol", []string{"-raw-exec"}, true}} {
+		token := cl.users(t, c.user)[c.user]
+		dir := t.TempDir()
+		out, code := cl.jobshift(t, "", append([]string{"nomad-acl", "-user", c.user, "-o", dir}, c.flags...)...)
+		if code != 0 {
+			t.Fatalf("nomad-acl -user %s: exit %d\n%s", c.user, code, out)
+		}
+		applied := false
+		for l := range strings.Lines(out) {
+			l, _, _ = strings.Cut(l, "#")
+			if args := strings.Fields(l); len(args) == 4 && args[1] == "namespace" && strings.Contains(args[3], nomad.NamespaceFor(c.user)) {
+				nomadCLI := exec.Command(cl.nomad, args[1:]...)
+				nomadCLI.Env = append(os.Environ(), "NOMAD_ADDR="+cl.addr, "NOMAD_TOKEN="+cl.mgmt)
+				if out, err := nomadCLI.CombinedOutput(); err != nil {
+					t.Fatalf("%s: %v\n%s", l, err, out)
+				}
+				applied = true
+			}
+		}
+		if !applied {
+			t.Fatalf("nomad-acl -user %s printed no namespace apply:\n%s", c.user, out)
+		}
+		ns := nomad.NamespaceFor(c.user)
+		user := cl.client(t, token, ns)
+		for _, driver := range []string{"raw_exec", "exec"} {
+			id := "acl-driver-" + strings.ReplaceAll(driver, "_", "-")
+			job := sleeperJob(ns, id)
+			job.TaskGroups[0].Tasks[0].Driver = driver
+			_, _, err := user.Jobs().Register(job, nil)
+			if err == nil {
+				_, _, _ = cl.c.Jobs().Deregister(id, true, &api.WriteOptions{Namespace: ns})
+			}
+			if want := driver != "raw_exec" || c.raw; (err == nil) != want {
+				t.Errorf("%s %v: a %s job of %s registered: %v, want %v", c.user, c.flags, driver, c.user, err, want)
+			} else if err != nil && !strings.Contains(err.Error(), "raw_exec") {
+				t.Errorf("%s: the raw_exec job was refused, but not for its driver: %v", c.user, err)
+			}
+		}
 	}
 }
