@@ -8,8 +8,13 @@ paddle: like `python -m paddle.distributed.launch`, the replica whose own
 address is PADDLE_MASTER's host serves the rendezvous there: the operator
 told it so by giving it alone POD_IP_DUMMY, its pod IP, from which its
 PADDLE_MASTER was made (Worker 0 in collective mode); the others connect.
-Ranks follow arrival; all PADDLE_NNODES replicas must come, each
-presenting PADDLE_JOB_ID.
+A pod IP is both the pod's own address and the one its peers dial, so the
+serving replica checks both: POD_IP_DUMMY must be an address of its own
+(Paddle's HTTPMaster serves only when PADDLE_MASTER's host is its node's
+IP), and it reaches its own PADDLE_MASTER as its peers do (HTTPMaster
+probes it before serving and talks to it through KVClient after). Ranks
+follow arrival; all PADDLE_NNODES replicas must come, each presenting
+PADDLE_JOB_ID.
 
 Every server listens on all interfaces at the given port, as the real
 frameworks do (a container's own address need not be the one its peers
@@ -41,12 +46,16 @@ NAMES = {
 
 
 def serve(sock, n, token_ok):
-    """Accept n-1 peers; each sends one line; reply with its rank and n."""
+    """Accept n-1 peers; each sends one line; reply with its rank and n.
+    A connection that sends nothing is a probe (is the server up?)."""
     sock.listen(n)
     peers = []
     while len(peers) < n - 1:
         conn, _ = sock.accept()
         line = conn.makefile().readline().strip()
+        if not line:
+            conn.close()
+            continue
         if not token_ok(line, peers):
             conn.sendall(b"refused\n")
             conn.close()
@@ -89,9 +98,30 @@ def paddle():
     n, job = int(os.environ["PADDLE_NNODES"]), os.environ["PADDLE_JOB_ID"]
     if os.environ.get("POD_IP_DUMMY") != host:
         return join(host, port, job)
+    own_address(host)
     with listener(host, port) as sock:
+        sock.listen(n)
+        probe(host, port)
         serve(sock, n, lambda line, peers: line == job)
     return 0, n
+
+
+def own_address(host):
+    """Exit unless host is an address of this process's network namespace
+    (only such an address can be bound)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        try:
+            s.bind((host, 0))
+        except OSError as e:
+            raise SystemExit("rendezvous: POD_IP_DUMMY=%s is not an address of this task: %s" % (host, e))
+
+
+def probe(host, port):
+    """Exit unless this task reaches its own server at host:port."""
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as e:
+        raise SystemExit("rendezvous: the master does not reach itself at %s:%d: %s" % (host, port, e))
 
 
 def jax():

@@ -2,16 +2,22 @@ package nomad_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/nomad/api"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
+	"github.com/jobshift/jobshift/translate/contract"
 )
 
 // TestXGBoostOnRawExec: the XGBoostJob example trains with XGBoost's
@@ -46,6 +52,31 @@ func TestXGBoostOnRawExec(t *testing.T) {
 		t.Errorf("model checksums %v, want one for every rank", sums)
 	}
 	checkEnvAgainstOracle(t, c, p, id)
+	checkPrintedEnv(t, c, p, id)
+}
+
+// checkPrintedEnv: every task of a training-operator kind's example printed
+// (drivertest.PrintedEnv) exactly the oracle's variables for the addresses
+// and ports Nomad gave: the process's environment, not only the rendered
+// file.
+func checkPrintedEnv(t *testing.T, c *api.Client, p *translate.Plan, id string) {
+	t.Helper()
+	topo := topology(t, c, p, id)
+	opts := contract.Options{User: p.User, Contracts: p.Contracts}
+	allocs, _, err := c.Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range allocs {
+		full, _, err := c.Allocations().Info(a.ID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		role := full.Job.LookupTaskGroup(a.TaskGroup).Meta[nomad.MetaRole]
+		var idx int
+		fmt.Sscanf(a.Name[strings.LastIndexByte(a.Name, '['):], "[%d]", &idx)
+		drivertest.CheckPrintedEnv(t, p.Job, topo, opts, jobs.TaskRef{Role: role, Index: idx}, catLogs(t, a.ID, nomad.MainTask))
+	}
 }
 
 // TestOtherKindsEnvOnRawExec: each training-operator kind's tasks get the
@@ -141,6 +172,7 @@ func TestKindExamplesOnDocker(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			checkEnvAgainstOracle(t, c, p, id)
+			checkPrintedEnv(t, c, p, id)
 		})
 	}
 }
