@@ -98,8 +98,8 @@ func TestOtherKindsEnvOnRawExec(t *testing.T) {
 
 // TestOtherKindsEnvOnDocker: the same jobs on the Docker driver (their
 // busybox image replaced by the locally built one): every task's env file
-// is the oracle's for the host addresses and mapped host ports, and
-// PaddleJob's POD_IP_DUMMY reaches Master 0 alone.
+// is the oracle's for the host addresses and ports (the containers share the
+// host's network), and PaddleJob's POD_IP_DUMMY reaches Master 0 alone.
 func TestOtherKindsEnvOnDocker(t *testing.T) {
 	needDocker(t)
 	c := agent.Client(t)
