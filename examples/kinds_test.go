@@ -141,3 +141,18 @@ func mxTopology(t *testing.T, job *jobs.Job, mx, label string) contract.Topology
 	}
 	return topo
 }
+
+// TestPaddleStandInChecksPodIP: the Paddle stand-in's rendezvous task
+// refuses a POD_IP_DUMMY that is not an address of its own (a pod IP is;
+// a target that gave the host's address to a bridged container would
+// not), before serving or dialling anything.
+func TestPaddleStandInChecksPodIP(t *testing.T) {
+	const foreign = "203.0.113.7" // TEST-NET-3: never a local address
+	cmd := exec.Command("python3", "rendezvous.py", "paddle")
+	cmd.Env = append(os.Environ(), "POD_IP_DUMMY="+foreign, "PADDLE_MASTER="+foreign+":29400",
+		"PADDLE_NNODES=2", "PADDLE_JOB_ID=j")
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "POD_IP_DUMMY="+foreign+" is not an address of this task") {
+		t.Errorf("err %v, output:\n%s\nwant a refusal of POD_IP_DUMMY", err, out)
+	}
+}

@@ -4,12 +4,19 @@
     python3 rendezvous.py jax      # JAXJob
     python3 rendezvous.py mxnet    # MXJob (MXTrain: Scheduler, Server, Worker)
 
-paddle: like `python -m paddle.distributed.launch`, the replica whose own
-address is PADDLE_MASTER's host serves the rendezvous there: the operator
-told it so by giving it alone POD_IP_DUMMY, its pod IP, from which its
-PADDLE_MASTER was made (Worker 0 in collective mode); the others connect.
-Ranks follow arrival; all PADDLE_NNODES replicas must come, each
-presenting PADDLE_JOB_ID.
+paddle: like `python -m paddle.distributed.launch` (controllers/master.py
+HTTPMaster), a replica serves the rendezvous at PADDLE_MASTER when its host
+is 127.0.0.1 or the replica's node IP (its host name's address, or
+POD_IP), the first such replica to listen wins, and the others connect.
+The operator gave the replica it meant to serve (Worker 0 in collective
+mode) POD_IP_DUMMY, its pod IP, and made its PADDLE_MASTER of it; a pod IP
+is both the pod's own address and the one its peers dial. So that replica
+checks all of it: POD_IP_DUMMY is an address of its own, PADDLE_MASTER's
+host is its node IP (else Paddle would never serve and the job would
+hang), and it reaches its own server at PADDLE_MASTER as its peers do
+(HTTPMaster probes it before serving and uses it through KVClient). Ranks
+follow arrival; all PADDLE_NNODES replicas must come, each presenting
+PADDLE_JOB_ID.
 
 Every server listens on all interfaces at the given port, as the real
 frameworks do (a container's own address need not be the one its peers
@@ -41,12 +48,16 @@ NAMES = {
 
 
 def serve(sock, n, token_ok):
-    """Accept n-1 peers; each sends one line; reply with its rank and n."""
+    """Accept n-1 peers; each sends one line; reply with its rank and n.
+    A connection that sends nothing is a probe (is the server up?)."""
     sock.listen(n)
     peers = []
     while len(peers) < n - 1:
         conn, _ = sock.accept()
         line = conn.makefile().readline().strip()
+        if not line:
+            conn.close()
+            continue
         if not token_ok(line, peers):
             conn.sendall(b"refused\n")
             conn.close()
@@ -78,8 +89,13 @@ def join(host, port, hello, deadline=120):
 def listener(host, port):
     """A socket listening on every interface of host's family at port."""
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
-    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    sock.bind(("", port))
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(("", port))
+        sock.listen(64)
+    except OSError:
+        sock.close()
+        raise
     return sock
 
 
@@ -87,11 +103,53 @@ def paddle():
     host, _, port = os.environ["PADDLE_MASTER"].rpartition(":")
     host, port = host.strip("[]"), int(port)
     n, job = int(os.environ["PADDLE_NNODES"]), os.environ["PADDLE_JOB_ID"]
-    if os.environ.get("POD_IP_DUMMY") != host:
+    mine = host in ("127.0.0.1", node_ip())
+    if "POD_IP_DUMMY" in os.environ:
+        own_address(os.environ["POD_IP_DUMMY"])
+        if not mine:
+            raise SystemExit("rendezvous: PADDLE_MASTER's host %s is neither 127.0.0.1 nor this node's address %s:"
+                             " paddle.distributed.launch would not serve the rendezvous" % (host, node_ip()))
+    if not mine:
         return join(host, port, job)
-    with listener(host, port) as sock:
+    # as HTTPMaster: every replica on PADDLE_MASTER's node tries to serve;
+    # the first one that listens does, the others join it
+    try:
+        sock = listener(host, port)
+    except OSError:
+        return join(host, port, job)
+    with sock:
+        probe(host, port)
         serve(sock, n, lambda line, peers: line == job)
     return 0, n
+
+
+def node_ip():
+    """The address paddle.distributed.launch takes for its node
+    (context/node.py get_host_ip; POD_IP overrides it, args_envs.py)."""
+    if os.environ.get("POD_IP"):
+        return os.environ["POD_IP"]
+    try:
+        return socket.gethostbyname(socket.getfqdn(socket.gethostname()))
+    except OSError:
+        return "127.0.0.1"
+
+
+def own_address(host):
+    """Exit unless host is an address of this process's network namespace
+    (only such an address can be bound)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as s:
+        try:
+            s.bind((host, 0))
+        except OSError as e:
+            raise SystemExit("rendezvous: POD_IP_DUMMY=%s is not an address of this task: %s" % (host, e))
+
+
+def probe(host, port):
+    """Exit unless this task reaches its own server at host:port."""
+    try:
+        socket.create_connection((host, port), timeout=10).close()
+    except OSError as e:
+        raise SystemExit("rendezvous: the master does not reach itself at %s:%d: %s" % (host, port, e))
 
 
 def jax():

@@ -59,6 +59,11 @@ func TestRenderGolden(t *testing.T) {
 		"trainjob-mpi":      {file: "trainjob-mpi.yaml"},
 		"pai-v2-ddp-docker": {file: "pai-v2-ddp.yaml", docker: true},
 		"tfjob-mesh-docker": {file: "tfjob-mesh.yaml", docker: true},
+		// the other training-operator kinds: each task's operator variables
+		"xgboostjob-iris":      {file: "xgboostjob-iris.yaml"},
+		"paddlejob-collective": {file: "paddlejob-collective.yaml"},
+		"jaxjob-coordinator":   {file: "jaxjob-coordinator.yaml"},
+		"mxjob-ps":             {file: "mxjob-ps.yaml"},
 		// every task shows its parameter-server process too
 		"uai-probe": {path: filepath.Join("testdata", "uai", "uai-probe.json"), contract: []string{"=uai"}},
 	} {

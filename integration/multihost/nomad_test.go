@@ -257,7 +257,8 @@ func catAlloc(t *testing.T, cl *api.Client, a *api.Allocation, path string) stri
 // TestNomadExamples: the examples succeed on raw_exec with their tasks spread
 // over the clients (mesh.py reaches every peer's ports across hosts), and
 // the environment the contract template rendered on each client equals the
-// oracle's for the real addresses and ports.
+// oracle's for the real addresses and ports (and, for the training-operator
+// kinds, the one their processes printed).
 func TestNomadExamples(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
@@ -279,6 +280,9 @@ func TestNomadExamples(t *testing.T) {
 						t.Errorf("%s: %s = %q, oracle %q", nt.alloc.Name, v.Name, g, v.Value)
 					}
 				}
+			}
+			if kindExample[f] {
+				checkNomadPrintedEnv(t, cl, plan, topo, tasks)
 			}
 		})
 	}
@@ -378,7 +382,8 @@ func TestNomadDDPTorch(t *testing.T) {
 }
 
 // TestNomadXGBoost: the XGBoostJob example trains with XGBoost's collective
-// across the clients, every rank ending with the same model.
+// across the clients, every rank ending with the same model, every process
+// given exactly the oracle's variables.
 func TestNomadXGBoost(t *testing.T) {
 	c := need(t, "nomad")
 	if !haveModule(t, "xgboost") {
@@ -399,4 +404,16 @@ func TestNomadXGBoost(t *testing.T) {
 		logs.WriteString(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
 	}
 	checkChecksums(t, logs.String())
+	checkNomadPrintedEnv(t, cl, plan, nomadTopology(plan, id, tasks), tasks)
+}
+
+// checkNomadPrintedEnv: every task printed (drivertest.PrintedEnv) exactly
+// the oracle's variables for the clients and ports Nomad gave.
+func checkNomadPrintedEnv(t *testing.T, cl *api.Client, plan *translate.Plan, topo contract.Topology, tasks []nomadTask) {
+	t.Helper()
+	opts := contract.Options{User: plan.User, Contracts: plan.Contracts}
+	for _, nt := range tasks {
+		out := catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+		drivertest.CheckPrintedEnv(t, plan.Job, topo, opts, jobs.TaskRef{Role: nt.role, Index: nt.index}, out)
+	}
 }

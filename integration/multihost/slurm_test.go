@@ -15,6 +15,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/slurm"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -141,7 +142,8 @@ func (r *slurmRun) taskLog(t *testing.T, role string, i int) string {
 
 // TestSlurmExamples: the examples succeed with their tasks spread over the
 // hosts; mesh.py in every task connects to every peer it was told about, so
-// success means every named port was reachable from the other hosts.
+// success means every named port was reachable from the other hosts. The
+// training-operator kinds' tasks were given exactly the oracle's variables.
 func TestSlurmExamples(t *testing.T) {
 	c := need(t, "slurm")
 	for _, f := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml", "mxjob-ps.yaml"} {
@@ -152,7 +154,27 @@ func TestSlurmExamples(t *testing.T) {
 				t.Fatalf("final = %+v, want succeeded with exit code 0", r.final)
 			}
 			checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+			if kindExample[f] {
+				r.checkPrintedEnv(t)
+			}
 		})
+	}
+}
+
+// kindExample are the training-operator kinds' examples: their tasks print
+// the operator variables they were given (drivertest.PrintedEnv).
+var kindExample = map[string]bool{"paddlejob-collective.yaml": true, "jaxjob-coordinator.yaml": true, "mxjob-ps.yaml": true, "xgboostjob-iris.yaml": true}
+
+// checkPrintedEnv: every task printed exactly the oracle's variables for
+// the nodes and ports Slurm gave.
+func (r *slurmRun) checkPrintedEnv(t *testing.T) {
+	t.Helper()
+	topo := r.topology(t)
+	opts := contract.Options{User: r.plan.User, Contracts: r.plan.Contracts}
+	for _, role := range r.plan.Job.Roles {
+		for i := range role.Instances {
+			drivertest.CheckPrintedEnv(t, r.plan.Job, topo, opts, jobs.TaskRef{Role: role.Name, Index: i}, r.taskLog(t, role.Name, i))
+		}
 	}
 }
 
@@ -272,7 +294,8 @@ func checkChecksums(t *testing.T, logs string) {
 }
 
 // TestSlurmXGBoost: the XGBoostJob example trains with XGBoost's collective
-// across hosts, every rank ending with the same model.
+// across hosts, every rank ending with the same model, every process given
+// exactly the oracle's variables.
 func TestSlurmXGBoost(t *testing.T) {
 	c := need(t, "slurm")
 	if !haveModule(t, "xgboost") {
@@ -292,4 +315,5 @@ func TestSlurmXGBoost(t *testing.T) {
 	}
 	checkChecksums(t, logs.String())
 	checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+	r.checkPrintedEnv(t)
 }

@@ -136,6 +136,10 @@ func topology(t *testing.T, c *api.Client, p *translate.Plan, id string) contrac
 	return topo
 }
 
+// printsEnv are the examples whose tasks print the operator variables
+// they were given (drivertest.PrintedEnv).
+var printsEnv = map[string]bool{"paddlejob-collective.yaml": true, "jaxjob-coordinator.yaml": true, "mxjob-ps.yaml": true}
+
 func TestExamplesSucceedOnRawExec(t *testing.T) {
 	c := agent.Client(t)
 	for _, name := range []string{"pai-v1-ps-worker.json", "tfjob-mesh.yaml", "pai-v2-ddp.yaml", "paddlejob-collective.yaml", "jaxjob-coordinator.yaml", "mxjob-ps.yaml"} {
@@ -153,6 +157,9 @@ func TestExamplesSucceedOnRawExec(t *testing.T) {
 				}
 			}
 			checkEnvAgainstOracle(t, c, p, id)
+			if printsEnv[name] {
+				checkPrintedEnv(t, c, p, id)
+			}
 			_, _, _ = c.Jobs().Deregister(id, true, nil)
 		})
 	}

@@ -61,9 +61,13 @@ func stepStates(t *testing.T, id string, nsteps int) map[string]string {
 	return m
 }
 
+// printsEnv are the examples whose tasks print their operator variables.
+var printsEnv = map[string]bool{"examples/paddlejob-collective.yaml": true, "examples/mxjob-ps.yaml": true, "examples/jaxjob-coordinator.yaml": true}
+
 // TestPSWorkerJobs: the PAI v1 ps×2/worker×2 job and the TFJob with chief,
 // ps, worker and evaluator succeed in both layouts; the parameter-server
-// steps end CANCELLED (stopped with SIGTERM) while the job ends COMPLETED.
+// steps end CANCELLED (stopped with SIGTERM) while the job ends COMPLETED;
+// the PaddleJob, MXJob and JAXJob tasks were given the oracle's variables.
 func TestPSWorkerJobs(t *testing.T) {
 	needCluster(t)
 	cases := map[string]struct {
@@ -100,6 +104,9 @@ func TestPSWorkerJobs(t *testing.T) {
 			}
 			if d := cmp.Diff(tc.want, got); d != "" {
 				t.Errorf("sacct states of job %s (-want +got):\n%s", r.h.ID, d)
+			}
+			if printsEnv[tc.file] {
+				checkPrintedEnv(t, r)
 			}
 			for task, st := range r.taskStates() {
 				want := completion.Succeeded

@@ -178,3 +178,60 @@ func TestRestartOtherKinds(t *testing.T) {
 		})
 	}
 }
+
+// TestBackoffAndDeadlineOtherKinds: the four kinds reconcile through the
+// common job controller (xgboostjob_controller.go, paddlepaddle_controller.go,
+// jaxjob_controller.go @v1.9.0 and mxjob_controller.go @v1.8.1 call
+// ReconcileJobs), so runPolicy's backoffLimit and activeDeadlineSeconds
+// end them as they end a TFJob: pkg/controller.v1/common/job.go
+// ReconcileJobs ("has reached the specified backoff limit", "was active
+// longer than specified deadline"), the same at both tags.
+func TestBackoffAndDeadlineOtherKinds(t *testing.T) {
+	kinds := map[string]*jobs.Job{
+		"xgboost": kindJob(jobs.FormatXGBoostJob, RestartOnFailure, kfRole("master", 1, ""), kfRole("worker", 2, "")),
+		"paddle":  kindJob(jobs.FormatPaddleJob, RestartOnFailure, kfRole("worker", 3, "")),
+		"jax":     kindJob(jobs.FormatJAXJob, RestartOnFailure, kfRole("worker", 3, "")),
+		"mxnet":   kindJob(jobs.FormatMXJob, RestartExitCode, kfRole("scheduler", 1, ""), kfRole("server", 1, ""), kfRole("worker", 2, "")),
+	}
+	for name, j := range kinds {
+		t.Run(name, func(t *testing.T) {
+			j.Retry.BackoffLimit = ip(2)
+			exit := 1
+			if j.Source.Format == jobs.FormatMXJob {
+				exit = 137 // ExitCode: only 128 and above are retryable
+			}
+			// the job fails once the restarts reach the limit
+			// (core.PastBackoffLimit: restart counts ≥ backoffLimit), so
+			// the restart that would reach it never happens
+			if got := TaskRestartDecision(j, "worker", exit, 0); !got.Retry {
+				t.Errorf("backoffLimit 2, no restart so far: %+v, want a restart", got)
+			}
+			want := RetryDecision{Reason: "backoffLimit 2 reached (1 restarts so far)"}
+			if d := cmp.Diff(want, TaskRestartDecision(j, "worker", exit, 1)); d != "" {
+				t.Errorf("backoffLimit 2, 1 restart so far (-want +got):\n%s", d)
+			}
+			j.Retry.ActiveDeadlineSeconds = i64(60)
+			// every pod is deleted (job.go: past the deadline, whatever
+			// cleanPodPolicy): the running tasks are stopped
+			var tasks []Task
+			var stop []TaskRef
+			for _, r := range j.Roles {
+				for i := range r.Instances {
+					if r.Name == "worker" && i == 0 {
+						tasks = append(tasks, tk("worker", 0, Failed, 1, 0))
+						continue
+					}
+					tasks = append(tasks, run(r.Name, i))
+					stop = append(stop, ref(r.Name, i))
+				}
+			}
+			got := DeadlineVerdict(j, tasks)
+			wantV := Verdict{Phase: PhaseFailed, ExitCode: 124,
+				Reason: "DeadlineExceeded: job k was active longer than specified deadline (activeDeadlineSeconds 60)",
+				Stop:   stop}
+			if d := cmp.Diff(wantV, got); d != "" {
+				t.Errorf("past activeDeadlineSeconds, cleanPodPolicy None notwithstanding (-want +got):\n%s", d)
+			}
+		})
+	}
+}

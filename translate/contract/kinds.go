@@ -103,6 +103,11 @@ func paddleMaster(j *jobs.Job) (k int, ps bool) {
 // (paddle.distributed.launch listens on PADDLE_MASTER there). Here
 // POD_IP_DUMMY is the task's own address, set on index 0 only, and
 // PADDLE_MASTER's value, task 0's address and port, is the same for it.
+// A pod IP is both the pod's own address and the one its peers dial; so is
+// the task address on every target, because a Kubeflow kind's task shares
+// its host's network there (local and Slurm processes, Nomad raw_exec, and
+// Docker with network_mode host: only LeinaoPAI's fixed container ports
+// bridge a container), so Paddle's master can bind it and its peers reach it.
 func (b *builder) paddle() {
 	j := b.job
 	mk, ps := paddleMaster(j)
