@@ -256,8 +256,10 @@ jobshift_helper() {
 }
 
 # ---- Docker per Nomad client host ---------------------------------------------------------------
-# The images every client's daemon gets from the machine's (those the machine's daemon has).
-images=${JOBSHIFT_CLUSTER_IMAGES:-jobshift/torch:bookworm}
+# The images every client's daemon gets from the machine's (those the machine's daemon has): the
+# torch image, and the MPI image built on it (integration/nomad/build-mpi-image.sh: sshd, OpenMPI
+# and mpi4py, for the MPI jobs on Docker across hosts).
+images=${JOBSHIFT_CLUSTER_IMAGES:-jobshift/torch:bookworm jobshift/mpi:bookworm}
 loads=() # PIDs of the image loads under way
 
 have_docker() {

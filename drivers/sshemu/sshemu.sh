@@ -352,6 +352,58 @@ if [ -n "${JOBSHIFT_SSH_BARRIER:-}" ]; then
 		done
 	done
 fi
+# ipv4_iface ADDR prints the interface of the connected route (no
+# gateway) that holds the IPv4 address ADDR, the longest prefix first
+# (/proc/net/route: destination and mask in little-endian hex; an image
+# need not have ip(8)), or nothing.
+ipv4_iface() {
+	case $1 in '' | *[!0-9.]*) return 0 ;; esac
+	old_ifs=$IFS
+	IFS=.
+	# shellcheck disable=SC2086 # the address is split on purpose
+	set -- $1
+	IFS=$old_ifs
+	[ $# = 4 ] || return 0
+	le=$(($1 | ($2 << 8) | ($3 << 16) | ($4 << 24)))
+	best='' bestm=-1
+	while read -r dev dest gw _ _ _ _ mask _; do
+		case $dest$gw$mask in *[!0-9A-Fa-f]*) continue ;; esac
+		[ "$gw" = 00000000 ] || continue
+		m=$((0x$mask))
+		if [ $((le & m)) = $((0x$dest)) ] && [ "$m" -gt "$bestm" ]; then
+			best=$dev bestm=$m
+		fi
+	done </proc/net/route 2>/dev/null
+	printf '%s\n' "$best"
+}
+
+# ifaces names the interface of the task's address for the collective
+# libraries, as drivers/taskns does for a plain process (whose variables
+# are set by now): a container in its node's network sees every interface
+# of the node where a pod saw one, and OpenMPI's TCP transports use every
+# interface they see, a docker0 no peer reaches included (mpirun hangs).
+# OpenMPI's is lo when every task the ssh emulation reaches is at this
+# task's address (one node: the traffic goes through lo whatever the
+# address). Platform additions: never over what is set.
+ifaces() {
+	case $addr in 127.*) dev=lo ;; *) dev=$(ipv4_iface "$addr") ;; esac
+	[ -n "$dev" ] || return 0
+	mpidev=lo
+	old_ifs=$IFS
+	IFS=,
+	for e in $hosts; do
+		# shellcheck disable=SC2034 # read by the eval below
+		[ "${e%% *}" = "$addr" ] || mpidev=$dev
+	done
+	IFS=$old_ifs
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$mpidev; export $v; }"
+	done
+	for v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
+	done
+}
+
 # Under Slurm, OpenMPI's and Hydra's launchers would see the allocation
 # and start their daemons with srun on Slurm's nodes instead of the peers
 # the command names; on the source platform they used ssh and the
@@ -363,6 +415,7 @@ if [ -n "${SLURM_JOB_ID:-}" ]; then
 	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
 	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
 fi
+ifaces
 [ $# -gt 0 ] || { mpi_release; exit 0; }
 [ -n "$marker" ] || exec "$@"
 # A task holding the MPI directory runs its command as a child, so that it

@@ -229,9 +229,15 @@ func TestScriptAutoRefusesBinds(t *testing.T) {
 		}
 	}
 	env := []string{"PATH=" + bin + ":/usr/sbin:/usr/bin:/sbin:/bin"}
-	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, env, `echo TASKRAN`)
-	if err != nil || !strings.Contains(out, "TASKRAN") || !strings.Contains(out, "keeps the node's host name") {
+	out, err := run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1"}, env, `echo TASKRAN; hostname`)
+	if err != nil || !strings.Contains(out, "TASKRAN") || strings.Contains(out, "auto-0\n") {
 		t.Errorf("host name only: %q, %v", out, err)
+	}
+	// the warning names the name the task lacks, what breaks and the setting
+	for _, want := range []string{"keeps the node's host name, not auto-0", "OpenMPI's shared-memory transport", "kernel.unprivileged_userns_clone=1", "container"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("warning lacks %q: %q", want, out)
+		}
 	}
 	data := t.TempDir()
 	out, err = run(t, ModeAuto, Spec{Hostname: "auto-0", Addr: "127.0.0.1", Binds: []Bind{{Src: data, Dst: "/dataset"}}}, env, `echo TASKRAN`)

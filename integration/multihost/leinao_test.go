@@ -193,14 +193,14 @@ func checkLeinaoTask(t *testing.T, plan *translate.Plan, topo contract.Topology,
 	}
 }
 
-// needClientImage: the torch image is in every client's own dockerd
-// (cluster.sh loads it when the machine's daemon has it).
-func needClientImage(t *testing.T, c *cluster) {
+// needClientImage: image is in every client's own dockerd (cluster.sh
+// loads it when the machine's daemon has it); build is its script.
+func needClientImage(t *testing.T, c *cluster, image, build string) {
 	t.Helper()
 	for name := range c.Hosts {
 		sock := filepath.Join(filepath.Dir(c.Env["JOBSHIFT_CONFIG"]), name, "d", "docker.sock")
-		if err := exec.Command("docker", "--host", "unix://"+sock, "image", "inspect", torchImage).Run(); err != nil {
-			msg := fmt.Sprintf("%s's dockerd (%s) has no %s: build it (integration/nomad/build-torch-image.sh), then cluster.sh down/up nomad", name, sock, torchImage)
+		if err := exec.Command("docker", "--host", "unix://"+sock, "image", "inspect", image).Run(); err != nil {
+			msg := fmt.Sprintf("%s's dockerd (%s) has no %s: build it (integration/nomad/%s), then cluster.sh down/up nomad", name, sock, image, build)
 			if os.Getenv("CI") == "true" {
 				t.Fatal(msg)
 			}
@@ -215,7 +215,7 @@ func needClientImage(t *testing.T, c *cluster) {
 // (on other hosts, and itself through its host's address) on all three.
 func TestLeinaoSeedNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
-	needClientImage(t, c)
+	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
 	site := *c.Site
 	ns := *site.Nomad

@@ -10,6 +10,7 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -38,10 +39,35 @@ func checkMPILeftovers(t *testing.T, markers ...string) {
 // TestMPIAllreduceNomad: the MPI jobs on the Nomad cluster (raw_exec),
 // tasks spread over the clients, ssh and MPI over the cluster network, the
 // jobs unchanged: each task's view names its address's interface for
-// OpenMPI (drivers/taskns), ranks of one task share memory.
+// OpenMPI (drivers/taskns), ranks of one task share memory and ranks of
+// different tasks do not, on one client or two.
 func TestMPIAllreduceNomad(t *testing.T) {
 	c := need(t, "nomad")
 	drivertest.NeedMPI(t)
+	mpiAllreduceNomad(t, c)
+}
+
+// mpiImage is the torch image with sshd, OpenMPI and mpi4py
+// (integration/nomad/build-mpi-image.sh), which cluster.sh loads into the
+// clients' daemons.
+const mpiImage = "jobshift/mpi:bookworm"
+
+// TestMPIAllreduceNomadDocker: the same jobs in containers on the clients'
+// own Docker daemons (host network, as the Docker driver runs an ssh
+// job): each container has its task's host name, the ranks reach the
+// other clients' containers over the cluster network.
+func TestMPIAllreduceNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	needClientImage(t, c, mpiImage, "build-mpi-image.sh")
+	site := *c.Site
+	ns := *site.Nomad
+	ns.Driver = "docker"
+	site.Nomad = &ns
+	site.Images = append([]siteconfig.ImageRule{{Pattern: torchImage, Replace: mpiImage}}, site.Images...)
+	mpiAllreduceNomad(t, &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site})
+}
+
+func mpiAllreduceNomad(t *testing.T, c *cluster) {
 	for _, tc := range drivertest.MPIJobs {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
@@ -50,7 +76,8 @@ func TestMPIAllreduceNomad(t *testing.T) {
 			cl := nomadClient(t, c)
 			var logs strings.Builder
 			var allocs []string
-			for _, nt := range nomadTasks(t, cl, id) {
+			tasks := nomadTasks(t, cl, id)
+			for _, nt := range tasks {
 				allocs = append(allocs, nt.alloc.ID)
 				if rc, err := cl.AllocFS().Cat(nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0", nil); err == nil {
 					b, _ := io.ReadAll(rc)
@@ -62,6 +89,10 @@ func TestMPIAllreduceNomad(t *testing.T) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			if tc.SharedMemory != nil {
+				drivertest.CheckSharedMemory(t, logs.String(), tc.SharedMemory)
+			}
+			checkNodes(t, c, cl, plan, nomadTopology(plan, id, tasks), tasks)
 			checkMPILeftovers(t, append(allocs, marker)...)
 			// the hosts share this machine's /tmp: the job's last task on
 			// each client removed the MPI directory there
@@ -105,6 +136,11 @@ func mpiAllreduceSlurm(t *testing.T, c *cluster, mpi string) {
 				t.Fatalf("final %+v; launcher output:\n%s", r.final, out)
 			}
 			drivertest.CheckAllreduce(t, out, tc.Ranks)
+			// under pmix the ranks are the tasks of Slurm's own step, not
+			// processes in the workers' namespaces
+			if tc.SharedMemory != nil && mpi == "" {
+				drivertest.CheckSharedMemory(t, out, tc.SharedMemory)
+			}
 			if mpi == "pmix" {
 				errOut, _ := os.ReadFile(filepath.Join(r.adir, role+"-0.err"))
 				// the ranks' step spans the workers' hosts

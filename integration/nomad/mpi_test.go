@@ -24,7 +24,8 @@ import (
 // on raw_exec with the ssh emulation (sshd per task on its dynamic `ssh`
 // port, the job key from the job's Nomad Variable): every rank prints the
 // same sum, the launcher's success ends the job, and no sshd or rank is
-// left on the client afterwards.
+// left on the client afterwards. The ranks of one task share memory, the
+// ranks of different tasks do not (each task its own host name).
 func TestMPIAllreduceOnRawExec(t *testing.T) {
 	drivertest.NeedMPI(t)
 	mpiOnNomad(t, site())
@@ -35,7 +36,8 @@ func TestMPIAllreduceOnRawExec(t *testing.T) {
 const mpiImage = "jobshift/mpi:bookworm"
 
 // TestMPIAllreduceOnDocker: the same jobs in containers (host network):
-// the wrapper, the sshd and the ranks run in the image.
+// the wrapper, the sshd and the ranks run in the image; each container has
+// its task's host name, so ranks of different containers use TCP.
 func TestMPIAllreduceOnDocker(t *testing.T) {
 	needDocker(t)
 	if err := exec.Command("docker", "image", "inspect", mpiImage).Run(); err != nil {
@@ -77,6 +79,9 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			if tc.SharedMemory != nil {
+				drivertest.CheckSharedMemory(t, logs.String(), tc.SharedMemory)
+			}
 			// the job key is a secret: gone with the verdict
 			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string

@@ -17,7 +17,8 @@ import (
 // window, the key made in the allocation): every rank prints the same sum,
 // the launcher decides (decide.sh's mpi rule), and neither an sshd nor a
 // rank is left on the nodes, nor the key or the MPI directory (hostfile)
-// in the state directory.
+// in the state directory; the ranks of one task share memory, the ranks of
+// different tasks do not.
 func TestMPIAllreduce(t *testing.T) {
 	needCluster(t)
 	drivertest.NeedMPI(t)
@@ -48,6 +49,11 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 			}
 			// the .out file is per role and task: <role>-<task id>.out
 			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			// under pmix the ranks are the tasks of Slurm's own step, not
+			// processes in the workers' namespaces
+			if tc.SharedMemory != nil && opts["mpi"] != "pmix" {
+				drivertest.CheckSharedMemory(t, string(out), tc.SharedMemory)
+			}
 			if opts["mpi"] == "pmix" {
 				drivertest.CheckPMIxStep(t, r.h.ID, string(out)+string(errOut))
 			}
@@ -97,9 +103,6 @@ spec:
           - name: launcher
             image: x
             env:
-            - {name: OMPI_MCA_btl, value: "tcp,self"}
-            - {name: OMPI_MCA_btl_tcp_if_include, value: lo}
-            - {name: OMPI_MCA_oob_tcp_if_include, value: lo}
             - {name: OMPI_ALLOW_RUN_AS_ROOT, value: "1"}
             - {name: OMPI_ALLOW_RUN_AS_ROOT_CONFIRM, value: "1"}
             command: [mpirun, -np, "4", /usr/bin/python3, -c, 'import os; from mpi4py import MPI; marker = "MARKER"; c = MPI.COMM_WORLD; c.Get_rank() == 2 and os._exit(3); c.Barrier()']

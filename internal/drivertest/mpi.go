@@ -6,6 +6,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -19,11 +20,16 @@ var MPIJobs = []struct {
 	Name, File string
 	Ranks      int
 	Launcher   string // the task whose output has every rank's line
+	// SharedMemory: the ranks that share memory, by the host name of the
+	// task they run in (nil: the job does not print it). The hostfile
+	// lists worker-0 then worker-1, two slots each, and mpirun fills a
+	// host's slots first (OpenMPI's default --map-by slot).
+	SharedMemory map[string]string
 }{
-	{"v2beta1", "v2beta1.yaml", 4, "launcher-0"},
-	{"v1alpha2", "v1alpha2.yaml", 4, "launcher-0"},
-	{"pai-horovod", "pai-horovod.yaml", 4, "master-0"},
-	{"trainjob", "trainjob.yaml", 6, "launcher-0"},
+	{"v2beta1", "v2beta1.yaml", 4, "launcher-0", map[string]string{"allreduce-worker-0": "0,1", "allreduce-worker-1": "2,3"}},
+	{"v1alpha2", "v1alpha2.yaml", 4, "launcher-0", nil},
+	{"pai-horovod", "pai-horovod.yaml", 4, "master-0", nil},
+	{"trainjob", "trainjob.yaml", 6, "launcher-0", nil},
 }
 
 // MPITestdata is the directory of the MPI jobs, found from the test's
@@ -122,6 +128,32 @@ func CheckAllreduce(t *testing.T, output string, n int) {
 	}
 	if len(seen) != n {
 		t.Errorf("%d ranks printed, want %d; output:\n%s", len(seen), n, output)
+	}
+}
+
+var sharedRE = regexp.MustCompile(`allreduce rank (\d+) of \d+ sum \d+ host (\S+) shared-memory peers (\S+)`)
+
+// CheckSharedMemory checks that each rank's line in output names the host
+// name of its task and, as the ranks it shares memory with, exactly the
+// ranks of that task (want: by host name), and that every task of want
+// had ranks. A rank that shared memory with another task's ranks was one
+// OpenMPI took for node-local while it was not (every task with the
+// node's host name), which its shared-memory transport crashes on.
+func CheckSharedMemory(t *testing.T, output string, want map[string]string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for _, m := range sharedRE.FindAllStringSubmatch(output, -1) {
+		rank, host, peers := m[1], m[2], m[3]
+		w, ok := want[host]
+		if !ok || peers != w || !slices.Contains(strings.Split(w, ","), rank) {
+			t.Errorf("rank %s: host %s shares memory with ranks %s; want the ranks by task %v", rank, host, peers, want)
+		}
+		seen[host] = true
+	}
+	for host := range want {
+		if !seen[host] {
+			t.Errorf("no rank ran in %s; output:\n%s", host, output)
+		}
 	}
 }
 

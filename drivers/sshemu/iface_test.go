@@ -1,0 +1,80 @@
+package sshemu
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// hostIPv4 is an IPv4 address of this machine outside lo and the name of
+// its interface, as Go's net package sees them.
+func hostIPv4(t *testing.T) (addr, dev string) {
+	t.Helper()
+	ifs, err := net.Interfaces()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, i := range ifs {
+		if i.Flags&net.FlagLoopback != 0 || i.Flags&net.FlagUp == 0 {
+			continue
+		}
+		addrs, _ := i.Addrs()
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok && n.IP.To4() != nil {
+				return n.IP.String(), i.Name
+			}
+		}
+	}
+	t.Skip("no IPv4 address outside lo")
+	return "", ""
+}
+
+// TestIfaces: the command gets the interface of its task's address for
+// OpenMPI, Gloo and NCCL (a container in its node's network sees every
+// interface of the node: with none named, mpirun hung on a docker0 no
+// peer reaches); OpenMPI's is lo when every peer is at the task's own
+// address; what the job set stays.
+func TestIfaces(t *testing.T) {
+	sshTools(t)
+	addr, dev := hostIPv4(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	script := filepath.Join(dir, "sshemu.sh")
+	os.WriteFile(script, []byte(Script), 0o644)
+	vars := []string{"OMPI_MCA_btl_tcp_if_include", "OMPI_MCA_oob_tcp_if_include", "GLOO_SOCKET_IFNAME", "NCCL_SOCKET_IFNAME"}
+	var base []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(vars, k) {
+			base = append(base, kv)
+		}
+	}
+	for name, tc := range map[string]struct {
+		self, peer string
+		env        []string
+		want       string
+	}{
+		"peer on another node": {addr, "192.0.2.254", nil, dev + " " + dev + " " + dev + " " + dev},
+		"every peer here":      {addr, addr, nil, "lo lo " + dev + " " + dev},
+		"loopback":             {"127.0.0.1", "127.0.0.1", nil, "lo lo lo lo"},
+		"set by the job":       {addr, "192.0.2.254", []string{"OMPI_MCA_btl_tcp_if_include=mine", "GLOO_SOCKET_IFNAME="}, "mine " + dev + "  " + dev},
+	} {
+		t.Run(name, func(t *testing.T) {
+			hosts := fmt.Sprintf("%s %d w-0,%s 22 w-1", tc.self, freePort(t), tc.peer)
+			cmd := exec.Command("sh", script, "--", "sh", "-c", `echo "$OMPI_MCA_btl_tcp_if_include $OMPI_MCA_oob_tcp_if_include $GLOO_SOCKET_IFNAME $NCCL_SOCKET_IFNAME"`)
+			cmd.Env = append(append(slices.Clip(base), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=w-0", "JOBSHIFT_SSH_KEY="+key,
+				"JOBSHIFT_SSH_DIR="+filepath.Join(t.TempDir(), "ssh")), tc.env...)
+			out, err := cmd.Output()
+			if err != nil || string(out) != tc.want+"\n" {
+				t.Errorf("got %q (%v), want %q", out, err, tc.want)
+			}
+		})
+	}
+}
