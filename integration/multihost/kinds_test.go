@@ -18,7 +18,7 @@ import (
 // process was given exactly the oracle's variables.
 func TestNomadPaddleDocker(t *testing.T) {
 	c := need(t, "nomad")
-	needClientImage(t, c)
+	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
 	site := *c.Site
 	ns := *site.Nomad
