@@ -211,8 +211,9 @@ func TestBackoffAndDeadlineOtherKinds(t *testing.T) {
 				t.Errorf("backoffLimit 2, 1 restart so far (-want +got):\n%s", d)
 			}
 			j.Retry.ActiveDeadlineSeconds = i64(60)
-			// every pod is deleted (job.go: past the deadline, whatever
-			// cleanPodPolicy): the running tasks are stopped
+			// MXJob @v1.8.1 deletes every pod past the deadline, whatever
+			// cleanPodPolicy; the v1.9.4 kinds keep them under None
+			// (TestBackoffLimitDeadlineCleanPodPolicy)
 			var tasks []Task
 			var stop []TaskRef
 			for _, r := range j.Roles {
@@ -229,8 +230,81 @@ func TestBackoffAndDeadlineOtherKinds(t *testing.T) {
 			wantV := Verdict{Phase: PhaseFailed, ExitCode: 124,
 				Reason: "DeadlineExceeded: job k was active longer than specified deadline (activeDeadlineSeconds 60)",
 				Stop:   stop}
+			if j.Source.Format != jobs.FormatMXJob {
+				wantV.Stop, wantV.Keep = nil, stop
+			}
 			if d := cmp.Diff(wantV, got); d != "" {
-				t.Errorf("past activeDeadlineSeconds, cleanPodPolicy None notwithstanding (-want +got):\n%s", d)
+				t.Errorf("past activeDeadlineSeconds (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// TestBackoffLimitDeadlineCleanPodPolicy is
+// pkg/controller.v1/common/job_test.go
+// TestBackoffLimitExceededRespectsCleanPodPolicy @v1.9.4 (kubeflow/trainer):
+// past backoffLimit (and activeDeadlineSeconds, the same branch of
+// ReconcileJobs) JobFailed is set before DeletePodsAndServices, so
+// cleanPodPolicy None preserves the running pods and All or Running
+// deletes them. MXJob (last release v1.8.1) deletes them whatever the
+// policy ("cleanPodPolicy None without JobFailed set before delete
+// (buggy)").
+func TestBackoffLimitDeadlineCleanPodPolicy(t *testing.T) {
+	cases := map[string]struct {
+		format jobs.Format
+		clean  string
+		keep   bool
+	}{
+		"cleanPodPolicy None with JobFailed set before delete (fixed)": {jobs.FormatXGBoostJob, "None", true},
+		"paddle None": {jobs.FormatPaddleJob, "None", true},
+		"jax None":    {jobs.FormatJAXJob, "None", true},
+		"cleanPodPolicy All with JobFailed set before delete":                           {jobs.FormatJAXJob, "All", false},
+		"cleanPodPolicy Running with JobFailed set before delete":                       {jobs.FormatPaddleJob, "Running", false},
+		"cleanPodPolicy None without JobFailed set before delete (buggy): MXJob v1.8.1": {jobs.FormatMXJob, "None", false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			j := kindJob(c.format, RestartOnFailure, kfRole("master", 1, ""), kfRole("worker", 1, ""))
+			if c.format == jobs.FormatJAXJob || c.format == jobs.FormatMXJob {
+				j = kindJob(c.format, RestartOnFailure, kfRole("worker", 2, ""))
+				if c.format == jobs.FormatMXJob {
+					j.Roles = append([]*jobs.Role{kfRole("scheduler", 1, RestartOnFailure)}, j.Roles...)
+				}
+			}
+			j.Retry.CleanPodPolicy = c.clean
+			j.Retry.BackoffLimit = ip(1)
+			j.Retry.ActiveDeadlineSeconds = i64(10)
+			// the job's other task still runs when worker 0 fails past the limit
+			// (backoffLimit); every task still runs at the deadline
+			var others, all []TaskRef
+			var tasks, running []Task
+			for _, r := range j.Roles {
+				for i := range r.Instances {
+					running = append(running, run(r.Name, i))
+					all = append(all, ref(r.Name, i))
+					if r.Name == "worker" && i == 0 {
+						tasks = append(tasks, tk("worker", 0, Failed, 1, 1))
+						continue
+					}
+					tasks = append(tasks, run(r.Name, i))
+					others = append(others, ref(r.Name, i))
+				}
+			}
+			for what, v := range map[string]Verdict{"backoffLimit": Decide(j, tasks), "activeDeadlineSeconds": DeadlineVerdict(j, running)} {
+				if v.Phase != PhaseFailed {
+					t.Fatalf("%s: phase %s, want failed", what, v.Phase)
+				}
+				want := others
+				if what == "activeDeadlineSeconds" {
+					want = all
+				}
+				got := v.Stop
+				if c.keep {
+					got = v.Keep
+				}
+				if d := cmp.Diff(want, got); d != "" || len(v.Stop)+len(v.Keep) != len(want) {
+					t.Errorf("%s: keep=%v, stop %v keep %v", what, c.keep, v.Stop, v.Keep)
+				}
 			}
 		})
 	}
