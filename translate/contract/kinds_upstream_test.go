@@ -2,10 +2,12 @@ package contract
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/hcl/v2"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
 )
@@ -141,6 +143,81 @@ func TestOtherKindsUpstreamEnv(t *testing.T) {
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {
 			j, diags := kubeflow.Read([]byte(c.src), jobs.ReadOptions{Path: "k.yaml"})
+			if diags.HasErrors() || j == nil {
+				t.Fatalf("%s: %v", c.source, diags)
+			}
+			got := mustEval(t, j, k8sTopo(j), c.task.Role, c.task.Index, Options{})
+			if diff := cmp.Diff(c.want, got); diff != "" {
+				t.Errorf("%s (-want +got):\n%s", c.source, diff)
+			}
+		})
+	}
+}
+
+// TestOtherKindsUserFiles: job files of the four kinds written as users
+// write them (testdata/kinds-users): each converts with the operator's
+// variables (derived by hand from the controllers named) and the located
+// warnings expected, or is refused with a located reason.
+func TestOtherKindsUserFiles(t *testing.T) {
+	type diag struct{ summary, at string } // at "line:col"
+	mxCluster := `{"cluster":{"scheduler":[{"url":"mxnet-job-scheduler-0","port":9091}],"server":[{"url":"mxnet-job-server-0","port":9091}],` +
+		`"worker":[{"url":"mxnet-job-worker-0","port":9991},{"url":"mxnet-job-worker-1","port":9991}]},"labels":{"scheduler":"","server":"","worker":""},`
+	xgb := "xgboost-dist-iris-test-train"
+	cases := map[string]struct {
+		source string
+		task   jobs.TaskRef
+		want   Env    // nil: refused
+		diags  []diag // located diagnostics expected (errors when want is nil)
+	}{
+		"jaxjob-env-override.yaml": {"pkg/controller.v1/jax/envvar.go setPodEnv @v1.9.4 (appended after the user's env: the kubelet keeps the later COORDINATOR_ADDRESS)",
+			jobs.TaskRef{Role: "worker", Index: 1}, Env{{"PYTHONUNBUFFERED", "1"}, {"COORDINATOR_PORT", "6666"}, {"COORDINATOR_ADDRESS", "jax-mnist-worker-0"},
+				{"NUM_PROCESSES", "2"}, {"PROCESS_ID", "1"}}, []diag{{"Variable overridden by the operator", "29:21"}, {"Gang-scheduling hint ignored", "14:7"}}},
+		"mxjob-lowercase-keys.yaml": {"pkg/apis/kubeflow.org/v1/mxnet_defaults.go setMXNetTypeNamesToCamelCase, setMXNetDefaultPort (9091 where no mxjob-port) @v1.8.1; mxnet.go SetPodEnv",
+			jobs.TaskRef{Role: "worker", Index: 1}, Env{{"MX_CONFIG", mxCluster + `"task":{"type":"worker","index":1}}`}, {"DMLC_PS_ROOT_PORT", "9091"},
+				{"DMLC_PS_ROOT_URI", "mxnet-job-scheduler-0"}, {"DMLC_NUM_SERVER", "1"}, {"DMLC_NUM_WORKER", "2"}, {"DMLC_ROLE", "worker"},
+				{"DMLC_USE_KUBERNETES", "1"}, {"DMLC_WORKER_ID", "1"}}, nil},
+		"paddlejob-master-override.yaml": {"pkg/controller.v1/paddlepaddle/envvar.go setPodEnv @v1.9.4 (PADDLE_MASTER appended after the user's)",
+			jobs.TaskRef{Role: "worker"}, Env{{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "paddle-simple-cpu"}, {"PADDLE_NNODES", "2"},
+				{"POD_IP_DUMMY", "paddle-simple-cpu-worker-0"}, {"PADDLE_MASTER", "paddle-simple-cpu-worker-0:37777"}}, []diag{{"Variable overridden by the operator", "25:25"}}},
+		"paddlejob-ps-elastic.yaml": {"envvar.go setPodEnv @v1.9.4 (Master present: parameter-server mode, master 0, port 36543 defaulted); elasticPolicy read by no controller code",
+			jobs.TaskRef{Role: "master", Index: 1}, Env{{"PYTHONUNBUFFERED", "1"}, {"PADDLE_JOB_ID", "wide-and-deep"}, {"PADDLE_NNODES", "4"},
+				{"PADDLE_MASTER", "wide-and-deep-master-0:36543"}, {"PADDLE_SERVER_NUM", "1"}}, []diag{{"elasticPolicy ignored", "6:3"}}},
+		"xgboostjob-no-ports.yaml": {"pkg/controller.v1/xgboost/xgboost.go SetPodEnv, xgboost_defaults.go (xgboostjob-port 9999) @v1.9.4",
+			jobs.TaskRef{Role: "worker", Index: 2}, Env{{"MASTER_PORT", "9999"}, {"MASTER_ADDR", xgb + "-master-0"}, {"WORLD_SIZE", "4"}, {"RANK", "3"},
+				{"PYTHONUNBUFFERED", "1"}, {"WORKER_PORT", "9999"}, {"WORKER_ADDRS", xgb + "-worker-0," + xgb + "-worker-1," + xgb + "-worker-2"}},
+			[]diag{{"Variable overridden by the operator", "20:21"}}},
+		"paddlejob-lowercase-worker.yaml": {"pkg/webhooks/paddlepaddle/paddlepaddle_webhook.go validateSpec @v1.9.4 (slices.Contains before defaulting)",
+			jobs.TaskRef{}, nil, []diag{{"Replica type in the wrong case", "7:5"}}},
+		"jaxjob-port-zero.yaml": {"core/v1 ContainerPort: 1-65535 (jax/envvar_test.go \"missing container port in JAXJob\" writes 0) @v1.9.4; $(VAR) in command expanded by the kubelet",
+			jobs.TaskRef{}, nil, []diag{{"Port out of range", "17:34"}, {"Reference to an operator variable", "14:15"}}},
+		"xgboostjob-lightgbm-sidecar.yaml": {"xgboost.go SetPodEnv @v1.9.4 gives every container the variables; jobshift runs one process per task",
+			jobs.TaskRef{}, nil, []diag{{"Sidecar container dropped", "36:15"}}},
+		"jaxjob-replicas-string.yaml": {"ReplicaSpec.Replicas *int32 (common_types.go @v1.9.4)",
+			jobs.TaskRef{}, nil, []diag{{"Expected an integer", "8:17"}}},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			path := "testdata/kinds-users/" + name
+			src, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j, diags := kubeflow.Read(src, jobs.ReadOptions{Path: path})
+			for _, w := range c.diags {
+				found := false
+				for _, d := range diags {
+					if d.Summary == w.summary && d.Subject != nil && fmt.Sprintf("%d:%d", d.Subject.Start.Line, d.Subject.Start.Column) == w.at &&
+						(c.want != nil || d.Severity == hcl.DiagError) {
+						found = true
+					}
+				}
+				if !found {
+					t.Errorf("%s: want %q at %s, got %v", c.source, w.summary, w.at, diags)
+				}
+			}
+			if c.want == nil {
+				return
+			}
 			if diags.HasErrors() || j == nil {
 				t.Fatalf("%s: %v", c.source, diags)
 			}
