@@ -309,3 +309,57 @@ func TestBackoffLimitDeadlineCleanPodPolicy(t *testing.T) {
 		})
 	}
 }
+
+// TestMXJobStatusCases are kubeflow/mxnet-operator pkg/controller.v1/mxnet/
+// status_test.go TestStatus and TestFailed @44ed4dd8 (the operator whose
+// controller training-operator took over, same rules in
+// mxjob_controller.go UpdateJobStatus @v1.8.1): replica counts by type, the
+// condition expected. Only the phase is compared (the tests assert the
+// condition type alone).
+func TestMXJobStatusCases(t *testing.T) {
+	withScheduler := func(workers int) *jobs.Job {
+		return kindJob(jobs.FormatMXJob, "Never", kfRole("scheduler", 1, ""), kfRole("worker", workers, ""))
+	}
+	states := func(rt string, failed, succeeded, active int) []Task {
+		var out []Task
+		i := 0
+		for range failed {
+			out = append(out, tk(rt, i, Failed, 1, int64(10+i)))
+			i++
+		}
+		for range succeeded {
+			out = append(out, tk(rt, i, Succeeded, 0, int64(10+i)))
+			i++
+		}
+		for range active {
+			out = append(out, run(rt, i))
+			i++
+		}
+		return out
+	}
+	cases := map[string]struct {
+		job   *jobs.Job
+		tasks []Task
+		want  Phase
+	}{
+		"Worker is failed":                               {kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 1, "")), states("worker", 1, 0, 0), PhaseFailed},
+		"Worker is succeeded":                            {withScheduler(1), append(states("scheduler", 0, 1, 0), states("worker", 0, 1, 0)...), PhaseSucceeded},
+		" Worker is running":                             {withScheduler(1), append(states("scheduler", 0, 0, 1), states("worker", 0, 0, 1)...), PhaseRunning},
+		" 2 workers are succeeded, 2 workers are active": {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 0, 2, 2)...), PhaseRunning},
+		" 2 workers are running, 2 workers are failed":   {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 2, 0, 2)...), PhaseFailed},
+		" 2 workers are succeeded, 2 workers are failed": {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 2, 2, 0)...), PhaseFailed},
+		"TestFailed: 1 of 3 Workers failed":              {kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 3, "")), states("worker", 1, 0, 2), PhaseFailed},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := Decide(c.job, c.tasks); got.Phase != c.want {
+				t.Errorf("mxnet-operator status_test.go %q: phase %s (%s), want %s", name, got.Phase, got.Reason, c.want)
+			}
+		})
+	}
+	// pod_test.go TestExitCode: under ExitCode a Worker that exited 130 is
+	// deleted so that it is created again.
+	if j := kindJob(jobs.FormatMXJob, RestartExitCode, kfRole("worker", 1, "")); !Restartable(j, "worker", 130) {
+		t.Errorf("mxnet-operator pod_test.go TestExitCode: exit 130 under ExitCode not restarted")
+	}
+}

@@ -228,3 +228,39 @@ func TestOtherKindsUserFiles(t *testing.T) {
 		})
 	}
 }
+
+// TestXGBoostClusterSpecCases are kubeflow/xgboost-operator
+// pkg/controller/v1/xgboostjob/pod_test.go TestClusterSpec @04cb6f4a (the
+// operator whose SetPodEnv training-operator took over unchanged for these
+// variables: pkg/controller.v1/xgboost/xgboost.go @v1.9.4): a Master of one
+// replica and 0 or 2 Workers, every template with xgboostjob-port 9999;
+// the test compares these four variables only. Its case "Master index 1"
+// names a task no job has (the Master has one replica) and is left out.
+func TestXGBoostClusterSpecCases(t *testing.T) {
+	job := func(workers string) string {
+		specs := replica("Master", "1", "", "xgboost", "xgboostjob-port=9999")
+		if workers != "0" {
+			specs += replica("Worker", workers, "", "xgboost", "xgboostjob-port=9999")
+		}
+		return upstreamDoc("XGBoostJob", "test-xgboostjob", "xgbReplicaSpecs", "", specs)
+	}
+	cases := []struct {
+		workers string
+		task    jobs.TaskRef
+		want    map[string]string
+	}{
+		{"0", jobs.TaskRef{Role: "master"}, map[string]string{"WORLD_SIZE": "1", "MASTER_PORT": "9999", "RANK": "0", "MASTER_ADDR": "test-xgboostjob-master-0"}},
+		{"2", jobs.TaskRef{Role: "master"}, map[string]string{"WORLD_SIZE": "3", "MASTER_PORT": "9999", "RANK": "0", "MASTER_ADDR": "test-xgboostjob-master-0"}},
+		{"2", jobs.TaskRef{Role: "worker"}, map[string]string{"WORLD_SIZE": "3", "MASTER_PORT": "9999", "RANK": "1", "MASTER_ADDR": "test-xgboostjob-master-0"}},
+		{"2", jobs.TaskRef{Role: "worker", Index: 1}, map[string]string{"WORLD_SIZE": "3", "MASTER_PORT": "9999", "RANK": "2", "MASTER_ADDR": "test-xgboostjob-master-0"}},
+	}
+	for _, c := range cases {
+		t.Run(c.workers+" workers, "+c.task.Role+"-"+fmt.Sprint(c.task.Index), func(t *testing.T) {
+			j, diags := kubeflow.Read([]byte(job(c.workers)), jobs.ReadOptions{Path: "x.yaml"})
+			if diags.HasErrors() || j == nil {
+				t.Fatal(diags)
+			}
+			subset(t, mustEval(t, j, k8sTopo(j), c.task.Role, c.task.Index, Options{}), c.want)
+		})
+	}
+}
