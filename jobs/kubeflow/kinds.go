@@ -125,11 +125,13 @@ func (r *reader) mxnetSpec(job *jobs.Job, spec *mapping) {
 	job.Extras.MXNet = mx
 	if f := spec.field("jobMode"); f.val != nil {
 		if v, ok := r.str(f.val, "spec.jobMode"); ok {
-			switch v {
-			case "MXTrain", "MXTune":
-				mx.JobMode = v
-			default:
-				r.errorf(f.val, "Invalid jobMode", "spec.jobMode %q must be MXTrain or MXTune.", v)
+			// The CRD types jobMode as a string without enum and no
+			// controller code reads it (mxnet_types.go JobModeType,
+			// manifests/base/crds/kubeflow.org_mxjobs.yaml @v1.8.1): another
+			// value ran the same job.
+			mx.JobMode = v
+			if v != "MXTrain" && v != "MXTune" {
+				r.warnf(f.val, "Unknown jobMode", "spec.jobMode %q is neither MXTrain nor MXTune; the operator accepted it and never read it (the same variables and rules apply either way), so jobshift runs the job as written.", v)
 			}
 		}
 	} else {

@@ -270,3 +270,22 @@ func TestOtherKindsWebhookCasesV194(t *testing.T) {
 		})
 	}
 }
+
+// TestMXJobModeAnyString: the MXJob CRD @v1.8.1
+// (manifests/base/crds/kubeflow.org_mxjobs.yaml) types spec.jobMode as a
+// string with no enum and no controller code reads it, so a job whose
+// jobMode is another word ran as any other: jobshift reads it with a
+// located warning, not an error.
+func TestMXJobModeAnyString(t *testing.T) {
+	src := kindDoc("MXJob", "mxReplicaSpecs", "Worker", "mxnet", "  jobMode: dist\n")
+	job, diags := Read([]byte(src), jobs.ReadOptions{Path: "k.yaml"})
+	if diags.HasErrors() || job == nil {
+		t.Fatalf("jobMode dist: %v", diags)
+	}
+	for _, d := range diags {
+		if d.Summary == "Unknown jobMode" && d.Severity == hcl.DiagWarning && d.Subject != nil && d.Subject.Start.Line == 6 {
+			return
+		}
+	}
+	t.Errorf("want a warning Unknown jobMode at line 6, got %v", diags)
+}
