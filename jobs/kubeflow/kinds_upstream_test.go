@@ -241,7 +241,7 @@ func TestOtherKindsWebhookCasesV194(t *testing.T) {
 			paddlePS, ""},
 		"jax name 0-test": {"pkg/webhooks/jax/jaxjob_webhook_test.go \"jaxJob name does not meet DNS1035\" (Name \"0-test\") @v1.9.4",
 			kindSpecDoc("JAXJob", "0-test", "jaxReplicaSpecs", "Worker", container("jax", "docker.io/kubeflow/jaxjob-simple:latest", "", "      replicas: 1\n      restartPolicy: OnFailure\n"), ""), "Job name is not a DNS label"},
-		"mxnet valid": {"pkg/apis/kubeflow.org/v1/mxnet_validation_test.go \"valid mxJob\" @v1.8.1", mxDoc("test", mxValid), ""},
+		"mxnet valid":       {"pkg/apis/kubeflow.org/v1/mxnet_validation_test.go \"valid mxJob\" @v1.8.1", mxDoc("test", mxValid), ""},
 		"mxnet name 10test": {"mxnet_validation_test.go \"mxJob name does not meet DNS1035\" (Name \"10test\") @v1.8.1", mxDoc("10test", mxValid), "Job name is not a DNS label"},
 		"mxnet replicaSpecs nil": {"mxnet_validation_test.go \"mxReplicaSpecs is nil\" @v1.8.1",
 			"apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata:\n  name: test\nspec:\n  jobMode: MXTrain\n", "Missing mxReplicaSpecs"},
