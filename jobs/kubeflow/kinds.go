@@ -8,8 +8,10 @@ import (
 )
 
 // The other training-operator v1 kinds: XGBoostJob, PaddleJob and JAXJob
-// (kubeflow.org/v1, read as training-operator v1.9.0) and MXJob (v1.8.1,
-// its last release). Each is the map form TFJob and PyTorchJob share, with
+// (kubeflow.org/v1, read as training-operator v1.9.0; their webhooks,
+// defaults and controllers' variables are the same through v1.9.4, which
+// changed only ReconcileJobs' cleanup: translate/completion Y10) and MXJob
+// (v1.8.1, its last release). Each is the map form TFJob and PyTorchJob share, with
 // the kind's defaults (pkg/apis/kubeflow.org/v1/<kind>_types.go and
 // _defaults.go: container name, port name and number, restart policy,
 // cleanPodPolicy None, replicas 1) and its webhook's refusals
