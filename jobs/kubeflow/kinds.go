@@ -8,8 +8,10 @@ import (
 )
 
 // The other training-operator v1 kinds: XGBoostJob, PaddleJob and JAXJob
-// (kubeflow.org/v1, read as training-operator v1.9.0) and MXJob (v1.8.1,
-// its last release). Each is the map form TFJob and PyTorchJob share, with
+// (kubeflow.org/v1, read as training-operator v1.9.0; their webhooks,
+// defaults and controllers' variables are the same through v1.9.4, which
+// changed only ReconcileJobs' cleanup: translate/completion Y10) and MXJob
+// (v1.8.1, its last release). Each is the map form TFJob and PyTorchJob share, with
 // the kind's defaults (pkg/apis/kubeflow.org/v1/<kind>_types.go and
 // _defaults.go: container name, port name and number, restart policy,
 // cleanPodPolicy None, replicas 1) and its webhook's refusals
@@ -125,11 +127,13 @@ func (r *reader) mxnetSpec(job *jobs.Job, spec *mapping) {
 	job.Extras.MXNet = mx
 	if f := spec.field("jobMode"); f.val != nil {
 		if v, ok := r.str(f.val, "spec.jobMode"); ok {
-			switch v {
-			case "MXTrain", "MXTune":
-				mx.JobMode = v
-			default:
-				r.errorf(f.val, "Invalid jobMode", "spec.jobMode %q must be MXTrain or MXTune.", v)
+			// The CRD types jobMode as a string without enum and no
+			// controller code reads it (mxnet_types.go JobModeType,
+			// manifests/base/crds/kubeflow.org_mxjobs.yaml @v1.8.1): another
+			// value ran the same job.
+			mx.JobMode = v
+			if v != "MXTrain" && v != "MXTune" {
+				r.warnf(f.val, "Unknown jobMode", "spec.jobMode %q is neither MXTrain nor MXTune; the operator accepted it and never read it (the same variables and rules apply either way), so jobshift runs the job as written.", v)
 			}
 		}
 	} else {

@@ -72,8 +72,6 @@ func TestOtherKindsRefusals(t *testing.T) {
 			strings.Replace(kindDoc("JAXJob", "jaxReplicaSpecs", "Worker", "jax", ""), "name: j\n", "name: 1jax\n", 1), "Job name is not a DNS label"},
 		"MXJob container name": {"pkg/apis/kubeflow.org/v1/mxnet_validation.go @v1.8.1 (a container named mxnet)",
 			kindDoc("MXJob", "mxReplicaSpecs", "Worker", "main", "  jobMode: MXTrain\n"), "No container named mxnet"},
-		"MXJob jobMode": {"mxnet_types.go @v1.8.1 JobModeType MXTrain | MXTune",
-			kindDoc("MXJob", "mxReplicaSpecs", "Worker", "mxnet", "  jobMode: dist\n"), "Invalid jobMode"},
 		"XGBoostJob managedBy": {"pkg/common/util/webhooks.go ValidateRunPolicy @v1.9.0 (xgboostjob_webhook_test.go \"unsupported managedBy\")",
 			kindDoc("XGBoostJob", "xgbReplicaSpecs", "Master", "xgboost", "  runPolicy:\n    managedBy: other-controller\n") + "      replicas: 1\n", "Unsupported managedBy"},
 		"PaddleJob managedBy": {"ValidateRunPolicy @v1.9.0 (paddlepaddle_webhook_test.go \"unsupported managedBy\")",

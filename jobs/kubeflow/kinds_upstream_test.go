@@ -205,3 +205,87 @@ func itoa(n int) string {
 	}
 	return string(b)
 }
+
+// TestOtherKindsWebhookCasesV194 are the cases of the validation tests at
+// the kinds' last releases (training-operator v1.9.4 for XGBoostJob,
+// PaddleJob and JAXJob, whose webhooks did not change since v1.9.0;
+// v1.8.1 for MXJob) that TestOtherKindsWebhookCases writes otherwise: each
+// test's own job name, replica types and restart policies.
+func TestOtherKindsWebhookCasesV194(t *testing.T) {
+	mxSpec := func(rtype, cname, image string) string {
+		c := "    " + rtype + ":\n      replicas: 1\n      restartPolicy: Never\n      template:\n        spec:\n          containers:\n            - name: " + cname + "\n"
+		if image != "" {
+			c += "              image: " + image + "\n"
+		}
+		return c
+	}
+	mxDoc := func(name, specs string) string {
+		return "apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata:\n  name: " + name + "\nspec:\n  jobMode: MXTrain\n  mxReplicaSpecs:\n" + specs
+	}
+	mxValid := mxSpec("Scheduler", "mxnet", "mxjob/mxnet") + mxSpec("Server", "mxnet", "mxjob/mxnet") + mxSpec("Worker", "mxnet", "mxjob/mxnet")
+	xgbValid := "apiVersion: kubeflow.org/v1\nkind: XGBoostJob\nmetadata:\n  name: test\nspec:\n  runPolicy:\n    managedBy: kubeflow.org/training-operator\n  xgbReplicaSpecs:\n" +
+		"    Master:\n" + container("xgboost", "docker.io/kubeflow/xgboost-dist-iris:latest", "              ports:\n                - name: xgboostjob-port\n                  containerPort: 9991\n", "      replicas: 1\n      restartPolicy: Never\n") +
+		"    Worker:\n" + container("xgboost", "docker.io/kubeflow/xgboost-dist-iris:latest", "              ports:\n                - name: xgboostjob-port\n                  containerPort: 9991\n", "      replicas: 2\n      restartPolicy: ExitCode\n")
+	paddlePS := "apiVersion: kubeflow.org/v1\nkind: PaddleJob\nmetadata:\n  name: test-job\nspec:\n  paddleReplicaSpecs:\n" +
+		"    Master:\n" + container("paddle", "test-image", "", "      replicas: 1\n") + "    Worker:\n" + container("paddle", "test-image", "", "      replicas: 2\n")
+	cases := map[string]struct {
+		source, src, summary string // summary "" = valid
+	}{
+		"xgboost valid, Worker ExitCode": {"pkg/webhooks/xgboost/xgboostjob_webhook_test.go \"valid XGBoostJob\" @v1.9.4 (validXGBoostReplicaSpecs: Worker RestartPolicyExitCode, managedBy KubeflowJobsController)",
+			xgbValid, ""},
+		"xgboost replicaSpecs null": {"pkg/webhooks/xgboost/xgboostjob_webhook.go validateXGBReplicaSpecs @v1.9.4 (rSpecs == nil: \"must be required\")",
+			"apiVersion: kubeflow.org/v1\nkind: XGBoostJob\nmetadata:\n  name: test\nspec:\n  xgbReplicaSpecs: null\n", "Missing xgbReplicaSpecs"},
+		"paddle name __test": {"pkg/webhooks/paddlepaddle/paddlepaddle_webhook_test.go \"paddleJob name does not meet DNS1035\" (Name \"__test\") @v1.9.4",
+			kindSpecDoc("PaddleJob", "__test", "paddleReplicaSpecs", "Worker", container("paddle", "registry.baidubce.com/paddlepaddle/paddle:2.4.0rc0-cpu", "", "      replicas: 2\n      restartPolicy: Never\n"), ""), "Invalid job name"},
+		"paddle Master and Worker": {"pkg/controller.v1/paddlepaddle/paddlepaddle_controller_test.go \"Should get the corresponding resources successfully\" @v1.9.4 (Master 1, Worker 2)",
+			paddlePS, ""},
+		"jax name 0-test": {"pkg/webhooks/jax/jaxjob_webhook_test.go \"jaxJob name does not meet DNS1035\" (Name \"0-test\") @v1.9.4",
+			kindSpecDoc("JAXJob", "0-test", "jaxReplicaSpecs", "Worker", container("jax", "docker.io/kubeflow/jaxjob-simple:latest", "", "      replicas: 1\n      restartPolicy: OnFailure\n"), ""), "Job name is not a DNS label"},
+		"mxnet valid":       {"pkg/apis/kubeflow.org/v1/mxnet_validation_test.go \"valid mxJob\" @v1.8.1", mxDoc("test", mxValid), ""},
+		"mxnet name 10test": {"mxnet_validation_test.go \"mxJob name does not meet DNS1035\" (Name \"10test\") @v1.8.1", mxDoc("10test", mxValid), "Job name is not a DNS label"},
+		"mxnet replicaSpecs nil": {"mxnet_validation_test.go \"mxReplicaSpecs is nil\" @v1.8.1",
+			"apiVersion: kubeflow.org/v1\nkind: MXJob\nmetadata:\n  name: test\nspec:\n  jobMode: MXTrain\n", "Missing mxReplicaSpecs"},
+		"mxnet no containers": {"mxnet_validation_test.go \"no containers\" (a Worker) @v1.8.1",
+			mxDoc("test", "    Worker:\n      template:\n        spec:\n          containers: []\n"), "No container"},
+		"mxnet image empty": {"mxnet_validation_test.go \"image is empty\" (a Worker) @v1.8.1", mxDoc("test", mxSpec("Worker", "mxnet", "")), "Missing image"},
+		"mxnet default container absent": {"mxnet_validation_test.go \"mxnet default container name doesn't find\" @v1.8.1",
+			mxDoc("test", mxSpec("Worker", "\"\"", "mxjob/mxnet:gpu")), "No container named mxnet"},
+		"mxnet replicaSpec nil": {"mxnet_validation_test.go \"replicaSpec is nil\" (Scheduler: nil) @v1.8.1", mxDoc("test", "    Scheduler: null\n"), "Missing template"},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			job, diags := Read([]byte(c.src), jobs.ReadOptions{Path: "k.yaml"})
+			if c.summary == "" {
+				if diags.HasErrors() || job == nil {
+					t.Fatalf("%s: valid upstream, got %v", c.source, diags)
+				}
+				return
+			}
+			for _, d := range diags {
+				if d.Summary == c.summary && d.Severity == hcl.DiagError && d.Subject != nil && d.Subject.Start.Line > 0 {
+					return
+				}
+			}
+			t.Errorf("%s: want a located error %q, got %v", c.source, c.summary, diags)
+		})
+	}
+}
+
+// TestMXJobModeAnyString: the MXJob CRD @v1.8.1
+// (manifests/base/crds/kubeflow.org_mxjobs.yaml) types spec.jobMode as a
+// string with no enum and no controller code reads it, so a job whose
+// jobMode is another word ran as any other: jobshift reads it with a
+// located warning, not an error.
+func TestMXJobModeAnyString(t *testing.T) {
+	src := kindDoc("MXJob", "mxReplicaSpecs", "Worker", "mxnet", "  jobMode: dist\n")
+	job, diags := Read([]byte(src), jobs.ReadOptions{Path: "k.yaml"})
+	if diags.HasErrors() || job == nil {
+		t.Fatalf("jobMode dist: %v", diags)
+	}
+	for _, d := range diags {
+		if d.Summary == "Unknown jobMode" && d.Severity == hcl.DiagWarning && d.Subject != nil && d.Subject.Start.Line == 6 {
+			return
+		}
+	}
+	t.Errorf("want a warning Unknown jobMode at line 6, got %v", diags)
+}

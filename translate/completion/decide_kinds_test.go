@@ -211,8 +211,9 @@ func TestBackoffAndDeadlineOtherKinds(t *testing.T) {
 				t.Errorf("backoffLimit 2, 1 restart so far (-want +got):\n%s", d)
 			}
 			j.Retry.ActiveDeadlineSeconds = i64(60)
-			// every pod is deleted (job.go: past the deadline, whatever
-			// cleanPodPolicy): the running tasks are stopped
+			// MXJob @v1.8.1 deletes every pod past the deadline, whatever
+			// cleanPodPolicy; the v1.9.4 kinds keep them under None
+			// (TestBackoffLimitDeadlineCleanPodPolicy)
 			var tasks []Task
 			var stop []TaskRef
 			for _, r := range j.Roles {
@@ -229,9 +230,136 @@ func TestBackoffAndDeadlineOtherKinds(t *testing.T) {
 			wantV := Verdict{Phase: PhaseFailed, ExitCode: 124,
 				Reason: "DeadlineExceeded: job k was active longer than specified deadline (activeDeadlineSeconds 60)",
 				Stop:   stop}
+			if j.Source.Format != jobs.FormatMXJob {
+				wantV.Stop, wantV.Keep = nil, stop
+			}
 			if d := cmp.Diff(wantV, got); d != "" {
-				t.Errorf("past activeDeadlineSeconds, cleanPodPolicy None notwithstanding (-want +got):\n%s", d)
+				t.Errorf("past activeDeadlineSeconds (-want +got):\n%s", d)
 			}
 		})
+	}
+}
+
+// TestBackoffLimitDeadlineCleanPodPolicy is
+// pkg/controller.v1/common/job_test.go
+// TestBackoffLimitExceededRespectsCleanPodPolicy @v1.9.4 (kubeflow/trainer):
+// past backoffLimit (and activeDeadlineSeconds, the same branch of
+// ReconcileJobs) JobFailed is set before DeletePodsAndServices, so
+// cleanPodPolicy None preserves the running pods and All or Running
+// deletes them. MXJob (last release v1.8.1) deletes them whatever the
+// policy ("cleanPodPolicy None without JobFailed set before delete
+// (buggy)").
+func TestBackoffLimitDeadlineCleanPodPolicy(t *testing.T) {
+	cases := map[string]struct {
+		format jobs.Format
+		clean  string
+		keep   bool
+	}{
+		"cleanPodPolicy None with JobFailed set before delete (fixed)": {jobs.FormatXGBoostJob, "None", true},
+		"paddle None": {jobs.FormatPaddleJob, "None", true},
+		"jax None":    {jobs.FormatJAXJob, "None", true},
+		"cleanPodPolicy All with JobFailed set before delete":                           {jobs.FormatJAXJob, "All", false},
+		"cleanPodPolicy Running with JobFailed set before delete":                       {jobs.FormatPaddleJob, "Running", false},
+		"cleanPodPolicy None without JobFailed set before delete (buggy): MXJob v1.8.1": {jobs.FormatMXJob, "None", false},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			j := kindJob(c.format, RestartOnFailure, kfRole("master", 1, ""), kfRole("worker", 1, ""))
+			if c.format == jobs.FormatJAXJob || c.format == jobs.FormatMXJob {
+				j = kindJob(c.format, RestartOnFailure, kfRole("worker", 2, ""))
+				if c.format == jobs.FormatMXJob {
+					j.Roles = append([]*jobs.Role{kfRole("scheduler", 1, RestartOnFailure)}, j.Roles...)
+				}
+			}
+			j.Retry.CleanPodPolicy = c.clean
+			j.Retry.BackoffLimit = ip(1)
+			j.Retry.ActiveDeadlineSeconds = i64(10)
+			// the job's other task still runs when worker 0 fails past the limit
+			// (backoffLimit); every task still runs at the deadline
+			var others, all []TaskRef
+			var tasks, running []Task
+			for _, r := range j.Roles {
+				for i := range r.Instances {
+					running = append(running, run(r.Name, i))
+					all = append(all, ref(r.Name, i))
+					if r.Name == "worker" && i == 0 {
+						tasks = append(tasks, tk("worker", 0, Failed, 1, 1))
+						continue
+					}
+					tasks = append(tasks, run(r.Name, i))
+					others = append(others, ref(r.Name, i))
+				}
+			}
+			for what, v := range map[string]Verdict{"backoffLimit": Decide(j, tasks), "activeDeadlineSeconds": DeadlineVerdict(j, running)} {
+				if v.Phase != PhaseFailed {
+					t.Fatalf("%s: phase %s, want failed", what, v.Phase)
+				}
+				want := others
+				if what == "activeDeadlineSeconds" {
+					want = all
+				}
+				got := v.Stop
+				if c.keep {
+					got = v.Keep
+				}
+				if d := cmp.Diff(want, got); d != "" || len(v.Stop)+len(v.Keep) != len(want) {
+					t.Errorf("%s: keep=%v, stop %v keep %v", what, c.keep, v.Stop, v.Keep)
+				}
+			}
+		})
+	}
+}
+
+// TestMXJobStatusCases are kubeflow/mxnet-operator pkg/controller.v1/mxnet/
+// status_test.go TestStatus and TestFailed @44ed4dd8 (the operator whose
+// controller training-operator took over, same rules in
+// mxjob_controller.go UpdateJobStatus @v1.8.1): replica counts by type, the
+// condition expected. Only the phase is compared (the tests assert the
+// condition type alone).
+func TestMXJobStatusCases(t *testing.T) {
+	withScheduler := func(workers int) *jobs.Job {
+		return kindJob(jobs.FormatMXJob, "Never", kfRole("scheduler", 1, ""), kfRole("worker", workers, ""))
+	}
+	states := func(rt string, failed, succeeded, active int) []Task {
+		var out []Task
+		i := 0
+		for range failed {
+			out = append(out, tk(rt, i, Failed, 1, int64(10+i)))
+			i++
+		}
+		for range succeeded {
+			out = append(out, tk(rt, i, Succeeded, 0, int64(10+i)))
+			i++
+		}
+		for range active {
+			out = append(out, run(rt, i))
+			i++
+		}
+		return out
+	}
+	cases := map[string]struct {
+		job   *jobs.Job
+		tasks []Task
+		want  Phase
+	}{
+		"Worker is failed":                               {kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 1, "")), states("worker", 1, 0, 0), PhaseFailed},
+		"Worker is succeeded":                            {withScheduler(1), append(states("scheduler", 0, 1, 0), states("worker", 0, 1, 0)...), PhaseSucceeded},
+		" Worker is running":                             {withScheduler(1), append(states("scheduler", 0, 0, 1), states("worker", 0, 0, 1)...), PhaseRunning},
+		" 2 workers are succeeded, 2 workers are active": {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 0, 2, 2)...), PhaseRunning},
+		" 2 workers are running, 2 workers are failed":   {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 2, 0, 2)...), PhaseFailed},
+		" 2 workers are succeeded, 2 workers are failed": {withScheduler(4), append(states("scheduler", 0, 0, 1), states("worker", 2, 2, 0)...), PhaseFailed},
+		"TestFailed: 1 of 3 Workers failed":              {kindJob(jobs.FormatMXJob, "Never", kfRole("worker", 3, "")), states("worker", 1, 0, 2), PhaseFailed},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			if got := Decide(c.job, c.tasks); got.Phase != c.want {
+				t.Errorf("mxnet-operator status_test.go %q: phase %s (%s), want %s", name, got.Phase, got.Reason, c.want)
+			}
+		})
+	}
+	// pod_test.go TestExitCode: under ExitCode a Worker that exited 130 is
+	// deleted so that it is created again.
+	if j := kindJob(jobs.FormatMXJob, RestartExitCode, kfRole("worker", 1, "")); !Restartable(j, "worker", 130) {
+		t.Errorf("mxnet-operator pod_test.go TestExitCode: exit 130 under ExitCode not restarted")
 	}
 }

@@ -124,6 +124,22 @@ func Restartable(job *jobs.Job, role string, exitCode int) bool {
 // an unset policy is Running: see README.md).
 func keepOnDone(job *jobs.Job) bool { return strings.EqualFold(job.Retry.CleanPodPolicy, "None") }
 
+// limitKeeps: past backoffLimit or activeDeadlineSeconds, training-operator
+// v1.9.4 sets JobFailed before DeletePodsAndServices, which then honours
+// cleanPodPolicy None and keeps the pods (pkg/controller.v1/common/job.go
+// ReconcileJobs @v1.9.4, kubeflow/trainer#3419; job_test.go
+// TestBackoffLimitExceededRespectsCleanPodPolicy). Until v1.9.3 every pod
+// was deleted. jobshift reads XGBoostJob, PaddleJob and JAXJob through
+// v1.9.4; MXJob ended at v1.8.1 and TFJob and PyTorchJob follow the v1.9.0
+// rules of spec/kubeflow.md §1.5.
+func limitKeeps(job *jobs.Job) bool {
+	switch job.Source.Format {
+	case jobs.FormatXGBoostJob, jobs.FormatPaddleJob, jobs.FormatJAXJob:
+		return keepOnDone(job)
+	}
+	return false
+}
+
 // kubeflowFailure covers the failure rules TFJob and PyTorchJob share: the
 // backoff limit, then a failed replica. ok is false when t's end fails
 // nothing.
@@ -133,8 +149,9 @@ func kubeflowFailure(a *attempt, t Task, kind string, ignore bool) (decided, boo
 	if bl := a.job.Retry.BackoffLimit; bl != nil && mpiBackoffApplies(a.job, role) && restartable(a.job, role, t.State, t.ExitCode) {
 		// A task the policy restarts is only reported terminal once
 		// TaskRestart refused: the backoff limit is reached (§1.4, §1.5:
-		// all pods are deleted, cleanPodPolicy is not consulted).
-		return decided{Verdict: Verdict{Phase: PhaseFailed, ExitCode: failCode(t), Trigger: refOf(t),
+		// all pods are deleted, cleanPodPolicy is not consulted, except
+		// for the kinds read through v1.9.4: limitKeeps).
+		return decided{keep: limitKeeps(a.job), Verdict: Verdict{Phase: PhaseFailed, ExitCode: failCode(t), Trigger: refOf(t),
 			Reason: fmt.Sprintf("BackoffLimitExceeded: %s %s has failed because it has reached the specified backoff limit %d (task %s-%d ended with exit code %d and was not restarted)",
 				kind, a.job.Name, *bl, t.Role, t.Index, t.ExitCode)}}, true
 	}

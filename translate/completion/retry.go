@@ -159,7 +159,8 @@ func Deadline(job *jobs.Job) (time.Duration, bool) {
 
 // DeadlineVerdict is the verdict once Deadline has passed: failed, every
 // task not yet terminal stopped (the operator deletes all pods whatever
-// cleanPodPolicy says, §1.5). Deadline passing ends the job, so drivers
+// cleanPodPolicy says, §1.5; for the kinds read through v1.9.4 cleanPodPolicy
+// None keeps them: limitKeeps). Deadline passing ends the job, so drivers
 // call this instead of Decide then; it is not retried.
 func DeadlineVerdict(job *jobs.Job, tasks []Task) Verdict {
 	if job == nil {
@@ -170,7 +171,7 @@ func DeadlineVerdict(job *jobs.Job, tasks []Task) Verdict {
 	if job.Retry.ActiveDeadlineSeconds != nil {
 		secs = *job.Retry.ActiveDeadlineSeconds
 	}
-	return a.finish(decided{Verdict: Verdict{Phase: PhaseFailed, ExitCode: deadlineExitCode,
+	return a.finish(decided{keep: limitKeeps(job), Verdict: Verdict{Phase: PhaseFailed, ExitCode: deadlineExitCode,
 		Reason: fmt.Sprintf("DeadlineExceeded: job %s was active longer than specified deadline (activeDeadlineSeconds %d)", job.Name, secs)}})
 }
 
