@@ -57,6 +57,12 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, cfg)
+			// raw_exec tasks share this machine's file system: each
+			// command's environment is checked
+			var checkEnv func(id string)
+			if cfg.Nomad.Driver == "raw_exec" {
+				checkEnv = envDumped(t, p)
+			}
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {
@@ -77,6 +83,9 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
+			if checkEnv != nil {
+				checkEnv(id)
+			}
 			// the job key is a secret: gone with the verdict
 			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string

@@ -40,6 +40,12 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			plan := loadPlan(t, file, opts)
+			// every command's environment, but the launcher's mpirun
+			// line is read as it is under pmix
+			var checkEnv func(*run)
+			if opts["mpi"] != "pmix" {
+				checkEnv = envDumped(t, plan)
+			}
 			r := submit(t, plan, 3*time.Minute)
 			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".out"))
 			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".err"))
@@ -48,6 +54,9 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 			}
 			// the .out file is per role and task: <role>-<task id>.out
 			drivertest.CheckAllreduce(t, string(out), tc.Ranks)
+			if checkEnv != nil {
+				checkEnv(r)
+			}
 			if opts["mpi"] == "pmix" {
 				drivertest.CheckPMIxStep(t, r.h.ID, string(out)+string(errOut))
 			}

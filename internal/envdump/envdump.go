@@ -27,7 +27,8 @@ const script = `f=$(mktemp "$0") && chmod 644 "$f" && env -0 >"$f"; exec "$@"`
 // into dir (made writable for the tasks' user) as ROLE.XXXXXX, then run its
 // command unchanged; it returns the roles it wrapped. A role whose command
 // the ssh emulation replaces by its sshd (an MPI node) runs no command of
-// its own and is left as it is.
+// its own, and a script (OpenPAI's) is no argv to prefix: both are left as
+// they are.
 func Wrap(t *testing.T, p *translate.Plan, dir string) map[string]bool {
 	t.Helper()
 	if err := os.Chmod(dir, 0o777); err != nil {
@@ -38,8 +39,11 @@ func Wrap(t *testing.T, p *translate.Plan, dir string) map[string]bool {
 		if rp := p.Compiled().Role(r.Name); rp != nil && rp.SSHIdle {
 			continue
 		}
-		if r.Command.Kind != jobs.CommandArgv || len(r.Command.Command) == 0 {
-			t.Fatalf("role %s: no argv command to wrap (%+v)", r.Name, r.Command)
+		if r.Command.Kind != jobs.CommandArgv {
+			continue
+		}
+		if len(r.Command.Command) == 0 {
+			t.Fatalf("role %s: the image's entrypoint is no command to wrap", r.Name)
 		}
 		argv := append(append([]string(nil), r.Command.Command...), r.Command.Args...)
 		r.Command.Command = append([]string{"sh", "-c", script, filepath.Join(dir, r.Name+".XXXXXX")}, argv...)

@@ -61,7 +61,8 @@ func TestDecideJobSet(t *testing.T) {
 }
 
 // batch/v1 Job backoffLimit (default 6) per replicated job; JobSet
-// failurePolicy.maxRestarts recreates the JobSet.
+// failurePolicy.maxRestarts recreates the JobSet (jobset_controller.go
+// executeRestartPolicy, as vendored by kubeflow/trainer v2.3.0).
 func TestJobSetRetries(t *testing.T) {
 	job := trainJob(nil, false, jsRole("node", 2, 2))
 	for _, c := range []struct {
@@ -82,5 +83,11 @@ func TestJobSetRetries(t *testing.T) {
 	}
 	if d := JobRetry(job, fail, 1); d.Retry {
 		t.Errorf("maxRestarts 1 reached: %+v", d)
+	}
+	// a TrainJob past its activeDeadlineSeconds fails for good: the
+	// JobSet's own restarts do not apply (trainjob_types.go
+	// ActiveDeadlineSeconds @v2.3.0: the TrainJob is terminated)
+	if d := JobRetry(job, Verdict{Phase: PhaseFailed, ExitCode: 1, Reason: "DeadlineExceeded: 600 s"}, 0); d.Retry {
+		t.Errorf("deadline passed, maxRestarts 1 left: %+v", d)
 	}
 }
