@@ -112,7 +112,8 @@ func TestTrainJobInitializerOnRawExec(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer os.RemoveAll(host)
-	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}
+	// the helper keeps the step order (the trainer's dependsOn Complete)
+	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m", Helper: helper(t)}, Roles: torchPath}
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-initializer.yaml"), cfg)
 	check := envDumped(t, p)
 	res, id := run(t, p)
