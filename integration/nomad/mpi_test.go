@@ -59,7 +59,8 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 			p := loadPlan(t, file, cfg)
 			// raw_exec tasks share this machine's file system: each
 			// command's environment is checked
-			var checkEnv func(id string)
+			// and in containers the environment the task was given
+			checkEnv := func(id string) { checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p)) }
 			if cfg.Nomad.Driver == "raw_exec" {
 				checkEnv = envDumped(t, p)
 			}
@@ -83,9 +84,7 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 				t.Fatalf("result %+v", res)
 			}
 			drivertest.CheckAllreduce(t, logs.String(), tc.Ranks)
-			if checkEnv != nil {
-				checkEnv(id)
-			}
+			checkEnv(id)
 			// the job key is a secret: gone with the verdict
 			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string
