@@ -104,14 +104,7 @@ var datasetRows = regexp.MustCompile(`(?m)^rank (\d+) of 2 read 32 of 64 rows, s
 // runtime's hostPath volume at /workspace (bound by the task view), the
 // two trainer nodes start once it completed and each reads its half.
 func TestTrainJobInitializerOnRawExec(t *testing.T) {
-	const host = "/tmp/jobshift-example-workspace" // the job's hostPath
-	if _, err := os.Stat(host); err == nil {
-		t.Skipf("%s exists: not this test's to use", host)
-	}
-	if err := os.Mkdir(host, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(host)
+	host := exampleWorkspace(t)
 	// the helper keeps the step order (the trainer's dependsOn Complete)
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m", Helper: helper(t)}, Roles: torchPath}
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-initializer.yaml"), cfg)
@@ -122,12 +115,34 @@ func TestTrainJobInitializerOnRawExec(t *testing.T) {
 		t.Fatalf("result %+v", res)
 	}
 	check(id)
+	checkDatasetRows(t, mainLogs(t, id), host)
+}
+
+// exampleWorkspace makes the initializer example's hostPath for the test
+// (jobshift makes no hostPath directory, as Kubernetes' default type
+// does not), removed afterwards; a test skips when it exists.
+func exampleWorkspace(t *testing.T) string {
+	t.Helper()
+	const host = "/tmp/jobshift-example-workspace" // the job's hostPath
+	if _, err := os.Stat(host); err == nil {
+		t.Skipf("%s exists: not this test's to use", host)
+	}
+	if err := os.Mkdir(host, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(host) })
+	return host
+}
+
+// checkDatasetRows: each trainer node read its half of the rows the
+// initializer wrote into host (rows i with i*i: the even ones sum 41664,
+// the odd 43680).
+func checkDatasetRows(t *testing.T, out, host string) {
+	t.Helper()
 	sums := map[string]string{}
-	out := mainLogs(t, id)
 	for _, m := range datasetRows.FindAllStringSubmatch(out, -1) {
 		sums[m[1]] = m[2]
 	}
-	// rows i with i*i, split by rank: even rows sum 41664, odd 43680
 	if sums["0"] != "41664" || sums["1"] != "43680" {
 		t.Errorf("sums by rank %v, want 0:41664 1:43680; output:\n%s", sums, out)
 	}
