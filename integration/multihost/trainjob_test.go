@@ -1,6 +1,7 @@
 package multihost_test
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -8,9 +9,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/hashicorp/nomad/api"
+
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/internal/envdump"
+	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -109,8 +114,30 @@ func TestTrainJobExamplesNomad(t *testing.T) {
 				t.Fatalf("no task %s-%d", role, i)
 				return ""
 			})
-			envdump.Check(t, plan.Job, topo, nomad.ContractOptions(plan), dumps, wrapped, repoRoot())
+			opts := nomad.ContractOptions(plan)
+			envdump.Check(t, plan.Job, topo, opts, dumps, wrapped, repoRoot())
+			// an MPI node runs the ssh emulation's sshd, no command of
+			// its own: the environment it was given
+			for _, nt := range tasks {
+				if !wrapped[nt.role] {
+					checkRenderedEnv(t, cl, plan, topo, opts, nt)
+				}
+			}
 		})
+	}
+}
+
+// checkRenderedEnv: the environment the contract rendered for task nt
+// (its local/jobshift.env) is the oracle's.
+func checkRenderedEnv(t *testing.T, cl *api.Client, plan *translate.Plan, topo contract.Topology, opts contract.Options, nt nomadTask) {
+	t.Helper()
+	want, err := contract.Eval(plan.Job, topo, jobs.TaskRef{Role: nt.role, Index: nt.index}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := drivertest.ReadEnvFile(t, io.NopCloser(strings.NewReader(catAlloc(t, cl, nt.alloc, nomad.MainTask+"/local/jobshift.env"))))
+	if d := cmp.Diff(want.Map(), got); d != "" {
+		t.Errorf("%s: rendered environment (-oracle +rendered):\n%s", nt.alloc.Name, d)
 	}
 }
 
