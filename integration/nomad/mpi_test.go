@@ -60,7 +60,7 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 			// raw_exec tasks share this machine's file system: each
 			// command's environment is checked
 			// and in containers the environment the task was given
-			checkEnv := func(id string) { checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p)) }
+			checkEnv := func(id string) { checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p), nil) }
 			if cfg.Nomad.Driver == "raw_exec" {
 				checkEnv = envDumped(t, p)
 			}

@@ -28,6 +28,9 @@ func envDumped(t *testing.T, p *translate.Plan) func(id string) {
 	return func(id string) {
 		t.Helper()
 		envdump.Check(t, p.Job, topology(t, agent.Client(t), p, id), nomad.ContractOptions(p), dumps, wrapped, agent.Repo())
+		// an MPI node runs the ssh emulation's sshd, no command of its
+		// own: the environment it was given
+		checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p), wrapped)
 	}
 }
 
