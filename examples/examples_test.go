@@ -45,6 +45,13 @@ type outcome struct {
 // `jobshift run examples/...` does) and runs it to its end.
 func run(t *testing.T, file string, env []string) outcome {
 	t.Helper()
+	return runPlan(t, file, env, nil)
+}
+
+// runPlan is run with a look at the plan before it runs (edit may change
+// it, as envdump.Wrap does).
+func runPlan(t *testing.T, file string, env []string, edit func(*translate.Plan)) outcome {
+	t.Helper()
 	root, err := filepath.Abs("..")
 	if err != nil {
 		t.Fatal(err)
@@ -57,6 +64,9 @@ func run(t *testing.T, file string, env []string) outcome {
 	plan, diags := translate.Build(job, nil, nil, "alice")
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", file, diags)
+	}
+	if edit != nil {
+		edit(plan)
 	}
 	// The driver writes whole lines one at a time; the test reads out only
 	// after the run ended.
@@ -165,7 +175,12 @@ func TestTorchDDP(t *testing.T) {
 	}
 	for file, world := range map[string]int{"pai-v2-ddp-torch.yaml": 2, "pytorchjob-ddp.yaml": 3, "volcano-pytorch-ddp.yaml": 3, "trainjob-torch.yaml": 3} {
 		t.Run(file, func(t *testing.T) {
-			o := run(t, file, taskEnv())
+			var o outcome
+			if strings.HasPrefix(file, "trainjob-") {
+				o = runTrainJob(t, file, taskEnv())
+			} else {
+				o = run(t, file, taskEnv())
+			}
 			if o.res.Phase != completion.PhaseSucceeded {
 				t.Fatalf("result = %+v, want succeeded", o.res)
 			}
@@ -205,7 +220,7 @@ func TestTrainJobXGBoost(t *testing.T) {
 		}
 		t.Skipf("no XGBoost for /usr/bin/python3: %v", err)
 	}
-	o := run(t, "trainjob-xgboost.yaml", taskEnv())
+	o := runTrainJob(t, "trainjob-xgboost.yaml", taskEnv())
 	if o.res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded", o.res)
 	}
@@ -248,7 +263,7 @@ func TestTrainJobMPI(t *testing.T) {
 			t.Skip("no sshd (apt-get install openssh-server)")
 		}
 	}
-	o := run(t, "trainjob-mpi.yaml", taskEnv())
+	o := runTrainJob(t, "trainjob-mpi.yaml", taskEnv())
 	if o.res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result = %+v, want succeeded", o.res)
 	}
@@ -281,7 +296,7 @@ func TestTrainJobDatasetInitializer(t *testing.T) {
 		t.Skip(err)
 	}
 	defer os.RemoveAll(host)
-	o := run(t, "trainjob-initializer.yaml", taskEnv())
+	o := runTrainJob(t, "trainjob-initializer.yaml", taskEnv())
 	if o.res.Phase != completion.PhaseSucceeded {
 		if strings.Contains(o.res.Reason, "namespace") {
 			t.Skipf("no private mount namespace here: %s", o.res.Reason)

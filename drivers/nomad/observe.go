@@ -117,7 +117,10 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 			// Ended before the main task started (stopped while pending).
 			o.State, o.Seq = completion.Stopped, a.ModifyTime
 		}
-		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" || killed(main) && !psFailed && !rendezvous) {
+		// a task that exited 0 by itself before the stop reached it (the
+		// in-job finisher decided first) succeeded
+		ownSuccess := o.State == completion.Succeeded && !killed(main)
+		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" && !ownSuccess || killed(main) && !psFailed && !rendezvous) {
 			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
 			// outcome.
 			o.State = completion.Stopped

@@ -156,3 +156,30 @@ func TestKilledOnlyBeforeTheEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveOwnSuccessWhileStopping: a task the watcher first sees after
+// the job's verdict (the in-job finisher decided), whose main task exited
+// 0 by itself, succeeded; one the stop killed was stopped, whatever its
+// exit code.
+func TestObserveOwnSuccessWhileStopping(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	ownExit := &api.TaskState{State: "dead", StartedAt: t0, FinishedAt: t0.Add(time.Second),
+		Events: []*api.TaskEvent{{Type: api.TaskStarted}, {Type: api.TaskTerminated, ExitCode: 0}}}
+	killedByStop := &api.TaskState{State: "dead", StartedAt: t0, FinishedAt: t0.Add(time.Second),
+		Events: []*api.TaskEvent{{Type: api.TaskStarted}, {Type: api.TaskKilling}, {Type: api.TaskTerminated, ExitCode: 0}, {Type: api.TaskKilled}}}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "node", Instances: 1}}}
+	for name, c := range map[string]struct {
+		main *api.TaskState
+		want completion.State
+	}{
+		"exited 0 by itself": {ownExit, completion.Succeeded},
+		"killed by the stop": {killedByStop, completion.Stopped},
+	} {
+		a := &api.AllocationListStub{ID: "a", Name: "j.node[0]", TaskGroup: "node", ClientStatus: "complete", DesiredStatus: "stop",
+			TaskStates: map[string]*api.TaskState{MainTask: c.main}}
+		obs := observe(pol, []*api.AllocationListStub{a}, 0, map[jobs.TaskRef]bool{{Role: "node", Index: 0}: true})
+		if len(obs) != 1 || obs[0].State != c.want {
+			t.Errorf("%s: %+v, want %s", name, obs, c.want)
+		}
+	}
+}

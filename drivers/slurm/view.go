@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"fmt"
+	"path"
 	"sort"
 	"strings"
 
@@ -38,15 +39,12 @@ func viewData(ri roleInfo, job *jobs.Job, ctr string, st settings) (string, erro
 
 // volumeBinds are the taskns "bind" lines of r's volumes that a site
 // volume rule maps to a path (siteconfig.VolumeRule.Map: ${user} being
-// the job's user, the subPath joined), parents before the paths under
-// them, each with the mapped tree the node's wrapper holds it in (no
-// link leads out of it). Volumes no rule maps were refused by
-// translate.Build (or accepted with -lossy).
+// the job's user, the subPath joined), each with the mapped tree the
+// node's wrapper holds it in (no link leads out of it), and of its
+// hostPath volumes no rule maps (hostPathBind); parents before the paths
+// under them. Other volumes no rule maps were refused by translate.Build
+// (or accepted with -lossy).
 func volumeBinds(r *jobs.Role, st settings) (string, error) {
-	type bind struct {
-		ro, dst string
-		m       siteconfig.Mapped
-	}
 	var binds []bind
 	var empties []string
 	for _, v := range r.Volumes {
@@ -59,6 +57,16 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 			continue
 		}
 		rule := st.site.Volume(v.Source, v.Name)
+		if (rule == nil || rule.Path == "") && v.Kind == "hostPath" {
+			b, err := hostPathBind(r, v)
+			if err != nil {
+				return "", err
+			}
+			if b != nil {
+				binds = append(binds, *b)
+			}
+			continue
+		}
 		if rule == nil || rule.Path == "" {
 			continue
 		}
@@ -77,7 +85,10 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 	}
 	lines := empties
 	for _, b := range binds {
-		line := "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst + "\t" + b.m.Tree
+		line := "bind\t" + b.ro + "\t" + b.m.Src + "\t" + b.dst
+		if b.m.Tree != "" {
+			line += "\t" + b.m.Tree
+		}
 		if b.m.NoLink {
 			line += "\tnolink"
 		}
@@ -85,6 +96,33 @@ func volumeBinds(r *jobs.Role, st settings) (string, error) {
 	}
 	sort.SliceStable(lines, func(i, j int) bool { return lineDst(lines[i]) < lineDst(lines[j]) })
 	return strings.Join(lines, "\n"), nil
+}
+
+// bind is one volume's node path (m) at the job's path dst.
+type bind struct {
+	ro, dst string
+	m       siteconfig.Mapped
+}
+
+// hostPathBind is the bind of r's hostPath v that no site rule maps: the
+// node's path as written, at the job's path, as the kubelet mounted it
+// (core/v1 HostPathVolumeSource), and as Nomad (drivers/nomad mounts.go
+// hostPath) and the local driver show it; nil where it is the same path,
+// which the task sees already.
+func hostPathBind(r *jobs.Role, v jobs.Volume) (*bind, error) {
+	if path.Clean(v.Source) == path.Clean(v.MountPath) {
+		return nil, nil
+	}
+	for _, p := range []string{v.Source, v.MountPath} {
+		if err := taskns.CheckPath(p); err != nil {
+			return nil, refuse(v.Pos, "Role %s, hostPath %q at %s: %v.", r.Name, v.Source, v.MountPath, err)
+		}
+	}
+	ro := "rw"
+	if v.ReadOnly {
+		ro = "ro"
+	}
+	return &bind{ro, v.MountPath, siteconfig.Mapped{Src: v.Source}}, nil
 }
 
 // emptyLine is the taskns "empty" line of r's emptyDir v: per-task

@@ -108,3 +108,29 @@ func TestEmptyDirBinds(t *testing.T) {
 		t.Error("an emptyDir at /data/../etc was accepted")
 	}
 }
+
+// TestHostPathBinds: a pod's hostPath that no site rule maps is the
+// node's path at the job's path (core/v1 HostPathVolumeSource), as on
+// Nomad and locally; at its own path it needs no bind; a site rule for it
+// wins; a bad path is refused at the volume.
+func TestHostPathBinds(t *testing.T) {
+	site, sd := siteconfig.ParseConfig([]byte(`volume "/mnt/ds" { path = "/lustre/ds" }`), "site.hcl")
+	if sd.HasErrors() {
+		t.Fatal(sd.Error())
+	}
+	r := &jobs.Role{Name: "node", Volumes: []jobs.Volume{
+		{Name: "initializer", Kind: "hostPath", Source: "/tmp/ws", MountPath: "/workspace"},
+		{Name: "same", Kind: "hostPath", Source: "/srv/data", MountPath: "/srv/data/"},
+		{Name: "ro", Kind: "hostPath", Source: "/etc/ssl", MountPath: "/certs", ReadOnly: true},
+		{Name: "mapped", Kind: "hostPath", Source: "/mnt/ds", MountPath: "/ds"},
+	}}
+	got, err := volumeBinds(r, settings{site: site, user: "alice"})
+	want := "bind\tro\t/etc/ssl\t/certs\nbind\trw\t/lustre/ds\t/ds\t/lustre/ds\nbind\trw\t/tmp/ws\t/workspace"
+	if err != nil || got != want {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	r.Volumes[0].Source = "/tmp/a\nb"
+	if _, err := volumeBinds(r, settings{site: site, user: "alice"}); err == nil {
+		t.Error("a hostPath with a newline was accepted")
+	}
+}

@@ -34,7 +34,7 @@ func ddp(t *testing.T, cfg *siteconfig.Config, inImage bool) {
 		w.Command.Script = strings.Replace(w.Command.Script, "python3 examples/ddp_train.py",
 			`python3 -c "$(echo `+base64.StdEncoding.EncodeToString(src)+` | base64 -d)"`, 1)
 	}
-	res, sums := runTraining(t, p, checksumRe)
+	res, sums := runTraining(t, p, checksumRe, nil)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
 	}
@@ -67,12 +67,16 @@ func TestDDPTrainsOnDocker(t *testing.T) {
 }
 
 // runTraining runs p to its end and reads every main task's log: each rank's
-// model checksum (re: rank, checksum) and that it trained its five steps.
-func runTraining(t *testing.T, p *translate.Plan, re *regexp.Regexp) (*drivers.Result, map[string]string) {
+// model checksum (re: rank, checksum) and that it trained its five steps;
+// after (if any) sees the ended job before it is purged.
+func runTraining(t *testing.T, p *translate.Plan, re *regexp.Regexp, after func(id string)) (*drivers.Result, map[string]string) {
 	t.Helper()
 	res, id := run(t, p)
 	c := agent.Client(t)
 	defer c.Jobs().Deregister(id, true, nil)
+	if after != nil {
+		after(id)
+	}
 	allocs, _, _ := c.Jobs().Allocations(id, true, nil)
 	sums := map[string]string{}
 	for _, a := range allocs {

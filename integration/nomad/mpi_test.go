@@ -59,6 +59,13 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			p := loadPlan(t, file, cfg)
+			// raw_exec tasks share this machine's file system: each
+			// command's environment is checked
+			// and in containers the environment the task was given
+			checkEnv := func(id string) { checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p), nil) }
+			if cfg.Nomad.Driver == "raw_exec" {
+				checkEnv = envDumped(t, p)
+			}
 			res, id := run(t, p)
 			c, err := api.NewClient(&api.Config{Address: agent.Addr(t)})
 			if err != nil {
@@ -82,6 +89,7 @@ func mpiOnNomad(t *testing.T, cfg *siteconfig.Config) {
 			if tc.SharedMemory != nil {
 				drivertest.CheckSharedMemory(t, logs.String(), tc.SharedMemory)
 			}
+			checkEnv(id)
 			// the job key is a secret: gone with the verdict
 			drivertest.NoNomadVariable(t, c, nomad.VariablePath(id))
 			var left []string

@@ -9,17 +9,38 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/envdump"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
+
+// envDumped wraps p's commands (envdump.Wrap: raw_exec tasks share this
+// machine's file system) and returns the check of the environments they
+// started with against the oracle's for where they ran, to call once the
+// job ended and before it is purged.
+func envDumped(t *testing.T, p *translate.Plan) func(id string) {
+	t.Helper()
+	dumps := t.TempDir()
+	wrapped := envdump.Wrap(t, p, dumps)
+	return func(id string) {
+		t.Helper()
+		envdump.Check(t, p.Job, topology(t, agent.Client(t), p, id), nomad.ContractOptions(p), dumps, wrapped, agent.Repo())
+		// an MPI node runs the ssh emulation's sshd, no command of its
+		// own: the environment it was given
+		checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p), wrapped)
+	}
+}
 
 var trainJobChecksumRe = regexp.MustCompile(`rank (\d) of 3 checksum (\S+)`)
 
 // TestTrainJobTorchOnRawExec runs examples/trainjob-torch.yaml (a
 // Kubeflow Trainer v2 TrainJob on the built-in torch-distributed runtime,
 // three nodes, gloo on CPU) on raw_exec: every node trains from the
-// PET_* variables and ends with the same parameters.
+// PET_* variables and ends with the same parameters; every task started
+// with the oracle's environment.
 func TestTrainJobTorchOnRawExec(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/python3/dist-packages/torch"); err != nil {
 		if os.Getenv("CI") == "true" {
@@ -29,7 +50,7 @@ func TestTrainJobTorchOnRawExec(t *testing.T) {
 	}
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-torch.yaml"), cfg)
-	res, sums := runTraining(t, p, trainJobChecksumRe)
+	res, sums := runTraining(t, p, trainJobChecksumRe, envDumped(t, p))
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
 	}
@@ -49,17 +70,95 @@ func TestTrainJobXGBoostOnRawExec(t *testing.T) {
 	}
 	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-xgboost.yaml"), cfg)
+	check := envDumped(t, p)
 	res, id := run(t, p)
 	defer agent.Client(t).Jobs().Deregister(id, true, nil)
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
+	}
+	check(id)
+	sums := map[string]string{}
+	for _, m := range trainJobChecksumRe.FindAllStringSubmatch(mainLogs(t, id), -1) {
+		sums[m[1]] = m[2]
+	}
+	if len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
+		t.Errorf("checksums %v, want three equal", sums)
+	}
+}
+
+// mainLogs is the stdout of every main task of job id.
+func mainLogs(t *testing.T, id string) string {
+	t.Helper()
+	allocs, _, err := agent.Client(t).Jobs().Allocations(id, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, a := range allocs {
+		b.WriteString(catLogs(t, a.ID, nomad.MainTask))
+	}
+	return b.String()
+}
+
+var datasetRows = regexp.MustCompile(`(?m)^rank (\d+) of 2 read 32 of 64 rows, sum (\d+)$`)
+
+// TestTrainJobInitializerOnRawExec runs examples/trainjob-initializer.yaml
+// on raw_exec: the dataset initializer step writes the data set into the
+// runtime's hostPath volume at /workspace (bound by the task view), the
+// two trainer nodes start once it completed and each reads its half.
+func TestTrainJobInitializerOnRawExec(t *testing.T) {
+	host := exampleWorkspace(t)
+	// the helper keeps the step order (the trainer's dependsOn Complete)
+	cfg := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m", Helper: helper(t)}, Roles: torchPath}
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-initializer.yaml"), cfg)
+	check := envDumped(t, p)
+	res, id := run(t, p)
+	defer agent.Client(t).Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	check(id)
+	checkDatasetRows(t, mainLogs(t, id), host)
+}
+
+// exampleWorkspace makes the initializer example's hostPath for the test
+// (jobshift makes no hostPath directory, as Kubernetes' default type
+// does not), removed afterwards; a test skips when it exists.
+func exampleWorkspace(t *testing.T) string {
+	t.Helper()
+	const host = "/tmp/jobshift-example-workspace" // the job's hostPath
+	if _, err := os.Stat(host); err == nil {
+		t.Skipf("%s exists: not this test's to use", host)
+	}
+	if err := os.Mkdir(host, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(host) })
+	return host
+}
+
+// checkDatasetRows: each trainer node read its half of the rows the
+// initializer wrote into host (rows i with i*i: the even ones sum 41664,
+// the odd 43680).
+func checkDatasetRows(t *testing.T, out, host string) {
+	t.Helper()
+	sums := map[string]string{}
+	for _, m := range datasetRows.FindAllStringSubmatch(out, -1) {
+		sums[m[1]] = m[2]
+	}
+	if sums["0"] != "41664" || sums["1"] != "43680" {
+		t.Errorf("sums by rank %v, want 0:41664 1:43680; output:\n%s", sums, out)
+	}
+	if _, err := os.Stat(filepath.Join(host, "dataset", "rows.txt")); err != nil {
+		t.Errorf("the initializer's output is not in the volume: %v", err)
 	}
 }
 
 // TestTrainJobTorchOnDocker runs examples/trainjob-torch.yaml in the torch
 // image (the runtime's pytorch image mapped to it by a site rule): the
 // containers have no task view, so PET_MASTER_ADDR is node 0's address,
-// and every node ends with the same parameters.
+// and every node ends with the same parameters; every task's rendered
+// environment is the oracle's.
 func TestTrainJobTorchOnDocker(t *testing.T) {
 	needDocker(t)
 	if err := exec.Command("docker", "image", "inspect", torchImage).Run(); err != nil {
@@ -80,7 +179,9 @@ func TestTrainJobTorchOnDocker(t *testing.T) {
 		t.Fatalf("the example's command %q no longer runs examples/ddp_train.py", c)
 	}
 	c[len(c)-1] = script
-	res, sums := runTraining(t, p, trainJobChecksumRe)
+	// the containers' environment is the rendered env file's (the
+	// image's own aside)
+	res, sums := runTraining(t, p, trainJobChecksumRe, func(id string) { checkEnvAgainstOracle(t, agent.Client(t), p, id) })
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v", res)
 	}

@@ -41,6 +41,12 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 		t.Run(tc.Name, func(t *testing.T) {
 			file, marker := drivertest.MPIJobFile(t, tc.File)
 			plan := loadPlan(t, file, opts)
+			// every command's environment, but the launcher's mpirun
+			// line is read as it is under pmix
+			var checkEnv func(*run)
+			if opts["mpi"] != "pmix" {
+				checkEnv = envDumped(t, plan)
+			}
 			r := submit(t, plan, 3*time.Minute)
 			out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".out"))
 			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", tc.Launcher+".err"))
@@ -53,6 +59,9 @@ func mpiAllreduce(t *testing.T, opts map[string]string) {
 			// processes in the workers' namespaces
 			if tc.SharedMemory != nil && opts["mpi"] != "pmix" {
 				drivertest.CheckSharedMemory(t, string(out), tc.SharedMemory)
+			}
+			if checkEnv != nil {
+				checkEnv(r)
 			}
 			if opts["mpi"] == "pmix" {
 				drivertest.CheckPMIxStep(t, r.h.ID, string(out)+string(errOut))

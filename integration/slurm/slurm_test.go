@@ -379,10 +379,15 @@ func TestDDPTorch(t *testing.T) {
 	for _, f := range []string{"examples/pytorchjob-ddp.yaml", "examples/pai-v2-ddp-torch.yaml", "examples/trainjob-torch.yaml"} {
 		t.Run(filepath.Base(f), func(t *testing.T) {
 			plan := loadPlan(t, f, nil)
+			check := func(*run) {}
+			if strings.Contains(f, "trainjob") {
+				check = envDumped(t, plan)
+			}
 			r := submit(t, plan, 5*time.Minute)
 			if r.final.Phase != completion.PhaseSucceeded {
 				t.Fatalf("final = %+v", r.final)
 			}
+			check(r)
 		})
 	}
 }

@@ -133,3 +133,64 @@ func TestMasterNames(t *testing.T) {
 		}
 	}
 }
+
+// TestPlainPolicy: a runtime whose mlPolicy names no framework
+// (plainml.go EnforceMLPolicy @v2.3.0) gives the trainer numNodes pods
+// and trainer.env, and nothing else: no contract, no variable of the
+// oracle's.
+func TestPlainPolicy(t *testing.T) {
+	src := `apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainJob
+metadata:
+  name: plain
+spec:
+  runtimeRef:
+    name: plain-rt
+    kind: TrainingRuntime
+  trainer:
+    numNodes: 3
+    env:
+      - name: EPOCHS
+        value: "2"
+---
+apiVersion: trainer.kubeflow.org/v1alpha1
+kind: TrainingRuntime
+metadata:
+  name: plain-rt
+spec:
+  mlPolicy:
+    numNodes: 1
+  template:
+    spec:
+      replicatedJobs:
+        - name: node
+          template:
+            metadata:
+              labels:
+                trainer.kubeflow.org/trainjob-ancestor-step: trainer
+            spec:
+              template:
+                spec:
+                  containers:
+                    - name: node
+                      image: busybox
+                      command: [sh, -c, "echo $EPOCHS"]
+`
+	job, diags := trainer.Read([]byte(src), jobs.ReadOptions{Path: "job.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	r := job.Role("node")
+	if r == nil || r.Instances != 3 || len(r.Env) != 1 || r.Env[0].Name != "EPOCHS" || r.Env[0].Value != "2" {
+		t.Fatalf("role node %+v, want 3 instances with EPOCHS=2", r)
+	}
+	if len(job.Contracts) != 0 {
+		t.Errorf("contracts %v, want none", job.Contracts)
+	}
+	for i := range 3 {
+		env, err := contract.Eval(job, contract.SampleTopology(job), jobs.TaskRef{Role: "node", Index: i}, contract.Options{})
+		if err != nil || len(env) != 0 {
+			t.Errorf("node-%d: oracle %v, %v; want nothing", i, env, err)
+		}
+	}
+}

@@ -42,7 +42,7 @@ func TestGoldenRuntimes(t *testing.T) {
 	for _, n := range trainer.BuiltinNames() {
 		cases["builtin-"+n] = []byte(goldenJob(n))
 	}
-	for _, f := range []string{"trainjob-torch.yaml", "trainjob-mpi.yaml", "trainjob-xgboost.yaml"} {
+	for _, f := range []string{"trainjob-torch.yaml", "trainjob-mpi.yaml", "trainjob-xgboost.yaml", "trainjob-initializer.yaml"} {
 		src, err := os.ReadFile(filepath.Join("..", "..", "examples", f))
 		if err != nil {
 			t.Fatal(err)

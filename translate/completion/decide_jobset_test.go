@@ -1,6 +1,7 @@
 package completion
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -61,7 +62,8 @@ func TestDecideJobSet(t *testing.T) {
 }
 
 // batch/v1 Job backoffLimit (default 6) per replicated job; JobSet
-// failurePolicy.maxRestarts recreates the JobSet.
+// failurePolicy.maxRestarts recreates the JobSet (jobset_controller.go
+// executeRestartPolicy, as vendored by kubeflow/trainer v2.3.0).
 func TestJobSetRetries(t *testing.T) {
 	job := trainJob(nil, false, jsRole("node", 2, 2))
 	for _, c := range []struct {
@@ -82,5 +84,41 @@ func TestJobSetRetries(t *testing.T) {
 	}
 	if d := JobRetry(job, fail, 1); d.Retry {
 		t.Errorf("maxRestarts 1 reached: %+v", d)
+	}
+	// a TrainJob past its activeDeadlineSeconds fails for good: the
+	// JobSet's own restarts do not apply (trainjob_types.go
+	// ActiveDeadlineSeconds @v2.3.0: the TrainJob is terminated)
+	if d := JobRetry(job, Verdict{Phase: PhaseFailed, ExitCode: 1, Reason: "DeadlineExceeded: 600 s"}, 0); d.Retry {
+		t.Errorf("deadline passed, maxRestarts 1 left: %+v", d)
+	}
+}
+
+// TestPolicyKeepsOrderAndBackoff: the step order and a replicated Job's
+// backoffLimit survive the policy (PolicyOf, its JSON in Nomad's meta,
+// Job), which the Slurm script's order data and retry rules and Nomad's
+// controller are built from: an initializer still running holds the
+// trainer back, and backoffLimit 2 ends the retries after 2.
+func TestPolicyKeepsOrderAndBackoff(t *testing.T) {
+	node := jsRole("node", 2, 2)
+	node.DependsOn = []jobs.Dependency{{Role: "dataset-initializer", Status: jobs.DependsComplete, Pos: jobs.Pos{File: "j.yaml", Line: 3}}}
+	job := trainJob(nil, false, jsRole("dataset-initializer", 1, 6), node)
+	b, err := json.Marshal(PolicyOf(job))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pol Policy
+	if err := json.Unmarshal(b, &pol); err != nil {
+		t.Fatal(err)
+	}
+	pj := pol.Job()
+	tasks := []Task{run("dataset-initializer", 0)}
+	if d, why := MayStart(pj, pj.Roles[1], tasks); d != StartWait {
+		t.Errorf("node while the initializer runs: %v (%s), want to wait", d, why)
+	}
+	if d := TaskRestartDecision(pj, "node", 1, 2); d.Retry {
+		t.Errorf("backoffLimit 2 after 2 retries: %+v", d)
+	}
+	if d := TaskRestartDecision(pj, "node", 1, 1); !d.Retry {
+		t.Errorf("backoffLimit 2 after 1 retry: %+v", d)
 	}
 }

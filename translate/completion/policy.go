@@ -42,6 +42,10 @@ type PolicyRole struct {
 	MinSucceeded   *int   `json:"minSucceeded"`
 	TaskRetryCount int    `json:"taskRetryCount,omitempty"`
 	RestartPolicy  string `json:"restartPolicy,omitempty"`
+	// BackoffLimit is a JobSet replicated Job's (jobsetRestart);
+	// DependsOn the step order (MayStart, Blocked), without positions.
+	BackoffLimit *int              `json:"backoffLimit,omitempty"`
+	DependsOn    []jobs.Dependency `json:"dependsOn,omitempty"`
 }
 
 // PolicyOf extracts job's policy, with its kind resolved.
@@ -54,11 +58,17 @@ func PolicyOf(job *jobs.Job) Policy {
 		if r == nil {
 			continue
 		}
-		p.Roles = append(p.Roles, PolicyRole{
+		pr := PolicyRole{
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,
 			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
 			TaskRetryCount: r.TaskRetryCount, RestartPolicy: r.RestartPolicy,
-		})
+			BackoffLimit: r.BackoffLimit,
+		}
+		for _, d := range r.DependsOn {
+			d.Pos = jobs.Pos{}
+			pr.DependsOn = append(pr.DependsOn, d)
+		}
+		p.Roles = append(p.Roles, pr)
 	}
 	return p
 }
@@ -80,6 +90,7 @@ func (p Policy) Job() *jobs.Job {
 			Name: r.Name, ReplicaType: r.ReplicaType, Instances: r.Instances,
 			MinFailed: r.MinFailed, MinSucceeded: r.MinSucceeded,
 			TaskRetryCount: r.TaskRetryCount, RestartPolicy: r.RestartPolicy,
+			BackoffLimit: r.BackoffLimit, DependsOn: r.DependsOn,
 		})
 	}
 	return j

@@ -156,7 +156,7 @@ js_exec_view() {
 		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
 		eval "_v_peers=\${_t_nspeers_$_jsh_r:-0}"
 		[ "$_v_peers" != 1 ] || [ -z "$_v_a" ] || js_peer_hosts "$_v_a" "$_v_t"
-		# the site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
+		# the hostPath and site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
 		eval "_v_b=\${_t_nsbind_$_jsh_r:-}"
 		[ -z "$_v_b" ] || printf '%s\n' "$_v_b"
 		# the platform files, after the volumes they may lie in
