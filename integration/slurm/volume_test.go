@@ -144,3 +144,23 @@ volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
 		}
 	}
 }
+
+// TestInitMemoryEmptyDir: the init container writes into the pod's
+// memory emptyDir and the main container reads it: both run in the
+// task's one view (js_exec_view, jobshift-init), so they share its tmpfs.
+func TestInitMemoryEmptyDir(t *testing.T) {
+	needCluster(t)
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "init-memory.yaml")
+	r := submit(t, loadSitePlan(t, path, nil), 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+	if strings.Contains(string(errOut), "keeps the node's host name") {
+		t.Skipf("the nodes allow no namespace: %s", errOut)
+	}
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final %+v; stderr %s", r.final, errOut)
+	}
+	if string(out) != "fast: 300 lines\nfs: tmpfs\n" {
+		t.Errorf("master printed %q, want the init container's 300 lines on a tmpfs (stderr %q)", out, errOut)
+	}
+}
