@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 )
@@ -121,7 +122,7 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		}
 		t.Config[wk] = st.WorkingDir
 	}
-	if vols := r.initVolumes(role, st); len(vols) > 0 {
+	if vols := r.initVolumes(role, gs, st); len(vols) > 0 {
 		t.Config["volumes"] = vols
 	}
 	if len(st.Env) > 0 {
@@ -135,10 +136,23 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 
 // initVolumes are the driver volumes of init container st's hostPath
 // volumes (as the main task's: hostPathMount), which it shares with the
-// main container through the host path.
-func (r *renderer) initVolumes(role *jobs.Role, st jobs.InitStep) []string {
+// main container through the host path, and of its emptyDirs, which it
+// shares through the allocation directory (mounts.go emptyDir).
+func (r *renderer) initVolumes(role *jobs.Role, gs *GroupShape, st jobs.InitStep) []string {
 	var vols []string
 	for _, v := range st.Volumes {
+		if v.Kind == "emptyDir" {
+			err := taskns.CheckPath(v.MountPath)
+			if err == nil && strings.ContainsAny(v.MountPath, ":,") {
+				err = fmt.Errorf("%q holds a ':' or ',', which a driver volume (host:dest) cannot carry", v.MountPath)
+			}
+			if err != nil {
+				r.errorf(v.Pos, "Volume cannot be mounted on Nomad", "Role %s, init container %s, emptyDir %q: %v.", role.Name, st.Name, v.Name, err)
+				continue
+			}
+			vols = append(vols, allocEmptyDir(v.Name)+":"+v.MountPath)
+			continue
+		}
 		if v.Kind != "hostPath" || r.plan.Site.Volume(v.Source, v.Name) != nil {
 			continue
 		}

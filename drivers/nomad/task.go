@@ -243,6 +243,9 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if vols := append(view.vols, driverVolumes(gs)...); len(vols) > 0 {
 		t.Config["volumes"] = vols
 	}
+	if container {
+		tmpfsConfig(gs, t.Config)
+	}
 	return t
 }
 
