@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,11 +79,15 @@ func TestSiteSecretsNomadVariable(t *testing.T) {
 	if strings.Contains(out+logs, key) {
 		t.Errorf("run's output or the task's log holds the Secret's value:\n%s%s", out, logs)
 	}
-	jobs, _, err := c.Jobs().PrefixList(id)
-	if err != nil || len(jobs) == 0 {
-		t.Fatalf("the job %s: %v", id, err)
+	jobs, _, err := c.Jobs().List(&api.QueryOptions{Namespace: "*"})
+	if err != nil {
+		t.Fatal(err)
 	}
-	versions, _, _, err := c.Jobs().Versions(jobs[0].ID, false, nil)
+	i := slices.IndexFunc(jobs, func(j *api.JobListStub) bool { return strings.Contains(j.ID, id) })
+	if i < 0 {
+		t.Fatalf("no job named like %s", id)
+	}
+	versions, _, _, err := c.Jobs().Versions(jobs[i].ID, false, &api.QueryOptions{Namespace: jobs[i].Namespace})
 	if err != nil || len(versions) == 0 {
 		t.Fatalf("job versions: %v", err)
 	}
