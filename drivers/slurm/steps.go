@@ -12,15 +12,17 @@ import (
 
 // checkSteps refuses, located, what the batch script cannot do for a
 // role's init containers (jobs.Role.Init: run them in their own images,
-// without a command, with a name or value the shell cannot carry), and
-// variables whose value comes from a Kubernetes Secret (the batch script
-// would hold the value).
+// without a command, with a name or value the shell cannot carry, with a
+// variable whose value comes from a Kubernetes Secret: the batch script
+// would hold it).
 func checkSteps(r *jobs.Role, stt settings) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if e, ok := r.SecretEnv(); ok {
-		diags = append(diags, jobs.Errorf(e.Pos, refused, "Role %s: the variable %s takes its value from a Kubernetes Secret; jobshift delivers such values locally (jobshift run -to local) but not yet on Slurm, where the value would be written into the batch script.", r.Name, e.Name))
-	}
 	for _, st := range r.Init {
+		for _, e := range st.Env {
+			if e.Secret {
+				diags = append(diags, jobs.Errorf(e.Pos, refused, "Role %s: the init container %q's variable %s takes its value from a Kubernetes Secret; the batch script delivers Secret values to the main container's variables and files, not yet to an init container's (the value would be written into the batch script). Run it locally (jobshift run -to local) or on Nomad.", r.Name, st.Name, e.Name))
+			}
+		}
 		if st.Image != "" && stt.Container != "none" {
 			diags = append(diags, jobs.Errorf(st.Pos, refused, "Role %s: the init container %q would run in its image %q, and the batch script runs init containers on the host only; set slurm { container = \"none\" } (its programs then come from the node) or run it locally.", r.Name, st.Name, st.Image))
 		}

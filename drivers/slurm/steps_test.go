@@ -95,3 +95,35 @@ func TestRunInit(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretEnv: a variable from a Kubernetes Secret is in the task data
+// by number only; js_env (sh/stage.sh) reads its value from the job's
+// secrets file beside the attempt's directory, under dash and bash, and
+// the plain variables keep theirs.
+func TestSecretEnv(t *testing.T) {
+	const value = "s3cr3t 'q' $HOME"
+	ri := roleInfo{Role: &jobs.Role{Name: "worker", Env: []jobs.EnvVar{
+		{Name: "PLAIN", Value: "p"}, {Name: "STORE_KEY", Value: value, Secret: true}}}, k: 0}
+	sec := &secretTable{job: &jobs.Job{}, index: map[string]int{}}
+	data, err := envData(ri, sec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(data, "s3cr3t") {
+		t.Fatalf("the task data holds the Secret's value: %s", data)
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "attempt-1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secrets"), sec.file(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shells {
+		script := data + "_k_dir='" + dir + "/attempt-1'\n" + `js_env 0; printf '%s|%s\n' "$PLAIN" "$STORE_KEY"; env | grep -c '^_jsh_secret' || :`
+		out, code := runSh(t, sh, shStage, script)
+		if want := "p|" + value + "\n0\n"; code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
+	}
+}
