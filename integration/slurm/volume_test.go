@@ -164,3 +164,39 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 		t.Errorf("master printed %q, want the init container's 300 lines on a tmpfs (stderr %q)", out, errOut)
 	}
 }
+
+// TestUserPaths: two users' jobs with the checkpoint claim mapped per user
+// (${user}): alice's job sees her own file, bob's sees nothing of hers,
+// and each note lands in its user's directory.
+func TestUserPaths(t *testing.T) {
+	needCluster(t)
+	shared := t.TempDir()
+	for _, u := range []string{"alice", "bob"} {
+		if err := os.MkdirAll(filepath.Join(shared, "ckpt", u), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chmod(filepath.Join(shared, "ckpt", u), 0o777)
+	}
+	if err := os.WriteFile(filepath.Join(shared, "ckpt", "alice", "alice-only.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site, d := siteconfig.ParseConfig([]byte(`volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "user-ckpt.yaml")
+	for _, c := range []struct{ user, sees string }{{"alice", "sees: alice-only.txt \n"}, {"bob", "sees: \n"}} {
+		r := submit(t, loadUserPlan(t, path, site, c.user), 3*time.Minute)
+		out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+		if strings.Contains(string(errOut), "needs") && strings.Contains(string(errOut), "namespace") {
+			t.Skipf("the nodes allow no namespace: %s", errOut)
+		}
+		if r.final.Phase != completion.PhaseSucceeded || string(out) != c.sees {
+			t.Errorf("%s: final %+v, printed %q, want %q (stderr %q)", c.user, r.final, out, c.sees, errOut)
+		}
+		if b, err := os.ReadFile(filepath.Join(shared, "ckpt", c.user, "note.txt")); err != nil || string(b) != "written\n" {
+			t.Errorf("%s's note in the user's directory: %q, %v", c.user, b, err)
+		}
+	}
+}
