@@ -8,6 +8,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/jobs"
 )
 
 // SiteSecrets are the Secrets a site keeps as Nomad Variables below prefix
@@ -42,6 +43,9 @@ func SiteSecrets(c drivers.Config, prefix string) ([]any, error) {
 		}
 		data := map[string]any{}
 		for k, val := range v.Items {
+			if msg := jobs.ObjectKeyError(k); msg != "" {
+				return nil, fmt.Errorf("the Nomad Variable %s holds the item %q, which %s (it is the key of the Secret %s)", m.Path, k, msg, name)
+			}
 			data[k] = val
 		}
 		out = append(out, map[string]any{"apiVersion": "v1", "kind": "Secret",
