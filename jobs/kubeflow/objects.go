@@ -272,4 +272,3 @@ func hasDotDot(p string) bool {
 	}
 	return false
 }
-
