@@ -350,6 +350,16 @@ func mounted(gs *GroupShape, vol jobs.Volume) bool {
 	return false
 }
 
+// taskMounts gives main task t gs's mounts: its volume_mount blocks, the
+// driver volumes (vols, the view's files, first) and tmpfs mounts.
+func taskMounts(t *api.Task, gs *GroupShape, vols []string) {
+	t.VolumeMounts = volumeMounts(gs)
+	if vols := append(vols, driverVolumes(gs)...); len(vols) > 0 {
+		t.Config["volumes"] = vols
+	}
+	tmpfsConfig(gs, t.Config)
+}
+
 // tmpfsConfig sets the container driver's tmpfs mounts of gs's memory
 // emptyDirs in cfg: docker's mount blocks of type tmpfs with the size in
 // bytes (drivers/docker/config.go DockerMount, tmpfs_options, v1.11.3),
