@@ -10,6 +10,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -42,8 +43,25 @@ func examplePlan(t *testing.T, c *cluster, name string) *translate.Plan {
 // returns its master's stdout; no job version holds the Secret's value.
 func masterLogNomad(t *testing.T, name string) string {
 	c := need(t, "nomad")
+	return masterLogOn(t, c, examplePlan(t, c, name))
+}
+
+// dockerCluster is c with the docker driver, the jobs' images replaced by
+// the locally built one.
+func dockerCluster(t *testing.T, c *cluster) *cluster {
+	needClientImage(t, c)
+	site := *c.Site
+	ns := *site.Nomad
+	ns.Driver = "docker"
+	site.Nomad = &ns
+	site.Images = append([]siteconfig.ImageRule{{Pattern: "python:*", Replace: torchImage}, {Pattern: "busybox*", Replace: torchImage}}, site.Images...)
+	return &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+}
+
+// masterLogOn runs plan on c to success and returns its master's stdout;
+// no job version holds the example's Secret value.
+func masterLogOn(t *testing.T, c *cluster, plan *translate.Plan) string {
 	cl := nomadClient(t, c)
-	plan := examplePlan(t, c, name)
 	tasks, _ := runNomadPlaced(t, c, cl, plan)
 	var out string
 	for _, nt := range tasks {
@@ -77,6 +95,39 @@ func TestConfigMapSecretNomad(t *testing.T) {
 func TestInitSecretNomad(t *testing.T) {
 	if out := masterLogNomad(t, "pytorchjob-init-secret.yaml"); !strings.Contains(out, initLine) {
 		t.Errorf("master printed %q, want %q", out, initLine)
+	}
+}
+
+// TestConfigMapSecretNomadDocker: the ConfigMap-entry example on the
+// clients' Docker daemons: the ConfigMap's script and the Secret's file
+// mounted from the task directory, the key from the job's Variable.
+func TestConfigMapSecretNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	dc := dockerCluster(t, c)
+	if out := masterLogOn(t, c, examplePlan(t, dc, "pytorchjob-configmap-entry.yaml")); !strings.Contains(out, entryLine) {
+		t.Errorf("master printed %q, want %q", out, entryLine)
+	}
+}
+
+// TestInitEmptyDirNomadDocker: an init container filling the pod's
+// emptyDir, then the main container reading it, on a client's Docker
+// (the allocation's directory, a driver volume of both tasks); the memory
+// emptyDir is Docker's tmpfs mount of its sizeLimit.
+func TestInitEmptyDirNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	dc := dockerCluster(t, c)
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "init-emptydir.yaml")
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, dc.Site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan.Options = map[string]string{}
+	if out := masterLogOn(t, c, plan); out != "cache: 500 lines\nfast: 32768k\n" {
+		t.Errorf("master printed %q", out)
 	}
 }
 
