@@ -41,7 +41,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			return "", err
 		}
 		b.WriteString(data)
-		b.WriteString(initData(ri))
+		b.WriteString(initData(ri, sec))
 	}
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))

@@ -97,3 +97,4 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 		})
 	}
 }
+

@@ -65,3 +65,17 @@ func noSecretLeft(t *testing.T, r *run, value string) {
 		}
 	}
 }
+
+// TestInitSecretEnv: an init container's variable from a Secret reaches
+// it (js_run_init reads it from the secrets file), and the value is in no
+// file of the job's state.
+func TestInitSecretEnv(t *testing.T) {
+	needCluster(t)
+	r := submit(t, loadSitePlan(t, "integration/testdata/view/init-secret-env.yaml", nil), 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+	if r.final.Phase != completion.PhaseSucceeded || string(out) != "init saw the token: 14 bytes\n" {
+		t.Fatalf("final %+v, master printed %q (stderr %q)", r.final, out, errOut)
+	}
+	noSecretLeft(t, r, "tok-5e3c9a1b77")
+}
