@@ -97,4 +97,3 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 		})
 	}
 }
-
