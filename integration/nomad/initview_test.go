@@ -97,3 +97,21 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 		})
 	}
 }
+
+// TestInitSecretEnvOnNomad: an init container's variable from a Secret
+// reaches it on raw_exec and docker (through the job's Variable), and its
+// proof in the emptyDir matches the main container's copy (the job holds
+// no value: drivers/nomad TestInitSecretEnvRendered).
+func TestInitSecretEnvOnNomad(t *testing.T) {
+	path := filepath.Join(agent.Repo(), "integration", "testdata", "view", "init-secret-env.yaml")
+	for _, c := range []struct {
+		name string
+		cfg  func(*testing.T) *siteconfig.Config
+	}{{"raw_exec", func(*testing.T) *siteconfig.Config { return site() }}, {"docker", dockerSite}} {
+		t.Run(c.name, func(t *testing.T) {
+			if out := masterLogOn(t, path, c.cfg(t)); out != "init saw the token: 14 bytes\n" {
+				t.Errorf("master printed %q", out)
+			}
+		})
+	}
+}
