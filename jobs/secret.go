@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strconv"
+	"strings"
 )
 
 // MarshalJSON writes a secret variable without its value (explain -json,
@@ -76,4 +77,20 @@ func LookupSecret(root map[string]any, path string) (string, bool) {
 	default:
 		return fmt.Sprint(v), true
 	}
+}
+
+// ObjectKeyError says what makes key no ConfigMap or Secret key ("" when
+// it is one): letters, digits, '-', '_' and '.', at most 253 bytes, not
+// "." nor starting with ".." (k8s.io/apimachinery pkg/util/validation/
+// validation.go IsConfigMapKey, v0.29.0). A key is a volume's file name.
+func ObjectKeyError(key string) string {
+	switch {
+	case key == "" || len(key) > 253:
+		return "must be 1 to 253 bytes long"
+	case strings.Trim(key, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.") != "":
+		return "may hold only letters, digits, '-', '_' and '.'"
+	case key == "." || strings.HasPrefix(key, ".."):
+		return "must not be '.' nor start with '..'"
+	}
+	return ""
 }

@@ -151,3 +151,38 @@ func TestSecretsBlock(t *testing.T) {
 		}
 	}
 }
+
+// TestSecretsNomadVariable: the Variables' path prefix keeps ${user};
+// a user name that is no path element, and prefixes Nomad would refuse
+// or that lie in its own nomad/ tree, are refused, located.
+func TestSecretsNomadVariable(t *testing.T) {
+	cfg, diags := ParseConfig([]byte(`secrets { nomad_variable = "jobshift/secrets/${user}" }`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	if p, err := cfg.Secrets.VariablePrefix("alice"); err != nil || p != "jobshift/secrets/alice" {
+		t.Errorf("alice's prefix %q, %v", p, err)
+	}
+	if files, err := cfg.Secrets.Files("alice"); err != nil || files != nil {
+		t.Errorf("no dir: files %q, %v", files, err)
+	}
+	for _, user := range []string{"", "../bob", "bob/x", "a.b", "bob\nx"} {
+		if p, err := cfg.Secrets.VariablePrefix(user); err == nil {
+			t.Errorf("user %q was accepted: %q", user, p)
+		}
+	}
+	for _, src := range []string{
+		`secrets { nomad_variable = "nomad/jobs/x" }`,
+		`secrets { nomad_variable = "/jobshift/secrets" }`,
+		`secrets { nomad_variable = "jobshift/../secrets" }`,
+		`secrets { nomad_variable = "jobshift//secrets" }`,
+		`secrets { nomad_variable = "jobshift/secrets/" }`,
+		"secrets { nomad_variable = \"jobshift/a\\nb\" }",
+		`secrets { nomad_variable = "jobshift/sec rets" }`,
+	} {
+		_, diags := ParseConfig([]byte(src), "site.hcl")
+		if !diags.HasErrors() || diags[0].Subject == nil || diags[0].Subject.Start.Line != 1 || diags[0].Subject.Start.Column < 11 {
+			t.Errorf("%s: %v, want an error at the attribute", src, diags)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -144,6 +145,14 @@ func applyRules(r *jobs.Role, cfg *siteconfig.Config) hcl.Diagnostics {
 	if r.Image != "" {
 		if rule := cfg.Image(r.Image); rule != nil {
 			r.Image = rule.Rewrite(r.Image)
+		}
+	}
+	// an init container's image is the site's too (a copy: the job read
+	// keeps its own)
+	r.Init = slices.Clone(r.Init)
+	for i, st := range r.Init {
+		if rule := cfg.Image(st.Image); st.Image != "" && rule != nil {
+			r.Init[i].Image = rule.Rewrite(st.Image)
 		}
 	}
 	if rule := cfg.Role(r.Name); rule != nil {

@@ -1,6 +1,7 @@
 package translate
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -161,5 +162,25 @@ func TestBuildWithoutSiteConfig(t *testing.T) {
 	// Only the unmapped GPU type is worth a warning.
 	if len(diags) != 1 || diags[0].Summary != "GPU type not mapped" {
 		t.Errorf("diagnostics: %s", diags.Error())
+	}
+}
+
+// TestBuildRewritesInitImages: an init container's image takes the
+// site's image rule as its pod's main container's does, and the caller's
+// job keeps its own.
+func TestBuildRewritesInitImages(t *testing.T) {
+	cfg, diags := siteconfig.ParseConfig([]byte(`image "busybox*" { replace = "mirror.example/busybox:stable" }`), "site.hcl")
+	if diags.HasErrors() {
+		t.Fatal(diags.Error())
+	}
+	job := testJob()
+	job.Roles[0].Init = []jobs.InitStep{{Name: "fetch", Image: "busybox:1.36", Command: jobs.Command{Command: []string{"true"}}}, {Name: "other", Image: "alpine:3"}}
+	plan, _ := Build(job, cfg, nil, "alice")
+	if plan == nil {
+		t.Fatal("no plan")
+	}
+	got := []string{plan.Job.Roles[0].Init[0].Image, plan.Job.Roles[0].Init[1].Image, job.Roles[0].Init[0].Image}
+	if want := []string{"mirror.example/busybox:stable", "alpine:3", "busybox:1.36"}; !slices.Equal(got, want) {
+		t.Errorf("init images %q, want %q (plan's, then the caller's)", got, want)
 	}
 }

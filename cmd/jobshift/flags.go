@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
+	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/drivers/slurm"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/diag"
@@ -211,7 +213,7 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 	opts := f.opts
 	opts.Path = path
 	if f.secrets == "" && cfg != nil && cfg.Secrets != nil {
-		s, d := f.siteSecrets(cfg.Secrets)
+		s, d := f.siteSecrets(cfg)
 		if diags = append(diags, d...); d.HasErrors() {
 			return nil, nil, diags
 		}
@@ -257,7 +259,8 @@ func readSecrets(path string) (map[string]any, hcl.Diagnostics) {
 // siteSecrets reads the site's secrets directory (siteconfig.
 // SecretsConfig) as one -secrets file: the Secret and ConfigMap documents
 // of all its files, nil when it holds none.
-func (f *jobFlags) siteSecrets(sc *siteconfig.SecretsConfig) (map[string]any, hcl.Diagnostics) {
+func (f *jobFlags) siteSecrets(cfg *siteconfig.Config) (map[string]any, hcl.Diagnostics) {
+	sc := cfg.Secrets
 	user, diags := translate.ResolveUser(f.user)
 	if diags.HasErrors() {
 		return nil, diags
@@ -282,10 +285,51 @@ func (f *jobFlags) siteSecrets(sc *siteconfig.SecretsConfig) (map[string]any, hc
 			return nil, append(diags, cmdError("Invalid site secrets file", "%s (the site's secrets dir, %s) holds no Secret or ConfigMap documents.", file, sc.Range))
 		}
 	}
+	if sc.NomadVariable != "" {
+		vars, d := nomadSecrets(cfg, user, items)
+		if diags = append(diags, d...); d.HasErrors() {
+			return nil, diags
+		}
+		items = append(items, vars...)
+	}
 	if len(items) == 0 {
 		return nil, diags
 	}
 	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, diags
+}
+
+// nomadSecrets are the Secrets of the site's Nomad Variables for user
+// (nomad.SiteSecrets); a name the secrets dir's files also hold (have) is
+// refused, as two Secrets of one name cannot exist. Errors never quote a
+// value.
+func nomadSecrets(cfg *siteconfig.Config, user string, have []any) ([]any, hcl.Diagnostics) {
+	sc := cfg.Secrets
+	fail := func(format string, a ...any) hcl.Diagnostics {
+		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the site's secrets", Detail: fmt.Sprintf(format, a...), Subject: sc.Range.Ptr()}}
+	}
+	prefix, err := sc.VariablePrefix(user)
+	if err != nil {
+		return nil, fail("%v.", err)
+	}
+	vars, err := nomad.SiteSecrets(drivers.Config{Site: cfg}, prefix)
+	if err != nil {
+		return nil, fail("%v. The site keeps its Secrets as Nomad Variables (secrets { nomad_variable = %q }): set NOMAD_ADDR and NOMAD_TOKEN to reach them, or pass -secrets FILE.", err, sc.NomadVariable)
+	}
+	for _, v := range vars {
+		name := v.(map[string]any)["metadata"].(map[string]any)["name"]
+		for _, h := range have {
+			if m, _ := h.(map[string]any); m["kind"] == "Secret" && objectName(m) == name {
+				return nil, fail("the Secret %q is both a Nomad Variable below %s and in the secrets dir %s; keep it in one.", name, prefix, sc.Dir)
+			}
+		}
+	}
+	return vars, nil
+}
+
+// objectName is a Kubernetes object's metadata.name ("" if none).
+func objectName(m map[string]any) any {
+	md, _ := m["metadata"].(map[string]any)
+	return md["name"]
 }
 
 const secretsHint = "A secrets file is a YAML or JSON mapping of names to values."

@@ -301,3 +301,19 @@ func TestWarnFixedPortPeers(t *testing.T) {
 		}
 	}
 }
+
+// TestInitMemoryEmptyDir: the init container writes into the pod's
+// memory emptyDir and the main container reads it: both run in the
+// task's one view (the init runner is the view's command), so they share
+// its tmpfs.
+func TestInitMemoryEmptyDir(t *testing.T) {
+	needView(t)
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "init-memory.yaml"))
+	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	if got, want := taskStdout(t, runDir, "master-0"), "fast: 300 lines\nfs: tmpfs\n"; got != want {
+		t.Errorf("master-0 printed %q, want %q", got, want)
+	}
+}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/internal/shquote"
 	"github.com/jobshift/jobshift/jobs"
 )
@@ -50,19 +51,38 @@ const InitTask = "init"
 func initScript(role *jobs.Role) string {
 	var b strings.Builder
 	b.WriteString("# jobshift: the role's init containers, in order, each to success\n")
-	for _, st := range role.Init {
+	var secrets []string // every step's secret variables (secretInitVar)
+	for j, st := range role.Init {
+		for i, e := range st.Env {
+			if e.Secret {
+				secrets = append(secrets, secretInitVar(j, i))
+			}
+		}
+	}
+	for j, st := range role.Init {
 		argv := append(append([]string(nil), st.Command.Command...), st.Command.Args...)
 		cd := ""
 		if st.WorkingDir != "" {
 			cd = "cd " + shquote.QuoteAll([]string{st.WorkingDir}) + " && "
 		}
-		env := make([]string, len(st.Env))
+		var env []string
 		for i, e := range st.Env {
-			env[i] = e.Name + "=" + e.Value
+			if e.Secret {
+				// its value taken from the init task's environment into
+				// an unexported variable, then no step's secret
+				// variable is left in the environment
+				cd += fmt.Sprintf(`_jsv%d="$%s" && `, i, secretInitVar(j, i))
+				env = append(env, shquote.QuoteAll([]string{e.Name + "="})+fmt.Sprintf(`"$_jsv%d"`, i))
+				continue
+			}
+			env = append(env, shquote.QuoteAll([]string{e.Name + "=" + e.Value}))
+		}
+		if len(secrets) > 0 {
+			cd += "unset " + strings.Join(secrets, " ") + " && "
 		}
 		run := "exec " + shquote.QuoteAll(argv)
 		if len(env) > 0 {
-			run = "exec env -- " + shquote.QuoteAll(env) + " " + shquote.QuoteAll(argv)
+			run = "exec env -- " + strings.Join(env, " ") + " " + shquote.QuoteAll(argv)
 		}
 		fmt.Fprintf(&b, "(%s%s)\nrc=$?\nif [ \"$rc\" -ne 0 ]; then echo %s\"$rc\" >&2; exit \"$rc\"; fi\n",
 			cd, run, shquote.QuoteAll([]string{"jobshift: init container " + st.Name + " failed with exit code "}))
@@ -93,7 +113,7 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		if !ok {
 			return t
 		}
-		t.Templates = append([]*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}, view.tmpls...)
+		t.Templates = append(append([]*api.Template{r.fileTemplate("local/jobshift-init.sh", initScript(role))}, view.tmpls...), r.secretInitTemplate(role, false)...)
 		t.Config = map[string]any{"command": view.uc.argv[0], "args": view.uc.argv[1:]}
 		if wd := r.set.WorkDir; wd != "" {
 			t.Config["work_dir"] = wd
@@ -121,24 +141,40 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		}
 		t.Config[wk] = st.WorkingDir
 	}
-	if vols := r.initVolumes(role, st); len(vols) > 0 {
+	if vols := r.initVolumes(role, gs, st); len(vols) > 0 {
 		t.Config["volumes"] = vols
 	}
-	if len(st.Env) > 0 {
-		t.Env = map[string]string{}
-		for _, e := range st.Env {
+	for _, e := range st.Env {
+		if t.Env == nil {
+			t.Env = map[string]string{}
+		}
+		if !e.Secret {
 			t.Env[e.Name] = e.Value
 		}
 	}
+	t.Templates = r.secretInitTemplate(role, true)
 	return t
 }
 
 // initVolumes are the driver volumes of init container st's hostPath
 // volumes (as the main task's: hostPathMount), which it shares with the
-// main container through the host path.
-func (r *renderer) initVolumes(role *jobs.Role, st jobs.InitStep) []string {
+// main container through the host path, and of its emptyDirs, which it
+// shares through the allocation directory (mounts.go emptyDir).
+func (r *renderer) initVolumes(role *jobs.Role, gs *GroupShape, st jobs.InitStep) []string {
 	var vols []string
 	for _, v := range st.Volumes {
+		if v.Kind == "emptyDir" {
+			err := taskns.CheckPath(v.MountPath)
+			if err == nil && strings.ContainsAny(v.MountPath, ":,") {
+				err = fmt.Errorf("%q holds a ':' or ',', which a driver volume (host:dest) cannot carry", v.MountPath)
+			}
+			if err != nil {
+				r.errorf(v.Pos, "Volume cannot be mounted on Nomad", "Role %s, init container %s, emptyDir %q: %v.", role.Name, st.Name, v.Name, err)
+				continue
+			}
+			vols = append(vols, allocEmptyDir(v.Name)+":"+v.MountPath)
+			continue
+		}
 		if v.Kind != "hostPath" || r.plan.Site.Volume(v.Source, v.Name) != nil {
 			continue
 		}

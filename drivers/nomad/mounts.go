@@ -37,11 +37,13 @@ import (
 type MountWay string
 
 const (
-	MountHostVolume MountWay = "nomad host volume"  // group volume type host + volume_mount
-	MountCSIVolume  MountWay = "nomad csi volume"   // group volume type csi + volume_mount
-	MountDriver     MountWay = "driver volume"      // docker/podman config volumes
-	MountViewBind   MountWay = "task view bind"     // a bind of the task namespace wrapper
-	MountViewEmpty  MountWay = "task view emptyDir" // an emptyDir the wrapper makes
+	MountHostVolume MountWay = "nomad host volume"    // group volume type host + volume_mount
+	MountCSIVolume  MountWay = "nomad csi volume"     // group volume type csi + volume_mount
+	MountDriver     MountWay = "driver volume"        // docker/podman config volumes
+	MountViewBind   MountWay = "task view bind"       // a bind of the task namespace wrapper
+	MountViewEmpty  MountWay = "task view emptyDir"   // an emptyDir the wrapper makes
+	MountAllocDir   MountWay = "allocation directory" // a container's emptyDir: a driver volume in the allocation
+	MountTmpfs      MountWay = "tmpfs mount"          // a container's memory emptyDir
 )
 
 // MountShape is one mapped volume of a group's main task.
@@ -91,31 +93,68 @@ func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 	}
 }
 
-// emptyDir gives a plain-process task the pod's emptyDir vol through its
-// view: per-task scratch, as each pod had its own, or a tmpfs of the
-// sizeLimit for medium Memory (Kubernetes' emptyDir, core/v1 types.go
-// EmptyDirVolumeSource, v1.29). A container has its own writable file
-// system at the path; it is left to warnVolumes.
+// emptyDir gives the main task the pod's emptyDir vol (Kubernetes'
+// emptyDir, core/v1 types.go EmptyDirVolumeSource, v1.29): per-task
+// scratch, as each pod had its own, in the allocation directory, which the
+// init task shares (the view's 'empty' line on raw_exec and exec, a driver
+// volume relative to the task directory on docker and podman, which need
+// no client option inside the allocation: drivers/docker/driver.go
+// isParentPath, v1.11.3); for medium Memory a tmpfs of the sizeLimit (the
+// view's, or docker's tmpfs mount, podman's tmpfs list). Nomad's tasks
+// share no memory file system, so a memory emptyDir an init container
+// also mounts stays in the allocation directory, with a warning: its
+// contents are the same, its medium is the disk.
 func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
-	if g.Traits.Container {
-		return
-	}
-	if err := taskns.CheckPath(vol.MountPath); err != nil {
+	if err := taskns.CheckPath(vol.MountPath); err != nil || g.Traits.Container && strings.ContainsAny(vol.MountPath, ":,") {
+		if err == nil {
+			err = fmt.Errorf("%q holds a ':' or ',', which a driver volume (host:dest) cannot carry", vol.MountPath)
+		}
 		d.diags = append(d.diags, jobs.Errorf(vol.Pos, "Volume cannot be mounted on Nomad", "Role %s, emptyDir %q: %v. Nothing was rendered.", role.Name, vol.Name, err))
 		return
 	}
-	// in the allocation directory, which the init task shares
 	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk,
 		Source: phAllocDir + "/" + viewEmptyDir + "/" + emptyDirName(vol.Name)}
+	made := "made by the task namespace"
+	if g.Traits.Container {
+		m.Way, m.Source, made = MountAllocDir, allocEmptyDir(vol.Name), "a driver volume "+allocEmptyDir(vol.Name)
+	}
 	why := "a directory of the allocation (shared with the init task)"
-	if vol.Source == "Memory" {
+	switch {
+	case vol.Source == "Memory" && initMounts(role, vol.Name):
+		why += "; medium Memory, but Nomad's tasks share no memory file system, so it is on disk"
+		d.diags = append(d.diags, jobs.Warnf(vol.Pos, "Memory emptyDir on disk", "Role %s, emptyDir %q: an init container fills it, and Nomad runs init containers in a task of their own, which shares no memory file system with the main task; it is a directory of the allocation, on the node's disk, with no sizeLimit.", role.Name, vol.Name))
+	case vol.Source == "Memory":
 		m.Empty, m.SizeMiB, m.Source, why = taskns.EmptyMemory, vol.SizeMiB, "", "a tmpfs of the task's own"
 		if vol.SizeMiB > 0 {
 			why += fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
 		}
+		if g.Traits.Container {
+			m.Way, made = MountTmpfs, g.Driver+"'s tmpfs mount"
+			if g.Driver == "podman" && vol.SizeMiB > 0 {
+				why += ", not enforced (podman's tmpfs option takes no size)"
+			}
+		}
 	}
 	g.Mounts = append(g.Mounts, m)
-	g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s made by the task namespace", vol.Name, m.Way, m.Dest, why))
+	g.Why = append(g.Why, fmt.Sprintf("volume %s: %s at %s, %s, %s", vol.Name, m.Way, m.Dest, why, made))
+}
+
+// allocEmptyDir is emptyDir name's directory as a container driver's
+// volume source: relative to the task directory, in the allocation's.
+func allocEmptyDir(name string) string {
+	return "../alloc/" + viewEmptyDir + "/" + emptyDirName(name)
+}
+
+// initMounts: one of role's init containers mounts its volume name.
+func initMounts(role *jobs.Role, name string) bool {
+	for _, st := range role.Init {
+		for _, v := range st.Volumes {
+			if v.Name == name {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hostPath gives the task the pod's hostPath vol as written: a driver
@@ -276,7 +315,7 @@ func volumeMounts(gs *GroupShape) []*api.VolumeMount {
 func driverVolumes(gs *GroupShape) []string {
 	var out []string
 	for _, m := range gs.Mounts {
-		if m.Way == MountDriver {
+		if m.Way == MountDriver || m.Way == MountAllocDir {
 			v := m.Source + ":" + m.Dest
 			if m.ReadOnly {
 				v += ":ro"
@@ -309,4 +348,41 @@ func mounted(gs *GroupShape, vol jobs.Volume) bool {
 		}
 	}
 	return false
+}
+
+// taskMounts gives main task t gs's mounts: its volume_mount blocks, the
+// driver volumes (vols, the view's files, first) and tmpfs mounts.
+func taskMounts(t *api.Task, gs *GroupShape, vols []string) {
+	t.VolumeMounts = volumeMounts(gs)
+	if vols := append(vols, driverVolumes(gs)...); len(vols) > 0 {
+		t.Config["volumes"] = vols
+	}
+	tmpfsConfig(gs, t.Config)
+}
+
+// tmpfsConfig sets the container driver's tmpfs mounts of gs's memory
+// emptyDirs in cfg: docker's mount blocks of type tmpfs with the size in
+// bytes (drivers/docker/config.go DockerMount, tmpfs_options, v1.11.3),
+// podman's tmpfs list of paths (drivers/podman config.go, tmpfs).
+func tmpfsConfig(gs *GroupShape, cfg map[string]any) {
+	var mounts []map[string]any
+	var paths []string
+	for _, m := range gs.Mounts {
+		if m.Way != MountTmpfs {
+			continue
+		}
+		paths = append(paths, m.Dest)
+		mt := map[string]any{"type": "tmpfs", "target": m.Dest, "readonly": false}
+		if m.SizeMiB > 0 {
+			mt["tmpfs_options"] = []map[string]any{{"size": m.SizeMiB * 1024 * 1024}}
+		}
+		mounts = append(mounts, mt)
+	}
+	switch {
+	case len(paths) == 0:
+	case gs.Driver == "podman":
+		cfg["tmpfs"] = paths
+	default:
+		cfg["mount"] = mounts
+	}
 }

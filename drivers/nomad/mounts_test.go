@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -241,13 +242,64 @@ func TestEmptyDirRendered(t *testing.T) {
 		}
 		want := "\nempty\tdisk\t0\t/cache\t$NOMAD_ALLOC_DIR/jobshift-emptydir/cache\nempty\tmemory\t2048\t/cache/fast\n"
 		if driver == "docker" {
-			if spec != "" || len(vols) > 0 {
-				t.Errorf("docker: spec %q volumes %q, want neither", spec, vols)
+			mounts := fmt.Sprint(mainOf(groupOf(job, "worker")).Config["mount"])
+			if spec != "" || fmt.Sprint(vols) != "[../alloc/jobshift-emptydir/cache:/cache]" ||
+				mounts != "[map[readonly:false target:/cache/fast tmpfs_options:[map[size:2147483648]] type:tmpfs]]" {
+				t.Errorf("docker: spec %q volumes %q mounts %s, want the allocation's directory at /cache and a tmpfs of 2 GiB at /cache/fast", spec, vols, mounts)
 			}
 			continue
 		}
 		if !strings.Contains(spec, want) {
 			t.Errorf("%s: spec:\n%s\nwant the emptyDirs, parent first:%s", driver, spec, want)
+		}
+	}
+}
+
+// TestInitMemoryEmptyDirRendered: a memory emptyDir an init container
+// fills is the allocation's directory for both tasks (Nomad's tasks share
+// no tmpfs), with a warning at the volume; on docker both containers get
+// it as a driver volume.
+func TestInitMemoryEmptyDirRendered(t *testing.T) {
+	j, diags := load.Load("../../integration/testdata/view/init-memory.yaml", jobs.ReadOptions{Path: "init-memory.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	const dir = "jobshift-emptydir/fast"
+	for _, driver := range []string{"raw_exec", "docker"} {
+		p, diags := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, nil, "alice")
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		job, diags := BuildJob(p, fixtureContract{})
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if !strings.Contains(diags.Error(), "init-memory.yaml:33,") || !strings.Contains(diags.Error(), "Memory emptyDir on disk") {
+			t.Errorf("%s: warnings %v, want one at the main container's mount (line 33)", driver, diags)
+		}
+		g := groupOf(job, "master")
+		var main, init *api.Task
+		for _, task := range g.Tasks {
+			switch task.Name {
+			case MainTask:
+				main = task
+			case InitTask:
+				init = task
+			}
+		}
+		if driver == "docker" {
+			for _, task := range []*api.Task{main, init} {
+				if v := fmt.Sprint(task.Config["volumes"]); v != "[../alloc/"+dir+":/fast]" || task.Config["mount"] != nil {
+					t.Errorf("docker %s: volumes %s mount %v, want the allocation's directory only", task.Name, v, task.Config["mount"])
+				}
+			}
+			continue
+		}
+		want := "\nempty\tdisk\t0\t/fast\t$NOMAD_ALLOC_DIR/" + dir + "\n"
+		for _, task := range []*api.Task{main, init} {
+			if spec := viewSpecText(t, task); !strings.Contains(spec, want) {
+				t.Errorf("raw_exec %s: spec\n%s\nwant %q", task.Name, spec, want)
+			}
 		}
 	}
 }

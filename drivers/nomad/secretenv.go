@@ -29,7 +29,14 @@ const SecretEnvFile = "secrets/jobshift-secret.env"
 // secretEnvItem is the Variable item holding role's secret variable name.
 func secretEnvItem(role, name string) string { return "jobshift_env." + role + "." + name }
 
-// secretEnvItems adds every role's secret variables to items.
+// secretInitItem is the Variable item holding variable i of role's init
+// step j.
+func secretInitItem(role string, j, i int) string {
+	return fmt.Sprintf("jobshift_initenv.%s.%d.%d", role, j, i)
+}
+
+// secretEnvItems adds every role's secret variables, its init steps'
+// too, to items.
 func secretEnvItems(p *translate.Plan, items map[string]string) {
 	for _, r := range p.Job.Roles {
 		for _, e := range r.Env {
@@ -37,7 +44,53 @@ func secretEnvItems(p *translate.Plan, items map[string]string) {
 				items[secretEnvItem(r.Name, e.Name)] = e.Value
 			}
 		}
+		for j, st := range r.Init {
+			for i, e := range st.Env {
+				if e.Secret {
+					items[secretInitItem(r.Name, j, i)] = e.Value
+				}
+			}
+		}
 	}
+}
+
+// An init step's secret variables reach the init task the same way, into
+// secrets/jobshift-init-secret.env (env = true): a container's one step
+// by their own names; a host driver's steps as JOBSHIFT_INIT_SECRET_J_I,
+// which the init script (initScript) gives step J under the variable's
+// name and takes from every other step, so a step sees only its own.
+
+// SecretInitEnvFile is the template an init task's secret variables are
+// read from.
+const SecretInitEnvFile = "secrets/jobshift-init-secret.env"
+
+// secretInitVar is the init task's variable carrying variable i of step j
+// on a host driver.
+func secretInitVar(j, i int) string { return fmt.Sprintf("JOBSHIFT_INIT_SECRET_%d_%d", j, i) }
+
+// secretInitTemplate gives role's init steps their secret variables (none
+// when they have none); byName: the variables' own names (a container's
+// one step).
+func (r *renderer) secretInitTemplate(role *jobs.Role, byName bool) []*api.Template {
+	var b strings.Builder
+	for j, st := range role.Init {
+		for i, e := range st.Env {
+			if !e.Secret {
+				continue
+			}
+			name := secretInitVar(j, i)
+			if byName {
+				name = e.Name
+			}
+			fmt.Fprintf(&b, "%s={{ with nomadVar %s }}{{ index . %s | toJSON }}{{ end }}\n", name,
+				quoteTemplateString(VariablePath(r.jobID)), quoteTemplateString(secretInitItem(role.Name, j, i)))
+		}
+	}
+	if b.Len() == 0 {
+		return nil
+	}
+	return []*api.Template{{EmbeddedTmpl: new(b.String()), DestPath: new(SecretInitEnvFile),
+		ChangeMode: new("noop"), Once: new(true), Envvars: new(true), Perms: new("0600")}}
 }
 
 // secretEnvTemplate is the template giving role's secret variables to its

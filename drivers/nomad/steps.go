@@ -8,11 +8,8 @@ import (
 
 // checkSteps refuses, located, what a role asks to run besides its command
 // that the Nomad rendering cannot run as written: init containers the
-// group's InitTask cannot run (initsteps.go), variables of an init
-// container whose value comes from a Kubernetes Secret (the init task's
-// env block or script would show it; the main task's travel through the
-// job's Variable: secretenv.go). The step order is the shape's
-// (decider.stepOrder).
+// group's InitTask cannot run (initsteps.go). The step order is the
+// shape's (decider.stepOrder).
 func (r *renderer) checkSteps(j *jobs.Job) {
 	for _, role := range j.Roles {
 		r.checkRoleSteps(role)
@@ -20,13 +17,6 @@ func (r *renderer) checkSteps(j *jobs.Job) {
 }
 
 func (r *renderer) checkRoleSteps(role *jobs.Role) {
-	for _, st := range role.Init {
-		for _, e := range st.Env {
-			if e.Secret {
-				r.errorf(e.Pos, "Secret value not delivered on Nomad", "Role %s: the init container %q takes %s from a Kubernetes Secret; jobshift delivers Secret values to a role's main container on Nomad, not to its init containers, where the value would be written into the job specification. Nothing was rendered.", role.Name, st.Name, e.Name)
-			}
-		}
-	}
 	if gs := r.shape.Group(role.Name); gs != nil && len(role.Init) > 0 {
 		r.checkInit(role, gs)
 	}

@@ -239,10 +239,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Env[k] = v
 	}
 	t.Config = r.driverConfig(role, driver, net, uc, gpus)
-	t.VolumeMounts = volumeMounts(gs)
-	if vols := append(view.vols, driverVolumes(gs)...); len(vols) > 0 {
-		t.Config["volumes"] = vols
-	}
+	taskMounts(t, gs, view.vols)
 	return t
 }
 

@@ -12,14 +12,9 @@ import (
 
 // checkSteps refuses, located, what the batch script cannot do for a
 // role's init containers (jobs.Role.Init: run them in their own images,
-// without a command, with a name or value the shell cannot carry), and
-// variables whose value comes from a Kubernetes Secret (the batch script
-// would hold the value).
+// without a command, with a name or value the shell cannot carry).
 func checkSteps(r *jobs.Role, stt settings) hcl.Diagnostics {
 	var diags hcl.Diagnostics
-	if e, ok := r.SecretEnv(); ok {
-		diags = append(diags, jobs.Errorf(e.Pos, refused, "Role %s: the variable %s takes its value from a Kubernetes Secret; jobshift delivers such values locally (jobshift run -to local) but not yet on Slurm, where the value would be written into the batch script.", r.Name, e.Name))
-	}
 	for _, st := range r.Init {
 		if st.Image != "" && stt.Container != "none" {
 			diags = append(diags, jobs.Errorf(st.Pos, refused, "Role %s: the init container %q would run in its image %q, and the batch script runs init containers on the host only; set slurm { container = \"none\" } (its programs then come from the node) or run it locally.", r.Name, st.Name, st.Image))
@@ -50,9 +45,10 @@ func envValues(env []jobs.EnvVar) []string {
 	return out
 }
 
-// initData renders what js_run_init (sh/run.sh) reads for role ri: each
-// init step's name, argument vector (command then args) and variables.
-func initData(ri roleInfo) string {
+// initData renders what js_run_init (sh/init.sh) reads for role ri: each
+// init step's name, argument vector (command then args) and variables, a
+// Secret's value by its number in the job's secrets file (sec).
+func initData(ri roleInfo, sec *secretTable) string {
 	if len(ri.Init) == 0 {
 		return ""
 	}
@@ -66,6 +62,11 @@ func initData(ri roleInfo) string {
 			fmt.Fprintf(&b, "_t_initarg_%d_%d_%d=%s\n", k, j, i, shQuote(a))
 		}
 		for i, e := range st.Env {
+			if e.Secret {
+				n := sec.add("init\x00"+ri.Name+"\x00"+st.Name+"\x00"+e.Name, e.Value)
+				fmt.Fprintf(&b, "_t_initenvn_%d_%d_%d=%s _t_initenvs_%d_%d_%d=%d\n", k, j, i, e.Name, k, j, i, n)
+				continue
+			}
 			fmt.Fprintf(&b, "_t_initenvn_%d_%d_%d=%s _t_initenvv_%d_%d_%d=%s\n", k, j, i, e.Name, k, j, i, shQuote(e.Value))
 		}
 	}

@@ -83,7 +83,7 @@ func TestRunInit(t *testing.T) {
 		_ = os.Remove(filepath.Join(dir, "log"))
 		_ = os.Remove(filepath.Join(dir, "ok"))
 		sd := t.TempDir()
-		script := initData(ri) + "_jsh_sd='" + sd + "' SLURM_PROCID=1\n" +
+		script := initData(ri, &secretTable{job: &jobs.Job{}, index: map[string]int{}}) + "_jsh_sd='" + sd + "' SLURM_PROCID=1\n" +
 			`js_run_init 0; echo "rc $?"; touch '` + dir + `/ok'; js_run_init 0; echo "rc $?"; echo "STEP=${STEP-unset}"`
 		out, code := runSh(t, sh, shRun+shInit, script)
 		if want := "rc 3\nrc 0\nSTEP=unset\n"; code != 0 || out != want {
@@ -92,6 +92,69 @@ func TestRunInit(t *testing.T) {
 		b, _ := os.ReadFile(filepath.Join(dir, "log"))
 		if want := "a 'b'\nsecond\n"; string(b) != want {
 			t.Errorf("%s: the steps wrote %q, want %q (first once, then second after the restart)", sh, b, want)
+		}
+	}
+}
+
+// TestSecretEnv: a variable from a Kubernetes Secret is in the task data
+// by number only; js_env (sh/stage.sh) reads its value from the job's
+// secrets file beside the attempt's directory, under dash and bash, and
+// the plain variables keep theirs.
+func TestSecretEnv(t *testing.T) {
+	const value = "s3cr3t 'q' $HOME"
+	ri := roleInfo{Role: &jobs.Role{Name: "worker", Env: []jobs.EnvVar{
+		{Name: "PLAIN", Value: "p"}, {Name: "STORE_KEY", Value: value, Secret: true}}}, k: 0}
+	sec := &secretTable{job: &jobs.Job{}, index: map[string]int{}}
+	data, err := envData(ri, sec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(data, "s3cr3t") {
+		t.Fatalf("the task data holds the Secret's value: %s", data)
+	}
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "attempt-1"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secrets"), sec.file(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shells {
+		script := data + "_k_dir='" + dir + "/attempt-1'\n" + `js_env 0; printf '%s|%s\n' "$PLAIN" "$STORE_KEY"; env | grep -c '^_jsh_secret' || :`
+		out, code := runSh(t, sh, shStage, script)
+		if want := "p|" + value + "\n0\n"; code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
+		}
+	}
+}
+
+// TestRunInitSecretEnv: an init container's variable from a Secret is in
+// the task data by number only; js_run_init reads its value from the
+// secrets file beside the attempt's directory, under dash and bash.
+func TestRunInitSecretEnv(t *testing.T) {
+	const value = "init s3cr3t 'q'"
+	ri := roleInfo{Role: &jobs.Role{Name: "worker", Init: []jobs.InitStep{
+		{Name: "fetch", Env: []jobs.EnvVar{{Name: "TOKEN", Value: value, Secret: true}, {Name: "PLAIN", Value: "p"}},
+			Command: jobs.Command{Command: []string{"/bin/sh", "-c", `printf '%s|%s\n' "$PLAIN" "$TOKEN"`}}},
+	}}, k: 0}
+	sec := &secretTable{job: &jobs.Job{}, index: map[string]int{}}
+	data := initData(ri, sec)
+	if strings.Contains(data, "s3cr3t") {
+		t.Fatalf("the task data holds the Secret's value: %s", data)
+	}
+	dir := t.TempDir()
+	sd := filepath.Join(dir, "attempt-1")
+	if err := os.Mkdir(sd, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "secrets"), sec.file(), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, sh := range shells {
+		_ = os.Remove(filepath.Join(sd, "init-0-0-0.done"))
+		out, code := runSh(t, sh, shRun+shInit, data+"_jsh_sd='"+sd+"' SLURM_PROCID=0\njs_run_init 0; echo \"rc $? ${TOKEN-unset}\"")
+		if want := "p|" + value + "\nrc 0 unset\n"; code != 0 || out != want {
+			t.Errorf("%s: exit %d, output %q, want %q", sh, code, out, want)
 		}
 	}
 }

@@ -29,7 +29,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 	b.WriteString("# shellcheck disable=SC1003,SC2016,SC2089,SC2090,SC2154,SC2209,SC2317\n")
 	fmt.Fprintf(&b, "_t_nroles=%d\n", len(roles))
 	for _, ri := range roles {
-		data, err := envData(ri)
+		data, err := envData(ri, sec)
 		if err != nil {
 			return "", err
 		}
@@ -41,7 +41,7 @@ func taskProgramSecrets(job *jobs.Job, roles []roleInfo, st settings, sec *secre
 			return "", err
 		}
 		b.WriteString(data)
-		b.WriteString(initData(ri))
+		b.WriteString(initData(ri, sec))
 	}
 	uaiPS := len(st.Processes) > 1
 	fmt.Fprintf(&b, "_t_uai_ps=%d\n_t_inline_lib=%d\n", b2i(uaiPS), b2i(st.InlineLib))
@@ -112,7 +112,7 @@ var bashNames = map[string]bool{"bash": true, "/bin/bash": true, "/usr/bin/bash"
 func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 	argv := ri.launch.Argv
 	if len(argv) < 3 || !bashNames[argv[0]] || argv[1] != "-c" || ri.ssh || ri.Image != "" && st.Container != "none" ||
-		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI || len(ri.Init) > 0 {
+		len(st.hooks.setup[ri.k]) > 0 || len(st.Processes) > 1 || completion.KindOf(job) == jobs.CompletionMPI || len(ri.Init) > 0 || secretEnv(ri.Role) {
 		return false
 	}
 	// data or files at the job's paths need the task view, which only
@@ -136,7 +136,7 @@ func inShell(job *jobs.Job, ri roleInfo, st settings) bool {
 // envData renders the data js_env (sh/task.sh) reads for role ri in
 // stage 1: instances, working directory, GPU visibility, the /dev/shm size
 // the job asked for, and the role's own variables as name/value pairs.
-func envData(ri roleInfo) (string, error) {
+func envData(ri roleInfo, sec *secretTable) (string, error) {
 	var b strings.Builder
 	k := ri.k
 	shm := int64(0)
@@ -157,6 +157,12 @@ func envData(ri roleInfo) (string, error) {
 			// the task program's own data and the batch script's
 			// variables live there: the job's value would be replaced
 			return "", refuse(e.Pos, "Role %s: environment variable name %q is in a namespace the batch script uses for its own data (_t_*, _jsh_*), so the task would not see the job's value; rename it or run the job on Nomad or locally.", ri.Name, e.Name)
+		}
+		if e.Secret {
+			// a Kubernetes Secret's value: by number from the 0600
+			// secrets file (js_env), never in the task data
+			fmt.Fprintf(&b, "_t_env_%d_%d=%s _t_esec_%d_%d=%d\n", k, j, e.Name, k, j, sec.add("env\x00"+ri.Name+"\x00"+e.Name, e.Value))
+			continue
 		}
 		fmt.Fprintf(&b, "_t_env_%d_%d=%s _t_val_%d_%d=%s\n", k, j, e.Name, k, j, shQuote(e.Value))
 	}
@@ -293,4 +299,10 @@ func retryData(pol completion.Policy) string {
 		max = pol.Job().Extras.Volcano.MaxRetry
 	}
 	return fmt.Sprintf("_jsh_retry_kind=%s\n_jsh_retry_max=%d\n_jsh_retry_classes=%s\n", kind, max, cls)
+}
+
+// secretEnv: one of r's variables takes a Secret's value, which only the
+// supervisor's js_env reads from the secrets file.
+func secretEnv(r *jobs.Role) bool {
+	return slices.ContainsFunc(r.Env, func(e jobs.EnvVar) bool { return e.Secret })
 }

@@ -26,3 +26,7 @@ volume "userhome" { path = "/gpfs/home/${user}" }
 # The Secrets and ConfigMaps the site keeps for each user (a command given
 # no -secrets file reads them).
 secrets { dir = "/etc/jobshift/secrets/${user}" }
+# On a Nomad site they can be Nomad Variables instead, one per Secret
+# (nomad var put jobshift/secrets/alice/store key=...), read with the
+# user's own token, whose ACL policy grants that user's path only:
+#   secrets { nomad_variable = "jobshift/secrets/${user}" }

@@ -8,7 +8,10 @@ import (
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -88,6 +91,62 @@ func TestMappedVolumeLinkRefusedOnRawExec(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(filepath.Join(shared, "home", "bob")); len(entries) > 0 {
 				t.Errorf("the task wrote into bob's tree: %v", entries)
+			}
+		})
+	}
+}
+
+// TestUserPathsOnNomad: two users' jobs with the checkpoint claim mapped
+// per user (${user}), on raw_exec (the task view's bind) and docker (a
+// driver volume): alice's job sees her own file, bob's nothing of hers,
+// and each note lands in its user's directory.
+func TestUserPathsOnNomad(t *testing.T) {
+	for _, driver := range []string{"raw_exec", "docker"} {
+		t.Run(driver, func(t *testing.T) {
+			cfg := site()
+			if driver == "docker" {
+				cfg = dockerSite(t)
+				needDockerVolumes(t)
+			}
+			shared := t.TempDir()
+			for _, u := range []string{"alice", "bob"} {
+				if err := os.MkdirAll(filepath.Join(shared, "ckpt", u), 0o777); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(shared, "ckpt", "alice", "alice-only.txt"), []byte("x"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			rules, d := siteconfig.ParseConfig([]byte(`volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }`), "site.hcl")
+			if d.HasErrors() {
+				t.Fatal(d.Error())
+			}
+			cfg.Volumes = rules.Volumes
+			path := filepath.Join(agent.Repo(), "integration", "testdata", "view", "user-ckpt.yaml")
+			job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			for _, c := range []struct{ user, sees string }{{"alice", "sees: alice-only.txt \n"}, {"bob", "sees: \n"}} {
+				p, diags := translate.Build(job, cfg, nil, c.user)
+				if diags.HasErrors() {
+					t.Fatal(diags)
+				}
+				res, id := run(t, p)
+				allocs, _, err := agent.Client(t).Jobs().Allocations(id, true, nil)
+				if err != nil || len(allocs) == 0 {
+					t.Fatalf("allocations: %v", err)
+				}
+				out, errOut := catLogs(t, allocs[0].ID, nomad.MainTask), catStderr(t, allocs[0].ID, nomad.MainTask)
+				if strings.Contains(errOut, "allows none") {
+					t.Skipf("the client allows no namespace: %s", errOut)
+				}
+				if res.Phase != completion.PhaseSucceeded || out != c.sees {
+					t.Errorf("%s: phase %s, printed %q, want %q (stderr %q)", c.user, res.Phase, out, c.sees, errOut)
+				}
+				if b, err := os.ReadFile(filepath.Join(shared, "ckpt", c.user, "note.txt")); err != nil || string(b) != "written\n" {
+					t.Errorf("%s's note in the user's directory: %q, %v", c.user, b, err)
+				}
 			}
 		})
 	}

@@ -103,6 +103,12 @@ func loadPlan(t *testing.T, path string, opts map[string]string) *translate.Plan
 // the test's own directory.
 func loadSitePlan(t *testing.T, path string, site *siteconfig.Config) *translate.Plan {
 	t.Helper()
+	return loadUserPlan(t, path, site, "ci")
+}
+
+// loadUserPlan is loadSitePlan submitted by user.
+func loadUserPlan(t *testing.T, path string, site *siteconfig.Config, user string) *translate.Plan {
+	t.Helper()
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(repoRoot(), path)
 	}
@@ -110,7 +116,7 @@ func loadSitePlan(t *testing.T, path string, site *siteconfig.Config) *translate
 	if diags.HasErrors() {
 		t.Fatalf("load %s: %v", path, diags)
 	}
-	plan, diags := translate.Build(job, site, nil, "ci")
+	plan, diags := translate.Build(job, site, nil, user)
 	if diags.HasErrors() {
 		t.Fatalf("plan %s: %v", path, diags)
 	}

@@ -144,3 +144,59 @@ volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }
 		}
 	}
 }
+
+// TestInitMemoryEmptyDir: the init container writes into the pod's
+// memory emptyDir and the main container reads it: both run in the
+// task's one view (js_exec_view, jobshift-init), so they share its tmpfs.
+func TestInitMemoryEmptyDir(t *testing.T) {
+	needCluster(t)
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "init-memory.yaml")
+	r := submit(t, loadSitePlan(t, path, nil), 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+	if strings.Contains(string(errOut), "keeps the node's host name") {
+		t.Skipf("the nodes allow no namespace: %s", errOut)
+	}
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final %+v; stderr %s", r.final, errOut)
+	}
+	if string(out) != "fast: 300 lines\nfs: tmpfs\n" {
+		t.Errorf("master printed %q, want the init container's 300 lines on a tmpfs (stderr %q)", out, errOut)
+	}
+}
+
+// TestUserPaths: two users' jobs with the checkpoint claim mapped per user
+// (${user}): alice's job sees her own file, bob's sees nothing of hers,
+// and each note lands in its user's directory.
+func TestUserPaths(t *testing.T) {
+	needCluster(t)
+	shared := t.TempDir()
+	for _, u := range []string{"alice", "bob"} {
+		if err := os.MkdirAll(filepath.Join(shared, "ckpt", u), 0o777); err != nil {
+			t.Fatal(err)
+		}
+		_ = os.Chmod(filepath.Join(shared, "ckpt", u), 0o777)
+	}
+	if err := os.WriteFile(filepath.Join(shared, "ckpt", "alice", "alice-only.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	site, d := siteconfig.ParseConfig([]byte(`volume "checkpoints" { path = "`+shared+`/ckpt/${user}" }`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "user-ckpt.yaml")
+	for _, c := range []struct{ user, sees string }{{"alice", "sees: alice-only.txt \n"}, {"bob", "sees: \n"}} {
+		r := submit(t, loadUserPlan(t, path, site, c.user), 3*time.Minute)
+		out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+		errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+		if strings.Contains(string(errOut), "needs") && strings.Contains(string(errOut), "namespace") {
+			t.Skipf("the nodes allow no namespace: %s", errOut)
+		}
+		if r.final.Phase != completion.PhaseSucceeded || string(out) != c.sees {
+			t.Errorf("%s: final %+v, printed %q, want %q (stderr %q)", c.user, r.final, out, c.sees, errOut)
+		}
+		if b, err := os.ReadFile(filepath.Join(shared, "ckpt", c.user, "note.txt")); err != nil || string(b) != "written\n" {
+			t.Errorf("%s's note in the user's directory: %q, %v", c.user, b, err)
+		}
+	}
+}

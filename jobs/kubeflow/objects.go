@@ -81,6 +81,10 @@ func (r *reader) objectValues(o *object, n *yaml.Node, base64Encoded bool) {
 			r.errorf(f.key, "Invalid "+o.kind+" value", "The key %q of %s %q must have a string value.", f.key.Value, o.kind, o.name)
 			continue
 		}
+		if msg := jobs.ObjectKeyError(f.key.Value); msg != "" {
+			r.errorf(f.key, "Invalid "+o.kind+" key", "The key %q of %s %q %s; Kubernetes rejects it (and a volume of it would place a file outside its mount path).", f.key.Value, o.kind, o.name, msg)
+			continue
+		}
 		val := v.Value
 		if base64Encoded {
 			b, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(val), ""))

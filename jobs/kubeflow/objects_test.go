@@ -77,7 +77,7 @@ metadata: {name: settings}
 data:
   epochs: "3"
   mode: fast
-  bad=key: "1"
+  1bad: "1"
 ---
 apiVersion: v1
 kind: Secret
@@ -103,11 +103,12 @@ func TestObjectsResolve(t *testing.T) {
 	for _, e := range r.Env {
 		env = append(env, ev{e.Name, e.Value, e.Secret})
 	}
-	// kubelet order: envFrom first (sorted keys, prefix, the invalid key
-	// skipped), env after, a later entry replacing an earlier one; the
+	// kubelet order: envFrom first (sorted keys, prefix: CFG_1bad is a
+	// name), env after, a later entry replacing an earlier one; the
 	// optional missing key gives no variable; a value built from a secret
 	// is secret.
 	want := []ev{
+		{"CFG_1bad", "1", false},
 		{"CFG_mode", "fast", false},
 		{"CFG_epochs", "7", false},
 		{"HF_TOKEN", secretValue, true},
@@ -187,5 +188,40 @@ func TestObjectsFromSecretsFile(t *testing.T) {
 	}
 	if strings.Contains(formatDiags(diags), "-secrets has no effect") {
 		t.Error("a -secrets file of Kubernetes objects is read, not ignored")
+	}
+}
+
+// TestObjectKeysRefused: a Secret's key that would name a file outside
+// its volume's mount path (.., a slash) or hold a newline is refused at
+// the key, whose value is never shown; Kubernetes refuses such keys too.
+func TestObjectKeysRefused(t *testing.T) {
+	for _, key := range []string{`"../../etc/cron.d/x"`, `"a/b"`, `"a\nb"`, `".."`, `"..data"`} {
+		src := strings.Replace(objectsJob, "stringData:\n  token: ", "stringData:\n  "+key+": "+secretValue+"\n  token: ", 1)
+		_, diags := Read([]byte(src), jobs.ReadOptions{Path: "cm.yaml"})
+		got := formatDiags(diags)
+		if !diags.HasErrors() || !strings.Contains(got, "cm.yaml:73:3: error: Invalid Secret key") {
+			t.Errorf("key %s: want an error at cm.yaml:73:3 in:\n%s", key, got)
+		}
+		if strings.Contains(got, secretValue) {
+			t.Errorf("key %s: the diagnostics hold the value:\n%s", key, got)
+		}
+	}
+}
+
+// TestEnvFromSkipsInvalidNames: without a prefix, an envFrom key that is
+// no variable name (1bad: a valid ConfigMap key) is skipped, as the
+// kubelet skipped it; the others are set.
+func TestEnvFromSkipsInvalidNames(t *testing.T) {
+	src := strings.Replace(objectsJob, "              prefix: CFG_\n", "", 1)
+	job, diags := Read([]byte(src), jobs.ReadOptions{Path: "cm.yaml"})
+	if diags.HasErrors() {
+		t.Fatal(formatDiags(diags))
+	}
+	var names []string
+	for _, e := range job.Roles[0].Env {
+		names = append(names, e.Name)
+	}
+	if got := strings.Join(names, " "); strings.Contains(got, "1bad") || !strings.Contains(got, "mode") {
+		t.Errorf("env names %q: want mode and epochs, not 1bad", got)
 	}
 }

@@ -27,11 +27,6 @@ js_run() {
 		}
 		_jsh_j=$((_jsh_j + 1))
 	done
-	# init containers (sh/init.sh, in the task program only when a role has any)
-	eval "_jsh_ni=\${_t_ninit_$_jsh_r:-0}"
-	if [ "$_jsh_ni" != 0 ]; then
-		js_run_init "$_jsh_r" || exit
-	fi
 	eval "_jsh_ssh=\$_t_ssh_$_jsh_r _jsh_file=\$_t_file_$_jsh_r _jsh_ctr=\$_t_ctr_$_jsh_r"
 	if [ "$_jsh_ssh" != 0 ]; then
 		JOBSHIFT_SSH_KEY="$_jsh_sd/ssh-key" JOBSHIFT_SSH_DIR="$_jsh_sd/ssh-$_jsh_r-$SLURM_PROCID"
@@ -115,8 +110,20 @@ js_exec_view() {
 	eval "_jsh_ns=\${_t_ns_$_jsh_r:-0}"
 	# js_prepare writes the wrapper before any task starts (or the job
 	# dies); js_run alone, in its unit tests, runs the command directly
+	# init containers (sh/init.sh, in the task program only when a role
+	# has any) run where the command runs: in its view, so a step sees the
+	# binds, files and emptyDirs (a memory emptyDir's one tmpfs) it does
+	eval "_jsh_ni=\${_t_ninit_$_jsh_r:-0}"
 	if [ "$_jsh_ns" != 1 ] || [ ! -f "$_jsh_sd/taskns.sh" ]; then
+		if [ "$_jsh_ni" != 0 ]; then
+			js_run_init "$_jsh_r" || exit
+		fi
 		exec "$@"
+	fi
+	if [ "$_jsh_ni" != 0 ]; then
+		# the fresh sh expands $2 itself (dispatch.sh, jobshift-init)
+		# shellcheck disable=SC2016
+		set -- /bin/sh -c '. "$2/task.sh"' jobshift-init "$_jsh_r" "$_jsh_sd" "$@"
 	fi
 	_v_d=$_jsh_sd/ns-$_jsh_r-$SLURM_PROCID
 	mkdir -p "$_v_d" || exit 97

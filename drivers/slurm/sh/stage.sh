@@ -14,7 +14,7 @@ js_unset_internal() {
 
 # js_env R is stage 1's part of role R's environment, from the task data
 # (_t_wd_R working directory, _t_nogpu_R, _t_shm_R MiB, _t_nenv_R pairs
-# _t_env_R_J / _t_val_R_J): the directory, GPU visibility, the /dev/shm
+# _t_env_R_J / _t_val_R_J or _t_esec_R_J): the directory, GPU visibility, the /dev/shm
 # check, then the role's own variables (the contract, applied after, wins
 # on a clash, as in drivers/local). The pairs are read into the positional
 # parameters before any is assigned: a variable of the job may have any
@@ -32,11 +32,24 @@ js_env() {
 	_e_r=$1
 	set --
 	_e_j=0
+	_e_sf=
 	while [ "$_e_j" -lt "$_e_n" ]; do
-		eval "set -- \"\$@\" \"\$_t_env_${_e_r}_$_e_j\" \"\$_t_val_${_e_r}_$_e_j\""
+		eval "_e_s=\${_t_esec_${_e_r}_$_e_j:-}"
+		if [ -n "$_e_s" ]; then
+			# a Secret's value (_t_esec_R_J: its number in the job's 0600
+			# secrets file beside the attempt's directory)
+			if [ -z "$_e_sf" ]; then
+				# shellcheck source=/dev/null
+				. "$_k_dir/../secrets" || exit 97
+				_e_sf=1
+			fi
+			eval "set -- \"\$@\" \"\$_t_env_${_e_r}_$_e_j\" \"\$_jsh_secret_$_e_s\""
+		else
+			eval "set -- \"\$@\" \"\$_t_env_${_e_r}_$_e_j\" \"\$_t_val_${_e_r}_$_e_j\""
+		fi
 		_e_j=$((_e_j + 1))
 	done
-	unset _e_wd _e_nogpu _e_shm _e_n _e_r _e_j
+	unset _e_wd _e_nogpu _e_shm _e_n _e_r _e_j _e_s _e_sf
 	while [ "$#" -gt 0 ]; do
 		# names are checked at render: letters, digits and _ only
 		eval "$1=\$2; export $1"

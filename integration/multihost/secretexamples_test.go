@@ -1,0 +1,152 @@
+package multihost_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
+)
+
+// The ConfigMap-entry example's Secret value, and what its master prints
+// once its STORE_KEY equals its Secret volume's file.
+const (
+	entryKey  = "dataset-key-7c1e"
+	entryLine = "rank 0 of 2, epochs 3: entrypoint from the ConfigMap, key from the Secret"
+	initLine  = "dataset: 1000 lines; credential: present (sha256 matches)"
+)
+
+// examplePlan is examples/NAME planned on c's site.
+func examplePlan(t *testing.T, c *cluster, name string) *translate.Plan {
+	t.Helper()
+	path := filepath.Join(repoRoot(), "examples", name)
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, c.Site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan.Options = map[string]string{}
+	return plan
+}
+
+// masterLogNomad runs examples/name on the Nomad cluster to success and
+// returns its master's stdout; no job version holds the Secret's value.
+func masterLogNomad(t *testing.T, name string) string {
+	c := need(t, "nomad")
+	return masterLogOn(t, c, examplePlan(t, c, name))
+}
+
+// dockerCluster is c with the docker driver, the jobs' images replaced by
+// the locally built one.
+func dockerCluster(t *testing.T, c *cluster) *cluster {
+	needClientImage(t, c)
+	site := *c.Site
+	ns := *site.Nomad
+	ns.Driver = "docker"
+	site.Nomad = &ns
+	site.Images = append([]siteconfig.ImageRule{{Pattern: "python:*", Replace: torchImage}, {Pattern: "busybox*", Replace: torchImage}}, site.Images...)
+	return &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+}
+
+// masterLogOn runs plan on c to success and returns its master's stdout;
+// no job version holds the example's Secret value.
+func masterLogOn(t *testing.T, c *cluster, plan *translate.Plan) string {
+	cl := nomadClient(t, c)
+	tasks, _ := runNomadPlaced(t, c, cl, plan)
+	var out string
+	for _, nt := range tasks {
+		if nt.role == "master" {
+			out = catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+		}
+		versions, _, _, err := cl.Jobs().Versions(*nt.alloc.Job.ID, false, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range versions {
+			if b, _ := json.Marshal(v); strings.Contains(string(b), entryKey) {
+				t.Errorf("job version %d holds the Secret's value", *v.Version)
+			}
+		}
+	}
+	return out
+}
+
+// TestConfigMapSecretNomad: the ConfigMap-entry example on the Nomad
+// cluster (its master and worker on clients of their own): the entrypoint
+// from the ConfigMap, the key from the Secret, in no job version.
+func TestConfigMapSecretNomad(t *testing.T) {
+	if out := masterLogNomad(t, "pytorchjob-configmap-entry.yaml"); !strings.Contains(out, entryLine) {
+		t.Errorf("master printed %q, want %q", out, entryLine)
+	}
+}
+
+// TestInitSecretNomad: the init-secret example on the Nomad cluster: each
+// task's init container prepares the dataset its main container reads.
+func TestInitSecretNomad(t *testing.T) {
+	if out := masterLogNomad(t, "pytorchjob-init-secret.yaml"); !strings.Contains(out, initLine) {
+		t.Errorf("master printed %q, want %q", out, initLine)
+	}
+}
+
+// TestConfigMapSecretNomadDocker: the ConfigMap-entry example on the
+// clients' Docker daemons: the ConfigMap's script and the Secret's file
+// mounted from the task directory, the key from the job's Variable.
+func TestConfigMapSecretNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	dc := dockerCluster(t, c)
+	if out := masterLogOn(t, c, examplePlan(t, dc, "pytorchjob-configmap-entry.yaml")); !strings.Contains(out, entryLine) {
+		t.Errorf("master printed %q, want %q", out, entryLine)
+	}
+}
+
+// TestInitEmptyDirNomadDocker: an init container filling the pod's
+// emptyDir, then the main container reading it, on a client's Docker
+// (the allocation's directory, a driver volume of both tasks); the memory
+// emptyDir is Docker's tmpfs mount of its sizeLimit.
+func TestInitEmptyDirNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	dc := dockerCluster(t, c)
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "init-emptydir.yaml")
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan, diags := translate.Build(job, dc.Site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	plan.Options = map[string]string{}
+	if out := masterLogOn(t, c, plan); out != "cache: 500 lines\nfast: 32768k\n" {
+		t.Errorf("master printed %q", out)
+	}
+}
+
+// TestConfigMapSecretSlurm and TestInitSecretSlurm: the same on the Slurm
+// cluster (three hosts).
+func TestConfigMapSecretSlurm(t *testing.T) {
+	slurmExample(t, "pytorchjob-configmap-entry.yaml", entryLine)
+}
+
+func TestInitSecretSlurm(t *testing.T) {
+	slurmExample(t, "pytorchjob-init-secret.yaml", initLine)
+}
+
+func slurmExample(t *testing.T, name, want string) {
+	c := need(t, "slurm")
+	plan := examplePlan(t, c, name)
+	r := runSlurm(t, plan, 3*time.Minute)
+	if out := r.taskLog(t, "master", 0); r.final.Phase != completion.PhaseSucceeded || !strings.Contains(out, want) {
+		t.Fatalf("final %+v, master printed %q, want %q", r.final, out, want)
+	}
+	checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+}
