@@ -49,7 +49,7 @@ func masterLogNomad(t *testing.T, name string) string {
 // dockerCluster is c with the docker driver, the jobs' images replaced by
 // the locally built one.
 func dockerCluster(t *testing.T, c *cluster) *cluster {
-	needClientImage(t, c)
+	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	site := *c.Site
 	ns := *site.Nomad
 	ns.Driver = "docker"
