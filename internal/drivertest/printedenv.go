@@ -67,3 +67,32 @@ func StandInImageJob(t *testing.T, file, kind string) string {
 	}
 	return f
 }
+
+// StandInScriptJob is examples/file with its python3 examples/script
+// command (a container's command list or a shell command line) rewritten,
+// as StandInImageJob, to write the script into the container first. It
+// returns the path of the rewritten file, in a test directory.
+func StandInScriptJob(t *testing.T, file, script string) string {
+	t.Helper()
+	prog, err := os.ReadFile(filepath.Join(repoRoot(), "examples", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := os.ReadFile(filepath.Join(repoRoot(), "examples", file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := "echo " + base64.StdEncoding.EncodeToString(prog) + " | base64 -d >/tmp/" + script
+	out := strings.NewReplacer(
+		`["python3", "examples/`+script+`"]`, `["sh", "-c", "`+write+` && exec python3 /tmp/`+script+`"]`,
+		"- python3 examples/"+script+"\n", "- "+write+" && python3 /tmp/"+script+"\n",
+	).Replace(string(src))
+	if out == string(src) {
+		t.Fatalf("%s no longer runs python3 examples/%s", file, script)
+	}
+	f := filepath.Join(t.TempDir(), file)
+	if err := os.WriteFile(f, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
