@@ -26,7 +26,28 @@ func ContractOptions(p *translate.Plan) contract.Options {
 		}
 		o.HostNames = !TraitsOf(driver).Container
 	}
+	// Volcano's svc plugin names every task (contract.PeerHostsVar): the
+	// roles under the task view resolve them
+	if p.Job.Extras.Volcano.Plugin("svc") != nil && viewRoles(p) {
+		o.HostNames = true
+	}
 	return o
+}
+
+// viewRoles: some role of p runs on a driver without an image, under the
+// task view.
+func viewRoles(p *translate.Plan) bool {
+	set, _ := settingsFor(p)
+	for _, r := range p.Job.Roles {
+		driver := set.Driver
+		if rule := p.Site.Role(r.Name); rule != nil && rule.Driver != "" {
+			driver = rule.Driver
+		}
+		if !TraitsOf(driver).Container {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {
