@@ -218,7 +218,7 @@ func mainTask(t *testing.T, job *api.Job, role string) *api.Task {
 // warning.
 func TestFixedPortPeersOnePerNode(t *testing.T) {
 	for _, c := range []struct {
-		file, driver      string
+		file, driver     string
 		distinct, byName bool
 	}{
 		{"volcano-tf-shape.yaml", "raw_exec", true, false},
