@@ -271,8 +271,8 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 // fixedPortPeers: a job in Volcano's TensorFlow shape (its tasks listen on
 // a port of their own at the names of /etc/volcano/*.host) needs a node per
 // task, as every pod had its own network on Kubernetes: distinct_hosts.
-// The peers' names resolve under the task view (contract.PeerHostsVar);
-// a container's /etc/hosts names only itself.
+// The peers' names resolve under the task view (contract.PeerHostsVar)
+// and in a docker container's extra_hosts (containerHostName).
 func (d *decider) fixedPortPeers() {
 	role := contract.VolcanoFixedPortPeers(d.p.Job)
 	if role == "" {
@@ -283,9 +283,9 @@ func (d *decider) fixedPortPeers() {
 	d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "One task per node",
 		"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: each of the job's %d tasks needs a client node of its own (distinct_hosts).", role, d.p.Job.TaskCount()))
 	for _, g := range d.s.Groups {
-		if g.Traits.Container {
+		if g.Traits.Container && g.Driver != "docker" {
 			d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "Peers not reachable by name",
-				"Role %s reads its peers' names from /etc/volcano/*.host; a %s task's /etc/hosts names only the task itself, so its peers' names do not resolve. Run the job with a driver without an image (raw_exec, exec), where the task view resolves them, or on a Slurm cluster with a node per task.", role, g.Driver))
+				"Role %s reads its peers' names from /etc/volcano/*.host; a %s task's /etc/hosts names only the task itself, so its peers' names do not resolve. Run the job with raw_exec or exec, where the task view resolves them, or docker, whose extra_hosts name them.", role, g.Driver))
 			return
 		}
 	}

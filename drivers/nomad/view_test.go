@@ -212,17 +212,18 @@ func mainTask(t *testing.T, job *api.Job, role string) *api.Task {
 
 // TestFixedPortPeersOnePerNode: Volcano's TensorFlow shape (its tasks
 // listen on 2222 at the names of /etc/volcano/*.host) gets a node per
-// task (distinct_hosts) and, on raw_exec, every task's platform names for
-// its /etc/hosts (contract.PeerHostsVar); on docker it is warned that the
-// names do not resolve. The MPI example gets neither constraint nor
-// warning.
+// task (distinct_hosts); docker containers get the 3 tasks' 2 names each
+// as extra_hosts from the env template (contract.PeerHostVar), podman is
+// warned that the names do not resolve. The MPI example gets neither
+// constraint nor warning.
 func TestFixedPortPeersOnePerNode(t *testing.T) {
 	for _, c := range []struct {
 		file, driver     string
 		distinct, byName bool
 	}{
 		{"volcano-tf-shape.yaml", "raw_exec", true, false},
-		{"volcano-tf-shape.yaml", "docker", true, true},
+		{"volcano-tf-shape.yaml", "docker", true, false},
+		{"volcano-tf-shape.yaml", "podman", true, true},
 		{"volcano-mpi.yaml", "raw_exec", false, false},
 	} {
 		j, diags := load.Load("../../examples/"+c.file, jobs.ReadOptions{Path: c.file})
@@ -243,6 +244,15 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 		}
 		if got := said("Peers not reachable by name"); got != c.byName {
 			t.Errorf("%s on %s: warned of names %v, want %v: %v", c.file, c.driver, got, c.byName, diags)
+		}
+		if c.driver != "docker" {
+			continue
+		}
+		for _, g := range job.TaskGroups {
+			hosts, _ := mainTask(t, job, *g.Name).Config["extra_hosts"].([]string)
+			if len(hosts) != 2+6 || hosts[2] != "${JOBSHIFT_PEER_HOST_0}" || hosts[7] != "${JOBSHIFT_PEER_HOST_5}" {
+				t.Errorf("group %s: extra_hosts %q, want its own 2 names and 6 peer entries", *g.Name, hosts)
+			}
 		}
 	}
 }

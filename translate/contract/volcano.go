@@ -92,9 +92,36 @@ func volcanoDomains(j *jobs.Job, r *jobs.Role, sep string) string {
 // it for this node (OpenMPI's orte_ifislocal).
 const PeerHostsVar = "JOBSHIFT_PEER_HOSTS"
 
+// PeerHostVar is the n-th variable of Options.PeerEntries.
+func PeerHostVar(n int) string { return "JOBSHIFT_PEER_HOST_" + strconv.Itoa(n) }
+
+// PeerHostCount is how many PeerHostVar variables job's tasks get: one
+// per platform name of every task.
+func PeerHostCount(job *jobs.Job) int {
+	n := 0
+	for k, r := range job.Roles {
+		if r.Instances > 0 {
+			n += r.Instances * len(HostNames(job, k, 0))
+		}
+	}
+	return n
+}
+
 // volcanoPeerHosts sets PeerHostsVar where the target runs the tasks under
-// the task view (Options.HostNames).
+// the task view (Options.HostNames), and the PeerHostVar variables where
+// it asks for them (Options.PeerEntries).
 func (b *builder) volcanoPeerHosts() {
+	if b.opts.PeerEntries {
+		n := 0
+		for k, r := range b.job.Roles {
+			for i := range r.Instances {
+				for _, name := range HostNames(b.job, k, i) {
+					b.set(PeerHostVar(n), cat(lit(name+":"), addr(k, i)))
+					n++
+				}
+			}
+		}
+	}
 	if !b.opts.HostNames {
 		return
 	}
