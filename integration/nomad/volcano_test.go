@@ -2,6 +2,7 @@ package nomad_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -183,5 +184,33 @@ func volcanoSSHFiles(t *testing.T, cfg *siteconfig.Config, names bool) {
 		if !strings.Contains(out, "reached "+h+"\n") {
 			t.Errorf("the master did not reach %s:\n%s", h, out)
 		}
+	}
+}
+
+// TestVolcanoTFShapeOneHost: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with the job's own port 2222) needs a client per
+// task (distinct_hosts); on the one-client agent its submission is
+// refused, saying why, instead of failing in its tasks
+// (integration/multihost runs it to success across clients).
+func TestVolcanoTFShapeOneHost(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	c := agent.Client(t)
+	if nodes, _, err := c.Nodes().List(nil); err != nil || len(nodes) != 1 {
+		t.Skipf("the agent has %d clients (%v), the test needs one", len(nodes), err)
+	}
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-tf-shape.yaml"), site())
+	p.Options["id"] = fmt.Sprintf("%s-%d", p.Job.Name, time.Now().UnixNano()%1e9)
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = d.Submit(ctx, p)
+	if !errors.Is(err, nomad.ErrPlacement) || !strings.Contains(fmt.Sprint(err), "role ps listens on a port of its own") {
+		t.Errorf("Submit: %v, want a placement error naming role ps's port", err)
+	}
+	if _, _, err := c.Jobs().Info(nomad.JobIDFor(p), nil); err == nil {
+		t.Errorf("the job %s was registered", nomad.JobIDFor(p))
 	}
 }
