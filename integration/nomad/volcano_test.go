@@ -7,12 +7,14 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -213,4 +215,73 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 	if _, _, err := c.Jobs().Info(nomad.JobIDFor(p), nil); err == nil {
 		t.Errorf("the job %s was registered", nomad.JobIDFor(p))
 	}
+}
+
+var checksum3Re = regexp.MustCompile(`rank (\d) of 3 checksum (\S+)`)
+
+// TestVolcanoExamplesOnNomad: Volcano's PyTorch example (the pytorch
+// plugin's MASTER_ADDR, WORLD_SIZE, RANK; a gloo DDP step) on raw_exec and
+// in containers, and its MPI example (mpiexec over the ssh plugin, the host
+// list from /etc/volcano/mpiworker.host) in containers, on the one-client
+// agent (TestVolcanoFilesOnRawExec runs the MPI example on raw_exec).
+func TestVolcanoExamplesOnNomad(t *testing.T) {
+	torch := func(t *testing.T, cfg *siteconfig.Config, inImage bool) {
+		p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-pytorch-ddp.yaml"), cfg)
+		if inImage {
+			// No volume carries the checkout into the container: send the
+			// script itself.
+			src, err := os.ReadFile(filepath.Join(agent.Repo(), "examples", "ddp_train.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Job.Roles {
+				r.Command.Command = []string{"python3", "-c", string(src)}
+			}
+		}
+		res, sums := runTraining(t, p, checksum3Re)
+		if res.Phase != completion.PhaseSucceeded || len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
+			t.Errorf("result %+v, checksums %v: want succeeded with three equal", res, sums)
+		}
+	}
+	t.Run("pytorch-raw_exec", func(t *testing.T) {
+		if _, err := os.Stat("/usr/lib/python3/dist-packages/torch"); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("python3-torch is not installed")
+			}
+			t.Skip("python3-torch is not installed")
+		}
+		torch(t, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}, false)
+	})
+	t.Run("pytorch-docker", func(t *testing.T) {
+		needDocker(t)
+		torch(t, &siteconfig.Config{
+			Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+			Images: []siteconfig.ImageRule{{Pattern: "pytorch/pytorch:*", Replace: torchImage}},
+		}, true)
+	})
+	t.Run("mpi-docker", func(t *testing.T) {
+		needDocker(t)
+		if err := exec.Command("docker", "image", "inspect", mpiImage).Run(); err != nil {
+			t.Skip("image " + mpiImage + " is missing: run integration/nomad/build-mpi-image.sh")
+		}
+		p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), &siteconfig.Config{
+			Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+			Images: []siteconfig.ImageRule{{Pattern: "jobshift/torch:*", Replace: mpiImage}},
+		})
+		res, id := run(t, p)
+		c := agent.Client(t)
+		defer c.Jobs().Deregister(id, true, nil)
+		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+		out := ""
+		for _, a := range allocs {
+			out += catLogs(t, a.ID, nomad.MainTask)
+			if res.Phase != completion.PhaseSucceeded {
+				out += catStderr(t, a.ID, nomad.MainTask)
+			}
+		}
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("result %+v\n%s", res, out)
+		}
+		drivertest.CheckAllreduce(t, out, 2)
+	})
 }
