@@ -191,6 +191,46 @@ addr='' port='' aliases=''
 : >"$dir/files_config"
 host_blocks
 [ -n "$port" ] || fail "this task ($me) is not in JOBSHIFT_SSH_HOSTS"
+
+# OpenMPI's interface where nothing named it (a container: a plain
+# process's task view names it, drivers/taskns): the smallest network
+# holding every peer's address, as a CIDR (OpenMPI matches it against
+# each interface's address on every node, as mpirun passes it on to its
+# daemons; an image need not have ip(8)), or lo when every peer has this
+# task's address (containers in one host's network: see taskns, Docker's
+# masquerading). Without it OpenMPI offers every interface, a Docker
+# bridge of its host's included, and peers wait on addresses they cannot
+# reach. Never over a setting of the job's.
+ip4() {
+	case $1 in *[!0-9.]* | '') return 1 ;; esac
+	old_ifs=$IFS
+	IFS=.
+	# shellcheck disable=SC2086 # split on purpose
+	set -- $1
+	IFS=$old_ifs
+	[ $# = 4 ] && printf '%s\n' $((($1 << 24) | ($2 << 16) | ($3 << 8) | $4))
+}
+peers_cidr() {
+	first=$(ip4 "$addr") || return 1
+	diff=0
+	for h in $(printf '%s\n' "$JOBSHIFT_SSH_HOSTS" | tr ',' '\n' | cut -d' ' -f1); do
+		n=$(ip4 "$h") || return 1
+		diff=$((diff | (n ^ first)))
+	done
+	[ "$diff" != 0 ] || { echo lo && return 0; }
+	bits=0
+	while [ "$diff" != 0 ]; do
+		diff=$((diff >> 1)) bits=$((bits + 1))
+	done
+	net=$(((first >> bits) << bits))
+	printf '%s.%s.%s.%s/%s\n' $((net >> 24 & 255)) $((net >> 16 & 255)) $((net >> 8 & 255)) $((net & 255)) $((32 - bits))
+}
+# shellcheck disable=SC2034 # read by the eval below
+if ompi_if=$(peers_cidr); then
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$ompi_if; export $v; }"
+	done
+fi
 cat >>"$dir/ssh_config" <<EOF
 Host *
 	User $user

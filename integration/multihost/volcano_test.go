@@ -58,6 +58,58 @@ func TestVolcanoExamplesNomad(t *testing.T) {
 	})
 }
 
+// TestVolcanoExamplesNomadDocker: the MPI and PyTorch examples in the
+// clients' own Docker daemons (host networking, the containers' host
+// names the pods'), the images by the site's rules.
+func TestVolcanoExamplesNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	needClientImage(t, c)
+	cl := nomadClient(t, c)
+	docker := func(rule siteconfig.ImageRule) *cluster {
+		site := *c.Site
+		ns := *site.Nomad
+		ns.Driver = "docker"
+		site.Nomad = &ns
+		site.Images = append([]siteconfig.ImageRule{rule}, site.Images...)
+		return &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+	}
+	logs := func(id string) string {
+		var b strings.Builder
+		for _, nt := range nomadTasks(t, cl, id) {
+			b.WriteString(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
+			b.WriteString(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stderr.0"))
+		}
+		return b.String()
+	}
+	t.Run("volcano-mpi", func(t *testing.T) {
+		plan := loadPlan(t, docker(siteconfig.ImageRule{Pattern: "jobshift/torch:*", Replace: "jobshift/mpi:bookworm"}), filepath.Join("examples", "volcano-mpi.yaml"))
+		res, id := runNomad(t, c, plan, 4*time.Minute)
+		out := logs(id)
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("result %+v\n%s", res, out)
+		}
+		drivertest.CheckAllreduce(t, out, 2)
+	})
+	t.Run("volcano-pytorch-ddp", func(t *testing.T) {
+		plan := loadPlan(t, docker(siteconfig.ImageRule{Pattern: "pytorch/pytorch:*", Replace: torchImage}), filepath.Join("examples", "volcano-pytorch-ddp.yaml"))
+		// No volume carries the checkout into the container: send the
+		// script itself.
+		src, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "ddp_train.py"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range plan.Job.Roles {
+			r.Command.Command = []string{"python3", "-c", string(src)}
+		}
+		res, id := runNomad(t, c, plan, 5*time.Minute)
+		out := logs(id)
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("result %+v\n%s", res, out)
+		}
+		checkChecksums(t, out)
+	})
+}
+
 // TestVolcanoTFShapeNomad: Volcano's TensorFlow shape, every task on a
 // client of its own (distinct_hosts) listening on 2222 at the name its
 // peers read from /etc/volcano/*.host: under raw_exec the task view's
