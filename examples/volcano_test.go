@@ -127,3 +127,20 @@ func TestVolcanoMPI(t *testing.T) {
 		}
 	}
 }
+
+// PodFailed → AbortJob (the job's policy) and exitCode 7 → TerminateJob
+// (the task's, before the job's PodFailed → RestartJob): the job fails at
+// once with the worker's code, in one attempt though maxRetry is 3, and
+// the never-ending ps is stopped (applyPolicies; running.go AbortJob,
+// TerminateJob: KillJob, @v1.16.0-alpha.1).
+func TestVolcanoAbortTerminate(t *testing.T) {
+	for file, code := range map[string]int{"testdata/volcano-podfailed-abortjob.yaml": 5, "testdata/volcano-exitcode-terminatejob.yaml": 7} {
+		o := run(t, file, taskEnv())
+		if o.res.Phase != completion.PhaseFailed || o.res.ExitCode != code || o.res.Attempts != 1 {
+			t.Errorf("%s: result = %+v, want failed with exit code %d after 1 attempt", file, o.res, code)
+		}
+		if o.states["ps-0"] != completion.Stopped {
+			t.Errorf("%s: ps-0 = %s, want stopped", file, o.states["ps-0"])
+		}
+	}
+}

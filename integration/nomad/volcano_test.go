@@ -91,8 +91,9 @@ func runCount(t *testing.T, dir string) string {
 // Volcano's policies on Nomad, as examples/volcano_test.go runs them
 // locally (pkg/controllers/job/state/running.go, restarting.go,
 // job_controller_util.go applyPolicies @v1.16.0-alpha.1): exitCode 3 →
-// RestartJob within maxRetry, maxRetry exhausted, TaskCompleted →
-// CompleteJob with never-ending workers.
+// RestartJob within maxRetry, maxRetry exhausted, RestartPod, PodFailed →
+// AbortJob, exitCode → TerminateJob, TaskCompleted → CompleteJob with
+// never-ending workers.
 func TestVolcanoPoliciesOnNomad(t *testing.T) {
 	t.Run("exitcode-restartjob", func(t *testing.T) {
 		dir := runsDir(t)
@@ -122,6 +123,21 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 			t.Errorf("runs = %q, want 3", n)
 		}
 	})
+	for name, c := range map[string]struct {
+		file string
+		code int
+	}{"podfailed-abortjob": {"volcano-podfailed-abortjob.yaml", 5}, "exitcode-terminatejob": {"volcano-exitcode-terminatejob.yaml", 7}} {
+		t.Run(name, func(t *testing.T) {
+			// at once, not restarted within maxRetry 3; the ps stopped
+			res, states, _ := runStates(t, volcanoPlan(t, c.file, runsDir(t)))
+			if res.Phase != completion.PhaseFailed || res.ExitCode != c.code || res.Attempts != 1 {
+				t.Errorf("result = %+v, want failed with exit code %d after 1 attempt", res, c.code)
+			}
+			if states["ps-0"] != completion.Stopped {
+				t.Errorf("ps-0 = %s, want stopped", states["ps-0"])
+			}
+		})
+	}
 	t.Run("taskcompleted", func(t *testing.T) {
 		res, states, _ := runStates(t, volcanoPlan(t, "volcano-taskcompleted.yaml", runsDir(t)))
 		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
