@@ -86,16 +86,18 @@ func dirList(t *testing.T, dir string) string {
 }
 
 // exitCode 3 → RestartPod: two restarts in place within maxRetry 3, one
-// attempt of the job.
+// attempt of the job; PodFailed → RestartTask: one restart.
 func TestVolcanoRestartPod(t *testing.T) {
-	runs := t.TempDir()
-	o := run(t, "testdata/volcano-restartpod.yaml", taskEnv("VC_RUNS="+runs))
-	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
-		t.Errorf("result = %+v, want succeeded in 1 attempt", o.res)
-	}
-	b, _ := os.ReadFile(filepath.Join(runs, "count"))
-	if strings.TrimSpace(string(b)) != "3" {
-		t.Errorf("runs = %q, want 3", b)
+	for file, want := range map[string]string{"testdata/volcano-restartpod.yaml": "3", "testdata/volcano-podfailed-restarttask.yaml": "2"} {
+		runs := t.TempDir()
+		o := run(t, file, taskEnv("VC_RUNS="+runs))
+		if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
+			t.Errorf("%s: result = %+v, want succeeded in 1 attempt", file, o.res)
+		}
+		b, _ := os.ReadFile(filepath.Join(runs, "count"))
+		if strings.TrimSpace(string(b)) != want {
+			t.Errorf("%s: runs = %q, want %s", file, b, want)
+		}
 	}
 }
 

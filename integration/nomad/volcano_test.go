@@ -112,17 +112,20 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", res)
 		}
 	})
-	t.Run("restartpod", func(t *testing.T) {
-		// in place, inside the task (restart.sh): one attempt
-		dir := runsDir(t)
-		res, _, _ := runStates(t, volcanoPlan(t, "volcano-restartpod.yaml", dir))
-		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
-			t.Errorf("result = %+v, want succeeded in 1 attempt", res)
-		}
-		if n := runCount(t, dir); n != "3" {
-			t.Errorf("runs = %q, want 3", n)
-		}
-	})
+	for name, c := range map[string]struct{ file, runs string }{
+		"restartpod": {"volcano-restartpod.yaml", "3"}, "podfailed-restarttask": {"volcano-podfailed-restarttask.yaml", "2"}} {
+		t.Run(name, func(t *testing.T) {
+			// in place, inside the task (restart.sh): one attempt
+			dir := runsDir(t)
+			res, _, _ := runStates(t, volcanoPlan(t, c.file, dir))
+			if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
+				t.Errorf("result = %+v, want succeeded in 1 attempt", res)
+			}
+			if n := runCount(t, dir); n != c.runs {
+				t.Errorf("runs = %q, want %s", n, c.runs)
+			}
+		})
+	}
 	for name, c := range map[string]struct {
 		file string
 		code int
