@@ -86,16 +86,18 @@ func dirList(t *testing.T, dir string) string {
 }
 
 // exitCode 3 → RestartPod: two restarts in place within maxRetry 3, one
-// attempt of the job.
+// attempt of the job; PodFailed → RestartTask: one restart.
 func TestVolcanoRestartPod(t *testing.T) {
-	runs := t.TempDir()
-	o := run(t, "testdata/volcano-restartpod.yaml", taskEnv("VC_RUNS="+runs))
-	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
-		t.Errorf("result = %+v, want succeeded in 1 attempt", o.res)
-	}
-	b, _ := os.ReadFile(filepath.Join(runs, "count"))
-	if strings.TrimSpace(string(b)) != "3" {
-		t.Errorf("runs = %q, want 3", b)
+	for file, want := range map[string]string{"testdata/volcano-restartpod.yaml": "3", "testdata/volcano-podfailed-restarttask.yaml": "2"} {
+		runs := t.TempDir()
+		o := run(t, file, taskEnv("VC_RUNS="+runs))
+		if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 1 {
+			t.Errorf("%s: result = %+v, want succeeded in 1 attempt", file, o.res)
+		}
+		b, _ := os.ReadFile(filepath.Join(runs, "count"))
+		if strings.TrimSpace(string(b)) != want {
+			t.Errorf("%s: runs = %q, want %s", file, b, want)
+		}
 	}
 }
 
@@ -124,6 +126,23 @@ func TestVolcanoMPI(t *testing.T) {
 	for _, m := range ranks {
 		if m[2] != "2" || m[3] != "3" {
 			t.Errorf("rank %s: size %s sum %s, want 2 and 3", m[1], m[2], m[3])
+		}
+	}
+}
+
+// PodFailed → AbortJob (the job's policy) and exitCode 7 → TerminateJob
+// (the task's, before the job's PodFailed → RestartJob): the job fails at
+// once with the worker's code, in one attempt though maxRetry is 3, and
+// the never-ending ps is stopped (applyPolicies; running.go AbortJob,
+// TerminateJob: KillJob, @v1.16.0-alpha.1).
+func TestVolcanoAbortTerminate(t *testing.T) {
+	for file, code := range map[string]int{"testdata/volcano-podfailed-abortjob.yaml": 5, "testdata/volcano-exitcode-terminatejob.yaml": 7} {
+		o := run(t, file, taskEnv())
+		if o.res.Phase != completion.PhaseFailed || o.res.ExitCode != code || o.res.Attempts != 1 {
+			t.Errorf("%s: result = %+v, want failed with exit code %d after 1 attempt", file, o.res, code)
+		}
+		if o.states["ps-0"] != completion.Stopped {
+			t.Errorf("%s: ps-0 = %s, want stopped", file, o.states["ps-0"])
 		}
 	}
 }

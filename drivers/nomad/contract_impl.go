@@ -26,7 +26,39 @@ func ContractOptions(p *translate.Plan) contract.Options {
 		}
 		o.HostNames = !TraitsOf(driver).Container
 	}
+	// Volcano's svc plugin names every task (contract.PeerHostsVar): the
+	// roles under the task view resolve them
+	if p.Job.Extras.Volcano.Plugin("svc") != nil && roleDrivers(p, false) {
+		o.HostNames = true
+	}
+	// and a container of Volcano's TensorFlow shape (one task per node)
+	// gets them as extra_hosts (containerHostName)
+	o.PeerEntries = peerEntries(p)
 	return o
+}
+
+// peerEntries: the job's containers resolve every task's svc names through
+// their extra_hosts (contract.Options.PeerEntries): a job in Volcano's
+// TensorFlow shape, whose tasks each have a node (fixedPortPeers), so no
+// peer's name is this node's address.
+func peerEntries(p *translate.Plan) bool {
+	return contract.VolcanoFixedPortPeers(p.Job) != "" && roleDrivers(p, true)
+}
+
+// roleDrivers: some role of p runs on a driver that runs an image
+// (container), or on one without (under the task view).
+func roleDrivers(p *translate.Plan, container bool) bool {
+	set, _ := settingsFor(p)
+	for _, r := range p.Job.Roles {
+		driver := set.Driver
+		if rule := p.Site.Role(r.Name); rule != nil && rule.Driver != "" {
+			driver = rule.Driver
+		}
+		if TraitsOf(driver).Container == container {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *contractImpl) compile(p *translate.Plan) (*contract.Compiled, error) {

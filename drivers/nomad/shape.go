@@ -264,11 +264,31 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 			break
 		}
 	}
-	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
-		d.diags = append(d.diags, jobs.Warnf(p.Job.NamePos, "Peers not reachable by name",
-			"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network and the cluster DNS resolved the names; on Nomad a task's /etc/hosts names only the task itself, so its peers' names do not resolve and its tasks cannot reach each other. Run the job on a Slurm cluster with a node per task, or read the addresses jobshift gives (the tensorflow plugin's TF_CONFIG).", role))
-	}
+	d.fixedPortPeers()
 	return d.s, d.diags
+}
+
+// fixedPortPeers: a job in Volcano's TensorFlow shape (its tasks listen on
+// a port of their own at the names of /etc/volcano/*.host) needs a node per
+// task, as every pod had its own network on Kubernetes: distinct_hosts.
+// The peers' names resolve under the task view (contract.PeerHostsVar)
+// and in a docker container's extra_hosts (containerHostName).
+func (d *decider) fixedPortPeers() {
+	role := contract.VolcanoFixedPortPeers(d.p.Job)
+	if role == "" {
+		return
+	}
+	d.s.DistinctHosts = true
+	d.s.Why = append(d.s.Why, "distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network)")
+	d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "One task per node",
+		"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: each of the job's %d tasks needs a client node of its own (distinct_hosts).", role, d.p.Job.TaskCount()))
+	for _, g := range d.s.Groups {
+		if g.Traits.Container && g.Driver != "docker" {
+			d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "Peers not reachable by name",
+				"Role %s reads its peers' names from /etc/volcano/*.host; a %s task's /etc/hosts names only the task itself, so its peers' names do not resolve. Run the job with raw_exec or exec, where the task view resolves them, or docker, whose extra_hosts name them.", role, g.Driver))
+			return
+		}
+	}
 }
 
 type decider struct {

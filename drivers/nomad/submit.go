@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,7 +47,7 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 	if note != "" {
 		d.warn(hcl.Diagnostics{{Severity: hcl.DiagWarning, Summary: "Spread loosened", Detail: note + " (nomad.spread_nodes)."}})
 	}
-	if err := d.plan(ctx, c, job); err != nil {
+	if err := d.plan(ctx, c, job, p); err != nil {
 		return drivers.Handle{}, err
 	}
 	if err := d.putSecrets(ctx, c, job, p); err != nil {
@@ -133,7 +134,7 @@ func (d *Driver) handle(job *api.Job) drivers.Handle {
 // plan runs Jobs().Plan: FailedTGAllocs names the groups that would not be
 // placed and why (it is racy — the cluster can change before the register —
 // which the gang timeout of Watch covers).
-func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job) error {
+func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job, p *translate.Plan) error {
 	resp, _, err := c.Jobs().Plan(job, false, (&api.WriteOptions{}).WithContext(ctx))
 	if err != nil {
 		return fmt.Errorf("planning job %s: %w", *job.ID, unavailable(err))
@@ -141,26 +142,24 @@ func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job) error {
 	if len(resp.FailedTGAllocs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s%s", ErrPlacement, placementReport(resp.FailedTGAllocs), hostNetHint(job))
+	return fmt.Errorf("%w: %s%s", ErrPlacement, placementReport(resp.FailedTGAllocs), hostNetHint(job, p))
 }
 
 // hostNetHint explains a failed placement of a job whose tasks each need a
-// node of their own (LeinaoPAI in the host's network, see network).
-func hostNetHint(job *api.Job) string {
-	for _, c := range job.Constraints {
-		if c.Operand == api.ConstraintDistinctHosts {
-			n := 0
-			for _, g := range job.TaskGroups {
-				if g.Count != nil {
-					n += *g.Count
-				}
-			}
-			return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
-				"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
-				"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", contract.LeinaoPorts, n)
-		}
+// node of their own (distinct_hosts: a LeinaoPAI job in the host's network,
+// see network; Volcano's TensorFlow shape, see fixedPortPeers).
+func hostNetHint(job *api.Job, p *translate.Plan) string {
+	if !slices.ContainsFunc(job.Constraints, func(c *api.Constraint) bool { return c.Operand == api.ConstraintDistinctHosts }) {
+		return ""
 	}
-	return ""
+	n := p.Job.TaskCount()
+	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
+		return fmt.Sprintf(" One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
+			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts). Run it on more nodes, or on a Slurm cluster with a node per task.", role, n)
+	}
+	return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
+		"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
+		"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", contract.LeinaoPorts, n)
 }
 
 // placementReport explains failed placements in Nomad's own words.

@@ -347,7 +347,11 @@ func viewTemplate(dest, data, perms string) *api.Template {
 // address (extra_hosts; in a bridge network Docker writes the container's
 // own address for its host name). Without it every container of a node
 // had the node's name, which OpenMPI's shared-memory transport takes for
-// one node. The allocation's index is interpolated by the client.
+// one node. The allocation's index is interpolated by the client, and so
+// are the peers' entries of Volcano's TensorFlow shape
+// (contract.Options.PeerEntries), variables of the env template (Nomad
+// interpolates the driver config with the task's environment, template
+// variables included, after the prestart hooks rendered them).
 func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource) {
 	k := slices.Index(r.plan.Job.Roles, role)
 	names := hostNames(contract.HostNamesAt(r.plan.Job, k, "${NOMAD_ALLOC_INDEX}"))
@@ -370,6 +374,12 @@ func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *a
 	hosts := make([]string, len(names))
 	for i, n := range names {
 		hosts[i] = n + ":" + addr
+	}
+	if peerEntries(r.plan) {
+		// every task's svc names, from the environment's template
+		for n := range contract.PeerHostCount(r.plan.Job) {
+			hosts = append(hosts, "${"+contract.PeerHostVar(n)+"}")
+		}
 	}
 	cfg["extra_hosts"] = hosts
 }

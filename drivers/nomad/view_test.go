@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -209,21 +210,49 @@ func mainTask(t *testing.T, job *api.Job, role string) *api.Task {
 	return nil
 }
 
-// TestFixedPortPeersWarned: Volcano's TensorFlow shape is rendered with a
-// warning that its tasks' peers' names do not resolve on Nomad; the MPI
-// example (the ssh emulation reaches its peers) is not warned.
-func TestFixedPortPeersWarned(t *testing.T) {
-	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
-		j, diags := load.Load("../../examples/"+file, jobs.ReadOptions{Path: file})
+// TestFixedPortPeersOnePerNode: Volcano's TensorFlow shape (its tasks
+// listen on 2222 at the names of /etc/volcano/*.host) gets a node per
+// task (distinct_hosts); docker containers get the 3 tasks' 2 names each
+// as extra_hosts from the env template (contract.PeerHostVar), podman is
+// warned that the names do not resolve. The MPI example gets neither
+// constraint nor warning.
+func TestFixedPortPeersOnePerNode(t *testing.T) {
+	for _, c := range []struct {
+		file, driver     string
+		distinct, byName bool
+	}{
+		{"volcano-tf-shape.yaml", "raw_exec", true, false},
+		{"volcano-tf-shape.yaml", "docker", true, false},
+		{"volcano-tf-shape.yaml", "podman", true, true},
+		{"volcano-mpi.yaml", "raw_exec", false, false},
+	} {
+		j, diags := load.Load("../../examples/"+c.file, jobs.ReadOptions{Path: c.file})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		_, diags = BuildJob(plan(j, rawExecSite()), fixtureContract{})
+		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}})
+		job, diags := BuildJob(p, fixtureContract{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		if got := strings.Contains(diags.Error(), "Peers not reachable by name"); got != want {
-			t.Errorf("%s: warned %v, want %v: %v", file, got, want, diags)
+		distinct := slices.ContainsFunc(job.Constraints, func(k *api.Constraint) bool { return k.Operand == api.ConstraintDistinctHosts })
+		said := func(summary string) bool {
+			return slices.ContainsFunc(diags, func(d *hcl.Diagnostic) bool { return d.Summary == summary })
+		}
+		if distinct != c.distinct || said("One task per node") != c.distinct {
+			t.Errorf("%s on %s: distinct_hosts %v, want %v: %v", c.file, c.driver, distinct, c.distinct, diags)
+		}
+		if got := said("Peers not reachable by name"); got != c.byName {
+			t.Errorf("%s on %s: warned of names %v, want %v: %v", c.file, c.driver, got, c.byName, diags)
+		}
+		if c.driver != "docker" {
+			continue
+		}
+		for _, g := range job.TaskGroups {
+			hosts, _ := mainTask(t, job, *g.Name).Config["extra_hosts"].([]string)
+			if len(hosts) != 2+6 || hosts[2] != "${JOBSHIFT_PEER_HOST_0}" || hosts[7] != "${JOBSHIFT_PEER_HOST_5}" {
+				t.Errorf("group %s: extra_hosts %q, want its own 2 names and 6 peer entries", *g.Name, hosts)
+			}
 		}
 	}
 }

@@ -34,11 +34,29 @@ func hostIPv4(t *testing.T) (addr, dev string) {
 	return "", ""
 }
 
+// cidr is the smallest IPv4 network holding a and b, as OpenMPI's
+// if_include takes it.
+func cidr(t *testing.T, a, b string) string {
+	x, y := net.ParseIP(a).To4(), net.ParseIP(b).To4()
+	if x == nil || y == nil {
+		t.Fatalf("not IPv4: %s %s", a, b)
+	}
+	bits := 32
+	for i := 0; i < 32; i++ {
+		if x[i/8]>>(7-i%8)&1 != y[i/8]>>(7-i%8)&1 {
+			bits = i
+			break
+		}
+	}
+	n := &net.IPNet{IP: x.Mask(net.CIDRMask(bits, 32)), Mask: net.CIDRMask(bits, 32)}
+	return n.String()
+}
+
 // TestIfaces: the command gets the interface of its task's address for
-// OpenMPI, Gloo and NCCL (a container in its node's network sees every
-// interface of the node: with none named, mpirun hung on a docker0 no
-// peer reaches); OpenMPI's is lo when every peer is at the task's own
-// address; what the job set stays.
+// Gloo and NCCL, and the network of its peers for OpenMPI (a container in
+// its node's network sees every interface of the node: with none named,
+// mpirun hung on a docker0 no peer reaches); OpenMPI's is lo when every
+// peer is at the task's own address; what the job set stays.
 func TestIfaces(t *testing.T) {
 	sshTools(t)
 	addr, dev := hostIPv4(t)
@@ -61,10 +79,10 @@ func TestIfaces(t *testing.T) {
 		env        []string
 		want       string
 	}{
-		"peer on another node": {addr, "192.0.2.254", nil, dev + " " + dev + " " + dev + " " + dev},
+		"peer on another node": {addr, "192.0.2.254", nil, cidr(t, addr, "192.0.2.254") + " " + cidr(t, addr, "192.0.2.254") + " " + dev + " " + dev},
 		"every peer here":      {addr, addr, nil, "lo lo " + dev + " " + dev},
 		"loopback":             {"127.0.0.1", "127.0.0.1", nil, "lo lo lo lo"},
-		"set by the job":       {addr, "192.0.2.254", []string{"OMPI_MCA_btl_tcp_if_include=mine", "GLOO_SOCKET_IFNAME="}, "mine " + dev + "  " + dev},
+		"set by the job":       {addr, "192.0.2.254", []string{"OMPI_MCA_btl_tcp_if_include=mine", "GLOO_SOCKET_IFNAME="}, "mine " + cidr(t, addr, "192.0.2.254") + "  " + dev},
 	} {
 		t.Run(name, func(t *testing.T) {
 			hosts := fmt.Sprintf("%s %d w-0,%s 22 w-1", tc.self, freePort(t), tc.peer)

@@ -191,6 +191,46 @@ addr='' port='' aliases=''
 : >"$dir/files_config"
 host_blocks
 [ -n "$port" ] || fail "this task ($me) is not in JOBSHIFT_SSH_HOSTS"
+
+# OpenMPI's interface where nothing named it (a container: a plain
+# process's task view names it, drivers/taskns): the smallest network
+# holding every peer's address, as a CIDR (OpenMPI matches it against
+# each interface's address on every node, as mpirun passes it on to its
+# daemons; an image need not have ip(8)), or lo when every peer has this
+# task's address (containers in one host's network: see taskns, Docker's
+# masquerading). Without it OpenMPI offers every interface, a Docker
+# bridge of its host's included, and peers wait on addresses they cannot
+# reach. Never over a setting of the job's.
+ip4() {
+	case $1 in *[!0-9.]* | '') return 1 ;; esac
+	old_ifs=$IFS
+	IFS=.
+	# shellcheck disable=SC2086 # split on purpose
+	set -- $1
+	IFS=$old_ifs
+	[ $# = 4 ] && printf '%s\n' $((($1 << 24) | ($2 << 16) | ($3 << 8) | $4))
+}
+peers_cidr() {
+	first=$(ip4 "$addr") || return 1
+	diff=0
+	for h in $(printf '%s\n' "$JOBSHIFT_SSH_HOSTS" | tr ',' '\n' | cut -d' ' -f1); do
+		n=$(ip4 "$h") || return 1
+		diff=$((diff | (n ^ first)))
+	done
+	[ "$diff" != 0 ] || { echo lo && return 0; }
+	bits=0
+	while [ "$diff" != 0 ]; do
+		diff=$((diff >> 1)) bits=$((bits + 1))
+	done
+	net=$(((first >> bits) << bits))
+	printf '%s.%s.%s.%s/%s\n' $((net >> 24 & 255)) $((net >> 16 & 255)) $((net >> 8 & 255)) $((net & 255)) $((32 - bits))
+}
+# shellcheck disable=SC2034 # read by the eval below
+if ompi_if=$(peers_cidr); then
+	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$v+x}\" ] || { $v=\$ompi_if; export $v; }"
+	done
+fi
 cat >>"$dir/ssh_config" <<EOF
 Host *
 	User $user
@@ -377,44 +417,19 @@ ipv4_iface() {
 	printf '%s\n' "$best"
 }
 
-# ifaces names the interface of the task's address for the collective
-# libraries, as drivers/taskns does for a plain process (whose variables
-# are set by now): a container in its node's network sees every interface
-# of the node where a pod saw one, and OpenMPI's TCP transports use every
-# interface they see, a docker0 no peer reaches included (mpirun hangs).
-# OpenMPI's is lo when every task the ssh emulation reaches is at this
-# task's address (one node: the traffic goes through lo whatever the
-# address). Platform additions: never over what is set.
+# ifaces names the interface of the task's address for Gloo and NCCL, as
+# drivers/taskns does for a plain process (whose variables are set by
+# now): a container in its node's network sees every interface of the
+# node where a pod saw one. (OpenMPI's is the peers' network, above: a
+# name would be passed on to every node's daemons, whose interface may be
+# named otherwise.) Platform additions: never over what is set.
 ifaces() {
 	case $addr in 127.*) dev=lo ;; *) dev=$(ipv4_iface "$addr") ;; esac
 	[ -n "$dev" ] || return 0
-	mpidev=lo
-	old_ifs=$IFS
-	IFS=,
-	for e in $hosts; do
-		# shellcheck disable=SC2034 # read by the eval below
-		[ "${e%% *}" = "$addr" ] || mpidev=$dev
-	done
-	IFS=$old_ifs
-	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
-		eval "[ -n \"\${$v+x}\" ] || { $v=\$mpidev; export $v; }"
-	done
 	for v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
 		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
 	done
 }
-
-# Under Slurm, OpenMPI's and Hydra's launchers would see the allocation
-# and start their daemons with srun on Slurm's nodes instead of the peers
-# the command names; on the source platform they used ssh and the
-# hostfile. (A user's own setting wins.)
-if [ -n "${SLURM_JOB_ID:-}" ]; then
-	OMPI_MCA_plm=${OMPI_MCA_plm:-rsh}
-	OMPI_MCA_ras=${OMPI_MCA_ras:-^slurm}
-	I_MPI_HYDRA_BOOTSTRAP=${I_MPI_HYDRA_BOOTSTRAP:-ssh}
-	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
-	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
-fi
 ifaces
 [ $# -gt 0 ] || { mpi_release; exit 0; }
 [ -n "$marker" ] || exec "$@"

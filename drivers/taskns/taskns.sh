@@ -4,8 +4,9 @@
 #   - its own host name (hostname, gethostname(), $HOSTNAME), in a private
 #     UTS namespace;
 #   - an /etc/hosts where its own and its peers' platform names resolve to
-#     their addresses (and those of the ssh emulation's peers on other
-#     nodes, JOBSHIFT_SSH_HOSTS), and data and platform files at the job's own paths,
+#     their addresses (and, for tasks on other nodes, those of the ssh
+#     emulation's peers, JOBSHIFT_SSH_HOSTS, and of every task
+#     JOBSHIFT_PEER_HOSTS names), and data and platform files at the job's own paths,
 #     in a private mount namespace (nothing reaches the host's mount table);
 #   - the interface carrying the task's address, for the collective
 #     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself;
@@ -306,6 +307,29 @@ ssh_hosts() {
 	IFS=$old_ifs
 }
 
+# peer_hosts prints "ADDR NAME..." per entry of JOBSHIFT_PEER_HOSTS
+# (translate/contract PeerHostsVar: entries joined by ','), ADDR numeric.
+peer_hosts() {
+	old_ifs=$IFS
+	IFS=,
+	for e in ${JOBSHIFT_PEER_HOSTS:-}; do
+		IFS=' '
+		# shellcheck disable=SC2086 # the entry is split on purpose
+		set -- $e
+		IFS=,
+		[ $# -ge 2 ] || continue
+		for f in "$@"; do
+			case $f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
+		done
+		a=$(ip_of "$1")
+		shift
+		IFS=' '
+		printf '%s %s\n' "$a" "$*"
+		IFS=,
+	done
+	IFS=$old_ifs
+}
+
 # ssh_peers_here: every task the ssh emulation reaches is at an address of
 # this node.
 ssh_peers_here() {
@@ -335,8 +359,14 @@ hosts() {
 	# this node is left out: its address is this node's, so mpirun would take
 	# it for its own node and start its ranks here (on the platform each pod
 	# had an address of its own).
+	# Likewise every task's platform names (JOBSHIFT_PEER_HOSTS: the
+	# names Volcano's svc plugin writes, which its headless service
+	# resolved).
 	h=$(here)
-	ssh_hosts | while read -r a names; do
+	{
+		ssh_hosts
+		peer_hosts
+	} | while read -r a names; do
 		case $h in *" $a "*) continue ;; esac
 		case $a in '' | *[!0-9.:a-fA-F]*) continue ;; esac
 		printf '%s\t%s\n' "$a" "$names"

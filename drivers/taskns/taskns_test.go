@@ -154,6 +154,22 @@ func TestScriptPeerNames(t *testing.T) {
 	}
 }
 
+// TestScriptPlatformPeerNames: every task's platform names
+// (JOBSHIFT_PEER_HOSTS, Volcano's svc plugin) on another node resolve in
+// the task's /etc/hosts; a task at this node's address is left out, and an
+// entry holding a character no host name has is dropped.
+func TestScriptPlatformPeerNames(t *testing.T) {
+	mode := modes(t)[0]
+	hosts := "127.0.0.1 tf-ps-0 tf-ps-0.tf,192.0.2.7 tf-worker-0 tf-worker-0.tf,192.0.2.8 tf-worker-1 tf-worker-1.tf,192.0.2.9 bad$name"
+	out, err := run(t, mode, Spec{Hostname: "tf-ps-0", Addr: "127.0.0.1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"tf-ps-0", "tf-ps-0.tf"}}}},
+		[]string{"JOBSHIFT_PEER_HOSTS=" + hosts},
+		`getent hosts tf-worker-0.tf tf-worker-1; grep -c tf-ps-0 /etc/hosts; grep -c 'bad' /etc/hosts`)
+	want := "192.0.2.7       tf-worker-0 tf-worker-0.tf\n192.0.2.8       tf-worker-1 tf-worker-1.tf\n1\n0\n"
+	if out != want {
+		t.Errorf("got %q, %v; want %q", out, err, want)
+	}
+}
+
 // TestScriptFails: a missing source stops the task before its command
 // (127), naming the path.
 func TestScriptFails(t *testing.T) {

@@ -14,8 +14,9 @@ import (
 
 // TestFieldRefOnNomad: env valueFrom.fieldRef metadata.name is each
 // task's Volcano pod name (<job>-<task>-<i>, MakePodName
-// @v1.16.0-alpha.1) and status.podIP(s) its address, through the env
-// template.
+// @v1.16.0-alpha.1), status.podIP(s) its address, metadata.namespace the
+// job's and the template's label and annotation their values, through the
+// env template.
 func TestFieldRefOnNomad(t *testing.T) {
 	dir := runsDir(t)
 	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "volcano-fieldref.yaml"), site())
@@ -33,8 +34,8 @@ func TestFieldRefOnNomad(t *testing.T) {
 			continue
 		}
 		f := strings.Fields(string(b))
-		if len(f) != 2 || f[0] != pod || net.ParseIP(f[1]) == nil {
-			t.Errorf("task %s wrote %q, want %q and its address", pod, b, pod)
+		if len(f) != 5 || f[0] != pod || net.ParseIP(f[1]) == nil || f[2] != "research" || f[3] != "vision" || f[4] != "ann" {
+			t.Errorf("task %s wrote %q, want %q, its address, research, vision and ann", pod, b, pod)
 		}
 	}
 }

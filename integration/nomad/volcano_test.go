@@ -2,10 +2,12 @@ package nomad_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -88,8 +91,9 @@ func runCount(t *testing.T, dir string) string {
 // Volcano's policies on Nomad, as examples/volcano_test.go runs them
 // locally (pkg/controllers/job/state/running.go, restarting.go,
 // job_controller_util.go applyPolicies @v1.16.0-alpha.1): exitCode 3 →
-// RestartJob within maxRetry, maxRetry exhausted, TaskCompleted →
-// CompleteJob with never-ending workers.
+// RestartJob within maxRetry, maxRetry exhausted, RestartPod, PodFailed →
+// AbortJob, exitCode → TerminateJob, TaskCompleted → CompleteJob with
+// never-ending workers.
 func TestVolcanoPoliciesOnNomad(t *testing.T) {
 	t.Run("exitcode-restartjob", func(t *testing.T) {
 		dir := runsDir(t)
@@ -108,17 +112,35 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 			t.Errorf("result = %+v, want failed with exit code 3 after 2 attempts", res)
 		}
 	})
-	t.Run("restartpod", func(t *testing.T) {
-		// in place, inside the task (restart.sh): one attempt
-		dir := runsDir(t)
-		res, _, _ := runStates(t, volcanoPlan(t, "volcano-restartpod.yaml", dir))
-		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
-			t.Errorf("result = %+v, want succeeded in 1 attempt", res)
-		}
-		if n := runCount(t, dir); n != "3" {
-			t.Errorf("runs = %q, want 3", n)
-		}
-	})
+	for name, c := range map[string]struct{ file, runs string }{
+		"restartpod": {"volcano-restartpod.yaml", "3"}, "podfailed-restarttask": {"volcano-podfailed-restarttask.yaml", "2"}} {
+		t.Run(name, func(t *testing.T) {
+			// in place, inside the task (restart.sh): one attempt
+			dir := runsDir(t)
+			res, _, _ := runStates(t, volcanoPlan(t, c.file, dir))
+			if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
+				t.Errorf("result = %+v, want succeeded in 1 attempt", res)
+			}
+			if n := runCount(t, dir); n != c.runs {
+				t.Errorf("runs = %q, want %s", n, c.runs)
+			}
+		})
+	}
+	for name, c := range map[string]struct {
+		file string
+		code int
+	}{"podfailed-abortjob": {"volcano-podfailed-abortjob.yaml", 5}, "exitcode-terminatejob": {"volcano-exitcode-terminatejob.yaml", 7}} {
+		t.Run(name, func(t *testing.T) {
+			// at once, not restarted within maxRetry 3; the ps stopped
+			res, states, _ := runStates(t, volcanoPlan(t, c.file, runsDir(t)))
+			if res.Phase != completion.PhaseFailed || res.ExitCode != c.code || res.Attempts != 1 {
+				t.Errorf("result = %+v, want failed with exit code %d after 1 attempt", res, c.code)
+			}
+			if states["ps-0"] != completion.Stopped {
+				t.Errorf("ps-0 = %s, want stopped", states["ps-0"])
+			}
+		})
+	}
 	t.Run("taskcompleted", func(t *testing.T) {
 		res, states, _ := runStates(t, volcanoPlan(t, "volcano-taskcompleted.yaml", runsDir(t)))
 		if res.Phase != completion.PhaseSucceeded || res.Attempts != 1 {
@@ -184,4 +206,101 @@ func volcanoSSHFiles(t *testing.T, cfg *siteconfig.Config, names bool) {
 			t.Errorf("the master did not reach %s:\n%s", h, out)
 		}
 	}
+}
+
+// TestVolcanoTFShapeOneHost: Volcano's TensorFlow shape (peers from
+// /etc/volcano/*.host with the job's own port 2222) needs a client per
+// task (distinct_hosts); on the one-client agent its submission is
+// refused, saying why, instead of failing in its tasks
+// (integration/multihost runs it to success across clients).
+func TestVolcanoTFShapeOneHost(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	c := agent.Client(t)
+	if nodes, _, err := c.Nodes().List(nil); err != nil || len(nodes) != 1 {
+		t.Skipf("the agent has %d clients (%v), the test needs one", len(nodes), err)
+	}
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-tf-shape.yaml"), site())
+	p.Options["id"] = fmt.Sprintf("%s-%d", p.Job.Name, time.Now().UnixNano()%1e9)
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = d.Submit(ctx, p)
+	if !errors.Is(err, nomad.ErrPlacement) || !strings.Contains(fmt.Sprint(err), "role ps listens on a port of its own") {
+		t.Errorf("Submit: %v, want a placement error naming role ps's port", err)
+	}
+	if _, _, err := c.Jobs().Info(nomad.JobIDFor(p), nil); err == nil {
+		t.Errorf("the job %s was registered", nomad.JobIDFor(p))
+	}
+}
+
+var checksum3Re = regexp.MustCompile(`rank (\d) of 3 checksum (\S+)`)
+
+// TestVolcanoExamplesOnNomad: Volcano's PyTorch example (the pytorch
+// plugin's MASTER_ADDR, WORLD_SIZE, RANK; a gloo DDP step) on raw_exec and
+// in containers, and its MPI example (mpiexec over the ssh plugin, the host
+// list from /etc/volcano/mpiworker.host) in containers, on the one-client
+// agent (TestVolcanoFilesOnRawExec runs the MPI example on raw_exec).
+func TestVolcanoExamplesOnNomad(t *testing.T) {
+	torch := func(t *testing.T, cfg *siteconfig.Config, inImage bool) {
+		p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-pytorch-ddp.yaml"), cfg)
+		if inImage {
+			// No volume carries the checkout into the container: send the
+			// script itself.
+			src, err := os.ReadFile(filepath.Join(agent.Repo(), "examples", "ddp_train.py"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, r := range p.Job.Roles {
+				r.Command.Command = []string{"python3", "-c", string(src)}
+			}
+		}
+		res, sums := runTraining(t, p, checksum3Re)
+		if res.Phase != completion.PhaseSucceeded || len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
+			t.Errorf("result %+v, checksums %v: want succeeded with three equal", res, sums)
+		}
+	}
+	t.Run("pytorch-raw_exec", func(t *testing.T) {
+		if _, err := os.Stat("/usr/lib/python3/dist-packages/torch"); err != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("python3-torch is not installed")
+			}
+			t.Skip("python3-torch is not installed")
+		}
+		torch(t, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}, Roles: torchPath}, false)
+	})
+	t.Run("pytorch-docker", func(t *testing.T) {
+		needDocker(t)
+		torch(t, &siteconfig.Config{
+			Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+			Images: []siteconfig.ImageRule{{Pattern: "pytorch/pytorch:*", Replace: torchImage}},
+		}, true)
+	})
+	t.Run("mpi-docker", func(t *testing.T) {
+		needDocker(t)
+		if err := exec.Command("docker", "image", "inspect", mpiImage).Run(); err != nil {
+			t.Skip("image " + mpiImage + " is missing: run integration/nomad/build-mpi-image.sh")
+		}
+		p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-mpi.yaml"), &siteconfig.Config{
+			Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+			Images: []siteconfig.ImageRule{{Pattern: "jobshift/torch:*", Replace: mpiImage}},
+		})
+		res, id := run(t, p)
+		c := agent.Client(t)
+		defer c.Jobs().Deregister(id, true, nil)
+		allocs, _, _ := c.Jobs().Allocations(id, true, nil)
+		out := ""
+		for _, a := range allocs {
+			out += catLogs(t, a.ID, nomad.MainTask)
+			if res.Phase != completion.PhaseSucceeded {
+				out += catStderr(t, a.ID, nomad.MainTask)
+			}
+		}
+		if res.Phase != completion.PhaseSucceeded {
+			t.Fatalf("result %+v\n%s", res, out)
+		}
+		drivertest.CheckAllreduce(t, out, 2)
+	})
 }

@@ -12,7 +12,9 @@ import (
 
 // TestFieldRefOnSlurm: env valueFrom.fieldRef metadata.name is each
 // task's Volcano pod name (<job>-<task>-<i>, MakePodName
-// @v1.16.0-alpha.1) and status.podIP(s) an address, in the batch job.
+// @v1.16.0-alpha.1), status.podIP(s) an address, metadata.namespace the
+// job's and the template's label and annotation their values, in the
+// batch job.
 func TestFieldRefOnSlurm(t *testing.T) {
 	needCluster(t)
 	dir, _ := volcanoRuns(t, "")
@@ -27,8 +29,8 @@ func TestFieldRefOnSlurm(t *testing.T) {
 			continue
 		}
 		f := strings.Fields(string(b))
-		if len(f) != 2 || f[0] != pod || net.ParseIP(f[1]) == nil {
-			t.Errorf("task %s wrote %q, want %q and its address", pod, b, pod)
+		if len(f) != 5 || f[0] != pod || net.ParseIP(f[1]) == nil || f[2] != "research" || f[3] != "vision" || f[4] != "ann" {
+			t.Errorf("task %s wrote %q, want %q, its address, research, vision and ann", pod, b, pod)
 		}
 	}
 }

@@ -2,11 +2,14 @@ package slurm_test
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -122,4 +125,49 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 			t.Errorf("task %s-%d ran", e.Task.Role, e.Task.Index)
 		}
 	}
+}
+
+// TestVolcanoExamplesOnSlurm: Volcano's MPI example (the launcher's host
+// list from /etc/volcano/mpiworker.host, mpiexec over the ssh plugin: 2
+// ranks sum 3) and its PyTorch example (the pytorch plugin's variables, a
+// gloo DDP step: every rank ends with the same parameters) on the
+// one-host cluster, unchanged.
+func TestVolcanoExamplesOnSlurm(t *testing.T) {
+	needCluster(t)
+	t.Run("volcano-mpi", func(t *testing.T) {
+		drivertest.NeedMPI(t)
+		r := submit(t, loadPlan(t, filepath.Join("examples", "volcano-mpi.yaml"), nil), 4*time.Minute)
+		out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "mpimaster-0.out"))
+		if r.final.Phase != completion.PhaseSucceeded {
+			errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "mpimaster-0.err"))
+			t.Fatalf("final %+v; master output:\n%s\n%s", r.final, out, errOut)
+		}
+		drivertest.CheckAllreduce(t, string(out), 2)
+	})
+	t.Run("volcano-pytorch-ddp", func(t *testing.T) {
+		if exec.Command("/usr/bin/python3", "-c", "import torch").Run() != nil {
+			if os.Getenv("CI") == "true" {
+				t.Fatal("python3-torch is not installed for /usr/bin/python3")
+			}
+			t.Skip("python3-torch not installed")
+		}
+		t.Setenv("PATH", "/usr/bin:"+os.Getenv("PATH")) // the python3 with torch first
+		r := submit(t, loadPlan(t, filepath.Join("examples", "volcano-pytorch-ddp.yaml"), nil), 5*time.Minute)
+		if r.final.Phase != completion.PhaseSucceeded {
+			t.Fatalf("final = %+v", r.final)
+		}
+		sums := map[string]bool{}
+		for _, f := range []string{"master-0", "worker-0", "worker-1"} {
+			b, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", f+".out"))
+			m := regexp.MustCompile(`rank \d of 3 checksum (\S+)`).FindSubmatch(b)
+			if m == nil {
+				t.Errorf("%s printed no checksum:\n%s", f, b)
+				continue
+			}
+			sums[string(m[1])] = true
+		}
+		if len(sums) != 1 {
+			t.Errorf("checksums %v, want one for all three ranks", sums)
+		}
+	})
 }

@@ -20,6 +20,7 @@ func (r *reader) readJob(m *mapping, format jobs.Format, kind string, kindNode *
 		Source: jobs.Source{Format: format, Version: api, Kind: kind, Path: r.path},
 	}
 	r.metadata(m.get("metadata"), job)
+	r.namespace, _ = r.silent().str(r.silent().mapOf(m.get("metadata"), "").get("namespace"), "")
 	m.ignore("kind", "status")
 	spec := r.mapOf(m.get("spec"), "spec")
 	if n := deref(spec.node); n == nil || n.Kind != yaml.MappingNode {

@@ -98,7 +98,10 @@ var containerFieldsSilent = []string{"imagePullPolicy", "terminationMessagePath"
 // restartPolicy node (nil when absent) for the caller to judge.
 func (r *reader) podTemplate(role *jobs.Role, tmplNode *yaml.Node, fl *flavour, where string, contractPort *jobs.Port) *yaml.Node {
 	tmpl := r.mapOf(tmplNode, where)
-	tmpl.ignore("metadata") // labels and annotations only matter to Kubernetes
+	// labels and annotations only matter to Kubernetes, and to the
+	// downward API (fieldref.go)
+	defer func(old podMeta) { r.pod = old }(r.pod)
+	r.pod = r.podMetadata(tmpl.get("metadata"))
 	ps := r.mapOf(tmpl.get("spec"), where+".spec")
 	tmpl.warnUnknown()
 	restart := ps.get("restartPolicy")

@@ -20,6 +20,10 @@ func NewPodReader(path string, lossy bool) *PodReader {
 	return &PodReader{r: r}
 }
 
+// Namespace sets the job's metadata.namespace ("" = Kubernetes' default),
+// which a fieldRef to metadata.namespace gives.
+func (p *PodReader) Namespace(ns string) { p.r.namespace = ns }
+
 // Collector is where the reader's diagnostics go; the caller adds its own.
 func (p *PodReader) Collector() *diag.Collector { return &p.r.Collector }
 

@@ -22,6 +22,11 @@ type reader struct {
 	// objs are the ConfigMaps and Secrets the pods may read (objects.go),
 	// by "Kind/name".
 	objs map[string]*object
+	// namespace is the job's metadata.namespace, "" for Kubernetes'
+	// default; pod is the metadata of the pod template being read: what
+	// the downward API gives (fieldref.go).
+	namespace string
+	pod       podMeta
 }
 
 func (r *reader) pos(n *yaml.Node) jobs.Pos {

@@ -107,6 +107,7 @@ func (b *builder) role(rj *rjob) *jobs.Role {
 	if rj.pod == nil {
 		return role
 	}
+	f.pod.Namespace(b.tj.namespace) // the TrainJob's pods are in its namespace
 	restart := f.pod.PodTemplate(role, withClaims(rj.pod, rt.claims), rj.where+".template.spec.template", kubeflow.PodOptions{Container: mainContainer(rj)})
 	// batch/v1 Job pods: restartPolicy OnFailure (JobSet's default) or
 	// Never; either way a failed pod is retried until the Job's

@@ -258,3 +258,26 @@ func patch(manager, container, field string) string {
 		"              - name: node\n                template:\n                  spec:\n                    template:\n                      spec:\n" +
 		"                        containers:\n                          - name: " + container + "\n                            " + field + "\n"
 }
+
+// TestFieldRefNamespace: a fieldRef to metadata.namespace in trainer.env
+// is the TrainJob's namespace, where JobSet makes its pods, and "default"
+// when the file names none.
+func TestFieldRefNamespace(t *testing.T) {
+	env := "      - name: NS\n        valueFrom: {fieldRef: {fieldPath: metadata.namespace}}\n"
+	for ns, want := range map[string]string{"": "default", "  namespace: research\n": "research"} {
+		src := strings.Replace(strings.Replace(torchJob, "  name: t\n", "  name: t\n"+ns, 1), "        value: bar\n", "        value: bar\n"+env, 1)
+		job, d := read(t, src)
+		if job == nil {
+			t.Fatalf("no job: %s", d)
+		}
+		got := ""
+		for _, e := range job.Roles[0].Env {
+			if e.Name == "NS" {
+				got = e.Value
+			}
+		}
+		if got != want {
+			t.Errorf("namespace %q: NS=%q, want %q (%+v; %s)", ns, got, want, job.Roles[0].Env, d)
+		}
+	}
+}

@@ -14,9 +14,12 @@ type trainJob struct {
 	api      string
 	name     string
 	nameNode *yaml.Node
-	refName  string
-	refKind  string
-	refNode  *yaml.Node
+	// namespace is metadata.namespace: the pods' ("" = Kubernetes'
+	// default), which a fieldRef may read.
+	namespace string
+	refName   string
+	refKind   string
+	refNode   *yaml.Node
 
 	trainer     *mapping // spec.trainer (an empty mapping when absent)
 	trainerNode *yaml.Node
@@ -41,7 +44,9 @@ func (f *file) readTrainJob(obj *yaml.Node) *trainJob {
 	md := f.mapOf(m.get("metadata"), "metadata")
 	tj.nameNode = md.get("name")
 	tj.name, _ = f.str(tj.nameNode, "metadata.name")
-	md.ignore("namespace", "labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "finalizers")
+	tj.namespace, _ = f.str(md.get("namespace"), "metadata.namespace")
+	f.pod.Namespace(tj.namespace) // for trainer.env and the overrides
+	md.ignore("labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "finalizers")
 	if gen := md.get("generateName"); gen != nil && tj.name == "" {
 		g, _ := f.str(gen, "metadata.generateName")
 		tj.name, tj.nameNode = strings.TrimRight(g, "-"), gen

@@ -121,7 +121,8 @@ func (r *reader) readJob(m *mapping, api string) *jobs.Job {
 // random suffix Kubernetes would add).
 func (r *reader) metadata(n *yaml.Node, job *jobs.Job, kindNode *yaml.Node) {
 	md := r.mapOf(n, "metadata")
-	for _, k := range []string{"namespace", "labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "ownerReferences", "finalizers"} {
+	r.namespace, _ = r.str(md.get("namespace"), "metadata.namespace")
+	for _, k := range []string{"labels", "annotations", "uid", "resourceVersion", "creationTimestamp", "generation", "managedFields", "ownerReferences", "finalizers"} {
 		md.used[k] = true
 	}
 	nameNode := md.get("name")
@@ -148,5 +149,6 @@ func newPodReader(r *reader) *kubeflow.PodReader {
 	p := kubeflow.NewPodReader(r.path, r.Lossy)
 	p.Objects(r.docs)
 	p.SecretsFile(r.secrets)
+	p.Namespace(r.namespace)
 	return p
 }

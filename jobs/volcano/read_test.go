@@ -178,3 +178,21 @@ func TestRefusals(t *testing.T) {
 }
 
 func itoaPos(l, c int) string { return fmt.Sprintf("%d:%d", l, c) }
+
+// TestFieldRefNamespace: a fieldRef to metadata.namespace is the Volcano
+// job's namespace, where createJobPod makes its pods (Namespace:
+// job.Namespace, pkg/controllers/job/job_controller_util.go
+// @v1.16.0-alpha.1), and "default" when the file names none.
+func TestFieldRefNamespace(t *testing.T) {
+	env := "              env:\n                - {name: NS, valueFrom: {fieldRef: {fieldPath: metadata.namespace}}}\n"
+	for ns, want := range map[string]string{"": "default", "  namespace: research\n": "research"} {
+		src := strings.Replace(head, "  name: j\n", "  name: j\n"+ns, 1) + "  tasks:\n" + task("w", 1, "") + env
+		job, diags := read(t, src)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := job.Roles[0].Env; len(got) != 1 || got[0].Value != want {
+			t.Errorf("namespace %q: env %+v, want NS=%s", ns, got, want)
+		}
+	}
+}

@@ -17,6 +17,9 @@ type reader struct {
 	// the ConfigMaps and Secrets the pod templates may read.
 	docs    []*yaml.Node
 	secrets map[string]any
+	// namespace is metadata.namespace ("" = Kubernetes' default): the
+	// pods' namespace, which a fieldRef may read.
+	namespace string
 }
 
 func (r *reader) pos(n *yaml.Node) jobs.Pos {

@@ -59,6 +59,10 @@ type Options struct {
 	// give that name, and HostsVar maps it to the address; otherwise the
 	// address itself (see NamesRole).
 	HostNames bool
+	// PeerEntries: the target resolves Volcano's svc names through one
+	// variable per name, PeerHostVar(n) = "NAME:ADDR" (Nomad docker's
+	// extra_hosts, which takes one entry per name; see PeerHostsVar).
+	PeerEntries bool
 }
 
 // Processes a task can run, see Options.Process.

@@ -60,6 +60,7 @@ func (b *builder) volcano() {
 			if f.InjectHostsEnv {
 				b.volcanoHosts()
 			}
+			b.volcanoPeerHosts()
 		case "pytorch":
 			b.volcanoTorch(f)
 		case "tensorflow":
@@ -80,6 +81,63 @@ func volcanoDomains(j *jobs.Job, r *jobs.Role, sep string) string {
 		hosts[i] = jobs.VolcanoDomainName(j.Name, r.Name, i)
 	}
 	return strings.Join(hosts, sep)
+}
+
+// PeerHostsVar lists every task's platform names (Volcano's svc plugin:
+// the headless service that made <job>-<task>-<i>.<job> resolve, svc.go
+// createServiceIfNotExist @v1.16.0-alpha.1): entries "ADDR NAME..." joined
+// by ','. The task view's wrapper (drivers/taskns) adds to the task's
+// /etc/hosts the entries of tasks on other nodes: a peer on the task's own
+// node keeps its name unresolved, as the collective libraries would take
+// it for this node (OpenMPI's orte_ifislocal).
+const PeerHostsVar = "JOBSHIFT_PEER_HOSTS"
+
+// PeerHostVar is the n-th variable of Options.PeerEntries.
+func PeerHostVar(n int) string { return "JOBSHIFT_PEER_HOST_" + strconv.Itoa(n) }
+
+// PeerHostCount is how many PeerHostVar variables job's tasks get: one
+// per platform name of every task.
+func PeerHostCount(job *jobs.Job) int {
+	n := 0
+	for k, r := range job.Roles {
+		if r.Instances > 0 {
+			n += r.Instances * len(HostNames(job, k, 0))
+		}
+	}
+	return n
+}
+
+// volcanoPeerHosts sets PeerHostsVar where the target runs the tasks under
+// the task view (Options.HostNames), and the PeerHostVar variables where
+// it asks for them (Options.PeerEntries).
+func (b *builder) volcanoPeerHosts() {
+	if b.opts.PeerEntries {
+		n := 0
+		for k, r := range b.job.Roles {
+			for i := range r.Instances {
+				for _, name := range HostNames(b.job, k, i) {
+					b.set(PeerHostVar(n), cat(lit(name+":"), addr(k, i)))
+					n++
+				}
+			}
+		}
+	}
+	if !b.opts.HostNames {
+		return
+	}
+	var es []expr
+	for k, r := range b.job.Roles {
+		if r.Instances == 0 {
+			continue
+		}
+		if len(es) > 0 {
+			es = append(es, lit(","))
+		}
+		es = append(es, join(r.Instances, ",", func(i int) expr {
+			return cat(addr(k, i), lit(" "+strings.Join(HostNames(b.job, k, i), " ")))
+		}))
+	}
+	b.set(PeerHostsVar, cat(es...))
 }
 
 func (b *builder) volcanoHosts() {

@@ -55,5 +55,6 @@ func volcanoCase(r *rand.Rand) Case {
 		}
 		v.Plugins = append(v.Plugins, jobs.VolcanoPlugin{Name: p, Args: args})
 	}
-	return Case{Name: "volcano", Job: j, Opts: contract.Options{}}
+	// no draw: the views' variables (svc) from what was drawn
+	return Case{Name: "volcano", Job: j, Opts: contract.Options{HostNames: name != "vc", PeerEntries: len(tasks)%2 == 0}}
 }
