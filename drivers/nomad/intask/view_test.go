@@ -43,7 +43,7 @@ func TestWriteView(t *testing.T) {
 	}
 	for _, tc := range []struct{ addrVar, addr string }{{"192.168.1.7", "192.168.1.7"}, {"", "10.0.0.2"}} {
 		t.Setenv("NOMAD_IP_SynPort", tc.addrVar)
-		if err := te.writeView(topo, 1, dir); err != nil {
+		if err := te.writeView(topo, 1, dir, ""); err != nil {
 			t.Fatal(err)
 		}
 		want := "mode\tauto\nscratch\t" + dir + "/jobshift-taskns.d\nhostname\tw-1\nhost\t" + tc.addr + "\tw-1\n" +
@@ -59,7 +59,7 @@ func TestWriteView(t *testing.T) {
 		}
 	}
 	te.Role = "launcher"
-	if err := te.writeView(contract.Topology{}, 0, dir); err == nil {
+	if err := te.writeView(contract.Topology{}, 0, dir, ""); err == nil {
 		t.Error("no address anywhere: want an error")
 	}
 }
