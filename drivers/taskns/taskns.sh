@@ -64,7 +64,7 @@ fail() {
 	printf 'jobshift task namespace: %s\n' "$*" >&2
 	exit 127
 }
-[ $# -ge 3 ] && [ "$2" = -- ] || fail "usage: taskns.sh SPEC -- command [args...]"
+{ [ $# -ge 3 ] && [ "$2" = -- ]; } || fail "usage: taskns.sh SPEC -- command [args...]"
 spec=$1
 shift 2
 tab='	'
@@ -144,7 +144,7 @@ underlay() {
 	[ -n "$scratch" ] || fail "no scratch directory to build $1 in"
 	under=$((under + 1))
 	u=$scratch/underlay-$under
-	mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u" || fail "cannot mount a tmpfs on $u"
+	{ mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u"; } || fail "cannot mount a tmpfs on $u"
 	for e in "$root$1"/* "$root$1"/.[!.]* "$root$1"/..?*; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
 		b=${e##*/}
@@ -186,7 +186,7 @@ intree() {
 	if [ "${3:-}" = nolink ] && [ -L "$2" ]; then
 		fail "$2 is a symbolic link, which would show the task another tree than the one mapped; $1 is not mounted"
 	fi
-	top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1") || fail "cannot resolve $1 or $2"
+	{ top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1"); } || fail "cannot resolve $1 or $2"
 	case $real/ in
 	"$top"/*) printf '%s\n' "$real" ;;
 	*) fail "$1 leads to $real, outside the mapped tree $2; it is not mounted" ;;

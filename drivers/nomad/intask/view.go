@@ -17,7 +17,10 @@ import (
 // before it execs the wrapper, so the task needs no template for them. A
 // task's first template costs the client a consul-template runner before
 // the task starts (drivers/nomad view.go, BENCHMARKS.md); nomad-env runs
-// anyway and writes three small files in well under a millisecond.
+// anyway and writes three small files in well under a millisecond. It
+// also adds this node's addresses to the spec and, as root, makes the
+// namespaces the wrapper would (taskns.NodeLines, taskns.ExecRoot): the
+// wrapper's probe, re-exec and ip runs were most of a task's start CPU.
 type View struct {
 	// Spec is the encoded spec (taskns.Spec.Encode) with the placeholders
 	// for what only the client knows (PhIndex, PhAddr, PhTaskDir,

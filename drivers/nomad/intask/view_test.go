@@ -1,6 +1,7 @@
 package intask
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -61,5 +62,24 @@ func TestWriteView(t *testing.T) {
 	te.Role = "launcher"
 	if err := te.writeView(contract.Topology{}, 0, dir, ""); err == nil {
 		t.Error("no address anywhere: want an error")
+	}
+}
+
+// TestExecViewOnlyTheWrapper: nomad-env makes the namespaces only for the
+// wrapper of the view it wrote: another command would run in namespaces
+// no wrapper fills, told by the wrapper's variables that it is inside.
+func TestExecViewOnlyTheWrapper(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, ViewScriptFile)
+	for _, argv := range [][]string{
+		{"sh", filepath.Join(t.TempDir(), ViewScriptFile), "spec", "--", "true"},
+		{"bash", script, "spec", "--", "true"},
+		{"sh", script, "spec", "true"},
+		{"sh", script},
+		{"true"},
+	} {
+		if err := execView(dir, "/bin/sh", argv, nil); !errors.Is(err, taskns.ErrNotEntered) {
+			t.Errorf("%q: %v, want ErrNotEntered", argv, err)
+		}
 	}
 }
