@@ -46,21 +46,29 @@
 #                                 of SIZE MiB (0: no size given)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
+#   ifaddrs DEV ADDR...           this node's addresses and their interfaces,
+#                                  as `ip -o addr show` lists them (inet and
+#                                  inet6), space-separated pairs: what a
+#                                  caller that knows them already (nomad-env,
+#                                  in Go) writes to spare the task ip's runs
 # Environment: JOBSHIFT_HOSTS (translate/contract HostsVar), entries
 # "ADDR NAME VAR..." joined by ',': NAME resolves to ADDR in the task's
 # /etc/hosts; without a namespace, ADDR replaces the NAME that starts the
 # value of each VAR instead (the task reaches the peer by its address).
 # Exit code 127 when the view cannot be built (the command never ran).
+# JOBSHIFT_TASKNS_INSIDE=root and JOBSHIFT_TASKNS_MODE=root: the caller
+# has made the private mount (propagation private) and UTS namespaces
+# itself, as unshare(1) would (drivers/taskns ExecRoot).
 
 set -u
 fail() {
 	printf 'jobshift task namespace: %s\n' "$*" >&2
 	exit 127
 }
-[ $# -ge 3 ] && [ "$2" = -- ] || fail "usage: taskns.sh SPEC -- command [args...]"
+{ [ $# -ge 3 ] && [ "$2" = -- ]; } || fail "usage: taskns.sh SPEC -- command [args...]"
 spec=$1
 shift 2
-tab=$(printf '\t')
+tab='	'
 
 # get KEY prints the first value of KEY (the rest of its line).
 get() {
@@ -74,7 +82,24 @@ get() {
 	return 1
 }
 
-mode=$(get mode) || fail "no mode in $spec"
+# The first value of each key a start needs, read in one pass (get costs
+# a subshell, a fork, each: with the execs, the dearest part of a start).
+mode='' scratch='' name='' addr='' ifaddrs='' seen=' '
+while IFS= read -r line; do
+	case $line in *"$tab"*) ;; *) continue ;; esac
+	k=${line%%"$tab"*}
+	case $seen in *" $k "*) continue ;; esac
+	seen="$seen$k "
+	v=${line#*"$tab"}
+	case $k in
+	mode) mode=$v ;;
+	scratch) scratch=$v ;;
+	hostname) name=$v ;;
+	addr) addr=$v ;;
+	ifaddrs) ifaddrs=$v ;;
+	esac
+done <"$spec"
+case $seen in *" mode "*) ;; *) fail "no mode in $spec" ;; esac
 inside=${JOBSHIFT_TASKNS_INSIDE:-}
 if [ "$mode" = auto ] && [ -z "$inside" ]; then
 	mode=none
@@ -82,8 +107,8 @@ if [ "$mode" = auto ] && [ -z "$inside" ]; then
 		mode=root
 	elif unshare --user --map-root-user --mount --uts true 2>/dev/null; then
 		mode=user
-	elif [ -n "$(get hostname)" ]; then
-		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $(get hostname) (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
+	elif [ -n "$name" ]; then
+		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $name (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
 	fi
 	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get dir) || bind=$(get empty); }; then
 		# data or a file the job needs at its path: never start without it
@@ -107,8 +132,7 @@ if [ "$mode" != none ] && [ -z "$inside" ]; then
 fi
 unset JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE
 
-scratch=$(get scratch) || scratch=''
-if [ -n "$scratch" ]; then
+if [ -n "$scratch" ] && [ ! -d "$scratch" ]; then
 	mkdir -p "$scratch" || fail "cannot make $scratch"
 fi
 root=''    # the new root when / had to be underlaid (then chroot)
@@ -121,7 +145,7 @@ underlay() {
 	[ -n "$scratch" ] || fail "no scratch directory to build $1 in"
 	under=$((under + 1))
 	u=$scratch/underlay-$under
-	mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u" || fail "cannot mount a tmpfs on $u"
+	{ mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u"; } || fail "cannot mount a tmpfs on $u"
 	for e in "$root$1"/* "$root$1"/.[!.]* "$root$1"/..?*; do
 		[ -e "$e" ] || [ -L "$e" ] || continue
 		b=${e##*/}
@@ -163,7 +187,7 @@ intree() {
 	if [ "${3:-}" = nolink ] && [ -L "$2" ]; then
 		fail "$2 is a symbolic link, which would show the task another tree than the one mapped; $1 is not mounted"
 	fi
-	top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1") || fail "cannot resolve $1 or $2"
+	{ top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1"); } || fail "cannot resolve $1 or $2"
 	case $real/ in
 	"$top"/*) printf '%s\n' "$real" ;;
 	*) fail "$1 leads to $real, outside the mapped tree $2; it is not mounted" ;;
@@ -217,11 +241,12 @@ binds() {
 	done <"$spec"
 }
 
-# ip_of ADDR prints ADDR, or the first address a name resolves to.
-ip_of() {
+# resolve ADDR sets resolved to ADDR, or to the first address a name
+# resolves to ("" if none; only a name costs a subshell).
+resolve() {
 	case $1 in
-	*[!0-9.:a-fA-F]*) getent ahosts "$1" 2>/dev/null | { read -r x _ && printf '%s\n' "$x"; } ;;
-	*) printf '%s\n' "$1" ;;
+	*[!0-9.:a-fA-F]*) resolved=$(getent ahosts "$1" 2>/dev/null | { read -r x _ && printf '%s\n' "$x"; }) ;;
+	*) resolved=$1 ;;
 	esac
 }
 
@@ -245,7 +270,8 @@ peers() {
 
 # peer_host prints the /etc/hosts line of a peer's name.
 peer_host() {
-	a=$(ip_of "$1") && [ -n "$a" ] && printf '%s\t%s\n' "$a" "$2"
+	resolve "$1"
+	[ -n "$resolved" ] && printf '%s\t%s\n' "$resolved" "$2"
 }
 
 # peer_addr puts the peer's address in place of its name at the start of
@@ -265,30 +291,71 @@ peer_addr() {
 	done
 }
 
-# here prints this node's addresses, each between spaces.
-here() {
-	ip -o addr show 2>/dev/null | while read -r _ _ fam cidr _; do
-		case $fam in inet | inet6) printf ' %s ' "${cidr%/*}" ;; esac
+# given calls $pair_fn DEV ADDR for each pair of the spec's ifaddrs (this
+# node's addresses: nomad-env lists them, sparing the task ip's runs)
+# until it returns non-zero.
+given() {
+	g_ifs=$IFS
+	IFS=' '
+	set -f
+	# shellcheck disable=SC2086 # the pairs are split on purpose
+	set -- $ifaddrs
+	set +f
+	IFS=$g_ifs
+	while [ $# -ge 2 ]; do
+		"$pair_fn" "$1" "$2" || break
+		shift 2
 	done
 }
 
-# iface ADDR prints the interface that holds ADDR.
+# here sets node_addrs to this node's addresses (inet and inet6), each
+# between spaces.
+node_addrs='' here_done=''
+here() {
+	[ -z "$here_done" ] || return 0
+	here_done=1
+	if [ -n "$ifaddrs" ]; then
+		pair_fn=here_one
+		given
+		return 0
+	fi
+	node_addrs=$(ip -o addr show 2>/dev/null | while read -r _ _ fam cidr _; do
+		case $fam in inet | inet6) printf ' %s ' "${cidr%/*}" ;; esac
+	done)
+}
+here_one() { node_addrs="$node_addrs $2 "; }
+
+# iface ADDR sets dev to the interface that holds ADDR ("" if none).
 iface() {
-	a=$(ip_of "$1")
-	[ -n "$a" ] || return 1
+	resolve "$1"
+	dev=''
+	[ -n "$resolved" ] || return 1
+	if [ -n "$ifaddrs" ]; then
+		pair_fn=iface_one
+		given
+		return 0
+	fi
 	command -v ip >/dev/null 2>&1 || return 1
-	ip -o addr show 2>/dev/null | while read -r _ dev fam cidr _; do
+	dev=$(ip -o addr show 2>/dev/null | while read -r _ d fam cidr _; do
 		case $fam in inet | inet6) ;; *) continue ;; esac
-		if [ "${cidr%/*}" = "$a" ]; then
-			printf '%s\n' "${dev%%@*}"
+		if [ "${cidr%/*}" = "$resolved" ]; then
+			printf '%s\n' "${d%%@*}"
 			break
 		fi
-	done
+	done)
+}
+iface_one() {
+	[ "$2" = "$resolved" ] || return 0
+	dev=$1
+	return 1
 }
 
-# ssh_hosts prints "ADDR ALIAS..." per task the ssh emulation reaches
+# ssh_hosts calls $ssh_fn ADDR ALIAS... per task the ssh emulation reaches
 # (JOBSHIFT_SSH_HOSTS: "<addr> <port> <alias>..." entries joined by ','; the
-# tasks mpirun starts OpenMPI's daemons and ranks on), ADDR numeric (ip_of).
+# tasks mpirun starts OpenMPI's daemons and ranks on), ADDR numeric
+# (resolve; one that resolves to none drops out, its first alias taking its
+# place, as from a line "ADDR ALIAS..." read back), until it returns
+# non-zero (then so does ssh_hosts).
 ssh_hosts() {
 	old_ifs=$IFS
 	IFS=,
@@ -298,17 +365,24 @@ ssh_hosts() {
 		set -- $e
 		IFS=,
 		[ $# -ge 3 ] || continue
-		a=$(ip_of "$1")
+		resolve "$1"
 		shift 2
 		IFS=' '
-		printf '%s %s\n' "$a" "$*"
+		# shellcheck disable=SC2086 # an empty address drops out
+		set -- $resolved "$@"
+		"$ssh_fn" "$@" || {
+			IFS=$old_ifs
+			return 1
+		}
 		IFS=,
 	done
 	IFS=$old_ifs
 }
 
-# peer_hosts prints "ADDR NAME..." per entry of JOBSHIFT_PEER_HOSTS
-# (translate/contract PeerHostsVar: entries joined by ','), ADDR numeric.
+# peer_hosts calls $ssh_fn ADDR NAME... per entry of JOBSHIFT_PEER_HOSTS
+# (translate/contract PeerHostsVar: entries joined by ','), ADDR numeric
+# (resolve), as ssh_hosts does; an entry with a field outside the name
+# grammar is skipped.
 peer_hosts() {
 	old_ifs=$IFS
 	IFS=,
@@ -321,10 +395,15 @@ peer_hosts() {
 		for f in "$@"; do
 			case $f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
 		done
-		a=$(ip_of "$1")
+		resolve "$1"
 		shift
 		IFS=' '
-		printf '%s %s\n' "$a" "$*"
+		# shellcheck disable=SC2086 # an empty address drops out
+		set -- $resolved "$@"
+		"$ssh_fn" "$@" || {
+			IFS=$old_ifs
+			return 1
+		}
 		IFS=,
 	done
 	IFS=$old_ifs
@@ -334,12 +413,13 @@ peer_hosts() {
 # this node.
 ssh_peers_here() {
 	[ -n "${JOBSHIFT_SSH_HOSTS:-}" ] || return 1
-	h=$(here)
-	ssh_hosts | {
-		while read -r a _; do
-			case $h in *" $a "*) ;; *) exit 1 ;; esac
-		done
-	}
+	here
+	ssh_fn=ssh_peer_here
+	ssh_hosts
+}
+ssh_peer_here() {
+	case $node_addrs in *" $1 "*) return 0 ;; esac
+	return 1
 }
 
 # hosts writes the task's /etc/hosts: its own and its peers' names first
@@ -351,26 +431,23 @@ hosts() {
 		done <"$spec"
 		peer_fn=peer_host
 		peers
+		# The names of the peers the ssh emulation reaches on other nodes,
+		# as the platform's DNS resolved them: a program that looks one up
+		# (mpirun does each hostfile name, to find its own node) gets its
+		# address at once, not after a DNS server's answer or timeout. A
+		# peer on this node is left out: its address is this node's, so
+		# mpirun would take it for its own node and start its ranks here
+		# (on the platform each pod had an address of its own).
+		# Likewise every task's platform names (JOBSHIFT_PEER_HOSTS: the
+		# names Volcano's svc plugin writes, which its headless service
+		# resolved).
+		if [ -n "${JOBSHIFT_SSH_HOSTS:-}${JOBSHIFT_PEER_HOSTS:-}" ]; then
+			here
+			ssh_fn=ssh_host_line
+			ssh_hosts
+			peer_hosts
+		fi
 	} >"$scratch/hosts"
-	# The names of the peers the ssh emulation reaches on other nodes, as
-	# the platform's DNS resolved them: a program that looks one up
-	# (mpirun does each hostfile name, to find its own node) gets its
-	# address at once, not after a DNS server's answer or timeout. A peer on
-	# this node is left out: its address is this node's, so mpirun would take
-	# it for its own node and start its ranks here (on the platform each pod
-	# had an address of its own).
-	# Likewise every task's platform names (JOBSHIFT_PEER_HOSTS: the
-	# names Volcano's svc plugin writes, which its headless service
-	# resolved).
-	h=$(here)
-	{
-		ssh_hosts
-		peer_hosts
-	} | while read -r a names; do
-		case $h in *" $a "*) continue ;; esac
-		case $a in '' | *[!0-9.:a-fA-F]*) continue ;; esac
-		printf '%s\t%s\n' "$a" "$names"
-	done >>"$scratch/hosts"
 	[ -s "$scratch/hosts" ] || return 0
 	if [ -f /etc/hosts ]; then
 		cat /etc/hosts >>"$scratch/hosts"
@@ -378,13 +455,22 @@ hosts() {
 	mountpoint /etc/hosts "$scratch/hosts"
 	mount --bind "$scratch/hosts" "$root/etc/hosts" || fail "cannot mount the task's /etc/hosts"
 }
+ssh_host_line() {
+	a=$1
+	shift
+	case $node_addrs in *" $a "*) return 0 ;; esac
+	case $a in '' | *[!0-9.:a-fA-F]*) return 0 ;; esac
+	printf '%s\t%s\n' "$a" "$*"
+}
 
 if [ "$mode" != none ]; then
-	name=$(get hostname) || name=''
 	if [ -n "$name" ]; then
+		# The namespace's name through /proc/sys/kernel/hostname (no exec)
+		# as root, where it is not read-only (a container's); else
 		# sethostname(2) through hostname(1): /proc/sys/kernel/hostname
 		# belongs to the host's root, not to a user namespace's.
-		{ command -v hostname >/dev/null 2>&1 && hostname "$name"; } ||
+		{ [ "$mode" = root ] && { printf '%s' "$name" >/proc/sys/kernel/hostname; } 2>/dev/null; } ||
+			{ command -v hostname >/dev/null 2>&1 && hostname "$name"; } ||
 			{ printf '%s' "$name" >/proc/sys/kernel/hostname; } 2>/dev/null ||
 			fail "cannot set the host name $name"
 		HOSTNAME=$name
@@ -400,7 +486,7 @@ if [ "$mode" = none ]; then
 fi
 
 # Platform additions, like the hostfile variables: never over what is set.
-if addr=$(get addr) && dev=$(iface "$addr") && [ -n "$dev" ]; then
+if [ -n "$addr" ] && iface "$addr" && [ -n "$dev" ]; then
 	# OpenMPI's ranks all on this node: their traffic goes through lo
 	# whatever address it is sent to, and its source may not stay the
 	# address's (Docker masquerades 172.17.0.0/16 leaving by another
@@ -423,7 +509,11 @@ fi
 # A user namespace's root goes back to the caller's own uid and gid for
 # the command (a nested user namespace mapping them onto ours). The new
 # root, if any, is entered last: a chrooted process may not make a user
-# namespace, and unshare(1) enters it after making one.
+# namespace, and unshare(1) enters it after making one. Neither: the
+# command replaces the shell at once.
+if [ "$mode" != user ] && [ -z "$root" ]; then
+	exec "$@"
+fi
 set -- --wd="$(pwd)" -- "$@"
 if [ -n "$root" ]; then
 	set -- --root="$root" "$@"

@@ -456,3 +456,17 @@ func TestScriptEmptyDirShared(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptShellcheck: the script passes shellcheck as POSIX sh, notes
+// included.
+func TestScriptShellcheck(t *testing.T) {
+	if _, err := exec.LookPath("shellcheck"); err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("shellcheck is not installed")
+		}
+		t.Skip("shellcheck not installed")
+	}
+	if out, err := exec.Command("shellcheck", "-s", "sh", "taskns.sh").CombinedOutput(); err != nil {
+		t.Errorf("shellcheck: %v\n%s", err, out)
+	}
+}

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -50,8 +51,9 @@ func Exec(ctx context.Context, argv []string) error {
 			return err
 		}
 	}
+	env := ExecEnv(os.Environ(), vars)
 	if te.View != nil {
-		if err := te.writeView(topo, idx, dir); err != nil {
+		if err := te.writeView(topo, idx, dir, envValue(env, "PATH")); err != nil {
 			return fmt.Errorf("writing the task namespace's files of %s[%d]: %w", te.Role, idx, err)
 		}
 	}
@@ -61,7 +63,22 @@ func Exec(ctx context.Context, argv []string) error {
 			return err
 		}
 	}
-	return syscall.Exec(path, argv, ExecEnv(os.Environ(), vars))
+	if te.View != nil {
+		if err := execView(dir, path, argv, env); !errors.Is(err, taskns.ErrNotEntered) {
+			return err
+		}
+	}
+	return syscall.Exec(path, argv, env)
+}
+
+// envValue is name's value in env (the first, as getenv(3) finds it).
+func envValue(env []string, name string) string {
+	for _, kv := range env {
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			return v
+		}
+	}
+	return ""
 }
 
 // readSnapshot waits for the snapshot Variable at path with blocking

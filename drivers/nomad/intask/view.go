@@ -17,7 +17,10 @@ import (
 // before it execs the wrapper, so the task needs no template for them. A
 // task's first template costs the client a consul-template runner before
 // the task starts (drivers/nomad view.go, BENCHMARKS.md); nomad-env runs
-// anyway and writes three small files in well under a millisecond.
+// anyway and writes three small files in well under a millisecond. It
+// also adds this node's addresses to the spec and, as root, makes the
+// namespaces the wrapper would (taskns.NodeLines, taskns.ExecRoot): the
+// wrapper's probe, re-exec and ip runs were most of a task's start CPU.
 type View struct {
 	// Spec is the encoded spec (taskns.Spec.Encode) with the placeholders
 	// for what only the client knows (PhIndex, PhAddr, PhTaskDir,
@@ -69,8 +72,9 @@ func Fill(spec string, index int, addr string, d Dirs) string {
 }
 
 // write writes the view of task index into the task directory d.Task;
-// addr is the task's address.
-func (v *View) write(d Dirs, index int, addr string) error {
+// addr is the task's address, node the spec's lines of this node's facts
+// (taskns.NodeLines).
+func (v *View) write(d Dirs, index int, addr, node string) error {
 	dir := d.Task
 	if err := replaceFile(filepath.Join(dir, ViewScriptFile), []byte(taskns.Script), 0o644); err != nil {
 		return err
@@ -87,7 +91,7 @@ func (v *View) write(d Dirs, index int, addr string) error {
 			return err
 		}
 	}
-	return replaceFile(filepath.Join(dir, ViewSpecFile), []byte(Fill(v.Spec, index, addr, d)), 0o644)
+	return replaceFile(filepath.Join(dir, ViewSpecFile), []byte(Fill(v.Spec, index, addr, d)+node), 0o644)
 }
 
 // replaceFile writes path anew with exactly mode (a restarted task finds
@@ -118,8 +122,9 @@ func (te *Env) viewAddr(topo contract.Topology, index int, getenv func(string) s
 	return "", fmt.Errorf("no address for %s[%d]: neither %s nor the topology snapshot holds one", te.Role, index, te.View.AddrVar)
 }
 
-// writeView writes the task's view into its task directory dir.
-func (te *Env) writeView(topo contract.Topology, index int, dir string) error {
+// writeView writes the task's view into its task directory dir; path is
+// the PATH the wrapper runs with.
+func (te *Env) writeView(topo contract.Topology, index int, dir, path string) error {
 	if dir == "" {
 		return fmt.Errorf("NOMAD_TASK_DIR is not set")
 	}
@@ -127,5 +132,16 @@ func (te *Env) writeView(topo contract.Topology, index int, dir string) error {
 	if err != nil {
 		return err
 	}
-	return te.View.write(Dirs{Task: dir, Secrets: os.Getenv("NOMAD_SECRETS_DIR"), Alloc: os.Getenv("NOMAD_ALLOC_DIR")}, index, addr)
+	d := Dirs{Task: dir, Secrets: os.Getenv("NOMAD_SECRETS_DIR"), Alloc: os.Getenv("NOMAD_ALLOC_DIR")}
+	return te.View.write(d, index, addr, taskns.NodeLines(path))
+}
+
+// execView execs argv, the wrapper of the view nomad-env wrote into dir,
+// in the namespaces nomad-env makes as root (taskns.ExecRoot), else
+// returns to let the wrapper make them.
+func execView(dir, path string, argv, env []string) error {
+	if len(argv) < 4 || argv[0] != "sh" || argv[1] != filepath.Join(dir, ViewScriptFile) || argv[3] != "--" {
+		return taskns.ErrNotEntered
+	}
+	return taskns.ExecRoot(path, argv, env)
 }

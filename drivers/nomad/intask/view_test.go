@@ -1,6 +1,7 @@
 package intask
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -43,7 +44,7 @@ func TestWriteView(t *testing.T) {
 	}
 	for _, tc := range []struct{ addrVar, addr string }{{"192.168.1.7", "192.168.1.7"}, {"", "10.0.0.2"}} {
 		t.Setenv("NOMAD_IP_SynPort", tc.addrVar)
-		if err := te.writeView(topo, 1, dir); err != nil {
+		if err := te.writeView(topo, 1, dir, ""); err != nil {
 			t.Fatal(err)
 		}
 		want := "mode\tauto\nscratch\t" + dir + "/jobshift-taskns.d\nhostname\tw-1\nhost\t" + tc.addr + "\tw-1\n" +
@@ -59,7 +60,26 @@ func TestWriteView(t *testing.T) {
 		}
 	}
 	te.Role = "launcher"
-	if err := te.writeView(contract.Topology{}, 0, dir); err == nil {
+	if err := te.writeView(contract.Topology{}, 0, dir, ""); err == nil {
 		t.Error("no address anywhere: want an error")
+	}
+}
+
+// TestExecViewOnlyTheWrapper: nomad-env makes the namespaces only for the
+// wrapper of the view it wrote: another command would run in namespaces
+// no wrapper fills, told by the wrapper's variables that it is inside.
+func TestExecViewOnlyTheWrapper(t *testing.T) {
+	dir := t.TempDir()
+	script := filepath.Join(dir, ViewScriptFile)
+	for _, argv := range [][]string{
+		{"sh", filepath.Join(t.TempDir(), ViewScriptFile), "spec", "--", "true"},
+		{"bash", script, "spec", "--", "true"},
+		{"sh", script, "spec", "true"},
+		{"sh", script},
+		{"true"},
+	} {
+		if err := execView(dir, "/bin/sh", argv, nil); !errors.Is(err, taskns.ErrNotEntered) {
+			t.Errorf("%q: %v, want ErrNotEntered", argv, err)
+		}
 	}
 }
