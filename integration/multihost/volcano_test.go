@@ -63,7 +63,7 @@ func TestVolcanoExamplesNomad(t *testing.T) {
 // names the pods'), the images by the site's rules.
 func TestVolcanoExamplesNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
-	needClientImage(t, c)
+	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
 	docker := func(rule siteconfig.ImageRule) *cluster {
 		site := *c.Site
@@ -82,7 +82,8 @@ func TestVolcanoExamplesNomadDocker(t *testing.T) {
 		return b.String()
 	}
 	t.Run("volcano-mpi", func(t *testing.T) {
-		plan := loadPlan(t, docker(siteconfig.ImageRule{Pattern: "jobshift/torch:*", Replace: "jobshift/mpi:bookworm"}), filepath.Join("examples", "volcano-mpi.yaml"))
+		needClientImage(t, c, mpiImage, "build-mpi-image.sh")
+		plan := loadPlan(t, docker(siteconfig.ImageRule{Pattern: "jobshift/torch:*", Replace: mpiImage}), filepath.Join("examples", "volcano-mpi.yaml"))
 		res, id := runNomad(t, c, plan, 4*time.Minute)
 		out := logs(id)
 		if res.Phase != completion.PhaseSucceeded {
@@ -141,7 +142,7 @@ func TestVolcanoTFShapeNomad(t *testing.T) {
 	}
 	t.Run("raw_exec", func(t *testing.T) { run(t, c, nil) })
 	t.Run("docker", func(t *testing.T) {
-		needClientImage(t, c)
+		needClientImage(t, c, torchImage, "build-torch-image.sh")
 		site := *c.Site
 		ns := *site.Nomad
 		ns.Driver = "docker"

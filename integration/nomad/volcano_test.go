@@ -257,7 +257,7 @@ func TestVolcanoExamplesOnNomad(t *testing.T) {
 				r.Command.Command = []string{"python3", "-c", string(src)}
 			}
 		}
-		res, sums := runTraining(t, p, checksum3Re)
+		res, sums := runTraining(t, p, checksum3Re, nil)
 		if res.Phase != completion.PhaseSucceeded || len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
 			t.Errorf("result %+v, checksums %v: want succeeded with three equal", res, sums)
 		}
