@@ -59,6 +59,9 @@
 # JOBSHIFT_TASKNS_INSIDE=root and JOBSHIFT_TASKNS_MODE=root: the caller
 # has made the private mount (propagation private) and UTS namespaces
 # itself, as unshare(1) would (drivers/taskns ExecRoot).
+# The script's own variables all start with _jsn_ (reserved): a variable
+# of the job's environment is exported, so one the script assigned under
+# the job's own name would reach the command changed.
 
 set -u
 fail() {
@@ -66,117 +69,117 @@ fail() {
 	exit 127
 }
 { [ $# -ge 3 ] && [ "$2" = -- ]; } || fail "usage: taskns.sh SPEC -- command [args...]"
-spec=$1
+_jsn_spec=$1
 shift 2
-tab='	'
+_jsn_tab='	'
 
 # get KEY prints the first value of KEY (the rest of its line).
 get() {
-	while IFS= read -r line; do
-		case $line in "$1$tab"*)
-			printf '%s\n' "${line#*"$tab"}"
+	while IFS= read -r _jsn_line; do
+		case $_jsn_line in "$1$_jsn_tab"*)
+			printf '%s\n' "${_jsn_line#*"$_jsn_tab"}"
 			return 0
 			;;
 		esac
-	done <"$spec"
+	done <"$_jsn_spec"
 	return 1
 }
 
 # The first value of each key a start needs, read in one pass (get costs
 # a subshell, a fork, each: with the execs, the dearest part of a start).
-mode='' scratch='' name='' addr='' ifaddrs='' seen=' '
-while IFS= read -r line; do
-	case $line in *"$tab"*) ;; *) continue ;; esac
-	k=${line%%"$tab"*}
-	case $seen in *" $k "*) continue ;; esac
-	seen="$seen$k "
-	v=${line#*"$tab"}
-	case $k in
-	mode) mode=$v ;;
-	scratch) scratch=$v ;;
-	hostname) name=$v ;;
-	addr) addr=$v ;;
-	ifaddrs) ifaddrs=$v ;;
+_jsn_mode='' _jsn_scratch='' _jsn_name='' _jsn_addr='' _jsn_ifaddrs='' _jsn_seen=' '
+while IFS= read -r _jsn_line; do
+	case $_jsn_line in *"$_jsn_tab"*) ;; *) continue ;; esac
+	_jsn_k=${_jsn_line%%"$_jsn_tab"*}
+	case $_jsn_seen in *" $_jsn_k "*) continue ;; esac
+	_jsn_seen="$_jsn_seen$_jsn_k "
+	_jsn_v=${_jsn_line#*"$_jsn_tab"}
+	case $_jsn_k in
+	mode) _jsn_mode=$_jsn_v ;;
+	scratch) _jsn_scratch=$_jsn_v ;;
+	hostname) _jsn_name=$_jsn_v ;;
+	addr) _jsn_addr=$_jsn_v ;;
+	ifaddrs) _jsn_ifaddrs=$_jsn_v ;;
 	esac
-done <"$spec"
-case $seen in *" mode "*) ;; *) fail "no mode in $spec" ;; esac
-inside=${JOBSHIFT_TASKNS_INSIDE:-}
-if [ "$mode" = auto ] && [ -z "$inside" ]; then
-	mode=none
+done <"$_jsn_spec"
+case $_jsn_seen in *" mode "*) ;; *) fail "no mode in $_jsn_spec" ;; esac
+_jsn_inside=${JOBSHIFT_TASKNS_INSIDE:-}
+if [ "$_jsn_mode" = auto ] && [ -z "$_jsn_inside" ]; then
+	_jsn_mode=none
 	if [ "$(id -u)" = 0 ] && unshare --mount --uts --propagation private true 2>/dev/null; then
-		mode=root
+		_jsn_mode=root
 	elif unshare --user --map-root-user --mount --uts true 2>/dev/null; then
-		mode=user
-	elif [ -n "$name" ]; then
-		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $name (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
+		_jsn_mode=user
+	elif [ -n "$_jsn_name" ]; then
+		printf '%s\n' "jobshift: warning: this task keeps the node's host name, not $_jsn_name (no private UTS namespace: not root, and unprivileged user namespaces are not allowed); OpenMPI's shared-memory transport, NCCL and Horovod take tasks with one host name for one node; allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) or run the task in a container" >&2
 	fi
-	if [ "$mode" = none ] && { bind=$(get bind) || bind=$(get dir) || bind=$(get empty); }; then
+	if [ "$_jsn_mode" = none ] && { _jsn_bind=$(get bind) || _jsn_bind=$(get dir) || _jsn_bind=$(get empty); }; then
 		# data or a file the job needs at its path: never start without it
-		bind=$(printf '%s\n' "$bind" | { IFS="$tab" read -r _ _ d _ && printf '%s' "$d"; })
-		fail "the task needs $bind at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
+		_jsn_bind=$(printf '%s\n' "$_jsn_bind" | { IFS="$_jsn_tab" read -r _ _ _jsn_d _ && printf '%s' "$_jsn_d"; })
+		fail "the task needs $_jsn_bind at the path the job names, which a plain process gets only through a private mount namespace, and this node allows none (not root, and unprivileged user namespaces are not allowed); allow them on the nodes (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0), run the job's tasks as root, or use a container driver (nomad.driver = \"docker\")"
 	fi
-	[ "$mode" = none ] || JOBSHIFT_TASKNS_MODE=$mode
+	[ "$_jsn_mode" = none ] || JOBSHIFT_TASKNS_MODE=$_jsn_mode
 fi
-mode=${JOBSHIFT_TASKNS_MODE:-$mode}
-if [ "$mode" != none ] && [ -z "$inside" ]; then
-	unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
-	case $mode in
+_jsn_mode=${JOBSHIFT_TASKNS_MODE:-$_jsn_mode}
+if [ "$_jsn_mode" != none ] && [ -z "$_jsn_inside" ]; then
+	_jsn_unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
+	case $_jsn_mode in
 	root)
-		JOBSHIFT_TASKNS_MODE=root JOBSHIFT_TASKNS_INSIDE=root exec "$unshare" --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		JOBSHIFT_TASKNS_MODE=root JOBSHIFT_TASKNS_INSIDE=root exec "$_jsn_unshare" --mount --uts --propagation private /bin/sh "$0" "$_jsn_spec" -- "$@"
 		;;
 	user)
-		JOBSHIFT_TASKNS_MODE=user JOBSHIFT_TASKNS_INSIDE="user $(id -u) $(id -g)" exec "$unshare" --user --map-root-user --mount --uts --propagation private /bin/sh "$0" "$spec" -- "$@"
+		JOBSHIFT_TASKNS_MODE=user JOBSHIFT_TASKNS_INSIDE="user $(id -u) $(id -g)" exec "$_jsn_unshare" --user --map-root-user --mount --uts --propagation private /bin/sh "$0" "$_jsn_spec" -- "$@"
 		;;
-	*) fail "unknown mode $mode" ;;
+	*) fail "unknown mode $_jsn_mode" ;;
 	esac
 fi
 unset JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE
 
-if [ -n "$scratch" ] && [ ! -d "$scratch" ]; then
-	mkdir -p "$scratch" || fail "cannot make $scratch"
+if [ -n "$_jsn_scratch" ] && [ ! -d "$_jsn_scratch" ]; then
+	mkdir -p "$_jsn_scratch" || fail "cannot make $_jsn_scratch"
 fi
-root=''    # the new root when / had to be underlaid (then chroot)
-under=0
+_jsn_root=''    # the new root when / had to be underlaid (then chroot)
+_jsn_under=0
 
 # underlay DIR makes DIR writable in this namespace only: a tmpfs holding
 # the same entries (directories and files bound, links copied) is mounted
 # over it, so a missing mount point can be made without touching the host.
 underlay() {
-	[ -n "$scratch" ] || fail "no scratch directory to build $1 in"
-	under=$((under + 1))
-	u=$scratch/underlay-$under
-	{ mkdir -p "$u" && mount -t tmpfs -o mode=755 jobshift-underlay "$u"; } || fail "cannot mount a tmpfs on $u"
-	for e in "$root$1"/* "$root$1"/.[!.]* "$root$1"/..?*; do
-		[ -e "$e" ] || [ -L "$e" ] || continue
-		b=${e##*/}
-		if [ -L "$e" ]; then
-			ln -s "$(readlink "$e")" "$u/$b"
-		elif [ -d "$e" ]; then
-			mkdir "$u/$b" && mount --rbind "$e" "$u/$b"
+	[ -n "$_jsn_scratch" ] || fail "no scratch directory to build $1 in"
+	_jsn_under=$((_jsn_under + 1))
+	_jsn_u=$_jsn_scratch/underlay-$_jsn_under
+	{ mkdir -p "$_jsn_u" && mount -t tmpfs -o mode=755 jobshift-underlay "$_jsn_u"; } || fail "cannot mount a tmpfs on $_jsn_u"
+	for _jsn_e in "$_jsn_root$1"/* "$_jsn_root$1"/.[!.]* "$_jsn_root$1"/..?*; do
+		[ -e "$_jsn_e" ] || [ -L "$_jsn_e" ] || continue
+		_jsn_b=${_jsn_e##*/}
+		if [ -L "$_jsn_e" ]; then
+			ln -s "$(readlink "$_jsn_e")" "$_jsn_u/$_jsn_b"
+		elif [ -d "$_jsn_e" ]; then
+			mkdir "$_jsn_u/$_jsn_b" && mount --rbind "$_jsn_e" "$_jsn_u/$_jsn_b"
 		else
-			: >"$u/$b" && mount --bind "$e" "$u/$b"
-		fi || fail "cannot show $e in the task's view of $1"
+			: >"$_jsn_u/$_jsn_b" && mount --bind "$_jsn_e" "$_jsn_u/$_jsn_b"
+		fi || fail "cannot show $_jsn_e in the task's view of $1"
 	done
 	if [ "$1" = / ]; then
-		root=$u
+		_jsn_root=$_jsn_u
 	else
-		mount --rbind "$u" "$root$1" || fail "cannot mount the task's view of $1"
+		mount --rbind "$_jsn_u" "$_jsn_root$1" || fail "cannot mount the task's view of $1"
 	fi
 }
 
 # mountpoint DST SRC makes DST (a directory when SRC is one, else a file).
 mountpoint() {
-	[ -e "$root$1" ] && return 0
-	a=$1
-	while [ ! -e "$root$a" ] && [ ! -L "$root$a" ]; do
-		a=$(dirname "$a")
+	[ -e "$_jsn_root$1" ] && return 0
+	_jsn_a=$1
+	while [ ! -e "$_jsn_root$_jsn_a" ] && [ ! -L "$_jsn_root$_jsn_a" ]; do
+		_jsn_a=$(dirname "$_jsn_a")
 	done
-	[ -d "$root$a" ] || fail "$a is not a directory, so $1 cannot be made"
-	underlay "$a"
+	[ -d "$_jsn_root$_jsn_a" ] || fail "$_jsn_a is not a directory, so $1 cannot be made"
+	underlay "$_jsn_a"
 	if [ -d "$2" ]; then
-		mkdir -p "$root$1"
+		mkdir -p "$_jsn_root$1"
 	else
-		mkdir -p "$root$(dirname "$1")" && : >"$root$1"
+		mkdir -p "$_jsn_root$(dirname "$1")" && : >"$_jsn_root$1"
 	fi || fail "cannot make $1 in the task's view"
 }
 
@@ -187,66 +190,66 @@ intree() {
 	if [ "${3:-}" = nolink ] && [ -L "$2" ]; then
 		fail "$2 is a symbolic link, which would show the task another tree than the one mapped; $1 is not mounted"
 	fi
-	{ top=$(readlink -f -- "$2") && real=$(readlink -f -- "$1"); } || fail "cannot resolve $1 or $2"
-	case $real/ in
-	"$top"/*) printf '%s\n' "$real" ;;
-	*) fail "$1 leads to $real, outside the mapped tree $2; it is not mounted" ;;
+	{ _jsn_top=$(readlink -f -- "$2") && _jsn_real=$(readlink -f -- "$1"); } || fail "cannot resolve $1 or $2"
+	case $_jsn_real/ in
+	"$_jsn_top"/*) printf '%s\n' "$_jsn_real" ;;
+	*) fail "$1 leads to $_jsn_real, outside the mapped tree $2; it is not mounted" ;;
 	esac
 }
 
 # empty MEDIUM SIZE DST [DIR] makes the emptyDir at DST (empties: how many).
-empties=0
+_jsn_empties=0
 empty() {
-	empties=$((empties + 1))
-	d=${4:-}
-	if [ -z "$d" ]; then
-		[ -n "$scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
-		d=$scratch/emptydir-$empties
+	_jsn_empties=$((_jsn_empties + 1))
+	_jsn_d=${4:-}
+	if [ -z "$_jsn_d" ]; then
+		[ -n "$_jsn_scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
+		_jsn_d=$_jsn_scratch/emptydir-$_jsn_empties
 	fi
-	mkdir -p "$d" || fail "cannot make $d for $3"
-	mountpoint "$3" "$d"
+	mkdir -p "$_jsn_d" || fail "cannot make $_jsn_d for $3"
+	mountpoint "$3" "$_jsn_d"
 	if [ "$1" = memory ]; then
-		o=mode=1777
-		[ "$2" = 0 ] || o=$o,size=${2}m
-		mount -t tmpfs -o "$o" jobshift-emptydir "$root$3" || fail "cannot mount a tmpfs at $3"
+		_jsn_o=mode=1777
+		[ "$2" = 0 ] || _jsn_o=$_jsn_o,size=${2}m
+		mount -t tmpfs -o "$_jsn_o" jobshift-emptydir "$_jsn_root$3" || fail "cannot mount a tmpfs at $3"
 	else
-		mount --bind "$d" "$root$3" || fail "cannot mount $d at $3"
+		mount --bind "$_jsn_d" "$_jsn_root$3" || fail "cannot mount $_jsn_d at $3"
 	fi
 }
 
 binds() {
-	while IFS="$tab" read -r kind ro src dst tree flag; do
-		case $kind in
+	while IFS="$_jsn_tab" read -r _jsn_kind _jsn_ro _jsn_src _jsn_dst _jsn_tree _jsn_flag; do
+		case $_jsn_kind in
 		empty)
-			empty "$ro" "$src" "$dst" "$tree"
+			empty "$_jsn_ro" "$_jsn_src" "$_jsn_dst" "$_jsn_tree"
 			continue
 			;;
 		bind)
-			[ -e "$src" ] || fail "$src (for $dst) does not exist"
-			if [ -n "$tree" ]; then
-				src=$(intree "$src" "$tree" "$flag") || exit 127
+			[ -e "$_jsn_src" ] || fail "$_jsn_src (for $_jsn_dst) does not exist"
+			if [ -n "$_jsn_tree" ]; then
+				_jsn_src=$(intree "$_jsn_src" "$_jsn_tree" "$_jsn_flag") || exit 127
 			fi
 			;;
 		dir)
-			[ -e "$src" ] || [ -L "$src" ] || (umask 077 && mkdir -p "$src") || fail "cannot make $src (for $dst)"
-			{ [ ! -L "$src" ] && [ -d "$src" ]; } || fail "$src (for $dst) is not a directory"
+			[ -e "$_jsn_src" ] || [ -L "$_jsn_src" ] || (umask 077 && mkdir -p "$_jsn_src") || fail "cannot make $_jsn_src (for $_jsn_dst)"
+			{ [ ! -L "$_jsn_src" ] && [ -d "$_jsn_src" ]; } || fail "$_jsn_src (for $_jsn_dst) is not a directory"
 			;;
 		*) continue ;;
 		esac
-		mountpoint "$dst" "$src"
-		mount --bind "$src" "$root$dst" || fail "cannot mount $src at $dst"
-		if [ "$ro" = ro ]; then
-			mount -o remount,bind,ro "$root$dst" || fail "cannot make $dst read-only"
+		mountpoint "$_jsn_dst" "$_jsn_src"
+		mount --bind "$_jsn_src" "$_jsn_root$_jsn_dst" || fail "cannot mount $_jsn_src at $_jsn_dst"
+		if [ "$_jsn_ro" = ro ]; then
+			mount -o remount,bind,ro "$_jsn_root$_jsn_dst" || fail "cannot make $_jsn_dst read-only"
 		fi
-	done <"$spec"
+	done <"$_jsn_spec"
 }
 
 # resolve ADDR sets resolved to ADDR, or to the first address a name
 # resolves to ("" if none; only a name costs a subshell).
 resolve() {
 	case $1 in
-	*[!0-9.:a-fA-F]*) resolved=$(getent ahosts "$1" 2>/dev/null | { read -r x _ && printf '%s\n' "$x"; }) ;;
-	*) resolved=$1 ;;
+	*[!0-9.:a-fA-F]*) _jsn_resolved=$(getent ahosts "$1" 2>/dev/null | { read -r _jsn_x _ && printf '%s\n' "$_jsn_x"; }) ;;
+	*) _jsn_resolved=$1 ;;
 	esac
 }
 
@@ -254,159 +257,159 @@ resolve() {
 # fields are an address, a host name and variable names.
 peers() {
 	[ -n "${JOBSHIFT_HOSTS:-}" ] || return 0
-	p_ifs=$IFS
+	_jsn_p_ifs=$IFS
 	IFS=,
-	for p_e in $JOBSHIFT_HOSTS; do
+	for _jsn_p_e in $JOBSHIFT_HOSTS; do
 		IFS=' '
 		# shellcheck disable=SC2086 # the entry is split on purpose
-		set -- $p_e
+		set -- $_jsn_p_e
 		IFS=,
 		[ $# -ge 2 ] || continue
 		case $1$2 in *[!A-Za-z0-9.:_-]*) continue ;; esac
-		"$peer_fn" "$@"
+		"$_jsn_peer_fn" "$@"
 	done
-	IFS=$p_ifs
+	IFS=$_jsn_p_ifs
 }
 
 # peer_host prints the /etc/hosts line of a peer's name.
 peer_host() {
 	resolve "$1"
-	[ -n "$resolved" ] && printf '%s\t%s\n' "$resolved" "$2"
+	[ -n "$_jsn_resolved" ] && printf '%s\t%s\n' "$_jsn_resolved" "$2"
 }
 
 # peer_addr puts the peer's address in place of its name at the start of
 # each variable's value (no namespace: the name resolves nowhere).
 peer_addr() {
-	a=$1 n=$2
+	_jsn_a=$1 _jsn_n=$2
 	shift 2
-	for v in "$@"; do
-		case $v in '' | [0-9]* | *[!A-Za-z0-9_]*) continue ;; esac
-		eval "val=\${$v-}"
+	for _jsn_v in "$@"; do
+		case $_jsn_v in '' | [0-9]* | *[!A-Za-z0-9_]*) continue ;; esac
+		eval "_jsn_val=\${$_jsn_v-}"
 		# shellcheck disable=SC2154 # val is set by the eval
-		case $val in "$n"*)
-			eval "$v=\$a\${val#\"\$n\"}"
-			export "${v?}"
+		case $_jsn_val in "$_jsn_n"*)
+			eval "$_jsn_v=\$_jsn_a\${_jsn_val#\"\$_jsn_n\"}"
+			export "${_jsn_v?}"
 			;;
 		esac
 	done
 }
 
-# given calls $pair_fn DEV ADDR for each pair of the spec's ifaddrs (this
+# given calls $_jsn_pair_fn DEV ADDR for each pair of the spec's ifaddrs (this
 # node's addresses: nomad-env lists them, sparing the task ip's runs)
 # until it returns non-zero.
 given() {
-	g_ifs=$IFS
+	_jsn_g_ifs=$IFS
 	IFS=' '
 	set -f
 	# shellcheck disable=SC2086 # the pairs are split on purpose
-	set -- $ifaddrs
+	set -- $_jsn_ifaddrs
 	set +f
-	IFS=$g_ifs
+	IFS=$_jsn_g_ifs
 	while [ $# -ge 2 ]; do
-		"$pair_fn" "$1" "$2" || break
+		"$_jsn_pair_fn" "$1" "$2" || break
 		shift 2
 	done
 }
 
 # here sets node_addrs to this node's addresses (inet and inet6), each
 # between spaces.
-node_addrs='' here_done=''
+_jsn_node_addrs='' _jsn_here_done=''
 here() {
-	[ -z "$here_done" ] || return 0
-	here_done=1
-	if [ -n "$ifaddrs" ]; then
-		pair_fn=here_one
+	[ -z "$_jsn_here_done" ] || return 0
+	_jsn_here_done=1
+	if [ -n "$_jsn_ifaddrs" ]; then
+		_jsn_pair_fn=here_one
 		given
 		return 0
 	fi
-	node_addrs=$(ip -o addr show 2>/dev/null | while read -r _ _ fam cidr _; do
-		case $fam in inet | inet6) printf ' %s ' "${cidr%/*}" ;; esac
+	_jsn_node_addrs=$(ip -o addr show 2>/dev/null | while read -r _ _ _jsn_fam _jsn_cidr _; do
+		case $_jsn_fam in inet | inet6) printf ' %s ' "${_jsn_cidr%/*}" ;; esac
 	done)
 }
-here_one() { node_addrs="$node_addrs $2 "; }
+here_one() { _jsn_node_addrs="$_jsn_node_addrs $2 "; }
 
 # iface ADDR sets dev to the interface that holds ADDR ("" if none).
 iface() {
 	resolve "$1"
-	dev=''
-	[ -n "$resolved" ] || return 1
-	if [ -n "$ifaddrs" ]; then
-		pair_fn=iface_one
+	_jsn_dev=''
+	[ -n "$_jsn_resolved" ] || return 1
+	if [ -n "$_jsn_ifaddrs" ]; then
+		_jsn_pair_fn=iface_one
 		given
 		return 0
 	fi
 	command -v ip >/dev/null 2>&1 || return 1
-	dev=$(ip -o addr show 2>/dev/null | while read -r _ d fam cidr _; do
-		case $fam in inet | inet6) ;; *) continue ;; esac
-		if [ "${cidr%/*}" = "$resolved" ]; then
-			printf '%s\n' "${d%%@*}"
+	_jsn_dev=$(ip -o addr show 2>/dev/null | while read -r _ _jsn_d _jsn_fam _jsn_cidr _; do
+		case $_jsn_fam in inet | inet6) ;; *) continue ;; esac
+		if [ "${_jsn_cidr%/*}" = "$_jsn_resolved" ]; then
+			printf '%s\n' "${_jsn_d%%@*}"
 			break
 		fi
 	done)
 }
 iface_one() {
-	[ "$2" = "$resolved" ] || return 0
-	dev=$1
+	[ "$2" = "$_jsn_resolved" ] || return 0
+	_jsn_dev=$1
 	return 1
 }
 
-# ssh_hosts calls $ssh_fn ADDR ALIAS... per task the ssh emulation reaches
+# ssh_hosts calls $_jsn_ssh_fn ADDR ALIAS... per task the ssh emulation reaches
 # (JOBSHIFT_SSH_HOSTS: "<addr> <port> <alias>..." entries joined by ','; the
 # tasks mpirun starts OpenMPI's daemons and ranks on), ADDR numeric
 # (resolve; one that resolves to none drops out, its first alias taking its
 # place, as from a line "ADDR ALIAS..." read back), until it returns
 # non-zero (then so does ssh_hosts).
 ssh_hosts() {
-	old_ifs=$IFS
+	_jsn_old_ifs=$IFS
 	IFS=,
-	for e in ${JOBSHIFT_SSH_HOSTS:-}; do
+	for _jsn_e in ${JOBSHIFT_SSH_HOSTS:-}; do
 		IFS=' '
 		# shellcheck disable=SC2086 # the entry is split on purpose
-		set -- $e
+		set -- $_jsn_e
 		IFS=,
 		[ $# -ge 3 ] || continue
 		resolve "$1"
 		shift 2
 		IFS=' '
 		# shellcheck disable=SC2086 # an empty address drops out
-		set -- $resolved "$@"
-		"$ssh_fn" "$@" || {
-			IFS=$old_ifs
+		set -- $_jsn_resolved "$@"
+		"$_jsn_ssh_fn" "$@" || {
+			IFS=$_jsn_old_ifs
 			return 1
 		}
 		IFS=,
 	done
-	IFS=$old_ifs
+	IFS=$_jsn_old_ifs
 }
 
-# peer_hosts calls $ssh_fn ADDR NAME... per entry of JOBSHIFT_PEER_HOSTS
+# peer_hosts calls $_jsn_ssh_fn ADDR NAME... per entry of JOBSHIFT_PEER_HOSTS
 # (translate/contract PeerHostsVar: entries joined by ','), ADDR numeric
 # (resolve), as ssh_hosts does; an entry with a field outside the name
 # grammar is skipped.
 peer_hosts() {
-	old_ifs=$IFS
+	_jsn_old_ifs=$IFS
 	IFS=,
-	for e in ${JOBSHIFT_PEER_HOSTS:-}; do
+	for _jsn_e in ${JOBSHIFT_PEER_HOSTS:-}; do
 		IFS=' '
 		# shellcheck disable=SC2086 # the entry is split on purpose
-		set -- $e
+		set -- $_jsn_e
 		IFS=,
 		[ $# -ge 2 ] || continue
-		for f in "$@"; do
-			case $f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
+		for _jsn_f in "$@"; do
+			case $_jsn_f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
 		done
 		resolve "$1"
 		shift
 		IFS=' '
 		# shellcheck disable=SC2086 # an empty address drops out
-		set -- $resolved "$@"
-		"$ssh_fn" "$@" || {
-			IFS=$old_ifs
+		set -- $_jsn_resolved "$@"
+		"$_jsn_ssh_fn" "$@" || {
+			IFS=$_jsn_old_ifs
 			return 1
 		}
 		IFS=,
 	done
-	IFS=$old_ifs
+	IFS=$_jsn_old_ifs
 }
 
 # ssh_peers_here: every task the ssh emulation reaches is at an address of
@@ -414,11 +417,11 @@ peer_hosts() {
 ssh_peers_here() {
 	[ -n "${JOBSHIFT_SSH_HOSTS:-}" ] || return 1
 	here
-	ssh_fn=ssh_peer_here
+	_jsn_ssh_fn=ssh_peer_here
 	ssh_hosts
 }
 ssh_peer_here() {
-	case $node_addrs in *" $1 "*) return 0 ;; esac
+	case $_jsn_node_addrs in *" $1 "*) return 0 ;; esac
 	return 1
 }
 
@@ -426,10 +429,10 @@ ssh_peer_here() {
 # (the first match wins), then the host's own entries.
 hosts() {
 	{
-		while IFS="$tab" read -r kind a names; do
-			[ "$kind" = host ] && printf '%s\t%s\n' "$a" "$names"
-		done <"$spec"
-		peer_fn=peer_host
+		while IFS="$_jsn_tab" read -r _jsn_kind _jsn_a _jsn_names; do
+			[ "$_jsn_kind" = host ] && printf '%s\t%s\n' "$_jsn_a" "$_jsn_names"
+		done <"$_jsn_spec"
+		_jsn_peer_fn=peer_host
 		peers
 		# The names of the peers the ssh emulation reaches on other nodes,
 		# as the platform's DNS resolved them: a program that looks one up
@@ -443,66 +446,66 @@ hosts() {
 		# resolved).
 		if [ -n "${JOBSHIFT_SSH_HOSTS:-}${JOBSHIFT_PEER_HOSTS:-}" ]; then
 			here
-			ssh_fn=ssh_host_line
+			_jsn_ssh_fn=ssh_host_line
 			ssh_hosts
 			peer_hosts
 		fi
-	} >"$scratch/hosts"
-	[ -s "$scratch/hosts" ] || return 0
+	} >"$_jsn_scratch/hosts"
+	[ -s "$_jsn_scratch/hosts" ] || return 0
 	if [ -f /etc/hosts ]; then
-		cat /etc/hosts >>"$scratch/hosts"
+		cat /etc/hosts >>"$_jsn_scratch/hosts"
 	fi
-	mountpoint /etc/hosts "$scratch/hosts"
-	mount --bind "$scratch/hosts" "$root/etc/hosts" || fail "cannot mount the task's /etc/hosts"
+	mountpoint /etc/hosts "$_jsn_scratch/hosts"
+	mount --bind "$_jsn_scratch/hosts" "$_jsn_root/etc/hosts" || fail "cannot mount the task's /etc/hosts"
 }
 ssh_host_line() {
-	a=$1
+	_jsn_a=$1
 	shift
-	case $node_addrs in *" $a "*) return 0 ;; esac
-	case $a in '' | *[!0-9.:a-fA-F]*) return 0 ;; esac
-	printf '%s\t%s\n' "$a" "$*"
+	case $_jsn_node_addrs in *" $_jsn_a "*) return 0 ;; esac
+	case $_jsn_a in '' | *[!0-9.:a-fA-F]*) return 0 ;; esac
+	printf '%s\t%s\n' "$_jsn_a" "$*"
 }
 
-if [ "$mode" != none ]; then
-	if [ -n "$name" ]; then
+if [ "$_jsn_mode" != none ]; then
+	if [ -n "$_jsn_name" ]; then
 		# The namespace's name through /proc/sys/kernel/hostname (no exec)
 		# as root, where it is not read-only (a container's); else
 		# sethostname(2) through hostname(1): /proc/sys/kernel/hostname
 		# belongs to the host's root, not to a user namespace's.
-		{ [ "$mode" = root ] && { printf '%s' "$name" >/proc/sys/kernel/hostname; } 2>/dev/null; } ||
-			{ command -v hostname >/dev/null 2>&1 && hostname "$name"; } ||
-			{ printf '%s' "$name" >/proc/sys/kernel/hostname; } 2>/dev/null ||
-			fail "cannot set the host name $name"
-		HOSTNAME=$name
+		{ [ "$_jsn_mode" = root ] && { printf '%s' "$_jsn_name" >/proc/sys/kernel/hostname; } 2>/dev/null; } ||
+			{ command -v hostname >/dev/null 2>&1 && hostname "$_jsn_name"; } ||
+			{ printf '%s' "$_jsn_name" >/proc/sys/kernel/hostname; } 2>/dev/null ||
+			fail "cannot set the host name $_jsn_name"
+		HOSTNAME=$_jsn_name
 		export HOSTNAME
 	fi
 	binds
 	hosts
 fi
 
-if [ "$mode" = none ]; then
-	peer_fn=peer_addr
+if [ "$_jsn_mode" = none ]; then
+	_jsn_peer_fn=peer_addr
 	peers
 fi
 
 # Platform additions, like the hostfile variables: never over what is set.
-if [ -n "$addr" ] && iface "$addr" && [ -n "$dev" ]; then
+if [ -n "$_jsn_addr" ] && iface "$_jsn_addr" && [ -n "$_jsn_dev" ]; then
 	# OpenMPI's ranks all on this node: their traffic goes through lo
 	# whatever address it is sent to, and its source may not stay the
 	# address's (Docker masquerades 172.17.0.0/16 leaving by another
 	# interface than docker0, lo included: a Nomad client whose
 	# network_interface is docker0), which OpenMPI's TCP transport drops as
 	# an unknown peer's. Gloo and NCCL check no source: the address's.
-	mpidev=$dev
-	if [ "$dev" != lo ] && ssh_peers_here; then
+	_jsn_mpidev=$_jsn_dev
+	if [ "$_jsn_dev" != lo ] && ssh_peers_here; then
 		# shellcheck disable=SC2034 # read by the eval below
-		mpidev=lo
+		_jsn_mpidev=lo
 	fi
-	for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
-		eval "[ -n \"\${$v+x}\" ] || { $v=\$mpidev; export $v; }"
+	for _jsn_v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
+		eval "[ -n \"\${$_jsn_v+x}\" ] || { $_jsn_v=\$_jsn_mpidev; export $_jsn_v; }"
 	done
-	for v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
-		eval "[ -n \"\${$v+x}\" ] || { $v=\$dev; export $v; }"
+	for _jsn_v in GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME; do
+		eval "[ -n \"\${$_jsn_v+x}\" ] || { $_jsn_v=\$_jsn_dev; export $_jsn_v; }"
 	done
 fi
 
@@ -511,15 +514,15 @@ fi
 # root, if any, is entered last: a chrooted process may not make a user
 # namespace, and unshare(1) enters it after making one. Neither: the
 # command replaces the shell at once.
-if [ "$mode" != user ] && [ -z "$root" ]; then
+if [ "$_jsn_mode" != user ] && [ -z "$_jsn_root" ]; then
 	exec "$@"
 fi
 set -- --wd="$(pwd)" -- "$@"
-if [ -n "$root" ]; then
-	set -- --root="$root" "$@"
+if [ -n "$_jsn_root" ]; then
+	set -- --root="$_jsn_root" "$@"
 fi
-if [ "$mode" = user ]; then
-	ids=${inside#user }
-	set -- --user --map-user="${ids% *}" --map-group="${ids#* }" "$@"
+if [ "$_jsn_mode" = user ]; then
+	_jsn_ids=${_jsn_inside#user }
+	set -- --user --map-user="${_jsn_ids% *}" --map-group="${_jsn_ids#* }" "$@"
 fi
 exec "$(command -v unshare)" "$@"
