@@ -12,7 +12,7 @@ import (
 )
 
 var (
-	assignRE = regexp.MustCompile(`(?:^|[\s;&|({!"])([A-Za-z_][A-Za-z0-9_]*)=`)
+	assignRE = regexp.MustCompile(`(?:^|[\s;&|({!"'])([A-Za-z_][A-Za-z0-9_]*)=`)
 	readRE   = regexp.MustCompile(`\bread\s+(?:-r\s+)?((?:[A-Za-z_][A-Za-z0-9_]*[ \t]*)+)`)
 	forRE    = regexp.MustCompile(`\bfor\s+([A-Za-z_][A-Za-z0-9_]*)\s+in\b`)
 )
