@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestScriptKeepsJobVariables(t *testing.T) {
 	if err := os.WriteFile(script, []byte(Script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	sentinels := shvars.Sentinels(Script, "_jse_", emuOutput)
+	sentinels := shvars.Sentinels(Script, regexp.MustCompile(`^_jse_`), emuOutput)
 	for i, mpi := range []bool{false, true} {
 		t.Run(fmt.Sprint("mpi=", mpi), func(t *testing.T) {
 			cmd := exec.Command("sh", script, "--", "env")

@@ -3,6 +3,7 @@ package taskns
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -23,7 +24,7 @@ func taskOutput(n string) bool {
 // script's own (mode, name, addr, ...) reaches the command unchanged, in
 // every mode, through the peer, ssh-peer and interface paths.
 func TestScriptKeepsJobVariables(t *testing.T) {
-	sentinels := shvars.Sentinels(Script, "_jsn_", taskOutput)
+	sentinels := shvars.Sentinels(Script, regexp.MustCompile(`^_jsn_`), taskOutput)
 	env := append(shvars.Env(sentinels), "JOBSHIFT_HOSTS=127.0.0.1 peer-0 PEERVAR", "PEERVAR=peer-0:1",
 		"JOBSHIFT_SSH_HOSTS=127.0.0.1 22 w-0", "JOBSHIFT_PEER_HOSTS=127.0.0.1 p-0")
 	data := openDir(t)

@@ -41,15 +41,16 @@ func Assigned(script string) []string {
 }
 
 // Sentinels are the variables a test sets for script: every name it
-// assigns, and, for a name with the reserved prefix, the same name without
-// it (what an unprefixed script would have used: a job's own variable).
-// A name for which skip says true is left out (the script's documented
-// outputs and inputs, the shell's own).
-func Sentinels(script, prefix string, skip func(string) bool) map[string]string {
+// assigns, and, for a name under a reserved prefix (reserved matches it
+// at the start), the same name without it (what an unprefixed script
+// would have used: a job's own variable). A name for which skip says true
+// is left out (the script's documented outputs and inputs, the shell's
+// own), and so is a reserved one.
+func Sentinels(script string, reserved *regexp.Regexp, skip func(string) bool) map[string]string {
 	out := map[string]string{}
 	for _, n := range Assigned(script) {
-		for _, c := range []string{n, strings.TrimPrefix(n, prefix)} {
-			if c == "" || skip(c) || strings.HasPrefix(c, prefix) {
+		for _, c := range []string{n, reserved.ReplaceAllString(n, "")} {
+			if c == "" || skip(c) || reserved.MatchString(c) {
 				continue
 			}
 			out[c] = "jobshift-sentinel-" + c
