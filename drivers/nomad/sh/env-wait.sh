@@ -11,6 +11,8 @@
 # check that follows the open. The FIFO is opened read-write, so neither
 # side's open waits for the other.
 # (No "${" in this text: Nomad interpolates a task's args.)
+# Its own variables start with _jsh_ (reserved) and are unset before the
+# command runs.
 unset _jsh_env_ready
 [ -p "$NOMAD_TASK_DIR/jobshift.env.wake" ] || mkfifo -m 600 "$NOMAD_TASK_DIR/jobshift.env.wake" || exit 1
 exec 3<>"$NOMAD_TASK_DIR/jobshift.env.wake"

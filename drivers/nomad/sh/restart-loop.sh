@@ -8,6 +8,9 @@
 # Data (rendered before this text): completion.RestartShellData, and
 # _t_role, the role's index. Counted restarts and every run's start/end
 # (milliseconds) and exit code are kept in the task directory.
+# Its own variables start with _k_ (reserved; the restart library's with
+# _<letters>_): the job's variables reach the command unchanged
+# (TestWrappersKeepJobVariables).
 
 _k_stop=0
 _k_child=

@@ -8,6 +8,8 @@
 # SIGTERM (found by the fault suite, integration/faults). The restart loop
 # (restart-loop.sh) does the same for the tasks it restarts.
 # (No "--" before a negative PID: dash's kill takes none.)
+# Its own variables start with _g_ (reserved): the job's variables reach
+# the command unchanged (TestWrappersKeepJobVariables).
 _g_stop=0
 _g_child=
 _g_setsid=
