@@ -32,12 +32,16 @@ func TestMain(m *testing.M) {
 // viewCmd prints what a task sees of its view: its host names, its
 // /etc/hosts, the interface variables, its uid and directory, whether its
 // mount and UTS namespaces are the host's, the propagation of its root,
-// the mount points of its namespace and the wrapper's variables that must
-// not reach it.
+// the mount points of its namespace where the wrapper mounts (/, /etc,
+// the cases' destinations, the scratch directory: the host's other mounts
+// come and go with other tests' Nomad allocations and Docker networks,
+// between the two runs a differential test compares) and the wrapper's
+// variables that must not reach it.
 const viewCmd = `hostname; echo "HOSTNAME=${HOSTNAME-unset}"; cat /etc/hosts; ` +
 	`for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE; do eval "echo $v=\${$v-unset}"; done; ` +
 	`id -u; pwd; [ "$(readlink /proc/self/ns/mnt)" = "$HOST_MNT" ] && echo host-mnt; [ "$(readlink /proc/self/ns/uts)" = "$HOST_UTS" ] && echo host-uts; ` +
-	`awk '$5 == "/" { print ($7 ~ /^shared:/) ? "/ shared" : "/ not shared" }' /proc/self/mountinfo; awk '{ print $5 }' /proc/self/mountinfo | sort`
+	`awk '$5 == "/" { print ($7 ~ /^shared:/) ? "/ shared" : "/ not shared" }' /proc/self/mountinfo; ` +
+	`awk -v s="$VIEW_SCRATCH" '$5 == "/" || $5 ~ /^\/(etc|jobshift-test)/ || index($5, s) == 1 { print $5 }' /proc/self/mountinfo | sort`
 
 // viewOf runs viewCmd under the wrapper with spec s (mode auto, as Nomad
 // writes it; none stays none) as the given user (ModeUser: nobody),
@@ -82,7 +86,7 @@ func viewOf(t *testing.T, mode Mode, s Spec, env []string, precomputed bool) str
 	}
 	mnt, _ := os.Readlink("/proc/self/ns/mnt")
 	uts, _ := os.Readlink("/proc/self/ns/uts")
-	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts}, env...)
+	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts, "VIEW_SCRATCH=" + s.Scratch}, env...)
 	if precomputed && mode == ModeRoot {
 		argv = append([]string{os.Args[0]}, argv...)
 		env = append(env, execRootVar+"=1")
