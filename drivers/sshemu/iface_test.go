@@ -96,3 +96,43 @@ func TestIfaces(t *testing.T) {
 		})
 	}
 }
+
+// TestSlurmLaunchers: under Slurm the command's mpirun (and Hydra) start
+// their daemons over ssh on the peers the command names, not with srun on
+// the allocation's nodes; what the job set stays.
+func TestSlurmLaunchers(t *testing.T) {
+	sshTools(t)
+	dir := t.TempDir()
+	key := filepath.Join(dir, "key")
+	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
+		t.Fatalf("ssh-keygen: %v %s", err, out)
+	}
+	script := filepath.Join(dir, "sshemu.sh")
+	os.WriteFile(script, []byte(Script), 0o644)
+	vars := []string{"OMPI_MCA_plm", "OMPI_MCA_ras", "I_MPI_HYDRA_BOOTSTRAP", "HYDRA_LAUNCHER", "SLURM_JOB_ID"}
+	var base []string
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); !slices.Contains(vars, k) {
+			base = append(base, kv)
+		}
+	}
+	for name, tc := range map[string]struct {
+		env  []string
+		want string
+	}{
+		"not slurm":      {nil, "- - - -"},
+		"slurm":          {[]string{"SLURM_JOB_ID=7"}, "rsh ^slurm ssh ssh"},
+		"set by the job": {[]string{"SLURM_JOB_ID=7", "OMPI_MCA_plm=slurm"}, "slurm ^slurm ssh ssh"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			hosts := fmt.Sprintf("127.0.0.1 %d w-0", freePort(t))
+			cmd := exec.Command("sh", script, "--", "sh", "-c", `echo "${OMPI_MCA_plm:--} ${OMPI_MCA_ras:--} ${I_MPI_HYDRA_BOOTSTRAP:--} ${HYDRA_LAUNCHER:--}"`)
+			cmd.Env = append(append(slices.Clip(base), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=w-0", "JOBSHIFT_SSH_KEY="+key,
+				"JOBSHIFT_SSH_DIR="+filepath.Join(t.TempDir(), "ssh")), tc.env...)
+			out, err := cmd.Output()
+			if err != nil || string(out) != tc.want+"\n" {
+				t.Errorf("got %q (%v), want %q", out, err, tc.want)
+			}
+		})
+	}
+}

@@ -434,6 +434,18 @@ ifaces() {
 		eval "[ -n \"\${$_jse_v+x}\" ] || { $_jse_v=\$_jse_dev; export $_jse_v; }"
 	done
 }
+
+# Under Slurm, OpenMPI's and Hydra's launchers would see the allocation
+# and start their daemons with srun on Slurm's nodes instead of the peers
+# the command names; on the source platform they used ssh and the
+# hostfile. (A user's own setting wins.)
+if [ -n "${SLURM_JOB_ID:-}" ]; then
+	OMPI_MCA_plm=${OMPI_MCA_plm:-rsh}
+	OMPI_MCA_ras=${OMPI_MCA_ras:-^slurm}
+	I_MPI_HYDRA_BOOTSTRAP=${I_MPI_HYDRA_BOOTSTRAP:-ssh}
+	HYDRA_LAUNCHER=${HYDRA_LAUNCHER:-ssh}
+	export OMPI_MCA_plm OMPI_MCA_ras I_MPI_HYDRA_BOOTSTRAP HYDRA_LAUNCHER
+fi
 ifaces
 [ $# -gt 0 ] || { mpi_release; exit 0; }
 [ -n "$_jse_marker" ] || exec "$@"
