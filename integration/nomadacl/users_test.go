@@ -132,7 +132,16 @@ func (cl *cluster) attack(t *testing.T, bob *api.Client, id, ns string) {
 		t.Fatal(err)
 	}
 	_, _, attacks["list her allocations"] = bob.Jobs().Allocations(id, true, nil)
-	allocs, _, err := cl.c.Jobs().Allocations(id, true, &api.QueryOptions{Namespace: ns})
+	// a detached job's allocations are placed after run returns: on a
+	// loaded machine not yet when the attack starts
+	var allocs []*api.AllocationListStub
+	var err error
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(200 * time.Millisecond) {
+		allocs, _, err = cl.c.Jobs().Allocations(id, true, &api.QueryOptions{Namespace: ns})
+		if err != nil || len(allocs) > 0 || time.Now().After(deadline) {
+			break
+		}
+	}
 	if err != nil || len(allocs) == 0 {
 		t.Fatalf("her job's allocations: %d, %v", len(allocs), err)
 	}
