@@ -66,7 +66,15 @@ func masterLogOn(t *testing.T, c *cluster, plan *translate.Plan) string {
 	var out string
 	for _, nt := range tasks {
 		if nt.role == "master" {
-			out = catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+			// A Docker task's output reaches its log file through Nomad's
+			// docker logger, which may still be writing it when the job
+			// has ended (CI: a 5 ms container, an empty log read at once).
+			for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+				out = catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+				if out != "" || time.Now().After(deadline) {
+					break
+				}
+			}
 		}
 		versions, _, _, err := cl.Jobs().Versions(*nt.alloc.Job.ID, false, nil)
 		if err != nil {
