@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -42,17 +43,27 @@ func secretFileRun(t *testing.T, cfg *siteconfig.Config) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	const want = "rank 0 of 2, epochs 3: entrypoint from the ConfigMap, key from the Secret"
 	var logs strings.Builder
-	for _, a := range allocs {
-		for task := range a.TaskStates {
-			logs.WriteString(catLogs(t, a.ID, task) + catStderr(t, a.ID, task))
+	// A Docker task's output reaches its log through Nomad's docker logger,
+	// which may still be writing it when the job has ended (a container of
+	// a few ms: CI read the master's log empty).
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		logs.Reset()
+		for _, a := range allocs {
+			for task := range a.TaskStates {
+				logs.WriteString(catLogs(t, a.ID, task) + catStderr(t, a.ID, task))
+			}
+		}
+		if res.Phase != completion.PhaseSucceeded || strings.Contains(logs.String(), want) || time.Now().After(deadline) {
+			break
 		}
 	}
 	if res.Phase != completion.PhaseSucceeded {
 		t.Fatalf("result %+v; logs:\n%s", res, logs.String())
 	}
 	// the Master's success ends the job (its worker may be stopped first)
-	if want := "rank 0 of 2, epochs 3: entrypoint from the ConfigMap, key from the Secret"; !strings.Contains(logs.String(), want) {
+	if !strings.Contains(logs.String(), want) {
 		t.Errorf("the master did not print %q; logs:\n%s", want, logs.String())
 	}
 	versions, _, _, err := c.Jobs().Versions(id, false, nil)
