@@ -353,23 +353,27 @@ iface_one() {
 	return 1
 }
 
-# ssh_hosts calls $_jsn_ssh_fn ADDR ALIAS... per task the ssh emulation reaches
-# (JOBSHIFT_SSH_HOSTS: "<addr> <port> <alias>..." entries joined by ','; the
-# tasks mpirun starts OpenMPI's daemons and ranks on), ADDR numeric
-# (resolve; one that resolves to none drops out, its first alias taking its
-# place, as from a line "ADDR ALIAS..." read back), until it returns
-# non-zero (then so does ssh_hosts).
-ssh_hosts() {
+# host_entries LIST SKIP calls $_jsn_ssh_fn ADDR NAME... per entry of LIST
+# (entries "<addr> [SKIP fields] <name>..." joined by ','), ADDR numeric
+# (resolve; one that resolves to none drops out, its first name taking its
+# place, as from a line "ADDR NAME..." read back), until it returns
+# non-zero (then so does host_entries). An entry with a field outside the
+# name grammar is skipped.
+host_entries() {
+	_jsn_list=$1 _jsn_skip=$2
 	_jsn_old_ifs=$IFS
 	IFS=,
-	for _jsn_e in ${JOBSHIFT_SSH_HOSTS:-}; do
+	for _jsn_e in $_jsn_list; do
 		IFS=' '
 		# shellcheck disable=SC2086 # the entry is split on purpose
 		set -- $_jsn_e
 		IFS=,
-		[ $# -ge 3 ] || continue
+		[ $# -ge $((_jsn_skip + 2)) ] || continue
+		for _jsn_f in "$@"; do
+			case $_jsn_f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
+		done
 		resolve "$1"
-		shift 2
+		shift $((_jsn_skip + 1))
 		IFS=' '
 		# shellcheck disable=SC2086 # an empty address drops out
 		set -- $_jsn_resolved "$@"
@@ -382,35 +386,15 @@ ssh_hosts() {
 	IFS=$_jsn_old_ifs
 }
 
-# peer_hosts calls $_jsn_ssh_fn ADDR NAME... per entry of JOBSHIFT_PEER_HOSTS
-# (translate/contract PeerHostsVar: entries joined by ','), ADDR numeric
-# (resolve), as ssh_hosts does; an entry with a field outside the name
-# grammar is skipped.
-peer_hosts() {
-	_jsn_old_ifs=$IFS
-	IFS=,
-	for _jsn_e in ${JOBSHIFT_PEER_HOSTS:-}; do
-		IFS=' '
-		# shellcheck disable=SC2086 # the entry is split on purpose
-		set -- $_jsn_e
-		IFS=,
-		[ $# -ge 2 ] || continue
-		for _jsn_f in "$@"; do
-			case $_jsn_f in *[!A-Za-z0-9.:_-]*) continue 2 ;; esac
-		done
-		resolve "$1"
-		shift
-		IFS=' '
-		# shellcheck disable=SC2086 # an empty address drops out
-		set -- $_jsn_resolved "$@"
-		"$_jsn_ssh_fn" "$@" || {
-			IFS=$_jsn_old_ifs
-			return 1
-		}
-		IFS=,
-	done
-	IFS=$_jsn_old_ifs
-}
+# ssh_hosts: the tasks the ssh emulation reaches (JOBSHIFT_SSH_HOSTS:
+# "<addr> <port> <alias>..."; the tasks mpirun starts OpenMPI's daemons
+# and ranks on), through host_entries.
+ssh_hosts() { host_entries "${JOBSHIFT_SSH_HOSTS:-}" 1; }
+
+# peer_hosts: every task's platform names (JOBSHIFT_PEER_HOSTS,
+# translate/contract PeerHostsVar: "<addr> <name>..."), through
+# host_entries.
+peer_hosts() { host_entries "${JOBSHIFT_PEER_HOSTS:-}" 0; }
 
 # ssh_peers_here: every task the ssh emulation reaches is at an address of
 # this node.
