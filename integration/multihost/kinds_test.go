@@ -23,12 +23,7 @@ func TestNomadPaddleDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
-	site := *c.Site
-	ns := *site.Nomad
-	ns.Driver = "docker"
-	site.Nomad = &ns
-	site.Images = append([]siteconfig.ImageRule{{Pattern: "*", Replace: torchImage}}, site.Images...)
-	dc := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+	dc := onDocker(c, siteconfig.ImageRule{Pattern: "*", Replace: torchImage})
 	plan := loadPlan(t, dc, drivertest.StandInImageJob(t, "paddlejob-collective.yaml", "paddle"))
 	tasks, topo := runNomadPlaced(t, dc, cl, plan)
 	for _, nt := range tasks {
@@ -54,12 +49,7 @@ func TestNomadDDPTorchDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
-	site := *c.Site
-	ns := *site.Nomad
-	ns.Driver = "docker"
-	site.Nomad = &ns
-	site.Images = append([]siteconfig.ImageRule{{Pattern: "*", Replace: torchImage}}, site.Images...)
-	dc := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+	dc := onDocker(c, siteconfig.ImageRule{Pattern: "*", Replace: torchImage})
 	for _, f := range []string{"pytorchjob-ddp.yaml", "pai-v2-ddp-torch.yaml"} {
 		t.Run(f, func(t *testing.T) {
 			plan := loadPlan(t, dc, drivertest.StandInScriptJob(t, f, "ddp_train.py"))

@@ -217,12 +217,7 @@ func TestLeinaoSeedNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
-	site := *c.Site
-	ns := *site.Nomad
-	ns.Driver = "docker"
-	site.Nomad = &ns
-	site.Images = append([]siteconfig.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}}, site.Images...)
-	dc := &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+	dc := onDocker(c, siteconfig.ImageRule{Pattern: "10.11.3.8:5000/*", Replace: torchImage})
 	plan := loadPlan(t, dc, leinaoSeed(t))
 	if plan.Job.Source.Dialect != "leinao" {
 		t.Fatalf("dialect %q, want leinao", plan.Job.Source.Dialect)

@@ -59,12 +59,7 @@ const mpiImage = "jobshift/mpi:bookworm"
 func TestMPIAllreduceNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c, mpiImage, "build-mpi-image.sh")
-	site := *c.Site
-	ns := *site.Nomad
-	ns.Driver = "docker"
-	site.Nomad = &ns
-	site.Images = append([]siteconfig.ImageRule{{Pattern: torchImage, Replace: mpiImage}}, site.Images...)
-	mpiAllreduceNomad(t, &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site})
+	mpiAllreduceNomad(t, onDocker(c, siteconfig.ImageRule{Pattern: torchImage, Replace: mpiImage}))
 }
 
 func mpiAllreduceNomad(t *testing.T, c *cluster) {

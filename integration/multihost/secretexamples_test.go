@@ -46,16 +46,22 @@ func masterLogNomad(t *testing.T, name string) string {
 	return masterLogOn(t, c, examplePlan(t, c, name))
 }
 
-// dockerCluster is c with the docker driver, the jobs' images replaced by
-// the locally built one.
-func dockerCluster(t *testing.T, c *cluster) *cluster {
-	needClientImage(t, c, torchImage, "build-torch-image.sh")
+// onDocker is c with the docker driver and rules put before its site's
+// image rules.
+func onDocker(c *cluster, rules ...siteconfig.ImageRule) *cluster {
 	site := *c.Site
 	ns := *site.Nomad
 	ns.Driver = "docker"
 	site.Nomad = &ns
-	site.Images = append([]siteconfig.ImageRule{{Pattern: "python:*", Replace: torchImage}, {Pattern: "busybox*", Replace: torchImage}}, site.Images...)
+	site.Images = append(append([]siteconfig.ImageRule(nil), rules...), site.Images...)
 	return &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
+}
+
+// dockerCluster is c with the docker driver, the jobs' images replaced by
+// the locally built one.
+func dockerCluster(t *testing.T, c *cluster) *cluster {
+	needClientImage(t, c, torchImage, "build-torch-image.sh")
+	return onDocker(c, siteconfig.ImageRule{Pattern: "python:*", Replace: torchImage}, siteconfig.ImageRule{Pattern: "busybox*", Replace: torchImage})
 }
 
 // masterLogOn runs plan on c to success and returns its master's stdout;

@@ -65,14 +65,7 @@ func TestVolcanoExamplesNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
 	needClientImage(t, c, torchImage, "build-torch-image.sh")
 	cl := nomadClient(t, c)
-	docker := func(rule siteconfig.ImageRule) *cluster {
-		site := *c.Site
-		ns := *site.Nomad
-		ns.Driver = "docker"
-		site.Nomad = &ns
-		site.Images = append([]siteconfig.ImageRule{rule}, site.Images...)
-		return &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}
-	}
+	docker := func(rule siteconfig.ImageRule) *cluster { return onDocker(c, rule) }
 	logs := func(id string) string {
 		var b strings.Builder
 		for _, nt := range nomadTasks(t, cl, id) {
@@ -143,16 +136,12 @@ func TestVolcanoTFShapeNomad(t *testing.T) {
 	t.Run("raw_exec", func(t *testing.T) { run(t, c, nil) })
 	t.Run("docker", func(t *testing.T) {
 		needClientImage(t, c, torchImage, "build-torch-image.sh")
-		site := *c.Site
-		ns := *site.Nomad
-		ns.Driver = "docker"
-		site.Nomad = &ns
-		site.Images = append([]siteconfig.ImageRule{{Pattern: "volcanosh/*", Replace: torchImage}}, site.Images...)
+		dc := onDocker(c, siteconfig.ImageRule{Pattern: "volcanosh/*", Replace: torchImage})
 		src, err := os.ReadFile(filepath.Join(repoRoot(), "examples", "mesh.py"))
 		if err != nil {
 			t.Fatal(err)
 		}
-		run(t, &cluster{Engine: c.Engine, Env: c.Env, Hosts: c.Hosts, Site: &site}, func(p *translate.Plan) {
+		run(t, dc, func(p *translate.Plan) {
 			// No volume carries the checkout into the container: the
 			// program travels in the environment, the job's shell and
 			// its host files unchanged.
