@@ -32,8 +32,10 @@ import (
 // How its files arrive is the shape's (GroupShape.View): where nomad-env
 // runs first (EnvInTask) it writes the script, the spec and the platform
 // files before it execs the wrapper (intask.View), so the task has no
-// template for them, and spares the wrapper its probe (as root it makes
-// the namespaces itself) and its ip runs; otherwise two templates carry them (the script is
+// template for them; it lists the node's addresses for the wrapper and,
+// when the spec has no binds, gives the task its view itself with no
+// wrapper run at all (taskns.ExecDirect), else as root makes the
+// namespaces for it; otherwise two templates carry them (the script is
 // re-executed from its path inside the namespace, so it is a file, not
 // `sh -c` text), plus one per platform file. A Secret's file always comes
 // by template, into secrets/ from the job's Variable (secretenv.go), so
