@@ -16,7 +16,7 @@ import (
 // host's with mount(2) in a private mount namespace), the peers' addresses
 // in their variables (mode none) and the interface variables; then it
 // execs argv, the task's command, with env and those. On a 2-core node the
-// script's sh, `cat` and `mount` cost each task's start about 4–6 ms of
+// script's sh, `cat` and `mount` cost each task's start about 3–6 ms of
 // CPU even when nomad-env made the namespaces (BENCHMARKS.md).
 //
 // It reads spec (the script's input: Spec.Encode, with NodeLines) as the
