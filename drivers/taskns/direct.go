@@ -152,7 +152,10 @@ func (d *direct) chooseMode(sp *specFile, env []string) error {
 func (d *direct) lookPath() error {
 	d.path = d.argv[0]
 	if !strings.Contains(d.path, "/") {
-		path, _ := lookup(d.env, "PATH")
+		path, ok := lookup(d.env, "PATH")
+		if !ok { // sh then searches a default PATH of its own
+			return decline("no PATH")
+		}
 		if d.path = lookIn(path, d.argv[0]); d.path == "" {
 			return decline("%s not found", d.argv[0])
 		}

@@ -62,16 +62,17 @@ func caller(steps, argv []string) int {
 // /etc/hosts, the interface variables, its uid and directory, whether its
 // mount and UTS namespaces are the host's, the propagation of its root,
 // the mount points of its namespace where the wrapper mounts (/, /etc,
-// the cases' destinations, the scratch directory: the host's other mounts
-// come and go with other tests' Nomad allocations and Docker networks,
-// between the two runs a differential test compares), the wrapper's
+// the cases' destinations, the scratch directory and an underlay's
+// entries, not the mounts below them: the host's other mounts come and go
+// with other tests' Nomad allocations and Docker networks, between the two
+// runs a differential test compares), the wrapper's
 // variables that must not reach it, and the whole environment the wrapper
 // gave it (its shell's initial one, sorted).
 const viewCmd = `hostname; echo "HOSTNAME=${HOSTNAME-unset}"; cat /etc/hosts; ` +
 	`for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE; do eval "echo $v=\${$v-unset}"; done; ` +
 	`id -u; pwd; [ "$(readlink /proc/self/ns/mnt)" = "$HOST_MNT" ] && echo host-mnt; [ "$(readlink /proc/self/ns/uts)" = "$HOST_UTS" ] && echo host-uts; ` +
 	`awk '$5 == "/" { print ($7 ~ /^shared:/) ? "/ shared" : "/ not shared" }' /proc/self/mountinfo; ` +
-	`awk -v s="$VIEW_SCRATCH" '$5 == "/" || $5 ~ /^\/(etc|jobshift-test)/ || index($5, s) == 1 { print $5 }' /proc/self/mountinfo | sort; ` +
+	`awk -v s="$VIEW_SCRATCH" '$5 == "/" || $5 ~ /^\/(etc|jobshift-test)/ || index($5, s) == 1 && split(substr($5, length(s) + 2), p, "/") <= 2 { print $5 }' /proc/self/mountinfo | sort; ` +
 	`echo environment:; tr '\0' '\n' </proc/$$/environ | sort`
 
 // viewOf runs viewCmd under the wrapper with spec s (mode auto, as Nomad
