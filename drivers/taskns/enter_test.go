@@ -6,10 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/jobshift/jobshift/internal/shvars"
 )
 
 // callerVar, set, makes the test binary a caller in Go of the wrapper (as
@@ -172,6 +175,8 @@ func TestPrecomputedSameView(t *testing.T) {
 		"lo":        {s: Spec{Hostname: "a-0", Addr: "127.0.0.1", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"a-0"}}}}, env: []string{"PWD=/nonexistent"}},
 		"elsewhere": {s: Spec{Hostname: "b-0", Addr: "192.0.2.99"}},
 		"no names":  {s: Spec{Addr: addr}, env: []string{"JOBSHIFT_SSH_HOSTS=192.0.2.77 2222 w-0"}},
+		"job variables named as the script's": {s: own, env: append(shvars.Env(shvars.Sentinels(Script, regexp.MustCompile(`^_jsn_`), taskOutput)),
+			"JOBSHIFT_HOSTS=10.1.2.3 peer-0 PEERVAR", "PEERVAR=peer-0:1", "JOBSHIFT_SSH_HOSTS=192.0.2.77 22 w-0", "JOBSHIFT_PEER_HOSTS=192.0.2.78 p-0")},
 		"a name":    {s: Spec{Hostname: "d-0", Addr: "localhost", Hosts: []Host{{Addr: "127.0.0.1", Names: []string{"d-0"}}}}, script: true},
 		"a pattern": {s: own, env: []string{"JOBSHIFT_HOSTS=10.1.2.3 tj-* PET_MASTER_ADDR"}, script: true},
 		"files": {s: Spec{Hostname: "c-0", Addr: addr, Binds: []Bind{{Src: file, Dst: "/etc/jobshift-test/x.host", ReadOnly: true},
