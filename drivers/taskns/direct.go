@@ -24,7 +24,8 @@ import (
 // TestPrecomputedSameView holds it to. It returns ErrNotEntered, having
 // changed nothing the script would not make again, whenever the script
 // must run instead: a bind, dir or empty line (the underlays and mount
-// checks stay the script's alone); not root, or no unshare(1) on env's
+// checks stay the script's alone), or a line of a kind it does not know;
+// not root, or no unshare(1) on env's
 // PATH (the script's own probe: a user namespace cannot be made by a
 // process with threads, unshare(2) EINVAL); an address that is a name
 // (the script resolves it with getent, whose order Go's resolver does not
@@ -152,10 +153,8 @@ func (d *direct) chooseMode(sp *specFile, env []string) error {
 func (d *direct) lookPath() error {
 	d.path = d.argv[0]
 	if !strings.Contains(d.path, "/") {
-		path, ok := lookup(d.env, "PATH")
-		if !ok { // sh then searches a default PATH of its own
-			return decline("no PATH")
-		}
+		// without a PATH none is found here; sh searches a default one
+		path, _ := lookup(d.env, "PATH")
 		if d.path = lookIn(path, d.argv[0]); d.path == "" {
 			return decline("%s not found", d.argv[0])
 		}

@@ -21,6 +21,8 @@ type specFile struct {
 // them (a last line without its newline is not read), the first pass
 // keeping each key's first value (its `seen` list of keys between
 // spaces), hosts and binds splitting fields as `IFS=<TAB> read -r` does.
+// A line of a kind it does not know is the script's: one added to the
+// script is never skipped here.
 func readSpec(data []byte) (*specFile, error) {
 	if bytes.IndexByte(data, 0) >= 0 {
 		return nil, decline("a NUL in the spec")
@@ -39,6 +41,9 @@ func readSpec(data []byte) (*specFile, error) {
 			sp.hosts = append(sp.hosts, [2]string{f[1], f[2]})
 		case "bind", "dir", "empty":
 			sp.binds = true
+		case "", "mode", "scratch", "hostname", "addr", "ifaddrs":
+		default: // an item of the script's that ExecDirect does not give
+			return nil, decline("a %q line", f[0])
 		}
 	}
 	if _, ok := sp.first["mode"]; !ok {

@@ -32,33 +32,34 @@ func TestMain(m *testing.M) {
 
 func caller(steps, argv []string) int {
 	env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, callerVar+"=") })
-	path, err := exec.LookPath(argv[0])
+	var declined error
 	for _, step := range steps {
-		if err != nil {
-			break
-		}
+		var err error
 		switch step {
 		case "direct":
 			var spec []byte
 			if spec, err = os.ReadFile(argv[2]); err == nil {
 				err = ExecDirect(spec, argv[4:], env)
 			}
-		case "execroot":
-			err = ExecRoot(path, argv, env)
-		case "exec":
-			err = syscall.Exec(path, argv, env)
+		case "execroot", "exec":
+			path, lerr := exec.LookPath(argv[0])
+			switch {
+			case lerr != nil:
+				err = lerr
+			case step == "execroot":
+				err = ExecRoot(path, argv, env)
+			default:
+				err = syscall.Exec(path, argv, env)
+			}
 		}
-		if errors.Is(err, ErrNotEntered) {
-			err = nil
-		} else {
-			break
+		if !errors.Is(err, ErrNotEntered) {
+			fmt.Fprintf(os.Stderr, "caller %v: %s: %v\n", steps, step, err)
+			return 3
 		}
+		declined = err
 	}
-	fmt.Fprintf(os.Stderr, "caller %v: %v\n", steps, err)
-	if err == nil {
-		return 4
-	}
-	return 3
+	fmt.Fprintf(os.Stderr, "caller %v: %v\n", steps, declined)
+	return 4
 }
 
 // viewCmd prints what a task sees of its view: its host names, its
@@ -266,4 +267,68 @@ func mustLook(t *testing.T, name string) string {
 		t.Skipf("no %s: %v", name, err)
 	}
 	return p
+}
+
+// TestExecDirectDeclines: ExecDirect leaves to the script (ErrNotEntered,
+// nothing run: the caller exits 4) every spec and environment it does not
+// give as the script would; the same spec without the cause is entered
+// (the command, `true` on the PATH, runs). As root.
+func TestExecDirectDeclines(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("as root only")
+	}
+	const base = "mode\tauto\nhostname\tw-0\nhost\t127.0.0.1\tw-0\naddr\t127.0.0.1\n"
+	const path = "PATH=/usr/sbin:/usr/bin:/sbin:/bin"
+	for _, tc := range []struct {
+		name, spec string
+		env        []string
+	}{
+		{"a bind", "bind\tro\t/etc\t/jobshift-test-etc\n", nil},
+		{"an emptyDir", "empty\tmemory\t0\t/jobshift-test-tmp\n", nil},
+		{"a private directory", "dir\trw\t/tmp/jobshift-test-d\t/jobshift-test-d\n", nil},
+		{"an item it does not know", "netns\tjob-0\n", nil},
+		{"an address that is a name", "addr\tlocalhost\n", nil},
+		{"a peer's address that is a name", "", []string{"JOBSHIFT_HOSTS=peer.example p-0 V"}},
+		{"a file name pattern", "", []string{"JOBSHIFT_SSH_HOSTS=192.0.2.1 22 w-*"}},
+		{"the wrapper's own variable", "", []string{"JOBSHIFT_TASKNS_MODE=user"}},
+		{"no node addresses, ip on the PATH", "-ifaddrs", nil},
+		{"no PATH", "-path", nil},
+		{"none in the spec, a peer variable the shell owns", "mode\tnone\n", []string{"JOBSHIFT_HOSTS=10.0.0.1 p-0 IFS"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := openDir(t)
+			scratch := "scratch\t" + filepath.Join(dir, "scratch") + "\n"
+			node := NodeLines("/usr/sbin:/usr/bin:/sbin:/bin")
+			env := []string{path}
+			spec := scratch + tc.spec + base + node // the cause's line first: a key's first value wins
+			switch tc.spec {
+			case "-path": // mode none: nothing else needs the PATH
+				spec, env = scratch+"mode\tnone\n"+base+node, nil
+			case "-ifaddrs":
+				spec = scratch + base
+			}
+			run := func(spec string) (int, string) {
+				p := filepath.Join(dir, "spec")
+				if err := os.WriteFile(p, []byte(spec), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				c := exec.Command(os.Args[0], Wrap(filepath.Join(dir, "taskns.sh"), p, []string{"true"})...)
+				c.Env = append(append(env, tc.env...), callerVar+"=direct")
+				out, _ := c.CombinedOutput()
+				return c.ProcessState.ExitCode(), string(out)
+			}
+			if code, out := run(spec); code != 4 || !strings.Contains(out, "the script's path") {
+				t.Errorf("exit %d, %q; want 4 (declined)", code, out)
+			}
+			if tc.spec == "-path" || tc.spec == "-ifaddrs" {
+				return
+			}
+			// without the cause it is entered
+			env = []string{path}
+			tc.env = nil
+			if code, out := run(scratch + base + node); code != 0 {
+				t.Errorf("without the cause: exit %d, %q; want 0", code, out)
+			}
+		})
+	}
 }
