@@ -25,9 +25,9 @@ import (
 // changed nothing the script would not make again, whenever the script
 // must run instead: a bind, dir or empty line (the underlays and mount
 // checks stay the script's alone), or a line of a kind it does not know;
-// not root, or no unshare(1) on env's
-// PATH (the script's own probe: a user namespace cannot be made by a
-// process with threads, unshare(2) EINVAL); an address that is a name
+// not root, or no unshare(1) on env's PATH (the script's own probe: a user
+// namespace cannot be made by a process with threads, unshare(2) EINVAL,
+// and the script's probe needs unshare(1)); an address that is a name
 // (the script resolves it with getent, whose order Go's resolver does not
 // promise); the node's addresses not in the spec while ip is on the PATH;
 // a list entry the script's loops would glob; the wrapper's variables
