@@ -238,7 +238,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		}
 		t.Env[k] = v
 	}
-	t.Config = r.driverConfig(role, driver, net, uc, gpus)
+	t.Config = r.driverConfig(role, gs, net, uc, gpus)
 	taskMounts(t, gs, view.vols)
 	return t
 }
@@ -419,8 +419,8 @@ func joinEnvLines(parts []string) string {
 }
 
 // driverConfig is the task's driver block.
-func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.NetworkResource, uc *userCommand, gpus int) map[string]any {
-	switch driver {
+func (r *renderer) driverConfig(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, uc *userCommand, gpus int) map[string]any {
+	switch gs.Driver {
 	case "docker":
 		cfg := map[string]any{"image": r.image(role)}
 		if caps := r.capAdd(role); len(caps) > 0 {
@@ -438,13 +438,16 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		} else if len(uc.argv) > 0 {
 			cfg["args"] = uc.argv
 		}
-		if bridged(net) {
+		switch {
+		case gs.Network != "":
+			cfg["network_mode"] = gs.Network // a network of its own, as its pod had (ownNetwork)
+		case bridged(net):
 			var labels []string
 			for _, p := range net.DynamicPorts {
 				labels = append(labels, p.Label)
 			}
 			cfg["ports"] = labels // Docker's bridge network, published on the node's address
-		} else {
+		default:
 			cfg["network_mode"] = "host" // as OpenPAI and Kubeflow hostNetwork jobs ran
 		}
 		if shm := role.Resources.ShmMiB; shm > 0 {
@@ -453,7 +456,7 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		if role.WorkingDir != "" {
 			cfg["work_dir"] = role.WorkingDir
 		}
-		r.containerHostName(role, cfg, net)
+		r.containerHostName(role, cfg, net, gs.Network)
 		return cfg
 	case "podman":
 		cfg := map[string]any{"image": r.image(role), "network_mode": "host"}
