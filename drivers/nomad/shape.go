@@ -290,7 +290,7 @@ func (d *decider) fixedPortPeers() {
 		for i := range d.s.Groups {
 			g := &d.s.Groups[i]
 			g.Network = net
-			g.Why = append(g.Why, "network "+net+": every container has a network of its own in the site's Docker network (nomad.docker_network), its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)")
+			g.Why = append(g.Why, "docker network "+net+" (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)")
 		}
 		d.s.Why = append(d.s.Why, "no distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host, and every task has a network of its own in Docker network "+net)
 		return
@@ -686,6 +686,9 @@ func (s *Shape) String() string {
 		fmt.Fprintf(&b, "group %s (%s): env %s; judged by %s", g.Group, g.Driver, g.Env, joinJudges(g.Judges))
 		if g.View != "" {
 			fmt.Fprintf(&b, "; task namespace files by %s", g.View)
+		}
+		if g.Network != "" {
+			fmt.Fprintf(&b, "; docker network %s", g.Network)
 		}
 		b.WriteString("\n")
 		for _, t := range g.Tasks {

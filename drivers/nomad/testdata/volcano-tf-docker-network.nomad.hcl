@@ -1,20 +1,20 @@
 # jobshift: watched: what jobshift run submits; jobshift convert without -watched writes the shape for nomad job run
 #
 # shape: watched (jobshift run or the controller follows it); rendezvous snapshot
-# group ps (docker): env template over the snapshot; judged by watcher
+# group ps (docker): env template over the snapshot; judged by watcher; docker network jobshift
 #   task main > command
-# group worker (docker): env template over the snapshot; judged by watcher
+# group worker (docker): env template over the snapshot; judged by watcher; docker network jobshift
 #   task main > command
 # why: rendezvous snapshot: the watcher writes every task's address once all are placed
 # why: no distinct_hosts: role ps listens on a port of its own at the names of /etc/volcano/*.host, and every task has a network of its own in Docker network jobshift
 # why (ps): no nomad-env: the site names no helper (nomad.helper, nomad.env_helper)
 # why (ps): env: template over the snapshot: an image need not have /bin/sh
 # why (ps): no task namespace: driver docker runs an image (its own host name); platform files are volumes from the task directory
-# why (ps): network jobshift: every container has a network of its own in the site's Docker network (nomad.docker_network), its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
+# why (ps): docker network jobshift (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
 # why (worker): no nomad-env: the site names no helper (nomad.helper, nomad.env_helper)
 # why (worker): env: template over the snapshot: an image need not have /bin/sh
 # why (worker): no task namespace: driver docker runs an image (its own host name); platform files are volumes from the task directory
-# why (worker): network jobshift: every container has a network of its own in the site's Docker network (nomad.docker_network), its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
+# why (worker): docker network jobshift (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
 
 job "alice~tensorflow-dist" {
   type = "batch"
