@@ -1,6 +1,8 @@
 package nomad_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/jobs"
@@ -116,5 +119,39 @@ func TestVolcanoTFShapeDockerOneHost(t *testing.T) {
 		if m[2] != "ps:0,worker:"+other || m[3] != "1030" {
 			t.Errorf("worker %s reached %s with sum %s, want ps:0,worker:%s and 1030", m[1], m[2], m[3], other)
 		}
+	}
+}
+
+// TestVolcanoTFShapeDockerNoNetwork: the same job in docker on the
+// one-client agent without the site's Docker network needs a client per
+// task, and its submission is refused at the job's name, naming
+// nomad.docker_network; nothing is registered.
+func TestVolcanoTFShapeDockerNoNetwork(t *testing.T) {
+	needDocker(t)
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	c := agent.Client(t)
+	if nodes, _, err := c.Nodes().List(nil); err != nil || len(nodes) != 1 {
+		t.Skipf("the agent has %d clients (%v), the test needs one", len(nodes), err)
+	}
+	path := filepath.Join(agent.Repo(), "examples", "volcano-tf-shape.yaml")
+	p := loadPlan(t, path, &siteconfig.Config{
+		Nomad:  &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+		Images: []siteconfig.ImageRule{{Pattern: "volcanosh/*", Replace: torchImage}},
+	})
+	p.Options["id"] = fmt.Sprintf("%s-%d", p.Job.Name, time.Now().UnixNano()%1e9)
+	p.Options[nomad.OptWatched] = "true"
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = d.Submit(ctx, p)
+	at := path + ":13:9: One task per node is impossible here"
+	if !errors.Is(err, nomad.ErrPlacement) || !strings.Contains(fmt.Sprint(err), at) || !strings.Contains(fmt.Sprint(err), `docker_network = "jobshift"`) {
+		t.Errorf("Submit: %v, want a placement error at %s naming nomad.docker_network", err, at)
+	}
+	if _, _, err := c.Jobs().Info(nomad.JobIDFor(p), nil); err == nil {
+		t.Errorf("the job %s was registered", nomad.JobIDFor(p))
 	}
 }
