@@ -34,7 +34,8 @@ func tfShapePlan(t *testing.T, file string, nc *siteconfig.NomadConfig, roles ..
 // TestFixedPortPeersDockerNetwork: Volcano's TensorFlow shape on docker
 // with the site's Docker network (nomad.docker_network) runs on one
 // client: no distinct_hosts, every main task in the network with its
-// pod's two names as aliases and its first as its host name, and no
+// pod's two names as aliases and its first as its host name, its group's
+// port published (the contract's addresses reach it), and no
 // /etc/hosts entry, neither in the driver config nor in the contract
 // (JOBSHIFT_PEER_HOST_n), that could contradict Docker's DNS. Without
 // the setting, with podman, with a role on raw_exec, the job keeps a
@@ -93,8 +94,12 @@ func TestFixedPortPeersDockerNetwork(t *testing.T) {
 			peers := strings.Contains(env, "JOBSHIFT_PEER_HOST_0=")
 			switch {
 			case c.inNetwork:
+				ports, _ := task.Config["ports"].([]string)
 				if mode != c.network || !slices.Equal(aliases, own[*g.Name]) || task.Config["hostname"] != own[*g.Name][0] || len(hosts) > 0 || peers {
 					t.Errorf("%s: group %s: network_mode %q, aliases %q, hostname %v, extra_hosts %q, peer entries in the env %v", c.name, *g.Name, mode, aliases, task.Config["hostname"], hosts, peers)
+				}
+				if !slices.Equal(ports, []string{"tfjob_port"}) {
+					t.Errorf("%s: group %s: ports %q, want the group's port published (the contract's addresses)", c.name, *g.Name, ports)
 				}
 			case tfShape:
 				if mode != "host" || len(aliases) > 0 || len(hosts) != 2+6 || !peers {

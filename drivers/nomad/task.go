@@ -440,13 +440,17 @@ func (r *renderer) driverConfig(role *jobs.Role, gs *GroupShape, net *api.Networ
 		}
 		switch {
 		case gs.Network != "":
-			cfg["network_mode"] = gs.Network // a network of its own, as its pod had (ownNetwork)
-		case bridged(net):
-			var labels []string
-			for _, p := range net.DynamicPorts {
-				labels = append(labels, p.Label)
+			// a network of its own, as its pod had (ownNetwork); its
+			// ports published too, so that the contract's addresses (the
+			// client's, a port of the group's: the ssh emulation's sshd)
+			// reach it: Nomad maps a port without `to` to the same number
+			// in the container (drivers/docker/ports.go addMapped, v1.11.3)
+			cfg["network_mode"] = gs.Network
+			if labels := portLabels(net); len(labels) > 0 {
+				cfg["ports"] = labels
 			}
-			cfg["ports"] = labels // Docker's bridge network, published on the node's address
+		case bridged(net):
+			cfg["ports"] = portLabels(net) // Docker's bridge network, published on the node's address
 		default:
 			cfg["network_mode"] = "host" // as OpenPAI and Kubeflow hostNetwork jobs ran
 		}
@@ -485,6 +489,18 @@ func (r *renderer) driverConfig(role *jobs.Role, gs *GroupShape, net *api.Networ
 		}
 		return cfg
 	}
+}
+
+// portLabels are the labels of the group network's dynamic ports.
+func portLabels(net *api.NetworkResource) []string {
+	if net == nil {
+		return nil
+	}
+	var labels []string
+	for _, p := range net.DynamicPorts {
+		labels = append(labels, p.Label)
+	}
+	return labels
 }
 
 // capAdd: the role rule's list when it has one, else the nomad block's.

@@ -30,6 +30,7 @@ job "alice~tensorflow-dist" {
         image           = "volcanosh/dist-mnist-tf-example:0.0.1"
         network_aliases = ["tensorflow-dist-ps-$${NOMAD_ALLOC_INDEX}", "tensorflow-dist-ps-$${NOMAD_ALLOC_INDEX}.tensorflow-dist"]
         network_mode    = "jobshift"
+        ports           = ["tfjob_port"]
         volumes         = ["local/jobshift-files/0:/etc/volcano/ps.host:ro", "local/jobshift-files/1:/etc/volcano/VC_PS_HOSTS:ro", "local/jobshift-files/2:/etc/volcano/VC_PS_NUM:ro", "local/jobshift-files/3:/etc/volcano/worker.host:ro", "local/jobshift-files/4:/etc/volcano/VC_WORKER_HOSTS:ro", "local/jobshift-files/5:/etc/volcano/VC_WORKER_NUM:ro"]
       }
       resources {
@@ -147,6 +148,7 @@ EOT
         image           = "volcanosh/dist-mnist-tf-example:0.0.1"
         network_aliases = ["tensorflow-dist-worker-$${NOMAD_ALLOC_INDEX}", "tensorflow-dist-worker-$${NOMAD_ALLOC_INDEX}.tensorflow-dist"]
         network_mode    = "jobshift"
+        ports           = ["tfjob_port"]
         volumes         = ["local/jobshift-files/0:/etc/volcano/ps.host:ro", "local/jobshift-files/1:/etc/volcano/VC_PS_HOSTS:ro", "local/jobshift-files/2:/etc/volcano/VC_PS_NUM:ro", "local/jobshift-files/3:/etc/volcano/worker.host:ro", "local/jobshift-files/4:/etc/volcano/VC_WORKER_HOSTS:ro", "local/jobshift-files/5:/etc/volcano/VC_WORKER_NUM:ro"]
       }
       resources {
