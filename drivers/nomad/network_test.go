@@ -1,6 +1,7 @@
 package nomad
 
 import (
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -15,11 +16,16 @@ import (
 	"github.com/jobshift/jobshift/translate"
 )
 
-// tfShapePlan is examples/volcano-tf-shape.yaml (or another example) on
-// the site's nomad block nc, watched, with the site's role rules.
+// tfShapePlan is examples/volcano-tf-shape.yaml (or another example, or a
+// file of testdata/shapes) on the site's nomad block nc, watched, with the
+// site's role rules.
 func tfShapePlan(t *testing.T, file string, nc *siteconfig.NomadConfig, roles ...siteconfig.RoleRule) *translate.Plan {
 	t.Helper()
-	j, diags := load.Load("../../examples/"+file, jobs.ReadOptions{Path: file})
+	path := "../../examples/" + file
+	if _, err := os.Stat(path); err != nil {
+		path = "testdata/shapes/" + file
+	}
+	j, diags := load.Load(path, jobs.ReadOptions{Path: file})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
@@ -39,8 +45,9 @@ func tfShapePlan(t *testing.T, file string, nc *siteconfig.NomadConfig, roles ..
 // /etc/hosts entry, neither in the driver config nor in the contract
 // (JOBSHIFT_PEER_HOST_n), that could contradict Docker's DNS. Without
 // the setting, with podman, with a role on raw_exec, the job keeps a
-// node per task, and only the all-docker job is told of the setting; a
-// job not of the shape ignores it.
+// node per task, and only the all-docker job is told of the setting; so
+// does a job of the shape under the ssh emulation (its config names the
+// clients' addresses); a job not of the shape ignores it.
 func TestFixedPortPeersDockerNetwork(t *testing.T) {
 	own := map[string][]string{
 		"ps":     {"tensorflow-dist-ps-${NOMAD_ALLOC_INDEX}", "tensorflow-dist-ps-${NOMAD_ALLOC_INDEX}.tensorflow-dist"},
@@ -57,6 +64,7 @@ func TestFixedPortPeersDockerNetwork(t *testing.T) {
 		{"podman+network", "volcano-tf-shape.yaml", "podman", "tfnet", nil, false, false, "distinct_hosts: role ps"},
 		{"docker+network, ps on raw_exec", "volcano-tf-shape.yaml", "docker", "tfnet", []siteconfig.RoleRule{{Pattern: "ps", Driver: "raw_exec"}}, false, false, "role ps runs on raw_exec, not docker"},
 		{"mpi docker+network", "volcano-mpi.yaml", "docker", "tfnet", nil, false, false, ""},
+		{"ssh docker+network", "volcano-tf-ssh.yaml", "docker", "tfnet", nil, false, false, "role master runs the ssh emulation"},
 	} {
 		p := tfShapePlan(t, c.file, &siteconfig.NomadConfig{Driver: c.driver, DockerNetwork: c.network}, c.roles...)
 		job, shape, diags := buildJob(p, nil)
@@ -64,7 +72,7 @@ func TestFixedPortPeersDockerNetwork(t *testing.T) {
 			t.Fatalf("%s: %v", c.name, diags)
 		}
 		distinct := slices.ContainsFunc(job.Constraints, func(k *api.Constraint) bool { return k.Operand == api.ConstraintDistinctHosts })
-		tfShape := c.file == "volcano-tf-shape.yaml"
+		tfShape := c.file != "volcano-mpi.yaml"
 		if distinct != (tfShape && !c.inNetwork) {
 			t.Errorf("%s: distinct_hosts %v", c.name, distinct)
 		}
@@ -102,7 +110,7 @@ func TestFixedPortPeersDockerNetwork(t *testing.T) {
 					t.Errorf("%s: group %s: ports %q, want the group's port published (the contract's addresses)", c.name, *g.Name, ports)
 				}
 			case tfShape:
-				if mode != "host" || len(aliases) > 0 || len(hosts) != 2+6 || !peers {
+				if mode != "host" || len(aliases) > 0 || len(hosts) != 2+2*p.Job.TaskCount() || !peers {
 					t.Errorf("%s: group %s: network_mode %q, aliases %q, extra_hosts %q, peer entries in the env %v; want the host's network and every peer in /etc/hosts", c.name, *g.Name, mode, aliases, hosts, peers)
 				}
 			default:

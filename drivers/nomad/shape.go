@@ -297,11 +297,11 @@ func (d *decider) fixedPortPeers() {
 	}
 	d.s.DistinctHosts = true
 	line, hint := "distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network)", ""
-	if n := d.groupsOn("docker"); n > 0 {
+	if d.groupsOn("docker") > 0 {
 		line += "; no Docker network per task: " + why
-		if n == len(d.s.Groups) {
-			hint = " " + dockerNetworkHint
-		}
+	}
+	if networkWouldFix(d.p, d.set) {
+		hint = " " + dockerNetworkHint
 	}
 	d.s.Why = append(d.s.Why, line)
 	d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "One task per node",
@@ -332,17 +332,36 @@ const dockerNetworkHint = "On one client, its docker tasks can each have a netwo
 // own client only, so a site of several clients leaves it unset (a node
 // per task) or names a network that spans them (an attachable overlay).
 // The contract's peer entries (peerEntries) ask it too: they would
-// contradict the DNS.
+// contradict the DNS. Names are what the shape's tasks reach each other
+// by; an address of the contract is the client's with a published port.
 func ownNetwork(p *translate.Plan, set settings) (network, why string) {
 	for _, r := range p.Job.Roles {
 		if d := roleDriver(p, set, r.Name); d != "docker" {
 			return "", "role " + r.Name + " runs on " + d + ", not docker"
+		}
+		if cr := p.Compiled().Role(r.Name); cr.SSH || cr.SSHIdle {
+			// its config names every sshd at the client's address, which
+			// a container of a network of its own reaches only through a
+			// published port on a routable address (not a dev agent's
+			// 127.0.0.1)
+			return "", "role " + r.Name + " runs the ssh emulation, whose peers' sshd are at the clients' addresses"
 		}
 	}
 	if set.DockerNetwork == "" {
 		return "", "the site names no Docker network of its own (nomad.docker_network), and Docker's default bridge resolves no task's name (its embedded DNS serves user-defined networks only)"
 	}
 	return set.DockerNetwork, ""
+}
+
+// networkWouldFix: the site's Docker network is all the job lacks for a
+// network per task (ownNetwork).
+func networkWouldFix(p *translate.Plan, set settings) bool {
+	if set.DockerNetwork != "" {
+		return false
+	}
+	set.DockerNetwork = "jobshift"
+	net, _ := ownNetwork(p, set)
+	return net != ""
 }
 
 // roleDriver is the task driver of the role called name.

@@ -155,7 +155,7 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	n := p.Job.TaskCount()
 	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
 		fix := "Run it on more nodes, or on a Slurm cluster with a node per task."
-		if allDocker(job) {
+		if set, _ := settingsFor(p); networkWouldFix(p, set) {
 			fix = dockerNetworkHint + " Or run it on more nodes."
 		}
 		return fmt.Sprintf("\n%s: One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
@@ -164,18 +164,6 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
 		"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
 		"(distinct_hosts). Run it with nomad.driver = \"docker\" (bridge networking, the ports mapped as LeinaoPAI did) or on more nodes.", contract.LeinaoPorts, n)
-}
-
-// allDocker: every main task of the job runs on docker.
-func allDocker(job *api.Job) bool {
-	for _, g := range job.TaskGroups {
-		for _, t := range g.Tasks {
-			if t.Name == MainTask && t.Driver != "docker" {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 // placementReport explains failed placements in Nomad's own words.

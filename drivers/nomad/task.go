@@ -442,9 +442,10 @@ func (r *renderer) driverConfig(role *jobs.Role, gs *GroupShape, net *api.Networ
 		case gs.Network != "":
 			// a network of its own, as its pod had (ownNetwork); its
 			// ports published too, so that the contract's addresses (the
-			// client's, a port of the group's: the ssh emulation's sshd)
-			// reach it: Nomad maps a port without `to` to the same number
-			// in the container (drivers/docker/ports.go addMapped, v1.11.3)
+			// client's, a port of the group's) reach it where the client's
+			// address is routable (not a dev agent's 127.0.0.1): Nomad
+			// maps a port without `to` to the same number in the container
+			// (drivers/docker/ports.go addMapped, v1.11.3)
 			cfg["network_mode"] = gs.Network
 			if labels := portLabels(net); len(labels) > 0 {
 				cfg["ports"] = labels
