@@ -343,7 +343,8 @@ func viewTemplate(dest, data, perms string) *api.Template {
 }
 
 // containerHostName gives a docker task its platform host name, as the
-// pod's: the driver's hostname option (Nomad v1.11.3 drivers/docker passes
+// pod's: the driver's hostname option, and in the site's Docker network
+// (GroupShape.Network) its names as network_aliases (Nomad v1.11.3 drivers/docker passes
 // it to the container's config; Docker allows it in the host's network
 // too, where the container keeps a UTS namespace of its own), and in the
 // host's network an /etc/hosts line resolving its names to the task's
@@ -355,13 +356,20 @@ func viewTemplate(dest, data, perms string) *api.Template {
 // (contract.Options.PeerEntries), variables of the env template (Nomad
 // interpolates the driver config with the task's environment, template
 // variables included, after the prestart hooks rendered them).
-func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource) {
+func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource, network string) {
 	k := slices.Index(r.plan.Job.Roles, role)
 	names := hostNames(contract.HostNamesAt(r.plan.Job, k, "${NOMAD_ALLOC_INDEX}"))
 	if len(names) == 0 {
 		return
 	}
 	cfg["hostname"] = names[0]
+	if network != "" {
+		// Docker writes the container's own address for its host name,
+		// and its DNS resolves every alias of the network's containers:
+		// no entry of /etc/hosts may say otherwise
+		cfg["network_aliases"] = names
+		return
+	}
 	if bridged(net) {
 		return
 	}
