@@ -68,16 +68,40 @@ func checkSharedCkpts(t *testing.T, shared string) {
 
 // TestSharedClaimTFJobNomad: on the Nomad cluster (raw_exec, the three
 // tasks on three clients) the workers read the mapped dataset and write
-// checkpoints the chief reads from another host.
+// checkpoints the chief reads from another host; each task's view binds
+// the mapped directories at the job's paths on its own client.
 func TestSharedClaimTFJobNomad(t *testing.T) {
 	c := need(t, "nomad")
+	sharedClaimNomad(t, c, c)
+}
+
+// TestSharedClaimTFJobNomadDocker: the same on the clients' own Docker
+// daemons, the claims driver volumes of the mapped paths (cluster.sh's
+// clients allow host paths: plugin "docker" volumes { enabled = true }).
+func TestSharedClaimTFJobNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	sharedClaimNomad(t, c, dockerCluster(t, c))
+}
+
+// sharedClaimNomad runs the shared-claim TFJob planned on site's cluster
+// on c and checks the chief's output and the checkpoints.
+func sharedClaimNomad(t *testing.T, c, site *cluster) {
+	t.Helper()
 	cl := nomadClient(t, c)
-	plan, shared := sharedClaims(t, c)
+	plan, shared := sharedClaims(t, site)
 	tasks, _ := runNomadPlaced(t, c, cl, plan) // succeeded, spread over the clients
 	var chief string
 	for _, nt := range tasks {
-		if nt.role == "chief" {
+		if nt.role != "chief" {
+			continue
+		}
+		// a Docker task's output reaches its file through Nomad's docker
+		// logger, which may still be writing it when the job has ended
+		for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
 			chief = catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+			if chief == sharedChief || time.Now().After(deadline) {
+				break
+			}
 		}
 	}
 	if chief != sharedChief {
