@@ -15,6 +15,11 @@ import (
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
+// The storage, Secret and init-container cases of issue 43, which test
+// runs each on which target (here, integration/nomad, integration/slurm,
+// drivers/local, examples): docs/operators.md, "Storage, Secrets and init
+// containers: what the tests run".
+
 // userPathUsers are the two users of the ${user} tests and what each of
 // their tasks must list in its checkpoint claim: alice's file for alice,
 // nothing for bob.
