@@ -1,12 +1,14 @@
 package multihost_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -77,6 +79,32 @@ func TestUserDirLinkSlurm(t *testing.T) {
 	}
 	if errOut, _ := os.ReadFile(filepath.Join(r.adir, "master-0.err")); !strings.Contains(string(errOut), "is a symbolic link") {
 		t.Errorf("master-0's stderr does not name the link: %q", errOut)
+	}
+	checkBobUntouched(t, shared)
+}
+
+// TestUserDirLinkNomadDocker: the same on the clients' Docker daemons,
+// which would follow the link when they mount the directory: the
+// submission is refused, located at the job's volume mounts, and nothing
+// runs.
+func TestUserDirLinkNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	shared, plan := userLink(t, dockerCluster(t, c))
+	id := fmt.Sprintf("mh-userlink-%d", time.Now().UnixNano()%1e9)
+	plan.Options["id"] = id
+	t.Cleanup(func() { _, _, _ = nomadClient(t, c).Jobs().Deregister(id, true, nil) })
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: plan.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = d.Submit(t.Context(), plan)
+	for _, want := range []string{"user-ckpt-spread.yaml:", filepath.Join(shared, "ckpt", "mallory") + " is a symbolic link"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("mallory's submission: err = %v, want a refusal holding %q", err, want)
+		}
+	}
+	if job, _, err := nomadClient(t, c).Jobs().Info(id, nil); err == nil {
+		t.Errorf("job %s was registered (status %s)", id, *job.Status)
 	}
 	checkBobUntouched(t, shared)
 }
