@@ -66,14 +66,11 @@ fi
 
 docker_block=""
 if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
-	# Nomad's default docker settings (allow_caps, runtimes) except image GC: this machine has no
-	# registry, so an image Nomad removed could not be pulled again; and host paths, the documented
-	# site opt-in (docs/operators.md, Storage) that site volume rules with a path and hostPath
-	# volumes need on Docker, as cluster.sh's clients have it: without it their tests could only skip.
+	# Nomad's default docker settings (allow_caps, volumes, runtimes) except image GC: this
+	# machine has no registry, so an image Nomad removed could not be pulled again.
 	docker_block='plugin "docker" {
   config {
     gc { image = false }
-    volumes { enabled = true }
   }
 }'
 fi
