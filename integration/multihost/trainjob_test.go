@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -195,17 +196,19 @@ func stderrs(r *slurmRun) string {
 // with the command, the image holding no checkout), what the image must
 // import, and the line that ends each task's output (the docker logger
 // may still be writing it when the job has ended).
-var trainJobDocker = []struct {
+var trainJobDocker = []trainJobContainers{
+	{"trainjob-torch.yaml", "ddp_train.py", torchImage, "torch", checksumRE, 3},
+	{"trainjob-xgboost.yaml", "trainjob_xgb_train.py", torchImage, "xgboost", checksumRE, 3},
+	{"trainjob-mpi.yaml", "", mpiImage, "mpi4py", regexp.MustCompile(`allreduce rank \d+ of 6 `), 6},
+	{"trainjob-initializer.yaml", "", torchImage, "", datasetRows, 2},
+}
+
+type trainJobContainers struct {
 	file, script string
 	image        string
 	module       string
 	last         *regexp.Regexp
 	lines        int
-}{
-	{"trainjob-torch.yaml", "ddp_train.py", torchImage, "torch", checksumRE, 3},
-	{"trainjob-xgboost.yaml", "trainjob_xgb_train.py", torchImage, "xgboost", checksumRE, 3},
-	{"trainjob-mpi.yaml", "", mpiImage, "mpi4py", regexp.MustCompile(`allreduce rank \d+ of 6 `), 6},
-	{"trainjob-initializer.yaml", "", torchImage, "", datasetRows, 2},
 }
 
 // TestTrainJobExamplesNomadDocker: every TrainJob example runs unchanged
@@ -219,16 +222,12 @@ func TestTrainJobExamplesNomadDocker(t *testing.T) {
 	c := need(t, "nomad")
 	cl := nomadClient(t, c)
 	for _, ex := range trainJobExamples {
-		var dk = trainJobDocker[0]
-		for _, d := range trainJobDocker {
-			if d.file == ex.file {
-				dk = d
-			}
-		}
+		i := slices.IndexFunc(trainJobDocker, func(d trainJobContainers) bool { return d.file == ex.file })
 		t.Run(ex.file, func(t *testing.T) {
-			if dk.file != ex.file {
-				t.Fatalf("no Docker row for %s", ex.file)
+			if i < 0 {
+				t.Fatalf("no row of trainJobDocker for %s", ex.file)
 			}
+			dk := trainJobDocker[i]
 			needClientImage(t, c, dk.image, map[string]string{torchImage: "build-torch-image.sh", mpiImage: "build-mpi-image.sh"}[dk.image])
 			if dk.module != "" {
 				needClientModule(t, c, dk.image, dk.module)
