@@ -152,8 +152,16 @@ func registerHostVolume(t *testing.T, name, dir string) string {
 	}
 	id := resp.Volume.ID
 	t.Cleanup(func() {
-		if _, _, err := c.HostVolumes().Delete(&api.HostVolumeDeleteRequest{ID: id}, nil); err != nil {
-			t.Errorf("deleting host volume %s: %v", name, err)
+		// refused while an allocation of the job still claims it
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Second) {
+			_, _, err := c.HostVolumes().Delete(&api.HostVolumeDeleteRequest{ID: id}, nil)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("deleting host volume %s: %v", name, err)
+				return
+			}
 		}
 	})
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
@@ -254,7 +253,7 @@ func TestTrainJobXGBoostOnDocker(t *testing.T) {
 func TestTrainJobInitializerOnDocker(t *testing.T) {
 	cfg := dockerTrainJob(t)
 	host := exampleWorkspace(t)
-	vol := registerHostVolume(t, host)
+	vol := registerHostVolume(t, fmt.Sprintf("jobshift-test-%d", time.Now().UnixNano()%1e9), host)
 	rules, d := siteconfig.ParseConfig([]byte(`volume "initializer" { nomad_host_volume = "`+vol+`" }`), "site.hcl")
 	if d.HasErrors() {
 		t.Fatal(d.Error())
@@ -281,45 +280,3 @@ func TestTrainJobInitializerOnDocker(t *testing.T) {
 	checkDatasetRows(t, waitMainLogs(t, id, datasetRows, 2), host)
 }
 
-// registerHostVolume registers dir on the agent's node as a dynamic host
-// volume (Nomad's volume register, type host: a directory that exists on
-// the node) that any number of allocations may write, waits until it is
-// ready, and deletes it afterwards; it returns its name.
-func registerHostVolume(t *testing.T, dir string) string {
-	t.Helper()
-	c := agent.Client(t)
-	nodes, _, err := c.Nodes().List(nil)
-	if err != nil || len(nodes) == 0 {
-		t.Fatalf("no nodes: %v", err)
-	}
-	name := fmt.Sprintf("jobshift-test-%d", time.Now().UnixNano()%1e9)
-	resp, _, err := c.HostVolumes().Register(&api.HostVolumeRegisterRequest{Volume: &api.HostVolume{
-		Name: name, NodeID: nodes[0].ID, HostPath: dir,
-		RequestedCapabilities: []*api.HostVolumeCapability{{AttachmentMode: api.HostVolumeAttachmentModeFilesystem, AccessMode: api.HostVolumeAccessModeSingleNodeWriter}},
-	}}, nil)
-	if err != nil {
-		t.Fatalf("registering the host volume: %v", err)
-	}
-	t.Cleanup(func() {
-		// refused while an allocation of the job still claims it
-		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Second) {
-			_, _, err := c.HostVolumes().Delete(&api.HostVolumeDeleteRequest{ID: resp.Volume.ID}, nil)
-			if err == nil {
-				return
-			}
-			if time.Now().After(deadline) {
-				t.Errorf("deleting host volume %s: %v", name, err)
-				return
-			}
-		}
-	})
-	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {
-		v, _, err := c.HostVolumes().Get(resp.Volume.ID, nil)
-		if err == nil && v.State == api.HostVolumeStateReady {
-			return name
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("host volume %s not ready: %+v %v", name, v, err)
-		}
-	}
-}
