@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -144,5 +145,35 @@ func TestVolcanoAbortTerminate(t *testing.T) {
 		if o.states["ps-0"] != completion.Stopped {
 			t.Errorf("%s: ps-0 = %s, want stopped", file, o.states["ps-0"])
 		}
+	}
+}
+
+// TestVolcanoPolicies runs every testdata/volcano-policy-*.yaml, one row
+// per file, and checks the verdict, exit code, attempts, runs and stopped
+// tasks its "# want:" line gives (written from the upstream rule its
+// comment cites: TaskFailed, the "*" wildcard on PodFailed and on
+// TaskCompleted, first match with the task before the job, exitCode →
+// CompleteJob, RestartTask until maxRetry, minSuccess reached and not).
+// integration/nomad TestVolcanoPolicyTableOnNomad runs the same rows.
+func TestVolcanoPolicies(t *testing.T) {
+	for _, w := range drivertest.VolcanoWants(t, "testdata") {
+		t.Run(w.File, func(t *testing.T) {
+			runs := t.TempDir()
+			o := run(t, filepath.Join("testdata", w.File), taskEnv("VC_RUNS="+runs))
+			if string(o.res.Phase) != w.Phase || o.res.ExitCode != w.Exit || o.res.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", o.res, w.Phase, w.Exit, w.Attempts)
+			}
+			if w.Runs != "" {
+				b, _ := os.ReadFile(filepath.Join(runs, "count"))
+				if got := strings.TrimSpace(string(b)); got != w.Runs {
+					t.Errorf("runs = %q, want %s", got, w.Runs)
+				}
+			}
+			for _, s := range w.Stopped {
+				if o.states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, o.states[s])
+				}
+			}
+		})
 	}
 }

@@ -154,6 +154,29 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 	})
 }
 
+// TestVolcanoPolicyTableOnNomad runs the rows of examples/volcano_test.go
+// TestVolcanoPolicies (examples/testdata/volcano-policy-*.yaml, each with
+// its "# want:" line written from upstream's rule) on the agent.
+func TestVolcanoPolicyTableOnNomad(t *testing.T) {
+	for _, w := range drivertest.VolcanoWants(t, filepath.Join(agent.Repo(), "examples", "testdata")) {
+		t.Run(w.File, func(t *testing.T) {
+			dir := runsDir(t)
+			res, states, _ := runStates(t, volcanoPlan(t, w.File, dir))
+			if string(res.Phase) != w.Phase || res.ExitCode != w.Exit || res.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", res, w.Phase, w.Exit, w.Attempts)
+			}
+			if n := runCount(t, dir); w.Runs != "" && n != w.Runs {
+				t.Errorf("runs = %q, want %s", n, w.Runs)
+			}
+			for _, s := range w.Stopped {
+				if states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, states[s])
+				}
+			}
+		})
+	}
+}
+
 // TestVolcanoSSHFilesOnRawExec: the ssh plugin's files are at /root/.ssh
 // in every raw_exec task's view: the master logs in to every pod its
 // config names with the plugin's key (examples/volcano_test.go runs the
