@@ -171,3 +171,28 @@ func TestVolcanoExamplesOnSlurm(t *testing.T) {
 		}
 	})
 }
+
+// TestVolcanoPolicyTableOnSlurm runs the rows of examples/volcano_test.go
+// TestVolcanoPolicies (examples/testdata/volcano-policy-*.yaml, each with
+// its "# want:" line written from upstream's rule) on the cluster.
+func TestVolcanoPolicyTableOnSlurm(t *testing.T) {
+	needCluster(t)
+	for _, w := range drivertest.VolcanoWants(t, filepath.Join(repoRoot(), "examples", "testdata")) {
+		t.Run(w.File, func(t *testing.T) {
+			dir, count := volcanoRuns(t, w.File)
+			r := volcanoSubmit(t, w.File, dir)
+			if string(r.final.Phase) != w.Phase || r.final.ExitCode != w.Exit || r.final.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", r.final, w.Phase, w.Exit, w.Attempts)
+			}
+			if n := count(); w.Runs != "" && n != w.Runs {
+				t.Errorf("runs = %q, want %s", n, w.Runs)
+			}
+			states := r.taskStates()
+			for _, s := range w.Stopped {
+				if states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, states[s])
+				}
+			}
+		})
+	}
+}
