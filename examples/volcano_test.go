@@ -1,6 +1,8 @@
 package examples_test
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -175,5 +177,43 @@ func TestVolcanoPolicies(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestVolcanoNodeFields: spec.nodeName, status.hostIP and status.hostIPs
+// are the node the task runs on (the kubelet's podFieldSelectorRuntimeValue,
+// pkg/kubelet/kubelet_pods.go @v1.31.0): locally the machine's host name
+// (not the pod's, which the task's own host name is) and one of its own
+// addresses, a routable one when the machine has any.
+func TestVolcanoNodeFields(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, routable := map[string]bool{}, false
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			own[n.IP.String()] = true
+			routable = routable || n.IP.IsGlobalUnicast()
+		}
+	}
+	o := run(t, "testdata/volcano-node-fields.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	for i := range 2 {
+		b, err := os.ReadFile(filepath.Join(o.dir, fmt.Sprintf("worker-%d", i), "attempt-1", "stdout"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := drivertest.PrintedEnv(string(b))
+		if env["MY_NODE_NAME"] != host || env["MY_POD_NAME"] != fmt.Sprintf("vc-node-worker-%d", i) {
+			t.Errorf("worker-%d: node %q, pod %q; want %q, vc-node-worker-%d", i, env["MY_NODE_NAME"], env["MY_POD_NAME"], host, i)
+		}
+		ip := net.ParseIP(env["MY_HOST_IP"])
+		if ip == nil || !own[ip.String()] || routable && !ip.IsGlobalUnicast() || env["MY_HOST_IPS"] != env["MY_HOST_IP"] {
+			t.Errorf("worker-%d: host IP %q, IPs %q; want one address of this machine's (%v), the same in both", i, env["MY_HOST_IP"], env["MY_HOST_IPS"], addrs)
+		}
 	}
 }
