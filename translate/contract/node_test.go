@@ -89,4 +89,13 @@ spec:
 	if err == nil || !strings.Contains(stderr, "JS_R0_NODE_1: not a node name or address") {
 		t.Errorf("shell with a task without its node: %v, %q", err, stderr)
 	}
+	// values the fragment carries unquoted: anything but an address is
+	// refused before it is written
+	for _, v := range []string{"JS_R0_NODE_0=$(touch pwned)", "JS_R0_HOSTIP_1=1.2.3.4'"} {
+		_, stderr, err = runShell(t, "sh", script, append(shellInput(j, topo, contract.Options{}, 0, 0, ""), v))
+		name, _, _ := strings.Cut(v, "=")
+		if err == nil || !strings.Contains(stderr, name+": not a node name or address") {
+			t.Errorf("shell with %s: %v, %q", v, err, stderr)
+		}
+	}
 }
