@@ -1,12 +1,15 @@
 package examples_test
 
 import (
+	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -143,6 +146,74 @@ func TestVolcanoAbortTerminate(t *testing.T) {
 		}
 		if o.states["ps-0"] != completion.Stopped {
 			t.Errorf("%s: ps-0 = %s, want stopped", file, o.states["ps-0"])
+		}
+	}
+}
+
+// TestVolcanoPolicies runs every testdata/volcano-policy-*.yaml, one row
+// per file, and checks the verdict, exit code, attempts, runs and stopped
+// tasks its "# want:" line gives (written from the upstream rule its
+// comment cites: TaskFailed, the "*" wildcard on PodFailed and on
+// TaskCompleted, first match with the task before the job, exitCode →
+// CompleteJob, RestartTask until maxRetry, minSuccess reached and not).
+// integration/nomad TestVolcanoPolicyTableOnNomad runs the same rows.
+func TestVolcanoPolicies(t *testing.T) {
+	for _, w := range drivertest.VolcanoWants(t, "testdata") {
+		t.Run(w.File, func(t *testing.T) {
+			runs := t.TempDir()
+			o := run(t, filepath.Join("testdata", w.File), taskEnv("VC_RUNS="+runs))
+			if string(o.res.Phase) != w.Phase || o.res.ExitCode != w.Exit || o.res.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", o.res, w.Phase, w.Exit, w.Attempts)
+			}
+			if w.Runs != "" {
+				b, _ := os.ReadFile(filepath.Join(runs, "count"))
+				if got := strings.TrimSpace(string(b)); got != w.Runs {
+					t.Errorf("runs = %q, want %s", got, w.Runs)
+				}
+			}
+			for _, s := range w.Stopped {
+				if o.states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, o.states[s])
+				}
+			}
+		})
+	}
+}
+
+// TestVolcanoNodeFields: spec.nodeName, status.hostIP and status.hostIPs
+// are the node the task runs on (the kubelet's podFieldSelectorRuntimeValue,
+// pkg/kubelet/kubelet_pods.go @v1.31.0): locally the machine's host name
+// (not the pod's, which the task's own host name is) and one of its own
+// addresses, a routable one when the machine has any.
+func TestVolcanoNodeFields(t *testing.T) {
+	host, err := os.Hostname()
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, routable := map[string]bool{}, false
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok {
+			own[n.IP.String()] = true
+			routable = routable || n.IP.IsGlobalUnicast()
+		}
+	}
+	o := run(t, "testdata/volcano-node-fields.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded", o.res)
+	}
+	for i := range 2 {
+		b, err := os.ReadFile(filepath.Join(o.dir, fmt.Sprintf("worker-%d", i), "attempt-1", "stdout"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := drivertest.PrintedEnv(string(b))
+		if env["MY_NODE_NAME"] != host || env["MY_POD_NAME"] != fmt.Sprintf("vc-node-worker-%d", i) {
+			t.Errorf("worker-%d: node %q, pod %q; want %q, vc-node-worker-%d", i, env["MY_NODE_NAME"], env["MY_POD_NAME"], host, i)
+		}
+		ip := net.ParseIP(env["MY_HOST_IP"])
+		if ip == nil || !own[ip.String()] || routable && !ip.IsGlobalUnicast() || env["MY_HOST_IPS"] != env["MY_HOST_IP"] {
+			t.Errorf("worker-%d: host IP %q, IPs %q; want one address of this machine's (%v), the same in both", i, env["MY_HOST_IP"], env["MY_HOST_IPS"], addrs)
 		}
 	}
 }

@@ -261,9 +261,12 @@ type EnvVar struct {
 
 // Downward-API field paths a task's EnvVar.FieldPath may hold.
 const (
-	FieldPodName = "metadata.name"
-	FieldPodIP   = "status.podIP"
-	FieldPodIPs  = "status.podIPs"
+	FieldPodName  = "metadata.name"
+	FieldPodIP    = "status.podIP"
+	FieldPodIPs   = "status.podIPs"
+	FieldNodeName = "spec.nodeName"
+	FieldHostIP   = "status.hostIP"
+	FieldHostIPs  = "status.hostIPs"
 )
 
 // Resources are per-instance resources.

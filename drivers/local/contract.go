@@ -15,11 +15,18 @@ import (
 // (contract.Options.HostNames).
 func bindContract(p *translate.Plan, topo topology, runDir string, names bool) (*contract.Bound, error) {
 	var t contract.Topology
+	var node, nodeAddr string
+	if contract.UsesNode(p.Job) {
+		var err error
+		if node, nodeAddr, err = thisNode(); err != nil {
+			return nil, err
+		}
+	}
 	for _, r := range p.Job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
 		for i := range r.Instances {
 			tn := topo[jobs.TaskRef{Role: r.Name, Index: i}]
-			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: tn.Addr, Ports: tn.Ports})
+			rt.Tasks = append(rt.Tasks, contract.TaskTopology{Addr: tn.Addr, Ports: tn.Ports, Node: node, NodeAddr: nodeAddr})
 		}
 		t.Roles = append(t.Roles, rt)
 	}

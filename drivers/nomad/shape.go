@@ -520,6 +520,10 @@ func (d *decider) inTaskEnvFits(g *GroupShape, role *jobs.Role) string {
 		return "the site names no helper (nomad.helper, nomad.env_helper)"
 	case !g.Traits.HostBinaries && !(g.Traits.ChrootBinaries && inDefaultChroot(h)):
 		return "driver " + g.Driver + " may not hold " + h
+	case contract.UsesNode(d.p.Job):
+		// Nomad gives node attributes to templates (env "node.unique.name"),
+		// not to the task's environment, where nomad-env would read them
+		return "the contract names the task's node (spec.nodeName, status.hostIP), an attribute only a template reads"
 	}
 	for k, proc := range d.c.Processes(d.p) {
 		before, cuda := ownEnvSplit(role, g.Traits.Container, gpusOf(role, k))

@@ -153,6 +153,10 @@ func render(p *translate.Plan) (*script, error) {
 	b.WriteString(mpiDirData(job, contract.UsesMPIDir(job, opts)))
 	// a task per address (js_check_hosts): see the OnePerNode rule above
 	fmt.Fprintf(&b, "_jsh_hostpertask=%d\n", b2i(contract.VolcanoFixedPortPeers(job) != ""))
+	if contract.UsesNode(job) {
+		// the contract names the tasks' nodes (js_contract_inputs)
+		b.WriteString("_jsh_nodein=1\n")
+	}
 	b.WriteString(pmixData(job, pmix))
 	// plain shell variables, never exported: js_main writes them into the
 	// state directory and tasks run them from there (in the environment a

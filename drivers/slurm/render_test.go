@@ -610,6 +610,7 @@ for a in "$@"; do
 	code=${a%:*}
 	echo "${a#*:}" >"$1.d/restarts.0.0"
 	echo "${a#*:}" >"$1.d/restarts.job"
+	echo "${a#*:}" >"$1.d/restarts.role.0"
 	if js_restart 0 "$code" "$1.d" 0; then r=true; else r=false; fi
 	echo "$a $r"
 done`

@@ -55,6 +55,37 @@ JS_R1_PORT_0_2=20055
 JS_R1_PORT_1_2=10001,10002
 `,
 	}
+	// with _jsh_nodein 1 (a contract that names the tasks' nodes), each
+	// task's node and its address follow its own address
+	wantNodes := `JS_NROLES=2
+JS_R0_N=2
+JS_R0_ADDR_0=10.0.0.1
+JS_R0_NODE_0=n01
+JS_R0_HOSTIP_0=10.0.0.1
+JS_R0_PORT_0_0=20049
+JS_R0_PORT_1_0=20050
+JS_R0_ADDR_1=10.0.0.1
+JS_R0_NODE_1=n01
+JS_R0_HOSTIP_1=10.0.0.1
+JS_R0_PORT_0_1=20051
+JS_R0_PORT_1_1=20052
+JS_R1_N=3
+JS_R1_ADDR_0=10.0.0.2
+JS_R1_NODE_0=n02
+JS_R1_HOSTIP_0=10.0.0.2
+JS_R1_PORT_0_0=20053
+JS_R1_PORT_1_0=10001,10002
+JS_R1_ADDR_1=10.0.0.2
+JS_R1_NODE_1=n02
+JS_R1_HOSTIP_1=10.0.0.2
+JS_R1_PORT_0_1=20054
+JS_R1_PORT_1_1=10001,10002
+JS_R1_ADDR_2=m3
+JS_R1_NODE_2=m3
+JS_R1_HOSTIP_2=m3
+JS_R1_PORT_0_2=20055
+JS_R1_PORT_1_2=10001,10002
+`
 	// the nodes js_nodes_ask asks scontrol about: the allocation's
 	asked := map[string]string{"packed": "n[01-02],m3", "het": "n01,n02,m3"}
 	layouts := map[string]string{
@@ -64,8 +95,15 @@ SLURM_JOB_NODELIST_HET_GROUP_1='n02,m3' SLURM_TASKS_PER_NODE_HET_GROUP_1='2,1'`,
 	}
 	for name, layout := range layouts {
 		for _, sh := range shells {
-			dir := t.TempDir()
-			script := scontrol + data + layout + "\n_jsh_adir=" + dir + `
+			for _, nodein := range []bool{false, true} {
+				key, want, name := name, want, name
+				extra := ""
+				if nodein {
+					want, name = map[string]string{"topology": wantNodes}, name+" nodein"
+					extra = "_jsh_nodein=1\n"
+				}
+				dir := t.TempDir()
+				script := scontrol + data + extra + layout + "\n_jsh_adir=" + dir + `
 set -u
 js_nodes_ask
 js_topology
@@ -75,27 +113,28 @@ js_contract_inputs >"$_jsh_adir/topology"
 . "$_jsh_adir/nodes.sh"
 for t in 0.0 0.1 0.2 1.0 1.1 1.2 1.3; do _k_want=; _jsh_want_${t%.*} "${t#*.}"; printf '%s ' "$_k_want"; done
 `
-			out, code := runSh(t, sh, shHostlist+shDecide+shBatch, script)
-			if code != 0 {
-				t.Fatalf("%s %s: exit %d\n%s", name, sh, code, out)
-			}
-			if got := lines(out); len(got) == 0 || got[len(got)-1] != "n01 n01  n02 n02 m3  " {
-				t.Errorf("%s %s: nodes.sh gives %q, want the tasks' nodes and none beyond a role", name, sh, out)
-			}
-			for f, w := range want {
-				b, err := os.ReadFile(filepath.Join(dir, f))
-				if err != nil {
-					t.Fatal(err)
+				out, code := runSh(t, sh, shHostlist+shDecide+shBatch, script)
+				if code != 0 {
+					t.Fatalf("%s %s: exit %d\n%s", name, sh, code, out)
 				}
-				if diff := cmp.Diff(w, string(b)); diff != "" {
-					t.Errorf("%s %s: %s (-want +got):\n%s", name, sh, f, diff)
+				if got := lines(out); len(got) == 0 || got[len(got)-1] != "n01 n01  n02 n02 m3  " {
+					t.Errorf("%s %s: nodes.sh gives %q, want the tasks' nodes and none beyond a role", name, sh, out)
 				}
-			}
-			if b, _ := os.ReadFile(filepath.Join(dir, "asked")); string(b) != asked[name] {
-				t.Errorf("%s %s: scontrol show node asked about %q, want %q", name, sh, b, asked[name])
-			}
-			if strings.Contains(out, "warning") {
-				t.Errorf("%s %s: %s", name, sh, out)
+				for f, w := range want {
+					b, err := os.ReadFile(filepath.Join(dir, f))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if diff := cmp.Diff(w, string(b)); diff != "" {
+						t.Errorf("%s %s: %s (-want +got):\n%s", name, sh, f, diff)
+					}
+				}
+				if b, _ := os.ReadFile(filepath.Join(dir, "asked")); string(b) != asked[key] {
+					t.Errorf("%s %s: scontrol show node asked about %q, want %q", name, sh, b, asked[key])
+				}
+				if strings.Contains(out, "warning") {
+					t.Errorf("%s %s: %s", name, sh, out)
+				}
 			}
 		}
 	}

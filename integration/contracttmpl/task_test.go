@@ -97,7 +97,7 @@ func checkTasks(t *testing.T, r *rand.Rand, p *translate.Plan, topo contract.Top
 			}
 			gpus := len(task.Resources.Devices) > 0
 			for _, i := range []int{0, role.Instances - 1} {
-				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=0"}
+				env := append([]string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=0"}, contracttest.NomadNodeEnv(topo, k, i)...)
 				devices := fmt.Sprintf("GPU-fake-%d,GPU-fake-%d", 2*i, 2*i+1)
 				if gpus {
 					env = append(env, "NVIDIA_VISIBLE_DEVICES="+devices)

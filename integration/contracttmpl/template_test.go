@@ -62,10 +62,12 @@ func registrations(t testing.TB, r *rand.Rand, job *jobs.Job, topo contract.Topo
 }
 
 // render executes the template for task index i as Nomad's client would
-// and parses the result as Nomad parses env templates.
-func render(t testing.TB, text string, brain *cttmpl.Brain, jobID string, i int) (map[string]string, error) {
+// (node: the node attributes its env function also reads,
+// contracttest.NomadNodeEnv) and parses the result as Nomad parses env
+// templates.
+func render(t testing.TB, text string, brain *cttmpl.Brain, jobID string, i int, node ...string) (map[string]string, error) {
 	t.Helper()
-	return renderEnv(t, text, brain, []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID})
+	return renderEnv(t, text, brain, append([]string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID}, node...))
 }
 
 // renderEnv executes the template with the task environment env (what the
@@ -100,7 +102,7 @@ func TestTemplateMatchesOracle(t *testing.T) {
 				if err != nil {
 					t.Fatalf("case %s: Eval: %v", c.Name, err)
 				}
-				got, err := render(t, text, brain, jobID, i)
+				got, err := render(t, text, brain, jobID, i, contracttest.NomadNodeEnv(c.Topo, k, i)...)
 				if err != nil {
 					t.Fatalf("case %s task %d-%d: Nomad would reject the env file: %v", c.Name, k, i, err)
 				}
@@ -224,7 +226,7 @@ func TestSnapshotTemplateMatchesOracle(t *testing.T) {
 				if err != nil {
 					t.Fatalf("case %s: Eval: %v", c.Name, err)
 				}
-				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=2"}
+				env := append([]string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=2"}, contracttest.NomadNodeEnv(c.Topo, k, i)...)
 				got, err := renderEnv(t, text, brain, env)
 				if err != nil {
 					t.Fatalf("case %s task %d-%d: Nomad would reject the env file: %v\n%s", c.Name, k, i, err, text)

@@ -41,14 +41,14 @@ func TestTrainerTemplatesMatchOracle(t *testing.T) {
 				if err != nil {
 					t.Fatalf("case %s: Eval: %v", c.Name, err)
 				}
-				got, err := render(t, text, brain, jobID, i)
+				got, err := render(t, text, brain, jobID, i, contracttest.NomadNodeEnv(c.Topo, k, i)...)
 				if err != nil {
 					t.Fatalf("case %s task %d-%d: Nomad would reject the env file: %v", c.Name, k, i, err)
 				}
 				if diff := cmp.Diff(want.Map(), got); diff != "" {
 					t.Fatalf("case %s task %d-%d (-oracle +nomad):\n%s", c.Name, k, i, diff)
 				}
-				env := []string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=1"}
+				env := append([]string{"NOMAD_ALLOC_INDEX=" + fmt.Sprint(i), "NOMAD_JOB_ID=" + jobID, "NOMAD_META_jobshift_attempt=1"}, contracttest.NomadNodeEnv(c.Topo, k, i)...)
 				got, err = renderEnv(t, snapText, snapBrain, env)
 				if err != nil {
 					t.Fatalf("case %s task %d-%d: snapshot env file rejected: %v", c.Name, k, i, err)

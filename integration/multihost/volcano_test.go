@@ -1,7 +1,9 @@
 package multihost_test
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,4 +207,76 @@ func TestVolcanoExamplesSlurm(t *testing.T) {
 		}
 		checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
 	})
+}
+
+// TestVolcanoNodeFieldsNomad: across clients, each task's spec.nodeName and
+// status.hostIP(s) are its own client's name and address, as the cluster
+// reports them for the node its allocation ran on.
+func TestVolcanoNodeFieldsNomad(t *testing.T) {
+	c := need(t, "nomad")
+	cl := nomadClient(t, c)
+	plan := loadPlan(t, c, filepath.Join("examples", "testdata", "volcano-node-fields.yaml"))
+	res, id := runNomad(t, c, plan, 3*time.Minute)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	tasks := nomadTasks(t, cl, id)
+	if len(tasks) != 2 {
+		t.Fatalf("%d tasks, want 2", len(tasks))
+	}
+	hostIPs := map[string]string{}
+	for _, nt := range tasks {
+		node, _, err := cl.Nodes().Info(nt.alloc.NodeID, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		env := drivertest.PrintedEnv(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
+		ip := node.Attributes["unique.network.ip-address"]
+		t.Logf("%s-%d ran on %s (%s) and printed %v", nt.role, nt.index, node.Name, ip, env)
+		if env["MY_NODE_NAME"] != node.Name || env["MY_HOST_IP"] != ip || env["MY_HOST_IPS"] != ip {
+			t.Errorf("%s-%d on %s (%s): printed node %q, host IP %q, IPs %q", nt.role, nt.index, node.Name, ip, env["MY_NODE_NAME"], env["MY_HOST_IP"], env["MY_HOST_IPS"])
+		}
+		hostIPs[fmt.Sprintf("%s-%d", nt.role, nt.index)] = env["MY_HOST_IP"]
+	}
+	checkSpread(t, c, hostIPs)
+}
+
+// TestVolcanoNodeFieldsSlurm: across hosts, each task's spec.nodeName is a
+// node of the cluster and status.hostIP(s) that node's NodeAddr, as
+// scontrol reports them.
+func TestVolcanoNodeFieldsSlurm(t *testing.T) {
+	c := need(t, "slurm")
+	plan := loadPlan(t, c, filepath.Join("examples", "testdata", "volcano-node-fields.yaml"))
+	r := runSlurm(t, plan, 3*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final %+v", r.final)
+	}
+	addrOf := slurmNodeAddrs(t)
+	hostIPs := map[string]string{}
+	for i := range 2 {
+		env := drivertest.PrintedEnv(r.taskLog(t, "worker", i))
+		n := env["MY_NODE_NAME"]
+		t.Logf("worker-%d printed %v", i, env)
+		if a, ok := addrOf[n]; !ok || env["MY_HOST_IP"] != a || env["MY_HOST_IPS"] != a {
+			t.Errorf("worker-%d: node %q, host IP %q, IPs %q; want a node of %v and its NodeAddr", i, n, env["MY_HOST_IP"], env["MY_HOST_IPS"], addrOf)
+		}
+		hostIPs[fmt.Sprintf("worker-%d", i)] = env["MY_HOST_IP"]
+	}
+	checkSpread(t, c, hostIPs)
+}
+
+// slurmNodeAddrs is every node's NodeAddr, by node name.
+func slurmNodeAddrs(t *testing.T) map[string]string {
+	out, err := exec.Command("scontrol", "show", "node", "-o").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrOf := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(strings.TrimPrefix(l, "NodeName="), " ")
+		if _, a, ok := strings.Cut(l, " NodeAddr="); ok {
+			addrOf[name], _, _ = strings.Cut(a, " ")
+		}
+	}
+	return addrOf
 }

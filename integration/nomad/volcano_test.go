@@ -154,6 +154,29 @@ func TestVolcanoPoliciesOnNomad(t *testing.T) {
 	})
 }
 
+// TestVolcanoPolicyTableOnNomad runs the rows of examples/volcano_test.go
+// TestVolcanoPolicies (examples/testdata/volcano-policy-*.yaml, each with
+// its "# want:" line written from upstream's rule) on the agent.
+func TestVolcanoPolicyTableOnNomad(t *testing.T) {
+	for _, w := range drivertest.VolcanoWants(t, filepath.Join(agent.Repo(), "examples", "testdata")) {
+		t.Run(w.File, func(t *testing.T) {
+			dir := runsDir(t)
+			res, states, _ := runStates(t, volcanoPlan(t, w.File, dir))
+			if string(res.Phase) != w.Phase || res.ExitCode != w.Exit || res.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", res, w.Phase, w.Exit, w.Attempts)
+			}
+			if n := runCount(t, dir); w.Runs != "" && n != w.Runs {
+				t.Errorf("runs = %q, want %s", n, w.Runs)
+			}
+			for _, s := range w.Stopped {
+				if states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, states[s])
+				}
+			}
+		})
+	}
+}
+
 // TestVolcanoSSHFilesOnRawExec: the ssh plugin's files are at /root/.ssh
 // in every raw_exec task's view: the master logs in to every pod its
 // config names with the plugin's key (examples/volcano_test.go runs the
@@ -303,4 +326,58 @@ func TestVolcanoExamplesOnNomad(t *testing.T) {
 		}
 		drivertest.CheckAllreduce(t, out, 2)
 	})
+}
+
+// TestVolcanoNodeFieldsOnNomad: spec.nodeName and status.hostIP(s) are the
+// client's name and address (node.unique.name,
+// attr.unique.network.ip-address, read as the agent reports them), on
+// raw_exec with and without the site's helper (the node's attributes reach
+// only a template: the group keeps one), and in containers.
+func TestVolcanoNodeFieldsOnNomad(t *testing.T) {
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	c := agent.Client(t)
+	stubs, _, err := c.Nodes().List(nil)
+	if err != nil || len(stubs) != 1 {
+		t.Skipf("the agent has %d clients (%v), the test needs one", len(stubs), err)
+	}
+	node, _, err := c.Nodes().Info(stubs[0].ID, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ip := node.Attributes["unique.network.ip-address"]
+	sites := map[string]*siteconfig.Config{
+		"raw_exec":        site(),
+		"raw_exec+helper": {Nomad: &siteconfig.NomadConfig{Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m", Helper: helper(t)}},
+	}
+	if exec.Command("docker", "image", "inspect", mpiImage).Run() == nil { // an image already here: the test host may be offline
+		sites["docker"] = &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m"},
+			Images: []siteconfig.ImageRule{{Pattern: "busybox", Replace: mpiImage}}}
+	}
+	for name, cfg := range sites {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", "volcano-node-fields.yaml"), cfg)
+			res, _, id := runStates(t, p)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v", res)
+			}
+			allocs, _, err := c.Jobs().Allocations(id, true, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seen := 0
+			for _, a := range allocs {
+				env := drivertest.PrintedEnv(catLogs(t, a.ID, nomad.MainTask))
+				if env["MY_POD_NAME"] == "" {
+					continue
+				}
+				seen++
+				if env["MY_NODE_NAME"] != node.Name || env["MY_HOST_IP"] != ip || env["MY_HOST_IPS"] != ip {
+					t.Errorf("%s: node %q, host IP %q, IPs %q; want %q and %q", env["MY_POD_NAME"], env["MY_NODE_NAME"], env["MY_HOST_IP"], env["MY_HOST_IPS"], node.Name, ip)
+				}
+			}
+			if seen != 2 {
+				t.Errorf("%d tasks printed their environment, want 2", seen)
+			}
+		})
+	}
 }

@@ -171,3 +171,58 @@ func TestVolcanoExamplesOnSlurm(t *testing.T) {
 		}
 	})
 }
+
+// TestVolcanoPolicyTableOnSlurm runs the rows of examples/volcano_test.go
+// TestVolcanoPolicies (examples/testdata/volcano-policy-*.yaml, each with
+// its "# want:" line written from upstream's rule) on the cluster.
+func TestVolcanoPolicyTableOnSlurm(t *testing.T) {
+	needCluster(t)
+	for _, w := range drivertest.VolcanoWants(t, filepath.Join(repoRoot(), "examples", "testdata")) {
+		t.Run(w.File, func(t *testing.T) {
+			dir, count := volcanoRuns(t, w.File)
+			r := volcanoSubmit(t, w.File, dir)
+			if string(r.final.Phase) != w.Phase || r.final.ExitCode != w.Exit || r.final.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", r.final, w.Phase, w.Exit, w.Attempts)
+			}
+			if n := count(); w.Runs != "" && n != w.Runs {
+				t.Errorf("runs = %q, want %s", n, w.Runs)
+			}
+			states := r.taskStates()
+			for _, s := range w.Stopped {
+				if states[s] != completion.Stopped {
+					t.Errorf("%s = %s, want stopped", s, states[s])
+				}
+			}
+		})
+	}
+}
+
+// TestVolcanoNodeFieldsOnSlurm: spec.nodeName is the Slurm node the task
+// ran on and status.hostIP(s) that node's NodeAddr, as scontrol reports
+// them.
+func TestVolcanoNodeFieldsOnSlurm(t *testing.T) {
+	needCluster(t)
+	out, err := exec.Command("scontrol", "show", "node", "-o").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	addrOf := map[string]string{}
+	for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		name, _, _ := strings.Cut(strings.TrimPrefix(l, "NodeName="), " ")
+		if _, a, ok := strings.Cut(l, " NodeAddr="); ok {
+			addrOf[name], _, _ = strings.Cut(a, " ")
+		}
+	}
+	r := submit(t, loadPlan(t, filepath.Join("examples", "testdata", "volcano-node-fields.yaml"), nil), 3*time.Minute)
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final %+v", r.final)
+	}
+	for _, task := range []string{"worker-0", "worker-1"} {
+		b, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", task+".out"))
+		env := drivertest.PrintedEnv(string(b))
+		n := env["MY_NODE_NAME"]
+		if a, ok := addrOf[n]; !ok || env["MY_HOST_IP"] != a || env["MY_HOST_IPS"] != a {
+			t.Errorf("%s: node %q, host IP %q, IPs %q; want a node of %v and its NodeAddr", task, n, env["MY_HOST_IP"], env["MY_HOST_IPS"], addrOf)
+		}
+	}
+}

@@ -18,15 +18,16 @@ import (
 // jobs.FieldPodName, FieldPodIP and FieldPodIPs differ from task to task
 // and reach it through the environment contract (translate/contract
 // fieldref.go): the pod name is the task's platform host name, the pod IP
-// its address. metadata.namespace (the job's: its pods are made in it, "default"
+// its address. So do jobs.FieldNodeName, FieldHostIP and FieldHostIPs, the
+// node the task runs on, known only once it runs: its name and address as
+// the target gives them at run time (the kubelet's
+// podFieldSelectorRuntimeValue, pkg/kubelet/kubelet_pods.go @v1.31.0).
+// metadata.namespace (the job's: its pods are made in it, "default"
 // when the file names none) and a label or annotation the pod template
 // sets are the same for every task: the reader writes them as values. The
 // others have no counterpart jobshift can give honestly:
 //   - metadata.uid: Kubernetes makes a fresh UID per pod; any value
 //     jobshift made up would look real to a program that keys state by it;
-//   - status.hostIP(s), spec.nodeName: the node is not the task's address
-//     on every target (a Nomad bridge network, a container), and is not
-//     known when the job is read;
 //   - spec.serviceAccountName: service accounts, and the token a program
 //     reads beside the name, do not exist on the target;
 //   - a label or annotation the template does not set: the operator's own
@@ -35,10 +36,7 @@ import (
 //     not know.
 var unsupportedFieldPaths = map[string]string{
 	"metadata.uid":            "Kubernetes gives every pod a fresh UID; a made-up one would look real",
-	"spec.nodeName":           "the node is not known before the task runs",
 	"spec.serviceAccountName": "service accounts do not exist on the target",
-	"status.hostIP":           "the node's address is not the task's on every target",
-	"status.hostIPs":          "the node's address is not the task's on every target",
 }
 
 // podMeta is a pod template's metadata as the downward API reads it.
@@ -108,7 +106,8 @@ func (r *reader) fieldRef(name string, f field, fl *flavour) (jobs.EnvVar, bool)
 	case path == "":
 		r.errorf(at, "Missing fieldPath", "The env variable %s has a fieldRef without fieldPath; Kubernetes rejects it.", name)
 		return jobs.EnvVar{}, false
-	case path == jobs.FieldPodName, path == jobs.FieldPodIP, path == jobs.FieldPodIPs:
+	case path == jobs.FieldPodName, path == jobs.FieldPodIP, path == jobs.FieldPodIPs,
+		path == jobs.FieldNodeName, path == jobs.FieldHostIP, path == jobs.FieldHostIPs:
 		if fl == initFlavour {
 			r.lossyf(at, "Variable from the pod dropped", "The env variable %s of an init container takes %s from the pod; jobshift gives the pod's own fields to the main task only. Set a plain value instead.", name, path)
 			return jobs.EnvVar{}, false

@@ -32,7 +32,7 @@ spec:
 // are refused at the fieldPath (file:line:col), unknown ones as errors even
 // under -lossy.
 func TestFieldRef(t *testing.T) {
-	for _, path := range []string{"metadata.name", "status.podIP", "status.podIPs"} {
+	for _, path := range []string{"metadata.name", "status.podIP", "status.podIPs", "spec.nodeName", "status.hostIP", "status.hostIPs"} {
 		j, diags := Read([]byte(fieldRefJob(path)), jobs.ReadOptions{Path: "pt.yaml"})
 		if diags.HasErrors() {
 			t.Fatalf("%s: %v", path, diags)
@@ -46,8 +46,6 @@ func TestFieldRef(t *testing.T) {
 		lossyOK    bool
 	}{
 		{"metadata.uid", "Variable from the pod dropped; The env variable X takes metadata.uid", true},
-		{"status.hostIP", "Variable from the pod dropped; The env variable X takes status.hostIP", true},
-		{"spec.nodeName", "Variable from the pod dropped; The env variable X takes spec.nodeName", true},
 		{"spec.serviceAccountName", "Variable from the pod dropped; The env variable X takes spec.serviceAccountName", true},
 		{"metadata.labels['a']", `Variable from the pod dropped; The env variable X takes the label "a", which the pod template does not set`, true},
 		{"metadata.annotations['a']", `Variable from the pod dropped; The env variable X takes the annotation "a", which the pod template does not set`, true},

@@ -119,8 +119,13 @@ func (d *Driver) warnImages(job *jobs.Job) {
 func taskFile(t jobs.TaskRef) string { return fmt.Sprintf("%s-%d.sh", t.Role, t.Index) }
 
 // loopbackTopology places every task on 127.0.0.1 with ports from a window
-// of 2000 ports at a job-derived base in [20000, 60000).
+// of 2000 ports at a job-derived base in [20000, 60000), on this machine
+// (its host name) as the node, at that address.
 func loopbackTopology(job *jobs.Job, c *translate.Compiled) contract.Topology {
+	node, err := os.Hostname()
+	if err != nil {
+		node = "localhost"
+	}
 	h := fnv.New32a()
 	h.Write([]byte(job.Name))
 	next := 20000 + int(h.Sum32()%20)*2000
@@ -128,7 +133,7 @@ func loopbackTopology(job *jobs.Job, c *translate.Compiled) contract.Topology {
 	for k, r := range job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
 		for i := 0; i < r.Instances; i++ {
-			t := contract.TaskTopology{Addr: "127.0.0.1", Ports: map[string][]int{}}
+			t := contract.TaskTopology{Addr: "127.0.0.1", Ports: map[string][]int{}, Node: node, NodeAddr: "127.0.0.1"}
 			for _, p := range c.Roles[k].Ports {
 				for k := 0; k < p.Count; k++ {
 					if p.BeginAt > 0 {

@@ -87,6 +87,11 @@ func TestDecideVolcano(t *testing.T) {
 			tasks: []Task{tk("master", 0, Failed, 3, 1), run("worker", 0), run("worker", 1)},
 			phase: PhaseFailed, code: 3, action: "RestartJob", reason: "Restarting", stop: 2,
 		},
+		"* → RestartJob matches TaskCompleted too: a job whose every pod succeeded restarts (job_controller_util.go applyPolicies: AnyEvent)": {
+			job:   vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{pol("RestartJob", "*")} }),
+			tasks: []Task{tk("master", 0, Succeeded, 0, 1), run("worker", 0), run("worker", 1)},
+			phase: PhaseFailed, code: 1, action: "RestartJob", reason: "TaskCompleted of master-0 → RestartJob", stop: 2,
+		},
 		"exitCode 4 under an exitCode 3 policy: nothing, the job goes on": {
 			job:   vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{code("RestartJob", 3)} }),
 			tasks: []Task{tk("master", 0, Failed, 4, 1), run("worker", 0), run("worker", 1)},

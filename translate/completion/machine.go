@@ -141,6 +141,11 @@ type Machine struct {
 	due      dueHeap // tasks waiting to restart, by due time
 	pooled   bool    // TF/PyTorch: restarts count job-wide (RestartsSoFar)
 	restarts int     // Counted in-place restarts this attempt, job-wide
+	// Volcano: Counted in-place restarts this attempt by
+	// VolcanoRestartCounter (per role for the kubelet's, "" for the
+	// policies')
+	vcRestarts map[string]int
+	volcano    bool
 }
 
 // NewMachine starts the machine on attempt cfg.Attempt of pol's job.
@@ -153,7 +158,8 @@ func NewMachine(pol Policy, cfg MachineConfig) *Machine {
 	}
 	m := &Machine{pol: pol, job: pol.Job(), cfg: cfg, att: cfg.Attempt, tries: cfg.Retries}
 	k := KindOf(m.job)
-	m.pooled = k == jobs.CompletionTF || k == jobs.CompletionPyTorch || k == jobs.CompletionVolcano
+	m.pooled = k == jobs.CompletionTF || k == jobs.CompletionPyTorch
+	m.volcano = k == jobs.CompletionVolcano && m.job.Extras.Volcano != nil
 	for _, r := range m.job.Roles {
 		for i := range r.Instances {
 			m.order = append(m.order, TaskRef{Role: r.Name, Index: i})
@@ -169,7 +175,7 @@ func (m *Machine) reset(now time.Time) {
 		m.tasks[ref] = &mtask{Task: Task{TaskRef: ref, State: Pending}, idx: i}
 	}
 	m.start, m.v, m.final, m.user, m.over = now, nil, false, false, false
-	m.rp, m.tl, m.due, m.restarts = replay{}, tally{}, nil, 0
+	m.rp, m.tl, m.due, m.restarts, m.vcRestarts = replay{}, tally{}, nil, 0, map[string]int{}
 }
 
 // NewAttempt begins the next attempt after ActRetry; attempt and retries

@@ -76,10 +76,15 @@ func (m *Machine) record(e TaskEvent) ([]Action, *mtask) {
 // when it gets one (now, or after the back-off).
 func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	// RestartsSoFar, from the running count (O(1)): TF and PyTorch
-	// count every task's restarts, the others the task's own.
-	so := t.Restarts
-	if m.pooled {
+	// count every task's restarts, Volcano those of the same counter
+	// (VolcanoRestartCounter), the others the task's own.
+	so, counter := t.Restarts, ""
+	switch {
+	case m.pooled:
 		so = m.restarts
+	case m.volcano:
+		counter = VolcanoRestartCounter(m.job.Role(t.Role), e.ExitCode)
+		so = m.vcRestarts[counter]
 	}
 	dec := TaskRestartDecision(m.job, t.Role, e.ExitCode, so)
 	if !dec.Retry {
@@ -88,6 +93,9 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	if dec.Counted {
 		t.Restarts++
 		m.restarts++
+		if m.volcano {
+			m.vcRestarts[counter]++
+		}
 	}
 	var wait time.Duration
 	wait, t.streak = m.cfg.Backoff.Next(t.streak, e.Time.Sub(t.started))

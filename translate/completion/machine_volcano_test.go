@@ -16,6 +16,7 @@ func TestMachineVolcano(t *testing.T) {
 	restartJob := vcJob("Never", func(v *jobs.Volcano) { v.MaxRetry = 2; v.Policies = []jobs.VolcanoPolicy{code("RestartJob", 3)} })
 	restartPod := vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{pol("RestartPod", "PodFailed")} })
 	unknown := vcJob("Never", func(v *jobs.Volcano) { v.Policies = []jobs.VolcanoPolicy{pol("RestartJob", "Unknown")} })
+	kubelet := vcJob("OnFailure", func(v *jobs.Volcano) { v.Tasks[0].MaxRetry, v.Tasks[1].MaxRetry = 1, 1 })
 	cases := []struct {
 		name  string
 		job   *jobs.Job
@@ -41,6 +42,16 @@ func TestMachineVolcano(t *testing.T) {
 			obs("worker", 1, Running, 0, 2),
 			// RetryCount 2 + 1 reaches maxRetry 3: Failed
 			obs("worker", 0, Failed, 1, 3, "verdict failed 1", "stop master-0,worker-1"),
+		}},
+		// cache.go TaskFailed sums the restartCount of the task's own pods
+		{"the kubelet's restarts count per task: master's do not use up the workers' maxRetry 1", kubelet, MachineConfig{RestartInPlace: true}, []step{
+			obs("master", 0, Running, 0, 0), obs("worker", 0, Running, 0, 0), obs("worker", 1, Running, 0, 0),
+			obs("master", 0, Failed, 1, 1, "restart master-0"),
+			obs("master", 0, Running, 0, 1),
+			obs("worker", 0, Failed, 1, 2, "restart worker-0"),
+			obs("worker", 0, Running, 0, 2),
+			// the workers' pods restarted once: TaskFailed, and no policy acts
+			obs("worker", 1, Failed, 1, 3),
 		}},
 		{"the gang timeout raises Unknown → RestartJob", unknown, MachineConfig{Start: t0, GangTimeout: 60 * time.Second}, []step{
 			obs("master", 0, Running, 0, 1),

@@ -13,14 +13,17 @@
 # characters, 1 = the kubelet restarts that code), _t_vtmax_R (the task's
 # maxRetry for those, -1 = none), _t_vp_R (1 = a PodFailed policy of that
 # code restarts the pod: RestartPod or RestartTask), _t_vmax (the job's
-# maxRetry for those); both count the job's restarts.
+# maxRetry for those); the kubelet's restarts count per role
+# (restarts.role.R: cache.go TaskFailed sums the task's pods'), the
+# policies' job-wide (restarts.job: RetryCount).
 #
 # _t_bo_init, _t_bo_max: the restart back-off in milliseconds
 # (completion.Backoff, the kubelet's CrashLoopBackOff: 10000 300000).
 #
 # js_restart R CODE DIR I: 0 = restart the task. Counted restarts are kept
 # in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
-# (restarts.job, whose backoffLimit counts every task's restarts).
+# (restarts.job, whose backoffLimit counts every task's restarts), and for
+# Volcano as completion.VolcanoRestartCounter says.
 
 # No dollar-brace in this file: on Nomad it travels in a task's args, where Nomad
 # would interpolate it. The callers set _k_stop (0, 1 once stopped) before
@@ -92,12 +95,14 @@ js_restart() {
 	volcano)
 		[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
 		eval "_r_k=\$_t_vk_$1 _r_p=\$_t_vp_$1 _r_max=\$_t_vtmax_$1"
-		_r_f=$3/restarts.job
-		_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 		if js_nth_is "$_r_k" $(($2 + 1)) 1; then
+			_r_f=$3/restarts.role.$1
+			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ "$_r_max" -ge 0 ] && [ "$_r_so" -ge "$_r_max" ] && return 1
 		else
 			js_nth_is "$_r_p" $(($2 + 1)) 1 || return 1
+			_r_f=$3/restarts.job
+			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ $((_r_so + 1)) -ge "$_t_vmax" ] && return 1
 		fi
 		js_counter_add "$_r_f"

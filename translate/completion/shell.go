@@ -76,8 +76,7 @@ func volcanoRestartTables(job *jobs.Job, r *jobs.Role) (kt, pt string, tmax int)
 	}
 	var k, p strings.Builder
 	for code := range 256 {
-		kubelet := r.RestartPolicy == "Always" || r.RestartPolicy == "OnFailure" && code != 0
-		k.WriteByte("01"[b2i(kubelet)])
+		k.WriteByte("01"[b2i(volcanoKubelet(r, code))])
 		pol, ok := VolcanoMatch(v, r.Name, EventPodFailed, code)
 		p.WriteByte("01"[b2i(code != 0 && ok && (pol.Action == ActionRestartPod || pol.Action == ActionRestartTask))])
 	}

@@ -200,8 +200,11 @@ func (volcanoRules) onAllEnded(a *attempt, last Task) decided {
 }
 
 // volcanoRestart is TaskRestartDecision for a Volcano task that just
-// ended with exitCode; restartsSoFar counts the attempt's restarts of every
-// task (the job's RetryCount is job-wide).
+// ended with exitCode. restartsSoFar counts the attempt's restarts of the
+// same kind (VolcanoRestartCounter): for the kubelet's, the restarts of
+// the role's pods (cache.go TaskFailed sums the restartCount of the task's
+// pods, @v1.16.0-alpha.1); for a policy's, the job's RestartPod and
+// RestartTask restarts (RetryCount is job-wide).
 //
 // First the pod's restartPolicy (the kubelet): Always restarts any end,
 // OnFailure a non-zero code; Volcano raises TaskFailed once the task's
@@ -217,8 +220,7 @@ func volcanoRestart(job *jobs.Job, r *jobs.Role, exitCode, restartsSoFar int) Re
 	if v == nil {
 		return RetryDecision{Reason: "no Volcano lifecycle"}
 	}
-	kubelet := r.RestartPolicy == "Always" || r.RestartPolicy == "OnFailure" && exitCode != 0
-	if kubelet {
+	if volcanoKubelet(r, exitCode) {
 		max := DefaultVolcanoTaskMaxRetry
 		for _, t := range v.Tasks {
 			if t.Name == r.Name {
@@ -241,6 +243,26 @@ func volcanoRestart(job *jobs.Job, r *jobs.Role, exitCode, restartsSoFar int) Re
 		return RetryDecision{Reason: fmt.Sprintf("%s: maxRetry %d reached (%d restarts so far)", p.Action, v.MaxRetry, restartsSoFar)}
 	}
 	return RetryDecision{Retry: true, Counted: true, Reason: fmt.Sprintf("PodFailed with exit code %d → %s (restart %d of maxRetry %d)", exitCode, p.Action, restartsSoFar+1, v.MaxRetry)}
+}
+
+// volcanoKubelet: the pod's restartPolicy restarts a container that
+// exited with exitCode (the kubelet: Always any end, OnFailure a non-zero
+// code); the pod does not end, and no policy sees it.
+func volcanoKubelet(r *jobs.Role, exitCode int) bool {
+	return r.RestartPolicy == "Always" || r.RestartPolicy == "OnFailure" && exitCode != 0
+}
+
+// VolcanoRestartCounter names the counter of in-place restarts that
+// TaskRestartDecision reads for the end of role r's task with exitCode in
+// a Volcano Job: the role's name for the kubelet's restarts, which count
+// per task (cache.go TaskFailed), "" for a policy's (RestartPod,
+// RestartTask), which count job-wide (RetryCount). A driver passes that
+// counter's value as restartsSoFar and adds a counted restart to it.
+func VolcanoRestartCounter(r *jobs.Role, exitCode int) string {
+	if volcanoKubelet(r, exitCode) {
+		return r.Name
+	}
+	return ""
 }
 
 // DefaultVolcanoTaskMaxRetry is jobCache.TaskFailed's maxRetry for a task

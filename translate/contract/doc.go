@@ -25,8 +25,10 @@
 //
 // Whatever contracts a job has, a role's env variables that take a field of
 // the pod (jobs.EnvVar.FieldPath, Kubernetes fieldRef: metadata.name,
-// status.podIP, status.podIPs) come first in every program, per task
-// (fieldref.go); a contract's variable of the same name replaces one.
+// status.podIP, status.podIPs; spec.nodeName, status.hostIP,
+// status.hostIPs, the task's node, which the target gives at run time:
+// UsesNode) come first in every program, per task (fieldref.go); a
+// contract's variable of the same name replaces one.
 //
 // # Contracts (spec/pai.md §3, spec/kubeflow.md §2, §4, seeds 000 and 002)
 //

@@ -18,7 +18,16 @@ const fieldRefIndex = "\x00"
 //     first name: Kubeflow <job>-<replica>-<i>, Volcano <job>-<task>-<i>,
 //     Trainer/JobSet <job>-<rjob>-<j>-<i>);
 //   - status.podIP, status.podIPs: the task's own address (one address:
-//     jobshift's tasks are single-stack).
+//     jobshift's tasks are single-stack);
+//   - spec.nodeName: the name of the node the task runs on, and
+//     status.hostIP, status.hostIPs: that node's address (one: nodes are
+//     single-stack too), known only at run time, as the kubelet gives them
+//     (pkg/kubelet/kubelet_pods.go podFieldSelectorRuntimeValue @v1.31.0:
+//     pod.Spec.NodeName; hostIPs[0], and hostIPs comma-joined). The target
+//     puts them in the topology (TaskTopology.Node, NodeAddr): local, the
+//     machine's host name and primary address; Slurm, the node's name
+//     (SLURMD_NODENAME) and NodeAddr; Nomad, the client's node.unique.name
+//     and attr.unique.network.ip-address.
 //
 // A later contract variable of the same name replaces it: the operators
 // append their env after the user's and Kubernetes keeps the later entry.
@@ -29,6 +38,10 @@ func (b *builder) fieldRefs() {
 			b.set(e.Name, podName(b.job, b.self))
 		case jobs.FieldPodIP, jobs.FieldPodIPs:
 			b.set(e.Name, addr(b.self, self))
+		case jobs.FieldNodeName:
+			b.set(e.Name, nodeExpr(b.self, nodeName))
+		case jobs.FieldHostIP, jobs.FieldHostIPs:
+			b.set(e.Name, nodeExpr(b.self, nodeAddr))
 		}
 	}
 }
@@ -46,4 +59,32 @@ func podName(job *jobs.Job, k int) expr {
 		}
 	}
 	return cat(es...)
+}
+
+// What of its node a pNode part is.
+const (
+	nodeName = 0
+	nodeAddr = 1
+)
+
+// nodeExpr is the evaluating task's node name or address (what) in role k.
+func nodeExpr(k, what int) expr { return expr{{kind: pNode, role: k, idx: self, n: what}} }
+
+// UsesNode reports whether some task's contract names its node (a fieldRef
+// of spec.nodeName, status.hostIP or status.hostIPs): then the topology
+// must give every task's node (TaskTopology.Node, NodeAddr), and Shell
+// reads them (JS_R<k>_NODE_<i>, JS_R<k>_HOSTIP_<i>).
+func UsesNode(job *jobs.Job) bool {
+	if job == nil {
+		return false
+	}
+	for _, r := range job.Roles {
+		for _, e := range r.Env {
+			switch e.FieldPath {
+			case jobs.FieldNodeName, jobs.FieldHostIP, jobs.FieldHostIPs:
+				return true
+			}
+		}
+	}
+	return false
 }

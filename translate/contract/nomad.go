@@ -472,6 +472,8 @@ func (e expr) nomadLen() int {
 			n += 5
 		case pMPIDir:
 			n += 256
+		case pNode:
+			n += 64 // a host name of 63 characters, or an address
 		case pHost:
 			n += 2*2 + 15 + 1 + 5
 		case pCond:
@@ -480,6 +482,11 @@ func (e expr) nomadLen() int {
 	}
 	return n
 }
+
+// nomadNodeAttr are the node attributes of a pNode part: the client's
+// name and address (the address Nomad fingerprinted, the one its tasks'
+// host network has).
+var nomadNodeAttr = [2]string{nodeName: "node.unique.name", nodeAddr: "attr.unique.network.ip-address"}
 
 type tmpl struct {
 	out    strings.Builder
@@ -619,6 +626,11 @@ func (t *tmpl) appendValue(dst []byte, job *jobs.Job, e expr) []byte {
 			args = append(append(append(args, `(toJSON (printf "%s:`...), t.portVerb()...), `" `...)
 			args = append(t.appendAddr(args, job, p.role, p.idx, p.label, p.n), ' ')
 			args = append(t.appendPort(args, job, p.role, p.idx, p.label, p.n), "))"...)
+		case pNode:
+			// the client's own, from the task's runtime environment
+			// (Nomad's template env function reads node attributes)
+			arg("%s")
+			args = append(append(append(args, `(env "`...), nomadNodeAttr[p.n]...), `")`...)
 		case pIndex:
 			if p.off == 0 {
 				arg("%s")

@@ -23,6 +23,7 @@ const (
 	pCond                   // self index == 0 ? a : b
 	pMPIDir                 // the topology's MPI directory (Options.MPIDirRunTime)
 	pVar                    // the shell variable lit (Shell: a piece the shared stage computed)
+	pNode                   // the evaluating task's node: its name (n 0) or address (n 1)
 )
 
 // part is one piece of a value expression. Parts that refer to a task name
@@ -365,6 +366,9 @@ func (e expr) evalTo(b *strings.Builder, topo Topology, selfIdx int) {
 			b.WriteString(jsonString(t.Addr + ":" + strconv.Itoa(t.Ports[p.label][p.n])))
 		case pMPIDir:
 			b.WriteString(topo.MPIDir)
+		case pNode:
+			t := topo.Roles[p.role].Tasks[selfIdx]
+			b.WriteString([]string{t.Node, t.NodeAddr}[p.n])
 		case pIndex:
 			b.WriteString(strconv.Itoa(selfIdx + p.off))
 		case pCond:

@@ -43,6 +43,10 @@ import (
 //	                       (see Processes), empty or unset otherwise
 //	JS_MPI_DIR             the MPI directory, an absolute path (only with
 //	                       Options.MPIDirRunTime, for a job that names it)
+//	JS_R<k>_NODE_<i>       the name of the node task i of role k runs on,
+//	JS_R<k>_HOSTIP_<i>     and that node's address (both as addresses are;
+//	                       only for a job whose contract names its node,
+//	                       UsesNode)
 //
 // Job-static values (user, job and role names, counts, resources) are baked
 // in, single-quoted. The script covers every process (Options.Process is
@@ -378,6 +382,21 @@ _js_sq() {
 }
 `
 
+// nodeInputs checks the node inputs of a job whose contract names its
+// node (UsesNode): every task's JS_R<k>_NODE_<i> and JS_R<k>_HOSTIP_<i>
+// are written unquoted into the fragment, as addresses are.
+const nodeInputs = `_js_nodes() {
+	_js_i=0
+	while [ "$_js_i" -lt "$2" ]; do
+		for _js_w in NODE HOSTIP; do
+			eval "_js_v=\${JS_R$1_${_js_w}_$_js_i-}"
+			case $_js_v in ''|*[!A-Za-z0-9.:_-]*) _js_die "JS_R$1_${_js_w}_$_js_i: not a node name or address: '$_js_v'" ;; esac
+		done
+		_js_i=$((_js_i + 1))
+	done
+}
+`
+
 // shc compiles programs to sh.
 type shc struct {
 	wbuf   []byte // assign's word, reused
@@ -430,6 +449,12 @@ func (c *shc) inputs(w *strings.Builder) {
 		}
 		fmt.Fprintf(w, "_js_role %d %d '%s'\n", k, r.Instances, strings.Join(counts, " "))
 	}
+	if UsesNode(c.job) {
+		w.WriteString(nodeInputs)
+		for k, r := range c.job.Roles {
+			fmt.Fprintf(w, "_js_nodes %d %d\n", k, r.Instances)
+		}
+	}
 	if needsRunTimeMPIDir(c.job, c.opts) {
 		w.WriteString("case ${JS_MPI_DIR-} in /*) ;; *) _js_die \"JS_MPI_DIR: not an absolute path: '${JS_MPI_DIR-}'\" ;; esac\n")
 		w.WriteString("_js_sq \"$JS_MPI_DIR\"\n_js_mq=$_js_v\n")
@@ -438,7 +463,8 @@ func (c *shc) inputs(w *strings.Builder) {
 
 // selfTable writes the shared stage's loop that writes function
 // _js_self_<k> into the fragment: given a task index of role k, it sets
-// that task's address (_js_sa) and ports (_js_sp_<l>, _js_sp_<l>_<n>).
+// that task's address (_js_sa), its node's name and address (_js_sn,
+// _js_sh: UsesNode) and ports (_js_sp_<l>, _js_sp_<l>_<n>).
 // Addresses and ports were checked: they need no quotes.
 func (c *shc) selfTable(w *strings.Builder, k int) {
 	n := c.job.Roles[k].Instances
@@ -449,6 +475,11 @@ func (c *shc) selfTable(w *strings.Builder, k int) {
 	fmt.Fprintf(w, "\teval \"_js_a=\\${JS_R%d_ADDR_$_js_i}", k)
 	format := "%s) _js_sa=%s"
 	args := ` "$_js_i" "$_js_a"`
+	if UsesNode(c.job) {
+		fmt.Fprintf(w, " _js_nn=\\${JS_R%d_NODE_$_js_i} _js_nh=\\${JS_R%d_HOSTIP_$_js_i}", k, k)
+		format += " _js_sn=%s _js_sh=%s"
+		args += ` "$_js_nn" "$_js_nh"`
+	}
 	for l, p := range c.labelsOf(k) {
 		fmt.Fprintf(w, " _js_l%d=\\${JS_R%d_PORT_%d_$_js_i}", l, k, l)
 		format += fmt.Sprintf(" _js_sp_%d=%%s", l)
@@ -545,7 +576,7 @@ func (c *shc) hoist(e expr) expr {
 // selfish reports whether p depends on the task evaluating it.
 func (p *part) selfish() bool {
 	switch p.kind {
-	case pIndex, pCond:
+	case pIndex, pCond, pNode:
 		return true
 	case pAddr, pPorts, pPort, pHost:
 		return p.idx == self
@@ -692,6 +723,8 @@ func (c *shc) appendWord(dst []byte, e expr) []byte {
 			} else {
 				dst = append(dst, `"${JS_MPI_DIR}"`...)
 			}
+		case pNode:
+			dst = append(dst, []string{`"${_js_sn}"`, `"${_js_sh}"`}[p.n]...)
 		case pIndex:
 			if p.off == 0 {
 				dst = append(dst, `"${JS_SELF_INDEX}"`...)
@@ -725,6 +758,9 @@ func (c *shc) unsetInputs(w *strings.Builder) {
 		for l := range c.labelsOf(k) {
 			fmt.Fprintf(w, " JS_R%d_PORT_%d_$_js_i", k, l)
 		}
+		if UsesNode(c.job) {
+			fmt.Fprintf(w, " JS_R%d_NODE_$_js_i JS_R%d_HOSTIP_$_js_i", k, k)
+		}
 		w.WriteString("\n\t_js_i=$((_js_i + 1))\ndone\n")
 	}
 }
@@ -733,7 +769,7 @@ func (c *shc) unsetInputs(w *strings.Builder) {
 func (e expr) usesSelf() bool {
 	for _, p := range e {
 		switch p.kind {
-		case pIndex, pCond:
+		case pIndex, pCond, pNode:
 			return true
 		case pAddr, pPorts, pPort, pHost:
 			if p.idx == self {

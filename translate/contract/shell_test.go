@@ -39,6 +39,9 @@ func shellInput(job *jobs.Job, topo contract.Topology, opts contract.Options, ro
 		env = append(env, fmt.Sprintf("JS_R%d_N=%d", k, len(rt.Tasks)))
 		for i, t := range rt.Tasks {
 			env = append(env, fmt.Sprintf("JS_R%d_ADDR_%d=%s", k, i, t.Addr))
+			if contract.UsesNode(job) {
+				env = append(env, fmt.Sprintf("JS_R%d_NODE_%d=%s", k, i, t.Node), fmt.Sprintf("JS_R%d_HOSTIP_%d=%s", k, i, t.NodeAddr))
+			}
 			for l, p := range contract.PortLabels(job, k, opts) {
 				var ps []string
 				for _, n := range t.Ports[p.Label] {

@@ -29,6 +29,10 @@ type RoleTopology struct {
 type TaskTopology struct {
 	Addr  string
 	Ports map[string][]int
+	// Node and NodeAddr are the name and address of the node the task
+	// runs on, for a job whose contract names them (UsesNode); ignored
+	// otherwise. Both are letters, digits, '.', ':', '-' and '_'.
+	Node, NodeAddr string
 }
 
 // LeinaoLabel is the port label under which a task's three LeinaoPAI host
@@ -80,7 +84,8 @@ func SampleTopology(job *jobs.Job) Topology { return SampleTopologyFor(job, Opti
 
 // SampleTopologyFor is a deterministic topology: the n-th task over all
 // roles (from 0) gets address 10.0.0.<n+1> (10.0.<n/250>.<n%250+1> past 250
-// tasks) and ports from 20000 upwards in PortLabels order; a run-time MPI
+// tasks), a node of its own (node-<n+1> at that address) and ports from
+// 20000 upwards in PortLabels order; a run-time MPI
 // directory (Options.MPIDirRunTime) is MPIDefaultDir.
 func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 	var t Topology
@@ -92,7 +97,7 @@ func SampleTopologyFor(job *jobs.Job, opts Options) Topology {
 		rt := RoleTopology{Name: r.Name}
 		labels := PortLabels(job, k, opts)
 		for range r.Instances {
-			tt := TaskTopology{Addr: sampleAddr(n), Ports: map[string][]int{}}
+			tt := TaskTopology{Addr: sampleAddr(n), Ports: map[string][]int{}, Node: fmt.Sprintf("node-%d", n+1), NodeAddr: sampleAddr(n)}
 			n++
 			for _, l := range labels {
 				for range l.Count {
@@ -158,6 +163,7 @@ func checkTopology(job *jobs.Job, topo Topology, opts Options) error {
 	if needsRunTimeMPIDir(job, opts) && !validMPIDir(topo.MPIDir) {
 		return bad("the MPI directory %q is not an absolute path of valid UTF-8 without NUL.", topo.MPIDir)
 	}
+	node := UsesNode(job)
 	for k, r := range job.Roles {
 		rt := topo.Roles[k]
 		if rt.Name != r.Name {
@@ -170,6 +176,9 @@ func checkTopology(job *jobs.Job, topo Topology, opts Options) error {
 		for i, t := range rt.Tasks {
 			if !validAddr(t.Addr) {
 				return bad("task %s-%d has address %q; an address is letters, digits, '.', ':', '-' and '_'.", r.Name, i, t.Addr)
+			}
+			if node && (!validAddr(t.Node) || !validAddr(t.NodeAddr)) {
+				return bad("task %s-%d runs on node %q at %q; a node's name and address are letters, digits, '.', ':', '-' and '_'.", r.Name, i, t.Node, t.NodeAddr)
 			}
 			for _, l := range labels {
 				ps := t.Ports[l.Label]

@@ -7,7 +7,8 @@
 # Data the script defines before calling js_main (render.go):
 #   _jsh_layout het|packed|single, _jsh_nroles, _jsh_n_R, _jsh_np_R (window
 #   ports per task of role R), _jsh_fname_R (role name for file names),
-#   _jsh_address nodeaddr|hostname, _jsh_pbase/_jsh_pspan/_jsh_pslots (port
+#   _jsh_address nodeaddr|hostname, _jsh_nodein 1 (set when the contract
+#   names the tasks' nodes), _jsh_pbase/_jsh_pspan/_jsh_pslots (port
 #   window), _jsh_one_per_node 0|1 (LeinaoPAI: no node may hold two tasks),
 #   _jsh_uai_ps 0|1 (UAI: every task also runs a parameter server),
 #   _jsh_statedir, _jsh_poll, _jsh_deadline (s, 0 = none),
@@ -30,7 +31,8 @@ js_srun() {
 }
 
 # js_contract_inputs sets the topology variables the contract's shared
-# stage reads (JS_NROLES, JS_R<k>_N, JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>)
+# stage reads (JS_NROLES, JS_R<k>_N, JS_R<k>_ADDR_<i>, JS_R<k>_PORT_<l>_<i>;
+# with _jsh_nodein 1, JS_R<k>_NODE_<i> and JS_R<k>_HOSTIP_<i>)
 # from js_topology's addresses and the job's port window: role R's tasks
 # take _jsh_np_R window ports each, after the roles before it; _jsh_ports_R
 # has one word per port label, "f:BEGIN:COUNT" (fixed ports) or
@@ -53,6 +55,13 @@ js_contract_inputs() {
 			eval "_ci_a=\$_jsh_addr_${_ci_r}_$_ci"
 			eval "JS_R${_ci_r}_ADDR_$_ci=\$_ci_a"
 			printf 'JS_R%s_ADDR_%s=%s\n' "$_ci_r" "$_ci" "$_ci_a"
+			if [ "${_jsh_nodein:-0}" = 1 ]; then
+				# the task's node and its address (the task's own: a task
+				# has its node's network on Slurm)
+				eval "_ci_node=\$_jsh_node_${_ci_r}_$_ci"
+				eval "JS_R${_ci_r}_NODE_$_ci=\$_ci_node JS_R${_ci_r}_HOSTIP_$_ci=\$_ci_a"
+				printf 'JS_R%s_NODE_%s=%s\nJS_R%s_HOSTIP_%s=%s\n' "$_ci_r" "$_ci" "$_ci_node" "$_ci_r" "$_ci" "$_ci_a"
+			fi
 			_cp=$((_jsh_port0 + _ci_off + _ci * _ci_w))
 			_ci_l=0
 			for _ci_s in $_ci_specs; do

@@ -143,8 +143,29 @@ func fieldRefs(job *jobs.Job) {
 		role.Env = append(role.Env,
 			jobs.EnvVar{Name: "JS_POD_NAME", FieldPath: jobs.FieldPodName},
 			jobs.EnvVar{Name: "JS_POD_IP", FieldPath: jobs.FieldPodIP},
-			jobs.EnvVar{Name: "JS_POD_IPS", FieldPath: jobs.FieldPodIPs})
+			jobs.EnvVar{Name: "JS_POD_IPS", FieldPath: jobs.FieldPodIPs},
+			jobs.EnvVar{Name: "JS_NODE_NAME", FieldPath: jobs.FieldNodeName},
+			jobs.EnvVar{Name: "JS_HOST_IP", FieldPath: jobs.FieldHostIP},
+			jobs.EnvVar{Name: "JS_HOST_IPS", FieldPath: jobs.FieldHostIPs})
 	}
+}
+
+// nodeOf is the node of the n-th task over all roles in a test topology:
+// two tasks a node, names and addresses of either kind the targets give
+// (no draw: the cases' streams stay as they were).
+func nodeOf(n int) (name, addr string) {
+	if n%4 < 2 {
+		return fmt.Sprintf("node-%02d", n/2), fmt.Sprintf("192.168.%d.%d", n/500, n/2%250+1)
+	}
+	return fmt.Sprintf("ip-10-1-%d.ec2.internal", n/2), fmt.Sprintf("fd00::%x", n/2+1)
+}
+
+// NomadNodeEnv is what Nomad's template env function gives task i of role
+// k on its node in topo: the client's name and address, the node
+// attributes a pNode part of the contract reads.
+func NomadNodeEnv(topo contract.Topology, k, i int) []string {
+	t := topo.Roles[k].Tasks[i]
+	return []string{"node.unique.name=" + t.Node, "attr.unique.network.ip-address=" + t.NodeAddr}
 }
 
 // Topology is a random topology for job.
@@ -156,6 +177,7 @@ func Topology(r *rand.Rand, job *jobs.Job, opts contract.Options) contract.Topol
 		labels := contract.PortLabels(job, k, opts)
 		for range role.Instances {
 			tt := contract.TaskTopology{Addr: addrOf(r, n), Ports: map[string][]int{}}
+			tt.Node, tt.NodeAddr = nodeOf(n)
 			n++
 			for _, l := range labels {
 				for range l.Count {
@@ -350,7 +372,7 @@ func Local(job *jobs.Job, opts contract.Options, addr string, first int) contrac
 	for k, r := range job.Roles {
 		rt := contract.RoleTopology{Name: r.Name}
 		for range r.Instances {
-			t := contract.TaskTopology{Addr: addr, Ports: map[string][]int{}}
+			t := contract.TaskTopology{Addr: addr, Ports: map[string][]int{}, Node: "localhost", NodeAddr: addr}
 			for _, p := range contract.PortLabels(job, k, opts) {
 				for range p.Count {
 					t.Ports[p.Label] = append(t.Ports[p.Label], port)
