@@ -40,6 +40,7 @@ func TestMain(m *testing.M) {
 const viewCmd = `hostname; echo "HOSTNAME=${HOSTNAME-unset}"; cat /etc/hosts; ` +
 	`for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE; do eval "echo $v=\${$v-unset}"; done; ` +
 	`id -u; pwd; [ "$(readlink /proc/self/ns/mnt)" = "$HOST_MNT" ] && echo host-mnt; [ "$(readlink /proc/self/ns/uts)" = "$HOST_UTS" ] && echo host-uts; ` +
+	`if [ "$(readlink /proc/self/ns/net)" = "$HOST_NET" ]; then echo host-net; else ip -o -4 addr show | awk '{ print $2, $3, $4 }'; fi; ` +
 	`awk '$5 == "/" { print ($7 ~ /^shared:/) ? "/ shared" : "/ not shared" }' /proc/self/mountinfo; ` +
 	`awk -v s="$VIEW_SCRATCH" '$5 == "/" || $5 ~ /^\/(etc|jobshift-test)/ || index($5, s) == 1 { print $5 }' /proc/self/mountinfo | sort`
 
@@ -86,7 +87,8 @@ func viewOf(t *testing.T, mode Mode, s Spec, env []string, precomputed bool) str
 	}
 	mnt, _ := os.Readlink("/proc/self/ns/mnt")
 	uts, _ := os.Readlink("/proc/self/ns/uts")
-	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts, "VIEW_SCRATCH=" + s.Scratch}, env...)
+	netns, _ := os.Readlink("/proc/self/ns/net")
+	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts, "HOST_NET=" + netns, "VIEW_SCRATCH=" + s.Scratch}, env...)
 	if precomputed && mode == ModeRoot {
 		argv = append([]string{os.Args[0]}, argv...)
 		env = append(env, execRootVar+"=1")
@@ -135,6 +137,11 @@ func TestPrecomputedSameView(t *testing.T) {
 		"elsewhere":  {Spec{Hostname: "b-0", Addr: "192.0.2.99"}, nil},
 		"files": {Spec{Hostname: "c-0", Addr: addr, Binds: []Bind{{Src: file, Dst: "/etc/jobshift-test/x.host", ReadOnly: true},
 			{Dst: "/jobshift-test-cache", Empty: EmptyDisk}}}, nil},
+		// its own network (root only): eth0 at the range's 3rd address,
+		// every peer's names at its own, the node's line left out
+		"own network": {Spec{Hostname: "tf-worker-1", Addr: addr, Hosts: []Host{{Addr: addr, Names: []string{"tf-worker-1", "tf-worker-1.tf"}}},
+			Net: &Net{Key: "jobshift-test-view", Range: DefaultNetRange}},
+			[]string{"JOBSHIFT_PEER_HOSTS=" + addr + " tf-ps-0 tf-ps-0.tf," + addr + " tf-worker-0 tf-worker-0.tf," + addr + " tf-worker-1 tf-worker-1.tf"}},
 	}
 	var modesHere []Mode
 	if m, _ := Probe(); m != ModeNone {
@@ -142,13 +149,17 @@ func TestPrecomputedSameView(t *testing.T) {
 	}
 	for _, mode := range append(modesHere, ModeNone) {
 		for name, tc := range cases {
-			if mode == ModeNone && len(tc.s.Binds) > 0 {
+			if mode == ModeNone && len(tc.s.Binds) > 0 || mode != ModeRoot && tc.s.Net != nil {
 				continue
 			}
 			t.Run(string(mode)+"/"+name, func(t *testing.T) {
 				computed := viewOf(t, mode, tc.s, tc.env, false)
-				if mode == ModeRoot && name == "own names" { // the view is the task's own, not the host's
-					for _, want := range []string{"job-worker-1\n", "GLOO_SOCKET_IFNAME=" + dev + "\n", "/etc/hosts\n"} {
+				wants := map[string][]string{ // the view is the task's own, not the host's
+					"own names":   {"job-worker-1\n", "GLOO_SOCKET_IFNAME=" + dev + "\n", "/etc/hosts\n", "host-net\n"},
+					"own network": {"198.18.0.1\ttf-ps-0 tf-ps-0.tf\n198.18.0.2\ttf-worker-0 tf-worker-0.tf\n198.18.0.3\ttf-worker-1 tf-worker-1.tf\n127.0.0.1", "GLOO_SOCKET_IFNAME=eth0\nNCCL_SOCKET_IFNAME=eth0\n", "lo inet 127.0.0.1/8\n", "eth0 inet 198.18.0.3/15\n"},
+				}
+				if mode == ModeRoot {
+					for _, want := range wants[name] {
 						if !strings.Contains(computed, want) {
 							t.Fatalf("the script's view lacks %q:\n%s", want, computed)
 						}
@@ -156,6 +167,9 @@ func TestPrecomputedSameView(t *testing.T) {
 				}
 				if pre := viewOf(t, mode, tc.s, tc.env, true); pre != computed {
 					t.Errorf("precomputed view:\n%s\nthe script's own:\n%s", pre, computed)
+				}
+				if tc.s.Net != nil {
+					noNetLeft(t)
 				}
 				for _, p := range []string{"/etc/jobshift-test", "/jobshift-test-cache"} {
 					if _, err := os.Lstat(p); err == nil {

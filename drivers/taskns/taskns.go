@@ -36,6 +36,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"sort"
@@ -115,6 +116,49 @@ type Spec struct {
 	// Scratch is a directory private to this start of the task (the
 	// task's /etc/hosts and underlays are made there).
 	Scratch string
+	// Net, set, gives the task a network of its own (root only): see Net.
+	Net *Net
+}
+
+// Net is a task's own network namespace on a node its peers share, as
+// each pod had its own network: a job whose tasks all listen on one port
+// at their peers' names (Volcano's TensorFlow shape) runs on one host.
+// The task's address is Range's (N+1)-th, N the position of its entry
+// (the one naming its Hostname) in contract.PeerHostsVar, whose names all
+// resolve to their tasks' addresses; the tasks of a node whose Key is the
+// same share one link there. The wrapper makes it all and the kernel
+// removes it with the last task (taskns.sh: netns).
+type Net struct {
+	// Key names the job's link on the node: the same for all its tasks,
+	// another for any other job that may share the node.
+	Key string
+	// Range is the IPv4 CIDR the tasks' addresses are taken from.
+	Range string
+}
+
+// DefaultNetRange is where tasks' own addresses come from: 198.18.0.0/15,
+// which RFC 2544 (§C.2.2) and RFC 6890 (Table 12) reserve for benchmarking
+// network devices, so no site's own network, no Internet host, no DHCP
+// pool and no default range of Docker (172.17.0.0/16 and its pools),
+// Kubernetes or libvirt uses it. The addresses exist only inside the
+// job's namespaces (the link has no way out), so even a site that used it
+// would see no route change; a site sets another with taskns_net_range.
+const DefaultNetRange = "198.18.0.0/15"
+
+// CheckNetRange refuses a range the wrapper cannot number tasks in: not
+// an IPv4 CIDR whose address is its network's, or narrower than /24.
+func CheckNetRange(cidr string) error {
+	ip, n, err := net.ParseCIDR(cidr)
+	if err != nil || ip.To4() == nil {
+		return fmt.Errorf("%w: %q is not an IPv4 CIDR", ErrValue, cidr)
+	}
+	if !ip.Equal(n.IP) {
+		return fmt.Errorf("%w: %q is not its network's address (%s)", ErrValue, cidr, n)
+	}
+	if ones, _ := n.Mask.Size(); ones > 24 {
+		return fmt.Errorf("%w: %q holds fewer than 254 addresses (/24 at most)", ErrValue, cidr)
+	}
+	return nil
 }
 
 // Needs reports whether s asks for anything only a namespace gives.
@@ -155,6 +199,17 @@ func (s *Spec) Encode(mode Mode) ([]byte, error) {
 	}
 	if err := s.encodeBinds(line); err != nil {
 		return nil, err
+	}
+	if s.Net != nil {
+		if s.Net.Key == "" {
+			return nil, fmt.Errorf("%w: a task network with no key", ErrValue)
+		}
+		if err := CheckNetRange(s.Net.Range); err != nil {
+			return nil, err
+		}
+		if err := line("netns", s.Net.Key, s.Net.Range); err != nil {
+			return nil, err
+		}
 	}
 	if s.Addr != "" {
 		if err := line("addr", s.Addr); err != nil {
