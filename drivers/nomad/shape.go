@@ -3,6 +3,7 @@ package nomad
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,6 +42,12 @@ import (
 // task_runner_hooks.go, initHooks, v1.11.3): every concern a task gets is
 // listed in one function, each behind one visible condition; and what a
 // task driver can do is data (plugins/drivers Capabilities), here Traits.
+
+// OptOneClient is the plan option saying that the cluster has one client
+// where the job can run ("true"; Submit finds it for a job that asks,
+// oneClientMatters): the job's tasks share it whatever their
+// constraints. It is an input of the shape like OptWatched.
+const OptOneClient = "one_client"
 
 // OptWatched is the plan option saying whether a watcher follows the job:
 // "true" (jobshift run, which then watches; the controller), anything else
@@ -162,6 +169,10 @@ type Shape struct {
 	Rendezvous string
 	// DistinctHosts: some group reserves fixed ports on its hosts.
 	DistinctHosts bool
+	// TaskNets: each main task gets a network of its own on its client
+	// (drivers/taskns Net, in the task view), as each pod had: the job's
+	// tasks listen on one port and share the cluster's one client.
+	TaskNets bool
 	Groups        []GroupShape
 	Why           []string // one line per job-level decision
 }
@@ -269,13 +280,21 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 }
 
 // fixedPortPeers: a job in Volcano's TensorFlow shape (its tasks listen on
-// a port of their own at the names of /etc/volcano/*.host) needs a node per
-// task, as every pod had its own network on Kubernetes: distinct_hosts.
+// a port of their own at the names of /etc/volcano/*.host) needs a network
+// per task, as every pod had its own on Kubernetes: a node per task
+// (distinct_hosts), or, on a cluster of one client (OptOneClient) where
+// every group runs a plain process (raw_exec, exec: the task view), a
+// network namespace per task on it (TaskNets).
 // The peers' names resolve under the task view (contract.PeerHostsVar)
 // and in a docker container's extra_hosts (containerHostName).
 func (d *decider) fixedPortPeers() {
 	role := contract.VolcanoFixedPortPeers(d.p.Job)
 	if role == "" {
+		return
+	}
+	if d.netsAsked() && !slices.ContainsFunc(d.s.Groups, func(g GroupShape) bool { return g.View == "" }) {
+		d.s.TaskNets = true
+		d.s.Why = append(d.s.Why, "task networks: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network) and the job's tasks share the cluster's one client: each gets a network namespace of its own on it (task view), not distinct_hosts")
 		return
 	}
 	d.s.DistinctHosts = true
@@ -289,6 +308,17 @@ func (d *decider) fixedPortPeers() {
 			return
 		}
 	}
+}
+
+// netsAsked: the job's tasks would each get a network of their own on the
+// one client if every group runs under the task view (fixedPortPeers).
+func (d *decider) netsAsked() bool {
+	return d.p.Options[OptOneClient] == "true" && oneClientMatters(d.p)
+}
+
+// oneClientMatters: the shape of p's job depends on OptOneClient.
+func oneClientMatters(p *translate.Plan) bool {
+	return contract.VolcanoFixedPortPeers(p.Job) != ""
 }
 
 type decider struct {
@@ -489,6 +519,7 @@ func (d *decider) inTaskFinisher(g *GroupShape, uai bool) string {
 		{!cr.SSH && !cr.SSHIdle, "the ssh emulation wraps the command"},
 		{!strings.Contains(h, "${"), "Nomad would rewrite the helper's path"},
 		{endsFit(d.jobID), "the end markers' Variable paths would be too long"},
+		{!d.netsAsked(), "the task's own network (task networks) has no route to the Nomad API"},
 	}
 	for _, r := range rows {
 		if !r.ok {

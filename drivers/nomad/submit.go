@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -25,15 +24,11 @@ var ErrPlacement = errors.New("the job cannot be placed")
 // stores PAI v2 secrets as a Nomad Variable, and registers the job with its
 // HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	job, shape, diags := buildJob(p, d.contract)
-	if diags.HasErrors() {
-		return drivers.Handle{}, &diag.Error{Diags: diags}
-	}
-	d.warn(diags)
-	c, err := d.clientIn(ptrOr(job.Namespace, ""))
+	job, shape, c, diags, err := d.buildOnCluster(ctx, p)
 	if err != nil {
 		return drivers.Handle{}, err
 	}
+	d.warn(diags)
 	wo := (&api.WriteOptions{}).WithContext(ctx)
 	// Checked before the plan: a running job's plan says nothing useful.
 	reg, err := d.registerOptions(ctx, c, job)

@@ -220,18 +220,28 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 	for _, c := range []struct {
 		file, driver     string
 		distinct, byName bool
+		oneClient, nets  bool
 	}{
-		{"volcano-tf-shape.yaml", "raw_exec", true, false},
-		{"volcano-tf-shape.yaml", "docker", true, false},
-		{"volcano-tf-shape.yaml", "podman", true, true},
-		{"volcano-mpi.yaml", "raw_exec", false, false},
+		{"volcano-tf-shape.yaml", "raw_exec", true, false, false, false},
+		{"volcano-tf-shape.yaml", "docker", true, false, false, false},
+		{"volcano-tf-shape.yaml", "podman", true, true, false, false},
+		{"volcano-mpi.yaml", "raw_exec", false, false, false, false},
+		// one client: a network per task under the task view (raw_exec,
+		// exec), not distinct_hosts; a container keeps distinct_hosts
+		{"volcano-tf-shape.yaml", "raw_exec", false, false, true, true},
+		{"volcano-tf-shape.yaml", "exec", false, false, true, true},
+		{"volcano-tf-shape.yaml", "docker", true, false, true, false},
+		{"volcano-mpi.yaml", "raw_exec", false, false, true, false},
 	} {
 		j, diags := load.Load("../../examples/"+c.file, jobs.ReadOptions{Path: c.file})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
 		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}})
-		job, diags := BuildJob(p, fixtureContract{})
+		if c.oneClient {
+			p.Options[OptOneClient] = "true"
+		}
+		job, shape, diags := buildJob(p, fixtureContract{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
@@ -241,6 +251,9 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 		}
 		if distinct != c.distinct || said("One task per node") != c.distinct {
 			t.Errorf("%s on %s: distinct_hosts %v, want %v: %v", c.file, c.driver, distinct, c.distinct, diags)
+		}
+		if shape.TaskNets != c.nets {
+			t.Errorf("%s on %s, one client %v: a network per task %v, want %v", c.file, c.driver, c.oneClient, shape.TaskNets, c.nets)
 		}
 		if got := said("Peers not reachable by name"); got != c.byName {
 			t.Errorf("%s on %s: warned of names %v, want %v: %v", c.file, c.driver, got, c.byName, diags)
