@@ -151,7 +151,7 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 		if mode == taskns.ModeRoot && contract.VolcanoFixedPortPeers(p.Job) != "" {
 			// each its own network, as each pod had: the tasks of this run
 			// (its directory, the key) share one link
-			v.spec.Net = &taskns.Net{Key: filepath.Dir(s.TaskDir), Range: taskns.DefaultNetRange}
+			v.spec.Net = &taskns.Net{Key: filepath.Dir(s.TaskDir), Range: taskns.NetRange(p.Site.TaskNetRange())}
 		}
 		s.View = v
 		if s.PS != nil {

@@ -112,7 +112,7 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
 	if r.shape.TaskNets {
 		// the job's tasks on this client share one link (the job's ID)
-		spec.Net = &taskns.Net{Key: r.jobID, Range: taskns.DefaultNetRange}
+		spec.Net = &taskns.Net{Key: r.jobID, Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
 	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {

@@ -237,7 +237,7 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}})
+		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}, TaskNetwork: &siteconfig.TaskNetworkConfig{Range: "10.254.0.0/16"}})
 		if c.oneClient {
 			p.Options[OptOneClient] = "true"
 		}
@@ -254,6 +254,12 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 		}
 		if shape.TaskNets != c.nets {
 			t.Errorf("%s on %s, one client %v: a network per task %v, want %v", c.file, c.driver, c.oneClient, shape.TaskNets, c.nets)
+		}
+		for _, g := range job.TaskGroups {
+			// the site's range, in every main task's spec
+			if spec := viewSpecText(t, mainTask(t, job, *g.Name)); strings.Contains(spec, "\nnetns\t"+JobIDFor(p)+"\t10.254.0.0/16\n") != c.nets {
+				t.Errorf("%s on %s, one client %v: group %s spec %q", c.file, c.driver, c.oneClient, *g.Name, spec)
+			}
 		}
 		if got := said("Peers not reachable by name"); got != c.byName {
 			t.Errorf("%s on %s: warned of names %v, want %v: %v", c.file, c.driver, got, c.byName, diags)

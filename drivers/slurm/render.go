@@ -157,7 +157,7 @@ func render(p *translate.Plan) (*script, error) {
 	if contract.VolcanoFixedPortPeers(job) != "" {
 		// where every task is on one host, each gets a network of its own
 		// there, its address from this range (drivers/taskns Net)
-		fmt.Fprintf(&b, "_jsh_netrange=%s\n", taskns.DefaultNetRange)
+		fmt.Fprintf(&b, "_jsh_netrange=%s\n", shQuote(taskns.NetRange(p.Site.TaskNetRange())))
 	}
 	b.WriteString(pmixData(job, pmix))
 	// plain shell variables, never exported: js_main writes them into the

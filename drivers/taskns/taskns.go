@@ -142,8 +142,18 @@ type Net struct {
 // pool and no default range of Docker (172.17.0.0/16 and its pools),
 // Kubernetes or libvirt uses it. The addresses exist only inside the
 // job's namespaces (the link has no way out), so even a site that used it
-// would see no route change; a site sets another with taskns_net_range.
+// would see no route change; a site sets another in its config
+// (task_network { range = ... }: NetRange).
 const DefaultNetRange = "198.18.0.0/15"
+
+// NetRange is the site's range (siteconfig.Config.TaskNetRange), or
+// DefaultNetRange where it sets none.
+func NetRange(site string) string {
+	if site == "" {
+		return DefaultNetRange
+	}
+	return site
+}
 
 // CheckNetRange refuses a range the wrapper cannot number tasks in: not
 // an IPv4 CIDR whose address is its network's, or narrower than /24.
