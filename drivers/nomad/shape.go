@@ -283,8 +283,12 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 // a port of their own at the names of /etc/volcano/*.host) needs a network
 // per task, as every pod had its own on Kubernetes: a node per task
 // (distinct_hosts), or, on a cluster of one client (OptOneClient) where
-// every group runs a plain process (raw_exec, exec: the task view), a
-// network namespace per task on it (TaskNets).
+// every group runs a host process under the task view (raw_exec), a
+// network namespace per task on it (TaskNets). Not exec: its tasks get
+// neither CAP_SYS_ADMIN nor CAP_NET_ADMIN (Nomad's default capabilities,
+// drivers/shared/capabilities/defaults.go NomadDefaults, v1.11.3) and a
+// PID namespace of their own, so their view makes no namespace as root
+// and finds no peer's link (tried on the dev agent: every task refused).
 // The peers' names resolve under the task view (contract.PeerHostsVar)
 // and in a docker container's extra_hosts (containerHostName).
 func (d *decider) fixedPortPeers() {
@@ -292,7 +296,7 @@ func (d *decider) fixedPortPeers() {
 	if role == "" {
 		return
 	}
-	if d.netsAsked() && !slices.ContainsFunc(d.s.Groups, func(g GroupShape) bool { return g.View == "" }) {
+	if d.netsAsked() && !slices.ContainsFunc(d.s.Groups, func(g GroupShape) bool { return g.View == "" || !g.Traits.HostBinaries }) {
 		d.s.TaskNets = true
 		d.s.Why = append(d.s.Why, "task networks: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network) and the job's tasks share the cluster's one client: each gets a network namespace of its own on it (task view), not distinct_hosts")
 		return

@@ -150,7 +150,8 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	n := p.Job.TaskCount()
 	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
 		return fmt.Sprintf(" One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
-			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts). Run it on more nodes, or on a Slurm cluster with a node per task.", role, n)
+			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts), or, on a cluster of one client, "+
+			"nomad.driver = \"raw_exec\" run as root, where each task gets a network of its own on it. Run it on more nodes, with raw_exec on one client, or on a Slurm cluster.", role, n)
 	}
 	return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
 		"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
