@@ -223,30 +223,45 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 	if nodes, _, err := c.Nodes().List(nil); err != nil || len(nodes) != 1 {
 		t.Skipf("the agent has %d clients (%v), the test needs one", len(nodes), err)
 	}
-	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-tf-shape.yaml"), site())
-	res, id := run(t, p)
-	logs := mainLogs(t, id)
-	if res.Phase != completion.PhaseSucceeded {
-		t.Fatalf("result %+v\n%s", res, logs)
+	sites := map[string]func() *siteconfig.Config{
+		// the view's files by template, the environment sourced
+		"templates": site,
+		// nomad-env writes the view and makes the namespaces (ExecRoot);
+		// the finisher is the poststop task, out of the tasks' networks
+		"helper": func() *siteconfig.Config {
+			s := site()
+			s.Nomad.Helper = helper(t)
+			return s
+		},
 	}
-	if p.Options[nomad.OptOneClient] != "true" {
-		t.Errorf("Submit did not find the one client (%s = %q)", nomad.OptOneClient, p.Options[nomad.OptOneClient])
+	for name, cfg := range sites {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "volcano-tf-shape.yaml"), cfg())
+			res, id := run(t, p)
+			logs := mainLogs(t, id)
+			if res.Phase != completion.PhaseSucceeded {
+				t.Fatalf("result %+v\n%s", res, logs)
+			}
+			if p.Options[nomad.OptOneClient] != "true" {
+				t.Errorf("Submit did not find the one client (%s = %q)", nomad.OptOneClient, p.Options[nomad.OptOneClient])
+			}
+			for _, want := range []string{"worker:0: mesh ok: reached ps:0,worker:1; sum=1030", "worker:1: mesh ok: reached ps:0,worker:0; sum=1030"} {
+				if !strings.Contains(logs, want) {
+					t.Errorf("no %q in the tasks' output:\n%s", want, logs)
+				}
+			}
+			job, _, err := c.Jobs().Info(id, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, k := range job.Constraints {
+				if k.Operand == api.ConstraintDistinctHosts {
+					t.Errorf("the job has distinct_hosts on a one-client cluster")
+				}
+			}
+			drivertest.NoTaskNetLeft(t)
+		})
 	}
-	for _, want := range []string{"worker:0: mesh ok: reached ps:0,worker:1; sum=1030", "worker:1: mesh ok: reached ps:0,worker:0; sum=1030"} {
-		if !strings.Contains(logs, want) {
-			t.Errorf("no %q in the tasks' output:\n%s", want, logs)
-		}
-	}
-	job, _, err := c.Jobs().Info(id, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range job.Constraints {
-		if k.Operand == api.ConstraintDistinctHosts {
-			t.Errorf("the job has distinct_hosts on a one-client cluster")
-		}
-	}
-	drivertest.NoTaskNetLeft(t)
 }
 
 var checksum3Re = regexp.MustCompile(`rank (\d) of 3 checksum (\S+)`)
