@@ -11,7 +11,9 @@
 // NCCL_SOCKET_IFNAME, never over a value the job set; OpenMPI's is lo when
 // every task its mpirun reaches through the ssh emulation is on this node,
 // where their traffic goes through lo and a bridge address's source may be
-// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo).
+// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo), and, where a
+// job's tasks that each had a network of their own share a host, a network
+// namespace of its own there, linked to its peers' (Net, as root).
 //
 // The work on the node is done by Script (taskns.sh), a POSIX sh wrapper
 // around the task's command that uses util-linux unshare(1) and mount(8):

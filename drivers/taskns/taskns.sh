@@ -11,7 +11,9 @@
 #   - the interface carrying the task's address, for the collective
 #     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself;
 #     for OpenMPI lo when every task the ssh emulation reaches
-#     (JOBSHIFT_SSH_HOSTS) is on this node.
+#     (JOBSHIFT_SSH_HOSTS) is on this node;
+#   - with netns (root), a network of its own on a node the job's tasks
+#     share, as each pod had: its own address, its peers' at theirs.
 # Then it execs the command with its arguments unchanged.
 #
 # Usage: sh taskns.sh SPEC -- command [args...]
