@@ -29,6 +29,9 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, err
 	}
 	d.warn(diags)
+	if err := checkDriverMounts(p, shape); err != nil {
+		return drivers.Handle{}, err
+	}
 	wo := (&api.WriteOptions{}).WithContext(ctx)
 	// Checked before the plan: a running job's plan says nothing useful.
 	reg, err := d.registerOptions(ctx, c, job)
@@ -149,9 +152,12 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	}
 	n := p.Job.TaskCount()
 	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
-		return fmt.Sprintf(" One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
-			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts), or, on a cluster of one client, "+
-			"nomad.driver = \"raw_exec\" run as root, where each task gets a network of its own on it. Run it on more nodes, with raw_exec on one client, or on a Slurm cluster.", role, n)
+		fix := "Run it on more nodes, on one client with nomad.driver = \"raw_exec\" run as root (each task gets a network namespace of its own there), or on a Slurm cluster with a node per task."
+		if set, _ := settingsFor(p); networkWouldFix(p, set) {
+			fix = dockerNetworkHint + " Or run it on more nodes."
+		}
+		return fmt.Sprintf("\n%s: One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
+			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts). %s", p.Job.NamePos, role, n, fix)
 	}
 	return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
 		"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+
