@@ -173,8 +173,8 @@ type Shape struct {
 	// (drivers/taskns Net, in the task view), as each pod had: the job's
 	// tasks listen on one port and share the cluster's one client.
 	TaskNets bool
-	Groups        []GroupShape
-	Why           []string // one line per job-level decision
+	Groups   []GroupShape
+	Why      []string // one line per job-level decision
 }
 
 // GroupShape is every decision about one role's task group.
