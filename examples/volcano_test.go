@@ -6,8 +6,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -217,3 +219,37 @@ func TestVolcanoNodeFields(t *testing.T) {
 		}
 	}
 }
+
+// Volcano's TensorFlow shape unchanged on this one host: every task
+// listens on port 2222 at its name of /etc/volcano/*.host, as each pod had
+// its own network; as root each task gets one here (drivers/taskns Net),
+// every worker reaches the ps and the other worker by name (examples/
+// mesh.py), and no link of it is left on the host afterwards.
+func TestVolcanoTFShapeOneHost(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a task's own network on a shared host needs root")
+	}
+	o := run(t, "volcano-tf-shape.yaml", taskEnv())
+	if o.res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result = %+v, want succeeded\n%s", o.res, o.out)
+	}
+	for w, peers := range map[string]string{"worker-0": "ps:0,worker:1", "worker-1": "ps:0,worker:0"} {
+		if want := "mesh ok: reached " + peers + "; sum=1030"; !strings.Contains(o.out, "["+w+"] worker:"+w[len(w)-1:]+": "+want) {
+			t.Errorf("%s did not print %q:\n%s", w, want, o.out)
+		}
+	}
+	for range 50 {
+		out, err := exec.Command("ip", "-o", "link", "show").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !anchor.Match(out) {
+			return
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Errorf("a task network's link (jsn...) is left on the host")
+}
+
+// anchor is a task network's link on the host (drivers/taskns taskns.sh).
+var anchor = regexp.MustCompile(`(?m)^[0-9]+: jsn[0-9a-f]{8}[@:]`)

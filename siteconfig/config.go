@@ -65,6 +65,26 @@ type Config struct {
 	// Secrets is the `secrets {}` block (nil = none): where the site
 	// keeps the Secrets and ConfigMaps its jobs name (config_secrets.go).
 	Secrets *SecretsConfig `json:",omitempty"`
+	// TaskNetwork is the `task_network {}` block (nil = none): the
+	// addresses of tasks that get a network of their own on a host they
+	// share (drivers/taskns Net).
+	TaskNetwork *TaskNetworkConfig `json:",omitempty"`
+}
+
+// TaskNetworkConfig is the `task_network {}` block.
+type TaskNetworkConfig struct {
+	// Range is the IPv4 CIDR (/24 or wider, at its network's address)
+	// the tasks' own addresses are taken from ("" = drivers/taskns
+	// DefaultNetRange).
+	Range string
+}
+
+// TaskNetRange is the site's task_network range ("" = the default).
+func (c *Config) TaskNetRange() string {
+	if c == nil || c.TaskNetwork == nil {
+		return ""
+	}
+	return c.TaskNetwork.Range
 }
 
 // NomadConfig is the `nomad {}` block; drivers/nomad documents its fields.

@@ -30,7 +30,7 @@ var (
 var (
 	rootSchema = &hcl.BodySchema{Blocks: []hcl.BlockHeaderSchema{
 		{Type: "nomad"}, {Type: "slurm"}, {Type: "plugins"}, {Type: "defaults"},
-		{Type: "trainer"}, {Type: "secrets"},
+		{Type: "trainer"}, {Type: "secrets"}, {Type: "task_network"},
 		{Type: "image", LabelNames: []string{"pattern"}},
 		{Type: "role", LabelNames: []string{"pattern"}},
 		{Type: "gpu_type", LabelNames: []string{"pattern"}},
@@ -44,6 +44,7 @@ var (
 	imageSchema    = attrs("replace")
 	roleSchema     = attrs("driver", "env", "cpu", "memory_mib", "shm_mib", "docker_cap_add", "sbatch", "setup")
 	defaultsSchema = attrs("cpu", "memory_mib", "shm_mib")
+	taskNetSchema  = attrs("range")
 	gpuTypeSchema  = attrs("model", "min_memory_mib")
 	pluginsSchema  = attrs("dirs", "allowed", "sha256")
 )
@@ -69,7 +70,7 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 	seen := map[string]hcl.Range{}
 	for _, b := range content.Blocks {
 		switch b.Type {
-		case "nomad", "slurm", "plugins", "defaults", "trainer", "secrets":
+		case "nomad", "slurm", "plugins", "defaults", "trainer", "secrets", "task_network":
 			if prev, dup := seen[b.Type]; dup {
 				diags = append(diags, &hcl.Diagnostic{Severity: hcl.DiagError,
 					Summary: fmt.Sprintf("Duplicate %s block", b.Type),
@@ -92,6 +93,8 @@ func ParseConfig(src []byte, filename string) (*Config, hcl.Diagnostics) {
 			cfg.Trainer, d = decodeTrainer(b)
 		case "secrets":
 			cfg.Secrets, d = decodeSecrets(b)
+		case "task_network":
+			cfg.TaskNetwork, d = decodeTaskNetwork(b)
 		case "image":
 			var r *ImageRule
 			r, d = decodeImage(b)

@@ -3,6 +3,7 @@ package siteconfig
 import (
 	"fmt"
 	"math"
+	"net"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -27,6 +28,28 @@ func decodeDefaults(b *hcl.Block) (*DefaultsConfig, hcl.Diagnostics) {
 	d.cores("cpu", &r.CPUMilli)
 	d.integer("memory_mib", &r.MemoryMiB, 1, 1<<40)
 	d.integer("shm_mib", &r.ShmMiB, 1, 1<<40)
+	return r, d.diags
+}
+
+// decodeTaskNetwork decodes the task_network block: its range must hold
+// a task's address per task (the wrapper numbers them from its network's
+// address, drivers/taskns taskns.sh netns_addr).
+func decodeTaskNetwork(b *hcl.Block) (*TaskNetworkConfig, hcl.Diagnostics) {
+	d := newDecoder(b, taskNetSchema)
+	r := &TaskNetworkConfig{}
+	if a := d.decode("range", &r.Range); a != nil {
+		ip, n, err := net.ParseCIDR(r.Range)
+		switch {
+		case err != nil || ip.To4() == nil:
+			d.errAt(a, "Invalid range", "range is an IPv4 CIDR such as \"198.18.0.0/15\", got %q.", r.Range)
+		case !ip.Equal(n.IP):
+			d.errAt(a, "Invalid range", "range starts at its network's address: %s, not %q.", n, r.Range)
+		default:
+			if ones, _ := n.Mask.Size(); ones > 24 {
+				d.errAt(a, "Invalid range", "range holds at least 254 addresses (/24 or wider), got %q.", r.Range)
+			}
+		}
+	}
 	return r, d.diags
 }
 

@@ -148,6 +148,11 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 			continue
 		}
 		v.mode = mode
+		if mode == taskns.ModeRoot && contract.VolcanoFixedPortPeers(p.Job) != "" {
+			// each its own network, as each pod had: the tasks of this run
+			// (its directory, the key) share one link
+			v.spec.Net = &taskns.Net{Key: filepath.Dir(s.TaskDir), Range: taskns.NetRange(p.Site.TaskNetRange())}
+		}
 		s.View = v
 		if s.PS != nil {
 			s.PS.View = v
@@ -167,19 +172,25 @@ func (d *Driver) namesResolve() bool {
 }
 
 // warnView says once per job that host names stay this host's, and that
-// a job whose tasks fix their own port for their peers needs a host each.
+// a job whose tasks fix their own port for their peers cannot run here
+// unless each task gets its own network (root: addViews).
 func (d *Driver) warnView(p *translate.Plan) {
 	if d.opts.Docker || d.opts.Warnings == nil {
 		return
 	}
-	if mode, why := d.viewMode(); mode == taskns.ModeNone {
+	mode, why := d.viewMode()
+	if mode == taskns.ModeNone {
 		fmt.Fprintf(d.opts.Warnings, "%s\n", taskns.Warning(why))
 	}
-	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
+	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" && mode != taskns.ModeRoot {
+		if why == nil {
+			why = fmt.Errorf("the task namespaces are made in an unprivileged user namespace (mode %s)", mode)
+		}
 		fmt.Fprintf(d.opts.Warnings, "warning: role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network; "+
-			"here every task runs on this one host: the tasks share its ports (the second task cannot listen on that port) and a task's /etc/hosts names no peer "+
-			"(all would resolve to this host, which OpenMPI and NCCL take for one node). Run it on a multi-host Nomad or Slurm cluster with one task per host, "+
-			"or read the addresses and ports jobshift gives (the env and svc plugins' variables, TF_CONFIG of the tensorflow plugin).\n", role)
+			"here every task runs on this one host, and only root gives each task a network of its own on it (%v; a link between the tasks' network namespaces needs root on the host: "+
+			"an unprivileged user namespace owns its network alone): the tasks share this host's ports (the second task cannot listen on that port) and a task's /etc/hosts names no peer. "+
+			"Run jobshift as root, or the job on a multi-host Nomad or Slurm cluster with one task per host, "+
+			"or read the addresses and ports jobshift gives (the env and svc plugins' variables, TF_CONFIG of the tensorflow plugin).\n", role, why)
 	}
 }
 

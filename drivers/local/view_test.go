@@ -287,17 +287,28 @@ func TestViewSSHFilesRefused(t *testing.T) {
 
 // TestWarnFixedPortPeers: Volcano's TensorFlow shape (peers from
 // /etc/volcano/*.host with a port of the job's own) is warned as needing
-// a host per task; the MPI example is not.
+// root (each task its own network) or a host per task where the tasks'
+// namespaces are not root's; as root it is not (the MPI example never).
 func TestWarnFixedPortPeers(t *testing.T) {
-	for file, want := range map[string]bool{"volcano-tf-shape.yaml": true, "volcano-mpi.yaml": false} {
+	for _, tc := range []struct {
+		file string
+		mode taskns.Mode
+		want bool
+	}{
+		{"volcano-tf-shape.yaml", taskns.ModeUser, true},
+		{"volcano-tf-shape.yaml", taskns.ModeNone, true},
+		{"volcano-tf-shape.yaml", taskns.ModeRoot, false},
+		{"volcano-mpi.yaml", taskns.ModeUser, false},
+	} {
 		var warn strings.Builder
 		d, err := New(Options{Warnings: &warn, RunDir: filepath.Join(t.TempDir(), "run")})
 		if err != nil {
 			t.Fatal(err)
 		}
-		d.warnView(loadPlan(t, filepath.Join("..", "..", "examples", file)))
-		if got := strings.Contains(warn.String(), "with one task per host"); got != want {
-			t.Errorf("%s: warned %v, want %v: %q", file, got, want, warn.String())
+		d.opts.taskns = tc.mode
+		d.warnView(loadPlan(t, filepath.Join("..", "..", "examples", tc.file)))
+		if got := strings.Contains(warn.String(), "only root gives each task a network of its own"); got != tc.want {
+			t.Errorf("%s as %s: warned %v, want %v: %q", tc.file, tc.mode, got, tc.want, warn.String())
 		}
 	}
 }

@@ -449,4 +449,40 @@
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
 //	volcano tf-shape +docker_network | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	volcano tf-shape, one client | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, a network per task; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape, one client | raw_exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, a network per task; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape, one client | raw_exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, a network per task; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape, one client | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, a network per task; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape, one client | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, a network per task; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
+//	volcano tf-shape, one client | exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape, one client | exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape, one client | exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape, one client | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape, one client | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
+//	volcano tf-shape, one client | docker | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	volcano tf-shape, one client | docker | helper no | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	volcano tf-shape, one client | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	volcano tf-shape, one client | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	volcano tf-shape, one client | podman | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	volcano tf-shape, one client | podman | helper no | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	volcano tf-shape, one client | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	volcano tf-shape, one client | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
 package nomad

@@ -137,11 +137,12 @@ func TestRenderVolcanoTFDockerNetworkGolden(t *testing.T) {
 
 // TestHostNetHintNamesDockerNetwork: a docker job of Volcano's TensorFlow
 // shape that one client cannot place is refused at the job's name, naming
-// nomad.docker_network; on raw_exec it is told to use more nodes.
+// nomad.docker_network; on raw_exec it is told to use more nodes, or one
+// client as root (a network namespace per task: TaskNets).
 func TestHostNetHintNamesDockerNetwork(t *testing.T) {
 	for driver, want := range map[string]string{
 		"docker":   `docker_network = "jobshift"`,
-		"raw_exec": "Run it on more nodes, or on a Slurm cluster",
+		"raw_exec": `Run it on more nodes, on one client with nomad.driver = "raw_exec" run as root`,
 	} {
 		p := tfShapePlan(t, "volcano-tf-shape.yaml", &siteconfig.NomadConfig{Driver: driver})
 		job, diags := BuildJob(p, nil)

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
-	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 )
 
@@ -19,11 +18,7 @@ import (
 // could not place, after the job's shape. Nothing is registered. The job
 // is the one Submit would register for the same plan (its OptWatched).
 func (d *Driver) PlanDiff(ctx context.Context, p *translate.Plan) (string, error) {
-	job, shape, diags := buildJob(p, d.contract)
-	if diags.HasErrors() {
-		return "", &diag.Error{Diags: diags}
-	}
-	c, err := d.clientIn(ptrOr(job.Namespace, ""))
+	job, shape, c, _, err := d.buildOnCluster(ctx, p)
 	if err != nil {
 		return "", err
 	}

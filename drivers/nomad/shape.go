@@ -3,6 +3,7 @@ package nomad
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/hcl/v2"
@@ -41,6 +42,12 @@ import (
 // task_runner_hooks.go, initHooks, v1.11.3): every concern a task gets is
 // listed in one function, each behind one visible condition; and what a
 // task driver can do is data (plugins/drivers Capabilities), here Traits.
+
+// OptOneClient is the plan option saying that the cluster has one client
+// where the job can run ("true"; Submit finds it for a job that asks,
+// oneClientMatters): the job's tasks share it whatever their
+// constraints. It is an input of the shape like OptWatched.
+const OptOneClient = "one_client"
 
 // OptWatched is the plan option saying whether a watcher follows the job:
 // "true" (jobshift run, which then watches; the controller), anything else
@@ -162,8 +169,12 @@ type Shape struct {
 	Rendezvous string
 	// DistinctHosts: some group reserves fixed ports on its hosts.
 	DistinctHosts bool
-	Groups        []GroupShape
-	Why           []string // one line per job-level decision
+	// TaskNets: each main task gets a network of its own on its client
+	// (drivers/taskns Net, in the task view), as each pod had: the job's
+	// tasks listen on one port and share the cluster's one client.
+	TaskNets bool
+	Groups   []GroupShape
+	Why      []string // one line per job-level decision
 }
 
 // GroupShape is every decision about one role's task group.
@@ -284,9 +295,15 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 // fixedPortPeers: a job in Volcano's TensorFlow shape (its tasks listen on
 // a port of their own at the names of /etc/volcano/*.host) needs a network
 // per task, as every pod had its own on Kubernetes: in docker, a network
-// of the site's on one client (ownNetwork); else a node per task,
-// distinct_hosts. The peers' names resolve under the task view
-// (contract.PeerHostsVar), in a docker container's extra_hosts
+// of the site's on one client (ownNetwork); under raw_exec's task view on
+// a cluster of one client (OptOneClient), a network namespace per task on
+// it (TaskNets); else a node per task, distinct_hosts. Not exec for
+// TaskNets: its tasks get neither CAP_SYS_ADMIN nor CAP_NET_ADMIN (Nomad's
+// default capabilities, drivers/shared/capabilities/defaults.go
+// NomadDefaults, v1.11.3) and a PID namespace of their own, so their view
+// makes no namespace as root and finds no peer's link (tried on the dev
+// agent: every task refused). The peers' names resolve under the task
+// view (contract.PeerHostsVar), in a docker container's extra_hosts
 // (containerHostName) or by Docker's DNS in the site's network.
 func (d *decider) fixedPortPeers() {
 	role := contract.VolcanoFixedPortPeers(d.p.Job)
@@ -301,6 +318,11 @@ func (d *decider) fixedPortPeers() {
 			g.Why = append(g.Why, "docker network "+net+" (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)")
 		}
 		d.s.Why = append(d.s.Why, "no distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host, and every task has a network of its own in Docker network "+net)
+		return
+	}
+	if d.netsAsked() && !slices.ContainsFunc(d.s.Groups, func(g GroupShape) bool { return g.View == "" || !g.Traits.HostBinaries }) {
+		d.s.TaskNets = true
+		d.s.Why = append(d.s.Why, "task networks: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network) and the job's tasks share the cluster's one client: each gets a network namespace of its own on it (task view), not distinct_hosts")
 		return
 	}
 	d.s.DistinctHosts = true
@@ -321,6 +343,28 @@ func (d *decider) fixedPortPeers() {
 			return
 		}
 	}
+}
+
+// netsAsked: the job's tasks would each get a network of their own on the
+// one client if every group runs under the task view (fixedPortPeers).
+// Not under the ssh emulation: its config names every sshd at the
+// client's address, which a task's own network does not reach (as for
+// ownNetwork).
+func (d *decider) netsAsked() bool {
+	if d.p.Options[OptOneClient] != "true" || !oneClientMatters(d.p) {
+		return false
+	}
+	for _, r := range d.p.Job.Roles {
+		if cr := d.p.Compiled().Role(r.Name); cr.SSH || cr.SSHIdle {
+			return false
+		}
+	}
+	return true
+}
+
+// oneClientMatters: the shape of p's job depends on OptOneClient.
+func oneClientMatters(p *translate.Plan) bool {
+	return contract.VolcanoFixedPortPeers(p.Job) != ""
 }
 
 // dockerNetworkHint is what a docker job of Volcano's TensorFlow shape
@@ -591,6 +635,7 @@ func (d *decider) inTaskFinisher(g *GroupShape, uai bool) string {
 		{!cr.SSH && !cr.SSHIdle, "the ssh emulation wraps the command"},
 		{!strings.Contains(h, "${"), "Nomad would rewrite the helper's path"},
 		{endsFit(d.jobID), "the end markers' Variable paths would be too long"},
+		{!d.netsAsked(), "the task's own network (task networks) has no route to the Nomad API"},
 	}
 	for _, r := range rows {
 		if !r.ok {

@@ -2,6 +2,7 @@ package nomad
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers/nomad/intask"
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
@@ -36,7 +38,12 @@ var shapeJobs = []struct {
 	{"pytorchjob claims", "testdata/shapes/claims.yaml", nil},
 	{"volcano tf-shape", "../../examples/volcano-tf-shape.yaml", nil},
 	{"volcano tf-shape +docker_network", "../../examples/volcano-tf-shape.yaml", nil},
+	{"volcano tf-shape, one client", "../../examples/volcano-tf-shape.yaml", nil},
 }
+
+// shapeOptions are the plan options of a kind's rows besides OptWatched
+// (what Submit finds on the cluster: OptOneClient).
+var shapeOptions = map[string]map[string]string{"volcano tf-shape, one client": {OptOneClient: "true"}}
 
 // shapeSites are the site rules of a kind's rows besides the nomad block
 // (volume rules: mounts.go).
@@ -99,6 +106,7 @@ func shapeRows(t *testing.T) []shapeRow {
 							t.Fatalf("%s: %v", sj.path, diags)
 						}
 						p.Options[OptWatched] = strconv.FormatBool(watched)
+						maps.Copy(p.Options, shapeOptions[sj.kind])
 						row := shapeRow{kind: sj.kind, driver: driver, helper: helper, envHelper: envHelper, watched: watched, plan: p}
 						job, shape, diags := buildJob(p, nil)
 						if diags.HasErrors() {
@@ -192,6 +200,9 @@ func shapeSummary(s *Shape) string {
 	if s.DistinctHosts {
 		b.WriteString(", distinct hosts")
 	}
+	if s.TaskNets {
+		b.WriteString(", a network per task")
+	}
 	for _, g := range order {
 		if len(order) > 1 {
 			b.WriteString("; " + strings.Join(groups[g], ",") + ": " + g)
@@ -241,6 +252,15 @@ func checkRendered(t *testing.T, r shapeRow) {
 	}
 	if distinct != s.DistinctHosts {
 		t.Errorf("%s: distinct_hosts %v, shape %v", name, distinct, s.DistinctHosts)
+	}
+	for _, g := range job.TaskGroups {
+		i := slices.IndexFunc(g.Tasks, func(tk *api.Task) bool { return tk.Name == MainTask })
+		if gs := s.Group(g.Meta[MetaRole]); i >= 0 && gs != nil && gs.View != "" {
+			task := g.Tasks[i]
+			if got := strings.Contains(viewSpecText(t, task), "\nnetns\t"+JobIDFor(r.plan)+"\t"+taskns.DefaultNetRange+"\n"); got != s.TaskNets {
+				t.Errorf("%s: group %s: the view's spec gives a network of its own %v, shape %v", name, *g.Name, got, s.TaskNets)
+			}
+		}
 	}
 	stored := ShapeOf(job)
 	if stored.Watched != s.Watched || stored.Rendezvous != s.Rendezvous {

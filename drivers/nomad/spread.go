@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/hashicorp/hcl/v2"
 	"github.com/hashicorp/nomad/api"
 	"github.com/ryanuber/go-glob"
+
+	"github.com/jobshift/jobshift/jobs/diag"
+	"github.com/jobshift/jobshift/translate"
 )
 
 // The spread cap (spreadConstraint: at most k allocations of the job per
@@ -100,4 +104,32 @@ func usableNodes(job *api.Job, nodes []*api.NodeListStub) int {
 		}
 	}
 	return n
+}
+
+// buildOnCluster is buildJob for the cluster c reaches: a job whose shape
+// depends on the number of clients (oneClientMatters) is rendered again
+// with OptOneClient when only one client can run it, unless the plan says
+// already. Submit and PlanDiff build with it, so both show the same job.
+func (d *Driver) buildOnCluster(ctx context.Context, p *translate.Plan) (*api.Job, *Shape, *api.Client, hcl.Diagnostics, error) {
+	job, shape, diags := buildJob(p, d.contract)
+	if diags.HasErrors() {
+		return nil, nil, nil, diags, &diag.Error{Diags: diags}
+	}
+	c, err := d.clientIn(ptrOr(job.Namespace, ""))
+	if err != nil || !oneClientMatters(p) || p.Options[OptOneClient] != "" {
+		return job, shape, c, diags, err
+	}
+	nodes, _, err := c.Nodes().List((&api.QueryOptions{}).WithContext(ctx))
+	if err != nil {
+		return nil, nil, nil, diags, fmt.Errorf("listing the clients: %w", unavailable(err))
+	}
+	if usableNodes(job, nodes) != 1 {
+		return job, shape, c, diags, nil
+	}
+	p.Options[OptOneClient] = "true"
+	job, shape, diags = buildJob(p, d.contract)
+	if diags.HasErrors() {
+		return nil, nil, nil, diags, &diag.Error{Diags: diags}
+	}
+	return job, shape, c, diags, nil
 }

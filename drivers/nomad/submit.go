@@ -12,7 +12,6 @@ import (
 	"github.com/hashicorp/nomad/api"
 
 	"github.com/jobshift/jobshift/drivers"
-	"github.com/jobshift/jobshift/jobs/diag"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
@@ -25,16 +24,12 @@ var ErrPlacement = errors.New("the job cannot be placed")
 // stores PAI v2 secrets as a Nomad Variable, and registers the job with its
 // HCL as the job submission (shown by `nomad job inspect -hcl` and the UI).
 func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle, error) {
-	job, shape, diags := buildJob(p, d.contract)
-	if diags.HasErrors() {
-		return drivers.Handle{}, &diag.Error{Diags: diags}
+	job, shape, c, diags, err := d.buildOnCluster(ctx, p)
+	if err != nil {
+		return drivers.Handle{}, err
 	}
 	d.warn(diags)
 	if err := checkDriverMounts(p, shape); err != nil {
-		return drivers.Handle{}, err
-	}
-	c, err := d.clientIn(ptrOr(job.Namespace, ""))
-	if err != nil {
 		return drivers.Handle{}, err
 	}
 	wo := (&api.WriteOptions{}).WithContext(ctx)
@@ -171,7 +166,7 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	}
 	n := p.Job.TaskCount()
 	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
-		fix := "Run it on more nodes, or on a Slurm cluster with a node per task."
+		fix := "Run it on more nodes, on one client with nomad.driver = \"raw_exec\" run as root (each task gets a network namespace of its own there), or on a Slurm cluster with a node per task."
 		if set, _ := settingsFor(p); networkWouldFix(p, set) {
 			fix = dockerNetworkHint + " Or run it on more nodes."
 		}

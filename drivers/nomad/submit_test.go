@@ -39,6 +39,11 @@ func (f *registry) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "job not found", http.StatusNotFound)
 	case strings.HasPrefix(p, "/v1/job/") && strings.HasSuffix(p, "/plan"):
 		_, _ = io.WriteString(w, `{}`)
+	case p == "/v1/nodes":
+		// two clients: a job whose shape depends on their number
+		// (OptOneClient) is rendered as Render does without the option
+		_, _ = io.WriteString(w, `[{"ID":"a","Datacenter":"dc1","NodePool":"default","Status":"ready","SchedulingEligibility":"eligible"},`+
+			`{"ID":"b","Datacenter":"dc1","NodePool":"default","Status":"ready","SchedulingEligibility":"eligible"}]`)
 	case p == "/v1/vars":
 		_, _ = io.WriteString(w, `[]`)
 	case strings.HasPrefix(p, "/v1/var/") && r.Method == http.MethodDelete:

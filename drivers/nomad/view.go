@@ -112,6 +112,10 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		spec.Binds = append(spec.Binds, taskns.Bind{Src: phSecretsDir + "/jobshift-sshfiles", Dst: path, Private: true})
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
+	if r.shape.TaskNets {
+		// the job's tasks on this client share one link (the job's ID)
+		spec.Net = &taskns.Net{Key: r.jobID, Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
+	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
 		r.errorf(role.Pos, "Task namespace", "Role %q: %v", role.Name, err)

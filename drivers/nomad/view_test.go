@@ -220,18 +220,29 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 	for _, c := range []struct {
 		file, driver     string
 		distinct, byName bool
+		oneClient, nets  bool
 	}{
-		{"volcano-tf-shape.yaml", "raw_exec", true, false},
-		{"volcano-tf-shape.yaml", "docker", true, false},
-		{"volcano-tf-shape.yaml", "podman", true, true},
-		{"volcano-mpi.yaml", "raw_exec", false, false},
+		{"volcano-tf-shape.yaml", "raw_exec", true, false, false, false},
+		{"volcano-tf-shape.yaml", "docker", true, false, false, false},
+		{"volcano-tf-shape.yaml", "podman", true, true, false, false},
+		{"volcano-mpi.yaml", "raw_exec", false, false, false, false},
+		// one client: a network per task under raw_exec's task view, not
+		// distinct_hosts; exec (no CAP_SYS_ADMIN) and a container keep
+		// distinct_hosts
+		{"volcano-tf-shape.yaml", "raw_exec", false, false, true, true},
+		{"volcano-tf-shape.yaml", "exec", true, false, true, false},
+		{"volcano-tf-shape.yaml", "docker", true, false, true, false},
+		{"volcano-mpi.yaml", "raw_exec", false, false, true, false},
 	} {
 		j, diags := load.Load("../../examples/"+c.file, jobs.ReadOptions{Path: c.file})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}})
-		job, diags := BuildJob(p, fixtureContract{})
+		p := plan(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: c.driver}, TaskNetwork: &siteconfig.TaskNetworkConfig{Range: "10.254.0.0/16"}})
+		if c.oneClient {
+			p.Options[OptOneClient] = "true"
+		}
+		job, shape, diags := buildJob(p, fixtureContract{})
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
@@ -241,6 +252,15 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 		}
 		if distinct != c.distinct || said("One task per node") != c.distinct {
 			t.Errorf("%s on %s: distinct_hosts %v, want %v: %v", c.file, c.driver, distinct, c.distinct, diags)
+		}
+		if shape.TaskNets != c.nets {
+			t.Errorf("%s on %s, one client %v: a network per task %v, want %v", c.file, c.driver, c.oneClient, shape.TaskNets, c.nets)
+		}
+		for _, g := range job.TaskGroups {
+			// the site's range, in every main task's spec
+			if spec := viewSpecText(t, mainTask(t, job, *g.Name)); strings.Contains(spec, "\nnetns\t"+JobIDFor(p)+"\t10.254.0.0/16\n") != c.nets {
+				t.Errorf("%s on %s, one client %v: group %s spec %q", c.file, c.driver, c.oneClient, *g.Name, spec)
+			}
 		}
 		if got := said("Peers not reachable by name"); got != c.byName {
 			t.Errorf("%s on %s: warned of names %v, want %v: %v", c.file, c.driver, got, c.byName, diags)

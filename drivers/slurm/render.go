@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"fmt"
+	"github.com/jobshift/jobshift/drivers/taskns"
 	"regexp"
 	"slices"
 	"strings"
@@ -73,7 +74,7 @@ func render(p *translate.Plan) (*script, error) {
 	// own (contract.VolcanoFixedPortPeers): each pod had its network.
 	if role := contract.VolcanoFixedPortPeers(job); role != "" {
 		st.OnePerNode = true
-		sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "One task per node", "Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: tasks sharing a node would share its ports, and a peer on a task's own node is not named in its /etc/hosts. Each task gets a node of its own (--ntasks-per-node=1); a cluster with fewer nodes than tasks cannot run the job.", role))
+		sc.Warnings = append(sc.Warnings, jobs.Warnf(jobPos(job), "One task per node", "Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: tasks sharing a node would share its ports, and a peer on a task's own node is not named in its /etc/hosts. Each task gets a node of its own (--ntasks-per-node=1); a cluster with fewer nodes than tasks cannot run the job. Where all those nodes are one host (several slurmd on one machine), each task gets a network of its own on it, if the job runs as root.", role))
 	}
 	roles, rs, total := planRoles(p, st, sc)
 	sc.Layout = chooseLayout(job, rs, st.Layout, st.SpreadNodes)
@@ -156,6 +157,11 @@ func render(p *translate.Plan) (*script, error) {
 	if contract.UsesNode(job) {
 		// the contract names the tasks' nodes (js_contract_inputs)
 		b.WriteString("_jsh_nodein=1\n")
+	}
+	if contract.VolcanoFixedPortPeers(job) != "" {
+		// where every task is on one host, each gets a network of its own
+		// there, its address from this range (drivers/taskns Net)
+		fmt.Fprintf(&b, "_jsh_netrange=%s\n", shQuote(taskns.NetRange(p.Site.TaskNetRange())))
 	}
 	b.WriteString(pmixData(job, pmix))
 	// plain shell variables, never exported: js_main writes them into the

@@ -75,6 +75,7 @@ func caller(steps, argv []string) int {
 const viewCmd = `hostname; echo "HOSTNAME=${HOSTNAME-unset}"; cat /etc/hosts; ` +
 	`for v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include GLOO_SOCKET_IFNAME NCCL_SOCKET_IFNAME JOBSHIFT_TASKNS_INSIDE JOBSHIFT_TASKNS_MODE; do eval "echo $v=\${$v-unset}"; done; ` +
 	`id -u; pwd; [ "$(readlink /proc/self/ns/mnt)" = "$HOST_MNT" ] && echo host-mnt; [ "$(readlink /proc/self/ns/uts)" = "$HOST_UTS" ] && echo host-uts; ` +
+	`if [ "$(readlink /proc/self/ns/net)" = "$HOST_NET" ]; then echo host-net; else ip -o -4 addr show | awk '{ print $2, $3, $4 }'; fi; ` +
 	`awk '$5 == "/" { print ($7 ~ /^shared:/) ? "/ shared" : "/ not shared" }' /proc/self/mountinfo; ` +
 	`awk -v s="$VIEW_SCRATCH" '$5 == "/" || $5 ~ /^\/(etc|jobshift-test)/ || index($5, s) == 1 && split(substr($5, length(s) + 2), p, "/") <= 2 { print $5 }' /proc/self/mountinfo | sort; ` +
 	`echo environment:; tr '\0' '\n' </proc/$$/environ | sort`
@@ -113,7 +114,8 @@ func viewOf(t *testing.T, mode Mode, s Spec, env []string, steps string) string 
 	argv := Wrap(script, spec, []string{"sh", "-c", viewCmd})
 	mnt, _ := os.Readlink("/proc/self/ns/mnt")
 	uts, _ := os.Readlink("/proc/self/ns/uts")
-	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts, "VIEW_SCRATCH=" + s.Scratch}, env...)
+	netns, _ := os.Readlink("/proc/self/ns/net")
+	env = append([]string{"PATH=" + path, "HOST_MNT=" + mnt, "HOST_UTS=" + uts, "HOST_NET=" + netns, "VIEW_SCRATCH=" + s.Scratch}, env...)
 	if steps != "" {
 		argv = append([]string{os.Args[0]}, argv...)
 		env = append(env, callerVar+"="+steps)
@@ -182,6 +184,12 @@ func TestPrecomputedSameView(t *testing.T) {
 		"a pattern": {s: own, env: []string{"JOBSHIFT_HOSTS=10.1.2.3 tj-* PET_MASTER_ADDR"}, script: true},
 		"files": {s: Spec{Hostname: "c-0", Addr: addr, Binds: []Bind{{Src: file, Dst: "/etc/jobshift-test/x.host", ReadOnly: true},
 			{Dst: "/jobshift-test-cache", Empty: EmptyDisk}}}, script: true},
+		// its own network (root only; ExecDirect leaves it to the
+		// script): eth0 at the range's 3rd address, every peer's names at
+		// its own, the node's line left out
+		"own network": {s: Spec{Hostname: "tf-worker-1", Addr: addr, Hosts: []Host{{Addr: addr, Names: []string{"tf-worker-1", "tf-worker-1.tf"}}},
+			Net: &Net{Key: "jobshift-test-view", Range: DefaultNetRange}},
+			env: []string{"JOBSHIFT_PEER_HOSTS=" + addr + " tf-ps-0 tf-ps-0.tf," + addr + " tf-worker-0 tf-worker-0.tf," + addr + " tf-worker-1 tf-worker-1.tf"}, script: true},
 	}
 	var modesHere []Mode
 	if m, _ := Probe(); m != ModeNone {
@@ -189,7 +197,7 @@ func TestPrecomputedSameView(t *testing.T) {
 	}
 	for _, mode := range append(modesHere, ModeNone) {
 		for name, tc := range cases {
-			if mode == ModeNone && len(tc.s.Binds) > 0 {
+			if mode == ModeNone && len(tc.s.Binds) > 0 || mode != ModeRoot && tc.s.Net != nil {
 				continue
 			}
 			// nomad-env's steps; "direct" alone where ExecDirect must
@@ -200,8 +208,12 @@ func TestPrecomputedSameView(t *testing.T) {
 			}
 			t.Run(string(mode)+"/"+name, func(t *testing.T) {
 				computed := viewOf(t, mode, tc.s, tc.env, "")
-				if mode == ModeRoot && name == "own names" { // the view is the task's own, not the host's
-					for _, want := range []string{"job-worker-1\n", "GLOO_SOCKET_IFNAME=" + dev + "\n", "/etc/hosts\n"} {
+				wants := map[string][]string{ // the view is the task's own, not the host's
+					"own names":   {"job-worker-1\n", "GLOO_SOCKET_IFNAME=" + dev + "\n", "/etc/hosts\n", "host-net\n"},
+					"own network": {"198.18.0.1\ttf-ps-0 tf-ps-0.tf\n198.18.0.2\ttf-worker-0 tf-worker-0.tf\n198.18.0.3\ttf-worker-1 tf-worker-1.tf\n127.0.0.1", "GLOO_SOCKET_IFNAME=eth0\nNCCL_SOCKET_IFNAME=eth0\n", "lo inet 127.0.0.1/8\n", "eth0 inet 198.18.0.3/15\n"},
+				}
+				if mode == ModeRoot {
+					for _, want := range wants[name] {
 						if !strings.Contains(computed, want) {
 							t.Fatalf("the script's view lacks %q:\n%s", want, computed)
 						}
@@ -209,6 +221,9 @@ func TestPrecomputedSameView(t *testing.T) {
 				}
 				if pre := viewOf(t, mode, tc.s, tc.env, steps); pre != computed {
 					t.Errorf("nomad-env's view (%s):\n%s\nthe script's own:\n%s", steps, pre, computed)
+				}
+				if tc.s.Net != nil {
+					noNetLeft(t)
 				}
 				for _, p := range []string{"/etc/jobshift-test", "/jobshift-test-cache"} {
 					if _, err := os.Lstat(p); err == nil {

@@ -11,7 +11,9 @@
 // NCCL_SOCKET_IFNAME, never over a value the job set; OpenMPI's is lo when
 // every task its mpirun reaches through the ssh emulation is on this node,
 // where their traffic goes through lo and a bridge address's source may be
-// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo).
+// rewritten: Docker masquerades 172.17.0.0/16 leaving by lo), and, where a
+// job's tasks that each had a network of their own share a host, a network
+// namespace of its own there, linked to its peers' (Net, as root).
 //
 // The work on the node is done by Script (taskns.sh), a POSIX sh wrapper
 // around the task's command that uses util-linux unshare(1) and mount(8):
@@ -39,6 +41,7 @@ import (
 	_ "embed"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"sort"
@@ -118,6 +121,59 @@ type Spec struct {
 	// Scratch is a directory private to this start of the task (the
 	// task's /etc/hosts and underlays are made there).
 	Scratch string
+	// Net, set, gives the task a network of its own (root only): see Net.
+	Net *Net
+}
+
+// Net is a task's own network namespace on a node its peers share, as
+// each pod had its own network: a job whose tasks all listen on one port
+// at their peers' names (Volcano's TensorFlow shape) runs on one host.
+// The task's address is Range's (N+1)-th, N the position of its entry
+// (the one naming its Hostname) in contract.PeerHostsVar, whose names all
+// resolve to their tasks' addresses; the tasks of a node whose Key is the
+// same share one link there. The wrapper makes it all and the kernel
+// removes it with the last task (taskns.sh: netns).
+type Net struct {
+	// Key names the job's link on the node: the same for all its tasks,
+	// another for any other job that may share the node.
+	Key string
+	// Range is the IPv4 CIDR the tasks' addresses are taken from.
+	Range string
+}
+
+// DefaultNetRange is where tasks' own addresses come from: 198.18.0.0/15,
+// which RFC 2544 (§C.2.2) and RFC 6890 (Table 12) reserve for benchmarking
+// network devices, so no site's own network, no Internet host, no DHCP
+// pool and no default range of Docker (172.17.0.0/16 and its pools),
+// Kubernetes or libvirt uses it. The addresses exist only inside the
+// job's namespaces (the link has no way out), so even a site that used it
+// would see no route change; a site sets another in its config
+// (task_network { range = ... }: NetRange).
+const DefaultNetRange = "198.18.0.0/15"
+
+// NetRange is the site's range (siteconfig.Config.TaskNetRange), or
+// DefaultNetRange where it sets none.
+func NetRange(site string) string {
+	if site == "" {
+		return DefaultNetRange
+	}
+	return site
+}
+
+// CheckNetRange refuses a range the wrapper cannot number tasks in: not
+// an IPv4 CIDR whose address is its network's, or narrower than /24.
+func CheckNetRange(cidr string) error {
+	ip, n, err := net.ParseCIDR(cidr)
+	if err != nil || ip.To4() == nil {
+		return fmt.Errorf("%w: %q is not an IPv4 CIDR", ErrValue, cidr)
+	}
+	if !ip.Equal(n.IP) {
+		return fmt.Errorf("%w: %q is not its network's address (%s)", ErrValue, cidr, n)
+	}
+	if ones, _ := n.Mask.Size(); ones > 24 {
+		return fmt.Errorf("%w: %q holds fewer than 254 addresses (/24 at most)", ErrValue, cidr)
+	}
+	return nil
 }
 
 // Needs reports whether s asks for anything only a namespace gives.
@@ -158,6 +214,17 @@ func (s *Spec) Encode(mode Mode) ([]byte, error) {
 	}
 	if err := s.encodeBinds(line); err != nil {
 		return nil, err
+	}
+	if s.Net != nil {
+		if s.Net.Key == "" {
+			return nil, fmt.Errorf("%w: a task network with no key", ErrValue)
+		}
+		if err := CheckNetRange(s.Net.Range); err != nil {
+			return nil, err
+		}
+		if err := line("netns", s.Net.Key, s.Net.Range); err != nil {
+			return nil, err
+		}
 	}
 	if s.Addr != "" {
 		if err := line("addr", s.Addr); err != nil {

@@ -11,7 +11,9 @@
 #   - the interface carrying the task's address, for the collective
 #     libraries (OpenMPI, Gloo, NCCL), unless the job set them itself;
 #     for OpenMPI lo when every task the ssh emulation reaches
-#     (JOBSHIFT_SSH_HOSTS) is on this node.
+#     (JOBSHIFT_SSH_HOSTS) is on this node;
+#   - with netns (root), a network of its own on a node the job's tasks
+#     share, as each pod had: its own address, its peers' at theirs.
 # Then it execs the command with its arguments unchanged.
 #
 # Usage: sh taskns.sh SPEC -- command [args...]
@@ -46,6 +48,13 @@
 #                                 of SIZE MiB (0: no size given)
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
+#   netns   KEY CIDR              a network of the task's own (root only), as
+#                                  each pod had: an interface eth0 whose
+#                                  address is the CIDR's (N+1)-th, N the task's
+#                                  entry in JOBSHIFT_PEER_HOSTS (the one naming
+#                                  its hostname), on a link shared by the
+#                                  tasks of this node whose spec has KEY; every
+#                                  entry's names resolve to theirs (see netns)
 #   ifaddrs DEV ADDR...           this node's addresses and their interfaces,
 #                                  as `ip -o addr show` lists them (inet and
 #                                  inet6), space-separated pairs: what a
@@ -87,7 +96,7 @@ get() {
 
 # The first value of each key a start needs, read in one pass (get costs
 # a subshell, a fork, each: with the execs, the dearest part of a start).
-_jsn_mode='' _jsn_scratch='' _jsn_name='' _jsn_addr='' _jsn_ifaddrs='' _jsn_seen=' '
+_jsn_mode='' _jsn_scratch='' _jsn_name='' _jsn_addr='' _jsn_ifaddrs='' _jsn_net='' _jsn_seen=' '
 while IFS= read -r _jsn_line; do
 	case $_jsn_line in *"$_jsn_tab"*) ;; *) continue ;; esac
 	_jsn_k=${_jsn_line%%"$_jsn_tab"*}
@@ -100,6 +109,7 @@ while IFS= read -r _jsn_line; do
 	hostname) _jsn_name=$_jsn_v ;;
 	addr) _jsn_addr=$_jsn_v ;;
 	ifaddrs) _jsn_ifaddrs=$_jsn_v ;;
+	netns) _jsn_net=$_jsn_v ;;
 	esac
 done <"$_jsn_spec"
 case $_jsn_seen in *" mode "*) ;; *) fail "no mode in $_jsn_spec" ;; esac
@@ -121,6 +131,12 @@ if [ "$_jsn_mode" = auto ] && [ -z "$_jsn_inside" ]; then
 	[ "$_jsn_mode" = none ] || JOBSHIFT_TASKNS_MODE=$_jsn_mode
 fi
 _jsn_mode=${JOBSHIFT_TASKNS_MODE:-$_jsn_mode}
+if [ -n "$_jsn_net" ] && [ "$_jsn_mode" != root ]; then
+	# A link between two network namespaces is made by a process with
+	# CAP_NET_ADMIN over both (veth_newlink: rtnl_link_get_net_capable);
+	# each task's user namespace owns its own, so no task may link them.
+	fail "the job's tasks share this host and each listens on the same port at its peers' names, as each pod had a network of its own; a task gets one here only as root (a link between the tasks' network namespaces needs root on the host: an unprivileged user namespace owns its network alone), and this task is not (mode $_jsn_mode); run the job's tasks as root, or on separate hosts (one task per host), or in containers (Nomad's docker driver)"
+fi
 if [ "$_jsn_mode" != none ] && [ -z "$_jsn_inside" ]; then
 	_jsn_unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
 	case $_jsn_mode in
@@ -139,6 +155,8 @@ if [ -n "$_jsn_scratch" ] && [ ! -d "$_jsn_scratch" ]; then
 	mkdir -p "$_jsn_scratch" || fail "cannot make $_jsn_scratch"
 fi
 _jsn_root=''    # the new root when / had to be underlaid (then chroot)
+_jsn_netpin=''  # the task's network namespace (netns), pinned in its view
+_jsn_dev=''
 _jsn_under=0
 
 # underlay DIR makes DIR writable in this namespace only: a tmpfs holding
@@ -413,8 +431,12 @@ ssh_peer_here() {
 # (the first match wins), then the host's own entries.
 hosts() {
 	{
+		# the task's own network: every task's names at its own address,
+		# in place of the spec's lines (the node's address, which getaddrinfo
+		# would sort first for the task's own names: RFC 6724 rule 2)
+		[ -z "$_jsn_netpin" ] || netns_hosts
 		while IFS="$_jsn_tab" read -r _jsn_kind _jsn_a _jsn_names; do
-			[ "$_jsn_kind" = host ] && printf '%s\t%s\n' "$_jsn_a" "$_jsn_names"
+			[ "$_jsn_kind" = host ] && [ -z "$_jsn_netpin" ] && printf '%s\t%s\n' "$_jsn_a" "$_jsn_names"
 		done <"$_jsn_spec"
 		_jsn_peer_fn=peer_host
 		peers
@@ -432,7 +454,7 @@ hosts() {
 			here
 			_jsn_ssh_fn=ssh_host_line
 			ssh_hosts
-			peer_hosts
+			[ -n "$_jsn_netpin" ] || peer_hosts
 		fi
 	} >"$_jsn_scratch/hosts"
 	[ -s "$_jsn_scratch/hosts" ] || return 0
@@ -450,6 +472,149 @@ ssh_host_line() {
 	printf '%s\t%s\n' "$_jsn_a" "$*"
 }
 
+# netns: the task's own network (spec netns KEY CIDR), as each pod had
+# one: a network namespace holding lo and eth0, whose address is the
+# CIDR's (N+1)-th (N: the task's entry in JOBSHIFT_PEER_HOSTS, netns_index),
+# one end of a veth pair whose other end is on the bridge br0 of the job's
+# hub namespace on this node. Both are pinned in the task's own view (bind
+# mounts of its private mount namespace: scratch/net, scratch/jobshift-hub-K),
+# so the task's namespace goes with its last process and the hub, its
+# bridge and its links with the last task of the job on this node, however
+# they end (killed included): nothing is left on the host to remove. The
+# bridge is in the hub, not in the host's namespace, whose FORWARD chain
+# would filter it (Docker's policy DROP, with br_netfilter loaded); the
+# hub's chains are empty. The host sees one device per hub, the anchor
+# jsnK (K: the cksum of KEY in hex), a veth whose peer is in the hub, so it
+# goes with the hub. Its name claims the hub for the key (one device per
+# name: of tasks racing to make it, one wins and the others join), and its
+# alias lists pids of tasks whose view pins the hub, where a later task
+# finds it (/proc/PID/mountinfo names the pin, /proc/PID/root reaches it).
+netns() {
+	_jsn_nk=${_jsn_net%%"$_jsn_tab"*}
+	_jsn_ncidr=${_jsn_net#*"$_jsn_tab"}
+	[ "$_jsn_ncidr" != "$_jsn_net" ] || fail "the spec's netns line needs a key and an address range"
+	[ -n "$_jsn_scratch" ] || fail "no scratch directory to pin the task's network namespace in"
+	{ command -v nsenter && command -v ip; } >/dev/null 2>&1 || fail "the task's own network needs ip (iproute2) and nsenter (util-linux)"
+	netns_index || fail "the task's host name ${_jsn_name:-(none)} is not among its peers' (JOBSHIFT_PEER_HOSTS), so it has no address of its own"
+	netns_addr "$_jsn_netn"
+	_jsn_nk=$(printf '%s' "$_jsn_nk" | cksum)
+	_jsn_nk=jsn$(printf '%08x' "${_jsn_nk%% *}")
+	_jsn_hub=$_jsn_scratch/jobshift-hub-$_jsn_nk
+	{ : >"$_jsn_hub" && : >"$_jsn_scratch/net"; } || fail "cannot make the pins of the task's network in $_jsn_scratch"
+	_jsn_try=0
+	until netns_hub; do
+		_jsn_try=$((_jsn_try + 1))
+		[ "$_jsn_try" -lt 100 ] || fail "the job's link on this host ($_jsn_nk) exists, but no task that holds it was found (/proc/PID/mountinfo of the pids its alias lists)"
+		sleep 0.1
+	done
+	netns_register
+	unshare --net="$_jsn_scratch/net" true || fail "cannot make the task's network namespace"
+	_jsn_nv=t${_jsn_netn}p$$
+	ip link add "$_jsn_nv" netns "$_jsn_hub" type veth peer name eth0 netns "$_jsn_scratch/net" ||
+		fail "cannot link the task's network namespace to the job's link $_jsn_nk"
+	printf 'link set lo up\naddr add %s/%s dev eth0\nlink set eth0 up\n' "$_jsn_naddr" "${_jsn_ncidr#*/}" |
+		nsenter --net="$_jsn_scratch/net" ip -batch - || fail "cannot give the task its address $_jsn_naddr"
+	printf 'link set %s master br0\nlink set %s up\n' "$_jsn_nv" "$_jsn_nv" |
+		nsenter --net="$_jsn_hub" ip -batch - || fail "cannot put the task on the job's link $_jsn_nk"
+	_jsn_netpin=$_jsn_scratch/net
+}
+
+# netns_hub pins the job's hub at $_jsn_hub: joins the one the anchor
+# names, else makes it; non-zero to try again (the hub is being made, or
+# another task made it first).
+netns_hub() {
+	[ -e "/sys/class/net/$_jsn_nk" ] && {
+		netns_join
+		return
+	}
+	unshare --net="$_jsn_hub" true || fail "cannot make the job's link namespace"
+	if ! ip link add "$_jsn_nk" type veth peer name up0 netns "$_jsn_hub" 2>/dev/null; then
+		umount "$_jsn_hub"
+		return 1
+	fi
+	printf 'link set lo up\nlink add br0 type bridge\nlink set br0 up\n' |
+		nsenter --net="$_jsn_hub" ip -batch - || fail "cannot make the job's bridge"
+}
+
+netns_join() {
+	read -r _jsn_pids <"/sys/class/net/$_jsn_nk/ifalias" 2>/dev/null || _jsn_pids=''
+	for _jsn_p in $_jsn_pids; do
+		case $_jsn_p in *[!0-9]*) continue ;; esac
+		[ -r "/proc/$_jsn_p/mountinfo" ] || continue
+		while read -r _ _ _ _ _jsn_mp _; do
+			case $_jsn_mp in */jobshift-hub-"$_jsn_nk") ;; *) continue ;; esac
+			# -c: mount(8) would resolve /proc/PID/root to / (this view's)
+			mount -c --bind "/proc/$_jsn_p/root$_jsn_mp" "$_jsn_hub" 2>/dev/null && return 0
+		done <"/proc/$_jsn_p/mountinfo"
+	done
+	return 1
+}
+
+# netns_register adds this task's pid to the anchor's alias (255 bytes:
+# the pids of ended tasks go first, then the oldest), checking it stayed:
+# tasks joining at once may each write over the others'.
+netns_register() {
+	_jsn_i=0
+	while [ "$_jsn_i" -lt 5 ]; do
+		read -r _jsn_pids <"/sys/class/net/$_jsn_nk/ifalias" 2>/dev/null || _jsn_pids=''
+		case " $_jsn_pids " in *" $$ "*) return 0 ;; esac
+		_jsn_keep=''
+		for _jsn_p in $_jsn_pids; do
+			[ ! -d "/proc/$_jsn_p" ] || _jsn_keep="$_jsn_keep$_jsn_p "
+		done
+		_jsn_keep=$_jsn_keep$$
+		while [ "${#_jsn_keep}" -gt 240 ]; do _jsn_keep=${_jsn_keep#* }; done
+		ip link set "$_jsn_nk" alias "$_jsn_keep" || fail "cannot register the task on the job's link $_jsn_nk"
+		_jsn_i=$((_jsn_i + 1))
+	done
+}
+
+# netns_index sets netn to the position of the task's entry (the one
+# naming its host name) in JOBSHIFT_PEER_HOSTS.
+netns_index() {
+	[ -n "$_jsn_name" ] || return 1
+	_jsn_netn=-1
+	_jsn_i=0
+	_jsn_ssh_fn=netns_index_one
+	peer_hosts
+	[ "$_jsn_netn" -ge 0 ]
+}
+netns_index_one() {
+	shift
+	for _jsn_x in "$@"; do
+		[ "$_jsn_x" != "$_jsn_name" ] || [ "$_jsn_netn" -ge 0 ] || _jsn_netn=$_jsn_i
+	done
+	_jsn_i=$((_jsn_i + 1))
+	return 0
+}
+
+# netns_addr N sets naddr to the CIDR's (N+1)-th address (IPv4).
+netns_addr() {
+	_jsn_o=$IFS
+	IFS=.
+	# shellcheck disable=SC2086 # the address is split on purpose
+	set -- ${_jsn_ncidr%/*} "$1"
+	IFS=$_jsn_o
+	[ $# = 5 ] || fail "the task network's range $_jsn_ncidr is not an IPv4 CIDR"
+	_jsn_x=$(((($1 * 256 + $2) * 256 + $3) * 256 + $4 + $5 + 1))
+	[ "$(($5 + 2))" -lt "$((1 << (32 - ${_jsn_ncidr#*/})))" ] || fail "the task network's range $_jsn_ncidr holds fewer addresses than the job's tasks"
+	_jsn_naddr=$((_jsn_x >> 24 & 255)).$((_jsn_x >> 16 & 255)).$((_jsn_x >> 8 & 255)).$((_jsn_x & 255))
+}
+
+# netns_hosts prints an /etc/hosts line per entry of JOBSHIFT_PEER_HOSTS,
+# its names at its task's own address (the task's own included).
+netns_hosts() {
+	_jsn_i=0
+	_jsn_ssh_fn=netns_host
+	peer_hosts
+}
+netns_host() {
+	shift
+	netns_addr "$_jsn_i"
+	printf '%s\t%s\n' "$_jsn_naddr" "$*"
+	_jsn_i=$((_jsn_i + 1))
+}
+
 if [ "$_jsn_mode" != none ]; then
 	if [ -n "$_jsn_name" ]; then
 		# The namespace's name through /proc/sys/kernel/hostname (no exec)
@@ -463,6 +628,7 @@ if [ "$_jsn_mode" != none ]; then
 		HOSTNAME=$_jsn_name
 		export HOSTNAME
 	fi
+	[ -z "$_jsn_net" ] || netns
 	binds
 	hosts
 fi
@@ -473,7 +639,10 @@ if [ "$_jsn_mode" = none ]; then
 fi
 
 # Platform additions, like the hostfile variables: never over what is set.
-if [ -n "$_jsn_addr" ] && iface "$_jsn_addr" && [ -n "$_jsn_dev" ]; then
+if [ -n "$_jsn_netpin" ]; then
+	# the task's own network: its peers are all reached through eth0
+	_jsn_dev=eth0 _jsn_mpidev=eth0
+elif [ -n "$_jsn_addr" ] && iface "$_jsn_addr" && [ -n "$_jsn_dev" ]; then
 	# OpenMPI's ranks all on this node: their traffic goes through lo
 	# whatever address it is sent to, and its source may not stay the
 	# address's (Docker masquerades 172.17.0.0/16 leaving by another
@@ -485,6 +654,8 @@ if [ -n "$_jsn_addr" ] && iface "$_jsn_addr" && [ -n "$_jsn_dev" ]; then
 		# shellcheck disable=SC2034 # read by the eval below
 		_jsn_mpidev=lo
 	fi
+fi
+if [ -n "$_jsn_dev" ]; then
 	for _jsn_v in OMPI_MCA_btl_tcp_if_include OMPI_MCA_oob_tcp_if_include; do
 		eval "[ -n \"\${$_jsn_v+x}\" ] || { $_jsn_v=\$_jsn_mpidev; export $_jsn_v; }"
 	done
@@ -498,7 +669,11 @@ fi
 # root, if any, is entered last: a chrooted process may not make a user
 # namespace, and unshare(1) enters it after making one. Neither: the
 # command replaces the shell at once.
+# In its own network (netns), the command enters it last of all.
+_jsn_nsenter=''
+[ -z "$_jsn_netpin" ] || _jsn_nsenter=$(command -v nsenter)
 if [ "$_jsn_mode" != user ] && [ -z "$_jsn_root" ]; then
+	[ -z "$_jsn_netpin" ] || exec "$_jsn_nsenter" --net="$_jsn_netpin" -- "$@"
 	exec "$@"
 fi
 set -- --wd="$(pwd)" -- "$@"
@@ -509,4 +684,5 @@ if [ "$_jsn_mode" = user ]; then
 	_jsn_ids=${_jsn_inside#user }
 	set -- --user --map-user="${_jsn_ids% *}" --map-group="${_jsn_ids#* }" "$@"
 fi
+[ -z "$_jsn_netpin" ] || exec "$_jsn_nsenter" --net="$_jsn_netpin" -- "$(command -v unshare)" "$@"
 exec "$(command -v unshare)" "$@"

@@ -193,6 +193,11 @@ func TestEncodeRefuses(t *testing.T) {
 		{Binds: []Bind{{Src: "/a", Dst: "data"}}},
 		{Binds: []Bind{{Src: "/a\tb", Dst: "/data"}}},
 		{Binds: []Bind{{Src: "/a", Dst: "/"}}},
+		{Net: &Net{Key: "k", Range: "198.18.0.1/15"}},
+		{Net: &Net{Key: "k", Range: "198.18.0.0/25"}},
+		{Net: &Net{Key: "k", Range: "fd00::/64"}},
+		{Net: &Net{Key: "", Range: DefaultNetRange}},
+		{Net: &Net{Key: "a\tb", Range: DefaultNetRange}},
 	} {
 		if _, err := s.Encode(ModeRoot); err == nil {
 			t.Errorf("%+v encoded", s)

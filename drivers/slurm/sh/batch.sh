@@ -93,12 +93,20 @@ js_log() {
 
 # js_check_hosts: a job whose tasks give their peers a port of their own
 # (_jsh_hostpertask: a Volcano Job building addresses from
-# /etc/volcano/*.host with a fixed port) needs an address per task: nodes
-# that share one (several slurmd on one machine) share its ports, and a
-# peer at the task's own address is not in its /etc/hosts.
+# /etc/volcano/*.host with a fixed port) needs an address per task, as
+# each pod had its own network. Nodes that share one (several slurmd on
+# one machine) share its ports: when every task is at that one address,
+# each task gets a network of its own there (JS_NETNS in the topology:
+# run.sh, drivers/taskns netns), which only root can link; tasks on
+# several hosts with some sharing one cannot be given both.
 js_check_hosts() {
 	_h_dup=$(grep '^JS_R[0-9]*_ADDR_' "$_jsh_adir/topology" | cut -d= -f2 | sort | uniq -d | head -n 1)
-	[ -z "$_h_dup" ] || js_die 97 "several tasks are at address $_h_dup (their nodes share one host), but the job's tasks give their peers a port of their own built from /etc/volcano/*.host, as on Kubernetes where every pod had its own network: they would share that port and not resolve each other's names; run the job on a cluster whose nodes are separate hosts, one task per host"
+	[ -n "$_h_dup" ] || return 0
+	_h_n=$(grep '^JS_R[0-9]*_ADDR_' "$_jsh_adir/topology" | cut -d= -f2 | sort -u | wc -l)
+	[ "$_h_n" = 1 ] || js_die 97 "several tasks are at address $_h_dup (their nodes share one host) and others elsewhere, but the job's tasks give their peers a port of their own built from /etc/volcano/*.host, as on Kubernetes where every pod had its own network: tasks sharing a host would share that port, and a task in a network of its own there would reach no peer elsewhere; run the job on nodes that are separate hosts (one task per host), or all on one host"
+	[ "$(id -u)" = 0 ] || js_die 97 "every task is at address $_h_dup (the job's nodes share one host), and the job's tasks give their peers a port of their own built from /etc/volcano/*.host, as on Kubernetes where every pod had its own network: each task needs a network of its own on that host, which only root can give (a link between the tasks' network namespaces needs root on the host: an unprivileged user namespace owns its network alone), and the job does not run as root; run it as root, or on a cluster whose nodes are separate hosts, one task per host"
+	printf 'JS_NETNS=%s\n' "$_jsh_netrange" >>"$_jsh_adir/topology"
+	js_log "every task is at address $_h_dup: each gets a network of its own there (addresses of $_jsh_netrange), as each pod had"
 }
 
 js_die() {

@@ -158,9 +158,17 @@ js_exec_view() {
 	_v_a=$(grep -m1 "^JS_R${_jsh_r}_ADDR_${SLURM_PROCID}=" "$_jsh_sd/topology")
 	_v_a=${_v_a#*=}
 	_v_t=$(printf '\t')
+	# a network of its own on a host the job's tasks share (js_check_hosts):
+	# the wrapper numbers the tasks by their entries of JOBSHIFT_PEER_HOSTS
+	_v_net=$(grep -m1 '^JS_NETNS=' "$_jsh_sd/topology")
+	if [ -n "$_v_net" ]; then
+		JOBSHIFT_PEER_HOSTS=$(js_peer_hosts "" "" peers)
+		export JOBSHIFT_PEER_HOSTS
+	fi
 	{
 		printf 'mode%s%s\nscratch%s%s\nhostname%s%s\n' "$_v_t" "$_v_m" "$_v_t" "$_v_d" "$_v_t" "${_v_n%% *}"
 		[ -z "$_v_a" ] || printf 'host%s%s%s%s\naddr%s%s\n' "$_v_t" "$_v_a" "$_v_t" "$_v_n" "$_v_t" "$_v_a"
+		[ -z "$_v_net" ] || printf 'netns%s%s%s%s\n' "$_v_t" "$_jsh_sd" "$_v_t" "${_v_net#JS_NETNS=}"
 		eval "_v_peers=\${_t_nspeers_$_jsh_r:-0}"
 		[ "$_v_peers" != 1 ] || [ -z "$_v_a" ] || js_peer_hosts "$_v_a" "$_v_t"
 		# the hostPath and site-mapped volumes at the job's paths (_t_nsbind_R: spec lines)
@@ -185,7 +193,11 @@ js_exec_view() {
 # cluster DNS resolved them. A peer on this host is left out: the
 # collective libraries would take it for this very task's node (OpenMPI's
 # orte_ifislocal), and a fixed port would be shared.
+# js_peer_hosts "" "" peers prints every task instead, as the value of
+# JOBSHIFT_PEER_HOSTS (translate/contract PeerHostsVar: "ADDR NAME..."
+# joined by ','), in the topology's order, which is every task's.
 js_peer_hosts() {
+	_p_sep=
 	while IFS='=' read -r _p_k _p_a; do
 		case $_p_k in JS_R*_ADDR_*) ;; *) continue ;; esac
 		if [ -z "$_p_a" ] || [ "$_p_a" = "$1" ]; then
@@ -206,7 +218,12 @@ js_peer_hosts() {
 			*) break ;;
 			esac
 		done
-		printf 'host%s%s%s%s\n' "$2" "$_p_a" "$2" "$_p_n$_p_p"
+		if [ "${3:-}" = peers ]; then
+			printf '%s%s %s' "$_p_sep" "$_p_a" "$_p_n$_p_p"
+			_p_sep=,
+		else
+			printf 'host%s%s%s%s\n' "$2" "$_p_a" "$2" "$_p_n$_p_p"
+		fi
 	done <"$_jsh_sd/topology"
 }
 

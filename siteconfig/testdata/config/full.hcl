@@ -70,3 +70,8 @@ plugins {
   dirs    = ["/opt/jobshift/plugins"]
   allowed = ["jobshift-driver-*"]
 }
+
+# addresses of tasks that each get a network of their own on a shared host
+task_network {
+  range = "10.254.0.0/16"
+}

@@ -25,3 +25,6 @@ defaults {
   cpu        = 0
   memory_mib = -1
 }
+task_network {
+  range = "198.18.0.1/15"
+}
