@@ -212,7 +212,13 @@ func wrapView(spec *taskSpec, argv, user []string, dir string) ([]string, []stri
 		ts.Binds = append(ts.Binds, taskns.Bind{Src: path, Dst: f.dst, ReadOnly: true})
 	}
 	for _, d := range v.dirs {
+		// 0777, as the kubelet makes an emptyDir (pkg/volume/emptydir/
+		// empty_dir.go setupDir, v1.29): any user the task becomes
+		// writes there (MkdirAll's mode is cut by the umask).
 		if err := os.MkdirAll(d, 0o755); err != nil {
+			return nil, secrets, err
+		}
+		if err := os.Chmod(d, 0o777); err != nil {
 			return nil, secrets, err
 		}
 	}

@@ -34,6 +34,7 @@ var shapeJobs = []struct {
 	{"pytorchjob init+secret", "../../examples/pytorchjob-init-secret.yaml", nil},
 	{"trainjob initializer", "../../examples/trainjob-initializer.yaml", nil},
 	{"pytorchjob claims", "testdata/shapes/claims.yaml", nil},
+	{"pytorchjob init+memory emptyDir", "../../integration/testdata/view/init-memory.yaml", nil},
 }
 
 // shapeSites are the site rules of a kind's rows besides the nomad block
@@ -340,6 +341,12 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		if task.Name == WaitTask {
 			checkWaitTask(t, name, task)
 		}
+		if task.Name == ScratchTask && (task.User != "0" || task.Driver != gs.Driver) {
+			t.Errorf("%s: group %s: the scratch task runs as %q on %s, want root on %s", name, *g.Name, task.User, task.Driver, gs.Driver)
+		}
+		if task.Name == UnmountTask && (task.Driver != "raw_exec" || !gs.Traits.NodeMounts) {
+			t.Errorf("%s: group %s: an unmount task on %s for a %s group", name, *g.Name, task.Driver, gs.Driver)
+		}
 		if task.Name != MainTask && task.Name != PSTask {
 			continue
 		}
@@ -364,7 +371,11 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		}
 	}
 	fin := slices.Contains(gs.Judges, JudgeInTask)
-	if fin != (gs.Finisher != "") || fin && !has(gs.Tasks[len(gs.Tasks)-1].Wrappers, WrapFinisher) {
+	last := gs.Tasks[len(gs.Tasks)-1] // the main task, or the PS task after it
+	if last.Hook != "" {
+		last = gs.Tasks[len(gs.Tasks)-2] // a poststop task after them (unmount)
+	}
+	if fin != (gs.Finisher != "") || fin && !has(last.Wrappers, WrapFinisher) {
 		t.Errorf("%s: group %s: judges %v but finisher %q", name, *g.Name, gs.Judges, gs.Finisher)
 	}
 	if slices.Contains(gs.Judges, JudgePoststop) != gs.Has(FinisherTask) || slices.Contains(gs.Judges, JudgeUAI) != gs.Has(JudgeTask) {
