@@ -114,8 +114,10 @@ func (r *renderer) scratchTask(role *jobs.Role, gs *GroupShape) *api.Task {
 }
 
 // unmountScript unmounts each argument that is a mount point (the init
-// task's view may have made none: not root), lazily if it is still busy.
+// task's view may have made none: not root), lazily if it is still busy;
+// never through a symbolic link a task may have put there.
 const unmountScript = `for d do
+  [ -L "$d" ] && continue
   [ "$(stat -c %d "$d" 2>/dev/null)" != "$(stat -c %d "$d/.." 2>/dev/null)" ] || continue
   umount "$d" 2>/dev/null || umount -l "$d" || echo "jobshift: cannot unmount the emptyDir tmpfs at $d" >&2
 done

@@ -137,6 +137,8 @@ mounted() {
 node_tmpfs() {
 	while IFS="$_jsn_tab" read -r _jsn_kind _jsn_med _jsn_size _ _jsn_d; do
 		{ [ "$_jsn_kind" = empty ] && [ "$_jsn_med" = memory ] && [ -n "$_jsn_d" ]; } || continue
+		# never through a link (the allocation's tasks may write there)
+		{ [ ! -L "$_jsn_d" ] && [ ! -L "${_jsn_d%/*}" ]; } || fail "$_jsn_d is a symbolic link; no tmpfs is mounted there"
 		mounted "$_jsn_d" && continue
 		_jsn_o=mode=1777
 		[ "$_jsn_size" = 0 ] || _jsn_o=$_jsn_o,size=${_jsn_size}m

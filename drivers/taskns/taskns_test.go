@@ -513,6 +513,30 @@ func TestScriptMemoryEmptyDirShared(t *testing.T) {
 	}
 }
 
+// TestScriptMemoryEmptyDirLinkRefused: the node's tmpfs is never mounted
+// through a symbolic link at the shared directory (a task of the
+// allocation may have made one pointing anywhere on the node).
+func TestScriptMemoryEmptyDirLinkRefused(t *testing.T) {
+	if !slices.Contains(modes(t), ModeRoot) {
+		t.Skip("needs root mode")
+	}
+	target := t.TempDir()
+	dir := filepath.Join(openDir(t), "fast")
+	if err := os.Symlink(target, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", target).Run() })
+	s := Spec{Binds: []Bind{{Dst: "/jobshift-test-fast", Empty: EmptyMemory, SizeMiB: 8, Src: dir}}}
+	out, err := run(t, ModeRoot, s, nil, "echo ran")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 127 || !strings.Contains(out, dir+" is a symbolic link") {
+		t.Errorf("got %q, %v; want exit 127 naming the link", out, err)
+	}
+	if b, _ := exec.Command("stat", "-f", "-c", "%T", target).Output(); string(b) == "tmpfs\n" {
+		t.Errorf("a tmpfs was mounted at the link's target %s", target)
+	}
+}
+
 // TestScriptShellcheck: the script passes shellcheck as POSIX sh, notes
 // included.
 func TestScriptShellcheck(t *testing.T) {
