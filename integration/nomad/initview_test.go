@@ -134,6 +134,39 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 	}
 }
 
+// TestInitMemoryEmptyDirInitFails: an init container that fails after
+// filling the memory emptyDir fails the task (the main task never runs),
+// and still no tmpfs of the allocation is left on the node: the unmount
+// task runs after a failed prestart too.
+func TestInitMemoryEmptyDirInitFails(t *testing.T) {
+	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "init-memory.yaml"), site())
+	st := &p.Job.Role("master").Init[0]
+	st.Command.Args = nil
+	st.Command.Command = []string{"sh", "-c", "seq 1 300 > /fast/train.txt; exit 3"}
+	res, id := run(t, p)
+	if res.Phase != completion.PhaseFailed || res.ExitCode != 3 {
+		t.Errorf("result %+v, want failed with the init container's 3", res)
+	}
+	allocs, _, err := agent.Client(t).Jobs().Allocations(id, true, nil)
+	if err != nil || len(allocs) == 0 {
+		t.Fatalf("allocations: %v", err)
+	}
+	var ids []string
+	for _, a := range allocs {
+		ids = append(ids, a.ID)
+	}
+	waitAllocsDone(t, ids)
+	mounts, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if strings.Contains(string(mounts), id+"/alloc/jobshift-emptydir/") {
+			t.Errorf("an emptyDir tmpfs of allocation %s is left on the node", id)
+		}
+	}
+}
+
 // waitAllocsDone waits until every allocation of ids is no longer running.
 func waitAllocsDone(t *testing.T, ids []string) {
 	t.Helper()
