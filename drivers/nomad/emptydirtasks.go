@@ -13,7 +13,8 @@ import (
 // The kubelet makes an emptyDir 0777 (pkg/volume/emptydir/empty_dir.go,
 // perm, v1.29), so an image whose user is not root writes there; a driver
 // volume's directory that Docker makes itself is root's, 0755 (moby
-// daemon/volumes_unix.go: MkdirAllAndChown 0755), so on docker and podman
+// volume/mounts/mounts.go MountPoint.Setup: MkdirAllAndChownNew 0o755),
+// so on docker and podman
 // ScratchTask, a prestart task of the role's image run as root, makes
 // each one 0777 in the allocation directory before the main task starts
 // (/bin/sh, which the barrier task assumes of every image too). Nomad
