@@ -111,6 +111,13 @@ type NomadConfig struct {
 	// (upper case, no CAP_ prefix). None by default: a stock client's
 	// allow_caps refuses e.g. SYS_ADMIN, and Kubernetes pods had none.
 	DockerCapAdd []string
+	// DockerNetwork is a user-defined Docker network the operator made
+	// on the clients ("" = none). A job whose docker tasks each need a
+	// network of their own (Volcano's TensorFlow shape: every task listens
+	// on the same port at its pod's names) joins it, each task with its
+	// platform names as network_aliases, so it runs on one client instead
+	// of a client per task (drivers/nomad shape.go, fixedPortPeers).
+	DockerNetwork string `json:",omitempty"` // (omitted from the goldens when unset)
 	// TaskLogs false (`task_logs = false`) disables Nomad's log collection
 	// for every task (`logs { disabled = true }`): no logmon process per
 	// task (≈ 13 MB private memory each, half of a raw_exec task's cost),

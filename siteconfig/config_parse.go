@@ -38,7 +38,7 @@ var (
 	}}
 	nomadSchema = attrs("address", "region", "namespace", "datacenters", "node_pool", "priority",
 		"driver", "cpu_mhz_per_core", "barrier_timeout", "helper", "env_helper", "work_dir", "spread_nodes",
-		"docker_gpu_runtime", "docker_cap_add", "namespace_per_user", "task_logs")
+		"docker_gpu_runtime", "docker_cap_add", "docker_network", "namespace_per_user", "task_logs")
 	slurmSchema = attrs("partition", "account", "qos", "time_limit", "layout", "container",
 		"gpu_request", "port_base", "address", "spread_nodes", "sbatch", "mpi")
 	imageSchema    = attrs("replace")
@@ -229,6 +229,7 @@ func decodeNomad(b *hcl.Block) (*NomadConfig, hcl.Diagnostics) {
 		n.DockerGPURuntime = &rt
 	}
 	d.caps("docker_cap_add", &n.DockerCapAdd)
+	d.dockerNetwork("docker_network", &n.DockerNetwork)
 	d.decode("namespace_per_user", &n.NamespacePerUser)
 	var logs bool
 	if a := d.decode("task_logs", &logs); a != nil {
@@ -236,6 +237,33 @@ func decodeNomad(b *hcl.Block) (*NomadConfig, hcl.Diagnostics) {
 	}
 	return n, d.diags
 }
+
+// dockerNetwork decodes the name of a user-defined Docker network. Docker
+// itself takes any name (20.10 made "a b"); jobshift takes the grammar of
+// Docker's container names (moby daemon/names/names.go
+// RestrictedNameChars), which Nomad's interpolation leaves as it is, and
+// refuses the modes that are no network of the operator's (moby
+// api/types/container NetworkMode.IsUserDefined: default, bridge, host,
+// none, container:ID): Docker's embedded DNS resolves containers' names
+// and aliases in a user-defined network only, and Nomad passes
+// network_aliases to that network (drivers/docker/driver.go, v1.11.3).
+func (d *decoder) dockerNetwork(name string, dst *string) {
+	var v string
+	a := d.decode(name, &v)
+	if a == nil {
+		return
+	}
+	switch {
+	case v == "default" || v == "bridge" || v == "host" || v == "none" || strings.HasPrefix(v, "container:"):
+		d.errAt(a, fmt.Sprintf("Invalid %s", name), "%q is a Docker network mode, not a network of your own: Docker's embedded DNS resolves the tasks' names only in a user-defined network. Create one on the client (docker network create jobshift) and name it here.", v)
+	case !dockerNetworkName.MatchString(v):
+		d.errAt(a, fmt.Sprintf("Invalid %s", name), "%q is not a network name jobshift takes: a letter or digit, then letters, digits, '_', '.' or '-'.", v)
+	default:
+		*dst = v
+	}
+}
+
+var dockerNetworkName = regexp.MustCompile(`^[a-zA-Z0-9][a-zA-Z0-9_.-]*$`)
 
 // caps decodes a list of Linux capability names as Docker accepts them
 // (any case, with or without the CAP_ prefix), so that a typo is a located

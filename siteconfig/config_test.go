@@ -315,3 +315,36 @@ func TestPluginPins(t *testing.T) {
 		t.Fatalf("a bad digest: %v", diags)
 	}
 }
+
+// TestDockerNetworkNames: nomad.docker_network takes a user-defined
+// network's name and refuses, where it is written, Docker's modes (whose
+// containers' names no embedded DNS resolves) and names outside the
+// grammar jobshift takes.
+func TestDockerNetworkNames(t *testing.T) {
+	for _, c := range []struct {
+		name, err string
+	}{
+		{"jobshift", ""},
+		{"tf.net_1-a", ""},
+		{"j", ""},
+		{"bridge", "is a Docker network mode"},
+		{"host", "is a Docker network mode"},
+		{"none", "is a Docker network mode"},
+		{"default", "is a Docker network mode"},
+		{"container:abc", "is a Docker network mode"},
+		{"my net", "is not a network name"},
+		{"-net", "is not a network name"},
+		{"jobs/tf", "is not a network name"},
+	} {
+		src := fmt.Sprintf("nomad {\n  docker_network = %q\n}\n", c.name)
+		cfg, diags := ParseConfig([]byte(src), "site.hcl")
+		switch {
+		case c.err == "" && (diags.HasErrors() || cfg.Nomad.DockerNetwork != c.name):
+			t.Errorf("%q: %v, network %q", c.name, diags, cfg.Nomad.DockerNetwork)
+		case c.err != "" && (len(diags) != 1 || !strings.Contains(diags[0].Detail, c.err) || diags[0].Subject.Start.Line != 2 || diags[0].Subject.Start.Column != 20):
+			t.Errorf("%q: %v, want one error at 2:20 saying %q", c.name, diags, c.err)
+		case c.err != "" && cfg.Nomad.DockerNetwork != "":
+			t.Errorf("%q: refused but kept", c.name)
+		}
+	}
+}

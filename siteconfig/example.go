@@ -14,6 +14,7 @@ nomad {
   datacenters = ["dc1"]
   driver      = "docker" # docker | raw_exec | exec | podman
   # helper    = "/usr/local/bin/jobshift" # on every client: plain 'nomad job run' ends by the job's rules
+  # docker_network = "jobshift" # made with 'docker network create jobshift': docker tasks that each need a network of their own share a client
 }
 
 slurm {

@@ -40,9 +40,15 @@ func ContractOptions(p *translate.Plan) contract.Options {
 // peerEntries: the job's containers resolve every task's svc names through
 // their extra_hosts (contract.Options.PeerEntries): a job in Volcano's
 // TensorFlow shape, whose tasks each have a node (fixedPortPeers), so no
-// peer's name is this node's address.
+// peer's name is this node's address. Not in the site's Docker network
+// (ownNetwork), whose DNS resolves them to the containers' own addresses.
 func peerEntries(p *translate.Plan) bool {
-	return contract.VolcanoFixedPortPeers(p.Job) != "" && roleDrivers(p, true)
+	if contract.VolcanoFixedPortPeers(p.Job) == "" || !roleDrivers(p, true) {
+		return false
+	}
+	set, _ := settingsFor(p)
+	net, _ := ownNetwork(p, set)
+	return net == ""
 }
 
 // roleDrivers: some role of p runs on a driver that runs an image

@@ -377,6 +377,78 @@
 //	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	volcano tf-shape | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape | raw_exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape | raw_exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env
+//	volcano tf-shape | exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape | exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape | exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
+//	volcano tf-shape | docker | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	volcano tf-shape | docker | helper no | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	volcano tf-shape | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	volcano tf-shape | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	volcano tf-shape | podman | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	volcano tf-shape | podman | helper no | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	volcano tf-shape | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	volcano tf-shape | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	volcano tf-shape +docker_network | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape +docker_network | raw_exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape +docker_network | raw_exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape +docker_network | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape +docker_network | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, in-task finisher; tasks main[nomad-env > task namespace > stop group > finisher tail]; task namespace files by nomad-env
+//	volcano tf-shape +docker_network | exec | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape +docker_network | exec | helper no | env helper no | watched
+//	    => rendezvous snapshot, distinct hosts; env sourced file; judged by watcher; tasks main[env-wait > task namespace > stop group]; task namespace files by templates
+//	volcano tf-shape +docker_network | exec | helper no | env helper yes | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher; tasks main[nomad-env > task namespace > stop group]; task namespace files by nomad-env
+//	volcano tf-shape +docker_network | exec | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
+//	volcano tf-shape +docker_network | exec | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
+//	volcano tf-shape +docker_network | docker | helper no | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; docker network jobshift
+//	volcano tf-shape +docker_network | docker | helper no | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main; docker network jobshift
+//	volcano tf-shape +docker_network | docker | helper yes | env helper - | unwatched
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); docker network jobshift
+//	volcano tf-shape +docker_network | docker | helper yes | env helper - | watched
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); docker network jobshift
+//	volcano tf-shape +docker_network | podman | helper no | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	volcano tf-shape +docker_network | podman | helper no | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	volcano tf-shape +docker_network | podman | helper yes | env helper - | unwatched
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	volcano tf-shape +docker_network | podman | helper yes | env helper - | watched
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
 //	pytorchjob init+memory emptyDir | raw_exec | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group], unmount(poststop); task namespace files by templates; /fast by node tmpfs
 //	pytorchjob init+memory emptyDir | raw_exec | helper no | env helper - | watched

@@ -132,7 +132,11 @@ func (r *renderer) initTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		t.Config["args"] = st.Command.Args
 	}
 	if gs.Driver == "docker" {
+		// the main task's network, as a pod's init containers share it
 		t.Config["network_mode"] = "host"
+		if gs.Network != "" {
+			t.Config["network_mode"] = gs.Network
+		}
 	}
 	if st.WorkingDir != "" {
 		wk := "work_dir"

@@ -44,6 +44,10 @@ type settings struct {
 	GPURuntime string
 	// CapAdd are capabilities for every container task (none by default).
 	CapAdd []string
+	// DockerNetwork: the operator's user-defined Docker network, which a
+	// job whose docker tasks each need a network of their own joins
+	// ("" = none: ownNetwork).
+	DockerNetwork string
 	// NoTaskLogs: every task is rendered with `logs { disabled = true }`
 	// (site config task_logs = false; disableLogs).
 	NoTaskLogs bool
@@ -69,6 +73,7 @@ func newSettings(site *siteconfig.Config) (settings, hcl.Diagnostics) {
 		s.GPURuntime = *n.DockerGPURuntime
 	}
 	s.CapAdd = n.DockerCapAdd
+	s.DockerNetwork = n.DockerNetwork
 	s.NoTaskLogs = n.TaskLogs != nil && !*n.TaskLogs
 	if n.BarrierTimeout != "" {
 		d, err := time.ParseDuration(n.BarrierTimeout)

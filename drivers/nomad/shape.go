@@ -191,7 +191,12 @@ type GroupShape struct {
 	View ViewWay
 	// Mounts: the role's site-mapped volumes at the job's paths (mounts.go).
 	Mounts []MountShape
-	Why    []string // one line per decision
+	// Network: the user-defined Docker network the group's containers
+	// join, the main task with its platform host names as network_aliases
+	// ("" = the host's network, or Docker's bridge where ports are
+	// mapped: ownNetwork).
+	Network string
+	Why     []string // one line per decision
 }
 
 // TaskShape is one task of a group.
@@ -275,19 +280,38 @@ func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, 
 }
 
 // fixedPortPeers: a job in Volcano's TensorFlow shape (its tasks listen on
-// a port of their own at the names of /etc/volcano/*.host) needs a node per
-// task, as every pod had its own network on Kubernetes: distinct_hosts.
-// The peers' names resolve under the task view (contract.PeerHostsVar)
-// and in a docker container's extra_hosts (containerHostName).
+// a port of their own at the names of /etc/volcano/*.host) needs a network
+// per task, as every pod had its own on Kubernetes: in docker, a network
+// of the site's on one client (ownNetwork); else a node per task,
+// distinct_hosts. The peers' names resolve under the task view
+// (contract.PeerHostsVar), in a docker container's extra_hosts
+// (containerHostName) or by Docker's DNS in the site's network.
 func (d *decider) fixedPortPeers() {
 	role := contract.VolcanoFixedPortPeers(d.p.Job)
 	if role == "" {
 		return
 	}
+	net, why := ownNetwork(d.p, d.set)
+	if net != "" {
+		for i := range d.s.Groups {
+			g := &d.s.Groups[i]
+			g.Network = net
+			g.Why = append(g.Why, "docker network "+net+" (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)")
+		}
+		d.s.Why = append(d.s.Why, "no distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host, and every task has a network of its own in Docker network "+net)
+		return
+	}
 	d.s.DistinctHosts = true
-	d.s.Why = append(d.s.Why, "distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network)")
+	line, hint := "distinct_hosts: role "+role+" listens on a port of its own at the names of /etc/volcano/*.host (each pod had its own network)", ""
+	if d.groupsOn("docker") > 0 {
+		line += "; no Docker network per task: " + why
+	}
+	if networkWouldFix(d.p, d.set) {
+		hint = " " + dockerNetworkHint
+	}
+	d.s.Why = append(d.s.Why, line)
 	d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "One task per node",
-		"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: each of the job's %d tasks needs a client node of its own (distinct_hosts).", role, d.p.Job.TaskCount()))
+		"Role %s builds its peers' addresses from /etc/volcano/*.host with a port of its own, as on Kubernetes, where every pod had its own network: each of the job's %d tasks needs a client node of its own (distinct_hosts).%s", role, d.p.Job.TaskCount(), hint))
 	for _, g := range d.s.Groups {
 		if g.Traits.Container && g.Driver != "docker" {
 			d.diags = append(d.diags, jobs.Warnf(d.p.Job.NamePos, "Peers not reachable by name",
@@ -295,6 +319,74 @@ func (d *decider) fixedPortPeers() {
 			return
 		}
 	}
+}
+
+// dockerNetworkHint is what a docker job of Volcano's TensorFlow shape
+// without nomad.docker_network is told (fixedPortPeers, hostNetHint).
+const dockerNetworkHint = "On one client, its docker tasks can each have a network of their own instead: create a Docker network there (docker network create jobshift) and name it in jobshift.hcl's nomad block (docker_network = \"jobshift\")."
+
+// ownNetwork is the Docker network in which each task of a job in
+// Volcano's TensorFlow shape has a network of its own, as its pod had, so
+// that all can listen on the same port on one client; "" and why not
+// otherwise. Docker gives a container of a user-defined network its own
+// address and resolves the network_aliases of the network's containers
+// by its embedded DNS (Nomad passes them as the endpoint's Aliases,
+// drivers/docker/driver.go createContainerConfig, v1.11.3). The default
+// bridge gives each its own address too, but its DNS is the host's, which
+// knows no task. The operator makes the network (the site's
+// nomad.docker_network): a bridge network reaches the containers of its
+// own client only, so a site of several clients leaves it unset (a node
+// per task) or names a network that spans them (an attachable overlay).
+// The contract's peer entries (peerEntries) ask it too: they would
+// contradict the DNS. Names are what the shape's tasks reach each other
+// by; an address of the contract is the client's with a published port.
+func ownNetwork(p *translate.Plan, set settings) (network, why string) {
+	for _, r := range p.Job.Roles {
+		if d := roleDriver(p, set, r.Name); d != "docker" {
+			return "", "role " + r.Name + " runs on " + d + ", not docker"
+		}
+		if cr := p.Compiled().Role(r.Name); cr.SSH || cr.SSHIdle {
+			// its config names every sshd at the client's address, which
+			// a container of a network of its own reaches only through a
+			// published port on a routable address (not a dev agent's
+			// 127.0.0.1)
+			return "", "role " + r.Name + " runs the ssh emulation, whose peers' sshd are at the clients' addresses"
+		}
+	}
+	if set.DockerNetwork == "" {
+		return "", "the site names no Docker network of its own (nomad.docker_network), and Docker's default bridge resolves no task's name (its embedded DNS serves user-defined networks only)"
+	}
+	return set.DockerNetwork, ""
+}
+
+// networkWouldFix: the site's Docker network is all the job lacks for a
+// network per task (ownNetwork).
+func networkWouldFix(p *translate.Plan, set settings) bool {
+	if set.DockerNetwork != "" {
+		return false
+	}
+	set.DockerNetwork = "jobshift"
+	net, _ := ownNetwork(p, set)
+	return net != ""
+}
+
+// roleDriver is the task driver of the role called name.
+func roleDriver(p *translate.Plan, set settings, name string) string {
+	if rule := p.Site.Role(name); rule != nil && rule.Driver != "" {
+		return rule.Driver
+	}
+	return set.Driver
+}
+
+// groupsOn is how many groups run on driver.
+func (d *decider) groupsOn(driver string) int {
+	n := 0
+	for _, g := range d.s.Groups {
+		if g.Driver == driver {
+			n++
+		}
+	}
+	return n
 }
 
 type decider struct {
@@ -332,10 +424,7 @@ func (d *decider) rendezvous() {
 }
 
 func (d *decider) group(role *jobs.Role) GroupShape {
-	driver := d.set.Driver
-	if rule := d.p.Site.Role(role.Name); rule != nil && rule.Driver != "" {
-		driver = rule.Driver
-	}
+	driver := roleDriver(d.p, d.set, role.Name)
 	g := GroupShape{Role: role.Name, Group: groupName(role.Name), Driver: driver, Traits: TraitsOf(driver)}
 	for _, sv := range d.byRole[role.Name] {
 		if sv.To > 0 && !g.Traits.MapsPorts {
@@ -623,6 +712,9 @@ func (s *Shape) String() string {
 		fmt.Fprintf(&b, "group %s (%s): env %s; judged by %s", g.Group, g.Driver, g.Env, joinJudges(g.Judges))
 		if g.View != "" {
 			fmt.Fprintf(&b, "; task namespace files by %s", g.View)
+		}
+		if g.Network != "" {
+			fmt.Fprintf(&b, "; docker network %s", g.Network)
 		}
 		b.WriteString("\n")
 		for _, t := range g.Tasks {

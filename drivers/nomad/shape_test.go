@@ -34,12 +34,18 @@ var shapeJobs = []struct {
 	{"pytorchjob init+secret", "../../examples/pytorchjob-init-secret.yaml", nil},
 	{"trainjob initializer", "../../examples/trainjob-initializer.yaml", nil},
 	{"pytorchjob claims", "testdata/shapes/claims.yaml", nil},
+	{"volcano tf-shape", "../../examples/volcano-tf-shape.yaml", nil},
+	{"volcano tf-shape +docker_network", "../../examples/volcano-tf-shape.yaml", nil},
 	{"pytorchjob init+memory emptyDir", "../../integration/testdata/view/init-memory.yaml", nil},
 }
 
 // shapeSites are the site rules of a kind's rows besides the nomad block
 // (volume rules: mounts.go).
 var shapeSites = map[string]string{"pytorchjob claims": "testdata/shapes/claims-site.hcl"}
+
+// shapeNetworks are the kinds whose nomad block names a Docker network of
+// the site's (nomad.docker_network: ownNetwork).
+var shapeNetworks = map[string]string{"volcano tf-shape +docker_network": "jobshift"}
 
 // helperOnly are the kinds refused without the helper (the step order's
 // wait task runs it: TestStepOrderNeedsHelper).
@@ -80,7 +86,7 @@ func shapeRows(t *testing.T) []shapeRow {
 				}
 				for _, envHelper := range []bool{false, true} {
 					for _, watched := range []bool{false, true} {
-						nc := &siteconfig.NomadConfig{Driver: driver}
+						nc := &siteconfig.NomadConfig{Driver: driver, DockerNetwork: shapeNetworks[sj.kind]}
 						if helper {
 							nc.Helper = shapeHelper
 						}
@@ -173,6 +179,9 @@ func shapeSummary(s *Shape) string {
 		}
 		for _, m := range g.Mounts {
 			line += fmt.Sprintf("; %s by %s", m.Dest, m.Way)
+		}
+		if g.Network != "" {
+			line += "; docker network " + g.Network
 		}
 		if _, ok := groups[line]; !ok {
 			order = append(order, line)
@@ -369,6 +378,7 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		if task.Driver != gs.Driver {
 			t.Errorf("%s: group %s task %s: driver %s, shaped %s", name, *g.Name, task.Name, task.Driver, gs.Driver)
 		}
+		checkNetwork(t, name, task, gs)
 	}
 	fin := slices.Contains(gs.Judges, JudgeInTask)
 	last := gs.Tasks[len(gs.Tasks)-1] // the main task, or the PS task after it
@@ -380,6 +390,26 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 	}
 	if slices.Contains(gs.Judges, JudgePoststop) != gs.Has(FinisherTask) || slices.Contains(gs.Judges, JudgeUAI) != gs.Has(JudgeTask) {
 		t.Errorf("%s: group %s: judges %v, tasks %v", name, *g.Name, gs.Judges, gs.Tasks)
+	}
+}
+
+// checkNetwork checks a main task's network against its group's shape: in
+// the shape's Docker network, with its host name first among its
+// network_aliases and no /etc/hosts entry besides (Docker's DNS resolves
+// the peers); else in no network of the site's, with no alias.
+func checkNetwork(t *testing.T, name string, task *api.Task, gs *GroupShape) {
+	t.Helper()
+	mode, _ := task.Config["network_mode"].(string)
+	aliases, _ := task.Config["network_aliases"].([]string)
+	hosts, _ := task.Config["extra_hosts"].([]string)
+	if gs.Network == "" {
+		if len(aliases) > 0 || task.Driver == "docker" && mode != "host" && task.Config["ports"] == nil {
+			t.Errorf("%s: task %s: network_mode %q, aliases %q, shaped in no network", name, task.Name, mode, aliases)
+		}
+		return
+	}
+	if mode != gs.Network || len(aliases) == 0 || aliases[0] != task.Config["hostname"] || len(hosts) > 0 {
+		t.Errorf("%s: task %s: network_mode %q, aliases %q, hostname %v, extra_hosts %q; shaped in network %s", name, task.Name, mode, aliases, task.Config["hostname"], hosts, gs.Network)
 	}
 }
 

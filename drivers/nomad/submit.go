@@ -154,8 +154,12 @@ func hostNetHint(job *api.Job, p *translate.Plan) string {
 	}
 	n := p.Job.TaskCount()
 	if role := contract.VolcanoFixedPortPeers(p.Job); role != "" {
-		return fmt.Sprintf(" One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
-			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts). Run it on more nodes, or on a Slurm cluster with a node per task.", role, n)
+		fix := "Run it on more nodes, or on a Slurm cluster with a node per task."
+		if set, _ := settingsFor(p); networkWouldFix(p, set) {
+			fix = dockerNetworkHint + " Or run it on more nodes."
+		}
+		return fmt.Sprintf("\n%s: One task per node is impossible here: role %s listens on a port of its own at the names of /etc/volcano/*.host, "+
+			"as every pod had its own network on Kubernetes, so the job needs %d client nodes (distinct_hosts). %s", p.Job.NamePos, role, n, fix)
 	}
 	return fmt.Sprintf(" One task per node is impossible here: every task of this LeinaoPAI job binds ports %v "+
 		"in the host's network (driver raw_exec/exec/podman), so the job needs %d client nodes free of other tasks on those ports "+

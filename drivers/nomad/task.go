@@ -238,7 +238,7 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 		}
 		t.Env[k] = v
 	}
-	t.Config = r.driverConfig(role, driver, net, uc, gpus)
+	t.Config = r.driverConfig(role, gs, net, uc, gpus)
 	taskMounts(t, gs, view.vols)
 	return t
 }
@@ -419,8 +419,8 @@ func joinEnvLines(parts []string) string {
 }
 
 // driverConfig is the task's driver block.
-func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.NetworkResource, uc *userCommand, gpus int) map[string]any {
-	switch driver {
+func (r *renderer) driverConfig(role *jobs.Role, gs *GroupShape, net *api.NetworkResource, uc *userCommand, gpus int) map[string]any {
+	switch gs.Driver {
 	case "docker":
 		cfg := map[string]any{"image": r.image(role)}
 		if caps := r.capAdd(role); len(caps) > 0 {
@@ -438,13 +438,21 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		} else if len(uc.argv) > 0 {
 			cfg["args"] = uc.argv
 		}
-		if bridged(net) {
-			var labels []string
-			for _, p := range net.DynamicPorts {
-				labels = append(labels, p.Label)
+		switch {
+		case gs.Network != "":
+			// a network of its own, as its pod had (ownNetwork); its
+			// ports published too, so that the contract's addresses (the
+			// client's, a port of the group's) reach it where the client's
+			// address is routable (not a dev agent's 127.0.0.1): Nomad
+			// maps a port without `to` to the same number in the container
+			// (drivers/docker/ports.go addMapped, v1.11.3)
+			cfg["network_mode"] = gs.Network
+			if labels := portLabels(net); len(labels) > 0 {
+				cfg["ports"] = labels
 			}
-			cfg["ports"] = labels // Docker's bridge network, published on the node's address
-		} else {
+		case bridged(net):
+			cfg["ports"] = portLabels(net) // Docker's bridge network, published on the node's address
+		default:
 			cfg["network_mode"] = "host" // as OpenPAI and Kubeflow hostNetwork jobs ran
 		}
 		if shm := role.Resources.ShmMiB; shm > 0 {
@@ -453,7 +461,7 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		if role.WorkingDir != "" {
 			cfg["work_dir"] = role.WorkingDir
 		}
-		r.containerHostName(role, cfg, net)
+		r.containerHostName(role, cfg, net, gs.Network)
 		return cfg
 	case "podman":
 		cfg := map[string]any{"image": r.image(role), "network_mode": "host"}
@@ -482,6 +490,18 @@ func (r *renderer) driverConfig(role *jobs.Role, driver string, net *api.Network
 		}
 		return cfg
 	}
+}
+
+// portLabels are the labels of the group network's dynamic ports.
+func portLabels(net *api.NetworkResource) []string {
+	if net == nil {
+		return nil
+	}
+	var labels []string
+	for _, p := range net.DynamicPorts {
+		labels = append(labels, p.Label)
+	}
+	return labels
 }
 
 // capAdd: the role rule's list when it has one, else the nomad block's.

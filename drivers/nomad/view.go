@@ -32,8 +32,10 @@ import (
 // How its files arrive is the shape's (GroupShape.View): where nomad-env
 // runs first (EnvInTask) it writes the script, the spec and the platform
 // files before it execs the wrapper (intask.View), so the task has no
-// template for them, and spares the wrapper its probe (as root it makes
-// the namespaces itself) and its ip runs; otherwise two templates carry them (the script is
+// template for them; it lists the node's addresses for the wrapper and,
+// when the spec has no binds, gives the task its view itself with no
+// wrapper run at all (taskns.ExecDirect), else as root makes the
+// namespaces for it; otherwise two templates carry them (the script is
 // re-executed from its path inside the namespace, so it is a file, not
 // `sh -c` text), plus one per platform file. A Secret's file always comes
 // by template, into secrets/ from the job's Variable (secretenv.go), so
@@ -341,7 +343,8 @@ func viewTemplate(dest, data, perms string) *api.Template {
 }
 
 // containerHostName gives a docker task its platform host name, as the
-// pod's: the driver's hostname option (Nomad v1.11.3 drivers/docker passes
+// pod's: the driver's hostname option, and in the site's Docker network
+// (GroupShape.Network) its names as network_aliases (Nomad v1.11.3 drivers/docker passes
 // it to the container's config; Docker allows it in the host's network
 // too, where the container keeps a UTS namespace of its own), and in the
 // host's network an /etc/hosts line resolving its names to the task's
@@ -353,13 +356,20 @@ func viewTemplate(dest, data, perms string) *api.Template {
 // (contract.Options.PeerEntries), variables of the env template (Nomad
 // interpolates the driver config with the task's environment, template
 // variables included, after the prestart hooks rendered them).
-func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource) {
+func (r *renderer) containerHostName(role *jobs.Role, cfg map[string]any, net *api.NetworkResource, network string) {
 	k := slices.Index(r.plan.Job.Roles, role)
 	names := hostNames(contract.HostNamesAt(r.plan.Job, k, "${NOMAD_ALLOC_INDEX}"))
 	if len(names) == 0 {
 		return
 	}
 	cfg["hostname"] = names[0]
+	if network != "" {
+		// Docker writes the container's own address for its host name,
+		// and its DNS resolves every alias of the network's containers:
+		// no entry of /etc/hosts may say otherwise
+		cfg["network_aliases"] = names
+		return
+	}
 	if bridged(net) {
 		return
 	}

@@ -18,7 +18,8 @@ import (
 // makes the namespaces itself (ExecRoot: the script's probe and its
 // re-exec under unshare(1)). The script then does the rest as it does
 // alone (Slurm and local run it without Go), so the task's view is the
-// same either way (TestPrecomputedSameView).
+// same either way (TestPrecomputedSameView). For a spec without binds the
+// caller does all of it itself (ExecDirect, direct.go).
 
 // NodeLines are the spec lines that carry this node's facts to the
 // script: "ifaddrs" with every address of the node and its interface, as
@@ -101,7 +102,14 @@ func ExecRoot(path string, argv, env []string) error {
 	if os.Geteuid() != 0 || lookIn(envValue(env, "PATH"), "unshare") == "" {
 		return ErrNotEntered
 	}
-	env = append(withoutInside(env), insideEnv...)
+	return execInNamespaces(path, argv, append(withoutInside(env), insideEnv...), nil)
+}
+
+// execInNamespaces execs argv at path with env in a private mount
+// namespace (propagation private) and a UTS namespace it makes, after
+// inside (nil: nothing) has run in them. It returns only on failure,
+// ErrNotEntered wrapped: nothing of the namespaces outlives the failure.
+func execInNamespaces(path string, argv, env []string, inside func() error) error {
 	errc := make(chan error, 1)
 	go func() {
 		// The namespaces are this thread's alone, and it stays locked to
@@ -115,6 +123,12 @@ func ExecRoot(path string, argv, env []string) error {
 		if err := syscall.Mount("none", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
 			errc <- fmt.Errorf("%w: making / private: %v", ErrNotEntered, err)
 			return
+		}
+		if inside != nil {
+			if err := inside(); err != nil {
+				errc <- fmt.Errorf("%w: %v", ErrNotEntered, err)
+				return
+			}
 		}
 		errc <- syscall.Exec(path, argv, env)
 	}()

@@ -19,7 +19,10 @@
 // have sh and util-linux but not necessarily jobshift), a Nomad raw_exec or
 // exec task — with its data in a spec file, never in the script's text.
 // A caller in Go on the node (Nomad's nomad-env) may spare the script its
-// dearest steps (enter.go: NodeLines, ExecRoot); the script does the rest.
+// dearest steps (enter.go: NodeLines, ExecRoot; the script does the
+// rest), or, for a spec without binds, do all of it with no script run
+// (direct.go: ExecDirect, held to the script's view by a differential
+// test).
 // A directory at a path the host does not have (/train, /etc/volcano) is
 // made in the task's view only: the nearest existing parent is shown
 // through a tmpfs holding binds of its entries (an "underlay"), so the host

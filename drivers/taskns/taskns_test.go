@@ -202,7 +202,7 @@ func TestEncodeRefuses(t *testing.T) {
 }
 
 // openDir is a temporary directory nobody (the unprivileged case) can read.
-func openDir(t *testing.T) string {
+func openDir(t testing.TB) string {
 	dir := t.TempDir()
 	for _, d := range []string{dir, filepath.Dir(dir)} {
 		if err := os.Chmod(d, 0o755); err != nil {

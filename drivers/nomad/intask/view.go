@@ -1,6 +1,7 @@
 package intask
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -18,9 +19,11 @@ import (
 // task's first template costs the client a consul-template runner before
 // the task starts (drivers/nomad view.go, BENCHMARKS.md); nomad-env runs
 // anyway and writes three small files in well under a millisecond. It
-// also adds this node's addresses to the spec and, as root, makes the
-// namespaces the wrapper would (taskns.NodeLines, taskns.ExecRoot): the
-// wrapper's probe, re-exec and ip runs were most of a task's start CPU.
+// also adds this node's addresses to the spec (taskns.NodeLines) and, for
+// a spec without binds, gives the task its view itself instead of the
+// wrapper (taskns.ExecDirect), else as root makes the namespaces the
+// wrapper would (taskns.ExecRoot): the wrapper's probe, re-exec, ip runs,
+// sh, `cat` and `mount` were most of a task's start CPU.
 type View struct {
 	// Spec is the encoded spec (taskns.Spec.Encode) with the placeholders
 	// for what only the client knows (PhIndex, PhAddr, PhTaskDir,
@@ -137,11 +140,20 @@ func (te *Env) writeView(topo contract.Topology, index int, dir, path string) er
 }
 
 // execView execs argv, the wrapper of the view nomad-env wrote into dir,
-// in the namespaces nomad-env makes as root (taskns.ExecRoot), else
-// returns to let the wrapper make them.
+// or without it the wrapper's command: for a spec without binds nomad-env
+// gives the task its view itself (taskns.ExecDirect: no shell, `cat` or
+// `mount` run); otherwise as root it makes the namespaces and execs the
+// wrapper in them (taskns.ExecRoot); else it returns to let the wrapper
+// do everything.
 func execView(dir, path string, argv, env []string) error {
-	if len(argv) < 4 || argv[0] != "sh" || argv[1] != filepath.Join(dir, ViewScriptFile) || argv[3] != "--" {
+	if len(argv) < 5 || argv[0] != "sh" || argv[1] != filepath.Join(dir, ViewScriptFile) ||
+		argv[2] != filepath.Join(dir, ViewSpecFile) || argv[3] != "--" {
 		return taskns.ErrNotEntered
+	}
+	if spec, err := os.ReadFile(argv[2]); err == nil {
+		if err := taskns.ExecDirect(spec, argv[4:], env); !errors.Is(err, taskns.ErrNotEntered) {
+			return err
+		}
 	}
 	return taskns.ExecRoot(path, argv, env)
 }

@@ -65,20 +65,28 @@ func TestWriteView(t *testing.T) {
 	}
 }
 
-// TestExecViewOnlyTheWrapper: nomad-env makes the namespaces only for the
-// wrapper of the view it wrote: another command would run in namespaces
-// no wrapper fills, told by the wrapper's variables that it is inside.
+// TestExecViewOnlyTheWrapper: nomad-env makes the namespaces or the view
+// only for the wrapper and the spec of the view it wrote: another command
+// would run in namespaces no wrapper fills, told by the wrapper's
+// variables that it is inside, and another spec is not nomad-env's to
+// read.
 func TestExecViewOnlyTheWrapper(t *testing.T) {
 	dir := t.TempDir()
 	script := filepath.Join(dir, ViewScriptFile)
+	// a spec the task view would take at once (no namespace), not nomad-env's
+	other := filepath.Join(t.TempDir(), ViewSpecFile)
+	if err := os.WriteFile(other, []byte("mode\tnone\nscratch\t"+t.TempDir()+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, argv := range [][]string{
 		{"sh", filepath.Join(t.TempDir(), ViewScriptFile), "spec", "--", "true"},
+		{"sh", script, other, "--", "false"},
 		{"bash", script, "spec", "--", "true"},
 		{"sh", script, "spec", "true"},
 		{"sh", script},
 		{"true"},
 	} {
-		if err := execView(dir, "/bin/sh", argv, nil); !errors.Is(err, taskns.ErrNotEntered) {
+		if err := execView(dir, "/bin/sh", argv, []string{"PATH=/usr/bin:/bin"}); !errors.Is(err, taskns.ErrNotEntered) {
 			t.Errorf("%q: %v, want ErrNotEntered", argv, err)
 		}
 	}

@@ -16,6 +16,7 @@ nomad {
   spread_nodes     = 3
   docker_gpu_runtime = "nvidia-container-runtime"
   docker_cap_add     = ["sys_admin", "CAP_IPC_LOCK"]
+  docker_network     = "jobshift"
   task_logs          = false
 }
 

@@ -10,6 +10,7 @@ nomad {
   spread_nodes     = -1
   docker_gpu_runtime = 3
   docker_cap_add     = ["SYS_ADMIN", "IPC_LCOK"]
+  docker_network     = "bridge"
 }
 slurm {
   layout      = "hetero"
