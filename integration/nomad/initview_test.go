@@ -167,7 +167,9 @@ func TestInitMemoryEmptyDirInitFails(t *testing.T) {
 	}
 }
 
-// waitAllocsDone waits until every allocation of ids is no longer running.
+// waitAllocsDone waits until every task of every allocation of ids has
+// ended (a failed allocation is "failed" while its poststop tasks still
+// run: Nomad's client status puts a failed task first).
 func waitAllocsDone(t *testing.T, ids []string) {
 	t.Helper()
 	c := agent.Client(t)
@@ -178,7 +180,11 @@ func waitAllocsDone(t *testing.T, ids []string) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if a.ClientStatus != "running" && a.ClientStatus != "pending" {
+			done := a.ClientStatus != "running" && a.ClientStatus != "pending"
+			for _, ts := range a.TaskStates {
+				done = done && ts.State == "dead"
+			}
+			if done {
 				break
 			}
 			if time.Now().After(deadline) {
