@@ -67,6 +67,9 @@ type taskSpec struct {
 	TaskDir string
 	// Container is the docker container name (-docker only).
 	Container string
+	// Mounts are the docker arguments that mount the role's volumes
+	// (-docker only; dockerMounts).
+	Mounts []string
 	// Grace is the stop grace period, which the task's supervisor also
 	// uses when jobshift is gone.
 	Grace time.Duration
@@ -167,6 +170,10 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 		s.Container = containerName(job.Name, runDir, attempt, ref)
 		if process != contract.ProcessMain {
 			s.Container += "-" + process
+		}
+		var err error
+		if s.Mounts, err = dockerMounts(p, r, s.TaskDir); err != nil {
+			return nil, err
 		}
 		s.Argv = dockerArgv(r, rp.Launch, s, userArgv)
 		s.Argv[0] = lookPath(s.Argv[0], s.Env)

@@ -35,6 +35,7 @@ func dockerArgv(r *jobs.Role, l translate.Launch, s *taskSpec, user []string) []
 		// The program file, at the same path inside.
 		a = append(a, "-v", s.Program.Path+":"+s.Program.Path+":ro")
 	}
+	a = append(a, s.Mounts...)
 	if r.Resources.ShmMiB > 0 {
 		a = append(a, "--shm-size", fmt.Sprintf("%dm", r.Resources.ShmMiB))
 	}

@@ -30,6 +30,9 @@ func (d *Driver) Submit(ctx context.Context, p *translate.Plan) (drivers.Handle,
 		return drivers.Handle{}, &diag.Error{Diags: diags}
 	}
 	d.warn(diags)
+	if err := checkDriverMounts(p, shape); err != nil {
+		return drivers.Handle{}, err
+	}
 	c, err := d.clientIn(ptrOr(job.Namespace, ""))
 	if err != nil {
 		return drivers.Handle{}, err

@@ -2,6 +2,8 @@ package multihost_test
 
 import (
 	"encoding/json"
+	"io"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,13 +17,28 @@ import (
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
-// The ConfigMap-entry example's Secret value, and what its master prints
-// once its STORE_KEY equals its Secret volume's file.
+// What the examples' masters print once their Secret values reached them
+// (the ConfigMap-entry example's STORE_KEY equals its Secret volume's
+// file; the init-secret example's credential has the SHA-256 it checks).
 const (
-	entryKey  = "dataset-key-7c1e"
 	entryLine = "rank 0 of 2, epochs 3: entrypoint from the ConfigMap, key from the Secret"
 	initLine  = "dataset: 1000 lines; credential: present (sha256 matches)"
 )
+
+// secretValues are the examples' Secret values as written and in the
+// base64 form of a Secret's data: none may appear in a job version, a
+// task's log or a file of the job's state.
+var secretValues = []string{"dataset-key-7c1e", "ZGF0YXNldC1rZXktN2MxZQ==", "hub-0f8e7d6c5b4a", "aHViLTBmOGU3ZDZjNWI0YQ=="}
+
+// holdsSecret is the first of secretValues s holds, or "".
+func holdsSecret(s string) string {
+	for _, v := range secretValues {
+		if strings.Contains(s, v) {
+			return v
+		}
+	}
+	return ""
+}
 
 // examplePlan is examples/NAME planned on c's site.
 func examplePlan(t *testing.T, c *cluster, name string) *translate.Plan {
@@ -65,7 +82,7 @@ func dockerCluster(t *testing.T, c *cluster) *cluster {
 }
 
 // masterLogOn runs plan on c to success and returns its master's stdout;
-// no job version holds the example's Secret value.
+// no job version and no task's log holds a Secret value.
 func masterLogOn(t *testing.T, c *cluster, plan *translate.Plan) string {
 	cl := nomadClient(t, c)
 	tasks, _ := runNomadPlaced(t, c, cl, plan)
@@ -87,8 +104,20 @@ func masterLogOn(t *testing.T, c *cluster, plan *translate.Plan) string {
 			t.Fatal(err)
 		}
 		for _, v := range versions {
-			if b, _ := json.Marshal(v); strings.Contains(string(b), entryKey) {
-				t.Errorf("job version %d holds the Secret's value", *v.Version)
+			if b, _ := json.Marshal(v); holdsSecret(string(b)) != "" {
+				t.Errorf("job version %d holds the Secret value %q", *v.Version, holdsSecret(string(b)))
+			}
+		}
+		for task := range nt.alloc.TaskStates {
+			for _, stream := range []string{"stdout", "stderr"} {
+				log := "alloc/logs/" + task + "." + stream + ".0"
+				if rc, err := cl.AllocFS().Cat(nt.alloc, log, nil); err == nil {
+					b, _ := io.ReadAll(rc)
+					rc.Close()
+					if v := holdsSecret(string(b)); v != "" {
+						t.Errorf("%s: %s holds the Secret value %q", nt.alloc.Name, log, v)
+					}
+				}
 			}
 		}
 	}
@@ -163,4 +192,26 @@ func slurmExample(t *testing.T, name, want string) {
 		t.Fatalf("final %+v, master printed %q, want %q", r.final, out, want)
 	}
 	checkSpread(t, c, taskAddrs(plan.Job, r.topology(t)))
+	noSecretLeft(t, r)
+}
+
+// noSecretLeft: no Secret value is in a file left of the job: its batch
+// script, its state directory (the tasks' logs among them).
+func noSecretLeft(t *testing.T, r *slurmRun) {
+	t.Helper()
+	files := []string{r.meta["script"]}
+	_ = filepath.Walk(filepath.Dir(r.adir), func(p string, fi os.FileInfo, err error) error {
+		if err == nil && fi.Mode().IsRegular() {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) < 3 {
+		t.Fatalf("the scan found %d files of the job: it would prove nothing", len(files))
+	}
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); holdsSecret(string(b)) != "" {
+			t.Errorf("%s holds the Secret value %q", f, holdsSecret(string(b)))
+		}
+	}
 }

@@ -28,6 +28,7 @@ type slurmRun struct {
 	plan  *translate.Plan
 	final drivers.Result
 	adir  string // the last attempt's state directory (task logs, topology)
+	meta  map[string]string
 }
 
 // runSlurm submits a plan with the Slurm driver and follows it to its end.
@@ -44,7 +45,7 @@ func runSlurm(t *testing.T, plan *translate.Plan, timeout time.Duration) *slurmR
 	if err != nil {
 		t.Fatalf("submit: %v", err)
 	}
-	r := &slurmRun{id: h.ID, plan: plan}
+	r := &slurmRun{id: h.ID, plan: plan, meta: h.Meta}
 	t.Cleanup(func() {
 		if t.Failed() {
 			out, _ := os.ReadFile(h.Meta["output"])

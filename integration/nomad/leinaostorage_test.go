@@ -1,10 +1,12 @@
 package nomad_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
@@ -22,6 +24,41 @@ import (
 func TestLeinaoSeedStorageOnDocker(t *testing.T) {
 	needDocker(t)
 	needDockerVolumes(t)
+	leinaoSeedOnDocker(t, func(shared string) string {
+		return `volume "gdata" {
+  path      = "` + shared + `/gdata"
+  read_only = true
+}
+volume "userhome" { path = "` + shared + `/userhome/${user}" }
+`
+	})
+}
+
+// TestLeinaoSeedStorageOnDockerHostVolume: the same with /gdata and
+// /userhome mapped to Nomad host volumes (the shared tree's gdata and
+// alice's home registered as dynamic host volumes of the client), which
+// the docker plugin mounts whatever its volumes setting; /gdata
+// read-only by the rule.
+func TestLeinaoSeedStorageOnDockerHostVolume(t *testing.T) {
+	needDocker(t)
+	tag := fmt.Sprintf("%d", time.Now().UnixNano()%1e9)
+	leinaoSeedOnDocker(t, func(shared string) string {
+		gdata := registerHostVolume(t, "js-gdata-"+tag, filepath.Join(shared, "gdata"))
+		home := registerHostVolume(t, "js-home-"+tag, filepath.Join(shared, "userhome", "alice"))
+		return `volume "gdata" {
+  nomad_host_volume = "` + gdata + `"
+  read_only         = true
+}
+volume "userhome" { nomad_host_volume = "` + home + `" }
+`
+	})
+}
+
+// leinaoSeedOnDocker lays out the seed's /gdata and alice's /userhome in
+// a shared tree, maps them by the rules rules(tree) and runs the seed on
+// docker: every task's output lands in alice's directory.
+func leinaoSeedOnDocker(t *testing.T, rules func(string) string) {
+	t.Helper()
 	shared := t.TempDir()
 	for _, d := range []string{"gdata/tensorflow-distributed/code", "gdata/tensorflow-distributed/data", "userhome/alice/tensorflow-distributed/output"} {
 		if err := os.MkdirAll(filepath.Join(shared, d), 0o755); err != nil {
@@ -37,19 +74,14 @@ func TestLeinaoSeedStorageOnDocker(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rules, d := siteconfig.ParseConfig([]byte(`volume "gdata" {
-  path      = "`+shared+`/gdata"
-  read_only = true
-}
-volume "userhome" { path = "`+shared+`/userhome/${user}" }
-`), "site.hcl")
+	vols, d := siteconfig.ParseConfig([]byte(rules(shared)), "site.hcl")
 	if d.HasErrors() {
 		t.Fatal(d.Error())
 	}
 	cfg := site()
 	cfg.Nomad.Driver = "docker"
 	cfg.Images = []siteconfig.ImageRule{{Pattern: "10.11.3.8:5000/*", Replace: torchImage}}
-	cfg.Volumes = rules.Volumes
+	cfg.Volumes = vols.Volumes
 	p := loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "leinao-storage.json"), cfg)
 	for _, r := range p.Job.Roles {
 		r.Resources.CPUMilli, r.Resources.MemoryMiB = 500, 256
@@ -77,8 +109,9 @@ volume "userhome" { path = "`+shared+`/userhome/${user}" }
 
 // needDockerVolumes skips when the client's docker plugin does not allow
 // host paths (volumes { enabled = true }), which a site volume rule's path
-// needs on docker (the Why line says so): a site setting the dev agent of
-// scripts/nomad-dev-start.sh leaves at Nomad's default (off).
+// needs on docker (the Why line says so): a site setting, off by Nomad's
+// default, which scripts/nomad-dev-start.sh turns on (an agent it started
+// before it did has it off).
 func needDockerVolumes(t *testing.T) {
 	t.Helper()
 	c := agent.Client(t)

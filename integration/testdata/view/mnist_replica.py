@@ -1,10 +1,13 @@
 # Stand-in for the LeinaoPAI seed's mnist_replica.py, placed by the tests
 # at <shared gdata>/tensorflow-distributed/code/: it reads the dataset
 # from --data_dir and writes what it read, with the cluster it was given,
-# into --train_dir (under a temporary name, then renamed). A ps task
-# serves until every worker has written its output, as a parameter server
-# outlives its workers (the seed's rule ends the job when the ps tasks
-# have succeeded).
+# into --train_dir (under a temporary name, then renamed). Each task then
+# waits for the other role's outputs: a ps task serves until every worker
+# has written its output, as a parameter server outlives its workers, and
+# a worker trains only once every ps is up, as a worker needs its
+# parameter servers (the seed's rule ends the job when either role's
+# tasks have all succeeded, which would otherwise stop a slow starter
+# before it wrote anything).
 import argparse, os, time
 
 ap = argparse.ArgumentParser()
@@ -18,11 +21,11 @@ out = os.path.join(a.train_dir, me + ".txt")
 with open(out + ".tmp", "w") as f:
     f.write("%s read %d lines; ps %d, workers %d\n" % (me, n, len(a.ps_hosts.split(",")), len(a.worker_hosts.split(","))))
 os.rename(out + ".tmp", out)
-if a.job_name == "ps":
-    want = ["worker-%d.txt" % i for i in range(len(a.worker_hosts.split(",")))]
-    for _ in range(1200):
-        if all(os.path.exists(os.path.join(a.train_dir, w)) for w in want):
-            break
-        time.sleep(0.25)
-    else:
-        raise SystemExit("%s: the workers' outputs never appeared in %s" % (me, a.train_dir))
+other = {"ps": ("worker", a.worker_hosts), "worker": ("ps", a.ps_hosts)}[a.job_name]
+want = ["%s-%d.txt" % (other[0], i) for i in range(len(other[1].split(",")))]
+for _ in range(1200):
+    if all(os.path.exists(os.path.join(a.train_dir, w)) for w in want):
+        break
+    time.sleep(0.25)
+else:
+    raise SystemExit("%s: the %s outputs never appeared in %s" % (me, other[0], a.train_dir))
