@@ -123,3 +123,30 @@ func withEnds(obs []observed, ends map[string]endMark) []observed {
 	}
 	return out
 }
+
+// ownEnds is obs with each task that a stop reached after its command had
+// ended by itself shown as that end. The in-task finisher (FinishEnded)
+// runs in the main task once the command has ended, and writes the
+// allocation's marker first; when its verdict stops the job, Nomad kills
+// the finisher, so the task's events read Killing, Terminated (the
+// finisher's exit), Killed, and observe calls it stopped, though its
+// command had ended with the marker's code before the kill. A marker
+// written after the kill began, or before the task started, is not such
+// an end. obs is not changed.
+func ownEnds(obs []observed, ends map[string]endMark) []observed {
+	out := make([]observed, len(obs))
+	for i, o := range obs {
+		out[i] = o
+		m, ok := ends[o.AllocID]
+		if !ok || o.State != completion.Stopped || o.Killed.IsZero() || !m.at.Before(o.Killed) || !o.Started.IsZero() && m.at.Before(o.Started) {
+			continue
+		}
+		o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
+		if m.code != 0 {
+			o.State = completion.Failed
+		}
+		o.Message = fmt.Sprintf("Exit Code: %d (jobshift end marker, written before the job was stopped)", m.code)
+		out[i] = o
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package nomad
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -293,6 +294,79 @@ func TestRenderInTaskFinisher(t *testing.T) {
 				}
 				if diff := cmp.Diff(c.want, got); diff != "" {
 					t.Errorf("group %s (-want +got):\n%s", *g.Name, diff)
+				}
+			}
+		})
+	}
+}
+
+// recordedEnded is testdata/trainjob-initializer-ended.json: a real run's
+// allocations when the job had ended, and its end markers.
+type recordedEnded struct {
+	Allocs []*api.AllocationListStub
+	Ends   map[string]struct {
+		Code       int
+		CreateTime int64
+	}
+}
+
+// TestOwnEndsRecorded: examples/trainjob-initializer.yaml as it ran on
+// Nomad (raw_exec, in-task finishers). node-1's finisher judged last and
+// stopped the job, so Nomad killed it: its main task's events read
+// Killing, Terminated (exit 0), Killed, and observe calls it stopped. Its
+// marker, written before the Killing event, says its command ended by
+// itself with 0: succeeded. The other tasks ended before any stop and
+// keep what observe saw; a marker written after the kill began, or
+// before the task started, or none, leaves a stopped task stopped.
+func TestOwnEndsRecorded(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "trainjob-initializer-ended.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec recordedEnded
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "dataset-initializer", Instances: 1}, {Name: "node", Instances: 2}}}
+	const node1 = "0481f1a9-fc4b-ead7-7b2b-41202fd455ff"
+	marker := func(code int, at int64) endMark { return endMark{code, time.Unix(0, at)} }
+	recorded := map[string]endMark{}
+	for a, m := range rec.Ends {
+		recorded[a] = marker(m.Code, m.CreateTime)
+	}
+	// node-1's Killing event (1796549809533543475) and start (Started
+	// 1796549808432922742, the server's StartedAt 1796549808433131834)
+	const killing, started = 1796549809533543475, 1796549808433131834
+	cases := map[string]struct {
+		ends      map[string]endMark
+		node1     completion.State
+		node1Code int
+	}{
+		"as recorded":                    {recorded, completion.Succeeded, 0},
+		"no markers":                     {nil, completion.Stopped, 0},
+		"marker after the kill began":    {map[string]endMark{node1: marker(0, killing+1)}, completion.Stopped, 0},
+		"marker before the task began":   {map[string]endMark{node1: marker(0, started-1)}, completion.Stopped, 0},
+		"command failed before the kill": {map[string]endMark{node1: marker(3, killing-1e6)}, completion.Failed, 3},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			obs := observe(pol, rec.Allocs, 0, nil)
+			got := map[string]observed{}
+			for _, o := range ownEnds(obs, c.ends) {
+				got[fmt.Sprintf("%s-%d", o.Role, o.Index)] = o
+			}
+			want := map[string]completion.State{"dataset-initializer-0": completion.Succeeded, "node-0": completion.Succeeded, "node-1": c.node1}
+			for task, st := range want {
+				if got[task].State != st {
+					t.Errorf("%s: %s (%q), want %s", task, got[task].State, got[task].Message, st)
+				}
+			}
+			if o := got["node-1"]; o.ExitCode != c.node1Code {
+				t.Errorf("node-1 exit code %d, want %d", o.ExitCode, c.node1Code)
+			}
+			for _, o := range obs {
+				if o.AllocID == node1 && (o.State != completion.Stopped || !o.Killed.Equal(time.Unix(0, killing))) {
+					t.Errorf("observe: node-1 %s killed at %v, want stopped at the recorded Killing event (obs changed?)", o.State, o.Killed)
 				}
 			}
 		})

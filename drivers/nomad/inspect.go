@@ -68,7 +68,10 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 	if info.SubmitTime != nil {
 		st.Submitted = time.Unix(0, *info.SubmitTime).UTC()
 	}
-	obs := observe(pol, allocs, w.version, nil)
+	// a task whose command ended before a stop reached its in-task
+	// finisher is that end while its marker lasts (the watcher that sees
+	// the verdict deletes the markers)
+	obs := w.withOwnEnds(ctx, observe(pol, allocs, w.version, nil))
 	started, live := false, 0
 	for _, o := range obs {
 		started = started || o.State != completion.Pending

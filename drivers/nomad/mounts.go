@@ -216,6 +216,30 @@ func hostPathMount(container bool, vol jobs.Volume) (MountShape, string) {
 	return m, ""
 }
 
+// dockerVolumesAttr is the docker plugin's fingerprint of its option
+// volumes { enabled = true } (drivers/docker/fingerprint.go, v1.11.3: set
+// only when enabled); without the option a host path outside the task
+// directory fails the task when it starts.
+const dockerVolumesAttr = "driver.docker.volumes.enabled"
+
+// hostPathsAllowed: a docker group with a host path as a driver volume
+// needs clients whose plugin allows host paths; the constraint keeps it
+// off the others, and a cluster with none refuses the job at submission,
+// naming the option, instead of failing its tasks. (podman's plugin
+// fingerprints no such attribute; its volumes are on by default.)
+func (d *decider) hostPathsAllowed(g *GroupShape) {
+	if g.Driver != "docker" {
+		return
+	}
+	for _, m := range g.Mounts {
+		if m.Way == MountDriver && path.IsAbs(m.Source) {
+			g.Requires = append(g.Requires, NodeAttr{Attr: dockerVolumesAttr, Value: "true"})
+			g.Why = append(g.Why, "constraint ${attr."+dockerVolumesAttr+"} = true: the host path "+m.Source+" needs a client whose docker plugin has volumes { enabled = true }")
+			return
+		}
+	}
+}
+
 // emptyDirName is the allocation directory's entry of emptyDir name (a
 // DNS label on Kubernetes; anything else is made one path element).
 func emptyDirName(name string) string {

@@ -113,6 +113,14 @@ func TestMountsRendered(t *testing.T) {
 		job := renderedJSON(t, p)
 		for _, g := range job.TaskGroups {
 			checkJSONMounts(t, c.driver, g, c.nomad)
+			// docker's plugin takes a host path only with its volumes option,
+			// which it fingerprints (drivers/docker/fingerprint.go, v1.11.3)
+			want := map[bool]int{true: 1}[c.driver == "docker"]
+			if n := slices.IndexFunc(g.Constraints, func(k *api.Constraint) bool {
+				return k.LTarget == "${attr.driver.docker.volumes.enabled}" && k.RTarget == "true" && k.Operand == "="
+			}); (n >= 0) != (want == 1) || len(g.Constraints) != want {
+				t.Errorf("%s: group %s constraints %+v, want the docker volumes attribute: %v", c.driver, *g.Name, g.Constraints, want == 1)
+			}
 			spec := viewSpecText(t, mainOf(g))
 			for _, b := range c.binds {
 				if !strings.Contains(spec, "\n"+b+"\n") {

@@ -33,6 +33,10 @@ type observed struct {
 	// Started is when the server saw the main task start (zero: not yet);
 	// an end marker older than it is not this task's end.
 	Started time.Time
+	// Killed is when Nomad began killing the main task of a task observed
+	// Stopped for that kill (zero otherwise); an end marker older than it
+	// is the task's own end (ownEnds).
+	Killed time.Time
 }
 
 // observe maps the allocations of one job version to tasks. stopping holds
@@ -124,6 +128,9 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
 			// outcome.
 			o.State = completion.Stopped
+			if k := killing(main); k != nil {
+				o.Killed = time.Unix(0, k.Time)
+			}
 		}
 		out = append(out, o)
 	}
@@ -217,8 +224,14 @@ func lastExit(ts *api.TaskState) (int, string, bool) {
 // already ended still adds its Killing event, after the Terminated one (a
 // worker that had ended 0 when another's verdict stopped the job).
 func killed(ts *api.TaskState) bool {
+	return killing(ts) != nil
+}
+
+// killing is the Killing event that came before the task's end (killed),
+// or nil.
+func killing(ts *api.TaskState) *api.TaskEvent {
 	if ts == nil {
-		return false
+		return nil
 	}
 	end := len(ts.Events)
 	for i := len(ts.Events) - 1; i >= 0; i-- {
@@ -229,8 +242,8 @@ func killed(ts *api.TaskState) bool {
 	}
 	for _, e := range ts.Events[:end] {
 		if e.Type == api.TaskKilling {
-			return true
+			return e
 		}
 	}
-	return false
+	return nil
 }

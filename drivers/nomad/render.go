@@ -209,6 +209,9 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 		ReschedulePolicy: &api.ReschedulePolicy{Attempts: new(0), Unlimited: new(false)},
 	}
 	storeGroupShape(g, gs)
+	for _, a := range gs.Requires {
+		g.Constraints = append(g.Constraints, &api.Constraint{LTarget: "${attr." + a.Attr + "}", RTarget: a.Value, Operand: "="})
+	}
 	g.Volumes = groupVolumes(gs)
 	net := r.network(gs, own)
 	if net != nil {

@@ -196,8 +196,16 @@ type GroupShape struct {
 	// ("" = the host's network, or Docker's bridge where ports are
 	// mapped: ownNetwork).
 	Network string
-	Why     []string // one line per decision
+	// Requires: node attributes the group's clients must have (a group
+	// constraint each), so that a client that cannot run the group is
+	// never chosen and the placement report names the attribute.
+	Requires []NodeAttr
+	Why      []string // one line per decision
 }
+
+// NodeAttr is a node attribute a group needs, as a constraint
+// ${attr.<Attr>} = Value.
+type NodeAttr struct{ Attr, Value string }
 
 // TaskShape is one task of a group.
 type TaskShape struct {
@@ -451,6 +459,7 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
 	d.mounts(&g, role)
 	d.emptyDirTasks(&g, role)
+	d.hostPathsAllowed(&g)
 	if uai {
 		ps := TaskShape{Name: PSTask}
 		if g.Traits.GroupSignal {

@@ -145,7 +145,21 @@ func (d *Driver) plan(ctx context.Context, c *api.Client, job *api.Job, p *trans
 	if len(resp.FailedTGAllocs) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%w: %s%s", ErrPlacement, placementReport(resp.FailedTGAllocs), hostNetHint(job, p))
+	return fmt.Errorf("%w: %s%s", ErrPlacement, placementReport(resp.FailedTGAllocs), hostNetHint(job, p)+volumesHint(resp.FailedTGAllocs))
+}
+
+// volumesHint names the site option when a group was kept off every
+// client for a host path (hostPathsAllowed).
+func volumesHint(failed map[string]*api.AllocationMetric) string {
+	for _, m := range failed {
+		for k := range m.ConstraintFiltered {
+			if strings.Contains(k, dockerVolumesAttr) {
+				return " The job mounts a host path in docker containers: the clients' docker plugin must allow host paths " +
+					"(plugin \"docker\" { config { volumes { enabled = true } } }), or map the volume to a Nomad host volume (volume rule nomad_host_volume)."
+			}
+		}
+	}
+	return ""
 }
 
 // hostNetHint explains a failed placement of a job whose tasks each need a

@@ -67,6 +67,11 @@ type watcher struct {
 	// writer: the allocation and task of a finisher inside the job, which
 	// its verdict names (verdict.go); empty for run and the controller
 	writer verdictWriter
+
+	// ends: the end markers read so far, and the allocations they were
+	// read for (withOwnEnds)
+	ends     map[string]endMark
+	endsRead map[string]bool
 }
 
 func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*watcher, error) {
@@ -172,7 +177,7 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	now := time.Now()
 	var changed []observed
 	live := 0
-	for _, o := range w.rendezvous(observe(w.pol, allocs, w.version, w.m.StoppingSet()), now) {
+	for _, o := range w.withOwnEnds(ctx, w.rendezvous(observe(w.pol, allocs, w.version, w.m.StoppingSet()), now)) {
 		prev, seen := w.last[o.TaskRef]
 		if !seen || prev.State != o.State {
 			ref := o.TaskRef
@@ -217,6 +222,41 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	return nil, false
 }
 
+// withOwnEnds is obs with the tasks whose command ended by itself before
+// a stop killed their in-task finisher shown as ended (ownEnds). The
+// markers are read once for each allocation that looks stopped by a kill
+// (a marker never changes): a read in a step that shows a new one, none
+// otherwise; unreadable markers leave obs as it is.
+func (w *watcher) withOwnEnds(ctx context.Context, obs []observed) []observed {
+	read := false
+	for _, o := range obs {
+		if o.State == completion.Stopped && !o.Killed.IsZero() && !w.endsRead[o.AllocID] {
+			read = true
+		}
+	}
+	if read {
+		ends, err := readEnds(ctx, w.c, w.id)
+		if err != nil {
+			return obs
+		}
+		if w.ends == nil {
+			w.ends, w.endsRead = map[string]endMark{}, map[string]bool{}
+		}
+		for a, m := range ends {
+			w.ends[a] = m
+		}
+		for _, o := range obs {
+			if o.State == completion.Stopped && !o.Killed.IsZero() {
+				w.endsRead[o.AllocID] = true
+			}
+		}
+	}
+	if len(w.ends) == 0 {
+		return obs
+	}
+	return ownEnds(obs, w.ends)
+}
+
 // act executes the machine's actions: a verdict stops the whole job
 // (deregister: every task still running ends by jobshift's hand, those of
 // Verdict.Stop and of Keep too — Nomad jobs are not left half-running),
@@ -224,6 +264,12 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 func (w *watcher) act(ctx context.Context, out chan<- drivers.Event, acts []completion.Action) {
 	for _, a := range acts {
 		if a.Kind != completion.ActVerdict || a.Verdict.Phase == completion.PhaseStopped {
+			continue
+		}
+		if w.recorded(ctx) != nil {
+			// an in-job finisher judged first, recorded its verdict and
+			// stopped the job (its own task's end is known from its
+			// marker: withOwnEnds)
 			continue
 		}
 		w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("%s: %s; stopping the job", a.Verdict.Phase, a.Verdict.Reason)})

@@ -1,10 +1,13 @@
 package multihost_test
 
 import (
+	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -185,4 +188,111 @@ func stderrs(r *slurmRun) string {
 		b.WriteString(role.Name + "-0 stderr:\n" + string(out))
 	}
 	return b.String()
+}
+
+// trainJobDocker are the TrainJob examples as they run in containers on
+// the clients' own Docker daemons: the image their runtimes' images map
+// to, the job file as that image runs it (a script of the checkout sent
+// with the command, the image holding no checkout), what the image must
+// import, and the line that ends each task's output (the docker logger
+// may still be writing it when the job has ended).
+var trainJobDocker = []trainJobContainers{
+	{"trainjob-torch.yaml", "ddp_train.py", torchImage, "torch", checksumRE, 3},
+	{"trainjob-xgboost.yaml", "trainjob_xgb_train.py", torchImage, "xgboost", checksumRE, 3},
+	{"trainjob-mpi.yaml", "", mpiImage, "mpi4py", regexp.MustCompile(`allreduce rank \d+ of 6 `), 6},
+	{"trainjob-initializer.yaml", "", torchImage, "", datasetRows, 2},
+}
+
+type trainJobContainers struct {
+	file, script string
+	image        string
+	module       string
+	last         *regexp.Regexp
+	lines        int
+}
+
+// TestTrainJobExamplesNomadDocker: every TrainJob example runs unchanged
+// on the Nomad cluster with the docker driver, its tasks spread over the
+// clients, to success with its output's proof of work; the environment
+// rendered for every task (the container's) is the oracle's. The
+// initializer's hostPath is a driver volume as written: the clients'
+// docker plugins allow host paths (cluster.sh), and the hosts share this
+// machine's /tmp.
+func TestTrainJobExamplesNomadDocker(t *testing.T) {
+	c := need(t, "nomad")
+	cl := nomadClient(t, c)
+	for _, ex := range trainJobExamples {
+		i := slices.IndexFunc(trainJobDocker, func(d trainJobContainers) bool { return d.file == ex.file })
+		t.Run(ex.file, func(t *testing.T) {
+			if i < 0 {
+				t.Fatalf("no row of trainJobDocker for %s", ex.file)
+			}
+			dk := trainJobDocker[i]
+			needClientImage(t, c, dk.image, map[string]string{torchImage: "build-torch-image.sh", mpiImage: "build-mpi-image.sh"}[dk.image])
+			if dk.module != "" {
+				needClientModule(t, c, dk.image, dk.module)
+			}
+			if ex.file == "trainjob-initializer.yaml" {
+				exampleWorkspace(t)
+			}
+			file := filepath.Join(repoRoot(), "examples", ex.file)
+			if dk.script != "" {
+				file = drivertest.StandInScriptJob(t, ex.file, dk.script)
+			}
+			dc := onDocker(c, siteconfig.ImageRule{Pattern: "pytorch/pytorch:*", Replace: dk.image}, siteconfig.ImageRule{Pattern: "ghcr.io/kubeflow/trainer/*", Replace: dk.image},
+				siteconfig.ImageRule{Pattern: "python:*", Replace: dk.image}, siteconfig.ImageRule{Pattern: "jobshift/torch:*", Replace: dk.image})
+			plan := loadPlan(t, dc, file)
+			if ex.file == "trainjob-initializer.yaml" {
+				// its trainers run for ms
+				drivertest.OutlastDockerLogger(t, plan.Job, "node")
+			}
+			tasks, topo := runNomadPlaced(t, dc, cl, plan)
+			for _, nt := range tasks {
+				for _, task := range nt.alloc.Job.LookupTaskGroup(nt.alloc.TaskGroup).Tasks {
+					if task.Name == nomad.MainTask && task.Driver != "docker" {
+						t.Errorf("%s: driver %s, want docker", nt.alloc.Name, task.Driver)
+					}
+				}
+			}
+			var all strings.Builder
+			for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+				all.Reset()
+				for _, nt := range tasks {
+					all.WriteString(catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0"))
+				}
+				if len(dk.last.FindAllString(all.String(), -1)) >= dk.lines || time.Now().After(deadline) {
+					break
+				}
+			}
+			ex.check(t, func(role string, i int) string {
+				for _, nt := range tasks {
+					if nt.role == role && nt.index == i {
+						return catAlloc(t, cl, nt.alloc, "alloc/logs/"+nomad.MainTask+".stdout.0")
+					}
+				}
+				t.Fatalf("no task %s-%d", role, i)
+				return ""
+			})
+			opts := nomad.ContractOptions(plan)
+			for _, nt := range tasks {
+				checkRenderedEnv(t, cl, plan, topo, opts, nt)
+			}
+		})
+	}
+}
+
+// needClientModule: image's python3 imports module in every client's own
+// dockerd (an image of an older recipe of its build script may not).
+func needClientModule(t *testing.T, c *cluster, image, module string) {
+	t.Helper()
+	for name := range c.Hosts {
+		sock := filepath.Join(filepath.Dir(c.Env["JOBSHIFT_CONFIG"]), name, "d", "docker.sock")
+		if err := exec.Command("docker", "--host", "unix://"+sock, "run", "--rm", "--network", "none", image, "python3", "-c", "import "+module).Run(); err != nil {
+			msg := fmt.Sprintf("%s's dockerd (%s): %s has no python3 module %s: rebuild it (integration/nomad/build-*-image.sh tag by recipe), then cluster.sh down/up nomad", name, sock, image, module)
+			if os.Getenv("CI") == "true" {
+				t.Fatal(msg)
+			}
+			t.Skip(msg)
+		}
+	}
 }

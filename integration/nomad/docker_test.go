@@ -65,6 +65,32 @@ func needDocker(t *testing.T) {
 	}
 }
 
+// needImageModule skips (fails under CI=true) when the torch image's
+// python3 cannot import module: an image of an older recipe
+// (build-torch-image.sh tags its images by recipe). Under CI=true or
+// JOBSHIFT_BUILD_IMAGES=1 the script builds the current recipe's image.
+func needImageModule(t *testing.T, module string) {
+	t.Helper()
+	imports := func() bool {
+		return exec.Command("docker", "run", "--rm", "--network", "none", torchImage, "python3", "-c", "import "+module).Run() == nil
+	}
+	if imports() {
+		return
+	}
+	why := "image " + torchImage + " has no python3 module " + module + ": run integration/nomad/build-torch-image.sh (its recipe changed)"
+	if os.Getenv("CI") == "true" || os.Getenv("JOBSHIFT_BUILD_IMAGES") == "1" {
+		out, err := exec.Command("bash", filepath.Join(agent.Repo(), "integration", "nomad", "build-torch-image.sh"), torchImage).CombinedOutput()
+		if err == nil && imports() {
+			return
+		}
+		why += fmt.Sprintf(": building it: %v\n%s", err, out)
+	}
+	if os.Getenv("CI") == "true" {
+		t.Fatal(why)
+	}
+	t.Skip(why)
+}
+
 // leinaoProgram binds the container's port 10001 (as mnist_replica.py
 // does), then reaches every task of the job through PAI_PORT_LIST_<r>_<i>
 // (ip,p1,p2,p3: host ports) and prints who answered.

@@ -146,6 +146,18 @@ func TestInTaskFinisherAfterRunDied(t *testing.T) {
 			}
 			waitAllEnded(t, c, id)
 			statusTakesVerdict(t, id, v, tc.wantPhase, nomad.MainTask)
+			// the worker whose finisher judged last was killed by its own
+			// verdict's stop, after its command ended: status shows that
+			// end (its marker), not a stop
+			want := map[string]string{"worker-1": tc.wantPhase + " " + tc.worker1}
+			if tc.worker1 == "0" {
+				want["worker-0"] = "succeeded 0"
+			}
+			for task, st := range statusTasks(t, id) {
+				if w, ok := want[task]; ok && fmt.Sprintf("%s %d", st.State, st.ExitCode) != w {
+					t.Errorf("status: %s %s (exit code %d) %q, want %s", task, st.State, st.ExitCode, st.Message, w)
+				}
+			}
 			allocs, _, err := c.Jobs().Allocations(id, true, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -201,6 +213,24 @@ func deleteVariables(t *testing.T, c *api.Client, path string) {
 	for _, v := range list {
 		_, _ = c.Variables().Delete(v.Path, nil)
 	}
+}
+
+// statusTasks is status's (the driver's Inspect) tasks of job id, by name.
+func statusTasks(t *testing.T, id string) map[string]drivers.TaskStatus {
+	t.Helper()
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := d.(drivers.Inspector).Inspect(context.Background(), drivers.Handle{Driver: nomad.TargetHCL, ID: id})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]drivers.TaskStatus{}
+	for _, ts := range st.Tasks {
+		out[fmt.Sprintf("%s-%d", ts.Role, ts.Index)] = ts
+	}
+	return out
 }
 
 // statusTakesVerdict: the finisher's verdict names its allocation and its

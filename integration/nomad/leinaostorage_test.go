@@ -1,6 +1,8 @@
 package nomad_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,9 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/completion"
 )
 
@@ -109,10 +113,19 @@ func leinaoSeedOnDocker(t *testing.T, rules func(string) string) {
 
 // needDockerVolumes skips when the client's docker plugin does not allow
 // host paths (volumes { enabled = true }), which a site volume rule's path
-// needs on docker (the Why line says so): a site setting, off by Nomad's
-// default, which scripts/nomad-dev-start.sh turns on (an agent it started
-// before it did has it off).
+// needs on docker: a site setting, off by Nomad's default (this agent's),
+// on in scripts/cluster.sh's clients, where integration/multihost runs
+// the same jobs; TestSharedClaimTFJobOnDocker checks the refusal here.
 func needDockerVolumes(t *testing.T) {
+	t.Helper()
+	if !dockerVolumesEnabled(t) {
+		t.Skip("the client's docker plugin does not allow host paths (Nomad's default; plugin \"docker\" { config { volumes { enabled = true } } }): integration/multihost runs this job on clients that do")
+	}
+}
+
+// dockerVolumesEnabled: the client's docker plugin allows host paths (its
+// fingerprint, drivers/docker/fingerprint.go, v1.11.3).
+func dockerVolumesEnabled(t *testing.T) bool {
 	t.Helper()
 	c := agent.Client(t)
 	nodes, _, err := c.Nodes().List(nil)
@@ -123,7 +136,28 @@ func needDockerVolumes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n.Attributes["driver.docker.volumes.enabled"] != "true" {
-		t.Skip("the client's docker plugin does not allow host paths (plugin \"docker\" { config { volumes { enabled = true } } })")
+	return n.Attributes["driver.docker.volumes.enabled"] == "true"
+}
+
+// refusedForDockerVolumes: p, whose docker tasks mount host paths, is
+// refused at submission on a client without the docker volumes option,
+// the error naming it, and no job is registered.
+func refusedForDockerVolumes(t *testing.T, p *translate.Plan) {
+	t.Helper()
+	t.Setenv("NOMAD_ADDR", agent.Addr(t))
+	p.Options["id"] = fmt.Sprintf("%s-%d", p.Job.Name, time.Now().UnixNano()%1e9)
+	d, err := drivers.New(nomad.TargetHCL, drivers.Config{Site: p.Site})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	_, err = d.Submit(ctx, p)
+	t.Logf("Submit: %v", err)
+	if !errors.Is(err, nomad.ErrPlacement) || !strings.Contains(fmt.Sprint(err), "volumes { enabled = true }") || !strings.Contains(fmt.Sprint(err), "driver.docker.volumes.enabled") {
+		t.Errorf("Submit: %v, want a placement error naming the docker plugin's volumes option", err)
+	}
+	if _, _, err := agent.Client(t).Jobs().Info(nomad.JobIDFor(p), nil); err == nil {
+		t.Errorf("the job %s was registered", nomad.JobIDFor(p))
 	}
 }

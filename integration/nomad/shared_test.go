@@ -92,11 +92,22 @@ func TestSharedClaimTFJobOnRawExec(t *testing.T) {
 
 // TestSharedClaimTFJobOnDocker: the same on docker, the claims driver
 // volumes of the mapped paths (the client's docker plugin must allow host
-// paths: volumes { enabled = true }).
+// paths: volumes { enabled = true }). On a client with Nomad's default
+// docker settings (this agent's), the job is refused at submission,
+// naming the option, and nothing is registered; integration/multihost
+// TestSharedClaimTFJobNomadDocker runs it on clients that allow them.
 func TestSharedClaimTFJobOnDocker(t *testing.T) {
 	cfg := dockerSite(t)
-	needDockerVolumes(t)
 	shared := sharedDirs(t)
+	if !dockerVolumesEnabled(t) {
+		rules, d := siteconfig.ParseConfig([]byte(pathRules(shared)), "site.hcl")
+		if d.HasErrors() {
+			t.Fatal(d.Error())
+		}
+		cfg.Volumes = rules.Volumes
+		refusedForDockerVolumes(t, loadPlan(t, filepath.Join(agent.Repo(), "integration", "testdata", "view", "tfjob-shared.yaml"), cfg))
+		return
+	}
 	sharedClaimRun(t, cfg, pathRules(shared), shared)
 }
 
@@ -141,8 +152,16 @@ func registerHostVolume(t *testing.T, name, dir string) string {
 	}
 	id := resp.Volume.ID
 	t.Cleanup(func() {
-		if _, _, err := c.HostVolumes().Delete(&api.HostVolumeDeleteRequest{ID: id}, nil); err != nil {
-			t.Errorf("deleting host volume %s: %v", name, err)
+		// refused while an allocation of the job still claims it
+		for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(time.Second) {
+			_, _, err := c.HostVolumes().Delete(&api.HostVolumeDeleteRequest{ID: id}, nil)
+			if err == nil {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("deleting host volume %s: %v", name, err)
+				return
+			}
 		}
 	})
 	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(200 * time.Millisecond) {

@@ -2,15 +2,19 @@ package nomad_test
 
 import (
 	"encoding/base64"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
+
 
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
+	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/internal/envdump"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
@@ -189,3 +193,90 @@ func TestTrainJobTorchOnDocker(t *testing.T) {
 		t.Errorf("checksums %v, want three equal", sums)
 	}
 }
+
+// dockerTrainJob is the site of the TrainJob examples on the docker
+// driver: the runtimes' images mapped to the torch image, the helper for
+// the step order.
+func dockerTrainJob(t *testing.T) *siteconfig.Config {
+	t.Helper()
+	needDocker(t)
+	return &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: "docker", CPUMHzPerCore: 100, BarrierTimeout: "2m", Helper: helper(t)},
+		Images: []siteconfig.ImageRule{{Pattern: "ghcr.io/kubeflow/trainer/*", Replace: torchImage}, {Pattern: "python:*", Replace: torchImage}}}
+}
+
+// waitMainLogs is mainLogs once re matches n times in it, or after 15 s:
+// a Docker task's output reaches its log through Nomad's docker logger,
+// which may still be writing it when the job has ended.
+func waitMainLogs(t *testing.T, id string, re *regexp.Regexp, n int) string {
+	t.Helper()
+	for deadline := time.Now().Add(15 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+		out := mainLogs(t, id)
+		if len(re.FindAllString(out, -1)) >= n || time.Now().After(deadline) {
+			return out
+		}
+	}
+}
+
+// TestTrainJobXGBoostOnDocker runs examples/trainjob-xgboost.yaml in the
+// torch image (which holds Debian's python3-xgboost; the runtime's image
+// mapped to it by a site rule), its script sent with the command as the
+// image holds no checkout: the three nodes end with the same model, and
+// every task's rendered environment is the oracle's.
+func TestTrainJobXGBoostOnDocker(t *testing.T) {
+	cfg := dockerTrainJob(t)
+	needImageModule(t, "xgboost")
+	p := loadPlan(t, drivertest.StandInScriptJob(t, "trainjob-xgboost.yaml", "trainjob_xgb_train.py"), cfg)
+	res, id := run(t, p)
+	defer agent.Client(t).Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	checkRenderedEnv(t, agent.Client(t), p, id, nomad.ContractOptions(p), nil)
+	sums := map[string]string{}
+	for _, m := range trainJobChecksumRe.FindAllStringSubmatch(waitMainLogs(t, id, trainJobChecksumRe, 3), -1) {
+		sums[m[1]] = m[2]
+	}
+	if len(sums) != 3 || sums["0"] != sums["1"] || sums["0"] != sums["2"] {
+		t.Errorf("checksums %v, want three equal", sums)
+	}
+}
+
+// TestTrainJobInitializerOnDocker runs examples/trainjob-initializer.yaml
+// in containers. The dev agent's docker plugin mounts no host path
+// (Nomad's default, volumes { enabled = false }: drivers/docker/config.go,
+// v1.11.3), so the site maps the runtime's shared volume to a Nomad host
+// volume, as a site without that option would (volume "initializer" {
+// nomad_host_volume = ... }): here a dynamic host volume registered on the
+// agent's node over the job's hostPath directory. The initializer writes
+// the data set into it, the two nodes read their halves after it (and
+// outlast the docker logger: drivertest.OutlastDockerLogger).
+func TestTrainJobInitializerOnDocker(t *testing.T) {
+	cfg := dockerTrainJob(t)
+	host := exampleWorkspace(t)
+	vol := registerHostVolume(t, fmt.Sprintf("jobshift-test-%d", time.Now().UnixNano()%1e9), host)
+	rules, d := siteconfig.ParseConfig([]byte(`volume "initializer" { nomad_host_volume = "`+vol+`" }`), "site.hcl")
+	if d.HasErrors() {
+		t.Fatal(d.Error())
+	}
+	cfg.Volumes = rules.Volumes
+	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-initializer.yaml"), cfg)
+	drivertest.OutlastDockerLogger(t, p.Job, "node")
+	res, id := run(t, p)
+	c := agent.Client(t)
+	defer c.Jobs().Deregister(id, true, nil)
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v", res)
+	}
+	job, _, err := c.Jobs().Info(id, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range job.TaskGroups {
+		if v := g.Volumes["initializer"]; v == nil || v.Type != "host" || v.Source != vol {
+			t.Errorf("group %s: volume %+v, want the host volume %s", *g.Name, v, vol)
+		}
+	}
+	checkRenderedEnv(t, c, p, id, nomad.ContractOptions(p), nil)
+	checkDatasetRows(t, waitMainLogs(t, id, datasetRows, 2), host)
+}
+

@@ -69,9 +69,10 @@ func StandInImageJob(t *testing.T, file, kind string) string {
 }
 
 // StandInScriptJob is examples/file with its python3 examples/script
-// command (a container's command list or a shell command line) rewritten,
-// as StandInImageJob, to write the script into the container first. It
-// returns the path of the rewritten file, in a test directory.
+// command (a container's command list, a shell command line, or the end
+// of one) rewritten, as StandInImageJob, to bring the script into the
+// container. It returns the path of the rewritten file, in a test
+// directory.
 func StandInScriptJob(t *testing.T, file, script string) string {
 	t.Helper()
 	prog, err := os.ReadFile(filepath.Join(repoRoot(), "examples", script))
@@ -82,10 +83,13 @@ func StandInScriptJob(t *testing.T, file, script string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	write := "echo " + base64.StdEncoding.EncodeToString(prog) + " | base64 -d >/tmp/" + script
+	b64 := base64.StdEncoding.EncodeToString(prog)
+	write := "echo " + b64 + " | base64 -d >/tmp/" + script
 	out := strings.NewReplacer(
 		`["python3", "examples/`+script+`"]`, `["sh", "-c", "`+write+` && exec python3 /tmp/`+script+`"]`,
 		"- python3 examples/"+script+"\n", "- "+write+" && python3 /tmp/"+script+"\n",
+		// the end of a longer command line (... exec python3 examples/x.py)
+		" python3 examples/"+script+"\n", ` python3 -c "$(echo `+b64+` | base64 -d)"`+"\n",
 	).Replace(string(src))
 	if out == string(src) {
 		t.Fatalf("%s no longer runs python3 examples/%s", file, script)
