@@ -9,6 +9,10 @@ type ReadOptions struct {
 	// Secrets, when non-nil, are PAI v2 secrets from a -secrets FILE; they
 	// take precedence over a secrets document in the job file.
 	Secrets map[string]any
+	// SecretSource, when set, is asked for a Kubernetes Secret a pod names
+	// that neither the job file nor Secrets holds (the site's Nomad
+	// Variables): only then, so a job that names none never reaches it.
+	SecretSource SecretSource
 	// Dialect forces a dialect ("leinao"); empty means detect.
 	Dialect string
 	// Runtimes are files holding Kubeflow Trainer TrainingRuntimes or
@@ -23,3 +27,8 @@ type ReadOptions struct {
 	// warnings.
 	Lossy bool
 }
+
+// SecretSource gives the Secret of a name as a decoded Kubernetes object
+// (kind Secret), nil when it has none; its error says where it looked and
+// never quotes a value.
+type SecretSource func(name string) (map[string]any, error)

@@ -20,11 +20,12 @@ import (
 //
 // A command given no -secrets file reads every *.yaml, *.yml and *.json
 // file of Dir (sorted by name) as one; each holds Secret or ConfigMap
-// documents (or a v1 List of them). Every Nomad Variable directly below
-// NomadVariable (in the namespace the Nomad client uses) is the Secret
-// of its last path element, its items the Secret's keys and values: the
-// site keeps them where Nomad's ACLs guard them (a user's token reads
-// its own path only), and no file of them lies on a disk.
+// documents (or a v1 List of them). The Nomad Variable NomadVariable/NAME
+// (in the namespace the Nomad client uses) is the Secret NAME, its items
+// the Secret's keys and values: the site keeps them where Nomad's ACLs
+// guard them (a user's token reads its own path only), and no file of them
+// lies on a disk. Nomad is asked only for a Secret a job names that neither
+// the job file nor Dir holds, so a job naming none needs no Nomad.
 type SecretsConfig struct {
 	// Dir is the directory, "${user}" not yet substituted ("" = none).
 	Dir string

@@ -42,11 +42,15 @@ func volumeOrigin(site *siteconfig.Config, user string, v jobs.Volume) string {
 			return fmt.Sprintf("%s: %s", from, nomadVolume(rule))
 		}
 	}
-	switch v.Kind {
-	case "hostPath":
+	switch {
+	case v.Kind == "hostPath":
 		return "the host path " + v.Source + " as written"
-	case "emptyDir":
-		return "per-task scratch"
+	case v.Kind == "emptyDir" && v.Source == "Memory" && v.SizeMiB > 0:
+		return fmt.Sprintf("per-task scratch writable by every user, a tmpfs of %d MiB (sizeLimit)", v.SizeMiB)
+	case v.Kind == "emptyDir" && v.Source == "Memory":
+		return "per-task scratch writable by every user, a tmpfs"
+	case v.Kind == "emptyDir":
+		return "per-task scratch writable by every user (0777, as the kubelet makes it)"
 	}
 	return fmt.Sprintf("no site rule: not provided (add volume %q { path = \"/shared/...\" } to the site config)", v.Name)
 }

@@ -218,6 +218,10 @@ func (f *jobFlags) loadPlan(path string, cfg *siteconfig.Config) (*jobs.Job, *tr
 			return nil, nil, diags
 		}
 		opts.Secrets = s
+		if cfg.Secrets.NomadVariable != "" {
+			user, _ := translate.ResolveUser(f.user) // checked by check
+			opts.SecretSource = nomadSecretSource(cfg, user)
+		}
 	}
 	if cfg != nil && cfg.Trainer != nil {
 		opts.Runtimes = append(append([]string(nil), opts.Runtimes...), cfg.Trainer.RuntimeFiles()...)
@@ -285,51 +289,29 @@ func (f *jobFlags) siteSecrets(cfg *siteconfig.Config) (map[string]any, hcl.Diag
 			return nil, append(diags, cmdError("Invalid site secrets file", "%s (the site's secrets dir, %s) holds no Secret or ConfigMap documents.", file, sc.Range))
 		}
 	}
-	if sc.NomadVariable != "" {
-		vars, d := nomadSecrets(cfg, user, items)
-		if diags = append(diags, d...); d.HasErrors() {
-			return nil, diags
-		}
-		items = append(items, vars...)
-	}
 	if len(items) == 0 {
 		return nil, diags
 	}
 	return map[string]any{"apiVersion": "v1", "kind": "List", "items": items}, diags
 }
 
-// nomadSecrets are the Secrets of the site's Nomad Variables for user
-// (nomad.SiteSecrets); a name the secrets dir's files also hold (have) is
-// refused, as two Secrets of one name cannot exist. Errors never quote a
-// value.
-func nomadSecrets(cfg *siteconfig.Config, user string, have []any) ([]any, hcl.Diagnostics) {
+// nomadSecretSource asks the site's Nomad Variables (nomad.SiteSecret) for
+// the Secrets of user that a job names and does not carry: only then is
+// Nomad reached, so a job naming none converts with Nomad down. A Secret
+// the secrets dir holds is taken from there, never asked. Its errors name
+// the site rule and the address asked, never a value.
+func nomadSecretSource(cfg *siteconfig.Config, user string) jobs.SecretSource {
 	sc := cfg.Secrets
-	fail := func(format string, a ...any) hcl.Diagnostics {
-		return hcl.Diagnostics{{Severity: hcl.DiagError, Summary: "Cannot read the site's secrets", Detail: fmt.Sprintf(format, a...), Subject: sc.Range.Ptr()}}
-	}
-	prefix, err := sc.VariablePrefix(user)
-	if err != nil {
-		return nil, fail("%v.", err)
-	}
-	vars, err := nomad.SiteSecrets(drivers.Config{Site: cfg}, prefix)
-	if err != nil {
-		return nil, fail("%v. The site keeps its Secrets as Nomad Variables (secrets { nomad_variable = %q }): set NOMAD_ADDR and NOMAD_TOKEN to reach them, or pass -secrets FILE.", err, sc.NomadVariable)
-	}
-	for _, v := range vars {
-		name := v.(map[string]any)["metadata"].(map[string]any)["name"]
-		for _, h := range have {
-			if m, _ := h.(map[string]any); m["kind"] == "Secret" && objectName(m) == name {
-				return nil, fail("the Secret %q is both a Nomad Variable below %s and in the secrets dir %s; keep it in one.", name, prefix, sc.Dir)
+	return func(name string) (map[string]any, error) {
+		prefix, err := sc.VariablePrefix(user)
+		if err == nil {
+			var v map[string]any
+			if v, err = nomad.SiteSecret(drivers.Config{Site: cfg}, prefix, name); err == nil {
+				return v, nil
 			}
 		}
+		return nil, fmt.Errorf("the site keeps its Secrets as Nomad Variables (secrets { nomad_variable = %q } at %s), which cannot be read: %v; set NOMAD_ADDR and NOMAD_TOKEN to reach them, or pass -secrets FILE", sc.NomadVariable, sc.Range, err)
 	}
-	return vars, nil
-}
-
-// objectName is a Kubernetes object's metadata.name ("" if none).
-func objectName(m map[string]any) any {
-	md, _ := m["metadata"].(map[string]any)
-	return md["name"]
 }
 
 const secretsHint = "A secrets file is a YAML or JSON mapping of names to values."

@@ -43,3 +43,18 @@ func TestValidateNamesUnmappedVolumes(t *testing.T) {
 		t.Errorf("explain lacks %q:\n%s", want, out.String())
 	}
 }
+
+// TestExplainEmptyDirs: explain says what an emptyDir is on every target:
+// scratch every user may write, a memory one a tmpfs of its sizeLimit.
+func TestExplainEmptyDirs(t *testing.T) {
+	isolate(t)
+	for file, want := range map[string]string{
+		"init-memory.yaml":      "  master: fast (emptyDir) at /fast: per-task scratch writable by every user, a tmpfs of 16 MiB (sizeLimit)\n",
+		"emptydir-nonroot.yaml": "  master: cache (emptyDir) at /cache: per-task scratch writable by every user (0777, as the kubelet makes it)\n",
+	} {
+		out, code := runCLI(t, []string{"explain", filepath.Join("..", "..", "integration", "testdata", "view", file)}, "")
+		if code != 0 || !strings.Contains(out, "\nVolumes:\n"+want) {
+			t.Errorf("%s: exit %d, want %q under Volumes:\n%s", file, code, want, out)
+		}
+	}
+}

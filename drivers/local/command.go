@@ -68,8 +68,10 @@ type taskSpec struct {
 	// Container is the docker container name (-docker only).
 	Container string
 	// Mounts are the docker arguments that mount the role's volumes
-	// (-docker only; dockerMounts).
+	// (-docker only; dockerMounts); Dirs, their emptyDir directories,
+	// made writable by every user before each start (makeEmptyDirs).
 	Mounts []string
+	Dirs   []string
 	// Grace is the stop grace period, which the task's supervisor also
 	// uses when jobshift is gone.
 	Grace time.Duration
@@ -172,7 +174,7 @@ func (d *Driver) buildSpec(p *translate.Plan, runDir string, attempt int, ref jo
 			s.Container += "-" + process
 		}
 		var err error
-		if s.Mounts, err = dockerMounts(p, r, s.TaskDir); err != nil {
+		if s.Mounts, s.Dirs, err = dockerMounts(p, r, s.TaskDir); err != nil {
 			return nil, err
 		}
 		s.Argv = dockerArgv(r, rp.Launch, s, userArgv)

@@ -24,22 +24,37 @@ var ErrFilesDocker = errors.New("platform files not available with -docker")
 // A mapped ${user} path is given to Docker resolved, after the same check
 // the task view makes (inMappedTree), because Docker follows a link in a
 // bind source itself. Platform files are refused, located: only the task
-// view places them.
-func dockerMounts(p *translate.Plan, r *jobs.Role, taskDir string) ([]string, error) {
+// view places them. dirs are the emptyDir directories, which the driver
+// makes 0777 before each start (Docker would make a missing bind source
+// root's, 0755: moby volume/mounts/mounts.go MountPoint.Setup).
+func dockerMounts(p *translate.Plan, r *jobs.Role, taskDir string) (args, dirs []string, err error) {
 	if len(r.Files) > 0 {
 		f := r.Files[0]
-		return nil, refuse(ErrFilesDocker, f.Pos, "Platform files with -docker", "Role %q needs the file %s (a ConfigMap or Secret volume, or a platform file), "+
+		return nil, nil, refuse(ErrFilesDocker, f.Pos, "Platform files with -docker", "Role %q needs the file %s (a ConfigMap or Secret volume, or a platform file), "+
 			"which the local driver places for processes only, not yet inside containers; run it without -docker.", r.Name, f.Path)
 	}
-	var args []string
 	for _, vol := range r.Volumes {
 		a, err := dockerMount(p, r, vol, taskDir)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
+		}
+		if rule := p.Site.Volume(vol.Source, vol.Name); rule == nil || rule.Path == "" {
+			if d := emptyDirOf(vol, taskDir); d != "" {
+				dirs = append(dirs, d)
+			}
 		}
 		args = append(args, a...)
 	}
-	return args, nil
+	return args, dirs, nil
+}
+
+// emptyDirOf is the directory of disk emptyDir vol under taskDir, ""
+// for any other volume (a site rule maps the name first).
+func emptyDirOf(vol jobs.Volume, taskDir string) string {
+	if vol.Kind != "emptyDir" || vol.Source == "Memory" {
+		return ""
+	}
+	return filepath.Join(taskDir, "volumes", pathPart(vol.Name))
 }
 
 // dockerMount is the argument pair that mounts vol, none when nothing
@@ -81,7 +96,7 @@ func dockerMount(p *translate.Plan, r *jobs.Role, vol jobs.Volume, taskDir strin
 		}
 		return []string{"--tmpfs", opt}, nil
 	case vol.Kind == "emptyDir":
-		src = filepath.Join(taskDir, "volumes", pathPart(vol.Name))
+		src = emptyDirOf(vol, taskDir)
 	default:
 		return nil, nil
 	}

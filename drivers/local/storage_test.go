@@ -198,3 +198,57 @@ func TestDockerMountsRefused(t *testing.T) {
 		})
 	}
 }
+
+// dockerEmptyDirJob's container works as nobody (an image's USER, here
+// set by the command itself) in the pod's emptyDir.
+const dockerEmptyDirJob = `apiVersion: kubeflow.org/v1
+kind: PyTorchJob
+metadata:
+  name: scratch
+spec:
+  pytorchReplicaSpecs:
+    Master:
+      replicas: 1
+      restartPolicy: Never
+      template:
+        spec:
+          containers:
+          - name: pytorch
+            image: python:3.11
+            command:
+            - sh
+            - -c
+            - |
+              echo "scratch: $(stat -c %a /scratch)"
+              setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo x > /scratch/out && echo "nobody wrote: $(stat -c %U /scratch/out)"'
+            volumeMounts:
+            - {name: scratch, mountPath: /scratch}
+          volumes:
+          - name: scratch
+            emptyDir: {}
+`
+
+// TestDockerEmptyDirWritableByAll: under -docker an emptyDir is a
+// directory the driver makes 0777 before the container starts, as the
+// kubelet makes it (Docker would make it root's, 0755): a container user
+// other than root writes there.
+func TestDockerEmptyDirWritableByAll(t *testing.T) {
+	needDocker(t)
+	if err := exec.Command("docker", "image", "inspect", pythonImage).Run(); err != nil {
+		t.Skipf("no image %s (integration/nomad/build-torch-image.sh builds it): %v", pythonImage, err)
+	}
+	file := filepath.Join(t.TempDir(), "scratch.yaml")
+	if err := os.WriteFile(file, []byte(dockerEmptyDirJob), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	plan := loadPlan(t, file)
+	plan.Job.Roles[0].Image = pythonImage
+	out := &syncBuf{}
+	res, runDir, _ := runPlan(t, plan, Options{Docker: true, Output: out, Grace: 3 * time.Second})
+	if res.Phase != completion.PhaseSucceeded {
+		t.Fatalf("result %+v\n%s", res, out)
+	}
+	if got, want := taskStdout(t, runDir, "master-0"), "scratch: 777\nnobody wrote: nobody\n"; got != want {
+		t.Errorf("master-0 printed %q, want %q", got, want)
+	}
+}

@@ -79,6 +79,9 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return fail(err)
 	}
+	if err := makeEmptyDirs(spec.Dirs); err != nil {
+		return fail(err)
+	}
 	stdout, err := newTee(filepath.Join(dir, "stdout"), out, prefix)
 	if err != nil {
 		return fail(err)

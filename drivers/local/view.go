@@ -222,10 +222,8 @@ func wrapView(spec *taskSpec, argv, user []string, dir string) ([]string, []stri
 		}
 		ts.Binds = append(ts.Binds, taskns.Bind{Src: path, Dst: f.dst, ReadOnly: true})
 	}
-	for _, d := range v.dirs {
-		if err := os.MkdirAll(d, 0o755); err != nil {
-			return nil, secrets, err
-		}
+	if err := makeEmptyDirs(v.dirs); err != nil {
+		return nil, secrets, err
 	}
 	if v.sshFiles != "" {
 		// fresh at each start; it will hold a copy of the job key, so it
@@ -371,6 +369,22 @@ func inMappedTree(rulePath, src string) error {
 	}
 	if realUser != filepath.Join(realParent, user) || (real != realUser && !strings.HasPrefix(real, realUser+"/")) {
 		return fmt.Errorf("%s leads to %s, outside the user's tree %s", src, real, userDir)
+	}
+	return nil
+}
+
+// makeEmptyDirs makes each emptyDir directory of dirs 0777, as the kubelet
+// makes an emptyDir (pkg/volume/emptydir/empty_dir.go setupDir, v1.29):
+// any user the task or its container becomes writes there (MkdirAll's
+// mode is cut by the umask).
+func makeEmptyDirs(dirs []string) error {
+	for _, d := range dirs {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+		if err := os.Chmod(d, 0o777); err != nil {
+			return err
+		}
 	}
 	return nil
 }

@@ -328,3 +328,23 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 		t.Errorf("master-0 printed %q, want %q", got, want)
 	}
 }
+
+// TestEmptyDirWritableByAll: the pod's emptyDirs are 0777, as the kubelet
+// makes them, so a command that becomes another user (nobody) writes
+// there, next to what the init container left. Needs root (the task drops
+// to nobody).
+func TestEmptyDirWritableByAll(t *testing.T) {
+	needView(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the task drops to nobody: needs root")
+	}
+	plan := loadPlan(t, filepath.Join("..", "..", "integration", "testdata", "view", "emptydir-nonroot.yaml"))
+	res, runDir, _ := runPlan(t, plan, Options{Dir: t.TempDir()})
+	if res.Phase != completion.PhaseSucceeded {
+		b, _ := os.ReadFile(filepath.Join(runDir, "master-0", "attempt-1", "stderr"))
+		t.Fatalf("result %+v; stderr %s", res, b)
+	}
+	if got, want := taskStdout(t, runDir, "master-0"), "cache: 777 prepared\nnobody wrote: nobody nobody\n"; got != want {
+		t.Errorf("master-0 printed %q, want %q", got, want)
+	}
+}

@@ -485,4 +485,36 @@
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
 //	volcano tf-shape, one client | podman | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	pytorchjob init+memory emptyDir | raw_exec | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group], unmount(poststop); task namespace files by templates; /fast by node tmpfs
+//	pytorchjob init+memory emptyDir | raw_exec | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group], unmount(poststop); task namespace files by templates; /fast by node tmpfs
+//	pytorchjob init+memory emptyDir | raw_exec | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], unmount(poststop), finish(poststop); task namespace files by templates; /fast by node tmpfs
+//	pytorchjob init+memory emptyDir | raw_exec | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, in-task finisher; tasks init(prestart), main[task namespace > stop group > finisher tail], unmount(poststop); task namespace files by templates; /fast by node tmpfs
+//	pytorchjob init+memory emptyDir | exec | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[task namespace > stop group]; task namespace files by templates; /fast by task view emptyDir
+//	pytorchjob init+memory emptyDir | exec | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[task namespace > stop group]; task namespace files by templates; /fast by task view emptyDir
+//	pytorchjob init+memory emptyDir | exec | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates; /fast by task view emptyDir
+//	pytorchjob init+memory emptyDir | exec | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates; /fast by task view emptyDir
+//	pytorchjob init+memory emptyDir | docker | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	pytorchjob init+memory emptyDir | docker | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	pytorchjob init+memory emptyDir | docker | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
+//	pytorchjob init+memory emptyDir | docker | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
+//	pytorchjob init+memory emptyDir | podman | helper no | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	pytorchjob init+memory emptyDir | podman | helper no | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	pytorchjob init+memory emptyDir | podman | helper yes | env helper - | unwatched
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
+//	pytorchjob init+memory emptyDir | podman | helper yes | env helper - | watched
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
 package nomad

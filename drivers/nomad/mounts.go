@@ -44,6 +44,7 @@ const (
 	MountViewEmpty  MountWay = "task view emptyDir"   // an emptyDir the wrapper makes
 	MountAllocDir   MountWay = "allocation directory" // a container's emptyDir: a driver volume in the allocation
 	MountTmpfs      MountWay = "tmpfs mount"          // a container's memory emptyDir
+	MountNodeTmpfs  MountWay = "node tmpfs"           // a memory emptyDir an init task shares: a tmpfs in the allocation directory
 )
 
 // MountShape is one mapped volume of a group's main task.
@@ -94,16 +95,23 @@ func (d *decider) mounts(g *GroupShape, role *jobs.Role) {
 }
 
 // emptyDir gives the main task the pod's emptyDir vol (Kubernetes'
-// emptyDir, core/v1 types.go EmptyDirVolumeSource, v1.29): per-task
-// scratch, as each pod had its own, in the allocation directory, which the
-// init task shares (the view's 'empty' line on raw_exec and exec, a driver
-// volume relative to the task directory on docker and podman, which need
-// no client option inside the allocation: drivers/docker/driver.go
-// isParentPath, v1.11.3); for medium Memory a tmpfs of the sizeLimit (the
-// view's, or docker's tmpfs mount, podman's tmpfs list). Nomad's tasks
-// share no memory file system, so a memory emptyDir an init container
-// also mounts stays in the allocation directory, with a warning: its
-// contents are the same, its medium is the disk.
+// emptyDir, core/v1 types.go EmptyDirVolumeSource, v1.29; the kubelet
+// makes it 0777, a tmpfs of the sizeLimit for medium Memory:
+// pkg/volume/emptydir/empty_dir.go): per-task scratch, as each pod had its
+// own, in the allocation directory, which the init task shares (the view's
+// 'empty' line on raw_exec and exec, made 0777 there; a driver volume
+// relative to the task directory on docker and podman, which need no
+// client option inside the allocation: drivers/docker/driver.go
+// isParentPath, v1.11.3, made 0777 by the scratch task: emptydirtasks.go).
+// For medium Memory a tmpfs of the sizeLimit: the view's, or docker's
+// tmpfs mount, podman's tmpfs list; one an init container also mounts is
+// a tmpfs the init task's view mounts in the allocation directory on the
+// node (raw_exec, whose tasks start in the node's mount namespace; the
+// unmount task removes it), bound by both tasks' views. Elsewhere it stays
+// a directory of the allocation on disk, with a warning: a container's
+// tmpfs mount is its own, and no task that Nomad starts before the init
+// container could mount one for both (Nomad starts a group's prestart
+// tasks at once).
 func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
 	if err := taskns.CheckPath(vol.MountPath); err != nil || g.Traits.Container && strings.ContainsAny(vol.MountPath, ":,") {
 		if err == nil {
@@ -114,20 +122,27 @@ func (d *decider) emptyDir(g *GroupShape, role *jobs.Role, vol jobs.Volume) {
 	}
 	m := MountShape{Volume: vol.Name, Way: MountViewEmpty, Dest: vol.MountPath, Empty: taskns.EmptyDisk,
 		Source: phAllocDir + "/" + viewEmptyDir + "/" + emptyDirName(vol.Name)}
-	made := "made by the task namespace"
+	made := "made 0777 by the task namespace"
 	if g.Traits.Container {
-		m.Way, m.Source, made = MountAllocDir, allocEmptyDir(vol.Name), "a driver volume "+allocEmptyDir(vol.Name)
+		m.Way, m.Source, made = MountAllocDir, allocEmptyDir(vol.Name), "a driver volume "+allocEmptyDir(vol.Name)+", made 0777 by the scratch task"
 	}
 	why := "a directory of the allocation (shared with the init task)"
+	size := ""
+	if vol.SizeMiB > 0 {
+		size = fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
+	}
 	switch {
+	case vol.Source == "Memory" && initMounts(role, vol.Name) && g.Traits.NodeMounts:
+		m.Way, m.Empty, m.SizeMiB = MountNodeTmpfs, taskns.EmptyMemory, vol.SizeMiB
+		why = "a tmpfs" + size + " in the allocation directory, shared with the init task"
+		made = "mounted on the node by the init task's view (as root), bound by both views, unmounted by the unmount task"
 	case vol.Source == "Memory" && initMounts(role, vol.Name):
-		why += "; medium Memory, but Nomad's tasks share no memory file system, so it is on disk"
-		d.diags = append(d.diags, jobs.Warnf(vol.Pos, "Memory emptyDir on disk", "Role %s, emptyDir %q: an init container fills it, and Nomad runs init containers in a task of their own, which shares no memory file system with the main task; it is a directory of the allocation, on the node's disk, with no sizeLimit.", role.Name, vol.Name))
+		why += "; medium Memory, but on disk: " + g.Driver + " starts no task before the init container that could mount a tmpfs both see"
+		d.diags = append(d.diags, jobs.Warnf(vol.Pos, "Memory emptyDir on disk",
+			"Role %s, emptyDir %q: an init container fills it, which Nomad runs in a task of its own; on %s no task of the allocation runs before it in the node's mount namespace to mount a tmpfs it and the main task share (a container's tmpfs mount is its own), so it is a directory of the allocation, on the node's disk, with no sizeLimit. nomad.driver = \"raw_exec\" (with a client running as root) makes it a tmpfs of its sizeLimit.", role.Name, vol.Name, g.Driver))
 	case vol.Source == "Memory":
-		m.Empty, m.SizeMiB, m.Source, why = taskns.EmptyMemory, vol.SizeMiB, "", "a tmpfs of the task's own"
-		if vol.SizeMiB > 0 {
-			why += fmt.Sprintf(" of %d MiB (sizeLimit)", vol.SizeMiB)
-		}
+		m.Empty, m.SizeMiB, m.Source, why = taskns.EmptyMemory, vol.SizeMiB, "", "a tmpfs of the task's own"+size
+		made = "made by the task namespace"
 		if g.Traits.Container {
 			m.Way, made = MountTmpfs, g.Driver+"'s tmpfs mount"
 			if g.Driver == "podman" && vol.SizeMiB > 0 {
@@ -357,7 +372,7 @@ func viewBinds(gs *GroupShape) []taskns.Bind {
 		switch m.Way {
 		case MountViewBind:
 			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, ReadOnly: m.ReadOnly, Tree: m.Tree, NoLink: m.NoLink})
-		case MountViewEmpty:
+		case MountViewEmpty, MountNodeTmpfs:
 			out = append(out, taskns.Bind{Src: m.Source, Dst: m.Dest, Empty: m.Empty, SizeMiB: m.SizeMiB})
 		}
 	}

@@ -264,16 +264,19 @@ func TestEmptyDirRendered(t *testing.T) {
 }
 
 // TestInitMemoryEmptyDirRendered: a memory emptyDir an init container
-// fills is the allocation's directory for both tasks (Nomad's tasks share
-// no tmpfs), with a warning at the volume; on docker both containers get
-// it as a driver volume.
+// fills is, on raw_exec, the tmpfs of its sizeLimit in the allocation
+// directory that both tasks' views name (the first mounts it on the node)
+// and the unmount task removes; on docker and exec, whose tasks cannot
+// mount one both see, the allocation's directory on disk, with a warning
+// at the volume; on docker both containers get it as a driver volume,
+// made 0777 by the scratch task, as root.
 func TestInitMemoryEmptyDirRendered(t *testing.T) {
 	j, diags := load.Load("../../integration/testdata/view/init-memory.yaml", jobs.ReadOptions{Path: "init-memory.yaml"})
 	if diags.HasErrors() {
 		t.Fatal(diags)
 	}
 	const dir = "jobshift-emptydir/fast"
-	for _, driver := range []string{"raw_exec", "docker"} {
+	for _, driver := range []string{"raw_exec", "exec", "docker"} {
 		p, diags := translate.Build(j, &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Driver: driver}}, nil, "alice")
 		if diags.HasErrors() {
 			t.Fatal(diags)
@@ -282,31 +285,54 @@ func TestInitMemoryEmptyDirRendered(t *testing.T) {
 		if diags.HasErrors() {
 			t.Fatal(diags)
 		}
-		if !strings.Contains(diags.Error(), "init-memory.yaml:33,") || !strings.Contains(diags.Error(), "Memory emptyDir on disk") {
-			t.Errorf("%s: warnings %v, want one at the main container's mount (line 33)", driver, diags)
+		var all strings.Builder
+		for _, d := range diags {
+			all.WriteString(d.Error() + "\n")
+		}
+		warned := all.String()
+		onDisk := strings.Contains(warned, "init-memory.yaml:33,") && strings.Contains(warned, "Memory emptyDir on disk")
+		if onDisk != (driver != "raw_exec") {
+			t.Errorf("%s: warnings %v; want one at the main container's mount (line 33): %v", driver, diags, driver != "raw_exec")
 		}
 		g := groupOf(job, "master")
-		var main, init *api.Task
+		tasks := map[string]*api.Task{}
+		var names []string
 		for _, task := range g.Tasks {
-			switch task.Name {
-			case MainTask:
-				main = task
-			case InitTask:
-				init = task
-			}
+			tasks[task.Name] = task
+			names = append(names, task.Name)
 		}
-		if driver == "docker" {
+		main, init := tasks[MainTask], tasks[InitTask]
+		switch driver {
+		case "docker":
 			for _, task := range []*api.Task{main, init} {
 				if v := fmt.Sprint(task.Config["volumes"]); v != "[../alloc/"+dir+":/fast]" || task.Config["mount"] != nil {
 					t.Errorf("docker %s: volumes %s mount %v, want the allocation's directory only", task.Name, v, task.Config["mount"])
 				}
 			}
-			continue
-		}
-		want := "\nempty\tdisk\t0\t/fast\t$NOMAD_ALLOC_DIR/" + dir + "\n"
-		for _, task := range []*api.Task{main, init} {
-			if spec := viewSpecText(t, task); !strings.Contains(spec, want) {
-				t.Errorf("raw_exec %s: spec\n%s\nwant %q", task.Name, spec, want)
+			sc := tasks[ScratchTask]
+			if fmt.Sprint(names) != "[init scratch main]" || sc.User != "0" || sc.Lifecycle.Hook != "prestart" ||
+				fmt.Sprint(sc.Config["args"]) != `[-c mkdir -p -- "$@" && chmod 0777 -- "$@" sh ${NOMAD_ALLOC_DIR}/`+dir+`]` {
+				t.Errorf("docker: tasks %v, scratch task %+v %v, want a prestart scratch task as root making ${NOMAD_ALLOC_DIR}/%s 0777", names, sc, sc.Config, dir)
+			}
+			if !strings.Contains(warned, "init-memory.yaml:21,") || !strings.Contains(warned, "writable by every user only for the main task") {
+				t.Errorf("docker: warnings %v, want one at the init container's mount (line 21)", diags)
+			}
+		case "exec":
+			want := "\nempty\tdisk\t0\t/fast\t$NOMAD_ALLOC_DIR/" + dir + "\n"
+			if spec := viewSpecText(t, main); !strings.Contains(spec, want) || fmt.Sprint(names) != "[init main]" {
+				t.Errorf("exec: tasks %v, main's spec\n%s\nwant %q", names, spec, want)
+			}
+		default:
+			want := "\nempty\tmemory\t16\t/fast\t$NOMAD_ALLOC_DIR/" + dir + "\n"
+			for _, task := range []*api.Task{main, init} {
+				if spec := viewSpecText(t, task); !strings.Contains(spec, want) {
+					t.Errorf("raw_exec %s: spec\n%s\nwant %q", task.Name, spec, want)
+				}
+			}
+			um := tasks[UnmountTask]
+			if fmt.Sprint(names) != "[init main unmount]" || um.Driver != "raw_exec" || um.Lifecycle.Hook != "poststop" ||
+				fmt.Sprint(um.Config["args"]) != "[-c "+unmountScript+" sh ${NOMAD_ALLOC_DIR}/"+dir+"]" {
+				t.Errorf("raw_exec: tasks %v, unmount task %+v %v, want a poststop raw_exec task unmounting ${NOMAD_ALLOC_DIR}/%s", names, um, um.Config, dir)
 			}
 		}
 	}

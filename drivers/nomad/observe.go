@@ -111,7 +111,7 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 				o.ExitCode = 1
 			}
 			o.Message = "rendezvous failed: " + o.Message
-		case failedBefore(a.TaskStates[InitTask]) || failedBefore(a.TaskStates[WaitTask]):
+		case failedBefore(a.TaskStates[InitTask]) || failedBefore(a.TaskStates[WaitTask]) || failedBefore(a.TaskStates[ScratchTask]):
 			rendezvous = true
 			failedPrestart(&o, a.TaskStates)
 		case a.ClientStatus == "failed" || a.ClientStatus == "lost":
@@ -142,8 +142,13 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 // pod whose init container failed); the prestart task's exit code decides.
 func failedPrestart(o *observed, states map[string]*api.TaskState) {
 	pre, what := states[InitTask], "init container failed: "
-	if !failedBefore(pre) {
+	switch {
+	case failedBefore(pre):
+	case failedBefore(states[WaitTask]):
 		pre, what = states[WaitTask], "step order: "
+	default:
+		// its image has no /bin/sh, or runs no root (emptydirtasks.go)
+		pre, what = states[ScratchTask], "the scratch task making the emptyDirs failed: "
 	}
 	o.State, o.Seq = completion.Failed, pre.FinishedAt.UnixNano()
 	o.ExitCode, o.Message, _ = lastExit(pre)
@@ -154,7 +159,7 @@ func failedPrestart(o *observed, states map[string]*api.TaskState) {
 }
 
 // failedBefore: a prestart task that must end before the main task
-// (InitTask, WaitTask) ended failed by itself.
+// (InitTask, WaitTask, ScratchTask) ended failed by itself.
 func failedBefore(t *api.TaskState) bool {
 	return t != nil && t.State == "dead" && t.Failed && !killed(t)
 }

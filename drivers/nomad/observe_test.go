@@ -1,6 +1,7 @@
 package nomad
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -180,6 +181,25 @@ func TestObserveOwnSuccessWhileStopping(t *testing.T) {
 		obs := observe(pol, []*api.AllocationListStub{a}, 0, map[jobs.TaskRef]bool{{Role: "node", Index: 0}: true})
 		if len(obs) != 1 || obs[0].State != c.want {
 			t.Errorf("%s: %+v, want %s", name, obs, c.want)
+		}
+	}
+}
+
+// TestObserveScratchFailed: a scratch task that failed (an image without
+// /bin/sh) fails the task, which never started, with its exit code and a
+// message naming it; an init container's failure is named as such.
+func TestObserveScratchFailed(t *testing.T) {
+	t0 := time.Unix(100, 0)
+	failed := &api.TaskState{State: "dead", Failed: true, StartedAt: t0, FinishedAt: t0.Add(time.Second),
+		Events: []*api.TaskEvent{{Type: api.TaskTerminated, ExitCode: 127}}}
+	never := &api.TaskState{State: "dead", Events: []*api.TaskEvent{{Type: api.TaskSiblingFailed}}}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "master", Instances: 1}}}
+	for task, msg := range map[string]string{ScratchTask: "the scratch task making the emptyDirs failed: ", InitTask: "init container failed: "} {
+		a := &api.AllocationListStub{ID: "a", Name: "j.master[0]", TaskGroup: "master", ClientStatus: "failed",
+			TaskStates: map[string]*api.TaskState{task: failed, MainTask: never}}
+		obs := observe(pol, []*api.AllocationListStub{a}, 0, map[jobs.TaskRef]bool{})
+		if len(obs) != 1 || obs[0].State != completion.Failed || obs[0].ExitCode != 127 || !strings.HasPrefix(obs[0].Message, msg) {
+			t.Errorf("%s failed: observed %+v, want failed with 127 and %q", task, obs, msg)
 		}
 	}
 }

@@ -236,6 +236,10 @@ func (r *renderer) group(role *jobs.Role, gs *GroupShape, own, all []Service) *a
 			t = r.initTask(role, gs, net)
 		case WaitTask:
 			t = r.waitTask(role)
+		case ScratchTask:
+			t = r.scratchTask(role, gs)
+		case UnmountTask:
+			t = r.unmountTask(gs)
 		case MainTask:
 			t = r.mainTask(role, gs, net, "")
 		case PSTask:

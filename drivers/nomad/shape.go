@@ -138,13 +138,19 @@ type Traits struct {
 	// (volume_mount; Capabilities.MountConfigs, which raw_exec's is
 	// MountConfigSupportNone: drivers/rawexec/driver.go, v1.11.3).
 	VolumeMounts bool
+	// NodeMounts: the task starts in the node's own mount namespace
+	// (raw_exec: a child of the client; exec's is its executor's,
+	// docker's and podman's the container's), so a mount its view makes
+	// before its namespace (as root) is the node's, which the
+	// allocation's other tasks see.
+	NodeMounts bool
 }
 
 // driverTraits is the table of the task drivers jobshift renders for.
 // A driver not in it (a site's own) gets otherTraits: a host-side
 // command like exec, with no binary of the host assumed.
 var driverTraits = map[string]Traits{
-	"raw_exec": {HostBinaries: true, GroupSignal: true},
+	"raw_exec": {HostBinaries: true, GroupSignal: true, NodeMounts: true},
 	"exec":     {ChrootBinaries: true, GroupSignal: true, VolumeMounts: true},
 	"docker":   {Container: true, MapsPorts: true, VolumeMounts: true},
 	"podman":   {Container: true, VolumeMounts: true}, // network_mode = "host": no port mapping
@@ -496,6 +502,7 @@ func (d *decider) group(role *jobs.Role) GroupShape {
 	}
 	g.Tasks = append(g.Tasks, TaskShape{Name: MainTask, Wrappers: d.mainWrappers(&g, role)})
 	d.mounts(&g, role)
+	d.emptyDirTasks(&g, role)
 	d.hostPathsAllowed(&g)
 	if uai {
 		ps := TaskShape{Name: PSTask}

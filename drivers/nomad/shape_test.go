@@ -39,6 +39,7 @@ var shapeJobs = []struct {
 	{"volcano tf-shape", "../../examples/volcano-tf-shape.yaml", nil},
 	{"volcano tf-shape +docker_network", "../../examples/volcano-tf-shape.yaml", nil},
 	{"volcano tf-shape, one client", "../../examples/volcano-tf-shape.yaml", nil},
+	{"pytorchjob init+memory emptyDir", "../../integration/testdata/view/init-memory.yaml", nil},
 }
 
 // shapeOptions are the plan options of a kind's rows besides OptWatched
@@ -369,6 +370,12 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		if task.Name == WaitTask {
 			checkWaitTask(t, name, task)
 		}
+		if task.Name == ScratchTask && (task.User != "0" || task.Driver != gs.Driver) {
+			t.Errorf("%s: group %s: the scratch task runs as %q on %s, want root on %s", name, *g.Name, task.User, task.Driver, gs.Driver)
+		}
+		if task.Name == UnmountTask && (task.Driver != "raw_exec" || !gs.Traits.NodeMounts) {
+			t.Errorf("%s: group %s: an unmount task on %s for a %s group", name, *g.Name, task.Driver, gs.Driver)
+		}
 		if task.Name != MainTask && task.Name != PSTask {
 			continue
 		}
@@ -394,7 +401,11 @@ func checkTasks(t *testing.T, name string, g *api.TaskGroup, gs *GroupShape) {
 		checkNetwork(t, name, task, gs)
 	}
 	fin := slices.Contains(gs.Judges, JudgeInTask)
-	if fin != (gs.Finisher != "") || fin && !has(gs.Tasks[len(gs.Tasks)-1].Wrappers, WrapFinisher) {
+	last := gs.Tasks[len(gs.Tasks)-1] // the main task, or the PS task after it
+	if last.Hook != "" {
+		last = gs.Tasks[len(gs.Tasks)-2] // a poststop task after them (unmount)
+	}
+	if fin != (gs.Finisher != "") || fin && !has(last.Wrappers, WrapFinisher) {
 		t.Errorf("%s: group %s: judges %v but finisher %q", name, *g.Name, gs.Judges, gs.Finisher)
 	}
 	if slices.Contains(gs.Judges, JudgePoststop) != gs.Has(FinisherTask) || slices.Contains(gs.Judges, JudgeUAI) != gs.Has(JudgeTask) {

@@ -78,9 +78,12 @@ const (
 // Tree itself must not be a link (a user's directory: siteconfig.Mapped).
 //
 // Empty, set, makes Dst an emptyDir instead: a directory ("disk"; Src,
-// made if missing, or "" for a fresh one of this start's scratch) or a
-// tmpfs ("memory") of SizeMiB (0: the kernel's default, half the node's
-// memory).
+// made if missing, or "" for a fresh one of this start's scratch), made
+// writable by every user, or a tmpfs ("memory") of SizeMiB (0: the
+// kernel's default, half the node's memory): the task's own, or, with a
+// Src, the one mounted at Src on the node (outside any task's namespace,
+// by the first wrapper running as root that needs it), which several
+// tasks then share; its owner unmounts it when they are done.
 type Bind struct {
 	Src, Dst string
 	ReadOnly bool
@@ -246,7 +249,7 @@ func (s *Spec) encodeBinds(line func(...string) error) error {
 				return fmt.Errorf("%w: emptyDir %q of medium %q, size %d", ErrValue, bd.Dst, bd.Empty, bd.SizeMiB)
 			}
 			fields := []string{"empty", bd.Empty, strconv.FormatInt(bd.SizeMiB, 10), bd.Dst}
-			if bd.Src != "" && bd.Empty == EmptyDisk {
+			if bd.Src != "" {
 				if err := CheckPath(bd.Src); err != nil {
 					return err
 				}

@@ -45,7 +45,12 @@
 #                                 an emptyDir at DST: DIR (made if missing;
 #                                 none: a fresh directory of the scratch
 #                                 directory) for disk, or a tmpfs (memory)
-#                                 of SIZE MiB (0: no size given)
+#                                 of SIZE MiB (0: no size given): with DIR,
+#                                 the tmpfs mounted at DIR on the node (in
+#                                 root mode, before the namespace is made,
+#                                 if DIR is no mount point yet), shared by
+#                                 every task naming it (an init task and
+#                                 its main task); the caller unmounts it
 #   addr    ADDR                  the task's own address (an IP, or a name
 #                                  resolved with getent)
 #   netns   KEY CIDR              a network of the task's own (root only), as
@@ -137,10 +142,31 @@ if [ -n "$_jsn_net" ] && [ "$_jsn_mode" != root ]; then
 	# each task's user namespace owns its own, so no task may link them.
 	fail "the job's tasks share this host and each listens on the same port at its peers' names, as each pod had a network of its own; a task gets one here only as root (a link between the tasks' network namespaces needs root on the host: an unprivileged user namespace owns its network alone), and this task is not (mode $_jsn_mode); run the job's tasks as root, or on separate hosts (one task per host), or in containers (Nomad's docker driver)"
 fi
+
+# mounted DIR: DIR is a mount point (another device than its parent's).
+mounted() {
+	[ "$(stat -c %d "$1" 2>/dev/null)" != "$(stat -c %d "$1/.." 2>/dev/null)" ]
+}
+
+# node_tmpfs mounts, on the node, the tmpfs of each memory emptyDir with a
+# DIR that is no mount point yet (the first of the tasks sharing it).
+node_tmpfs() {
+	while IFS="$_jsn_tab" read -r _jsn_kind _jsn_med _jsn_size _ _jsn_d; do
+		{ [ "$_jsn_kind" = empty ] && [ "$_jsn_med" = memory ] && [ -n "$_jsn_d" ]; } || continue
+		# never through a link (the allocation's tasks may write there)
+		{ [ ! -L "$_jsn_d" ] && [ ! -L "${_jsn_d%/*}" ]; } || fail "$_jsn_d is a symbolic link; no tmpfs is mounted there"
+		mounted "$_jsn_d" && continue
+		_jsn_o=mode=1777
+		[ "$_jsn_size" = 0 ] || _jsn_o=$_jsn_o,size=${_jsn_size}m
+		{ mkdir -p "$_jsn_d" && mount -t tmpfs -o "$_jsn_o" jobshift-emptydir "$_jsn_d"; } || fail "cannot mount a tmpfs at $_jsn_d"
+	done <"$_jsn_spec"
+}
+
 if [ "$_jsn_mode" != none ] && [ -z "$_jsn_inside" ]; then
 	_jsn_unshare=$(command -v unshare) || fail "unshare (util-linux) not found on PATH"
 	case $_jsn_mode in
 	root)
+		node_tmpfs
 		JOBSHIFT_TASKNS_MODE=root JOBSHIFT_TASKNS_INSIDE=root exec "$_jsn_unshare" --mount --uts --propagation private /bin/sh "$0" "$_jsn_spec" -- "$@"
 		;;
 	user)
@@ -220,11 +246,26 @@ _jsn_empties=0
 empty() {
 	_jsn_empties=$((_jsn_empties + 1))
 	_jsn_d=${4:-}
+	if [ "$1" = memory ] && [ -n "$_jsn_d" ]; then
+		# the node's tmpfs (node_tmpfs), shared with the other tasks
+		# naming it; where no root made it, their common directory
+		if ! mounted "$_jsn_d"; then
+			printf '%s\n' "jobshift: warning: the memory emptyDir at $3 is a directory on disk, not a tmpfs: only a task running as root can mount one that its init containers share" >&2
+			{ mkdir -p "$_jsn_d" && chmod 0777 "$_jsn_d"; } || fail "cannot make $_jsn_d for $3"
+		fi
+		mountpoint "$3" "$_jsn_d"
+		mount --bind "$_jsn_d" "$_jsn_root$3" || fail "cannot mount $_jsn_d at $3"
+		return 0
+	fi
 	if [ -z "$_jsn_d" ]; then
 		[ -n "$_jsn_scratch" ] || fail "no scratch directory to make the emptyDir $3 in"
 		_jsn_d=$_jsn_scratch/emptydir-$_jsn_empties
 	fi
-	mkdir -p "$_jsn_d" || fail "cannot make $_jsn_d for $3"
+	# Writable by every user, as the kubelet makes an emptyDir (perm 0777;
+	# a tmpfs's root 1777, tmpfs's default, which it leaves:
+	# pkg/volume/emptydir/empty_dir.go setupDir, setupTmpfs, v1.29): the
+	# image's user need not be the one that made it.
+	{ mkdir -p "$_jsn_d" && chmod 0777 "$_jsn_d"; } || fail "cannot make $_jsn_d for $3"
 	mountpoint "$3" "$_jsn_d"
 	if [ "$1" = memory ]; then
 		_jsn_o=mode=1777

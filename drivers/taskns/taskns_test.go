@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -459,6 +460,85 @@ func TestScriptEmptyDirShared(t *testing.T) {
 				t.Errorf("second start read %q, %v", out, err)
 			}
 		})
+	}
+}
+
+// TestScriptEmptyDirWritableByAll: an emptyDir, fresh or given a
+// directory, is writable by a user other than the one that made it (0777,
+// as the kubelet makes it): the command, dropped to nobody, writes there.
+func TestScriptEmptyDirWritableByAll(t *testing.T) {
+	if !slices.Contains(modes(t), ModeRoot) {
+		t.Skip("needs root mode")
+	}
+	dir := filepath.Join(openDir(t), "alloc", "cache")
+	s := Spec{Binds: []Bind{{Dst: "/jobshift-test-cache", Empty: EmptyDisk}, {Dst: "/jobshift-test-shared", Empty: EmptyDisk, Src: dir},
+		{Dst: "/jobshift-test-mem", Empty: EmptyMemory, SizeMiB: 4}}}
+	out, err := run(t, ModeRoot, s, nil, `for d in /jobshift-test-cache /jobshift-test-shared /jobshift-test-mem; do `+
+		`setpriv --reuid=65534 --regid=65534 --clear-groups sh -c 'echo x > "$1/by-nobody" && stat -c "%a %U" "$1/by-nobody"' sh "$d" || exit 1; stat -c %a "$d"; done`)
+	if err != nil || out != "644 nobody\n777\n644 nobody\n777\n644 nobody\n1777\n" {
+		t.Errorf("got %q, %v", out, err)
+	}
+}
+
+// TestScriptMemoryEmptyDirShared: a memory emptyDir given a directory (an
+// init task's and its main task's on Nomad) is one tmpfs of the size asked,
+// mounted on the node by the first start, so what one start writes the
+// next one reads, from memory; the node's mount stays for its owner to
+// unmount. Without root it is the directory on disk, with a warning.
+func TestScriptMemoryEmptyDirShared(t *testing.T) {
+	for _, mode := range modes(t) {
+		t.Run(string(mode), func(t *testing.T) {
+			dir := filepath.Join(openDir(t), "alloc", "fast")
+			if mode == ModeUser {
+				if err := os.MkdirAll(filepath.Dir(dir), 0o777); err != nil {
+					t.Fatal(err)
+				}
+				_ = os.Chmod(filepath.Dir(dir), 0o777)
+			}
+			t.Cleanup(func() { _ = exec.Command("umount", dir).Run() })
+			s := Spec{Binds: []Bind{{Dst: "/jobshift-test-fast", Empty: EmptyMemory, SizeMiB: 8, Src: dir}}}
+			if out, err := run(t, mode, s, nil, "seq 1 300 > /jobshift-test-fast/train.txt"); err != nil {
+				t.Fatalf("first start: %q, %v", out, err)
+			}
+			out, err := run(t, mode, s, nil, `wc -l < /jobshift-test-fast/train.txt; stat -f -c %T /jobshift-test-fast; `+
+				`while read -r _ m fs o _; do [ "$m" = /jobshift-test-fast ] && echo "${o#*size=}"; done </proc/mounts | cut -d, -f1`)
+			want := "300\ntmpfs\n8192k\n"
+			if mode == ModeUser {
+				want = "jobshift: warning: the memory emptyDir at /jobshift-test-fast is a directory on disk, not a tmpfs: only a task running as root can mount one that its init containers share\n300\n"
+			}
+			if err != nil || !strings.HasPrefix(out, want) {
+				t.Errorf("second start: got %q, %v; want %q first", out, err, want)
+			}
+			if mode == ModeRoot {
+				if b, err := exec.Command("stat", "-f", "-c", "%T", dir).Output(); err != nil || string(b) != "tmpfs\n" {
+					t.Errorf("the node's %s is %q (%v), want the shared tmpfs", dir, b, err)
+				}
+			}
+		})
+	}
+}
+
+// TestScriptMemoryEmptyDirLinkRefused: the node's tmpfs is never mounted
+// through a symbolic link at the shared directory (a task of the
+// allocation may have made one pointing anywhere on the node).
+func TestScriptMemoryEmptyDirLinkRefused(t *testing.T) {
+	if !slices.Contains(modes(t), ModeRoot) {
+		t.Skip("needs root mode")
+	}
+	target := t.TempDir()
+	dir := filepath.Join(openDir(t), "fast")
+	if err := os.Symlink(target, dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = exec.Command("umount", target).Run() })
+	s := Spec{Binds: []Bind{{Dst: "/jobshift-test-fast", Empty: EmptyMemory, SizeMiB: 8, Src: dir}}}
+	out, err := run(t, ModeRoot, s, nil, "echo ran")
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 127 || !strings.Contains(out, dir+" is a symbolic link") {
+		t.Errorf("got %q, %v; want exit 127 naming the link", out, err)
+	}
+	if b, _ := exec.Command("stat", "-f", "-c", "%T", target).Output(); string(b) == "tmpfs\n" {
+		t.Errorf("a tmpfs was mounted at the link's target %s", target)
 	}
 }
 

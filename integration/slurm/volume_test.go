@@ -165,6 +165,29 @@ func TestInitMemoryEmptyDir(t *testing.T) {
 	}
 }
 
+// TestEmptyDirNonRoot: the pod's emptyDirs are 0777 (the taskns 'empty'
+// line makes them so, as the kubelet does): the main container's command,
+// dropped to nobody, writes into both, next to the init container's file.
+func TestEmptyDirNonRoot(t *testing.T) {
+	needCluster(t)
+	path := filepath.Join(repoRoot(), "integration", "testdata", "view", "emptydir-nonroot.yaml")
+	r := submit(t, loadSitePlan(t, path, nil), 3*time.Minute)
+	out, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.out"))
+	errOut, _ := os.ReadFile(filepath.Join(r.state, "attempt-1", "master-0.err"))
+	switch {
+	case strings.Contains(string(errOut), "keeps the node's host name"):
+		t.Skipf("the nodes allow no namespace: %s", errOut)
+	case strings.Contains(string(errOut), "setpriv: setresuid failed"):
+		t.Skipf("the tasks do not run as root, so they cannot become nobody: %s", errOut)
+	}
+	if r.final.Phase != completion.PhaseSucceeded {
+		t.Fatalf("final %+v; stderr %s", r.final, errOut)
+	}
+	if string(out) != "cache: 777 prepared\nnobody wrote: nobody nobody\n" {
+		t.Errorf("master printed %q (stderr %q)", out, errOut)
+	}
+}
+
 // TestUserPaths: two users' jobs with the checkpoint claim mapped per user
 // (${user}): alice's job sees her own file, bob's sees nothing of hers,
 // and each note lands in its user's directory.

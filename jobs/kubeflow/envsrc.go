@@ -124,7 +124,10 @@ func (r *reader) envFrom(l *envList, ef *yaml.Node, w string) {
 		name, _ := r.str(sm.get("name"), w+"."+field+".name")
 		opt, _ := r.boolean(sm.get("optional"), w+"."+field+".optional")
 		sm.warnUnknown()
-		o := r.lookupObject(kind, name)
+		o, ok := r.lookupObject(f.key, kind, name)
+		if !ok {
+			continue
+		}
 		if o == nil {
 			r.missingObject(f.key, "envFrom "+field, kind, name, opt, "every key of it as a variable")
 			continue
@@ -159,7 +162,10 @@ func (r *reader) valueFrom(name string, f field, fl *flavour) (jobs.EnvVar, bool
 		key, _ := r.str(keyNode, w+".key")
 		opt, _ := r.boolean(sm.get("optional"), w+".optional")
 		sm.warnUnknown()
-		o := r.lookupObject(kind, ref)
+		o, ok := r.lookupObject(f.key, kind, ref)
+		if !ok {
+			return jobs.EnvVar{}, false
+		}
 		if o == nil {
 			r.missingObject(f.key, w, kind, ref, opt, fmt.Sprintf("key %q as %s", key, name))
 			return jobs.EnvVar{}, false

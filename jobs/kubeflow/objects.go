@@ -132,9 +132,31 @@ func (r *reader) objectFromValue(v map[string]any, kind string) {
 	r.object(n, kind)
 }
 
-// lookupObject finds a ConfigMap or Secret by name.
-func (r *reader) lookupObject(kind, name string) *object {
-	return r.objs[kind+"/"+name]
+// lookupObject finds a ConfigMap or Secret by name; a Secret neither the
+// file nor the -secrets file holds is asked of the site's source, once per
+// name. False: the source could not be asked, which is reported at at (the
+// caller reports nothing more).
+func (r *reader) lookupObject(at *yaml.Node, kind, name string) (*object, bool) {
+	if o := r.objs[kind+"/"+name]; o != nil || kind != "Secret" || r.source == nil || r.asked[name] {
+		return o, true
+	}
+	if r.sourceErr == nil {
+		if r.asked == nil {
+			r.asked = map[string]bool{}
+		}
+		r.asked[name] = true
+		v, err := r.source(name)
+		if err == nil && v != nil {
+			r.objectFromValue(v, kind)
+			return r.objs[kind+"/"+name], true
+		}
+		r.sourceErr = err
+	}
+	if r.sourceErr != nil {
+		r.errorf(at, "Cannot read the site's secrets", "The job needs the Secret %q, which neither the job file nor a -secrets file holds, and %v.", name, r.sourceErr)
+		return nil, false
+	}
+	return nil, true
 }
 
 // refKind maps the reference field names to object kinds.
@@ -217,7 +239,10 @@ func (r *reader) objectVolume(role *jobs.Role, field string, src *mapping, at *y
 		items = append(items, it)
 	}
 	src.warnUnknown()
-	o := r.lookupObject(kind, name)
+	o, ok := r.lookupObject(at, kind, name)
+	if !ok {
+		return
+	}
 	if o == nil {
 		if !opt && !used {
 			r.warnf(at, kind+" not found", "The volume mounted at %s needs the %s %q, which neither the job file nor the -secrets file holds; the task will not see those files (its command, working directory and environment do not name that path). Add the %s to the job file as another YAML document or pass it with -secrets FILE.", mountPath, kind, name, kind)

@@ -75,6 +75,10 @@ func (p *PodReader) Objects(docs []*yaml.Node) { p.r.objectDocuments(docs) }
 // and reports whether it held Kubernetes objects.
 func (p *PodReader) SecretsFile(v map[string]any) bool { return v != nil && p.r.objectsFrom(v) }
 
+// SecretSource sets where a Secret neither the file nor the -secrets file
+// holds is asked for (jobs.ReadOptions.SecretSource).
+func (p *PodReader) SecretSource(s jobs.SecretSource) { p.r.source = s }
+
 // Resources reads a ResourceRequirements value (resourcesPerNode) into
 // role.Resources; key locates it.
 func (p *PodReader) Resources(role *jobs.Role, key, val *yaml.Node, where string) {

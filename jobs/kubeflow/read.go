@@ -71,7 +71,7 @@ func onlyComments(src []byte) bool {
 // is found, the others are reported as ignored. On errors the returned job
 // may be nil; when it is not, it carries everything that could be read.
 func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
-	r := &reader{path: opts.Path}
+	r := &reader{path: opts.Path, source: opts.SecretSource}
 	r.Lossy = opts.Lossy
 	k8sSecrets := opts.Secrets != nil && r.objectsFrom(opts.Secrets)
 	job := r.read(src)

@@ -22,6 +22,11 @@ type reader struct {
 	// objs are the ConfigMaps and Secrets the pods may read (objects.go),
 	// by "Kind/name".
 	objs map[string]*object
+	// source gives a Secret objs lacks (jobs.ReadOptions.SecretSource),
+	// asked once per name; sourceErr, once set, stops further asking.
+	source    jobs.SecretSource
+	asked     map[string]bool
+	sourceErr error
 	// namespace is the job's metadata.namespace, "" for Kubernetes'
 	// default; pod is the metadata of the pod template being read: what
 	// the downward API gives (fieldref.go).

@@ -41,6 +41,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	// resolves against its own file only).
 	f.pod.Objects(docs)
 	f.pod.SecretsFile(opts.Secrets)
+	f.pod.SecretSource(opts.SecretSource)
 	var tj *trainJob
 	var local []*runtime
 	for _, doc := range docs {

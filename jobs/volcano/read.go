@@ -32,7 +32,7 @@ func Read(src []byte, opts jobs.ReadOptions) (*jobs.Job, hcl.Diagnostics) {
 	if d != nil {
 		return nil, hcl.Diagnostics{d}
 	}
-	r.docs, r.secrets = docs, opts.Secrets
+	r.docs, r.secrets, r.source = docs, opts.Secrets, opts.SecretSource
 	k8sSecrets := opts.Secrets != nil && kubeflow.NewPodReader(opts.Path, false).SecretsFile(opts.Secrets)
 	var job *jobs.Job
 	for _, doc := range docs {
@@ -149,6 +149,7 @@ func newPodReader(r *reader) *kubeflow.PodReader {
 	p := kubeflow.NewPodReader(r.path, r.Lossy)
 	p.Objects(r.docs)
 	p.SecretsFile(r.secrets)
+	p.SecretSource(r.source)
 	p.Namespace(r.namespace)
 	return p
 }

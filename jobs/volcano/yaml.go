@@ -17,6 +17,7 @@ type reader struct {
 	// the ConfigMaps and Secrets the pod templates may read.
 	docs    []*yaml.Node
 	secrets map[string]any
+	source  jobs.SecretSource // the site's (jobs.ReadOptions.SecretSource)
 	// namespace is metadata.namespace ("" = Kubernetes' default): the
 	// pods' namespace, which a fieldRef may read.
 	namespace string
