@@ -91,39 +91,12 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 		stdout.abort()
 		return fail(err)
 	}
-	argv, progPath := spec.Argv, ""
-	if spec.Program != nil {
-		argv, progPath, err = spec.Program.write(argv, dir)
-		if err != nil {
-			stdout.abort()
-			stderr.abort()
-			return fail(err)
-		}
-	}
-	// Init containers run inside the task's view (its mounts and files),
-	// as in a pod: the runner is the view's command.
-	if spec.Init != nil {
-		if argv, err = spec.Init.wrap(argv, dir); err != nil {
-			stdout.abort()
-			stderr.abort()
-			return fail(err)
-		}
-	}
-	user := argv
-	argv, cwd, err := prepareWorkDir(spec.Work, spec, argv, dir)
+	argv, cwd, progPath, err := p.command(dir)
 	if err != nil {
+		removeAll(p.secrets)
 		stdout.abort()
 		stderr.abort()
-		return fail(fmt.Errorf("private working directory: %w", err))
-	}
-	if spec.View != nil {
-		argv, p.secrets, err = startView(spec, argv, user, dir)
-		if err != nil {
-			removeAll(p.secrets)
-			stdout.abort()
-			stderr.abort()
-			return fail(err)
-		}
+		return fail(err)
 	}
 	run := *spec
 	run.Dir = cwd
@@ -145,6 +118,35 @@ func start(spec *taskSpec, dir string, docker bool, out *lineMux, done chan<- ex
 
 	go p.reap(progPath, stdout, stderr, done)
 	return p
+}
+
+// command is the argv the task's supervisor runs, in its working
+// directory: the job's command as a written program, inside the init
+// containers' runner and the task's view (its mounts and files), as in a
+// pod; and the program's path ("" = none) for reap to remove.
+func (p *proc) command(dir string) (argv []string, cwd, progPath string, err error) {
+	spec := p.spec
+	argv = spec.Argv
+	if spec.Program != nil {
+		if argv, progPath, err = spec.Program.write(argv, dir); err != nil {
+			return nil, "", "", err
+		}
+	}
+	if spec.Init != nil {
+		if argv, err = spec.Init.wrap(argv, dir); err != nil {
+			return nil, "", "", err
+		}
+	}
+	user := argv
+	if argv, cwd, err = prepareWorkDir(spec.Work, spec, argv, dir); err != nil {
+		return nil, "", "", fmt.Errorf("private working directory: %w", err)
+	}
+	if spec.View != nil {
+		if argv, p.secrets, err = startView(spec, argv, user, dir); err != nil {
+			return nil, "", "", err
+		}
+	}
+	return argv, cwd, progPath, nil
 }
 
 // reap waits for the task's process, makes sure nothing of it is left, and
