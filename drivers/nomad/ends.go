@@ -114,14 +114,19 @@ func withEnds(obs []observed, ends map[string]endMark) []observed {
 		if !o.Started.IsZero() && m.at.Before(o.Started) {
 			continue
 		}
-		o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
-		if m.code != 0 {
-			o.State = completion.Failed
-		}
-		o.Message = fmt.Sprintf("Exit Code: %d (jobshift end marker)", m.code)
-		out[i] = o
+		out[i] = endedAt(o, m, "jobshift end marker")
 	}
 	return out
+}
+
+// endedAt is o ended by itself with marker m's code at its time.
+func endedAt(o observed, m endMark, why string) observed {
+	o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
+	if m.code != 0 {
+		o.State = completion.Failed
+	}
+	o.Message = fmt.Sprintf("Exit Code: %d (%s)", m.code, why)
+	return o
 }
 
 // ownEnds is obs with each task that a stop reached after its command had
@@ -141,12 +146,7 @@ func ownEnds(obs []observed, ends map[string]endMark) []observed {
 		if !ok || o.State != completion.Stopped || o.Killed.IsZero() || !m.at.Before(o.Killed) || !o.Started.IsZero() && m.at.Before(o.Started) {
 			continue
 		}
-		o.State, o.ExitCode, o.Seq = completion.Succeeded, m.code, m.at.UnixNano()
-		if m.code != 0 {
-			o.State = completion.Failed
-		}
-		o.Message = fmt.Sprintf("Exit Code: %d (jobshift end marker, written before the job was stopped)", m.code)
-		out[i] = o
+		out[i] = endedAt(o, m, "jobshift end marker, written before the job was stopped")
 	}
 	return out
 }
