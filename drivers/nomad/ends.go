@@ -3,6 +3,7 @@ package nomad
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -147,6 +148,61 @@ func ownEnds(obs []observed, ends map[string]endMark) []observed {
 			continue
 		}
 		out[i] = endedAt(o, m, "jobshift end marker, written before the job was stopped")
+	}
+	return out
+}
+
+// The markers outlive their deletion in the verdict: the watcher that
+// sees the verdict deletes them, and a task the verdict's stop killed
+// after its command had ended by itself would then read as stopped to
+// every later status (ownEnds needs its marker). So a judge keeps, in
+// the verdict's item "ends", the markers of the tasks the server did not
+// yet show ended when it judged (the judging task itself among them):
+// those are the only ones a stop can still reach, so the item stays as
+// small as the tasks that ended together, not the job.
+
+// unseenEnds is the part of ends whose task obs does not show ended.
+func unseenEnds(obs []observed, ends map[string]endMark) map[string]endMark {
+	out := map[string]endMark{}
+	for _, o := range obs {
+		if m, ok := ends[o.AllocID]; ok && !o.State.Terminal() {
+			out[o.AllocID] = m
+		}
+	}
+	return out
+}
+
+// formatEnds writes markers as the verdict's "ends" item:
+// <alloc>:<exit code>:<marker CreateTime, unix ns>, comma-separated, in
+// allocation order.
+func formatEnds(ends map[string]endMark) string {
+	allocs := make([]string, 0, len(ends))
+	for a := range ends {
+		allocs = append(allocs, a)
+	}
+	sort.Strings(allocs)
+	parts := make([]string, len(allocs))
+	for i, a := range allocs {
+		parts[i] = fmt.Sprintf("%s:%d:%d", a, ends[a].code, ends[a].at.UnixNano())
+	}
+	return strings.Join(parts, ",")
+}
+
+// parseVerdictEnds reads a verdict's "ends" item; a part that is not
+// <alloc>:<code>:<ns> is none.
+func parseVerdictEnds(item string) map[string]endMark {
+	out := map[string]endMark{}
+	for _, p := range strings.Split(item, ",") {
+		f := strings.Split(p, ":")
+		if len(f) != 3 || f[0] == "" {
+			continue
+		}
+		code, err1 := strconv.Atoi(f[1])
+		at, err2 := strconv.ParseInt(f[2], 10, 64)
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		out[f[0]] = endMark{code: code, at: time.Unix(0, at)}
 	}
 	return out
 }

@@ -372,3 +372,77 @@ func TestOwnEndsRecorded(t *testing.T) {
 		})
 	}
 }
+
+// TestVerdictKeepsOwnEnds: the same recorded run, after the watcher that
+// saw the verdict deleted the markers. When node-1's in-task finisher
+// judged, the server showed node-1 still running and the others ended,
+// so the verdict keeps node-1's marker alone; status, reading it back
+// from the verdict, shows node-1 as its command ended (0), not stopped.
+func TestVerdictKeepsOwnEnds(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "trainjob-initializer-ended.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rec recordedEnded
+	if err := json.Unmarshal(b, &rec); err != nil {
+		t.Fatal(err)
+	}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "dataset-initializer", Instances: 1}, {Name: "node", Instances: 2}}}
+	const node1 = "0481f1a9-fc4b-ead7-7b2b-41202fd455ff"
+	recorded := map[string]endMark{}
+	for a, m := range rec.Ends {
+		recorded[a] = endMark{m.Code, time.Unix(0, m.CreateTime)}
+	}
+	// the view node-1's finisher judged: its main task running (events up
+	// to Started), the other two ended as recorded
+	var judging []*api.AllocationListStub
+	for _, a := range rec.Allocs {
+		if a.ID == node1 {
+			c := *a
+			c.ClientStatus, c.DesiredStatus = "running", "run"
+			c.TaskStates = map[string]*api.TaskState{}
+			for name, ts := range a.TaskStates {
+				cts := *ts
+				if name == MainTask {
+					cts.State, cts.FinishedAt, cts.Events = "running", time.Time{}, ts.Events[:3]
+				}
+				c.TaskStates[name] = &cts
+			}
+			a = &c
+		}
+		judging = append(judging, a)
+	}
+	const item = "0481f1a9-fc4b-ead7-7b2b-41202fd455ff:0:1796549809493134397"
+	if got := formatEnds(unseenEnds(observe(pol, judging, 0, nil), recorded)); got != item {
+		t.Errorf("the verdict keeps %q, want %q", got, item)
+	}
+	cases := map[string]struct {
+		item      string
+		node1     completion.State
+		node1Code int
+	}{
+		"as kept":                   {item, completion.Succeeded, 0},
+		"nothing kept":              {"", completion.Stopped, 0},
+		"another allocation's":      {"b33c9749-88ba-155a-27b4-c1c1baed9a08:0:1796549809409466612", completion.Stopped, 0},
+		"no time":                   {"0481f1a9-fc4b-ead7-7b2b-41202fd455ff:0", completion.Stopped, 0},
+		"kept end after the kill":   {"0481f1a9-fc4b-ead7-7b2b-41202fd455ff:0:1796549809533543476", completion.Stopped, 0},
+		"failed command, then kill": {"x:1:2,0481f1a9-fc4b-ead7-7b2b-41202fd455ff:7:1796549809493134397", completion.Failed, 7},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			got := map[string]observed{}
+			for _, o := range ownEnds(observe(pol, rec.Allocs, 0, nil), parseVerdictEnds(c.item)) {
+				got[fmt.Sprintf("%s-%d", o.Role, o.Index)] = o
+			}
+			want := map[string]completion.State{"dataset-initializer-0": completion.Succeeded, "node-0": completion.Succeeded, "node-1": c.node1}
+			for task, st := range want {
+				if got[task].State != st {
+					t.Errorf("%s: %s (%q), want %s", task, got[task].State, got[task].Message, st)
+				}
+			}
+			if o := got["node-1"]; o.ExitCode != c.node1Code {
+				t.Errorf("node-1 exit code %d, want %d", o.ExitCode, c.node1Code)
+			}
+		})
+	}
+}

@@ -150,6 +150,9 @@ func (w *watcher) conclude(ctx context.Context, allocs []*api.AllocationListStub
 	case retry.Retry:
 		return "verdict " + string(v.Phase) + ", but a retry is due (" + retry.Reason + "): left to jobshift run/controller", false, nil
 	}
+	// the markers of the tasks still running go with the verdict: the
+	// stop may reach them after their command ended (ends.go)
+	w.keepEnds = unseenEnds(observe(w.pol, allocs, w.version, nil), ends)
 	w.record(ctx, &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1})
 	said = fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason)
 	_, _, err = w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx))

@@ -69,8 +69,12 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 		st.Submitted = time.Unix(0, *info.SubmitTime).UTC()
 	}
 	// a task whose command ended before a stop reached its in-task
-	// finisher is that end while its marker lasts (the watcher that sees
-	// the verdict deletes the markers)
+	// finisher is that end: its marker, or once the watcher that saw the
+	// verdict deleted the markers, the copy the verdict keeps (ends.go)
+	rv := w.recordedVariable(ctx)
+	if rv != nil && rv.Items["ends"] != "" {
+		w.ends, w.endsRead = parseVerdictEnds(rv.Items["ends"]), map[string]bool{}
+	}
 	obs := w.withOwnEnds(ctx, observe(pol, allocs, w.version, nil))
 	started, live := false, 0
 	for _, o := range obs {
@@ -87,7 +91,7 @@ func (d *Driver) inspect(ctx context.Context, c *api.Client, h drivers.Handle, i
 	if !started {
 		st.Phase = drivers.PhasePending
 	}
-	if res := w.recorded(ctx); res != nil {
+	if res := verdictResult(rv); res != nil {
 		st.Phase, st.ExitCode, st.Reason = res.Phase, res.ExitCode, res.Reason
 	} else if info.Stop != nil && *info.Stop {
 		// Stopped from outside (jobshift stop, nomad job stop) and no

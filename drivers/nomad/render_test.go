@@ -7,14 +7,18 @@ import (
 	"github.com/hashicorp/nomad/api"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/jobshift/jobshift/drivers"
+	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/kubeflow"
+	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
@@ -515,4 +519,97 @@ func TestRenderTaskLogs(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestRenderTrainJobGolden: Kubeflow Trainer v2 TrainJobs, one per ML
+// policy, as `jobshift run -to nomad` submits them on raw_exec with the
+// site's jobshift binary (nomad.helper: the in-task finisher, the step
+// order of dependsOn Complete): torch and xgboost on their built-in
+// runtimes, mpi with the launcher as a node, jax-distributed (built in),
+// plain, and a dataset initializer step before the trainer. The real
+// contract renders the ML policy's variables (translate/contract
+// trainer.go), so the goldens hold their values.
+func TestRenderTrainJobGolden(t *testing.T) {
+	examples, testdata := filepath.Join("..", "..", "examples"), filepath.Join("..", "..", "jobs", "trainer", "testdata")
+	cases := map[string]string{
+		"trainjob-torch":       filepath.Join(examples, "trainjob-torch.yaml"),
+		"trainjob-mpi":         filepath.Join(examples, "trainjob-mpi.yaml"),
+		"trainjob-xgboost":     filepath.Join(examples, "trainjob-xgboost.yaml"),
+		"trainjob-initializer": filepath.Join(examples, "trainjob-initializer.yaml"),
+		"trainjob-jax":         filepath.Join(testdata, "trainjob-jax.yaml"),
+		"trainjob-plain":       filepath.Join(testdata, "trainjob-plain.yaml"),
+	}
+	for name, path := range cases {
+		t.Run(name, func(t *testing.T) {
+			job, diags := load.Load(path, jobs.ReadOptions{})
+			if diags.HasErrors() {
+				t.Fatal(diags)
+			}
+			p := plan(job, rawExecSite())
+			p.Options[OptHelper] = "/usr/local/bin/jobshift"
+			p.Options[OptWatched] = "true"
+			for _, asJSON := range []bool{false, true} {
+				d, _ := New(drivers.Config{Site: p.Site}, asJSON)
+				art, err := d.Render(context.Background(), p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				ext := ".nomad.hcl"
+				if asJSON {
+					ext = ".nomad.json"
+				}
+				golden(t, name+ext, art.Files[0].Data)
+			}
+			golden(t, name+".env.txt", []byte(inTaskEnvs(t, p)))
+		})
+	}
+}
+
+// inTaskEnvs lists, for the first and last task of every role, the
+// contract variables nomad-env gives its main task (the payload in the
+// rendered env block, evaluated on the snapshot the coordinator writes
+// for contract.SampleTopology's placements), one NAME=VALUE a line: what
+// the HCL's JOBSHIFT_TASK_ENV means, in a form to check by hand.
+func inTaskEnvs(t *testing.T, p *translate.Plan) string {
+	t.Helper()
+	job, diags := BuildJob(p, nil)
+	if diags.HasErrors() {
+		t.Fatal(diags)
+	}
+	topo := contract.SampleTopologyFor(p.Job, ContractOptions(p))
+	co := &coordinator{groups: snapGroups(job), attempt: 0}
+	items, missing := co.build(placementsOf(p.Job, JobIDFor(p), ContractOptions(p), topo))
+	if missing != "" {
+		t.Fatalf("placements miss %s", missing)
+	}
+	var b strings.Builder
+	for k, role := range p.Job.Roles {
+		for _, task := range job.TaskGroups[k].Tasks {
+			if task.Name != MainTask {
+				continue
+			}
+			te, err := intask.Decode(task.Env[TaskEnvVar])
+			if err != nil {
+				t.Fatalf("%s: %v", role.Name, err)
+			}
+			for _, i := range slices.Compact([]int{0, role.Instances - 1}) {
+				vars, err := te.Vars(i, items, func(string) string { return "" })
+				if err != nil {
+					t.Fatalf("%s-%d: %v", role.Name, i, err)
+				}
+				var lines []string
+				if len(vars) == 0 {
+					lines = append(lines, fmt.Sprintf("%s-%d: (none)", role.Name, i))
+				}
+				for _, v := range vars {
+					lines = append(lines, fmt.Sprintf("%s-%d: %s=%s", role.Name, i, v.Name, v.Value))
+				}
+				sort.Strings(lines)
+				for _, l := range lines {
+					b.WriteString(l + "\n")
+				}
+			}
+		}
+	}
+	return b.String()
 }

@@ -72,6 +72,8 @@ type watcher struct {
 	// read for (withOwnEnds)
 	ends     map[string]endMark
 	endsRead map[string]bool
+	// keepEnds: the markers the verdict keeps (conclude; ends.go)
+	keepEnds map[string]endMark
 }
 
 func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*watcher, error) {
@@ -343,6 +345,9 @@ func (w *watcher) record(ctx context.Context, res *drivers.Result) {
 		"attempts": strconv.Itoa(res.Attempts),
 		"version":  strconv.FormatUint(w.version, 10),
 	}}
+	if len(w.keepEnds) > 0 {
+		v.Items["ends"] = formatEnds(w.keepEnds)
+	}
 	w.writer.sign(v.Items)
 	_, _, _ = w.c.Variables().Create(v, (&api.WriteOptions{}).WithContext(ctx))
 	w.forgetSecrets(ctx)
@@ -380,6 +385,12 @@ func (w *watcher) forgetSecrets(ctx context.Context) {
 
 // recorded returns the verdict stored for the job's current version.
 func (w *watcher) recorded(ctx context.Context) *drivers.Result {
+	return verdictResult(w.recordedVariable(ctx))
+}
+
+// recordedVariable is the Variable of the verdict stored for the job's
+// current version, nil when none can be this job's.
+func (w *watcher) recordedVariable(ctx context.Context) *api.Variable {
 	v, _, err := w.c.Variables().Read(ResultPath(w.id), (&api.QueryOptions{}).WithContext(ctx))
 	if err != nil || v == nil || v.Items["version"] != strconv.FormatUint(w.version, 10) {
 		return nil
@@ -388,6 +399,14 @@ func (w *watcher) recorded(ctx context.Context) *drivers.Result {
 		if w.d != nil && w.d.cfg.Warnings != nil {
 			fmt.Fprintf(w.d.cfg.Warnings, "jobshift: ignoring the verdict in Nomad Variable %s: %s\n", v.Path, why)
 		}
+		return nil
+	}
+	return v
+}
+
+// verdictResult reads a verdict Variable (nil: none).
+func verdictResult(v *api.Variable) *drivers.Result {
+	if v == nil {
 		return nil
 	}
 	code, _ := strconv.Atoi(v.Items["exitCode"])

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -87,6 +88,9 @@ var goldenCases = map[string]struct {
 	job  func() *jobs.Job
 	site *siteconfig.Config
 	opts map[string]string
+	// policyVars: the golden keeps the contract's lines that set an ML
+	// policy's variables (contractVarLines), the values this job gets
+	policyVars bool
 }{
 	"pai-het":    {job: paiJob},
 	"pai-packed": {job: paiJob, opts: map[string]string{"layout": "packed"}},
@@ -118,6 +122,16 @@ var goldenCases = map[string]struct {
 	// (its value in the secrets file), Volcano's /etc/volcano files
 	"files-volumes": {job: loadJob(filepath.Join("testdata", "files-volumes.yaml"))},
 	"volcano-mpi":   {job: loadJob(filepath.Join("..", "..", "examples", "volcano-mpi.yaml"))},
+	// Kubeflow Trainer v2 TrainJobs, one per ML policy: torch and
+	// xgboost on their built-in runtimes, mpi with the launcher as a node
+	// (dependsOn node Ready), jax-distributed (built in), plain, and a
+	// dataset initializer step before the trainer (dependsOn Complete)
+	"trainjob-torch":       {job: loadJob(filepath.Join("..", "..", "examples", "trainjob-torch.yaml")), policyVars: true},
+	"trainjob-mpi":         {job: loadJob(filepath.Join("..", "..", "examples", "trainjob-mpi.yaml")), policyVars: true},
+	"trainjob-xgboost":     {job: loadJob(filepath.Join("..", "..", "examples", "trainjob-xgboost.yaml")), policyVars: true},
+	"trainjob-initializer": {job: loadJob(filepath.Join("..", "..", "examples", "trainjob-initializer.yaml")), policyVars: true},
+	"trainjob-jax":         {job: loadJob(filepath.Join("..", "..", "jobs", "trainer", "testdata", "trainjob-jax.yaml")), policyVars: true},
+	"trainjob-plain":       {job: loadJob(filepath.Join("..", "..", "jobs", "trainer", "testdata", "trainjob-plain.yaml")), policyVars: true},
 }
 
 // mpiJob reads the MPIJob of generation gen from the reader's testdata.
@@ -190,13 +204,43 @@ func goldenPart(text string) string {
 	return head
 }
 
+// contractVarLines are the lines of a script's contract stages that set
+// a Kubeflow Trainer ML policy's variables (translate/contract
+// trainer.go), the hosts and MPI hostfile they name, and the values the
+// task stage takes from the shared one (_js_sN): a literal, a port or the
+// task's index.
+func contractVarLines(text string) string {
+	// the shared stage prints the job-wide values for every task, and
+	// the task stage's values it names (_js_sN)
+	const printed, printedVal = `printf '\'' \\\n%s'\'' '\''`, `printf '\''%s\n'\'' '\''`
+	i := strings.Index(text, "\n_jsh_contract_shared=")
+	j := strings.Index(text, "\n# ---- jobshift library")
+	if i < 0 || j < i {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("# ---- the contract's ML policy lines (golden only)\n")
+	for _, l := range strings.Split(text[i:j], "\n") {
+		if l = strings.TrimPrefix(strings.TrimPrefix(l, printed), printedVal); policyVar.MatchString(l) {
+			b.WriteString(l + "\n")
+		}
+	}
+	return b.String()
+}
+
+var policyVar = regexp.MustCompile(`^(PET_|JAX_|DMLC_|OMPI_MCA_|JOBSHIFT_MPI_HOSTFILE=|JOBSHIFT_HOSTS=|_js_s[0-9]+=)`)
+
 // TestRenderGolden compares the rendered part of each script with
 // testdata/<case>.golden (go test -update rewrites them; the header lines
 // were checked by hand against spec/slurm.md §1, §2, §6).
 func TestRenderGolden(t *testing.T) {
 	for name := range goldenCases {
 		t.Run(name, func(t *testing.T) {
-			got := goldenPart(renderCase(t, name).Text)
+			text := renderCase(t, name).Text
+			got := goldenPart(text)
+			if goldenCases[name].policyVars {
+				got += contractVarLines(text)
+			}
 			path := filepath.Join("testdata", name+".golden")
 			if *update {
 				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
