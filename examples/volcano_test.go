@@ -6,10 +6,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jobshift/jobshift/internal/drivertest"
 	"github.com/jobshift/jobshift/translate/completion"
@@ -238,18 +236,5 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 			t.Errorf("%s did not print %q:\n%s", w, want, o.out)
 		}
 	}
-	for range 50 {
-		out, err := exec.Command("ip", "-o", "link", "show").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !anchor.Match(out) {
-			return
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	t.Errorf("a task network's link (jsn...) is left on the host")
+	drivertest.NoTaskNetLeft(t)
 }
-
-// anchor is a task network's link on the host (drivers/taskns taskns.sh).
-var anchor = regexp.MustCompile(`(?m)^[0-9]+: jsn[0-9a-f]{8}[@:]`)

@@ -6,12 +6,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/jobshift/jobshift/internal/drivertest"
 )
 
 // noNetLeft fails when a task network's anchor (jsn*) is still on the host
@@ -20,33 +21,11 @@ import (
 // workqueue, after the last process left).
 func noNetLeft(t *testing.T) {
 	t.Helper()
-	var links string
-	for range 50 {
-		out, err := exec.Command("ip", "-o", "link", "show").Output()
-		if err != nil {
-			t.Fatal(err)
-		}
-		links = ""
-		for _, l := range strings.Split(string(out), "\n") {
-			if f := strings.Fields(l); len(f) > 1 && anchorName.MatchString(f[1]) {
-				links += l + "\n"
-			}
-		}
-		if links == "" {
-			break
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if links != "" {
-		t.Errorf("task network links left on the host:\n%s", links)
-	}
+	drivertest.NoTaskNetLeft(t)
 	if mi, err := os.ReadFile("/proc/self/mountinfo"); err == nil && strings.Contains(string(mi), "jobshift-hub-") {
 		t.Errorf("a hub pin is in the host's mount table")
 	}
 }
-
-// anchorName is the host's name of a task network's anchor (taskns.sh).
-var anchorName = regexp.MustCompile(`^jsn[0-9a-f]{8}(@|:)`)
 
 // runNetJob starts the tasks (their spec: own network of key, peers every
 // task) at once, each running cmd, and returns their outputs by name; a
