@@ -258,7 +258,7 @@ func checkRendered(t *testing.T, r shapeRow) {
 		i := slices.IndexFunc(g.Tasks, func(tk *api.Task) bool { return tk.Name == MainTask })
 		if gs := s.Group(g.Meta[MetaRole]); i >= 0 && gs != nil && gs.View != "" {
 			task := g.Tasks[i]
-			if got := strings.Contains(viewSpecText(t, task), "\nnetns\t"+JobIDFor(r.plan)+"\t"+taskns.DefaultNetRange+"\n"); got != s.TaskNets {
+			if got := hasNetLine(viewSpecText(t, task), JobIDFor(r.plan), taskns.DefaultNetRange); got != s.TaskNets {
 				t.Errorf("%s: group %s: the view's spec gives a network of its own %v, shape %v", name, *g.Name, got, s.TaskNets)
 			}
 		}
@@ -330,6 +330,17 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 
 // viewSpecText is task's decoded task-view spec, from its template or
 // from the view nomad-env writes ("" if none).
+// hasNetLine: spec (viewSpecText) gives the task a network in cidr keyed
+// by job id's attempt (nomad-env's placeholder, or the template's meta).
+func hasNetLine(spec, id, cidr string) bool {
+	for _, attempt := range []string{"@N@", "$NOMAD_META_jobshift_attempt"} {
+		if strings.Contains(spec, "\nnetns\t"+id+"/"+attempt+"\t"+cidr+"\n") {
+			return true
+		}
+	}
+	return false
+}
+
 func viewSpecText(t *testing.T, task *api.Task) string {
 	for _, tm := range task.Templates {
 		if *tm.DestPath == "local/"+viewSpecFile {
