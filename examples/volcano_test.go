@@ -238,3 +238,32 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 	}
 	drivertest.NoTaskNetLeft(t)
 }
+
+// Volcano's TensorFlow shape retried as a whole (worker 0 exits 3 on its
+// first run, RestartJob: testdata/volcano-tf-restartjob.yaml) on this one
+// host as root: the second attempt trains, each attempt's tasks on a link
+// of their own (keyed by the run and the attempt: a retry's tasks never
+// join a link the last attempt's may still hold), none left afterwards.
+func TestVolcanoTFRetryOneHost(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a task's own network on a shared host needs root")
+	}
+	runs := t.TempDir()
+	seen := drivertest.SeeTaskNets(t)
+	o := run(t, "testdata/volcano-tf-restartjob.yaml", taskEnv("VC_RUNS="+runs))
+	anchors := seen()
+	if o.res.Phase != completion.PhaseSucceeded || o.res.Attempts != 2 {
+		t.Fatalf("result = %+v, want succeeded after 2 attempts\n%s", o.res, o.out)
+	}
+	for w, peers := range map[string]string{"worker-0": "ps:0,worker:1", "worker-1": "ps:0,worker:0"} {
+		if want := "mesh ok: reached " + peers + "; sum=1030"; !strings.Contains(o.out, "["+w+"] worker:"+w[len(w)-1:]+": "+want) {
+			t.Errorf("%s did not print %q:\n%s", w, want, o.out)
+		}
+	}
+	for _, a := range []string{"attempt-1", "attempt-2"} {
+		if k := filepath.Join(o.dir, a); !anchors[drivertest.TaskNetAnchor(t, k)] {
+			t.Errorf("no link of key %s seen on the host: %v", k, anchors)
+		}
+	}
+	drivertest.NoTaskNetLeft(t)
+}

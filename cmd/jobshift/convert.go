@@ -38,10 +38,19 @@ Usage: jobshift convert -to TARGET [options] FILE
   snapshot, judging). The file's header (HCL) or its jobshift_shape meta
   (JSON) says which.
 
+  A job whose shape depends on the cluster (Volcano's TensorFlow shape:
+  its tasks listen on one port at their peers' names) has two more: by
+  default the one for several clients (a client per task), with
+  -one-client the one for a cluster of one client (each task a network of
+  its own there), which 'jobshift run' submits where it counts one client
+  that can run the job. The header and the meta say which, and so does
+  'jobshift run -plan'.
+
 Examples:
   jobshift convert -to nomad job.yaml > job.nomad.hcl && nomad job run job.nomad.hcl
   jobshift convert -to nomad-json job.json | nomad job run -json -
   jobshift convert -to nomad -watched job.yaml   # what jobshift run submits
+  jobshift convert -to nomad -watched -one-client tf.yaml   # ... to one client
 `
 
 func runConvert(args []string, stdout, stderr io.Writer) int {
@@ -52,6 +61,7 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 	to := fs.String("to", "nomad", "Target `driver`.")
 	outDir := fs.String("o", "", "Write the files into `dir` instead of printing the main one.")
 	watched := fs.Bool("watched", false, "Nomad: write the shape jobshift run submits (a watcher writes the topology snapshot and judges) instead of the one for plain nomad job run.")
+	oneClient := fs.Bool("one-client", false, "Nomad: write the shape for a cluster of one client, which jobshift run submits where it counts one (a job in Volcano's TensorFlow shape: each task a network of its own there) instead of the one for several clients.")
 	printVar := fs.Bool("print-variable", false, "Nomad: print the job's Nomad Variable (its secrets, the ssh key) as 'nomad var put' input instead of the job.")
 	if code, ok := parseFlags(fs, args); !ok {
 		return code
@@ -70,6 +80,9 @@ func runConvert(args []string, stdout, stderr io.Writer) int {
 		plan.Options["library"] = slurm.LibraryInline
 	}
 	plan.Options[nomad.OptWatched] = strconv.FormatBool(*watched)
+	if *oneClient {
+		plan.Options[nomad.OptOneClient] = "true"
+	}
 	drv, err := drivers.New(*to, drivers.Config{Site: cfg, Warnings: stderr})
 	if err != nil {
 		fmt.Fprintf(stderr, "jobshift convert: %v\n", err)

@@ -168,7 +168,7 @@ func (d *Driver) prepare(p *translate.Plan, runDir string, attempt int) ([]*task
 	if len(specs) == 0 {
 		return nil, fmt.Errorf("job %q has no tasks", p.Job.Name)
 	}
-	if err := d.addViews(p, specs); err != nil {
+	if err := d.addViews(p, specs, attempt); err != nil {
 		return nil, err
 	}
 	return specs, nil

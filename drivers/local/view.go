@@ -131,7 +131,8 @@ func (v *taskView) need(p jobs.Pos, path string) {
 
 // addViews gives every task of specs its view, or refuses the tasks that
 // need files or data at the job's paths when no namespace is available.
-func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
+// attempt is the run's attempt (0 the first): its tasks' networks are its own.
+func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec, attempt int) error {
 	if d.opts.Docker {
 		return nil
 	}
@@ -149,9 +150,9 @@ func (d *Driver) addViews(p *translate.Plan, specs []*taskSpec) error {
 		}
 		v.mode = mode
 		if mode == taskns.ModeRoot && contract.VolcanoFixedPortPeers(p.Job) != "" {
-			// each its own network, as each pod had: the tasks of this run
-			// (its directory, the key) share one link
-			v.spec.Net = &taskns.Net{Key: filepath.Dir(s.TaskDir), Range: taskns.NetRange(p.Site.TaskNetRange())}
+			// each its own network, as each pod had: the tasks of this
+			// attempt of the run share one link (netKey)
+			v.spec.Net = &taskns.Net{Key: netKey(filepath.Dir(s.TaskDir), attempt), Range: taskns.NetRange(p.Site.TaskNetRange())}
 		}
 		s.View = v
 		if s.PS != nil {
@@ -387,4 +388,12 @@ func makeEmptyDirs(dirs []string) error {
 		}
 	}
 	return nil
+}
+
+// netKey is the key of the task network of attempt of the run in runDir
+// (taskns.Net): a retry's tasks start while a task of the last attempt
+// that outlived its process group (a daemon in its namespaces) may still
+// hold that attempt's link, whose addresses the new tasks take again.
+func netKey(runDir string, attempt int) string {
+	return fmt.Sprintf("%s/attempt-%d", runDir, attempt+1)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -346,5 +347,29 @@ func TestEmptyDirWritableByAll(t *testing.T) {
 	}
 	if got, want := taskStdout(t, runDir, "master-0"), "cache: 777 prepared\nnobody wrote: nobody nobody\n"; got != want {
 		t.Errorf("master-0 printed %q, want %q", got, want)
+	}
+}
+
+// TestNetKeyPerAttempt: as root, the tasks of Volcano's TensorFlow shape
+// share one task network per attempt of the run, another for a retry
+// (whose tasks may start while one of the last attempt's still holds its
+// link): every task of attempt N names runDir/attempt-N+1.
+func TestNetKeyPerAttempt(t *testing.T) {
+	d, err := New(Options{Warnings: io.Discard, RunDir: filepath.Join(t.TempDir(), "run")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d.opts.taskns = taskns.ModeRoot
+	p := loadPlan(t, filepath.Join("..", "..", "examples", "volcano-tf-shape.yaml"))
+	for attempt, want := range []string{"/runs/r1/attempt-1", "/runs/r1/attempt-2"} {
+		specs, err := d.prepare(p, "/runs/r1", attempt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range specs {
+			if s.View == nil || s.View.spec.Net == nil || s.View.spec.Net.Key != want {
+				t.Errorf("attempt %d, task %s: view %+v, want the network key %s", attempt, refString(s.Ref), s.View, want)
+			}
+		}
 	}
 }

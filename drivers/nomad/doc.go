@@ -11,10 +11,13 @@
 // Every mode of a job is decided once, by Decide (shape.go), from the
 // plan, the site's nomad block and one input: whether anybody watches the
 // job (OptWatched: jobshift run, the controller) or not (a converted
-// file submitted with nomad job run, run -detach). Render (convert),
-// Submit (run) and PlanDiff (run -plan) build the job from that one
-// Shape, so convert -watched prints what run submits and convert prints
-// what run -detach submits. The HCL artifact's header and the job meta
+// file submitted with nomad job run, run -detach); and, for a job in
+// Volcano's TensorFlow shape, a second: whether the cluster has one client
+// that can run it (OptOneClient: Submit and PlanDiff count the clients,
+// convert -one-client says so). Render (convert), Submit (run) and
+// PlanDiff (run -plan) build the job from that one Shape, so convert
+// -watched [-one-client] prints what run submits and convert prints what
+// run -detach submits. The HCL artifact's header and the job meta
 // (MetaShape, MetaEnv, MetaJudges: keys.go) say which shape a job has.
 //
 // A shape has a rendezvous — none (one task), barrier (a prestart task

@@ -65,7 +65,9 @@ func (d *Driver) Name() string {
 
 // Render returns the job as HCL2 (or API JSON), exactly what Submit sends
 // for the same plan: both build it from the shape Decide gives for the
-// plan's OptWatched (unwatched unless it says "true").
+// plan's OptWatched (unwatched unless it says "true") and OptOneClient
+// (several clients unless it says "true": Render counts no clients, which
+// Submit does where the plan leaves it unset).
 func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifact, error) {
 	job, shape, diags := buildJob(p, d.contract)
 	if diags.HasErrors() {
@@ -92,7 +94,7 @@ func (d *Driver) Render(ctx context.Context, p *translate.Plan) (*drivers.Artifa
 // document has no comments: its job meta MetaShape says the same.
 func jobHCL(job *api.Job, shape *Shape) ([]byte, error) {
 	var h bytes.Buffer
-	h.WriteString("# jobshift: " + shapeLabel(shape.Watched) + "\n#\n")
+	h.WriteString("# jobshift: " + shapeLabel(shape) + "\n#\n")
 	for line := range strings.Lines(shape.String()) {
 		h.WriteString("# " + line)
 	}

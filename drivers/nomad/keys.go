@@ -117,15 +117,23 @@ const MetaSnapPorts = "jobshift_snapshot_ports"
 // header to say it); MetaRendezvous is set by the renderer's rendezvous
 // (snapshot only: watchers of earlier jobs test for it).
 func storeShape(job *api.Job, s *Shape) {
-	job.Meta[MetaShape] = shapeLabel(s.Watched)
+	job.Meta[MetaShape] = shapeLabel(s)
 }
 
-// shapeLabel is MetaShape's value.
-func shapeLabel(watched bool) string {
-	if watched {
-		return shapeWatched + ": what jobshift run submits; jobshift convert without -watched writes the shape for nomad job run"
+// shapeLabel is MetaShape's value: the shape's inputs (OptWatched, and
+// OptOneClient where it matters: Shape.Clients) and how to get the other.
+func shapeLabel(s *Shape) string {
+	label := shapeUnwatched + ": for nomad job run; jobshift convert -watched writes what jobshift run submits"
+	if s.Watched {
+		label = shapeWatched + ": what jobshift run submits; jobshift convert without -watched writes the shape for nomad job run"
 	}
-	return shapeUnwatched + ": for nomad job run; jobshift convert -watched writes what jobshift run submits"
+	switch s.Clients {
+	case ClientsOne:
+		label += "; for a cluster of one client (what jobshift run submits where it counts one); jobshift convert without -one-client writes the shape for several"
+	case ClientsSeveral:
+		label += "; for a cluster of several clients; jobshift convert -one-client writes the shape for one (what jobshift run submits where it counts one)"
+	}
+	return label
 }
 
 const (

@@ -49,6 +49,23 @@ import (
 // constraints. It is an input of the shape like OptWatched.
 const OptOneClient = "one_client"
 
+// Shape.Clients: the cluster the shape is for.
+const (
+	ClientsOne     = "one"
+	ClientsSeveral = "several"
+)
+
+// clientsOf is Shape.Clients for p.
+func clientsOf(p *translate.Plan) string {
+	switch {
+	case !oneClientMatters(p):
+		return ""
+	case p.Options[OptOneClient] == "true":
+		return ClientsOne
+	}
+	return ClientsSeveral
+}
+
 // OptWatched is the plan option saying whether a watcher follows the job:
 // "true" (jobshift run, which then watches; the controller), anything else
 // no (convert's default, run -detach). It is the one input the shape takes
@@ -169,6 +186,11 @@ func TraitsOf(driver string) Traits {
 // Shape is every decision about one Nomad job.
 type Shape struct {
 	Watched bool
+	// Clients: for a job whose shape depends on the cluster's clients
+	// (oneClientMatters, and no Docker network of the site's makes it the
+	// same on any), ClientsOne or ClientsSeveral by OptOneClient; "" for
+	// any other job.
+	Clients string
 	// Rendezvous: RendezvousNone (one task), RendezvousBarrier (a prestart
 	// task per allocation over group services), RendezvousSnap (the
 	// watcher's topology snapshot, no services).
@@ -274,7 +296,7 @@ func settingsFor(p *translate.Plan) (settings, hcl.Diagnostics) {
 
 // decide is Decide with the contract c (tests pin it).
 func decide(p *translate.Plan, set settings, watched bool, c Contract) (*Shape, hcl.Diagnostics) {
-	d := &decider{p: p, set: set, c: c, jobID: JobIDFor(p), s: &Shape{Watched: watched}}
+	d := &decider{p: p, set: set, c: c, jobID: JobIDFor(p), s: &Shape{Watched: watched, Clients: clientsOf(p)}}
 	services, err := c.Services(p, d.jobID)
 	if err != nil {
 		return nil, hcl.Diagnostics{jobs.Errorf(p.Job.NamePos, "Cannot render the environment contract", "%v", err)}
@@ -318,6 +340,7 @@ func (d *decider) fixedPortPeers() {
 	}
 	net, why := ownNetwork(d.p, d.set)
 	if net != "" {
+		d.s.Clients = "" // the same job on one client or several
 		for i := range d.s.Groups {
 			g := &d.s.Groups[i]
 			g.Network = net
@@ -766,6 +789,12 @@ func (s *Shape) String() string {
 		watch = "watched (jobshift run or the controller follows it)"
 	}
 	fmt.Fprintf(&b, "shape: %s; rendezvous %s\n", watch, s.Rendezvous)
+	switch s.Clients {
+	case ClientsOne:
+		b.WriteString("clients: one (the cluster has one client that can run the job: jobshift run counted it, or convert -one-client)\n")
+	case ClientsSeveral:
+		b.WriteString("clients: several (jobshift run counts the clients that can run the job and submits the shape for one where it finds one: convert -one-client)\n")
+	}
 	for _, g := range s.Groups {
 		fmt.Fprintf(&b, "group %s (%s): env %s; judged by %s", g.Group, g.Driver, g.Env, joinJudges(g.Judges))
 		if g.View != "" {

@@ -51,6 +51,7 @@ const (
 	viewScratchDir = intask.ViewScratchDir
 	viewEmptyDir   = "jobshift-emptydir" // in the allocation directory
 	phIndex        = intask.PhIndex
+	phAttempt      = intask.PhAttempt
 	phAddr         = intask.PhAddr
 	phTaskDir      = intask.PhTaskDir
 	phSecretsDir   = intask.PhSecretsDir
@@ -113,8 +114,9 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	}
 	spec.Binds = append(spec.Binds, viewBinds(gs)...) // the site's volumes (mounts.go)
 	if r.shape.TaskNets {
-		// the job's tasks on this client share one link (the job's ID)
-		spec.Net = &taskns.Net{Key: r.jobID, Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
+		// the tasks of the job's attempt on this client share one link: a
+		// retry's tasks may start while the last attempt's still end there
+		spec.Net = &taskns.Net{Key: netKey(r.jobID), Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
 	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
@@ -280,6 +282,10 @@ func addrVarOf(net *api.NetworkResource) string {
 	return ""
 }
 
+// netKey is the key of the task network of job id's attempt (taskns.Net):
+// the client fills in the attempt (phAttempt).
+func netKey(id string) string { return id + "/" + phAttempt }
+
 // specTemplate is the encoded spec as a template: its literal text as
 // base64Decode calls (no delimiter in a name or path is interpreted), the
 // placeholders as the client's values.
@@ -297,6 +303,8 @@ func specTemplate(text, addr string) string {
 		switch ph {
 		case phIndex:
 			b.WriteString(`{{ env "NOMAD_ALLOC_INDEX" }}`)
+		case phAttempt:
+			b.WriteString(`{{ env "` + attemptEnv + `" }}`)
 		case phAddr:
 			b.WriteString(addr)
 		case phTaskDir:
@@ -314,7 +322,7 @@ func specTemplate(text, addr string) string {
 // nextPlaceholder is the first placeholder in s and its index (-1: none).
 func nextPlaceholder(s string) (int, string) {
 	at, which := -1, ""
-	for _, ph := range []string{phIndex, phAddr, phTaskDir, phSecretsDir, phAllocDir} {
+	for _, ph := range []string{phIndex, phAttempt, phAddr, phTaskDir, phSecretsDir, phAllocDir} {
 		if i := strings.Index(s, ph); i >= 0 && (at < 0 || i < at) {
 			at, which = i, ph
 		}

@@ -257,8 +257,8 @@ func TestFixedPortPeersOnePerNode(t *testing.T) {
 			t.Errorf("%s on %s, one client %v: a network per task %v, want %v", c.file, c.driver, c.oneClient, shape.TaskNets, c.nets)
 		}
 		for _, g := range job.TaskGroups {
-			// the site's range, in every main task's spec
-			if spec := viewSpecText(t, mainTask(t, job, *g.Name)); strings.Contains(spec, "\nnetns\t"+JobIDFor(p)+"\t10.254.0.0/16\n") != c.nets {
+			// the site's range, in every main task's spec, keyed by attempt
+			if spec := viewSpecText(t, mainTask(t, job, *g.Name)); hasNetLine(spec, JobIDFor(p), "10.254.0.0/16") != c.nets {
 				t.Errorf("%s on %s, one client %v: group %s spec %q", c.file, c.driver, c.oneClient, *g.Name, spec)
 			}
 		}

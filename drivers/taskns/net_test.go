@@ -32,6 +32,12 @@ func noNetLeft(t *testing.T) {
 // task that fails fails the test.
 func runNetJob(t *testing.T, key string, names []string, kill bool, cmd string) map[string]string {
 	t.Helper()
+	return startNetJob(t, key, names, kill, cmd)()
+}
+
+// startNetJob starts runNetJob's tasks and returns what waits for them.
+func startNetJob(t *testing.T, key string, names []string, kill bool, cmd string) func() map[string]string {
+	t.Helper()
 	dir := openDir(t)
 	script := filepath.Join(dir, "taskns.sh")
 	if err := os.WriteFile(script, []byte(Script), 0o644); err != nil {
@@ -69,21 +75,24 @@ func runNetJob(t *testing.T, key string, names []string, kill bool, cmd string) 
 		wg.Add(1)
 		go func() { defer wg.Done(); errs[i] = c.Wait() }()
 	}
-	if kill {
-		time.Sleep(2 * time.Second)
-		for _, c := range cmds {
-			_ = c.Process.Kill()
+	return func() map[string]string {
+		t.Helper()
+		if kill {
+			time.Sleep(2 * time.Second)
+			for _, c := range cmds {
+				_ = c.Process.Kill()
+			}
 		}
-	}
-	wg.Wait()
-	got := map[string]string{}
-	for i, n := range names {
-		got[n] = outs[i].String()
-		if errs[i] != nil && !kill {
-			t.Errorf("task %s: %v: %s", n, errs[i], got[n])
+		wg.Wait()
+		got := map[string]string{}
+		for i, n := range names {
+			got[n] = outs[i].String()
+			if errs[i] != nil && !kill {
+				t.Errorf("task %s: %v: %s", n, errs[i], got[n])
+			}
 		}
+		return got
 	}
-	return got
 }
 
 // reachCmd listens on port 2222 (each task on the same port, as its pod
@@ -139,6 +148,107 @@ func TestScriptNet(t *testing.T) {
 	// killed (SIGKILL: no trap runs): the kernel removes it all
 	runNetJob(t, fmt.Sprintf("jobshift-test-kill-%d", os.Getpid()), names, true, "exec sleep 30")
 	noNetLeft(t)
+}
+
+// TestScriptNetPerKey: two attempts of one job on this host at once (a
+// retry started while the last attempt's tasks still end), their tasks of
+// the same names at the same addresses, each under its attempt's key:
+// the host holds two links (an anchor named for each key), and every task
+// reaches only the peers of its own attempt. Under one key both
+// attempts' tasks would join one link, where each address is twice.
+func TestScriptNetPerKey(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("a task's own network needs root")
+	}
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3")
+	}
+	names := []string{"tf-ps-0", "tf-worker-0", "tf-worker-1"}
+	ready, done := t.TempDir(), filepath.Join(t.TempDir(), "done")
+	keys := []string{fmt.Sprintf("jobshift-test-%d/0", os.Getpid()), fmt.Sprintf("jobshift-test-%d/1", os.Getpid())}
+	var waits []func() map[string]string
+	for i, k := range keys {
+		waits = append(waits, startNetJob(t, k, names, false, attemptCmd(i, ready, done)))
+	}
+	// every task of both attempts has reached its peers and still runs
+	for try := 0; ; try++ {
+		if es, _ := os.ReadDir(ready); len(es) == 2*len(names) {
+			break
+		}
+		if try == 600 {
+			_ = os.WriteFile(done, nil, 0o644)
+			t.Fatal("the tasks of both attempts were not all up after 60s")
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out, err := exec.Command("ip", "-o", "link", "show").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range keys {
+		if a := anchorOf(t, k); !strings.Contains(string(out), ": "+a+"@") {
+			t.Errorf("no link of key %s (anchor %s) on the host:\n%s", k, a, out)
+		}
+	}
+	if err := os.WriteFile(done, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for i, wait := range waits {
+		want := fmt.Sprintf("tf-ps-0 198.18.0.1 %[1]d tf-ps-0\ntf-worker-0 198.18.0.2 %[1]d tf-worker-0\ntf-worker-1 198.18.0.3 %[1]d tf-worker-1\n", i)
+		for n, got := range wait() {
+			if got != want {
+				t.Errorf("attempt %d, task %s got\n%s\nwant\n%s", i, n, got, want)
+			}
+		}
+	}
+	noNetLeft(t)
+}
+
+// anchorOf is the host's name of the anchor of key's link, as taskns.sh
+// names it: jsn and the POSIX cksum of the key in 8 hex digits.
+func anchorOf(t *testing.T, key string) string {
+	t.Helper()
+	c := exec.Command("cksum")
+	c.Stdin = strings.NewReader(key)
+	out, err := c.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum uint32
+	if _, err := fmt.Sscan(string(out), &sum); err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("jsn%08x", sum)
+}
+
+// attemptCmd is reachCmd for attempt n: each task answers its attempt and
+// host name, marks itself in ready once it reached every peer, and runs
+// until done exists.
+func attemptCmd(n int, ready, done string) string {
+	return fmt.Sprintf(`exec python3 -c '
+import os, socket, sys, threading, time
+me = socket.gethostname()
+srv = socket.socket(); srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); srv.bind(("0.0.0.0", 2222)); srv.listen(16)
+def serve():
+    while True:
+        c, _ = srv.accept(); c.sendall(b"%[1]d " + me.encode()); c.close()
+threading.Thread(target=serve, daemon=True).start()
+for peer in sys.argv[1:]:
+    for _ in range(300):
+        try:
+            c = socket.create_connection((peer + ".tf", 2222), timeout=1); break
+        except OSError:
+            time.sleep(0.1)
+    else:
+        sys.exit("cannot reach " + peer)
+    print(peer, c.getpeername()[0], c.recv(100).decode()); c.close()
+sys.stdout.flush()
+open(os.path.join("%[2]s", "%[1]d-" + me), "w").close()
+for _ in range(600):
+    if os.path.exists("%[3]s"):
+        break
+    time.sleep(0.1)
+' tf-ps-0 tf-worker-0 tf-worker-1`, n, ready, done)
 }
 
 // TestScriptNetNeedsRoot: without root a task gets no network of its own

@@ -137,8 +137,9 @@ type Spec struct {
 // same share one link there. The wrapper makes it all and the kernel
 // removes it with the last task (taskns.sh: netns).
 type Net struct {
-	// Key names the job's link on the node: the same for all its tasks,
-	// another for any other job that may share the node.
+	// Key names the job's link on the node: the same for all the tasks of
+	// one attempt, another for any other job or attempt that may share
+	// the node (a retry's tasks may start while the last's still end).
 	Key string
 	// Range is the IPv4 CIDR the tasks' addresses are taken from.
 	Range string

@@ -409,3 +409,54 @@ func TestVolcanoNodeFieldsOnNomad(t *testing.T) {
 		})
 	}
 }
+
+// TestVolcanoTFRetryOneHost: Volcano's TensorFlow shape on the one-client
+// agent (each task a network of its own there) whose first attempt fails
+// (worker 0 exits 3, RestartJob: examples/testdata/volcano-tf-restartjob.yaml)
+// trains on the second: each attempt's tasks are on a link of their own,
+// keyed by the job and the attempt (a retry's tasks may start while the
+// last attempt's still end on the client, at the same addresses), and
+// nothing is left of either.
+func TestVolcanoTFRetryOneHost(t *testing.T) {
+	c := agent.Client(t)
+	if nodes, _, err := c.Nodes().List(nil); err != nil || len(nodes) != 1 {
+		t.Skipf("the agent has %d clients (%v), the test needs one", len(nodes), err)
+	}
+	for name, cfg := range map[string]func() *siteconfig.Config{
+		"templates": site,
+		"helper": func() *siteconfig.Config {
+			s := site()
+			s.Nomad.Helper = helper(t)
+			return s
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "testdata", "volcano-tf-restartjob.yaml"), cfg())
+			dir := runsDir(t)
+			for _, r := range p.Job.Roles {
+				r.Env = append(r.Env, jobs.EnvVar{Name: "VC_RUNS", Value: dir})
+			}
+			seen := drivertest.SeeTaskNets(t)
+			res, states, id := runStates(t, p)
+			anchors := seen()
+			logs := mainLogs(t, id)
+			if res.Phase != completion.PhaseSucceeded || res.Attempts != 2 {
+				t.Fatalf("result %+v (%v), want succeeded after 2 attempts\n%s", res, states, logs)
+			}
+			for _, want := range []string{"worker:0: mesh ok: reached ps:0,worker:1; sum=1030", "worker:1: mesh ok: reached ps:0,worker:0; sum=1030"} {
+				if !strings.Contains(logs, want) {
+					t.Errorf("no %q in the tasks' output:\n%s", want, logs)
+				}
+			}
+			for attempt := range 2 {
+				if a := drivertest.TaskNetAnchor(t, fmt.Sprintf("%s/%d", id, attempt)); !anchors[a] {
+					t.Errorf("attempt %d: no link of key %s/%d (%s) seen on the host: %v", attempt, id, attempt, a, anchors)
+				}
+			}
+			if a := drivertest.TaskNetAnchor(t, id); anchors[a] {
+				t.Errorf("a link of the job's ID alone (%s), shared by its attempts", a)
+			}
+			drivertest.NoTaskNetLeft(t)
+		})
+	}
+}

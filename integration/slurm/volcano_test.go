@@ -136,6 +136,36 @@ func TestVolcanoTFShapeOneHost(t *testing.T) {
 	drivertest.NoTaskNetLeft(t)
 }
 
+// TestVolcanoTFRetryOneHost: Volcano's TensorFlow shape on the one-host
+// cluster retried as a whole (worker 0 exits 3 on its first run,
+// RestartJob: examples/testdata/volcano-tf-restartjob.yaml; the batch
+// script requeues the job): the second attempt trains, each attempt's
+// tasks on a link of their own (keyed by the attempt's state directory:
+// a requeued attempt's tasks never join a link the last's may still
+// hold), none left afterwards.
+func TestVolcanoTFRetryOneHost(t *testing.T) {
+	needCluster(t)
+	dir, _ := volcanoRuns(t, "volcano-tf-restartjob.yaml")
+	seen := drivertest.SeeTaskNets(t)
+	r := volcanoSubmit(t, "volcano-tf-restartjob.yaml", dir)
+	anchors := seen()
+	if r.final.Phase != completion.PhaseSucceeded || r.final.Attempts != 2 {
+		batch, _ := os.ReadFile(r.h.Meta["output"])
+		t.Fatalf("result %+v, want succeeded after 2 attempts; batch output:\n%s", r.final, batch)
+	}
+	for w, want := range map[string]string{"worker-0": "worker:0: mesh ok: reached ps:0,worker:1; sum=1030", "worker-1": "worker:1: mesh ok: reached ps:0,worker:0; sum=1030"} {
+		if out, _ := os.ReadFile(filepath.Join(r.state, "attempt-2", w+".out")); !strings.Contains(string(out), want) {
+			t.Errorf("%s did not print %q in attempt 2:\n%s", w, want, out)
+		}
+	}
+	for _, a := range []string{"attempt-1", "attempt-2"} {
+		if k := filepath.Join(r.state, a); !anchors[drivertest.TaskNetAnchor(t, k)] {
+			t.Errorf("no link of key %s seen on the host: %v", k, anchors)
+		}
+	}
+	drivertest.NoTaskNetLeft(t)
+}
+
 // TestVolcanoExamplesOnSlurm: Volcano's MPI example (the launcher's host
 // list from /etc/volcano/mpiworker.host, mpiexec over the ssh plugin: 2
 // ranks sum 3) and its PyTorch example (the pytorch plugin's variables, a

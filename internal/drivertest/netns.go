@@ -1,9 +1,11 @@
 package drivertest
 
 import (
+	"fmt"
 	"os/exec"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -40,5 +42,55 @@ func NoTaskNetLeft(t *testing.T) {
 			t.Errorf("task network links left on the host: %s", strings.Join(left, " "))
 			return
 		}
+	}
+}
+
+// TaskNetAnchor is the host's device of the task network of key, as
+// taskns.sh names it: jsn and the POSIX cksum(1) of the key, 8 hex digits.
+func TaskNetAnchor(t *testing.T, key string) string {
+	t.Helper()
+	c := exec.Command("cksum")
+	c.Stdin = strings.NewReader(key)
+	out, err := c.Output()
+	if err != nil {
+		t.Fatalf("cksum: %v", err)
+	}
+	var sum uint32
+	if _, err := fmt.Sscan(string(out), &sum); err != nil {
+		t.Fatalf("cksum %q: %v", out, err)
+	}
+	return fmt.Sprintf("jsn%08x", sum)
+}
+
+// SeeTaskNets records every task network's device that appears on this
+// host (polled every 50ms) until the returned function is called, which
+// returns them.
+func SeeTaskNets(t *testing.T) func() map[string]bool {
+	t.Helper()
+	seen, stop, done := map[string]bool{}, make(chan struct{}), make(chan struct{})
+	var mu sync.Mutex
+	go func() {
+		defer close(done)
+		for {
+			if out, err := exec.Command("ip", "-o", "link", "show").Output(); err == nil {
+				mu.Lock()
+				for _, m := range taskNetAnchor.FindAllStringSubmatch(string(out), -1) {
+					seen[m[1]] = true
+				}
+				mu.Unlock()
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}()
+	return func() map[string]bool {
+		close(stop)
+		<-done
+		mu.Lock()
+		defer mu.Unlock()
+		return seen
 	}
 }

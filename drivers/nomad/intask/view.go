@@ -27,7 +27,7 @@ import (
 type View struct {
 	// Spec is the encoded spec (taskns.Spec.Encode) with the placeholders
 	// for what only the client knows (PhIndex, PhAddr, PhTaskDir,
-	// PhSecretsDir, PhAllocDir).
+	// PhSecretsDir, PhAllocDir) or the running attempt (PhAttempt).
 	Spec string `json:"spec"`
 	// AddrVar is the task's variable holding its address (NOMAD_IP_<label>
 	// of its group's first port); "" = the address the snapshot holds
@@ -49,8 +49,12 @@ type ViewFile struct {
 // Placeholders in View.Spec (and in the template drivers/nomad renders
 // otherwise); none can occur in a name or path the spec accepts at those
 // places (names hold no '@'; PhTaskDir replaces a whole first element).
+// PhAttempt is the job's attempt (AttemptEnv: job meta, which a retry
+// changes), in a task network's key: a retry's tasks may start while the
+// last attempt's still end on the client, and must not join their link.
 const (
 	PhIndex      = "@I@"
+	PhAttempt    = "@N@"
 	PhAddr       = "@A@"
 	PhTaskDir    = "/@T@"
 	PhSecretsDir = "/@S@"
@@ -69,15 +73,15 @@ const (
 type Dirs struct{ Task, Secrets, Alloc string }
 
 // Fill is spec with its placeholders replaced by the task's values.
-func Fill(spec string, index int, addr string, d Dirs) string {
-	return strings.NewReplacer(PhIndex, strconv.Itoa(index), PhAddr, addr, PhTaskDir, d.Task,
+func Fill(spec string, index int, addr, attempt string, d Dirs) string {
+	return strings.NewReplacer(PhIndex, strconv.Itoa(index), PhAddr, addr, PhAttempt, attempt, PhTaskDir, d.Task,
 		PhSecretsDir, d.Secrets, PhAllocDir, d.Alloc).Replace(spec)
 }
 
 // write writes the view of task index into the task directory d.Task;
-// addr is the task's address, node the spec's lines of this node's facts
-// (taskns.NodeLines).
-func (v *View) write(d Dirs, index int, addr, node string) error {
+// addr is the task's address, attempt the job's, node the spec's lines of
+// this node's facts (taskns.NodeLines).
+func (v *View) write(d Dirs, index int, addr, attempt, node string) error {
 	dir := d.Task
 	if err := replaceFile(filepath.Join(dir, ViewScriptFile), []byte(taskns.Script), 0o644); err != nil {
 		return err
@@ -94,7 +98,7 @@ func (v *View) write(d Dirs, index int, addr, node string) error {
 			return err
 		}
 	}
-	return replaceFile(filepath.Join(dir, ViewSpecFile), []byte(Fill(v.Spec, index, addr, d)+node), 0o644)
+	return replaceFile(filepath.Join(dir, ViewSpecFile), []byte(Fill(v.Spec, index, addr, attempt, d)+node), 0o644)
 }
 
 // replaceFile writes path anew with exactly mode (a restarted task finds
@@ -135,8 +139,12 @@ func (te *Env) writeView(topo contract.Topology, index int, dir, path string) er
 	if err != nil {
 		return err
 	}
+	attempt := os.Getenv(AttemptEnv)
+	if attempt == "" && strings.Contains(te.View.Spec, PhAttempt) {
+		return fmt.Errorf("%s is not set: the task's network has no key of its attempt", AttemptEnv)
+	}
 	d := Dirs{Task: dir, Secrets: os.Getenv("NOMAD_SECRETS_DIR"), Alloc: os.Getenv("NOMAD_ALLOC_DIR")}
-	return te.View.write(d, index, addr, taskns.NodeLines(path))
+	return te.View.write(d, index, addr, attempt, taskns.NodeLines(path))
 }
 
 // execView execs argv, the wrapper of the view nomad-env wrote into dir,

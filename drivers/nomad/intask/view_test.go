@@ -21,7 +21,7 @@ func TestWriteView(t *testing.T) {
 	sent := &Env{Role: "worker", Job: &jobs.Job{Roles: []*jobs.Role{{Name: "ps"}, {Name: "worker"}}},
 		View: &View{AddrVar: "NOMAD_IP_SynPort", Files: []ViewFile{{Content: "w-0\nw-1\n", Mode: 0o440}},
 			Spec: "mode\tauto\nscratch\t/@T@/jobshift-taskns.d\nhostname\tw-@I@\nhost\t@A@\tw-@I@\n" +
-				"bind\tro\t/@T@/jobshift-files/0\t/etc/volcano/worker.host\naddr\t@A@\n"}}
+				"bind\tro\t/@T@/jobshift-files/0\t/etc/volcano/worker.host\nnetns\tu~tf/@N@\t198.18.0.0/15\naddr\t@A@\n"}}
 	// as the task gets it: through the payload
 	enc, err := sent.Encode()
 	if err != nil {
@@ -42,13 +42,18 @@ func TestWriteView(t *testing.T) {
 		fi, _ := os.Stat(filepath.Join(dir, name))
 		return string(b), fi.Mode().Perm()
 	}
+	t.Setenv("NOMAD_META_jobshift_attempt", "")
+	if err := te.writeView(topo, 1, dir, ""); err == nil {
+		t.Error("a task network and no attempt in meta: want an error")
+	}
+	t.Setenv("NOMAD_META_jobshift_attempt", "3")
 	for _, tc := range []struct{ addrVar, addr string }{{"192.168.1.7", "192.168.1.7"}, {"", "10.0.0.2"}} {
 		t.Setenv("NOMAD_IP_SynPort", tc.addrVar)
 		if err := te.writeView(topo, 1, dir, ""); err != nil {
 			t.Fatal(err)
 		}
 		want := "mode\tauto\nscratch\t" + dir + "/jobshift-taskns.d\nhostname\tw-1\nhost\t" + tc.addr + "\tw-1\n" +
-			"bind\tro\t" + dir + "/jobshift-files/0\t/etc/volcano/worker.host\naddr\t" + tc.addr + "\n"
+			"bind\tro\t" + dir + "/jobshift-files/0\t/etc/volcano/worker.host\nnetns\tu~tf/3\t198.18.0.0/15\naddr\t" + tc.addr + "\n"
 		if got, _ := read("jobshift-taskns.spec"); got != want {
 			t.Errorf("spec:\n%s\nwant:\n%s", got, want)
 		}
