@@ -37,6 +37,7 @@ func compareGroups(converted, stored *api.Job, filled map[string]bool) []string 
 		for _, task := range sg.Tasks {
 			storedDefaultIdentity(task, g)
 		}
+		storedImpliedConstraints(sg, g)
 		subset("TaskGroups["+*g.Name+"]", reflect.ValueOf(g).Elem(), reflect.ValueOf(sg).Elem(), false, &out, filled)
 	}
 	for name := range byName {
@@ -72,6 +73,34 @@ func storedDefaultIdentity(stored *api.Task, g *api.TaskGroup) {
 		}
 	}
 }
+
+// storedImpliedConstraints undoes the other: the agent appends to a
+// group's constraints those its tasks imply (the signals they need, Nomad
+// service discovery, Vault, Consul, NUMA, CNI: jobImpliedConstraints,
+// nomad/job_endpoint_hooks.go, v1.11.3), which a converted group without
+// constraints shows as a filled field and one with constraints of its own
+// as extra elements. Stored constraints on an implied attribute that the
+// converted group does not have are dropped when the converted group has
+// constraints (otherwise the field is compared as filled).
+func storedImpliedConstraints(stored, g *api.TaskGroup) {
+	if len(g.Constraints) == 0 {
+		return
+	}
+	own := map[string]bool{}
+	for _, c := range g.Constraints {
+		own[c.LTarget+" "+c.Operand+" "+c.RTarget] = true
+	}
+	kept := stored.Constraints[:0:0]
+	for _, c := range stored.Constraints {
+		if own[c.LTarget+" "+c.Operand+" "+c.RTarget] || !impliedAttr.MatchString(c.LTarget) {
+			kept = append(kept, c)
+		}
+	}
+	stored.Constraints = kept
+}
+
+// impliedAttr: the attributes of jobImpliedConstraints (v1.11.3).
+var impliedAttr = regexp.MustCompile(`^\$\{attr\.(os\.signals|nomad\.service_discovery|nomad\.version|vault\..*|consul\..*|kernel\.name|plugins\.cni\..*)\}$`)
 
 var elemIndex = regexp.MustCompile(`\[[^\]]*\]`)
 
