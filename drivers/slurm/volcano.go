@@ -26,10 +26,14 @@ var volcanoLetter = map[string]byte{
 }
 
 // volcanoAction is the letter of the policy that event (with code) of
-// role matches.
+// role matches; lower case when the policy has a timeout (its action
+// waits: translate/completion delayed.go).
 func volcanoAction(v *jobs.Volcano, role, event string, code int) byte {
 	if p, ok := completion.VolcanoMatch(v, role, event, code); ok {
 		if c, ok := volcanoLetter[p.Action]; ok {
+			if p.TimeoutSeconds > 0 {
+				c += 'a' - 'A'
+			}
 			return c
 		}
 	}
