@@ -20,7 +20,8 @@
 #   _jsh_vtf_R, _jsh_vpf_R
 #                    volcano: the gang, minSuccess, the tasks' minAvailable
 #                    and the action letters of each role's events (lower
-#                    case: the policy has a timeout, its action waits)
+#                    case: the policy has a timeout, its action waits;
+#                    _jsh_vtct_R, _jsh_vtft_R, _jsh_vpft_R: the timeouts)
 #                    (drivers/slurm volcano.go volcanoData)
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
@@ -320,9 +321,10 @@ js_rule_volcano() {
 	case $_v_a in
 	[catrp])
 		# a policy with a timeout: the action waits, this end gets no sync
-		# (translate/completion delayed.go); the first held one is kept
+		# (translate/completion delayed.go); held ends are kept in end
+		# order with their timeout (js_vtimeout), for js_fire_due
 		_v_held=1
-		[ -n "$_jsh_vh" ] || _jsh_vh="$_v_a $1 $2 $4"
+		_jsh_vh="$_jsh_vh$_v_a $1 $2 $4 $(js_vtimeout "$1" "$3" "$4");"
 		return 0
 		;;
 	[CATRP]) js_act_volcano "$_v_a" "$1" "$2" "$4" && return 0 ;;
@@ -352,9 +354,25 @@ js_act_volcano() {
 # event can come before the held actions fire, and the first held one (in
 # end order) is the verdict (delayed.go step).
 js_fire_volcano() {
-	# shellcheck disable=SC2086 # "letter R I code", split on purpose
-	set -- $_jsh_vh
+	# shellcheck disable=SC2086 # "letter R I code secs", split on purpose
+	set -- ${_jsh_vh%%;*}
 	js_act_volcano "$(printf '%s' "$1" | tr catrp CATRP)" "$2" "$3" "$4"
+}
+
+# js_vtimeout R STATE CODE: the timeout in whole seconds (rounded up) of
+# the policy role R's end matched (_jsh_vtct_R TaskCompleted, _jsh_vtft_R
+# TaskFailed, _jsh_vpft_R PodFailed by exit code, 256 numbers).
+js_vtimeout() {
+	if [ "$2" = s ]; then
+		eval "echo \$_jsh_vtct_$1"
+		return 0
+	fi
+	eval "_t_pf=\$_jsh_vpft_$1 _t_tf=\$_jsh_vtft_$1"
+	if [ -n "$_t_pf" ]; then
+		printf '%s' "$_t_pf" | cut -d' ' -f"$(($3 + 1))"
+	else
+		echo "$_t_tf"
+	fi
 }
 
 # js_count_succeeded: _v_all, the succeeded tasks of every role.
