@@ -87,6 +87,10 @@ func decideJobs() map[string]*jobs.Job {
 		"volcano no policy":         volcanoJob(3, intp(5), nil, vtask("a", 2, 1, "Never"), vtask("b", 3, 2, "OnFailure")),
 		"volcano restarts": volcanoJob(3, nil, []jobs.VolcanoPolicy{vpol("", 143, "RestartJob")},
 			vtask("a", 1, 1, "Never", vpol("", 2, "RestartPod"), vpol("TaskCompleted", 0, "CompleteJob")), vtask("b", 2, 2, "Never", vpol("PodFailed", 0, "RestartTask")), vtask("c", 1, 1, "OnFailure", vpol("TaskFailed", 0, "RestartJob"))),
+		// policies with a timeout hold their action (completion delayed.go)
+		"volcano timeouts": volcanoJob(1, nil, []jobs.VolcanoPolicy{vtimed(vpol("", 3, "AbortJob"), 5)},
+			vtask("a", 1, 1, "Never", vtimed(vpol("PodFailed", 0, "RestartJob"), 2), vpol("TaskCompleted", 0, "CompleteJob")),
+			vtask("b", 2, 1, "Never", vtimed(vpol("TaskCompleted", 0, "CompleteJob"), 3)), vtask("c", 1, 1, "OnFailure", vtimed(vpol("TaskFailed", 0, "TerminateJob"), 1))),
 		// generations (completion chiefRules, retryableExitCode)
 		"tf v1alpha1 master": tf(func(j *jobs.Job) { j.Source.Version = "kubeflow.org/v1alpha1" },
 			&jobs.Role{Name: "master", ReplicaType: "master", Instances: 1, RestartPolicy: "OnFailure"}, role("ps", "ps", 1), role("worker", "worker", 2)),
@@ -117,6 +121,12 @@ func vpol(event string, code int, action string) jobs.VolcanoPolicy {
 		return jobs.VolcanoPolicy{ExitCode: intp(code), Action: action}
 	}
 	return jobs.VolcanoPolicy{Events: []string{event}, Action: action}
+}
+
+// vtimed is p with a timeout of secs.
+func vtimed(p jobs.VolcanoPolicy, secs float64) jobs.VolcanoPolicy {
+	p.TimeoutSeconds = secs
+	return p
 }
 
 // volcanoJob is a Volcano Job of the tasks with the gang minAvailable,

@@ -2,6 +2,7 @@ package slurm
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/jobshift/jobshift/jobs"
@@ -26,14 +27,27 @@ var volcanoLetter = map[string]byte{
 }
 
 // volcanoAction is the letter of the policy that event (with code) of
-// role matches.
+// role matches; lower case when the policy has a timeout (its action
+// waits: translate/completion delayed.go).
 func volcanoAction(v *jobs.Volcano, role, event string, code int) byte {
 	if p, ok := completion.VolcanoMatch(v, role, event, code); ok {
 		if c, ok := volcanoLetter[p.Action]; ok {
+			if p.TimeoutSeconds > 0 {
+				c += 'a' - 'A'
+			}
 			return c
 		}
 	}
 	return '-'
+}
+
+// volcanoTimeout is the timeout, in whole seconds rounded up, of the
+// policy that event (with code) of role matches (0: none, or no match).
+func volcanoTimeout(v *jobs.Volcano, role, event string, code int) int {
+	if p, ok := completion.VolcanoMatch(v, role, event, code); ok && p.TimeoutSeconds > 0 {
+		return int(math.Ceil(p.TimeoutSeconds))
+	}
+	return 0
 }
 
 // volcanoData renders the Volcano rules of decide.sh: the gang
@@ -57,18 +71,30 @@ func volcanoData(job *jobs.Job) string {
 	}
 	fmt.Fprintf(&b, "_jsh_vmin=%d _jsh_vminsucc=%d _jsh_vtaskmin=%d\n", v.MinAvailable, minSucc, b2i(v.MinAvailable >= sum))
 	for i, r := range job.Roles {
-		tf, pf := "", ""
+		tf, pf, tft, pft := "", "", 0, ""
 		if r.RestartPolicy == "Never" {
 			var t strings.Builder
+			var secs []string
+			held := false
 			for code := range 256 {
-				t.WriteByte(volcanoAction(v, r.Name, completion.EventPodFailed, code))
+				c := volcanoAction(v, r.Name, completion.EventPodFailed, code)
+				t.WriteByte(c)
+				s := volcanoTimeout(v, r.Name, completion.EventPodFailed, code)
+				held = held || s > 0
+				secs = append(secs, fmt.Sprint(s))
 			}
 			pf = t.String()
+			if held {
+				pft = strings.Join(secs, " ")
+			}
 		} else {
 			tf = string(volcanoAction(v, r.Name, completion.EventTaskFailed, 0))
+			tft = volcanoTimeout(v, r.Name, completion.EventTaskFailed, 0)
 		}
 		fmt.Fprintf(&b, "_jsh_vtmin_%d=%d _jsh_vtc_%d=%c _jsh_vtf_%d=%s _jsh_vpf_%d=%s\n", i, tmin[r.Name], i,
 			volcanoAction(v, r.Name, completion.EventTaskCompleted, 0), i, shQuote(tf), i, shQuote(pf))
+		fmt.Fprintf(&b, "_jsh_vtct_%d=%d _jsh_vtft_%d=%d _jsh_vpft_%d=%s\n", i,
+			volcanoTimeout(v, r.Name, completion.EventTaskCompleted, 0), i, tft, i, shQuote(pft))
 	}
 	return b.String()
 }

@@ -196,3 +196,30 @@ func TestFieldRefNamespace(t *testing.T) {
 		}
 	}
 }
+
+// TestPolicyTimeoutWarning: a policy's timeout is held by the completion
+// rules (translate/completion delayed.go) for every action but an
+// in-place restart, which jobshift does at once: only RestartPod and
+// RestartTask warn, at the timeout's line.
+func TestPolicyTimeoutWarning(t *testing.T) {
+	for action, warn := range map[string]bool{"RestartJob": false, "AbortJob": false, "CompleteJob": false, "RestartPod": true, "RestartTask": true} {
+		src := head + "  tasks:\n" + task("w", 1, "      policies:\n        - event: PodFailed\n          action: "+action+"\n          timeout: 5s\n")
+		job, diags := read(t, src)
+		if diags.HasErrors() {
+			t.Fatal(diags)
+		}
+		if got := job.Extras.Volcano.Tasks[0].Policies[0].TimeoutSeconds; got != 5 {
+			t.Errorf("%s: timeout %v s, want 5", action, got)
+		}
+		var got []string
+		for _, d := range diags {
+			if d.Summary == "Policy timeout not applied" {
+				got = append(got, fmt.Sprintf("%d:%d", d.Subject.Start.Line, d.Subject.Start.Column))
+			}
+		}
+		want := map[bool]string{true: "12:20", false: ""}[warn]
+		if strings.Join(got, ",") != want {
+			t.Errorf("%s: warnings at %v, want %q", action, got, want)
+		}
+	}
+}

@@ -24,13 +24,9 @@ func Decide(job *jobs.Job, tasks []Task) Verdict {
 	}
 	a := newAttempt(job, tasks)
 	r := rulesFor(job)
-	for _, ref := range a.endOrder() {
-		a.end(ref)
-		if v, ok := r.onEnd(a, a.tasks[ref]); ok {
+	for _, s := range a.steps() {
+		if v, ok := a.step(r, s); ok {
 			return a.finish(v)
-		}
-		if a.allEnded() {
-			return a.finish(r.onAllEnded(a, a.tasks[ref]))
 		}
 	}
 	return Verdict{Phase: PhaseRunning, Reason: fmt.Sprintf("%d of %d tasks ended", len(a.ended), len(a.order))}
@@ -112,6 +108,10 @@ type attempt struct {
 	// replay goes so each rule check is O(roles), not O(tasks).
 	counts map[string]map[State]int
 	w0     *TaskRef // task 0 of the first Worker role (worker0)
+	// held (Volcano): ends whose matched policy's action waits for its
+	// timeout, in end order; heldLast: the end just replayed is one.
+	held     []heldAct
+	heldLast bool
 }
 
 func newAttempt(job *jobs.Job, tasks []Task) *attempt {

@@ -112,6 +112,8 @@ type mtask struct {
 	started  time.Time // when the current run started
 	streak   int       // Backoff streak
 	due      time.Time // restart due (waiting) when non-zero
+	endedAt  time.Time // when its last end was observed
+	fireAt   time.Time // when the policy action its end held fires (delayed.go)
 	stopping bool      // the machine asked to stop it
 	seen     bool      // the driver reported it at least once
 	idx      int       // position in Machine.order
@@ -146,6 +148,8 @@ type Machine struct {
 	// policies')
 	vcRestarts map[string]int
 	volcano    bool
+	// held: tasks whose end holds a policy action until fireAt (Tick)
+	held []*mtask
 }
 
 // NewMachine starts the machine on attempt cfg.Attempt of pol's job.
@@ -176,6 +180,7 @@ func (m *Machine) reset(now time.Time) {
 	}
 	m.start, m.v, m.final, m.user, m.over = now, nil, false, false, false
 	m.rp, m.tl, m.due, m.restarts, m.vcRestarts = replay{}, tally{}, nil, 0, map[string]int{}
+	m.held = nil
 }
 
 // NewAttempt begins the next attempt after ActRetry; attempt and retries

@@ -36,8 +36,14 @@ func (p *replay) dirty() { p.a = nil }
 func (m *Machine) rebuild() Verdict {
 	a := newAttempt(m.job, m.Tasks())
 	m.rp = replay{a: a, r: rulesFor(m.job)}
-	for _, ref := range a.endOrder() {
-		if v, ok := m.replayOne(m.tasks[ref]); ok {
+	for _, s := range a.steps() {
+		if s.fire {
+			if d, ok := a.step(m.rp.r, s); ok {
+				return a.finish(d)
+			}
+			continue
+		}
+		if v, ok := m.replayOne(m.tasks[s.ref]); ok {
 			return v
 		}
 	}
@@ -48,13 +54,13 @@ func (m *Machine) rebuild() Verdict {
 func (m *Machine) replayOne(t *mtask) (Verdict, bool) {
 	a := m.rp.a
 	a.tasks[t.TaskRef] = t.Task
-	a.end(t.TaskRef)
 	m.rp.last, m.rp.lidx = t.Seq, t.idx
-	if d, ok := m.rp.r.onEnd(a, t.Task); ok {
+	if d, ok := a.step(m.rp.r, replayStep{ref: t.TaskRef}); ok {
 		return a.finish(d), true
 	}
-	if a.allEnded() {
-		return a.finish(m.rp.r.onAllEnded(a, t.Task)), true
+	if secs, ok := a.heldTimeout(t.TaskRef); ok && t.fireAt.IsZero() {
+		t.fireAt = t.endedAt.Add(time.Duration(secs * float64(time.Second)))
+		m.held = append(m.held, t)
 	}
 	return Verdict{}, false
 }

@@ -58,6 +58,7 @@ func (m *Machine) record(e TaskEvent) ([]Action, *mtask) {
 		}
 	}
 	t.State, t.ExitCode, t.due = e.State, e.ExitCode, time.Time{}
+	t.endedAt, t.fireAt, t.Fired = e.Time, time.Time{}, 0
 	if t.stopping {
 		// Asked to stop: however it ended, neither a success nor a
 		// failure of the task (Verdict.Stop).
@@ -212,6 +213,9 @@ func (m *Machine) Tick(now time.Time) []Action {
 	if m.ending() {
 		return nil // a stop cancelled every wait
 	}
+	if v, ok := m.fireHeld(now); ok {
+		return m.decide(v, false)
+	}
 	var acts []Action
 	for _, t := range m.takeDue(now) {
 		t.due = time.Time{}
@@ -284,6 +288,11 @@ func (m *Machine) NextTick() time.Time {
 	}
 	if e, ok := m.nextDue(); ok && !m.ending() {
 		at(e.at)
+	}
+	if !m.ending() {
+		for _, t := range m.liveHeld() {
+			at(t.fireAt)
+		}
 	}
 	return next
 }

@@ -41,6 +41,11 @@ type Task struct {
 	// index, so the first rule that fired stays the verdict however many
 	// tasks end afterwards. 0 for every task means "order unknown".
 	Seq int64 `json:"seq,omitempty"`
+	// Fired (Volcano) is where, in Seq order, the delayed action of a
+	// policy with a timeout that this task's end matched was executed:
+	// its timeout ran out before any rule decided (0: not yet). Only the
+	// holder of a clock sets it (Machine.Tick); Decide replays it there.
+	Fired int64 `json:"fired,omitempty"`
 }
 
 // Phase is a job attempt's state.

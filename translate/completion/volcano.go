@@ -115,6 +115,12 @@ func (volcanoRules) onEnd(a *attempt, t Task) (decided, bool) {
 	}
 	if ev, code := volcanoEvent(a, t); ev != "" {
 		if p, ok := VolcanoMatch(v, t.Role, ev, code); ok {
+			if p.TimeoutSeconds > 0 {
+				// job_controller_util.go applyPolicies: the action waits
+				// for the timeout, and this event gets no sync (delayed.go)
+				a.hold(t, ev, p)
+				return decided{}, false
+			}
 			if d, ok := volcanoAct(a, t, ev, p); ok {
 				return d, true
 			}

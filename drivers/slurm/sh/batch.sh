@@ -412,6 +412,56 @@ js_timer() {
 	_jsh_timer=$!
 }
 
+# js_held_timers: the Volcano actions held since the last call (decide.sh
+# _jsh_vh: "letter R I code secs;" in end order) get their due time, now +
+# secs, in _jsh_vdue, and, when the loop blocks on events, a timer that
+# wakes it then (stopped with the loop, as js_timer's).
+js_held_timers() {
+	_h_n=0
+	_h_rest=$_jsh_vh
+	while [ -n "$_h_rest" ]; do
+		_h_e=${_h_rest%%;*}
+		_h_rest=${_h_rest#*;}
+		_h_n=$((_h_n + 1))
+		[ "$_h_n" -gt "$_jsh_vtimed" ] || continue
+		_h_secs=${_h_e##* }
+		_jsh_vdue="$_jsh_vdue$(($(date +%s) + _h_secs));"
+		_jsh_vtimed=$_h_n
+		[ "$_jsh_evented" = 1 ] || continue
+		(
+			trap 'kill "$_h_s" 2>/dev/null; exit 0' TERM
+			sleep "$_h_secs" &
+			_h_s=$!
+			wait "$_h_s"
+			echo h >&4
+		) &
+		_jsh_vtimers="$_jsh_vtimers $!"
+	done
+}
+
+# js_fire_due: the held Volcano action due first, once its timeout ran
+# out, executes (translate/completion delayed.go: AddDelayActionForJob's
+# timer, job_controller.go @v1.16.0-alpha.1).
+js_fire_due() {
+	[ -n "$_jsh_vdue" ] || return 0
+	_f_now=$(date +%s)
+	_f_best=''
+	_f_e=''
+	_f_rest=$_jsh_vh _f_dues=$_jsh_vdue
+	while [ -n "$_f_dues" ]; do
+		_f_d=${_f_dues%%;*} _f_x=${_f_rest%%;*}
+		_f_dues=${_f_dues#*;} _f_rest=${_f_rest#*;}
+		if [ "$_f_d" -le "$_f_now" ] && { [ -z "$_f_best" ] || [ "$_f_d" -lt "$_f_best" ]; }; then
+			_f_best=$_f_d _f_e=$_f_x
+		fi
+	done
+	[ -n "$_f_e" ] || return 0
+	# shellcheck disable=SC2086 # "letter R I code secs", split on purpose
+	set -- $_f_e
+	js_log "the timeout of the policy held by task $2.$3 ran out"
+	js_act_volcano "$(printf '%s' "$1" | tr catrp CATRP)" "$2" "$3" "$4"
+}
+
 # js_evented: whether every task's end reaches the batch shell as an event,
 # so that its main loop can block on the events FIFO instead of polling: so
 # when every role that has tasks runs in-shell (js_in_shell), its task ends
@@ -875,8 +925,15 @@ js_main() {
 	# the steps' tasks were starting
 	_m_t0=0
 	[ "$_jsh_deadline" -gt 0 ] && _m_t0=$(date +%s) && js_timer
+	_jsh_vdue=''
+	_jsh_vtimed=0
+	_jsh_vtimers=''
 	while [ "$_jsh_phase" = running ]; do
 		js_collect
+		if [ "$_jsh_phase" = running ]; then
+			js_held_timers
+			js_fire_due
+		fi
 		[ "$_jsh_phase" = running ] && js_launch_after
 		[ "$_jsh_phase" = running ] || break
 		if [ "$_jsh_deadline" -gt 0 ] && [ $(($(date +%s) - _m_t0)) -ge "$_jsh_deadline" ]; then
@@ -890,6 +947,8 @@ js_main() {
 		fi
 	done
 	[ -n "$_jsh_timer" ] && kill "$_jsh_timer" 2>/dev/null
+	# shellcheck disable=SC2086 # a list of process ids
+	[ -n "$_jsh_vtimers" ] && kill $_jsh_vtimers 2>/dev/null
 	# stop every role that still runs (parameter servers never end)
 	_m_r=0
 	while [ "$_m_r" -lt "$_jsh_nroles" ]; do

@@ -19,7 +19,9 @@
 #   _jsh_vmin, _jsh_vminsucc, _jsh_vtaskmin, _jsh_vtmin_R, _jsh_vtc_R,
 #   _jsh_vtf_R, _jsh_vpf_R
 #                    volcano: the gang, minSuccess, the tasks' minAvailable
-#                    and the action letters of each role's events
+#                    and the action letters of each role's events (lower
+#                    case: the policy has a timeout, its action waits;
+#                    _jsh_vtct_R, _jsh_vtft_R, _jsh_vpft_R: the timeouts)
 #                    (drivers/slurm volcano.go volcanoData)
 #   _jsh_nroles      number of roles; roles are numbered 0.._jsh_nroles-1
 #   _jsh_n_R         instances of role R
@@ -42,6 +44,8 @@
 js_decide_init() {
 	_jsh_phase=running
 	_jsh_vaction=
+	_jsh_vh=
+	_v_held=0
 	_jsh_vcode=0
 	_jsh_vwhy=
 	_jsh_vtrig=
@@ -88,7 +92,13 @@ js_end() {
 	case $_jsh_kind in
 	pai) js_verdict succeeded 0 "$1" "$2" "all tasks completed and no minFailed/minSucceeded rule was triggered" ;;
 	tf | pytorch | tf1 | pytorch1 | mpi | jobset) js_verdict failed 1 "$1" "$2" "every task ended but no success rule fired" ;;
-	volcano) js_all_ended_volcano "$1" "$2" ;;
+	volcano)
+		if [ "$_v_held" = 1 ]; then
+			js_fire_volcano
+		else
+			js_all_ended_volcano "$1" "$2"
+		fi
+		;;
 	*) js_all_ended_generic "$1" "$2" ;;
 	esac
 }
@@ -307,20 +317,61 @@ js_rule_volcano() {
 			_v_a=$_v_tf
 		fi
 	fi
+	_v_held=0
 	case $_v_a in
-	C) js_verdict succeeded 0 "$1" "$2" "CompleteJob" && return 0 ;;
-	A) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "AbortJob: the job Aborted" && return 0 ;;
-	T) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "TerminateJob: the job Terminated" && return 0 ;;
-	R)
-		js_verdict failed "$(js_failcode "$4")" "$1" "$2" "RestartJob: the job Restarting"
-		_jsh_vaction=R
+	[catrp])
+		# a policy with a timeout: the action waits, this end gets no sync
+		# (translate/completion delayed.go); held ends are kept in end
+		# order with their timeout (js_vtimeout), for js_fire_due
+		_v_held=1
+		_jsh_vh="$_jsh_vh$_v_a $1 $2 $4 $(js_vtimeout "$1" "$3" "$4");"
 		return 0
 		;;
-	P) js_verdict failed "$(js_failcode "$4")" "$1" "$2" "RestartPod/RestartTask: maxRetry is reached" && return 0 ;;
+	[CATRP]) js_act_volcano "$_v_a" "$1" "$2" "$4" && return 0 ;;
 	esac
 	js_count_succeeded
 	if [ "$_jsh_vminsucc" -ge 0 ] && [ "$_v_all" -ge "$_jsh_vminsucc" ]; then
 		js_verdict succeeded 0 "$1" "$2" "$_v_all pods succeeded, minSuccess $_jsh_vminsucc"
+	fi
+}
+
+# js_act_volcano LETTER R I CODE: volcano.go volcanoAct, the action of
+# LETTER for the end of task I of role R with CODE.
+js_act_volcano() {
+	case $1 in
+	C) js_verdict succeeded 0 "$2" "$3" "CompleteJob" ;;
+	A) js_verdict failed "$(js_failcode "$4")" "$2" "$3" "AbortJob: the job Aborted" ;;
+	T) js_verdict failed "$(js_failcode "$4")" "$2" "$3" "TerminateJob: the job Terminated" ;;
+	R)
+		js_verdict failed "$(js_failcode "$4")" "$2" "$3" "RestartJob: the job Restarting"
+		_jsh_vaction=R
+		;;
+	P) js_verdict failed "$(js_failcode "$4")" "$2" "$3" "RestartPod/RestartTask: maxRetry is reached" ;;
+	esac
+}
+
+# js_fire_volcano: every pod ended and the last end's action is held: no
+# event can come before the held actions fire, and the first held one (in
+# end order) is the verdict (delayed.go step).
+js_fire_volcano() {
+	# shellcheck disable=SC2086 # "letter R I code secs", split on purpose
+	set -- ${_jsh_vh%%;*}
+	js_act_volcano "$(printf '%s' "$1" | tr catrp CATRP)" "$2" "$3" "$4"
+}
+
+# js_vtimeout R STATE CODE: the timeout in whole seconds (rounded up) of
+# the policy role R's end matched (_jsh_vtct_R TaskCompleted, _jsh_vtft_R
+# TaskFailed, _jsh_vpft_R PodFailed by exit code, 256 numbers).
+js_vtimeout() {
+	if [ "$2" = s ]; then
+		eval "echo \$_jsh_vtct_$1"
+		return 0
+	fi
+	eval "_t_pf=\$_jsh_vpft_$1 _t_tf=\$_jsh_vtft_$1"
+	if [ -n "$_t_pf" ]; then
+		printf '%s' "$_t_pf" | cut -d' ' -f"$(($3 + 1))"
+	else
+		echo "$_t_tf"
 	fi
 }
 
