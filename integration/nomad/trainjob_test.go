@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-
 	"github.com/jobshift/jobshift/drivers/nomad"
 	"github.com/jobshift/jobshift/integration/nomad/agent"
 	"github.com/jobshift/jobshift/internal/drivertest"
@@ -279,4 +278,3 @@ func TestTrainJobInitializerOnDocker(t *testing.T) {
 	checkRenderedEnv(t, c, p, id, nomad.ContractOptions(p), nil)
 	checkDatasetRows(t, waitMainLogs(t, id, datasetRows, 2), host)
 }
-
