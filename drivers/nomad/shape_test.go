@@ -5,6 +5,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -328,19 +329,21 @@ func checkMounts(t *testing.T, name string, g *api.TaskGroup, task *api.Task, gs
 	}
 }
 
-// viewSpecText is task's decoded task-view spec, from its template or
-// from the view nomad-env writes ("" if none).
 // hasNetLine: spec (viewSpecText) gives the task a network in cidr keyed
-// by job id's attempt (nomad-env's placeholder, or the template's meta).
+// by the namespace, the user and job id's attempt (nomad-env's
+// placeholder, or the template's meta).
 func hasNetLine(spec, id, cidr string) bool {
 	for _, attempt := range []string{"@N@", "$NOMAD_META_jobshift_attempt"} {
-		if strings.Contains(spec, "\nnetns\t"+id+"/"+attempt+"\t"+cidr+"\n") {
+		re := regexp.MustCompile(`\nnetns\t[^\t/]*/[^\t/]+/` + regexp.QuoteMeta(id+"/"+attempt+"\t"+cidr) + `\n`)
+		if re.MatchString(spec) {
 			return true
 		}
 	}
 	return false
 }
 
+// viewSpecText is task's decoded task-view spec, from its template or
+// from the view nomad-env writes ("" if none).
 func viewSpecText(t *testing.T, task *api.Task) string {
 	for _, tm := range task.Templates {
 		if *tm.DestPath == "local/"+viewSpecFile {

@@ -12,6 +12,7 @@ import (
 	"github.com/jobshift/jobshift/drivers/nomad/intask"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/translate"
 	"github.com/jobshift/jobshift/translate/contract"
 )
 
@@ -116,7 +117,7 @@ func (r *renderer) taskView(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	if r.shape.TaskNets {
 		// the tasks of the job's attempt on this client share one link: a
 		// retry's tasks may start while the last attempt's still end there
-		spec.Net = &taskns.Net{Key: netKey(r.jobID), Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
+		spec.Net = &taskns.Net{Key: netKey(namespaceFor(r.set, r.plan.User), r.plan.User, r.jobID), Range: taskns.NetRange(r.plan.Site.TaskNetRange())}
 	}
 	text, err := spec.Encode(taskns.ModeAuto)
 	if err != nil {
@@ -282,9 +283,18 @@ func addrVarOf(net *api.NetworkResource) string {
 	return ""
 }
 
-// netKey is the key of the task network of job id's attempt (taskns.Net):
-// the client fills in the attempt (phAttempt).
-func netKey(id string) string { return id + "/" + phAttempt }
+// netKey is the key of the task network of job id's attempt (taskns.Net),
+// which the client fills in (phAttempt). The namespace and the user are
+// part of it: a key names the link its tasks join on the node, and the
+// same job ID may run in two namespaces (another user's) on one client.
+func netKey(ns, user, id string) string { return ns + "/" + user + "/" + id + "/" + phAttempt }
+
+// TaskNetKey is the key of the task network of p's attempt (counted from
+// 0) on Nomad, as its tasks' views give it to taskns.
+func TaskNetKey(p *translate.Plan, attempt int) string {
+	set, _ := settingsFor(p)
+	return strings.Replace(netKey(namespaceFor(set, p.User), p.User, JobIDFor(p)), phAttempt, strconv.Itoa(attempt), 1)
+}
 
 // specTemplate is the encoded spec as a template: its literal text as
 // base64Decode calls (no delimiter in a name or path is interpreted), the

@@ -449,8 +449,8 @@ func TestVolcanoTFRetryOneHost(t *testing.T) {
 				}
 			}
 			for attempt := range 2 {
-				if a := drivertest.TaskNetAnchor(t, fmt.Sprintf("%s/%d", id, attempt)); !anchors[a] {
-					t.Errorf("attempt %d: no link of key %s/%d (%s) seen on the host: %v", attempt, id, attempt, a, anchors)
+				if k := nomad.TaskNetKey(p, attempt); !anchors[drivertest.TaskNetAnchor(t, k)] {
+					t.Errorf("attempt %d: no link of key %s seen on the host: %v", attempt, k, anchors)
 				}
 			}
 			if a := drivertest.TaskNetAnchor(t, id); anchors[a] {
