@@ -69,13 +69,13 @@
 //	pai-v1 ps/worker | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	pai-v1 ps/worker | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]
 //	pai-v1 ps/worker | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]
 //	pai-v1 ps/worker | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop)
 //	pai-v1 ps/worker | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	pai-v1 ps/worker | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	pai-v1 ps/worker | podman | helper no | env helper - | watched
@@ -105,13 +105,13 @@
 //	leinao ps/worker | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	leinao ps/worker | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]
 //	leinao ps/worker | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]
 //	leinao ps/worker | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop)
 //	leinao ps/worker | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	leinao ps/worker | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	leinao ps/worker | podman | helper no | env helper - | watched
@@ -137,13 +137,13 @@
 //	pai-v2 one task | exec | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pai-v2 one task | docker | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main[stop group > log drain tail]
 //	pai-v2 one task | docker | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks main
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks main[stop group > log drain tail]
 //	pai-v2 one task | docker | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	pai-v2 one task | docker | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	pai-v2 one task | podman | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks main
 //	pai-v2 one task | podman | helper no | env helper - | watched
@@ -173,13 +173,13 @@
 //	pai-v2 uai | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, UAI judge, poststop finisher; tasks main[nomad-env > task namespace > stop group], ps[nomad-env > stop group], judge(poststart), finish(poststop); task namespace files by nomad-env
 //	pai-v2 uai | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main, ps
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail], ps
 //	pai-v2 uai | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main, ps
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail], ps
 //	pai-v2 uai | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main, ps, judge(poststart), finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by UAI judge, poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], ps, judge(poststart), finish(poststop)
 //	pai-v2 uai | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, UAI judge, poststop finisher; tasks main, ps, judge(poststart), finish(poststop)
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, UAI judge, poststop finisher; tasks main[stop group > log drain tail], ps, judge(poststart), finish(poststop)
 //	pai-v2 uai | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main, ps
 //	pai-v2 uai | podman | helper no | env helper - | watched
@@ -209,13 +209,13 @@
 //	tfjob | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	tfjob | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]
 //	tfjob | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]
 //	tfjob | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop)
 //	tfjob | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	tfjob | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	tfjob | podman | helper no | env helper - | watched
@@ -245,13 +245,13 @@
 //	pytorchjob | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env
 //	pytorchjob | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[restart loop]
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[restart loop > log drain tail]
 //	pytorchjob | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[restart loop]
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[restart loop > log drain tail]
 //	pytorchjob | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop)
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop > log drain tail], finish(poststop)
 //	pytorchjob | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop)
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop > log drain tail], finish(poststop)
 //	pytorchjob | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[restart loop]
 //	pytorchjob | podman | helper no | env helper - | watched
@@ -281,13 +281,13 @@
 //	mpijob v2beta1 | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; launcher: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh > restart loop], finish(poststop); task namespace files by nomad-env; worker: env nomad-env in the task; judged by watcher, poststop finisher; tasks sshkey(prestart), main[nomad-env > task namespace > ssh], finish(poststop); task namespace files by nomad-env
 //	mpijob v2beta1 | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh > restart loop]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh]
+//	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh > restart loop > log drain tail]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh]
 //	mpijob v2beta1 | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher; tasks main[ssh > restart loop]; worker: env template over the snapshot; judged by watcher; tasks main[ssh]
+//	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher; tasks main[ssh > restart loop > log drain tail]; worker: env template over the snapshot; judged by watcher; tasks main[ssh]
 //	mpijob v2beta1 | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh > restart loop], finish(poststop); worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh], finish(poststop)
+//	    => rendezvous barrier; launcher: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh > restart loop > log drain tail], finish(poststop); worker: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), sshkey(prestart), main[ssh], finish(poststop)
 //	mpijob v2beta1 | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh > restart loop], finish(poststop); worker: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh], finish(poststop)
+//	    => rendezvous snapshot; launcher: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh > restart loop > log drain tail], finish(poststop); worker: env template over the snapshot; judged by watcher, poststop finisher; tasks sshkey(prestart), main[ssh], finish(poststop)
 //	mpijob v2beta1 | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; launcher: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh > restart loop]; worker: env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[ssh]
 //	mpijob v2beta1 | podman | helper no | env helper - | watched
@@ -313,13 +313,13 @@
 //	pytorchjob init+secret | exec | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates
 //	pytorchjob init+secret | docker | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main[stop group > log drain tail]; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), main[stop group > log drain tail]; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), main[stop group > log drain tail], finish(poststop); /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | docker | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main, finish(poststop); /tmp/jobshift-example-init by driver volume
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[stop group > log drain tail], finish(poststop); /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), main; /tmp/jobshift-example-init by driver volume
 //	pytorchjob init+secret | podman | helper no | env helper - | watched
@@ -337,9 +337,9 @@
 //	trainjob initializer | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; dataset-initializer: env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env; /workspace by task view bind; node: env nomad-env in the task; judged by watcher, poststop finisher; tasks wait(prestart), main[nomad-env > task namespace > restart loop], finish(poststop); task namespace files by nomad-env; /workspace by task view bind
 //	trainjob initializer | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
+//	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop > log drain tail], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop > log drain tail], finish(poststop); /workspace by driver volume
 //	trainjob initializer | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop], finish(poststop); /workspace by driver volume; node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
+//	    => rendezvous snapshot; dataset-initializer: env template over the snapshot; judged by watcher, poststop finisher; tasks main[restart loop > log drain tail], finish(poststop); /workspace by driver volume; node: env template over the snapshot; judged by watcher, poststop finisher; tasks wait(prestart), main[restart loop > log drain tail], finish(poststop); /workspace by driver volume
 //	trainjob initializer | podman | helper yes | env helper - | unwatched
 //	    => rendezvous barrier; dataset-initializer: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[restart loop], finish(poststop); /workspace by driver volume; node: env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), wait(prestart), main[restart loop], finish(poststop); /workspace by driver volume
 //	trainjob initializer | podman | helper yes | env helper - | watched
@@ -365,13 +365,13 @@
 //	pytorchjob claims | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env; /dataset by nomad host volume; /ckpt by task view bind; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop); /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; /dataset by nomad host volume; /ckpt by driver volume; /scratch by nomad csi volume
 //	pytorchjob claims | podman | helper no | env helper - | watched
@@ -401,13 +401,13 @@
 //	volcano tf-shape | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	volcano tf-shape | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]
 //	volcano tf-shape | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]
 //	volcano tf-shape | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop)
 //	volcano tf-shape | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	volcano tf-shape | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	volcano tf-shape | podman | helper no | env helper - | watched
@@ -437,13 +437,13 @@
 //	volcano tf-shape +docker_network | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	volcano tf-shape +docker_network | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main; docker network jobshift
+//	    => rendezvous barrier; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]; docker network jobshift
 //	volcano tf-shape +docker_network | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main; docker network jobshift
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]; docker network jobshift
 //	volcano tf-shape +docker_network | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop); docker network jobshift
+//	    => rendezvous barrier; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop); docker network jobshift
 //	volcano tf-shape +docker_network | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop); docker network jobshift
+//	    => rendezvous snapshot; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop); docker network jobshift
 //	volcano tf-shape +docker_network | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	volcano tf-shape +docker_network | podman | helper no | env helper - | watched
@@ -473,13 +473,13 @@
 //	volcano tf-shape, one client | exec | helper yes | env helper - | watched
 //	    => rendezvous snapshot, distinct hosts; env nomad-env in the task; judged by watcher, poststop finisher; tasks main[nomad-env > task namespace > stop group], finish(poststop); task namespace files by nomad-env
 //	volcano tf-shape, one client | docker | helper no | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main[stop group > log drain tail]
 //	volcano tf-shape, one client | docker | helper no | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher; tasks main[stop group > log drain tail]
 //	volcano tf-shape, one client | docker | helper yes | env helper - | unwatched
-//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main, finish(poststop)
+//	    => rendezvous barrier, distinct hosts; env template over registrations; judged by poststop finisher; tasks jobshift-barrier(prestart), main[stop group > log drain tail], finish(poststop)
 //	volcano tf-shape, one client | docker | helper yes | env helper - | watched
-//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main, finish(poststop)
+//	    => rendezvous snapshot, distinct hosts; env template over the snapshot; judged by watcher, poststop finisher; tasks main[stop group > log drain tail], finish(poststop)
 //	volcano tf-shape, one client | podman | helper no | env helper - | unwatched
 //	    => rendezvous barrier, distinct hosts; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks jobshift-barrier(prestart), main
 //	volcano tf-shape, one client | podman | helper no | env helper - | watched
@@ -505,13 +505,13 @@
 //	pytorchjob init+memory emptyDir | exec | helper yes | env helper - | watched
 //	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), main[task namespace > stop group], finish(poststop); task namespace files by templates; /fast by task view emptyDir
 //	pytorchjob init+memory emptyDir | docker | helper no | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), scratch(prestart), main[stop group > log drain tail]; /fast by allocation directory
 //	pytorchjob init+memory emptyDir | docker | helper no | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), scratch(prestart), main; /fast by allocation directory
+//	    => rendezvous none; env template over registrations; judged by watcher; tasks init(prestart), scratch(prestart), main[stop group > log drain tail]; /fast by allocation directory
 //	pytorchjob init+memory emptyDir | docker | helper yes | env helper - | unwatched
-//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
+//	    => rendezvous none; env template over registrations; judged by poststop finisher; tasks init(prestart), scratch(prestart), main[stop group > log drain tail], finish(poststop); /fast by allocation directory
 //	pytorchjob init+memory emptyDir | docker | helper yes | env helper - | watched
-//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), scratch(prestart), main, finish(poststop); /fast by allocation directory
+//	    => rendezvous none; env template over registrations; judged by watcher, poststop finisher; tasks init(prestart), scratch(prestart), main[stop group > log drain tail], finish(poststop); /fast by allocation directory
 //	pytorchjob init+memory emptyDir | podman | helper no | env helper - | unwatched
 //	    => rendezvous none; env template over registrations; judged by none in the job (a controller or watch -enforce); tasks init(prestart), scratch(prestart), main; /fast by allocation directory
 //	pytorchjob init+memory emptyDir | podman | helper no | env helper - | watched

@@ -22,8 +22,9 @@ var shStopGroup string
 // shape gives it to tasks of the drivers where Nomad signals only the
 // task's top process (Traits.GroupSignal: raw_exec and exec). A
 // container's stop signal goes to its PID 1, exactly as a pod's container
-// runtime sends it, and an image need not have /bin/sh, so container tasks
-// are left as the pod ran them. An empty command (an idle MPIJob worker
+// runtime sends it, so a container task gets the wrapper only for its log
+// drain tail (Traits.LogsCutAtExit: docker), with /bin/sh from its image
+// as the barrier task assumes. An empty command (an idle MPIJob worker
 // runs only the ssh emulation) has nothing to wrap.
 //
 // The wrapper travels as `sh -c` text in the task's args, not as a file
@@ -35,13 +36,29 @@ var shStopGroup string
 //
 // With fin (the shape's in-task finisher), the wrapper execs `fin
 // nomad-finish -exit CODE` where it would exit CODE (withFinisher).
-func stopWrap(uc *userCommand, fin string) *userCommand {
+func stopWrap(uc *userCommand, drain bool, fin string) *userCommand {
 	if len(uc.argv) == 0 || uc.wrapped {
 		return uc
 	}
 	out := *uc
-	out.argv = append([]string{"/bin/sh", "-c", withFinisher(stopGroupArg, "_g", fin), "jobshift-group"}, uc.argv...)
+	out.argv = append([]string{"/bin/sh", "-c", withFinisher(withDrain(stopGroupArg, "_g", drain), "_g", fin), "jobshift-group"}, uc.argv...)
 	return &out
+}
+
+// drainLine is the log drain tail (WrapLogDrain): a second for the
+// driver's logger to take the command's last output before the container
+// ends. A stop does not shorten it (the trap runs after the sleep) and
+// kill_timeout (5s) bounds it.
+const drainLine = "sleep 1\n"
+
+// withDrain is script (as for withFinisher) with drainLine before its
+// exit; false leaves it as it is.
+func withDrain(script, pre string, drain bool) string {
+	last := `exit "$` + pre + `_rc"` + "\n"
+	if !drain || !strings.HasSuffix(script, last) {
+		return script
+	}
+	return strings.TrimSuffix(script, last) + drainLine + last
 }
 
 // withFinisher is script (a wrapper whose variables start with pre and
@@ -100,7 +117,7 @@ func restartBackoff(opts map[string]string) (completion.Backoff, error) {
 // the shape does not restart such a role in place (and warns).
 //
 // With fin, the loop execs the in-task finisher at its end (withFinisher).
-func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand, fin string) *userCommand {
+func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand, drain bool, fin string) *userCommand {
 	job := r.plan.Job
 	k := 0
 	for i, x := range job.Roles {
@@ -113,7 +130,7 @@ func (r *renderer) restartLoop(role *jobs.Role, uc *userCommand, fin string) *us
 		r.errorf(role.Pos, "Invalid restart back-off", "%v", err)
 		return uc
 	}
-	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + withFinisher(shCode(completion.RestartShell+shRestartLoop), "_k", fin)
+	script := completion.RestartShellData(job, bo) + fmt.Sprintf("_t_role=%d\n", k) + withFinisher(withDrain(shCode(completion.RestartShell+shRestartLoop), "_k", drain), "_k", fin)
 	return &userCommand{argv: append([]string{"/bin/sh", "-c", script, restartArg0}, uc.argv...),
 		file: uc.file, wrapped: true}
 }

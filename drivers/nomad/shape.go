@@ -129,6 +129,7 @@ const (
 	WrapSSH       Wrapper = "ssh"            // sshemu.sh -- ... (or its idle sshd)
 	WrapRestart   Wrapper = "restart loop"   // restart-loop.sh
 	WrapStop      Wrapper = "stop group"     // stop-group.sh
+	WrapLogDrain  Wrapper = "log drain tail" // a second before the wrapper ends (Traits.LogsCutAtExit)
 	WrapFinisher  Wrapper = "finisher tail"
 )
 
@@ -161,6 +162,14 @@ type Traits struct {
 	// before its namespace (as root) is the node's, which the
 	// allocation's other tasks see.
 	NodeMounts bool
+	// LogsCutAtExit: the task's output reaches its log through a logger
+	// the driver stops as soon as the task exits, losing what it has not
+	// streamed yet: all of a container that ends within a few ms of its
+	// start, the last lines of others. Docker's: the handle stops
+	// docklog when the container's wait returns (drivers/docker/handle.go
+	// run → shutdownLogger, v1.11.3); hashicorp/nomad#6931, open, whose
+	// maintainers' workaround is a short sleep before the task exits.
+	LogsCutAtExit bool
 }
 
 // driverTraits is the table of the task drivers jobshift renders for.
@@ -169,7 +178,7 @@ type Traits struct {
 var driverTraits = map[string]Traits{
 	"raw_exec": {HostBinaries: true, GroupSignal: true, NodeMounts: true},
 	"exec":     {ChrootBinaries: true, GroupSignal: true, VolumeMounts: true},
-	"docker":   {Container: true, MapsPorts: true, VolumeMounts: true},
+	"docker":   {Container: true, MapsPorts: true, VolumeMounts: true, LogsCutAtExit: true},
 	"podman":   {Container: true, VolumeMounts: true}, // network_mode = "host": no port mapping
 }
 
@@ -730,18 +739,35 @@ func (d *decider) mainWrappers(g *GroupShape, role *jobs.Role) []Wrapper {
 			restart = true
 		}
 	}
+	drain := d.logDrain(g, role, cr.SSHIdle)
 	switch {
 	case restart:
 		w = append(w, WrapRestart)
-	case g.Traits.GroupSignal && !cr.SSHIdle:
+	case (g.Traits.GroupSignal || drain) && !cr.SSHIdle:
 		w = append(w, WrapStop)
 	default:
 		return w // no shell to end in the finisher's tail
+	}
+	if drain {
+		w = append(w, WrapLogDrain)
 	}
 	if g.Finisher != "" {
 		w = append(w, WrapFinisher)
 	}
 	return w
+}
+
+// logDrain: whether the main task's last wrapper waits a second after
+// the command before it ends (WrapLogDrain), so that the driver's logger
+// has the command's output (Traits.LogsCutAtExit), with a Why line. Not
+// for an image's ENTRYPOINT (no command to wrap) nor an idle MPI worker
+// (its only output is the ssh emulation's).
+func (d *decider) logDrain(g *GroupShape, role *jobs.Role, idle bool) bool {
+	if !g.Traits.LogsCutAtExit || idle || role.Command.Kind == jobs.CommandArgv && len(role.Command.Command) == 0 {
+		return false
+	}
+	g.Why = append(g.Why, "log drain: driver "+g.Driver+"'s logger stops when the container exits (hashicorp/nomad#6931): the command runs under a shell that waits a second before the container ends, so its output is in the task's log")
+	return true
 }
 
 // taskView: whether the main task runs under the task namespace wrapper

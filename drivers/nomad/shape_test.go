@@ -455,6 +455,7 @@ var wrapperMarkers = map[Wrapper]string{
 	WrapSSH:       "jobshift-sshemu.sh",
 	WrapRestart:   " " + restartArg0 + " ",
 	WrapStop:      " jobshift-group ",
+	WrapLogDrain:  "\n" + drainLine,
 	WrapFinisher:  "nomad-finish " + FinishExit,
 }
 

@@ -187,10 +187,10 @@ func (r *renderer) mainTask(role *jobs.Role, gs *GroupShape, net *api.NetworkRes
 	// innermost first: a stop reaches the command's whole process group
 	// (restart loop, or stop wrapper), the ssh emulation outlives restarts
 	if has(ws, WrapRestart) {
-		uc = r.restartLoop(role, uc, fin)
+		uc = r.restartLoop(role, uc, has(ws, WrapLogDrain), fin)
 	}
 	if has(ws, WrapStop) {
-		uc = stopWrap(uc, fin)
+		uc = stopWrap(uc, has(ws, WrapLogDrain), fin)
 	}
 	if has(ws, WrapSSH) {
 		uc = r.sshWrap(role, uc)

@@ -242,10 +242,6 @@ func TestTrainJobExamplesNomadDocker(t *testing.T) {
 			dc := onDocker(c, siteconfig.ImageRule{Pattern: "pytorch/pytorch:*", Replace: dk.image}, siteconfig.ImageRule{Pattern: "ghcr.io/kubeflow/trainer/*", Replace: dk.image},
 				siteconfig.ImageRule{Pattern: "python:*", Replace: dk.image}, siteconfig.ImageRule{Pattern: "jobshift/torch:*", Replace: dk.image})
 			plan := loadPlan(t, dc, file)
-			if ex.file == "trainjob-initializer.yaml" {
-				// its trainers run for ms
-				drivertest.OutlastDockerLogger(t, plan.Job, "node")
-			}
 			tasks, topo := runNomadPlaced(t, dc, cl, plan)
 			for _, nt := range tasks {
 				for _, task := range nt.alloc.Job.LookupTaskGroup(nt.alloc.TaskGroup).Tasks {

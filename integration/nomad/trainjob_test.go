@@ -247,8 +247,8 @@ func TestTrainJobXGBoostOnDocker(t *testing.T) {
 // volume, as a site without that option would (volume "initializer" {
 // nomad_host_volume = ... }): here a dynamic host volume registered on the
 // agent's node over the job's hostPath directory. The initializer writes
-// the data set into it, the two nodes read their halves after it (and
-// outlast the docker logger: drivertest.OutlastDockerLogger).
+// the data set into it, the two nodes read their halves after it (in
+// ms: their output reaches the log through the shape's log drain tail).
 func TestTrainJobInitializerOnDocker(t *testing.T) {
 	cfg := dockerTrainJob(t)
 	host := exampleWorkspace(t)
@@ -259,7 +259,6 @@ func TestTrainJobInitializerOnDocker(t *testing.T) {
 	}
 	cfg.Volumes = rules.Volumes
 	p := loadPlan(t, filepath.Join(agent.Repo(), "examples", "trainjob-initializer.yaml"), cfg)
-	drivertest.OutlastDockerLogger(t, p.Job, "node")
 	res, id := run(t, p)
 	c := agent.Client(t)
 	defer c.Jobs().Deregister(id, true, nil)

@@ -2,18 +2,20 @@
 #
 # shape: watched (jobshift run or the controller follows it); rendezvous snapshot
 # group ps (docker): env template over the snapshot; judged by watcher; docker network jobshift
-#   task main > command
+#   task main > stop group > log drain tail > command
 # group worker (docker): env template over the snapshot; judged by watcher; docker network jobshift
-#   task main > command
+#   task main > stop group > log drain tail > command
 # why: rendezvous snapshot: the watcher writes every task's address once all are placed
 # why: no distinct_hosts: role ps listens on a port of its own at the names of /etc/volcano/*.host, and every task has a network of its own in Docker network jobshift
 # why (ps): no nomad-env: the site names no helper (nomad.helper, nomad.env_helper)
 # why (ps): env: template over the snapshot: an image need not have /bin/sh
 # why (ps): no task namespace: driver docker runs an image (its own host name); platform files are volumes from the task directory
+# why (ps): log drain: driver docker's logger stops when the container exits (hashicorp/nomad#6931): the command runs under a shell that waits a second before the container ends, so its output is in the task's log
 # why (ps): docker network jobshift (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
 # why (worker): no nomad-env: the site names no helper (nomad.helper, nomad.env_helper)
 # why (worker): env: template over the snapshot: an image need not have /bin/sh
 # why (worker): no task namespace: driver docker runs an image (its own host name); platform files are volumes from the task directory
+# why (worker): log drain: driver docker's logger stops when the container exits (hashicorp/nomad#6931): the command runs under a shell that waits a second before the container ends, so its output is in the task's log
 # why (worker): docker network jobshift (nomad.docker_network): the container has a network of its own there, its pod's names as network_aliases, which Docker's DNS resolves for its peers; its /etc/hosts names only itself (hostname)
 
 job "alice~tensorflow-dist" {
@@ -24,7 +26,7 @@ job "alice~tensorflow-dist" {
       driver      = "docker"
       kill_signal = "SIGTERM"
       config {
-        args            = ["$${NOMAD_TASK_DIR}/jobshift-argv.sh"]
+        args            = ["-c", "_g_stop=0\n_g_child=\n_g_setsid=\ncommand -v setsid >/dev/null 2>&1 && _g_setsid=setsid\ntrap '_g_stop=1; [ -n \"$_g_child\" ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }' TERM INT\n$_g_setsid \"$@\" &\n_g_child=$!\n[ \"$_g_stop\" = 1 ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }\nwait \"$_g_child\"\n_g_rc=$?\nwhile kill -0 \"$_g_child\" 2>/dev/null; do\n\twait \"$_g_child\"\n\t_g_rc=$?\ndone\nif [ \"$_g_stop\" = 1 ]; then\n\twhile kill -0 \"-$_g_child\" 2>/dev/null; do sleep 0.1; done\nfi\nsleep 1\nexit \"$_g_rc\"\n", "jobshift-group", "/bin/sh", "$${NOMAD_TASK_DIR}/jobshift-argv.sh"]
         entrypoint      = ["/bin/sh"]
         hostname        = "tensorflow-dist-ps-$${NOMAD_ALLOC_INDEX}"
         image           = "volcanosh/dist-mnist-tf-example:0.0.1"
@@ -142,7 +144,7 @@ EOT
       driver      = "docker"
       kill_signal = "SIGTERM"
       config {
-        args            = ["$${NOMAD_TASK_DIR}/jobshift-argv.sh"]
+        args            = ["-c", "_g_stop=0\n_g_child=\n_g_setsid=\ncommand -v setsid >/dev/null 2>&1 && _g_setsid=setsid\ntrap '_g_stop=1; [ -n \"$_g_child\" ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }' TERM INT\n$_g_setsid \"$@\" &\n_g_child=$!\n[ \"$_g_stop\" = 1 ] && { kill -TERM \"-$_g_child\" 2>/dev/null || kill -TERM \"$_g_child\" 2>/dev/null; }\nwait \"$_g_child\"\n_g_rc=$?\nwhile kill -0 \"$_g_child\" 2>/dev/null; do\n\twait \"$_g_child\"\n\t_g_rc=$?\ndone\nif [ \"$_g_stop\" = 1 ]; then\n\twhile kill -0 \"-$_g_child\" 2>/dev/null; do sleep 0.1; done\nfi\nsleep 1\nexit \"$_g_rc\"\n", "jobshift-group", "/bin/sh", "$${NOMAD_TASK_DIR}/jobshift-argv.sh"]
         entrypoint      = ["/bin/sh"]
         hostname        = "tensorflow-dist-worker-$${NOMAD_ALLOC_INDEX}"
         image           = "volcanosh/dist-mnist-tf-example:0.0.1"
