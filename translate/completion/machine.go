@@ -143,10 +143,12 @@ type Machine struct {
 	due      dueHeap // tasks waiting to restart, by due time
 	pooled   bool    // TF/PyTorch: restarts count job-wide (RestartsSoFar)
 	restarts int     // Counted in-place restarts this attempt, job-wide
-	// Volcano: Counted in-place restarts this attempt by
-	// VolcanoRestartCounter (per role for the kubelet's, "" for the
-	// policies')
+	// Volcano: Counted in-place restarts of the kubelet's this attempt,
+	// per role (VolcanoRestartCounter); vcPolicy: the policies' in-place
+	// restarts (RestartPod, RestartTask) of every attempt, never reset:
+	// with tries they make the job's RetryCount (VolcanoRetryCount)
 	vcRestarts map[string]int
+	vcPolicy   int
 	volcano    bool
 	// held: tasks whose end holds a policy action until fireAt (Tick)
 	held []*mtask

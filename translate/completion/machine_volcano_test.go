@@ -75,3 +75,61 @@ func TestMachineVolcano(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineVolcanoSharedRetryCount: RestartPod, RestartTask and
+// RestartJob all increment the job's one status.retryCount, never reset
+// when the job restarts (state/running.go, state/pending.go), and
+// restarting.go fails the job once RetryCount ≥ maxRetry, after the
+// increment (@v1.16.0-alpha.1). maxRetry 3: the third restarting action
+// fails the job, whichever kinds came before it.
+func TestMachineVolcanoSharedRetryCount(t *testing.T) {
+	shared := func(inPlace string) *jobs.Job {
+		return vcJob("Never", func(v *jobs.Volcano) {
+			v.Tasks[0].Policies = []jobs.VolcanoPolicy{code(inPlace, 3), code("RestartJob", 4)}
+		})
+	}
+	start := []step{obs("master", 0, Running, 0, 0), obs("worker", 0, Running, 0, 0), obs("worker", 1, Running, 0, 0)}
+	restartJob := func(at int) []step {
+		return []step{
+			obs("master", 0, Failed, 4, at, "verdict failed 4 retry", "stop worker-0,worker-1"),
+			obs("worker", 0, Stopped, 143, at+1), obs("worker", 1, Stopped, 143, at+1),
+			ended("retry failed 4 retry"), next(),
+		}
+	}
+	var podJobPod, jobTaskTask []step
+	// exit 3 → RestartPod (RetryCount 1), exit 4 → RestartJob (2), exit 3
+	// → RestartPod makes it 3 = maxRetry: Failed with the pod's code
+	podJobPod = append(podJobPod, start...)
+	podJobPod = append(podJobPod, obs("master", 0, Failed, 3, 1, "restart master-0"), obs("master", 0, Running, 0, 1))
+	podJobPod = append(podJobPod, restartJob(2)...)
+	podJobPod = append(podJobPod, start...)
+	podJobPod = append(podJobPod, obs("master", 0, Failed, 3, 5, "verdict failed 3", "stop worker-0,worker-1"))
+	// exit 4 → RestartJob (1), then in the next attempt exit 3 →
+	// RestartTask (2), exit 3 again (3): Failed
+	jobTaskTask = append(jobTaskTask, start...)
+	jobTaskTask = append(jobTaskTask, restartJob(1)...)
+	jobTaskTask = append(jobTaskTask, start...)
+	jobTaskTask = append(jobTaskTask, obs("master", 0, Failed, 3, 4, "restart master-0"), obs("master", 0, Running, 0, 4),
+		obs("master", 0, Failed, 3, 5, "verdict failed 3", "stop worker-0,worker-1"))
+	cases := map[string]struct {
+		job   *jobs.Job
+		steps []step
+	}{
+		"RestartPod, RestartJob, RestartPod":   {shared("RestartPod"), podJobPod},
+		"RestartJob, RestartTask, RestartTask": {shared("RestartTask"), jobTaskTask},
+	}
+	for name, c := range cases {
+		t.Run(name, func(t *testing.T) {
+			m := NewMachine(PolicyOf(c.job), MachineConfig{RestartInPlace: true})
+			for i, s := range c.steps {
+				var got []string
+				for _, a := range apply(m, s) {
+					got = append(got, summary(a))
+				}
+				if diff := cmp.Diff(s.want, got); diff != "" {
+					t.Fatalf("step %d (%s %v %s): actions (-want +got):\n%s", i, s.op, s.ref, s.state, diff)
+				}
+			}
+		})
+	}
+}
