@@ -23,7 +23,10 @@
 # js_restart R CODE DIR I: 0 = restart the task. Counted restarts are kept
 # in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
 # (restarts.job, whose backoffLimit counts every task's restarts), and for
-# Volcano as completion.VolcanoRestartCounter says.
+# Volcano as completion.VolcanoRestartCounter says: restarts.job is then
+# the job's RetryCount (completion.VolcanoRetryCount), which the driver
+# seeds with the count of the earlier attempts (their RestartJob and
+# policy restarts) and reads back for the RestartJob decision.
 
 # No dollar-brace in this file: on Nomad it travels in a task's args, where Nomad
 # would interpolate it. The callers set _k_stop (0, 1 once stopped) before
