@@ -133,3 +133,40 @@ func TestMachineVolcanoSharedRetryCount(t *testing.T) {
 		})
 	}
 }
+
+// TestMachineVolcanoRestartsElsewhere: a target whose tasks restart
+// themselves (the Nomad restart loop) adds their policy restarts to the
+// job's RetryCount (AddPolicyRestarts) before Ended, and carries the whole
+// count to the next attempt through Retries and NewAttempt. maxRetry 3:
+// one RestartPod inside the task (1) and a RestartJob (2) run the job
+// again; the next RestartJob makes 3 and fails it (state/running.go,
+// restarting.go @v1.16.0-alpha.1).
+func TestMachineVolcanoRestartsElsewhere(t *testing.T) {
+	job := vcJob("Never", func(v *jobs.Volcano) { v.Tasks[0].Policies = []jobs.VolcanoPolicy{code("RestartJob", 4)} })
+	m := NewMachine(PolicyOf(job), MachineConfig{})
+	attempt := func(want ...string) []string {
+		var got []string
+		for _, a := range m.Observe(TaskEvent{TaskRef: TaskRef{Role: "master"}, State: Failed, ExitCode: 4, Time: t0}) {
+			got = append(got, summary(a))
+		}
+		for i := range 2 {
+			m.Observe(TaskEvent{TaskRef: TaskRef{Role: "worker", Index: i}, State: Stopped, ExitCode: 143, Time: t0})
+		}
+		return got
+	}
+	attempt()
+	m.AddPolicyRestarts(1)
+	if got := summary(m.Ended()[0]); got != "retry failed 4 retry" {
+		t.Fatalf("attempt 1 ended: %s, want retry failed 4 retry", got)
+	}
+	if m.Retries() != 2 {
+		t.Fatalf("Retries = %d, want the RetryCount 2", m.Retries())
+	}
+	m.NewAttempt(t0, 1, m.Retries())
+	if d := cmp.Diff([]string{"verdict failed 4", "stop worker-0,worker-1"}, attempt()); d != "" {
+		t.Errorf("attempt 2 (-want +got):\n%s", d)
+	}
+	if got := summary(m.Ended()[0]); got != "end failed 4" {
+		t.Errorf("attempt 2 ended: %s, want end failed 4", got)
+	}
+}
