@@ -199,6 +199,7 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 		return nil, false
 	}
 	// Every allocation of this attempt has ended.
+	w.countPolicyRestarts(ctx, allocs)
 	for _, a := range w.m.Ended() {
 		if res := w.recorded(ctx); res != nil {
 			// An in-job finisher decided first and stopped the job:

@@ -67,7 +67,9 @@
 //     10 s doubling to 300 s, reset after 10 minutes running; a stop
 //     interrupts the wait; every run's start/end in runs.R.I); whole-job retries
 //     requeue the job (scontrol requeue, counted in the state directory,
-//     attempt = SLURM_RESTART_COUNT, whose directory is attempt-N+1).
+//     attempt = SLURM_RESTART_COUNT, whose directory is attempt-N+1). A
+//     Volcano Job's count there is its RetryCount, its policies' restarts
+//     in place included (batch.sh js_volcano_seed, js_volcano_fold).
 //   - Platform files (jobs.Role.Files: ConfigMap and Secret volumes,
 //     /etc/volcano, Trainer's hostfile) are written by each task into its
 //     private view directory and bound read-only at their paths by the

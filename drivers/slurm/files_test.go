@@ -10,12 +10,14 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/go-cmp/cmp"
 	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/drivers/taskns"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/jobs/load"
 	"github.com/jobshift/jobshift/siteconfig"
 	"github.com/jobshift/jobshift/translate"
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // filesRole has the files of a ConfigMap and of a Secret volume, with
@@ -255,6 +257,43 @@ func TestSSHFilesRendered(t *testing.T) {
 			if want := fmt.Sprintf("_t_sshfiles_%d=/root/.ssh\n", k); k < 0 || !strings.Contains(sc.Text, want) {
 				t.Errorf("%s: role %s (%d): the script lacks %q", file, name, k, want)
 			}
+		}
+	}
+}
+
+// TestVolcanoSharedRetryCount: on Slurm the job's one RetryCount
+// (state/running.go increments it for RestartPod, RestartTask and
+// RestartJob, nothing resets it, restarting.go fails the job once it
+// reaches maxRetry, @v1.16.0-alpha.1) lives in the state directory's
+// retries; each attempt's restarts.job starts from it (js_volcano_seed) and
+// goes back to it (js_volcano_fold) before js_retry. The exits of
+// examples/testdata/volcano-policy-shared-retry.yaml, maxRetry 3: 3 is
+// restarted in place (1), 4 requeues the job (2), 3 in the next attempt
+// is refused (3 = maxRetry).
+func TestVolcanoSharedRetryCount(t *testing.T) {
+	job := loadJob("../../examples/testdata/volcano-policy-shared-retry.yaml")()
+	data := restartData(job, completion.KubeletBackoff) + retryData(completion.PolicyOf(job))
+	script := data + `_jsh_dir=$D _jsh_adir=$D/attempt-1
+mkdir "$_jsh_adir"
+js_volcano_seed
+js_restart 0 3 "$_jsh_adir" 0 && echo "restart 3"
+js_volcano_fold
+_jsh_vaction=R
+js_retry 4 && echo "requeue 4 counted $_jsh_counted"
+echo $(($(cat "$_jsh_dir/retries") + _jsh_counted)) >"$_jsh_dir/retries"
+_jsh_adir=$D/attempt-2
+mkdir "$_jsh_adir"
+js_volcano_seed
+js_restart 0 3 "$_jsh_adir" 0 || echo "no restart 3: RetryCount $(cat "$_jsh_adir/restarts.job")"
+`
+	want := []string{"restart 3", "requeue 4 counted 1", "no restart 3: RetryCount 2"}
+	for _, sh := range shells {
+		out, code := runSh(t, sh, shRestart+shHostlist+shDecide+shBatch, "D="+shQuote(t.TempDir())+"\n"+script)
+		if code != 0 {
+			t.Fatalf("%s exited %d: %s", sh, code, out)
+		}
+		if d := cmp.Diff(want, lines(out)); d != "" {
+			t.Errorf("%s (-want +got):\n%s", sh, d)
 		}
 	}
 }

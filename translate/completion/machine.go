@@ -143,10 +143,12 @@ type Machine struct {
 	due      dueHeap // tasks waiting to restart, by due time
 	pooled   bool    // TF/PyTorch: restarts count job-wide (RestartsSoFar)
 	restarts int     // Counted in-place restarts this attempt, job-wide
-	// Volcano: Counted in-place restarts this attempt by
-	// VolcanoRestartCounter (per role for the kubelet's, "" for the
-	// policies')
+	// Volcano: Counted in-place restarts of the kubelet's this attempt,
+	// per role (VolcanoRestartCounter); vcPolicy: the policies' in-place
+	// restarts (RestartPod, RestartTask) of every attempt, never reset:
+	// with tries they make the job's RetryCount (VolcanoRetryCount)
 	vcRestarts map[string]int
+	vcPolicy   int
 	volcano    bool
 	// held: tasks whose end holds a policy action until fireAt (Tick)
 	held []*mtask
@@ -184,11 +186,12 @@ func (m *Machine) reset(now time.Time) {
 }
 
 // NewAttempt begins the next attempt after ActRetry; attempt and retries
-// are set when the driver learnt them elsewhere (another watcher retried
-// first), else pass -1 to count on.
+// (what Retries reported) are set when the driver learnt them elsewhere
+// (job meta, another watcher retried first), else pass -1 to count on.
 func (m *Machine) NewAttempt(now time.Time, attempt, retries int) {
 	if attempt >= 0 {
-		m.att, m.tries = attempt, retries
+		// retries holds a Volcano Job's whole RetryCount (Retries)
+		m.att, m.tries, m.vcPolicy = attempt, retries, 0
 	} else {
 		m.att++
 	}
@@ -196,9 +199,22 @@ func (m *Machine) NewAttempt(now time.Time, attempt, retries int) {
 }
 
 // Attempt is the current attempt number (0-based); Retries the Counted
-// retries so far.
+// retries so far, for a Volcano Job its whole RetryCount (policy restarts
+// in place included: VolcanoRetryCount), which MachineConfig.Retries and
+// NewAttempt take back.
 func (m *Machine) Attempt() int { return m.att }
-func (m *Machine) Retries() int { return m.tries }
+func (m *Machine) Retries() int { return m.retriesSoFar() }
+
+// AddPolicyRestarts counts n in-place restarts by a Volcano Job's
+// RestartPod or RestartTask policies that the target made inside its
+// tasks (RestartInPlace false: the Nomad restart loop), which the machine
+// never saw, into the job's RetryCount before Ended decides a RestartJob
+// (VolcanoRetryCount). Other jobs have no such shared count.
+func (m *Machine) AddPolicyRestarts(n int) {
+	if m.volcano && n > 0 && !m.over {
+		m.vcPolicy += n
+	}
+}
 
 // Verdict is the attempt's verdict once in.
 func (m *Machine) Verdict() (Verdict, bool) {

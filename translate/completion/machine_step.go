@@ -78,7 +78,8 @@ func (m *Machine) record(e TaskEvent) ([]Action, *mtask) {
 func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	// RestartsSoFar, from the running count (O(1)): TF and PyTorch
 	// count every task's restarts, Volcano those of the same counter
-	// (VolcanoRestartCounter), the others the task's own.
+	// (VolcanoRestartCounter: the policies' count in the job's
+	// RetryCount), the others the task's own.
 	so, counter := t.Restarts, ""
 	switch {
 	case m.pooled:
@@ -86,6 +87,9 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	case m.volcano:
 		counter = VolcanoRestartCounter(m.job.Role(t.Role), e.ExitCode)
 		so = m.vcRestarts[counter]
+		if counter == "" {
+			so = m.retriesSoFar()
+		}
 	}
 	dec := TaskRestartDecision(m.job, t.Role, e.ExitCode, so)
 	if !dec.Retry {
@@ -94,9 +98,7 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	if dec.Counted {
 		t.Restarts++
 		m.restarts++
-		if m.volcano {
-			m.vcRestarts[counter]++
-		}
+		m.countVolcano(counter)
 	}
 	var wait time.Duration
 	wait, t.streak = m.cfg.Backoff.Next(t.streak, e.Time.Sub(t.started))
@@ -109,6 +111,29 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	t.due = e.Time.Add(wait)
 	m.wait(t)
 	return []Action{{Kind: ActBackoff, Tasks: ref, ExitCode: e.ExitCode, Wait: wait, Reason: dec.Reason}}, true
+}
+
+// countVolcano adds a Counted in-place restart of a Volcano task to its
+// counter: the policies' to the job's RetryCount, the kubelet's to the
+// role's.
+func (m *Machine) countVolcano(counter string) {
+	switch {
+	case !m.volcano:
+	case counter == "":
+		m.vcPolicy++
+	default:
+		m.vcRestarts[counter]++
+	}
+}
+
+// retriesSoFar is what JobRetry and a Volcano policy's restart count
+// against: the Counted retries of the whole job, and for Volcano the
+// policies' in-place restarts of every attempt too (VolcanoRetryCount).
+func (m *Machine) retriesSoFar() int {
+	if m.volcano {
+		return VolcanoRetryCount(m.tries, m.vcPolicy)
+	}
+	return m.tries
 }
 
 // judge runs the rules after the tasks ended ended (Decide's verdict on
@@ -146,7 +171,7 @@ func (m *Machine) decide(v Verdict, final bool) []Action {
 	m.v, m.final = &v, final
 	rd := RetryDecision{Reason: "the verdict is final"}
 	if !final {
-		rd = JobRetry(m.job, v, m.tries)
+		rd = JobRetry(m.job, v, m.retriesSoFar())
 	}
 	acts := []Action{{Kind: ActVerdict, Verdict: v, Retry: rd, Final: final, Reason: v.Reason}}
 	return append(acts, m.stop(m.order, fmt.Sprintf("%s: %s", v.Phase, v.Reason))...)
@@ -259,7 +284,7 @@ func (m *Machine) Ended() []Action {
 	if m.final {
 		return []Action{{Kind: ActEnd, Verdict: *m.v, Final: true, Retry: RetryDecision{Reason: "the verdict is final"}}}
 	}
-	rd := JobRetry(m.job, *m.v, m.tries)
+	rd := JobRetry(m.job, *m.v, m.retriesSoFar())
 	if !rd.Retry {
 		return []Action{{Kind: ActEnd, Verdict: *m.v, Retry: rd}}
 	}

@@ -23,7 +23,11 @@
 # js_restart R CODE DIR I: 0 = restart the task. Counted restarts are kept
 # in DIR: per task for PAI (restarts.R.I), job-wide for Kubeflow
 # (restarts.job, whose backoffLimit counts every task's restarts), and for
-# Volcano as completion.VolcanoRestartCounter says.
+# Volcano as completion.VolcanoRestartCounter says: restarts.job is then
+# the job's RetryCount (completion.VolcanoRetryCount), which the driver
+# seeds with the count of the earlier attempts (their RestartJob and
+# policy restarts) and reads back for the RestartJob decision; _r_vpol is
+# 1 after a restart that counted there.
 
 # No dollar-brace in this file: on Nomad it travels in a task's args, where Nomad
 # would interpolate it. The callers set _k_stop (0, 1 once stopped) before
@@ -93,6 +97,7 @@ js_restart() {
 		return 0
 		;;
 	volcano)
+		_r_vpol=0
 		[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
 		eval "_r_k=\$_t_vk_$1 _r_p=\$_t_vp_$1 _r_max=\$_t_vtmax_$1"
 		if js_nth_is "$_r_k" $(($2 + 1)) 1; then
@@ -104,6 +109,7 @@ js_restart() {
 			_r_f=$3/restarts.job
 			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ $((_r_so + 1)) -ge "$_t_vmax" ] && return 1
+			_r_vpol=1
 		fi
 		js_counter_add "$_r_f"
 		return 0

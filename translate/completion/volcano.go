@@ -206,11 +206,12 @@ func (volcanoRules) onAllEnded(a *attempt, last Task) decided {
 }
 
 // volcanoRestart is TaskRestartDecision for a Volcano task that just
-// ended with exitCode. restartsSoFar counts the attempt's restarts of the
-// same kind (VolcanoRestartCounter): for the kubelet's, the restarts of
-// the role's pods (cache.go TaskFailed sums the restartCount of the task's
-// pods, @v1.16.0-alpha.1); for a policy's, the job's RestartPod and
-// RestartTask restarts (RetryCount is job-wide).
+// ended with exitCode. restartsSoFar is the count VolcanoRestartCounter
+// names: for the kubelet's restarts, the restarts of the role's pods
+// (cache.go TaskFailed sums the restartCount of the task's pods,
+// @v1.16.0-alpha.1); for a policy's, the job's RetryCount
+// (VolcanoRetryCount: every RestartPod, RestartTask and RestartJob of
+// every attempt so far).
 //
 // First the pod's restartPolicy (the kubelet): Always restarts any end,
 // OnFailure a non-zero code; Volcano raises TaskFailed once the task's
@@ -262,8 +263,9 @@ func volcanoKubelet(r *jobs.Role, exitCode int) bool {
 // TaskRestartDecision reads for the end of role r's task with exitCode in
 // a Volcano Job: the role's name for the kubelet's restarts, which count
 // per task (cache.go TaskFailed), "" for a policy's (RestartPod,
-// RestartTask), which count job-wide (RetryCount). A driver passes that
-// counter's value as restartsSoFar and adds a counted restart to it.
+// RestartTask), which count in the job's RetryCount (VolcanoRetryCount).
+// A driver passes that counter's value as restartsSoFar and adds a
+// counted restart to it.
 func VolcanoRestartCounter(r *jobs.Role, exitCode int) string {
 	if volcanoKubelet(r, exitCode) {
 		return r.Name
@@ -275,10 +277,21 @@ func VolcanoRestartCounter(r *jobs.Role, exitCode int) string {
 // that has none (the webhook sets it to 3 too).
 const DefaultVolcanoTaskMaxRetry = 3
 
+// VolcanoRetryCount is the job's status.retryCount after restartJobs
+// RestartJob retries and policyRestarts in-place restarts by RestartPod
+// or RestartTask policies, over every attempt: state/running.go and
+// state/pending.go increment the one RetryCount for all three actions,
+// and nothing resets it when the job restarts (@v1.16.0-alpha.1). The
+// kubelet's container restarts are not in it.
+func VolcanoRetryCount(restartJobs, policyRestarts int) int {
+	return restartJobs + policyRestarts
+}
+
 // volcanoRetry is JobRetry for a Volcano Job: only a RestartJob verdict
 // runs the job again, counted, while RetryCount+1 < maxRetry
 // (restartingUpdateStatus fails the job once RetryCount ≥ maxRetry, after
-// running.go incremented it).
+// running.go incremented it). retriesSoFar is the job's RetryCount
+// (VolcanoRetryCount), in-place restarts by policies included.
 func volcanoRetry(job *jobs.Job, v Verdict, retriesSoFar int) RetryDecision {
 	if v.PolicyAction != ActionRestartJob {
 		return RetryDecision{Reason: "a Volcano Job runs again only on RestartJob"}

@@ -32,6 +32,16 @@ _k_i=$NOMAD_ALLOC_INDEX
 [ -n "$_k_i" ] || _k_i=0
 _k_streak=0
 _k_rc=0
+# Volcano: a RestartPod or RestartTask policy's restart counts in the job's
+# one RetryCount (completion.VolcanoRetryCount), which the watcher carries
+# across attempts in the job's meta (jobshift_retries): this task's count
+# starts there. Each such restart prints the line the watcher counts before
+# it decides a RestartJob (retrycount.go).
+if [ "$_t_kind" = volcano ] && [ ! -f "$_k_dir/restarts.job" ]; then
+	_k_rc0=$NOMAD_META_jobshift_retries
+	case $_k_rc0 in '' | *[!0-9]*) _k_rc0=0 ;; esac
+	echo "$_k_rc0" >"$_k_dir/restarts.job"
+fi
 while :; do
 	_k_t0=$(js_now_ms)
 	$_k_setsid "$@" &
@@ -55,6 +65,7 @@ while :; do
 	echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/jobshift-runs"
 	[ "$_k_stop" = 1 ] && break
 	js_restart "$_t_role" "$_k_rc" "$_k_dir" "$_k_i" || break
+	[ "$_t_kind" = volcano ] && [ "$_r_vpol" = 1 ] && echo 'jobshift: Volcano RetryCount +1 (a RestartPod or RestartTask policy restarts the task in place)' >&2
 	js_backoff "$_k_streak" $((_k_t1 - _k_t0))
 	_k_streak=$_b_streak
 	printf 'jobshift: task exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_rc" "$_b_wait" >&2

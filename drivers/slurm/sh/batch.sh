@@ -708,7 +708,7 @@ js_retry() {
 	pai) ;;
 	volcano)
 		# completion.volcanoRetry: a RestartJob verdict, while the
-		# retries so far + 1 stay below maxRetry
+		# job's RetryCount (js_volcano_fold) + 1 stays below maxRetry
 		[ "${_jsh_vaction:-}" = R ] || return 1
 		_r_so_far=$(cat "$_jsh_dir/retries" 2>/dev/null || echo 0)
 		[ $((_r_so_far + 1)) -lt "$_jsh_retry_max" ] || return 1
@@ -735,6 +735,27 @@ js_retry() {
 		return 0
 	fi
 	return 1
+}
+
+# Volcano's one status.retryCount counts RestartPod, RestartTask and
+# RestartJob alike, across restarts of the job (state/running.go,
+# restarting.go @v1.16.0-alpha.1; completion.VolcanoRetryCount). The job's
+# count lives in $_jsh_dir/retries; the tasks' policy restarts (js_restart,
+# restart.sh) count in the attempt's restarts.job, which only the attempt
+# directory holds (a container step mounts no more). js_volcano_seed
+# starts it at the job's count before the steps start (builtins: no fork
+# there), js_volcano_fold takes it back once they are over, before
+# js_retry counts a RestartJob on top.
+js_volcano_seed() {
+	_v_rc=0
+	[ -f "$_jsh_dir/retries" ] && read -r _v_rc <"$_jsh_dir/retries"
+	echo "$_v_rc" >"$_jsh_adir/restarts.job"
+}
+
+js_volcano_fold() {
+	_v_rc=0
+	[ -f "$_jsh_adir/restarts.job" ] && read -r _v_rc <"$_jsh_adir/restarts.job"
+	echo "$_v_rc" >"$_jsh_dir/retries"
 }
 
 # js_prepare is the per-job preparation, from the job data: the ssh
@@ -879,6 +900,7 @@ js_main() {
 		printf '%s' "$_jsh_contract_task" >"$_jsh_adir/contract-task.sh" &&
 		js_write_insh; } ||
 		js_die 97 "cannot write the task program into $_jsh_adir"
+	[ "$_jsh_retry_kind" = volcano ] && js_volcano_seed
 	# the attempt's start is this file's mtime (a builtin: no date fork
 	# before the steps start)
 	: >"$_jsh_adir/start"
@@ -980,6 +1002,7 @@ js_main() {
 	trap - TERM INT HUP
 	printf '%s %s %s\n%s\n' "$_jsh_phase" "$_jsh_vcode" "$_jsh_vtrig" "$_jsh_vwhy" >"$_jsh_adir/verdict"
 	js_log "verdict: $_jsh_phase, exit code $_jsh_vcode ($_jsh_vwhy)"
+	[ "$_jsh_retry_kind" = volcano ] && js_volcano_fold
 	if js_retry "$_jsh_vcode"; then
 		if [ "$_jsh_counted" = 1 ]; then
 			echo $(($(cat "$_jsh_dir/retries" 2>/dev/null || echo 0) + 1)) >"$_jsh_dir/retries"

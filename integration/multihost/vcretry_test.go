@@ -1,0 +1,102 @@
+package multihost_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jobshift/jobshift/internal/drivertest"
+	"github.com/jobshift/jobshift/jobs"
+	"github.com/jobshift/jobshift/jobs/load"
+	"github.com/jobshift/jobshift/siteconfig"
+	"github.com/jobshift/jobshift/translate"
+)
+
+// TestVolcanoSharedRetryNomad: Volcano's one RetryCount (RestartPod and
+// RestartJob alike, across restarts of the job: state/running.go,
+// restarting.go @v1.16.0-alpha.1) on the several-client cluster, under
+// raw_exec and in the clients' Docker daemons: the watcher counts the
+// restart loop's restarts from the task's logs on whatever client ran it,
+// and the next attempt's loop starts from the count in the job's meta.
+// The file's "# want:" line is the expected result.
+func TestVolcanoSharedRetryNomad(t *testing.T) {
+	c := need(t, "nomad")
+	const file = "volcano-policy-shared-retry.yaml"
+	w := wantOf(t, file)
+	for name, cl := range map[string]*cluster{"raw_exec": c, "docker": nil} {
+		t.Run(name, func(t *testing.T) {
+			if cl == nil {
+				cl = dockerCluster(t, c)
+			}
+			runs := t.TempDir()
+			if err := os.Chmod(runs, 0o777); err != nil { // the tasks' user may differ
+				t.Fatal(err)
+			}
+			res, _ := runNomad(t, c, runsPlan(t, cl, file, runs), 4*time.Minute)
+			if string(res.Phase) != w.Phase || res.ExitCode != w.Exit || res.Attempts != w.Attempts {
+				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", res, w.Phase, w.Exit, w.Attempts)
+			}
+			b, _ := os.ReadFile(filepath.Join(runs, "count"))
+			if got := strings.TrimSpace(string(b)); got != w.Runs {
+				t.Errorf("runs = %q, want %s", got, w.Runs)
+			}
+		})
+	}
+}
+
+// TestVolcanoSharedRetrySlurm: the same on the several-node Slurm
+// cluster, the count in the state directory every node shares.
+func TestVolcanoSharedRetrySlurm(t *testing.T) {
+	c := need(t, "slurm")
+	const file = "volcano-policy-shared-retry.yaml"
+	w := wantOf(t, file)
+	runs := t.TempDir()
+	if err := os.Chmod(runs, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r := runSlurm(t, runsPlan(t, c, file, runs), 4*time.Minute)
+	if string(r.final.Phase) != w.Phase || r.final.ExitCode != w.Exit || r.final.Attempts != w.Attempts {
+		t.Errorf("result = %+v, want %s, exit code %d, %d attempts", r.final, w.Phase, w.Exit, w.Attempts)
+	}
+	b, _ := os.ReadFile(filepath.Join(runs, "count"))
+	if got := strings.TrimSpace(string(b)); got != w.Runs {
+		t.Errorf("runs = %q, want %s", got, w.Runs)
+	}
+}
+
+// wantOf is the "# want:" line of examples/testdata/file.
+func wantOf(t *testing.T, file string) drivertest.VolcanoWant {
+	for _, w := range drivertest.VolcanoWants(t, filepath.Join(repoRoot(), "examples", "testdata")) {
+		if w.File == file {
+			return w
+		}
+	}
+	t.Fatalf("no want line for %s", file)
+	return drivertest.VolcanoWant{}
+}
+
+// runsPlan plans examples/testdata/file on c with $VC_RUNS, where its tasks
+// count their runs, the directory runs, given to every task as a hostPath
+// volume at the same path (every host shares the machine's file system).
+func runsPlan(t *testing.T, c *cluster, file, runs string) *translate.Plan {
+	t.Helper()
+	path := filepath.Join(repoRoot(), "examples", "testdata", file)
+	job, diags := load.Load(path, jobs.ReadOptions{Path: path})
+	if diags.HasErrors() {
+		t.Fatalf("load %s: %v", path, diags)
+	}
+	for _, r := range job.Roles {
+		r.Env = append(r.Env, jobs.EnvVar{Name: "VC_RUNS", Value: runs})
+		r.Volumes = append(r.Volumes, jobs.Volume{Name: "runs", Kind: "hostPath", Source: runs, MountPath: runs, Used: true})
+	}
+	site := *c.Site
+	site.Volumes = append([]siteconfig.VolumeRule{{Pattern: runs, Path: runs}}, site.Volumes...)
+	plan, diags := translate.Build(job, &site, nil, "ci")
+	if diags.HasErrors() {
+		t.Fatalf("plan %s: %v", path, diags)
+	}
+	plan.Options = map[string]string{}
+	return plan
+}
