@@ -19,7 +19,10 @@ import (
 // restart always comes, after the timeout. Zero for the kubelet's
 // restarts (the pod's restartPolicy: no policy sees them), a success,
 // and a policy without a timeout. Drivers wait for the longer of this
-// and the back-off (Backoff).
+// and the back-off (Backoff). One difference: on Volcano the Failed pod
+// counts as ended while its restart waits, so a job whose other pods all
+// end meanwhile ends (running.go SyncJob); jobshift's task waiting to
+// restart is not ended, and the job waits for its restart.
 func VolcanoRestartDelay(job *jobs.Job, role string, exitCode int) time.Duration {
 	if job == nil || job.Extras.Volcano == nil || KindOf(job) != jobs.CompletionVolcano || exitCode == 0 {
 		return 0
