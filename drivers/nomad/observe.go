@@ -22,8 +22,9 @@ func allocIndex(name string) (int, bool) {
 }
 
 // ExitNodeLost is the exit code of a task whose allocation was lost with
-// its client: FrameworkController's NodeLost (-1001).
-const ExitNodeLost = -1001
+// its client: FrameworkController's NodeLost (-1001), which a Volcano
+// Job's rules read as PodEvicted (completion.ExitHostLost).
+const ExitNodeLost = completion.ExitHostLost
 
 // observed is one task as seen in its allocation.
 type observed struct {

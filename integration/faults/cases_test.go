@@ -116,6 +116,19 @@ func cases() []fcase {
 			limit: 5 * time.Minute,
 		},
 		{
+			// Volcano: the task lost with its host is a pod evicted from
+			// its lost node (job_controller_handler.go deletePod →
+			// PodEvicted, @v1.16.0-alpha.1); the job's PodEvicted →
+			// RestartJob policy runs it again, and the new attempt
+			// succeeds on the hosts left. Nomad only: the Slurm driver
+			// reports no task lost with its host (ExitHostLost), so a
+			// Volcano job's rules there see no PodEvicted.
+			name: "volcano-podevicted-kill-host", engines: []string{"nomad"}, job: "volcano.yaml", vars: map[string]string{"SECS": "75"},
+			fault: killHost, target: "worker-1", after: 3 * time.Second,
+			want:  want{phase: completion.PhaseSucceeded, attempts: 2, stopWithin: 5 * time.Second},
+			limit: 5 * time.Minute,
+		},
+		{
 			// The host of the batch script lost (Slurm: the allocation's
 			// first node, which runs the script that enforces the rules
 			// and requeues): slurmctld declares it down, ends the job

@@ -182,12 +182,10 @@ func (r *reader) policy(n *yaml.Node, w string) (jobs.VolcanoPolicy, bool) {
 			if err != nil || d < 0 {
 				r.errorf(tn, "Invalid timeout", "%s.timeout %q is not a duration such as 90s or 10m.", w, s)
 			}
+			// translate/completion delayed.go holds a job's action for its
+			// timeout, and an in-place restart waits for it
+			// (VolcanoRestartDelay): applied on every target
 			p.TimeoutSeconds = d.Seconds()
-			// translate/completion delayed.go holds every action for its
-			// timeout, but a restart in place is the target's own, at once
-			if err == nil && d > 0 && (p.Action == "RestartPod" || p.Action == "RestartTask") {
-				r.warnf(tn, "Policy timeout not applied", "%s.timeout %s delays the %s on Volcano (and a pod that runs again cancels it); jobshift restarts the pod at once.", w, s, p.Action)
-			}
 		}
 	}
 	m.warnUnknown()

@@ -102,6 +102,9 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	}
 	var wait time.Duration
 	wait, t.streak = m.cfg.Backoff.Next(t.streak, e.Time.Sub(t.started))
+	if d := VolcanoRestartDelay(m.job, t.Role, e.ExitCode); d > wait {
+		wait = d // a RestartPod/RestartTask policy's timeout (volcano_delay.go)
+	}
 	// Not terminal while it restarts or waits, as a pod in CrashLoopBackOff.
 	t.State, t.ExitCode = Running, e.ExitCode
 	ref := []TaskRef{t.TaskRef}

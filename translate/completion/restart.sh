@@ -138,6 +138,28 @@ js_backoff() {
 	_b_streak=$(($1 + 1))
 }
 
+# js_vdelay R CODE raises _b_wait (after js_backoff) to the timeout of
+# the Volcano policy that restarts role R's task for CODE: a RestartPod or
+# RestartTask with a timeout waits for it (completion.VolcanoRestartDelay;
+# _t_vd_R holds CODE_MS pairs joined by _). Other kinds: nothing.
+js_vdelay() {
+	[ "$_t_kind" = volcano ] || return 0
+	_d_c=$2
+	eval "_d_l=\$_t_vd_$1"
+	_d_ifs=$IFS
+	IFS=_
+	# shellcheck disable=SC2086 # the pairs split at _
+	set -- $_d_l
+	IFS=$_d_ifs
+	while [ $# -ge 2 ]; do
+		if [ "$1" = "$_d_c" ] && [ "$2" -gt "$_b_wait" ]; then
+			_b_wait=$2
+		fi
+		shift 2
+	done
+	return 0
+}
+
 # js_now_ms: milliseconds since the epoch; whole seconds where date has no
 # %N (some images' date prints it literally).
 js_now_ms() {

@@ -53,6 +53,7 @@ func RestartShellData(job *jobs.Job, bo Backoff) string {
 		if kind == "volcano" {
 			kt, pt, max := volcanoRestartTables(job, r)
 			fmt.Fprintf(&b, "_t_vk_%d=%s _t_vp_%d=%s _t_vtmax_%d=%d\n", k, kt, k, pt, k, max)
+			fmt.Fprintf(&b, "_t_vd_%d=%s\n", k, volcanoDelayList(job, r))
 		}
 	}
 	if kind == "volcano" {

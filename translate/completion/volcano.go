@@ -17,6 +17,7 @@ import (
 const (
 	EventAny           = "*"
 	EventPodFailed     = "PodFailed"     // a pod ended Failed (its pod restartPolicy did not restart it)
+	EventPodEvicted    = "PodEvicted"    // a pod was deleted: here, lost with its host (ExitHostLost)
 	EventTaskCompleted = "TaskCompleted" // every pod of the task Succeeded
 	EventTaskFailed    = "TaskFailed"    // a task's container restarts reached its maxRetry
 	EventUnknown       = "Unknown"       // the PodGroup went Unknown: the gang cannot be placed
@@ -81,6 +82,12 @@ func hasEvent(list []string, e string) bool {
 	return false
 }
 
+// ExitHostLost is the exit code a driver reports for a task lost with its
+// host (drivers/nomad ExitNodeLost: the allocation's client is lost):
+// FrameworkController's NodeLost, which OpenPAI's table lists as transient
+// (exitcodes.go).
+const ExitHostLost = -1001
+
 // volcanoRules: Decide for a Volcano Job.
 type volcanoRules struct{}
 
@@ -91,11 +98,17 @@ type volcanoRules struct{}
 // (TaskFailed, code 0: updatePod sets the code only for PodFailed). A
 // Succeeded pod raises TaskCompleted when its task's pods all Succeeded
 // (jobCache.TaskCompleted), else nothing (job_controller_handler.go
-// updatePod).
+// updatePod). A task lost with its host (ExitHostLost) is a pod deleted
+// from its lost node (the node controller's eviction of its pods, or pod
+// GC): deletePod raises PodEvicted, with no exit code, whatever the pod's
+// restartPolicy (job_controller_handler.go deletePod, @v1.16.0-alpha.1).
 func volcanoEvent(a *attempt, t Task) (string, int) {
 	r := a.roles[t.Role]
 	switch t.State {
 	case Failed:
+		if t.ExitCode == ExitHostLost {
+			return EventPodEvicted, 0
+		}
 		if r.RestartPolicy == "Never" {
 			return EventPodFailed, t.ExitCode
 		}
@@ -157,6 +170,12 @@ func volcanoAct(a *attempt, t Task, ev string, p jobs.VolcanoPolicy) (decided, b
 		v.Phase, v.ExitCode, v.Reason = PhaseFailed, failCode(t), fmt.Sprintf("Volcano Job %s Restarting: %s → RestartJob", a.job.Name, why)
 		v.PolicyAction = ActionRestartJob
 	case ActionRestartPod, ActionRestartTask:
+		if ev == EventPodEvicted {
+			// Volcano recreates the pod elsewhere (syncJob); the host of
+			// a task jobshift restarts in place is gone with its loop
+			v.Phase, v.ExitCode, v.Reason = PhaseFailed, failCode(t), fmt.Sprintf("Volcano Job %s Failed: %s → %s, but a task lost with its host cannot be restarted in place (RestartJob runs the whole job again)", a.job.Name, why, p.Action)
+			break
+		}
 		v.Phase, v.ExitCode, v.Reason = PhaseFailed, failCode(t), fmt.Sprintf("Volcano Job %s Failed: %s → %s, but maxRetry %d is reached", a.job.Name, why, p.Action, a.job.Extras.Volcano.MaxRetry)
 	default:
 		return decided{}, false

@@ -68,6 +68,7 @@ while :; do
 	[ "$_t_kind" = volcano ] && [ "$_r_vpol" = 1 ] && echo 'jobshift: Volcano RetryCount +1 (a RestartPod or RestartTask policy restarts the task in place)' >&2
 	js_backoff "$_k_streak" $((_k_t1 - _k_t0))
 	_k_streak=$_b_streak
+	js_vdelay "$_t_role" "$_k_rc"
 	printf 'jobshift: task exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_rc" "$_b_wait" >&2
 	if [ "$_b_wait" -gt 0 ]; then
 		js_sleep_ms "$_b_wait"

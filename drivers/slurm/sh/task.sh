@@ -62,6 +62,7 @@ js_task_main() {
 		echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/runs.$_k_r.$_k_i"
 		js_backoff "$_k_streak" $((_k_t1 - _k_t0))
 		_k_streak=$_b_streak
+		js_vdelay "$_k_r" "$_k_rc"
 		printf 'jobshift: task %s-%s exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_r" "$_k_i" "$_k_rc" "$_b_wait" >&2
 		echo "$_k_rc" >>"$_k_dir/restarted.$_k_r.$_k_i"
 		if [ "$_b_wait" -gt 0 ]; then
