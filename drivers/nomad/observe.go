@@ -68,6 +68,7 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		}
 		barrier := a.TaskStates[BarrierTask]
 		psFailed := psFailedFirst(main, a.TaskStates[PSTask])
+		ev := evicted(a, main)
 		rendezvous := false
 		switch {
 		case psFailed:
@@ -88,6 +89,12 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 			// §4.2). Found by the fault suite's kill-host case.
 			o.State, o.ExitCode, o.Seq = completion.Failed, ExitNodeLost, a.ModifyTime
 			o.Message = "allocation lost: " + a.ClientDescription
+		case ev:
+			// Taken off its node by Nomad (a drain, a preemption): as a
+			// Kubernetes drain evicts a pod, a loss of the platform's
+			// like a lost client's, not a stop of the job's.
+			o.State, o.ExitCode, o.Seq = completion.Failed, ExitNodeLost, a.ModifyTime
+			o.Message = "allocation evicted: " + a.DesiredDescription
 		case main != nil && main.State == "dead" && !main.StartedAt.IsZero():
 			o.State, o.ExitCode, o.Seq = completion.Succeeded, 0, main.FinishedAt.UnixNano()
 			if code, msg, ok := lastExit(main); ok {
@@ -125,7 +132,7 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		// a task that exited 0 by itself before the stop reached it (the
 		// in-job finisher decided first) succeeded
 		ownSuccess := o.State == completion.Succeeded && !killed(main)
-		if (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" && !ownSuccess || killed(main) && !psFailed && !rendezvous) {
+		if !ev && (o.State == completion.Failed || o.State == completion.Succeeded) && (stopping[ref] && a.DesiredStatus == "stop" && !ownSuccess || killed(main) && !psFailed && !rendezvous) {
 			// Killed by jobshift or by a stop (SIGINT/SIGKILL): neither
 			// outcome.
 			o.State = completion.Stopped
@@ -136,6 +143,23 @@ func observe(pol completion.Policy, allocs []*api.AllocationListStub, version ui
 		out = append(out, o)
 	}
 	return lostWins(out)
+}
+
+// allocMigrating is the desired description of an allocation Nomad
+// stops to place it elsewhere: a node drain (StatusAllocMigrating,
+// scheduler/structs/const.go, v1.11.3).
+const allocMigrating = "alloc is being migrated"
+
+// evicted: Nomad stops allocation a to move it off its node (a drain) or
+// for a job of higher priority (preemption), and its main task had not
+// ended by itself before.
+func evicted(a *api.AllocationListStub, main *api.TaskState) bool {
+	drained := a.DesiredStatus == "stop" && a.DesiredDescription == allocMigrating
+	preempted := a.DesiredStatus == "evict" && a.PreemptedByAllocation != "" // AllocDesiredStatusEvict
+	if !drained && !preempted {
+		return false
+	}
+	return main == nil || main.State != "dead" || killed(main)
 }
 
 // failedPrestart observes a task whose init containers failed, or whose

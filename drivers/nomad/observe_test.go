@@ -203,3 +203,46 @@ func TestObserveScratchFailed(t *testing.T) {
 		}
 	}
 }
+
+// TestObserveEvicted: an allocation Nomad stops to move it off its node
+// (a drain: "alloc is being migrated") or for another job (preemption)
+// is a task lost with its host, as Kubernetes evicts a pod, not a stop:
+// while it is being killed, once killed, and before it started. One that
+// had ended by itself keeps its own end; jobshift's own stop of the job
+// stays a stop.
+func TestObserveEvicted(t *testing.T) {
+	events := func(state string, types ...string) map[string]*api.TaskState {
+		ts := &api.TaskState{State: state, StartedAt: time.Unix(100, 0), FinishedAt: time.Unix(200, 0)}
+		for _, ty := range types {
+			ts.Events = append(ts.Events, &api.TaskEvent{Type: ty})
+		}
+		return map[string]*api.TaskState{MainTask: ts}
+	}
+	pol := completion.Policy{Roles: []completion.PolicyRole{{Name: "worker", Instances: 2}}}
+	cases := map[string]struct {
+		a     api.AllocationListStub
+		state completion.State
+		code  int
+	}{
+		"drained while running": {api.AllocationListStub{DesiredStatus: "stop", DesiredDescription: "alloc is being migrated", ClientStatus: "running",
+			TaskStates: events("running", api.TaskStarted, api.TaskKilling)}, completion.Failed, -1001},
+		"drained, killed": {api.AllocationListStub{DesiredStatus: "stop", DesiredDescription: "alloc is being migrated", ClientStatus: "complete",
+			TaskStates: events("dead", api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled)}, completion.Failed, -1001},
+		"preempted": {api.AllocationListStub{DesiredStatus: "evict", PreemptedByAllocation: "x", ClientStatus: "complete",
+			TaskStates: events("dead", api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled)}, completion.Failed, -1001},
+		"drained before it started": {api.AllocationListStub{DesiredStatus: "stop", DesiredDescription: "alloc is being migrated", ClientStatus: "pending"},
+			completion.Failed, -1001},
+		"ended by itself, then drained": {api.AllocationListStub{DesiredStatus: "stop", DesiredDescription: "alloc is being migrated", ClientStatus: "complete",
+			TaskStates: events("dead", api.TaskStarted, api.TaskTerminated)}, completion.Succeeded, 0},
+		"stopped by jobshift": {api.AllocationListStub{DesiredStatus: "stop", DesiredDescription: "alloc not needed due to job update", ClientStatus: "complete",
+			TaskStates: events("dead", api.TaskStarted, api.TaskKilling, api.TaskTerminated, api.TaskKilled)}, completion.Stopped, 0},
+	}
+	for name, c := range cases {
+		a := c.a
+		a.ID, a.Name, a.TaskGroup = "a", "j.worker[1]", "worker"
+		obs := observe(pol, []*api.AllocationListStub{&a}, 0, map[jobs.TaskRef]bool{})
+		if len(obs) != 1 || obs[0].State != c.state || c.state != completion.Stopped && obs[0].ExitCode != c.code {
+			t.Errorf("%s: observed %+v, want %s with %d", name, obs, c.state, c.code)
+		}
+	}
+}

@@ -171,11 +171,31 @@ func (c *privateNomad) killClient(t *testing.T, name string) {
 
 // TestVolcanoPodEvictedOnNomad: a Volcano job with PodEvicted → RestartJob
 // (examples/testdata/volcano-podevicted-restartjob.yaml) on a private
-// two-client Nomad cluster; while every task runs, the client of worker-1
-// is lost with its host. Its allocation is lost (worker-1 Failed,
-// ExitNodeLost), which is PodEvicted (job_controller_handler.go deletePod,
-// @v1.16.0-alpha.1): the job is restarted and succeeds on the client left.
+// two-client Nomad cluster; while every task runs, worker-1 leaves its
+// node: its client is lost with its host, or the node is drained (as a
+// Kubernetes drain evicts the pod). Either is PodEvicted
+// (job_controller_handler.go deletePod, @v1.16.0-alpha.1): worker-1
+// Failed with ExitNodeLost, the job restarted, and it succeeds on the
+// client left.
 func TestVolcanoPodEvictedOnNomad(t *testing.T) {
+	for name, evict := range map[string]func(*testing.T, *privateNomad, *api.Client, string){
+		"host lost": func(t *testing.T, pc *privateNomad, cl *api.Client, id string) {
+			pc.killClient(t, nodeOf(t, cl, id, "worker[1]"))
+		},
+		"node drained": func(t *testing.T, _ *privateNomad, cl *api.Client, id string) {
+			_, err := cl.Nodes().UpdateDrainOpts(nodeIDOf(t, cl, id, "worker[1]"), &api.DrainOptions{DrainSpec: &api.DrainSpec{Deadline: time.Second}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+		},
+	} {
+		t.Run(name, func(t *testing.T) { podEvicted(t, evict) })
+	}
+}
+
+// podEvicted runs the PodEvicted example, calling evict once every task
+// runs, and checks the eviction and the restart.
+func podEvicted(t *testing.T, evict func(*testing.T, *privateNomad, *api.Client, string)) {
 	pc := startPrivateNomad(t, 2)
 	t.Setenv("NOMAD_ADDR", pc.addr)
 	site := &siteconfig.Config{Nomad: &siteconfig.NomadConfig{Address: pc.addr, Driver: "raw_exec", CPUMHzPerCore: 100, BarrierTimeout: "2m"}}
@@ -197,16 +217,16 @@ func TestVolcanoPodEvictedOnNomad(t *testing.T) {
 		t.Fatal(err)
 	}
 	cl, _ := api.NewClient(&api.Config{Address: pc.addr})
-	running, killed, evicted, lost := map[string]bool{}, false, false, false
+	running, done, evicted, lost := map[string]bool{}, false, false, false
 	var final *drivers.Result
 	for e := range events {
 		t.Logf("attempt %d %v %s %d %s", e.Attempt, e.Task, e.State, e.ExitCode, e.Message)
 		if e.Task != nil && e.Attempt == 0 && e.State == completion.Running {
 			running[fmt.Sprintf("%s-%d", e.Task.Role, e.Task.Index)] = true
 		}
-		if !killed && len(running) == 3 {
-			killed = true
-			pc.killClient(t, nodeOf(t, cl, h.ID, "worker[1]"))
+		if !done && len(running) == 3 {
+			done = true
+			evict(t, pc, cl, h.ID)
 		}
 		lost = lost || e.Task != nil && e.Task.Role == "worker" && e.Task.Index == 1 && e.State == completion.Failed && e.ExitCode == nomad.ExitNodeLost
 		evicted = evicted || strings.Contains(e.Message, "PodEvicted of worker-1 → RestartJob")
@@ -218,8 +238,24 @@ func TestVolcanoPodEvictedOnNomad(t *testing.T) {
 		t.Errorf("result = %+v, want succeeded after 2 attempts", final)
 	}
 	if !lost || !evicted {
-		t.Errorf("worker-1 lost with its client: %v; PodEvicted → RestartJob: %v", lost, evicted)
+		t.Errorf("worker-1 off its node: %v; PodEvicted → RestartJob: %v", lost, evicted)
 	}
+}
+
+// nodeIDOf is nodeOf's node ID.
+func nodeIDOf(t *testing.T, cl *api.Client, id, suffix string) string {
+	name := nodeOf(t, cl, id, suffix)
+	nodes, _, err := cl.Nodes().List(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range nodes {
+		if n.Name == name {
+			return n.ID
+		}
+	}
+	t.Fatalf("no node %s", name)
+	return ""
 }
 
 // nodeOf is the node name of the job's allocation whose name ends with
