@@ -71,30 +71,7 @@ func (w *watcher) retryLines(ctx context.Context, id string) int {
 	if err != nil {
 		return 0
 	}
-	cancel := make(chan struct{})
-	defer close(cancel)
-	frames, errs := w.c.AllocFS().Logs(alloc, false, MainTask, "stderr", "start", 0, cancel, (&api.QueryOptions{}).WithContext(ctx))
-	pr, pw := io.Pipe()
-	go func() {
-		for {
-			select {
-			case f, ok := <-frames:
-				if !ok {
-					pw.Close()
-					return
-				}
-				if _, err := pw.Write(f.Data); err != nil {
-					return
-				}
-			case err := <-errs:
-				pw.CloseWithError(err)
-				return
-			case <-ctx.Done():
-				pw.CloseWithError(ctx.Err())
-				return
-			}
-		}
-	}()
+	pr := logStream(ctx, w.c, alloc, "stderr", false)
 	defer pr.Close()
 	return countRetryLines(pr)
 }

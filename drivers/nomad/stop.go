@@ -67,8 +67,14 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 	if opts.Stderr {
 		stream = "stderr"
 	}
+	return logStream(ctx, c, alloc, stream, opts.Follow), nil
+}
+
+// logStream reads stream ("stdout", "stderr") of alloc's main task from
+// its start, following it with follow; closing it ends the request.
+func logStream(ctx context.Context, c *api.Client, alloc *api.Allocation, stream string, follow bool) io.ReadCloser {
 	cancel := make(chan struct{})
-	frames, errs := c.AllocFS().Logs(alloc, opts.Follow, MainTask, stream, "start", 0, cancel, (&api.QueryOptions{}).WithContext(ctx))
+	frames, errs := c.AllocFS().Logs(alloc, follow, MainTask, stream, "start", 0, cancel, (&api.QueryOptions{}).WithContext(ctx))
 	pr, pw := io.Pipe()
 	go func() {
 		defer close(cancel)
@@ -91,5 +97,5 @@ func (d *Driver) Logs(ctx context.Context, h drivers.Handle, opts drivers.LogOpt
 			}
 		}
 	}()
-	return pr, nil
+	return pr
 }
