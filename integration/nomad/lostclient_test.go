@@ -139,12 +139,13 @@ func removeCgroups(parent string) {
 
 // killClient is a power loss of the client's host: its agent and every
 // process of its tasks (the executors it started, found by its data
-// directory, and their descendants) SIGKILLed at once.
+// directory, and their descendants) SIGKILLed at once. The tree is read
+// before anything is killed: the agent's own children (each allocation's
+// logmon) would otherwise be the init process's, and outlive the test.
 func (c *privateNomad) killClient(t *testing.T, name string) {
-	_ = c.clients[name].Process.Kill()
 	data := filepath.Join(c.dir, name) + "/"
 	parent := map[int][]int{}
-	var roots []int
+	roots := []int{c.clients[name].Process.Pid}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		pid, err := strconv.Atoi(e.Name())
