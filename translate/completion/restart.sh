@@ -11,8 +11,9 @@
 # exit code 0..255: t transient, p permanent, u unknown).
 # Volcano (volcanoRestart): _t_vk_R (the pod's restartPolicy as 256
 # characters, 1 = the kubelet restarts that code), _t_vtmax_R (the task's
-# maxRetry for those, -1 = none), _t_vp_R (1 = a PodFailed policy of that
-# code restarts the pod: RestartPod or RestartTask), _t_vmax (the job's
+# maxRetry for those, -1 = none), _t_vp_R (the PodFailed policy of that
+# code that restarts in place: p RestartPod, t RestartTask, 0 none;
+# completion.VolcanoRestartTarget), _t_vmax (the job's
 # maxRetry for those); the kubelet's restarts count per role
 # (restarts.role.R: cache.go TaskFailed sums the task's pods'), the
 # policies' job-wide (restarts.job: RetryCount).
@@ -27,7 +28,8 @@
 # the job's RetryCount (completion.VolcanoRetryCount), which the driver
 # seeds with the count of the earlier attempts (their RestartJob and
 # policy restarts) and reads back for the RestartJob decision; _r_vpol is
-# 1 after a restart that counted there.
+# 1 after a restart that counted there, and _r_vtask 1 when that restart
+# was a RestartTask's (every pod of the task restarts).
 
 # No dollar-brace in this file: on Nomad it travels in a task's args, where Nomad
 # would interpolate it. The callers set _k_stop (0, 1 once stopped) before
@@ -98,6 +100,7 @@ js_restart() {
 		;;
 	volcano)
 		_r_vpol=0
+		_r_vtask=0
 		[ "$2" -ge 0 ] && [ "$2" -le 255 ] || return 1
 		eval "_r_k=\$_t_vk_$1 _r_p=\$_t_vp_$1 _r_max=\$_t_vtmax_$1"
 		if js_nth_is "$_r_k" $(($2 + 1)) 1; then
@@ -105,11 +108,12 @@ js_restart() {
 			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ "$_r_max" -ge 0 ] && [ "$_r_so" -ge "$_r_max" ] && return 1
 		else
-			js_nth_is "$_r_p" $(($2 + 1)) 1 || return 1
+			js_nth_is "$_r_p" $(($2 + 1)) 0 && return 1
 			_r_f=$3/restarts.job
 			_r_so=$(cat "$_r_f" 2>/dev/null || echo 0)
 			[ $((_r_so + 1)) -ge "$_t_vmax" ] && return 1
 			_r_vpol=1
+			js_nth_is "$_r_p" $(($2 + 1)) t && _r_vtask=1
 		fi
 		js_counter_add "$_r_f"
 		return 0

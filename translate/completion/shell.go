@@ -65,8 +65,8 @@ func RestartShellData(job *jobs.Job, bo Backoff) string {
 // volcanoRestartTables are volcanoRestart's rules for role r as data, one
 // character per exit code 0..255: kt, the kubelet's restart of the pod's
 // restartPolicy (1 = restart, limited by the task's maxRetry tmax); pt,
-// a PodFailed policy whose action restarts in place (RestartPod or
-// RestartTask: 1, limited by the job's maxRetry).
+// the PodFailed policy's restart in place (VolcanoRestartTarget: p
+// RestartPod, t RestartTask, 0 none; limited by the job's maxRetry).
 func volcanoRestartTables(job *jobs.Job, r *jobs.Role) (kt, pt string, tmax int) {
 	v := job.Extras.Volcano
 	tmax = DefaultVolcanoTaskMaxRetry
@@ -78,8 +78,14 @@ func volcanoRestartTables(job *jobs.Job, r *jobs.Role) (kt, pt string, tmax int)
 	var k, p strings.Builder
 	for code := range 256 {
 		k.WriteByte("01"[b2i(volcanoKubelet(r, code))])
-		pol, ok := VolcanoMatch(v, r.Name, EventPodFailed, code)
-		p.WriteByte("01"[b2i(code != 0 && ok && (pol.Action == ActionRestartPod || pol.Action == ActionRestartTask))])
+		switch VolcanoRestartTarget(job, r.Name, code) {
+		case ActionRestartPod:
+			p.WriteByte('p')
+		case ActionRestartTask:
+			p.WriteByte('t')
+		default:
+			p.WriteByte('0')
+		}
 	}
 	return k.String(), p.String(), tmax
 }

@@ -271,6 +271,24 @@ func volcanoRestart(job *jobs.Job, r *jobs.Role, exitCode, restartsSoFar int) Re
 	return RetryDecision{Retry: true, Counted: true, Reason: fmt.Sprintf("PodFailed with exit code %d → %s (restart %d of maxRetry %d)", exitCode, p.Action, restartsSoFar+1, v.MaxRetry)}
 }
 
+// VolcanoRestartTarget is the action of the PodFailed policy that
+// restarts role's pod in place after exit code exitCode: ActionRestartPod
+// (Volcano kills that pod: KillTarget TargetTypePod), ActionRestartTask
+// (every pod of the task: TargetTypeTask, job_controller_actions.go
+// killPods @v1.16.0-alpha.1), or "" (no such policy, or a code 0, which
+// is no PodFailed). Whether maxRetry still allows it is volcanoRestart's.
+func VolcanoRestartTarget(job *jobs.Job, role string, exitCode int) string {
+	v := job.Extras.Volcano
+	if v == nil || exitCode == 0 {
+		return ""
+	}
+	p, ok := VolcanoMatch(v, role, EventPodFailed, exitCode)
+	if !ok || p.Action != ActionRestartPod && p.Action != ActionRestartTask {
+		return ""
+	}
+	return p.Action
+}
+
 // volcanoKubelet: the pod's restartPolicy restarts a container that
 // exited with exitCode (the kubelet: Always any end, OnFailure a non-zero
 // code); the pod does not end, and no policy sees it.
