@@ -159,6 +159,12 @@ func TestRefusals(t *testing.T) {
 		"unknown apiVersion":         {strings.Replace(head, "v1alpha1", "v1beta1", 1) + "  tasks:\n" + ok, "Unknown Volcano API version", "1:13"},
 		"template hostname with svc": {head + "  plugins:\n    svc: []\n  tasks:\n" + strings.Replace(ok, "        spec:\n", "        spec:\n          hostname: h\n", 1), "Pod hostname with Volcano's plugins", "13:11"},
 		"ray plugin (not carried)":   {head + "  plugins:\n    ray: []\n  tasks:\n" + ok, "Plugin not supported: ray", "7:5"},
+		// validateIO (pkg/webhooks/admission/jobs/validate/util.go @v1.16.0-alpha.1)
+		"volume without mountPath": {head + "  volumes:\n    - volumeClaimName: data\n  tasks:\n" + ok, "Volume without mountPath", "7:7"},
+		"volume mounted twice":     {head + "  volumes:\n    - mountPath: /d\n      volumeClaimName: a\n    - mountPath: /d\n      volumeClaimName: b\n  tasks:\n" + ok, "Volume mounted twice", "9:7"},
+		"volume without a claim":   {head + "  volumes:\n    - mountPath: /d\n  tasks:\n" + ok, "Volume without a claim", "7:7"},
+		"volume with two claims":   {head + "  volumes:\n    - mountPath: /d\n      volumeClaimName: a\n      volumeClaim:\n        accessModes: [ReadWriteOnce]\n  tasks:\n" + ok, "Volume with two claims", "7:7"},
+		"volume claim name":        {head + "  volumes:\n    - mountPath: /d\n      volumeClaimName: Data_1\n  tasks:\n" + ok, "Invalid volumeClaimName", "7:7"},
 	}
 	for name, c := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -98,13 +98,36 @@ func (r *reader) gang(job *jobs.Job, v *jobs.Volcano, s *mapping) {
 }
 
 // volumes: Volcano's job-level volumes are PVCs it creates or binds.
+// validateJobCreate refuses what validateIO refuses: no mountPath, a
+// mountPath twice, neither volumeClaimName nor volumeClaim, both, or a
+// claim name that is not a PersistentVolume name (a DNS-1123 subdomain)
+// (pkg/webhooks/admission/jobs/validate/util.go validateIO
+// @v1.16.0-alpha.1; e2e jobp/admission.go "invalid volume mount",
+// "duplicate mount volume", "volume without volumeClaimName and
+// volumeClaim").
 func (r *reader) volumes(n *yaml.Node) {
+	seen := map[string]bool{}
 	for i, e := range r.seq(n, "spec.volumes") {
 		m := r.mapOf(e, fmt.Sprintf("spec.volumes[%d]", i))
 		mp, _ := r.str(m.get("mountPath"), "mountPath")
-		m.get("volumeClaimName")
-		m.get("volumeClaim")
-		r.warnf(e, "Volume cannot be provided", "The job volume at %s is a Kubernetes PersistentVolumeClaim; jobshift cannot create or bind it. The task sees the path only if the site provides it (a site volume rule).", mp)
+		name, hasName := r.str(m.get("volumeClaimName"), "volumeClaimName")
+		claim := m.get("volumeClaim")
+		hasClaim := claim != nil && !yamlpos.IsNull(yamlpos.Resolve(claim))
+		switch {
+		case mp == "":
+			r.errorf(e, "Volume without mountPath", "spec.volumes[%d] has no mountPath; Volcano refuses the job (\"mountPath is required\"). Give the path the tasks mount the volume at.", i)
+		case seen[mp]:
+			r.errorf(e, "Volume mounted twice", "spec.volumes[%d] mounts %s again; Volcano refuses the job (\"duplicated mountPath\"). Give each volume its own mountPath.", i, mp)
+		case !hasName && !hasClaim:
+			r.errorf(e, "Volume without a claim", "spec.volumes[%d] at %s names neither volumeClaimName nor volumeClaim; Volcano refuses the job (\"either VolumeClaim or VolumeClaimName must be specified\").", i, mp)
+		case hasName && hasClaim:
+			r.errorf(e, "Volume with two claims", "spec.volumes[%d] at %s gives both volumeClaimName and volumeClaim; Volcano refuses the job: name an existing PVC with volumeClaimName, or describe a new one with volumeClaim, not both.", i, mp)
+		case hasName && (len(name) > 253 || !dns1123Subdomain.MatchString(name)):
+			r.errorf(e, "Invalid volumeClaimName", "volumeClaimName %q is not a PersistentVolumeClaim name (a DNS-1123 subdomain: lower-case letters, digits, '-' and '.'); Volcano refuses the job.", name)
+		default:
+			r.warnf(e, "Volume cannot be provided", "The job volume at %s is a Kubernetes PersistentVolumeClaim; jobshift cannot create or bind it. The task sees the path only if the site provides it (a site volume rule).", mp)
+		}
+		seen[mp] = true
 		m.warnUnknown()
 	}
 }
