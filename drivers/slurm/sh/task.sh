@@ -28,11 +28,11 @@ js_task_main() {
 	_k_stop=0
 	trap '_k_stop=1; [ -n "${_s_pid:-}" ] && kill -KILL "$_s_pid" 2>/dev/null' TERM INT
 	# a role with a Volcano RestartTask policy restarts with its tasks
-	# (js_vt_watch): only its tasks run the watcher
+	# (js_vt_watch): only its tasks run the watcher, when it has several
 	_k_vt=0
 	_k_vw=
-	eval "_k_vp=\${_t_vp_$_k_r:-}"
-	case $_k_vp in *t*) _k_vt=1 ;; esac
+	eval "_k_vp=\${_t_vp_$_k_r:-} _k_vn=\${_t_n_$_k_r:-1}"
+	case $_k_vp in *t*) [ "$_k_vn" -gt 1 ] && _k_vt=1 ;; esac
 	if [ "$_k_vt" = 1 ]; then
 		# the watcher's SIGUSR1 ends a back-off: the task restarts now
 		trap '[ -n "${_s_pid:-}" ] && kill -KILL "$_s_pid" 2>/dev/null' USR1
@@ -104,7 +104,7 @@ js_task_main() {
 			[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 			[ "$_k_stop" = 1 ] && break
 		fi
-		if [ "$_k_sib" = 0 ] && [ "${_r_vtask:-0}" = 1 ]; then
+		if [ "$_k_vt" = 1 ] && [ "$_k_sib" = 0 ] && [ "${_r_vtask:-0}" = 1 ]; then
 			if js_vt_marked -; then
 				# another task's RestartTask restarted the task during
 				# its back-off: this restart is that one
