@@ -190,7 +190,9 @@ func TestMachineTable(t *testing.T) {
 //   - at most one ActRetry or ActEnd per attempt, and the job ends;
 //   - a task stopped by ActKillRestart (a Volcano RestartTask's sibling)
 //     was running, and its end is answered by its restart unless a stop
-//     came, never counted and never judged (propertyKilled).
+//     came, never counted and never judged (propertyKilled);
+//   - without RestartInPlace (the Nomad watcher) no action restarts or
+//     stops a task for a restart.
 func TestMachineProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(seedFor(t, 14), 2026))
 	seen := map[ActionKind]int{}
@@ -202,7 +204,7 @@ func TestMachineProperties(t *testing.T) {
 		if r.IntN(3) == 0 {
 			job.Retry.ActiveDeadlineSeconds = i64(int64(5 + r.IntN(60)))
 		}
-		cfg := MachineConfig{Start: t0, RestartInPlace: r.IntN(2) == 0 || job.Extras.Volcano != nil, Backoff: Backoff{Initial: time.Second, Max: 8 * time.Second}}
+		cfg := MachineConfig{Start: t0, RestartInPlace: r.IntN(2) == 0 || job.Extras.Volcano != nil && r.IntN(4) > 0, Backoff: Backoff{Initial: time.Second, Max: 8 * time.Second}}
 		ctx := fmt.Sprintf("iter %d job %+v cfg %+v", iter, job, cfg)
 		for _, k := range propertyRun(t, r, NewMachine(PolicyOf(job), cfg), ctx) {
 			seen[k]++
@@ -215,6 +217,34 @@ func TestMachineProperties(t *testing.T) {
 		}
 	}
 	t.Logf("actions seen: %v", seen)
+}
+
+// openTasks is the tasks live marks, in a fixed order.
+func openTasks(live map[TaskRef]bool) []TaskRef {
+	var open []TaskRef
+	for ref, ok := range live {
+		if ok {
+			open = append(open, ref)
+		}
+	}
+	sort.Slice(open, func(i, j int) bool { return fmt.Sprint(open[i]) < fmt.Sprint(open[j]) })
+	return open
+}
+
+// propertyKills checks a's restarts: none from a machine that does not
+// restart in place (the Nomad watcher: its tasks restart themselves), and
+// an ActKillRestart only of running tasks, which it records in killed.
+func propertyKills(m *Machine, a Action, live, stopped, killed map[TaskRef]bool) error {
+	if !m.cfg.RestartInPlace && (a.Kind == ActRestart || a.Kind == ActBackoff || a.Kind == ActKillRestart) {
+		return fmt.Errorf("%s from a machine that does not restart in place", a.Kind)
+	}
+	for _, x := range a.Tasks {
+		if a.Kind == ActKillRestart && (!live[x] || stopped[x] || killed[x]) {
+			return fmt.Errorf("%v killed for a restart while not running (live %v stopped %v killed %v)", x, live[x], stopped[x], killed[x])
+		}
+		killed[x] = killed[x] || a.Kind == ActKillRestart
+	}
+	return nil
 }
 
 // propertyKilled ends x, which ActKillRestart stopped: it restarts
@@ -273,6 +303,9 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 		for _, a := range acts {
 			log = append(log, summary(a))
 			kinds = append(kinds, a.Kind)
+			if err := propertyKills(m, a, live, stopped, killed); err != nil {
+				t.Fatalf("%v: %v\n%s", err, log, ctx)
+			}
 			switch a.Kind {
 			case ActRestart, ActBackoff:
 				for _, x := range a.Tasks {
@@ -287,13 +320,6 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 			case ActStop:
 				for _, x := range a.Tasks {
 					stopped[x] = true
-				}
-			case ActKillRestart:
-				for _, x := range a.Tasks {
-					if !live[x] || stopped[x] || killed[x] {
-						t.Fatalf("%v killed for a restart while not running (live %v stopped %v killed %v): %v\n%s", x, live[x], stopped[x], killed[x], log, ctx)
-					}
-					killed[x] = true
 				}
 			case ActVerdict, ActRetry, ActEnd:
 				if a.Kind != ActVerdict {
@@ -314,13 +340,7 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 	}
 	for step := 0; step < 200 && overs == 0; step++ {
 		now = now.Add(time.Duration(r.IntN(3000)) * time.Millisecond)
-		var open []TaskRef
-		for ref, ok := range live {
-			if ok {
-				open = append(open, ref)
-			}
-		}
-		sort.Slice(open, func(i, j int) bool { return fmt.Sprint(open[i]) < fmt.Sprint(open[j]) })
+		open := openTasks(live)
 		switch k := r.IntN(20); {
 		case k == 0:
 			acts := m.Stop()
@@ -335,8 +355,7 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 			st, code := Succeeded, 0
 			switch {
 			case killed[x]:
-				killed[x] = false
-				live[x] = false
+				killed[x], live[x] = false, false
 				propertyKilled(t, m, x, stopped[x], now, check, ctx)
 				continue
 			case stopped[x]:
@@ -352,11 +371,9 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 		}
 	}
 	if overs == 0 {
-		for ref := range live {
-			if live[ref] {
-				live[ref] = false
-				check(m.Observe(TaskEvent{TaskRef: ref, State: Stopped, ExitCode: 143, Time: now}))
-			}
+		for _, ref := range openTasks(live) {
+			live[ref] = false
+			check(m.Observe(TaskEvent{TaskRef: ref, State: Stopped, ExitCode: 143, Time: now}))
 		}
 		check(m.Stop())
 		check(m.Ended())
