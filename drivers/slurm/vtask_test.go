@@ -1,11 +1,18 @@
 package slurm
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/jobshift/jobshift/translate/completion"
 )
 
 // TestRestartTaskWatcher runs task 1 of a role with a RestartTask policy
@@ -63,6 +70,69 @@ echo "watcher ended $?"
 			if d := cmp.Diff(want, got); d != "" || code != 0 {
 				b, _ := os.ReadFile(filepath.Join(dir, "vgen.0"))
 				t.Errorf("exit %d, vgen.0 %q; output (-want +got):\n%s", code, b, d)
+			}
+		})
+	}
+}
+
+// TestRestartTaskLoop runs the two tasks of
+// examples/testdata/volcano-policy-restarttask-all.yaml as stage 1 runs
+// them (js_task_main with its restart data; only the node check and the
+// environment of js_enter left out), under dash and bash, sharing one
+// attempt directory: worker-0 exits 3 (RestartTask), and worker-1's first
+// run, which would sleep a minute and fail, is stopped and started again
+// in place by its watcher, uncounted; both succeed on their second runs
+// and RetryCount is 1 (job_controller_actions.go killPods, state/running.go
+// @v1.16.0-alpha.1).
+func TestRestartTaskLoop(t *testing.T) {
+	job := loadJob("../../examples/testdata/volcano-policy-restarttask-all.yaml")()
+	c := job.Roles[0].Command
+	argv := append(append([]string{}, c.Command...), c.Args...)
+	prog := shRestart + shTask + restartData(job, completion.Backoff{Initial: 200 * time.Millisecond, Max: 6 * time.Second}) +
+		"_t_n_0=2 _t_uai_ps=0\njs_enter() { :; }\n_jsh_adir=$1 SLURM_PROCID=$2\njs_task_main 0\n"
+	for _, sh := range shells {
+		t.Run(sh, func(t *testing.T) {
+			path, err := exec.LookPath(sh)
+			if err != nil {
+				t.Skipf("%s not installed", sh)
+			}
+			dir, runs := t.TempDir(), t.TempDir()
+			files := map[string]string{"task": prog, "cmd": argv[len(argv)-1],
+				"contract-task.sh": "VK_TASK_INDEX=$_k_i VC_RUNS=" + shQuote(runs) + "\nexport VK_TASK_INDEX VC_RUNS\nexec sh \"$_k_dir/cmd\"\n"}
+			for name, text := range files {
+				if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			began := time.Now()
+			var tasks []*exec.Cmd
+			var errs [2]strings.Builder
+			for i := range 2 {
+				cmd := exec.Command(path, filepath.Join(dir, "task"), dir, fmt.Sprint(i))
+				cmd.Stderr = &errs[i]
+				cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				defer syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+				tasks = append(tasks, cmd)
+			}
+			for i, cmd := range tasks {
+				if err := cmd.Wait(); err != nil {
+					t.Errorf("worker-%d: %v\n%s", i, err, errs[i].String())
+				}
+			}
+			if d := time.Since(began); d > 30*time.Second {
+				t.Errorf("the tasks took %s: worker-1's first run was not stopped", d)
+			}
+			got := map[string]string{}
+			for _, f := range []string{"restarted.0.0", "restarted.0.1", "restarts.job"} {
+				b, _ := os.ReadFile(filepath.Join(dir, f))
+				got[f] = strings.TrimSpace(string(b))
+			}
+			want := map[string]string{"restarted.0.0": "3", "restarted.0.1": "143", "restarts.job": "1"}
+			if d := cmp.Diff(want, got); d != "" || !strings.Contains(errs[1].String(), "stopped by the RestartTask of its task") {
+				t.Errorf("(-want +got):\n%s\nworker-1's stderr:\n%s", d, errs[1].String())
 			}
 		})
 	}

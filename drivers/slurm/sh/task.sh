@@ -66,7 +66,7 @@ js_task_main() {
 		if [ "$_k_vt" = 1 ]; then
 			# the run's pid, gone now: the watcher signals no other
 			_k_vrun=
-			read -r _k_vrun <"$_k_dir/vpid.$_k_r.$_k_i"
+			[ -f "$_k_dir/vpid.$_k_r.$_k_i" ] && read -r _k_vrun <"$_k_dir/vpid.$_k_r.$_k_i"
 			: >"$_k_dir/vpid.$_k_r.$_k_i"
 		fi
 		# a TERM that came while the command ran has run the trap by now
@@ -78,10 +78,13 @@ js_task_main() {
 		# _k_sib: the watcher stopped this run for another task's
 		# RestartTask: no end of the task's own, nothing to count
 		_k_sib=0
-		if [ "$_k_vt" = 1 ] && js_vt_marked "$_k_vrun"; then
-			_k_sib=1
-		elif ! js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i"; then
-			break
+		if [ "$_k_vt" = 1 ]; then
+			js_vt_marked "$_k_vrun" && _k_sib=1
+			# a mark made before the run's pid was known is stale
+			: >"$_k_dir/vkill.$_k_r.$_k_i"
+		fi
+		if [ "$_k_sib" = 0 ]; then
+			js_restart "$_k_r" "$_k_rc" "$_k_dir" "$_k_i" || break
 		fi
 		_k_t1=$(js_now_ms)
 		[ -n "$_k_t0" ] || _k_t0=$(js_first_t0 "$_k_sf" "$_k_t1")
@@ -104,12 +107,12 @@ js_task_main() {
 			[ -f "$_k_dir/stopped.$_k_r" ] && _k_stop=1
 			[ "$_k_stop" = 1 ] && break
 		fi
-		if [ "$_k_vt" = 1 ] && [ "$_k_sib" = 0 ] && [ "${_r_vtask:-0}" = 1 ]; then
+		if [ "$_k_vt" = 1 ] && [ "$_k_sib" = 0 ]; then
 			if js_vt_marked -; then
 				# another task's RestartTask restarted the task during
-				# its back-off: this restart is that one
+				# its back-off: a new pod, and this restart is that one
 				_k_streak=0
-			else
+			elif [ "${_r_vtask:-0}" = 1 ]; then
 				js_vt_bump
 			fi
 		fi
