@@ -2,6 +2,7 @@ package local
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/jobshift/jobshift/drivers"
@@ -70,6 +71,16 @@ func (at *attempt) do(acts []completion.Action) {
 			// Not terminal while it waits, as a pod in CrashLoopBackOff.
 			s.state = completion.Running
 		case completion.ActStop:
+			at.stop(act.Tasks, r.d.opts.Grace)
+		case completion.ActKillRestart:
+			// a Volcano RestartTask's siblings: stopped as a stop does,
+			// their exits answered by the machine with their restarts
+			names := make([]string, len(act.Tasks))
+			for i, ref := range act.Tasks {
+				names[i] = refString(ref)
+			}
+			r.emit(drivers.Event{Attempt: at.a, Message: fmt.Sprintf("restarting %s in place: %s (SIGTERM, then SIGKILL after %s)",
+				strings.Join(names, ", "), act.Reason, r.d.opts.Grace)})
 			at.stop(act.Tasks, r.d.opts.Grace)
 		case completion.ActVerdict:
 			v := act.Verdict

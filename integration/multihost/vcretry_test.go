@@ -100,3 +100,36 @@ func runsPlan(t *testing.T, c *cluster, file, runs string) *translate.Plan {
 	plan.Options = map[string]string{}
 	return plan
 }
+
+// TestVolcanoRestartTaskSlurm: a RestartTask restarts every pod of the
+// task (job_controller_actions.go killPods, TargetTypeTask,
+// @v1.16.0-alpha.1) on the several-node Slurm cluster: worker-0 exits 3
+// on one node, and worker-1, whose first run would sleep a minute and
+// fail, is stopped by its watcher on its own node (the role's generation
+// in the attempt directory every node shares) and started again in
+// place, uncounted; both succeed on their second runs.
+func TestVolcanoRestartTaskSlurm(t *testing.T) {
+	c := need(t, "slurm")
+	const file = "volcano-policy-restarttask-all.yaml"
+	w := wantOf(t, file)
+	runs := t.TempDir()
+	if err := os.Chmod(runs, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	r := runSlurm(t, runsPlan(t, c, file, runs), 4*time.Minute)
+	if string(r.final.Phase) != w.Phase || r.final.ExitCode != w.Exit || r.final.Attempts != w.Attempts {
+		t.Errorf("result = %+v, want %s, exit code %d, %d attempts", r.final, w.Phase, w.Exit, w.Attempts)
+	}
+	b, _ := os.ReadFile(filepath.Join(runs, "count"))
+	if got := strings.TrimSpace(string(b)); got != w.Runs {
+		t.Errorf("runs = %q, want %s", got, w.Runs)
+	}
+	checkSpread(t, c, taskAddrs(r.plan.Job, r.topology(t))) // the two workers on two nodes
+	errs, _ := os.ReadFile(filepath.Join(r.adir, "worker-1.err"))
+	if !strings.Contains(string(errs), "stopped by the RestartTask of its task") {
+		t.Errorf("worker-1's second run did not come from the RestartTask; its stderr:\n%s", errs)
+	}
+	if n, _ := os.ReadFile(filepath.Join(r.adir, "restarts.job")); strings.TrimSpace(string(n)) != "1" {
+		t.Errorf("RetryCount %q, want 1: the RestartTask counts once", n)
+	}
+}

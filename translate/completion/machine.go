@@ -50,6 +50,14 @@ const (
 	// ActEnd: the job is over with Verdict; Retry says why it is not run
 	// again.
 	ActEnd ActionKind = "end"
+	// ActKillRestart: stop Tasks now as ActStop does (SIGTERM, then the
+	// grace) and report their ends as usual; the machine answers each
+	// end with the ActRestart that starts the task again in place,
+	// uncounted, and judges nothing on it. The running siblings of a
+	// task that a Volcano RestartTask policy restarts (machine_vtask.go);
+	// only a target that lets the machine restart tasks
+	// (RestartInPlace) ever gets it.
+	ActKillRestart ActionKind = "kill-restart"
 )
 
 // Action is one thing for the driver to do.
@@ -115,8 +123,15 @@ type mtask struct {
 	endedAt  time.Time // when its last end was observed
 	fireAt   time.Time // when the policy action its end held fires (delayed.go)
 	stopping bool      // the machine asked to stop it
-	seen     bool      // the driver reported it at least once
-	idx      int       // position in Machine.order
+	// recycle: stopped by ActKillRestart (its task's RestartTask, by
+	// recycleBy): its next end restarts it (machine_vtask.go); vtask: the
+	// restart it waits for (due) is a RestartTask's, which restarts its
+	// siblings with it
+	recycle   bool
+	recycleBy TaskRef
+	vtask     bool
+	seen      bool // the driver reported it at least once
+	idx       int  // position in Machine.order
 }
 
 // Machine is the attempt state machine of one job (see above).

@@ -49,6 +49,14 @@ func (m *Machine) record(e TaskEvent) ([]Action, *mtask) {
 		}
 		return nil, nil
 	}
+	if t.recycle {
+		t.recycle = false
+		if !t.stopping && !m.ending() {
+			// killed because its task restarts: no end of the pod's
+			// own, nothing for the rules (machine_vtask.go)
+			return m.restartSibling(t, e), nil
+		}
+	}
 	if t.State.Terminal() {
 		m.rp.dirty() // a second end of a task: its first may be replayed
 	}
@@ -108,10 +116,17 @@ func (m *Machine) restart(t *mtask, e TaskEvent) ([]Action, bool) {
 	// Not terminal while it restarts or waits, as a pod in CrashLoopBackOff.
 	t.State, t.ExitCode = Running, e.ExitCode
 	ref := []TaskRef{t.TaskRef}
+	// a RestartTask restarts every pod of the task: its siblings restart
+	// with this task's restart (machine_vtask.go)
+	vtask := m.volcano && counter == "" && dec.Counted && VolcanoRestartTarget(m.job, t.Role, e.ExitCode) == ActionRestartTask
 	if wait == 0 {
-		return []Action{{Kind: ActRestart, Tasks: ref, ExitCode: e.ExitCode, Reason: dec.Reason}}, true
+		acts := []Action{{Kind: ActRestart, Tasks: ref, ExitCode: e.ExitCode, Reason: dec.Reason}}
+		if vtask {
+			acts = append(acts, m.restartTask(t, nil)...)
+		}
+		return acts, true
 	}
-	t.due = e.Time.Add(wait)
+	t.due, t.vtask = e.Time.Add(wait), vtask
 	m.wait(t)
 	return []Action{{Kind: ActBackoff, Tasks: ref, ExitCode: e.ExitCode, Wait: wait, Reason: dec.Reason}}, true
 }
@@ -245,9 +260,18 @@ func (m *Machine) Tick(now time.Time) []Action {
 		return m.decide(v, false)
 	}
 	var acts []Action
-	for _, t := range m.takeDue(now) {
+	due := m.takeDue(now)
+	restarting := make(map[*mtask]bool, len(due))
+	for _, t := range due {
 		t.due = time.Time{}
+		restarting[t] = true
 		acts = append(acts, Action{Kind: ActRestart, Tasks: []TaskRef{t.TaskRef}, ExitCode: t.ExitCode, Reason: "back-off over"})
+	}
+	for _, t := range due {
+		if t.vtask {
+			t.vtask = false
+			acts = append(acts, m.restartTask(t, restarting)...)
+		}
 	}
 	return acts
 }

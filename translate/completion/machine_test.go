@@ -51,6 +51,8 @@ func summary(a Action) string {
 		return "restart " + refs(a.Tasks)
 	case ActBackoff:
 		return fmt.Sprintf("backoff %s %s", refs(a.Tasks), a.Wait)
+	case ActKillRestart:
+		return "kill-restart " + refs(a.Tasks)
 	case ActStop:
 		s := "stop " + refs(a.Tasks)
 		if len(a.Cancelled) > 0 {
@@ -185,28 +187,104 @@ func TestMachineTable(t *testing.T) {
 //     gives (ActVerdict, then ActRetry/ActEnd) is the first one, unless the
 //     first came from the user's stop and the deadline replaced it;
 //   - no task is both stopped and restarted in one attempt;
-//   - at most one ActRetry or ActEnd per attempt, and the job ends.
+//   - at most one ActRetry or ActEnd per attempt, and the job ends;
+//   - a task stopped by ActKillRestart (a Volcano RestartTask's sibling)
+//     was running, and its end is answered by its restart unless a stop
+//     came, never counted and never judged (propertyKilled);
+//   - without RestartInPlace (the Nomad watcher) no action restarts or
+//     stops a task for a restart.
 func TestMachineProperties(t *testing.T) {
 	r := rand.New(rand.NewPCG(seedFor(t, 14), 2026))
 	seen := map[ActionKind]int{}
 	for iter := 0; iter < 2000; iter++ {
 		job := randomJob(r)
 		if r.IntN(3) == 0 {
+			job = randomVolcanoJob(r)
+		}
+		if r.IntN(3) == 0 {
 			job.Retry.ActiveDeadlineSeconds = i64(int64(5 + r.IntN(60)))
 		}
-		cfg := MachineConfig{Start: t0, RestartInPlace: r.IntN(2) == 0, Backoff: Backoff{Initial: time.Second, Max: 8 * time.Second}}
+		cfg := MachineConfig{Start: t0, RestartInPlace: r.IntN(2) == 0 || job.Extras.Volcano != nil && r.IntN(4) > 0, Backoff: Backoff{Initial: time.Second, Max: 8 * time.Second}}
 		ctx := fmt.Sprintf("iter %d job %+v cfg %+v", iter, job, cfg)
 		for _, k := range propertyRun(t, r, NewMachine(PolicyOf(job), cfg), ctx) {
 			seen[k]++
 		}
 	}
 	// The random runs must reach every action, or they prove little.
-	for _, k := range []ActionKind{ActRestart, ActBackoff, ActStop, ActVerdict, ActRetry, ActEnd} {
+	for _, k := range []ActionKind{ActRestart, ActBackoff, ActStop, ActVerdict, ActRetry, ActEnd, ActKillRestart} {
 		if seen[k] == 0 {
 			t.Errorf("no random run produced %s", k)
 		}
 	}
 	t.Logf("actions seen: %v", seen)
+}
+
+// openTasks is the tasks live marks, in a fixed order.
+func openTasks(live map[TaskRef]bool) []TaskRef {
+	var open []TaskRef
+	for ref, ok := range live {
+		if ok {
+			open = append(open, ref)
+		}
+	}
+	sort.Slice(open, func(i, j int) bool { return fmt.Sprint(open[i]) < fmt.Sprint(open[j]) })
+	return open
+}
+
+// propertyKills checks a's restarts: none from a machine that does not
+// restart in place (the Nomad watcher: its tasks restart themselves), and
+// an ActKillRestart only of running tasks, which it records in killed.
+func propertyKills(m *Machine, a Action, live, stopped, killed map[TaskRef]bool) error {
+	if !m.cfg.RestartInPlace && (a.Kind == ActRestart || a.Kind == ActBackoff || a.Kind == ActKillRestart) {
+		return fmt.Errorf("%s from a machine that does not restart in place", a.Kind)
+	}
+	for _, x := range a.Tasks {
+		if a.Kind == ActKillRestart && (!live[x] || stopped[x] || killed[x]) {
+			return fmt.Errorf("%v killed for a restart while not running (live %v stopped %v killed %v)", x, live[x], stopped[x], killed[x])
+		}
+		killed[x] = killed[x] || a.Kind == ActKillRestart
+	}
+	return nil
+}
+
+// propertyKilled ends x, which ActKillRestart stopped: it restarts
+// (check observes its Running) unless a stop came, RetryCount stays, and
+// no verdict follows.
+func propertyKilled(t *testing.T, m *Machine, x TaskRef, stopping bool, now time.Time, check func([]Action), ctx string) {
+	t.Helper()
+	before := m.Retries()
+	acts := m.Observe(TaskEvent{TaskRef: x, State: []State{Stopped, Failed}[int(now.UnixMilli())%2], ExitCode: 143, Time: now})
+	restarted := false
+	for _, a := range acts {
+		if a.Kind == ActVerdict || a.Kind == ActStop {
+			t.Fatalf("the end of %v, killed for its task's restart, was judged: %v\n%s", x, acts, ctx)
+		}
+		restarted = restarted || a.Kind == ActRestart && a.Tasks[0] == x
+	}
+	if restarted == stopping || m.Retries() != before {
+		t.Fatalf("%v killed for its task's restart (stopping %v): actions %v, RetryCount %d → %d\n%s", x, stopping, acts, before, m.Retries(), ctx)
+	}
+	check(acts)
+}
+
+// randomVolcanoJob: a master and 1..3 workers whose exit codes 1 and 2
+// match random policies (RestartTask among them, sometimes with a
+// timeout), under a random maxRetry and restartPolicy.
+func randomVolcanoJob(r *rand.Rand) *jobs.Job {
+	actions := []string{ActionRestartTask, ActionRestartTask, ActionRestartTask, ActionRestartTask, ActionRestartPod, "RestartJob", "AbortJob", "CompleteJob"}
+	j := vcJob([]string{"Never", "Never", "OnFailure"}[r.IntN(3)], func(v *jobs.Volcano) {
+		v.MaxRetry = 2 + r.IntN(5)
+		for c := 1; c <= 2; c++ {
+			p := code(actions[r.IntN(len(actions))], c)
+			if r.IntN(3) == 0 {
+				p.TimeoutSeconds = float64(1 + r.IntN(5))
+			}
+			k := min(r.IntN(4), 1) // the workers' more often
+			v.Tasks[k].Policies = append(v.Tasks[k].Policies, p)
+		}
+	})
+	j.Roles[1].Instances = 1 + r.IntN(4)
+	return j
 }
 
 func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []ActionKind) {
@@ -217,7 +295,7 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 		live[ref] = true
 		m.Observe(TaskEvent{TaskRef: ref, State: Running, Time: now})
 	}
-	stopped := map[TaskRef]bool{}
+	stopped, killed := map[TaskRef]bool{}, map[TaskRef]bool{}
 	var first *Verdict
 	overs, fromUser := 0, false
 	var log []string
@@ -225,6 +303,9 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 		for _, a := range acts {
 			log = append(log, summary(a))
 			kinds = append(kinds, a.Kind)
+			if err := propertyKills(m, a, live, stopped, killed); err != nil {
+				t.Fatalf("%v: %v\n%s", err, log, ctx)
+			}
 			switch a.Kind {
 			case ActRestart, ActBackoff:
 				for _, x := range a.Tasks {
@@ -259,13 +340,7 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 	}
 	for step := 0; step < 200 && overs == 0; step++ {
 		now = now.Add(time.Duration(r.IntN(3000)) * time.Millisecond)
-		var open []TaskRef
-		for ref, ok := range live {
-			if ok {
-				open = append(open, ref)
-			}
-		}
-		sort.Slice(open, func(i, j int) bool { return fmt.Sprint(open[i]) < fmt.Sprint(open[j]) })
+		open := openTasks(live)
 		switch k := r.IntN(20); {
 		case k == 0:
 			acts := m.Stop()
@@ -279,6 +354,10 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 			x := open[r.IntN(len(open))]
 			st, code := Succeeded, 0
 			switch {
+			case killed[x]:
+				killed[x], live[x] = false, false
+				propertyKilled(t, m, x, stopped[x], now, check, ctx)
+				continue
 			case stopped[x]:
 				st, code = Stopped, 143
 			case r.IntN(2) == 0:
@@ -292,11 +371,9 @@ func propertyRun(t *testing.T, r *rand.Rand, m *Machine, ctx string) (kinds []Ac
 		}
 	}
 	if overs == 0 {
-		for ref := range live {
-			if live[ref] {
-				live[ref] = false
-				check(m.Observe(TaskEvent{TaskRef: ref, State: Stopped, ExitCode: 143, Time: now}))
-			}
+		for _, ref := range openTasks(live) {
+			live[ref] = false
+			check(m.Observe(TaskEvent{TaskRef: ref, State: Stopped, ExitCode: 143, Time: now}))
 		}
 		check(m.Stop())
 		check(m.Ended())

@@ -239,8 +239,9 @@ func (volcanoRules) onAllEnded(a *attempt, last Task) decided {
 // policy acts). Then, for a pod that ended Failed (PodFailed), a matching
 // RestartPod or RestartTask policy restarts it while the job's RetryCount
 // stays below maxRetry (running.go increments it, restarting.go fails the
-// job when RetryCount ≥ maxRetry). jobshift restarts the failed pod only,
-// also for RestartTask (Volcano kills every pod of the task).
+// job when RetryCount ≥ maxRetry). This decides the failed pod's restart;
+// a RestartTask's restart of the task's other pods, uncounted, is the
+// attempt machine's (machine_vtask.go) and the Slurm task loop's.
 func volcanoRestart(job *jobs.Job, r *jobs.Role, exitCode, restartsSoFar int) RetryDecision {
 	v := job.Extras.Volcano
 	if v == nil {
