@@ -99,10 +99,12 @@ type liveRestarts struct {
 	// acted: RestartTask records whose siblings were restarted, by
 	// allocation ID and line
 	acted map[string]bool
+	// final: allocations read after they ended (nothing more to come)
+	final map[string]bool
 }
 
 func newLiveRestarts() *liveRestarts {
-	return &liveRestarts{recs: map[string][]completion.PolicyRestart{}, acted: map[string]bool{}}
+	return &liveRestarts{recs: map[string][]completion.PolicyRestart{}, acted: map[string]bool{}, final: map[string]bool{}}
 }
 
 func (lr *liveRestarts) all() []completion.PolicyRestart {
@@ -177,15 +179,19 @@ func (w *watcher) refOf(a *api.AllocationListStub) (jobs.TaskRef, bool) {
 	return jobs.TaskRef{}, false
 }
 
-// readRecords reads the records of this attempt's allocations (running
-// ones only, unless all); false when the token may not read files (said
-// once).
+// readRecords reads the records of this attempt's allocations: running
+// ones, and once more each that ended since (a task may end right after
+// its restart: its record is then read only after its end), or every one
+// when all; false when the token may not read files (said once).
 func (w *watcher) readRecords(ctx context.Context, out chan<- drivers.Event, allocs []*api.AllocationListStub, all bool) bool {
 	lr := w.lr
 	for _, a := range allocs {
 		ref, ok := w.refOf(a)
-		if a.JobVersion != w.version || !ok || !all && a.ClientStatus != "running" {
+		if a.JobVersion != w.version || !ok || a.ClientStatus == "pending" || !all && lr.final[a.ID] {
 			continue
+		}
+		if a.ClientStatus != "running" {
+			lr.final[a.ID] = true
 		}
 		recs, refused, err := readVRestarts(ctx, w.c, a, ref)
 		if refused {
@@ -228,11 +234,56 @@ func (w *watcher) livePolicyRestarts(ctx context.Context, out chan<- drivers.Eve
 		lr.ended = true
 		w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("Volcano RetryCount %d reached maxRetry %d with the %s of %s-%d (exit code %d) in place: the job Failed (state/restarting.go restartingUpdateStatus)",
 			seed+len(all), w.pol.Job().Extras.Volcano.MaxRetry, r.Action, r.Task.Role, r.Task.Index, r.Code)})
+		w.markExhausted(ctx, out, r)
 		acts := w.m.ObserveAll([]completion.TaskEvent{{TaskRef: r.Task, State: completion.Failed, ExitCode: r.Code, Time: r.At}})
-		return append(acts, w.m.Tick(now)...)
+		return w.recordFirst(ctx, out, append(acts, w.m.Tick(now)...))
 	}
 	w.restartTasks(ctx, out, allocs, now)
 	return nil
+}
+
+// markExhausted writes the end marker (ends.go) of the task whose restart
+// exhausted maxRetry, with the exit code of the run that failed, before
+// the job is stopped, and keeps it in the verdict (keepEnds): on Volcano
+// that pod failed and was not created again, and its task reads so after
+// the stop (ownEnds), not as stopped.
+func (w *watcher) markExhausted(ctx context.Context, out chan<- drivers.Event, r completion.PolicyRestart) {
+	if !endsFit(w.id) {
+		return
+	}
+	for id, recs := range w.lr.recs {
+		if len(recs) > 0 && recs[0].Task == r.Task {
+			at := time.Now()
+			if err := writeEnd(ctx, w.c, w.id, id, r.Code); err != nil {
+				w.emit(ctx, out, drivers.Event{Message: "nomad: " + err.Error()})
+				return
+			}
+			w.keepEnds = map[string]endMark{id: {code: r.Code, at: at}}
+			return
+		}
+	}
+}
+
+// recordFirst records the verdict among acts, when no retry follows it,
+// before it stops the job (act would stop it first and record once every
+// task ended): the job's poststop finishers then find it recorded, where
+// they would judge a job of killed tasks stopped by the user (their
+// snapshot shows no failure: the failed run was restarted in place). The
+// other acts are returned for act.
+func (w *watcher) recordFirst(ctx context.Context, out chan<- drivers.Event, acts []completion.Action) []completion.Action {
+	for _, a := range acts {
+		if a.Kind != completion.ActVerdict || a.Retry.Retry || a.Verdict.Phase == completion.PhaseStopped || w.recorded(ctx) != nil {
+			continue
+		}
+		v := a.Verdict
+		w.record(ctx, &drivers.Result{Phase: v.Phase, ExitCode: v.ExitCode, Reason: v.Reason, Attempts: w.m.Attempt() + 1})
+		w.emit(ctx, out, drivers.Event{Message: fmt.Sprintf("%s: %s; stopping the job", v.Phase, v.Reason)})
+		if _, _, err := w.c.Jobs().Deregister(w.id, false, (&api.WriteOptions{}).WithContext(ctx)); err != nil {
+			w.emit(ctx, out, drivers.Event{Message: "stopping: " + err.Error()})
+		}
+		return nil
+	}
+	return acts
 }
 
 // sibling is an allocation of the attempt as a RestartTask sees it.

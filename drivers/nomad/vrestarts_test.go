@@ -89,6 +89,7 @@ type fakeClients struct {
 	files    map[string]string // by allocation ID
 	refuse   bool
 	restarts []string
+	vars     []string // Variables written (end markers, verdicts)
 }
 
 func (f *fakeClients) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -101,6 +102,9 @@ func (f *fakeClients) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprint(w, f.files[id])
 	case ok:
 		http.Error(w, "file does not exist", http.StatusInternalServerError)
+	case r.Method == http.MethodPut && strings.HasPrefix(r.URL.Path, "/v1/var/"):
+		f.vars = append(f.vars, strings.TrimPrefix(r.URL.Path, "/v1/var/"))
+		fmt.Fprint(w, "{}")
 	case r.Method == http.MethodPut && strings.HasSuffix(r.URL.Path, "/restart"):
 		f.restarts = append(f.restarts, strings.Split(r.URL.Path, "/")[4])
 		fmt.Fprint(w, "{}")
@@ -119,7 +123,7 @@ func liveWatcher(t *testing.T, f *fakeClients, job *jobs.Job, retries int, alloc
 		t.Fatal(err)
 	}
 	pol := completion.PolicyOf(job)
-	w := &watcher{c: c, id: "vc", pol: pol, version: 1, lr: newLiveRestarts(), m: completion.NewMachine(pol, completion.MachineConfig{Retries: retries})}
+	w := &watcher{d: &Driver{}, c: c, id: "vc", pol: pol, version: 1, lr: newLiveRestarts(), m: completion.NewMachine(pol, completion.MachineConfig{Retries: retries})}
 	placed, _ := snapshotEvents(observe(pol, allocs, 1, nil), time.Now())
 	w.m.ObserveAll(placed)
 	return w, make(chan drivers.Event, 16)
@@ -132,16 +136,6 @@ func running(id, role string, index int, started time.Time) *api.AllocationListS
 		ClientStatus: "running", TaskStates: map[string]*api.TaskState{MainTask: {State: "running", StartedAt: started}}}
 }
 
-// verdictOf is the verdict among acts.
-func verdictOf(acts []completion.Action) *completion.Verdict {
-	for _, a := range acts {
-		if a.Kind == completion.ActVerdict {
-			return &a.Verdict
-		}
-	}
-	return nil
-}
-
 // Two workers' restarts in place count in one RetryCount: with maxRetry
 // 3, the third restart of the job, whichever task's, fails it
 // (state/running.go, restarting.go @v1.16.0-alpha.1); from a seed of 1
@@ -151,18 +145,28 @@ func TestLivePolicyRestartsFailJob(t *testing.T) {
 	allocs := []*api.AllocationListStub{running("a0", "worker", 0, t0), running("a1", "worker", 1, t0), running("p0", "ps", 0, t0)}
 	ms := func(d time.Duration) int64 { return t0.Add(d).UnixMilli() }
 	cases := []struct {
-		seed    int
-		files   map[string]string
-		trigger string // "" = no verdict
+		seed           int
+		files          map[string]string
+		trigger, alloc string // "" = no verdict
 	}{
-		{0, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n", ms(time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, ""},
-		{0, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n%d pod 3 10000\n", ms(time.Second), ms(5*time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, "worker-0"},
-		{1, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n", ms(3*time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, "worker-0"},
-		{1, map[string]string{"a1": fmt.Sprintf("%d pod 3 0\n%d pod 3 10000\n", ms(time.Second), ms(2*time.Second))}, "worker-1"},
+		{0, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n", ms(time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, "", ""},
+		{0, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n%d pod 3 10000\n", ms(time.Second), ms(5*time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, "worker-0", "a0"},
+		{1, map[string]string{"a0": fmt.Sprintf("%d pod 3 0\n", ms(3*time.Second)), "a1": fmt.Sprintf("%d pod 3 0\n", ms(2*time.Second))}, "worker-0", "a0"},
+		{1, map[string]string{"a1": fmt.Sprintf("%d pod 3 0\n%d pod 3 10000\n", ms(time.Second), ms(2*time.Second))}, "worker-1", "a1"},
 	}
 	for i, tc := range cases {
-		w, out := liveWatcher(t, &fakeClients{files: tc.files}, vcWorkers("RestartPod", 2), tc.seed, allocs)
-		v := verdictOf(w.livePolicyRestarts(t.Context(), out, allocs, time.Now()))
+		f := &fakeClients{files: tc.files}
+		w, out := liveWatcher(t, f, vcWorkers("RestartPod", 2), tc.seed, allocs)
+		w.livePolicyRestarts(t.Context(), out, allocs, time.Now())
+		var v *completion.Verdict
+		if mv, ok := w.m.Verdict(); ok {
+			v = &mv
+		}
+		// that task's end marker, then the verdict, before the stop: the
+		// poststop finishers find it (they see only killed tasks)
+		if want := []string{endPath("vc", tc.alloc, 3), ResultPath("vc")}; tc.alloc != "" && !slices.Equal(f.vars, want) {
+			t.Errorf("case %d: Variables written %v, want %v", i, f.vars, want)
+		}
 		n := strings.Count(fmt.Sprint(tc.files), "pod")
 		if got := w.m.Retries(); got != tc.seed+n {
 			t.Errorf("case %d: RetryCount %d, want %d", i, got, tc.seed+n)
