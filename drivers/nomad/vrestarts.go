@@ -81,8 +81,13 @@ import (
 const vrestartsFile = "jobshift-vrestarts"
 
 // livePoll is how often the watcher reads the records while an attempt
-// of such a job runs (only those jobs pay for it).
-const livePoll = 2 * time.Second
+// of such a job runs (only those jobs pay for it), one read per running
+// task; pollEach spaces the reads of a large job (one per 10 ms: a
+// 1,000-task job is read every 10 s).
+const (
+	livePoll = 2 * time.Second
+	pollEach = 10 * time.Millisecond
+)
 
 // liveRestarts is the watcher's view of the attempt's policy restarts.
 type liveRestarts struct {
@@ -220,7 +225,7 @@ func (w *watcher) livePolicyRestarts(ctx context.Context, out chan<- drivers.Eve
 	if _, decided := w.m.Verdict(); decided {
 		return nil
 	}
-	lr.next = now.Add(livePoll)
+	lr.next = now.Add(max(livePoll, time.Duration(len(allocs))*pollEach))
 	if !w.readRecords(ctx, out, allocs, false) {
 		return nil
 	}
