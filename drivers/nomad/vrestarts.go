@@ -24,8 +24,8 @@ import (
 // other tasks' restarts nor their processes. The watcher (run's and the
 // controller's), for a job whose tasks can restart so
 // (policyRestartsPossible), reads every running allocation's record every
-// livePoll through Nomad's fs API and does what Volcano's controller does
-// with the one job (@v1.16.0-alpha.1):
+// livePoll through Nomad's fs API (and once more after it ended) and does
+// what Volcano's controller does with the one job (@v1.16.0-alpha.1):
 //   - state/running.go Execute increments status.retryCount once per
 //     RestartPod or RestartTask action, from whichever pod, and
 //     restarting.go restartingUpdateStatus fails the job once RetryCount ≥
@@ -34,8 +34,9 @@ import (
 //     plus the attempt's records reach maxRetry, gives the machine the end
 //     of the task whose restart did it (completion.VolcanoRetryExhausted),
 //     whose policy then fails the job as when the loop itself refuses
-//     (volcanoAct: "maxRetry is reached"), and stops the job as for any
-//     verdict;
+//     (volcanoAct: "maxRetry is reached"); that task's end marker and the
+//     verdict are written before the job is stopped (markExhausted,
+//     recordFirst);
 //   - job_controller_actions.go killPods with TargetTypeTask kills every pod
 //     of the task for a RestartTask, TargetTypePod only the failed one: for
 //     a RestartTask record the watcher restarts the main task of every
@@ -57,7 +58,11 @@ import (
 // restarts), so a restarted watcher, or run's and the controller's
 // watching one job, do not restart it again once Nomad shows the first
 // restart (the client's state updates reach the server within about a
-// second).
+// second). The times compared are the clients' clocks (the loop's record,
+// Nomad's task states): clients whose clocks differ by more than the time
+// between a sibling's start and the failure may restart it when Volcano
+// would not, or not when it would; so may a container whose date has no
+// %N (its records are in whole seconds).
 //
 // Nomad's fs API refuses a task's secrets/ and private/ directories to
 // every token (client/allocdir/alloc_dir.go ReadAt, Nomad v1.11.3) and any
