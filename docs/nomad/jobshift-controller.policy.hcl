@@ -2,8 +2,11 @@
 # ACL-enabled agent by integration/nomadacl. Attach it to the controller job in namespace
 # jobshift-system only, where no user's policy grants anything (jobshift nomad-acl -controller).
 namespace "*" {
-  # list and read jobs and allocations, re-register a job for a retry, stop tasks and jobs
-  capabilities = ["list-jobs", "read-job", "submit-job", "alloc-lifecycle"]
+  # list and read jobs and allocations, re-register a job for a retry, stop and restart tasks,
+  # stop jobs; read the tasks' files: a Volcano Job's policy restarts in place, which the restart
+  # loop records in its task directory (Nomad serves no task's secrets/ or private/ directory
+  # through them: client/allocdir/alloc_dir.go ReadAt, v1.11.3)
+  capabilities = ["list-jobs", "read-job", "submit-job", "read-fs", "alloc-lifecycle"]
   variables {
     # verdicts (jobshift/results/<job ID>) and the tasks' end markers
     # under them (.../ended/...), deleted with the verdict

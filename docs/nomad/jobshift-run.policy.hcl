@@ -4,8 +4,11 @@
 # job there: for users who must be kept apart, use per-user namespaces and the policies
 # `jobshift nomad-acl -user NAME` writes instead (docs/operators.md, threat model).
 namespace "default" {
-  # plan, register, read allocations and events, stop tasks and the job, read task logs
-  capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "alloc-lifecycle"]
+  # plan, register, read allocations and events, stop and restart tasks, stop the job, read task
+  # logs; read the tasks' files: a Volcano Job's policy restarts in place, which the restart loop
+  # records in its task directory (Nomad serves no task's secrets/ or private/ directory through
+  # them: client/allocdir/alloc_dir.go ReadAt, v1.11.3)
+  capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "read-fs", "alloc-lifecycle"]
   variables {
     # verdicts (jobshift/results/<job ID>) and the tasks' end markers
     # under them (.../ended/...), deleted with the verdict and at submit

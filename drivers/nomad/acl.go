@@ -64,8 +64,10 @@ func UserPolicy(user string) string {
 # runs in namespace %[2]s (nomad { namespace_per_user = true }); nothing else is granted, so this
 # token can neither read nor write another user's Variables nor touch another user's jobs.
 namespace %[2]q {
-  # plan, register, read allocations and events, stop tasks and the job, read task logs
-  capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "alloc-lifecycle"]
+  # plan, register, read allocations and events, stop and restart tasks, stop the job, read task
+  # logs; read the tasks' files (a Volcano Job's restart records; Nomad never serves a task's
+  # secrets/ or private/ directory through them)
+  capabilities = ["submit-job", "read-job", "list-jobs", "read-logs", "read-fs", "alloc-lifecycle"]
   variables {
     # verdicts (jobshift/results/<job ID>) and the tasks' end markers under them
     path "jobshift/*" {
@@ -170,8 +172,9 @@ func ControllerPolicy() string {
 # and grant no user any capability in namespace %[1]s: a job registered there under the ID
 # %[2]s would get this policy.
 namespace "*" {
-  # list and read jobs and allocations, re-register a job for a retry, stop tasks and jobs
-  capabilities = ["list-jobs", "read-job", "submit-job", "alloc-lifecycle"]
+  # list and read jobs and allocations, re-register a job for a retry, stop and restart tasks,
+  # stop jobs; read the tasks' files (a Volcano Job's restart records; never secrets/ or private/)
+  capabilities = ["list-jobs", "read-job", "submit-job", "read-fs", "alloc-lifecycle"]
   variables {
     # verdicts and end markers, deleted with the verdict
     path "jobshift/*" {

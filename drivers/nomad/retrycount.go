@@ -8,6 +8,7 @@ import (
 
 	"github.com/hashicorp/nomad/api"
 
+	"github.com/jobshift/jobshift/drivers"
 	"github.com/jobshift/jobshift/jobs"
 	"github.com/jobshift/jobshift/translate/completion"
 )
@@ -20,31 +21,40 @@ import (
 // jobshift_retries, which every task reads back as
 // NOMAD_META_jobshift_retries); a policy's restart in place is the
 // restart loop's, inside the task (restart-loop.sh), where Nomad keeps no
-// count and the user's token may read the task's logs but not its files
-// (UserPolicy: read-logs). So the loop prints vcRetryLine to the task's
-// stderr at each such restart, and before deciding a RestartJob the
-// watcher counts those lines in the attempt's tasks: on raw_exec and
-// Docker alike, on any client.
+// count. The loop records each such restart in its task directory, which
+// the watcher reads while the attempt runs (vrestarts.go), and prints
+// vcRetryLine to the task's stderr: where the token may not read the
+// tasks' files, the watcher counts those lines before it decides a
+// RestartJob, on raw_exec and Docker alike, on any client.
 
 // vcRetryLine starts the line restart-loop.sh prints.
 const vcRetryLine = "jobshift: Volcano RetryCount +1"
 
-// countPolicyRestarts adds the policy restarts of the attempt's tasks to
-// the machine's RetryCount, when the attempt's verdict is a RestartJob that
-// they may turn into Failed. A log that cannot be read counts nothing: the
-// job may then run once more than on Volcano.
-func (w *watcher) countPolicyRestarts(ctx context.Context, allocs []*api.AllocationListStub) {
+// countPolicyRestarts adds the policy restarts of the attempt's tasks that
+// the machine does not hold yet to its RetryCount, when the attempt's
+// verdict is a RestartJob that they may turn into Failed: from the
+// records (the last ones, written after the last read), else from the
+// logs. A log that cannot be read counts nothing: the job may then run
+// once more than on Volcano.
+func (w *watcher) countPolicyRestarts(ctx context.Context, out chan<- drivers.Event, allocs []*api.AllocationListStub) {
 	v, ok := w.m.Verdict()
-	if !ok || v.PolicyAction != completion.ActionRestartJob || !policyRestartsPossible(w.pol.Job()) {
+	if !ok || v.PolicyAction != completion.ActionRestartJob || w.lr == nil {
 		return
 	}
 	n := 0
-	for _, a := range allocs {
-		if a.JobVersion == w.version {
-			n += w.retryLines(ctx, a.ID)
+	if !w.lr.refused && w.readRecords(ctx, out, allocs, true) {
+		n = len(w.lr.all())
+	} else {
+		for _, a := range allocs {
+			if a.JobVersion == w.version {
+				n += w.retryLines(ctx, a.ID)
+			}
 		}
 	}
-	w.m.AddPolicyRestarts(n)
+	if n > w.lr.added {
+		w.m.AddPolicyRestarts(n - w.lr.added)
+		w.lr.added = n
+	}
 }
 
 // policyRestartsPossible: some task of job can be restarted in place by a

@@ -74,6 +74,10 @@ type watcher struct {
 	endsRead map[string]bool
 	// keepEnds: the markers the verdict keeps (conclude; ends.go)
 	keepEnds map[string]endMark
+
+	// lr: a Volcano Job's policy restarts in place, read while the
+	// attempt runs (vrestarts.go); nil when its tasks have none
+	lr *liveRestarts
 }
 
 func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*watcher, error) {
@@ -99,6 +103,9 @@ func (d *Driver) newWatcher(ctx context.Context, c *api.Client, id string) (*wat
 	start := time.Unix(0, *info.SubmitTime)
 	w.m = completion.NewMachine(pol, completion.MachineConfig{Start: start, Attempt: attempt, Retries: retries,
 		GangTimeout: set.gangTimeout(pol.Completion)})
+	if !d.inTask && policyRestartsPossible(pol.Job()) {
+		w.lr = newLiveRestarts()
+	}
 	if info.Stop != nil && *info.Stop {
 		// Stopping a job registers a new version (Stop = true) that has
 		// no allocations: the attempt is the version the allocations
@@ -164,7 +171,10 @@ func (w *watcher) run(ctx context.Context, out chan<- drivers.Event) {
 // wait bounds a blocking query so the machine's next tick (the gang
 // timeout, the deadline, a restart's back-off) is taken on time.
 func (w *watcher) wait(now time.Time) time.Duration {
-	const most = 5 * time.Second
+	most := 5 * time.Second
+	if _, decided := w.m.Verdict(); w.lr != nil && !w.lr.refused && !decided {
+		most = livePoll // the policy restarts' records (vrestarts.go)
+	}
 	next := w.m.NextTick()
 	if next.IsZero() || next.Sub(now) >= most {
 		return most
@@ -195,11 +205,12 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 	}
 	placed, ended := snapshotEvents(changed, now)
 	w.act(ctx, out, advance(w.m, placed, ended, now))
+	w.act(ctx, out, w.livePolicyRestarts(ctx, out, allocs, now))
 	if _, decided := w.m.Verdict(); !decided || live > 0 || w.pendingAllocs(allocs) {
 		return nil, false
 	}
 	// Every allocation of this attempt has ended.
-	w.countPolicyRestarts(ctx, allocs)
+	w.countPolicyRestarts(ctx, out, allocs)
 	for _, a := range w.m.Ended() {
 		if res := w.recorded(ctx); res != nil {
 			// An in-job finisher decided first and stopped the job:
@@ -333,6 +344,11 @@ func (w *watcher) retry(ctx context.Context, out chan<- drivers.Event) error {
 	w.version, w.job = *info.Version, info
 	w.m.NewAttempt(time.Unix(0, *info.SubmitTime), attempt, retries)
 	w.last, w.rvFailed = map[jobs.TaskRef]observed{}, nil
+	if w.lr != nil {
+		refused := w.lr.refused
+		w.lr = newLiveRestarts()
+		w.lr.refused = refused
+	}
 	w.startCoordinator(ctx, info)
 	return nil
 }

@@ -46,6 +46,40 @@ func TestVolcanoSharedRetryNomad(t *testing.T) {
 	}
 }
 
+// TestVolcanoJobWideRestartsNomad: a Volcano Job's policy restarts in
+// place are the job's on the several-client cluster, under raw_exec and in
+// the clients' Docker daemons (state/running.go counts every RestartPod and
+// RestartTask action in the one RetryCount, restarting.go fails the job at
+// maxRetry, job_controller_actions.go killPods kills every pod of the task
+// for a RestartTask, @v1.16.0-alpha.1): the watcher reads each task's
+// record of its restarts on whatever client it runs, fails the job when
+// two workers together reach maxRetry, and restarts the other worker,
+// wherever it runs, for a RestartTask (a Docker task in a new container).
+func TestVolcanoJobWideRestartsNomad(t *testing.T) {
+	c := need(t, "nomad")
+	for name, cl := range map[string]*cluster{"raw_exec": c, "docker": nil} {
+		for _, file := range []string{"volcano-policy-restartpod-two-pods.yaml", "volcano-policy-restarttask-all.yaml"} {
+			t.Run(name+"/"+file, func(t *testing.T) {
+				if cl == nil {
+					cl = dockerCluster(t, c)
+				}
+				w, runs := wantOf(t, file), t.TempDir()
+				if err := os.Chmod(runs, 0o777); err != nil { // the tasks' user may differ
+					t.Fatal(err)
+				}
+				res, _ := runNomad(t, c, runsPlan(t, cl, file, runs), 4*time.Minute)
+				if string(res.Phase) != w.Phase || res.ExitCode != w.Exit || res.Attempts != w.Attempts {
+					t.Errorf("result = %+v, want %s, exit code %d, %d attempts", res, w.Phase, w.Exit, w.Attempts)
+				}
+				b, _ := os.ReadFile(filepath.Join(runs, "count"))
+				if got := strings.TrimSpace(string(b)); got != w.Runs {
+					t.Errorf("runs = %q, want %s", got, w.Runs)
+				}
+			})
+		}
+	}
+}
+
 // TestVolcanoSharedRetrySlurm: the same on the several-node Slurm
 // cluster, the count in the state directory every node shares.
 func TestVolcanoSharedRetrySlurm(t *testing.T) {

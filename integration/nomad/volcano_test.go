@@ -55,6 +55,9 @@ func runStates(t *testing.T, p *translate.Plan) (*drivers.Result, map[string]com
 			}
 			states[fmt.Sprintf("%s-%d", e.Task.Role, e.Task.Index)] = e.State
 		}
+		if e.Task == nil && e.Final == nil && e.Message != "" {
+			t.Logf("attempt %d: %s", e.Attempt, e.Message)
+		}
 		if e.Final != nil {
 			final = e.Final
 		}

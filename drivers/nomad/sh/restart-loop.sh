@@ -35,8 +35,13 @@ _k_rc=0
 # Volcano: a RestartPod or RestartTask policy's restart counts in the job's
 # one RetryCount (completion.VolcanoRetryCount), which the watcher carries
 # across attempts in the job's meta (jobshift_retries): this task's count
-# starts there. Each such restart prints the line the watcher counts before
-# it decides a RestartJob (retrycount.go).
+# starts there. Each such restart is recorded, one line in the task
+# directory's jobshift-vrestarts (the end of the run that failed, in ms;
+# pod for a RestartPod, task for a RestartTask; its exit code; the wait
+# before the next run, in ms), which the watcher polls while the attempt
+# runs: it holds the job-wide RetryCount and restarts the task's other pods
+# for a RestartTask (vrestarts.go). The line printed to stderr is the
+# fallback where the watcher may not read the task's files.
 if [ "$_t_kind" = volcano ] && [ ! -f "$_k_dir/restarts.job" ]; then
 	_k_rc0=$NOMAD_META_jobshift_retries
 	case $_k_rc0 in '' | *[!0-9]*) _k_rc0=0 ;; esac
@@ -65,10 +70,15 @@ while :; do
 	echo "$_k_t0 $_k_t1 $_k_rc" >>"$_k_dir/jobshift-runs"
 	[ "$_k_stop" = 1 ] && break
 	js_restart "$_t_role" "$_k_rc" "$_k_dir" "$_k_i" || break
-	[ "$_t_kind" = volcano ] && [ "$_r_vpol" = 1 ] && echo 'jobshift: Volcano RetryCount +1 (a RestartPod or RestartTask policy restarts the task in place)' >&2
 	js_backoff "$_k_streak" $((_k_t1 - _k_t0))
 	_k_streak=$_b_streak
 	js_vdelay "$_t_role" "$_k_rc"
+	if [ "$_t_kind" = volcano ] && [ "$_r_vpol" = 1 ]; then
+		_k_vt=pod
+		[ "$_r_vtask" = 1 ] && _k_vt=task
+		echo "$_k_t1 $_k_vt $_k_rc $_b_wait" >>"$_k_dir/jobshift-vrestarts"
+		echo 'jobshift: Volcano RetryCount +1 (a RestartPod or RestartTask policy restarts the task in place)' >&2
+	fi
 	printf 'jobshift: task exited with %s; restarting it in place after %s ms (kubelet CrashLoopBackOff)\n' "$_k_rc" "$_b_wait" >&2
 	if [ "$_b_wait" -gt 0 ]; then
 		js_sleep_ms "$_b_wait"
