@@ -279,7 +279,9 @@ func (w *watcher) markExhausted(ctx context.Context, out chan<- drivers.Event, r
 // task ended): the job's poststop finishers then find it recorded, where
 // they would judge a job of killed tasks stopped by the user (their
 // snapshot shows no failure: the failed run was restarted in place). The
-// other acts are returned for act.
+// other acts are returned for act. livePolicyRestarts gives it the acts
+// of the exhausting end; step those of a later tick when the policy's
+// timeout held that end's action.
 func (w *watcher) recordFirst(ctx context.Context, out chan<- drivers.Event, acts []completion.Action) []completion.Action {
 	for _, a := range acts {
 		if a.Kind != completion.ActVerdict || a.Retry.Retry || a.Verdict.Phase == completion.PhaseStopped || w.recorded(ctx) != nil {

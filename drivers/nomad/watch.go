@@ -204,7 +204,17 @@ func (w *watcher) step(ctx context.Context, out chan<- drivers.Event, allocs []*
 		}
 	}
 	placed, ended := snapshotEvents(changed, now)
-	w.act(ctx, out, advance(w.m, placed, ended, now))
+	acts := advance(w.m, placed, ended, now)
+	if w.lr != nil && w.lr.ended {
+		// The machine was given the end that exhausted maxRetry
+		// (vrestarts.go) and its policy's timeout holds the action
+		// (translate/completion delayed.go): the verdict comes with a
+		// later tick, and is recorded before the stop as when it comes at
+		// once (recordFirst), or a Docker task's poststop finisher, which
+		// sees only killed tasks, records "stopped by the user" first.
+		acts = w.recordFirst(ctx, out, acts)
+	}
+	w.act(ctx, out, acts)
 	w.act(ctx, out, w.livePolicyRestarts(ctx, out, allocs, now))
 	if _, decided := w.m.Verdict(); !decided || live > 0 || w.pendingAllocs(allocs) {
 		return nil, false

@@ -58,7 +58,7 @@ func TestVolcanoSharedRetryNomad(t *testing.T) {
 func TestVolcanoJobWideRestartsNomad(t *testing.T) {
 	c := need(t, "nomad")
 	for name, cl := range map[string]*cluster{"raw_exec": c, "docker": nil} {
-		for _, file := range []string{"volcano-policy-restartpod-two-pods.yaml", "volcano-policy-restarttask-all.yaml"} {
+		for _, file := range []string{"volcano-policy-restartpod-two-pods.yaml", "volcano-policy-restartpod-timeout-two-pods.yaml", "volcano-policy-restarttask-all.yaml"} {
 			t.Run(name+"/"+file, func(t *testing.T) {
 				if cl == nil {
 					cl = dockerCluster(t, c)
