@@ -83,8 +83,13 @@ func TestVolcanoJobWideRestartsNomad(t *testing.T) {
 // TestVolcanoSharedRetrySlurm: the same on the several-node Slurm
 // cluster, the count in the state directory every node shares.
 func TestVolcanoSharedRetrySlurm(t *testing.T) {
-	c := need(t, "slurm")
-	const file = "volcano-policy-shared-retry.yaml"
+	runSlurmWant(t, need(t, "slurm"), "volcano-policy-shared-retry.yaml")
+}
+
+// runSlurmWant runs examples/testdata/file on the Slurm cluster c with
+// $VC_RUNS and checks the verdict, attempts and runs of its "# want:" line.
+func runSlurmWant(t *testing.T, c *cluster, file string) *slurmRun {
+	t.Helper()
 	w := wantOf(t, file)
 	runs := t.TempDir()
 	if err := os.Chmod(runs, 0o777); err != nil {
@@ -98,6 +103,7 @@ func TestVolcanoSharedRetrySlurm(t *testing.T) {
 	if got := strings.TrimSpace(string(b)); got != w.Runs {
 		t.Errorf("runs = %q, want %s", got, w.Runs)
 	}
+	return r
 }
 
 // wantOf is the "# want:" line of examples/testdata/file.
@@ -144,20 +150,7 @@ func runsPlan(t *testing.T, c *cluster, file, runs string) *translate.Plan {
 // place, uncounted; both succeed on their second runs.
 func TestVolcanoRestartTaskSlurm(t *testing.T) {
 	c := need(t, "slurm")
-	const file = "volcano-policy-restarttask-all.yaml"
-	w := wantOf(t, file)
-	runs := t.TempDir()
-	if err := os.Chmod(runs, 0o777); err != nil {
-		t.Fatal(err)
-	}
-	r := runSlurm(t, runsPlan(t, c, file, runs), 4*time.Minute)
-	if string(r.final.Phase) != w.Phase || r.final.ExitCode != w.Exit || r.final.Attempts != w.Attempts {
-		t.Errorf("result = %+v, want %s, exit code %d, %d attempts", r.final, w.Phase, w.Exit, w.Attempts)
-	}
-	b, _ := os.ReadFile(filepath.Join(runs, "count"))
-	if got := strings.TrimSpace(string(b)); got != w.Runs {
-		t.Errorf("runs = %q, want %s", got, w.Runs)
-	}
+	r := runSlurmWant(t, c, "volcano-policy-restarttask-all.yaml")
 	checkSpread(t, c, taskAddrs(r.plan.Job, r.topology(t))) // the two workers on two nodes
 	errs, _ := os.ReadFile(filepath.Join(r.adir, "worker-1.err"))
 	if !strings.Contains(string(errs), "stopped by the RestartTask of its task") {

@@ -37,17 +37,26 @@
 _s_frac=
 _s_pid=
 
-js_counter_add() {
-	# mkdir is atomic on shared file systems: a lock around read+write
+# js_lock FILE takes FILE's lock (js_unlock FILE gives it back): mkdir is
+# atomic on shared file systems, so the tasks of every node can guard a
+# read and a write of one file of the attempt directory; a lock held for
+# about 10 s is taken as left by a task that died holding it.
+js_lock() {
 	_l_n=0
 	until mkdir "$1.lock" 2>/dev/null; do
 		sleep 0.05
 		_l_n=$((_l_n + 1))
 		[ "$_l_n" -gt 200 ] && rmdir "$1.lock" 2>/dev/null
 	done
+}
+
+js_unlock() { rmdir "$1.lock"; }
+
+js_counter_add() {
+	js_lock "$1"
 	_l_v=$(cat "$1" 2>/dev/null || echo 0)
 	echo $((_l_v + 1)) >"$1"
-	rmdir "$1.lock"
+	js_unlock "$1"
 }
 
 # js_nth_is STRING N C: the Nth character of STRING (from 1) is C. A

@@ -241,19 +241,14 @@ js_wait_group() {
 # group.
 
 # js_vt_bump: the next generation of role $_k_r, bumped by task $_k_i,
-# under a lock as js_counter_add's; readers take an empty file for one
+# under js_lock; readers take an empty file for one
 # being written.
 js_vt_bump() {
-	_l_n=0
-	until mkdir "$_k_dir/vgen.$_k_r.lock" 2>/dev/null; do
-		sleep 0.05
-		_l_n=$((_l_n + 1))
-		[ "$_l_n" -gt 200 ] && rmdir "$_k_dir/vgen.$_k_r.lock" 2>/dev/null
-	done
+	js_lock "$_k_dir/vgen.$_k_r"
 	_l_g=0
 	[ -f "$_k_dir/vgen.$_k_r" ] && read -r _l_g _l_by <"$_k_dir/vgen.$_k_r"
 	echo "$((${_l_g:-0} + 1)) $_k_i" >"$_k_dir/vgen.$_k_r"
-	rmdir "$_k_dir/vgen.$_k_r.lock"
+	js_unlock "$_k_dir/vgen.$_k_r"
 }
 
 # js_vt_watch, in the background of stage 1: every half second, the
