@@ -1,6 +1,7 @@
 package sshemu
 
 import (
+	"bytes"
 	"fmt"
 	"net"
 	"os"
@@ -9,7 +10,35 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
+
+// waitOutlived waits until no process names script or sshDir in its
+// command line: the emulation's watcher (a fork of script) and its sshd
+// (-f sshDir/sshd_config) outlive the command by up to a second, the
+// watcher's poll, and then the sshd logs its stop into sshDir and the
+// watcher removes what the script made, which raced with the test's
+// removal of its directories (TempDir: "directory not empty", CI).
+func waitOutlived(t *testing.T, script, sshDir string) {
+	t.Helper()
+	for end := time.Now().Add(15 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+		if !running(script) && !running(sshDir) {
+			return
+		}
+	}
+	t.Errorf("%s or its sshd still runs 15 s after its command ended", script)
+}
+
+// running: some process has arg in its command line.
+func running(arg string) bool {
+	cmdlines, _ := filepath.Glob("/proc/[0-9]*/cmdline")
+	for _, c := range cmdlines {
+		if b, err := os.ReadFile(c); err == nil && bytes.Contains(b, []byte(arg)) {
+			return true
+		}
+	}
+	return false
+}
 
 // hostIPv4 is an IPv4 address of this machine outside lo and the name of
 // its interface, as Go's net package sees them.
@@ -86,10 +115,12 @@ func TestIfaces(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			hosts := fmt.Sprintf("%s %d w-0,%s 22 w-1", tc.self, freePort(t), tc.peer)
+			sshDir := filepath.Join(t.TempDir(), "ssh")
 			cmd := exec.Command("sh", script, "--", "sh", "-c", `echo "$OMPI_MCA_btl_tcp_if_include $OMPI_MCA_oob_tcp_if_include $GLOO_SOCKET_IFNAME $NCCL_SOCKET_IFNAME"`)
 			cmd.Env = append(append(slices.Clip(base), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=w-0", "JOBSHIFT_SSH_KEY="+key,
-				"JOBSHIFT_SSH_DIR="+filepath.Join(t.TempDir(), "ssh")), tc.env...)
+				"JOBSHIFT_SSH_DIR="+sshDir), tc.env...)
 			out, err := cmd.Output()
+			waitOutlived(t, script, sshDir)
 			if err != nil || string(out) != tc.want+"\n" {
 				t.Errorf("got %q (%v), want %q", out, err, tc.want)
 			}
@@ -126,10 +157,12 @@ func TestSlurmLaunchers(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			hosts := fmt.Sprintf("127.0.0.1 %d w-0", freePort(t))
+			sshDir := filepath.Join(t.TempDir(), "ssh")
 			cmd := exec.Command("sh", script, "--", "sh", "-c", `echo "${OMPI_MCA_plm:--} ${OMPI_MCA_ras:--} ${I_MPI_HYDRA_BOOTSTRAP:--} ${HYDRA_LAUNCHER:--}"`)
 			cmd.Env = append(append(slices.Clip(base), "JOBSHIFT_SSH_HOSTS="+hosts, "JOBSHIFT_SSH_SELF=w-0", "JOBSHIFT_SSH_KEY="+key,
-				"JOBSHIFT_SSH_DIR="+filepath.Join(t.TempDir(), "ssh")), tc.env...)
+				"JOBSHIFT_SSH_DIR="+sshDir), tc.env...)
 			out, err := cmd.Output()
+			waitOutlived(t, script, sshDir)
 			if err != nil || string(out) != tc.want+"\n" {
 				t.Errorf("got %q (%v), want %q", out, err, tc.want)
 			}
