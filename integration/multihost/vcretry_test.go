@@ -14,38 +14,6 @@ import (
 	"github.com/jobshift/jobshift/translate"
 )
 
-// TestVolcanoSharedRetryNomad: Volcano's one RetryCount (RestartPod and
-// RestartJob alike, across restarts of the job: state/running.go,
-// restarting.go @v1.16.0-alpha.1) on the several-client cluster, under
-// raw_exec and in the clients' Docker daemons: the watcher counts the
-// restart loop's restarts from the task's logs on whatever client ran it,
-// and the next attempt's loop starts from the count in the job's meta.
-// The file's "# want:" line is the expected result.
-func TestVolcanoSharedRetryNomad(t *testing.T) {
-	c := need(t, "nomad")
-	const file = "volcano-policy-shared-retry.yaml"
-	w := wantOf(t, file)
-	for name, cl := range map[string]*cluster{"raw_exec": c, "docker": nil} {
-		t.Run(name, func(t *testing.T) {
-			if cl == nil {
-				cl = dockerCluster(t, c)
-			}
-			runs := t.TempDir()
-			if err := os.Chmod(runs, 0o777); err != nil { // the tasks' user may differ
-				t.Fatal(err)
-			}
-			res, _ := runNomad(t, c, runsPlan(t, cl, file, runs), 4*time.Minute)
-			if string(res.Phase) != w.Phase || res.ExitCode != w.Exit || res.Attempts != w.Attempts {
-				t.Errorf("result = %+v, want %s, exit code %d, %d attempts", res, w.Phase, w.Exit, w.Attempts)
-			}
-			b, _ := os.ReadFile(filepath.Join(runs, "count"))
-			if got := strings.TrimSpace(string(b)); got != w.Runs {
-				t.Errorf("runs = %q, want %s", got, w.Runs)
-			}
-		})
-	}
-}
-
 // TestVolcanoJobWideRestartsNomad: a Volcano Job's policy restarts in
 // place are the job's on the several-client cluster, under raw_exec and in
 // the clients' Docker daemons (state/running.go counts every RestartPod and
@@ -54,11 +22,15 @@ func TestVolcanoSharedRetryNomad(t *testing.T) {
 // for a RestartTask, @v1.16.0-alpha.1): the watcher reads each task's
 // record of its restarts on whatever client it runs, fails the job when
 // two workers together reach maxRetry, and restarts the other worker,
-// wherever it runs, for a RestartTask (a Docker task in a new container).
+// wherever it runs, for a RestartTask (a Docker task in a new container);
+// and the one RetryCount of RestartPod and RestartJob alike, across
+// restarts of the job (shared-retry: the next attempt's loop starts from
+// the count in the job's meta). Each file's "# want:" line is the
+// expected result.
 func TestVolcanoJobWideRestartsNomad(t *testing.T) {
 	c := need(t, "nomad")
 	for name, cl := range map[string]*cluster{"raw_exec": c, "docker": nil} {
-		for _, file := range []string{"volcano-policy-restartpod-two-pods.yaml", "volcano-policy-restartpod-timeout-two-pods.yaml", "volcano-policy-restarttask-all.yaml"} {
+		for _, file := range []string{"volcano-policy-shared-retry.yaml", "volcano-policy-restartpod-two-pods.yaml", "volcano-policy-restartpod-timeout-two-pods.yaml", "volcano-policy-restarttask-all.yaml"} {
 			t.Run(name+"/"+file, func(t *testing.T) {
 				if cl == nil {
 					cl = dockerCluster(t, c)
